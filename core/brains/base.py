@@ -1,0 +1,128 @@
+"""The small interface every node calls to think.
+
+A *brain* makes each judgement the graph needs: classify intent, fill slots, plan and replan,
+choose the next ReAct action, judge sufficiency, synthesize, critique, refine, extract facts.
+The offline brain answers all of them deterministically; the LLM brain asks a chat model.
+:class:`~core.brains.composite.CompositeBrain` mixes them per method (e.g. LoRA router +
+LLM synthesis). Brains never touch MCP: nodes retrieve, brains reason over what came back.
+"""
+
+from __future__ import annotations
+
+from typing import Awaitable, Callable, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from core.state import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
+
+TokenSink = Callable[[str], Awaitable[None] | None]
+SynthesisKind = Literal["simple", "follow_up", "multi_hop", "comparative", "exploratory"]
+
+
+class Turn(BaseModel):
+    """One previous exchange, as history is shown to brains."""
+
+    question: str
+    answer: str
+    entities: list[str] = Field(default_factory=list)
+
+
+class RouteDecision(BaseModel):
+    type: IntentType
+    confidence: float = Field(ge=0, le=1)
+    router: str = "rules"
+    scores: dict[str, float] = Field(default_factory=dict)
+
+
+class SlotFillingOutput(BaseModel):
+    entities: list[str] = Field(default_factory=list)
+    dimensions: list[str] = Field(default_factory=list)
+    constraints: dict = Field(default_factory=dict)
+    reformulated_query: str
+
+
+class PlanOutput(BaseModel):
+    sub_questions: list[str]
+    reason: str = ""
+
+
+class ReplanDecision(BaseModel):
+    action: Literal["next_step", "replan", "synthesize"]
+    reason: str = ""
+
+
+class ReactAction(BaseModel):
+    thought: str
+    action: Literal["search", "finish"]
+    query: str = ""
+
+
+class RefinePlan(BaseModel):
+    """What the next attempt changes, from the critic's feedback (Reflexion)."""
+
+    reflection: str
+    extra_queries: list[str] = Field(default_factory=list)
+    reformulated_query: str | None = None
+
+
+class SynthesisRequest(BaseModel):
+    kind: SynthesisKind
+    question: str
+    intent: Intent
+    contexts: list[RetrievedContext]
+    sub_questions: list[str] = Field(default_factory=list)
+    prior_facts: list[str] = Field(default_factory=list)  # long-term memory, never citations
+    history: list[Turn] = Field(default_factory=list)  # only filled for follow_up
+    reflections: list[str] = Field(default_factory=list)  # critic feedback from earlier attempts
+
+
+@runtime_checkable
+class Brain(Protocol):
+    """What a node may ask. ``name`` shows in the status bar and traces."""
+
+    name: str
+
+    async def classify(self, question: str, history: list[Turn]) -> RouteDecision: ...
+
+    async def fill_slots(
+        self, question: str, intent_type: IntentType, history: list[Turn], vocabulary: list[str]
+    ) -> SlotFillingOutput: ...
+
+    async def plan(
+        self, question: str, intent: Intent, *, executed: list[str], contexts: list[RetrievedContext],
+        previous_plan: list[str], reflections: list[str], max_steps: int,
+    ) -> PlanOutput: ...
+
+    async def replan(
+        self, question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext]
+    ) -> ReplanDecision: ...
+
+    async def react_step(
+        self, question: str, intent: Intent, *, step: int, max_steps: int, queries: list[str],
+        contexts: list[RetrievedContext], observations: list[SufficiencyJudgement], reflections: list[str],
+    ) -> ReactAction: ...
+
+    async def judge_sufficiency(
+        self, question: str, intent: Intent, contexts: list[RetrievedContext], new: list[RetrievedContext]
+    ) -> SufficiencyJudgement: ...
+
+    async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str: ...
+
+    async def critique(
+        self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
+        sub_questions: list[str],
+    ) -> CriticVerdict: ...
+
+    async def refine(self, question: str, intent: Intent, verdict: CriticVerdict) -> RefinePlan: ...
+
+    async def extract_facts(
+        self, question: str, answer: str, contexts: list[RetrievedContext]
+    ) -> list[str]: ...
+
+
+class BrainError(Exception):
+    """A brain could not produce a judgement (e.g. the LLM endpoint is unreachable)."""
+
+
+class BackendUnavailable(BrainError):
+    """An external backend (LLM endpoint, MCP server) cannot be reached; one user-facing line."""

@@ -1,0 +1,252 @@
+"""Settings: documented defaults, an optional user file, the environment — validated once.
+
+Layers, later wins: ``config/settings.yaml`` (defaults) → the user file (``--config FILE`` or the
+platform config dir) → environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``,
+``PAPERPILOT_LLM_PROVIDER``). String values may use ``${VAR}`` or ``${VAR:-fallback}``.
+A bad file raises :class:`ConfigError` with one line naming the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+
+from core import paths
+
+
+class ConfigError(Exception):
+    """A settings problem the user can fix; ``str()`` is one readable line."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class LLMSettings(_Section):
+    provider: Literal["auto", "offline", "openai", "transformers"] = "auto"
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    temperature: float = Field(0.0, ge=0, le=2)
+    timeout: float = Field(30.0, gt=0)
+    retries: int = Field(2, ge=0, le=10)
+    max_tokens: int = Field(1024, gt=0)
+
+    def resolved_provider(self) -> str:
+        """``auto`` means openai when an endpoint or key is configured, else offline."""
+        if self.provider != "auto":
+            return self.provider
+        return "openai" if (self.api_key or self.base_url) else "offline"
+
+
+class MCPConnection(_Section):
+    transport: Literal["stdio", "streamable_http", "sse"] = "stdio"
+    command: str | None = None  # null = this Python interpreter
+    args: list[str] = Field(default_factory=list)
+    cwd: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check_target(self) -> "MCPConnection":
+        if self.transport != "stdio" and not self.url:
+            raise ValueError(f"transport {self.transport!r} needs a url")
+        return self
+
+    def resolved_command(self) -> str:
+        return self.command or sys.executable
+
+
+class MCPSettings(_Section):
+    connection: str = "hub"
+    collection: str = "default"
+    call_timeout: float = Field(30.0, gt=0)
+    connections: dict[str, MCPConnection] = Field(
+        default_factory=lambda: {"hub": MCPConnection(args=["-m", "core.hub", "serve"])}
+    )
+
+    @model_validator(mode="after")
+    def _check_default(self) -> "MCPSettings":
+        if self.connection not in self.connections:
+            raise ValueError(f"connection {self.connection!r} is not among connections")
+        return self
+
+
+class CriticSettings(_Section):
+    pass_score: float = Field(7.0, ge=0, le=10)
+    min_faithfulness: float = Field(0.8, ge=0, le=1)
+    min_completeness: float = Field(0.6, ge=0, le=1)
+
+
+class AgentSettings(_Section):
+    max_retries: int = Field(2, ge=0, le=10)
+    max_react_steps: int = Field(5, ge=1, le=20)
+    max_plan_steps: int = Field(4, ge=1, le=10)
+    top_k: int = Field(5, ge=1, le=20)
+    router: Literal["auto", "rules", "lora", "llm"] = "auto"
+    router_model: str | None = None  # adapter dir; null = the shipped adapter
+    critic: Literal["auto", "rules", "local", "llm"] = "auto"
+    critic_model: str | None = None
+    critic_thresholds: CriticSettings = Field(default_factory=CriticSettings)
+
+
+class MemorySettings(_Section):
+    enabled: bool = True
+    recall_top_k: int = Field(3, ge=0, le=20)
+    max_facts: int = Field(5000, ge=10)
+    dedup_threshold: float = Field(0.92, gt=0, le=1)
+    history_turns: int = Field(3, ge=0, le=20)
+
+
+class TracingSettings(_Section):
+    enabled: bool = True
+    redact: list[str] = Field(default_factory=list)  # extra literal strings to scrub
+
+
+class PathSettings(_Section):
+    home: str | None = None  # null = $PAPERPILOT_HOME or the platform data dir
+    hub_db: str = "hub.sqlite3"
+    checkpoints_db: str = "checkpoints.sqlite3"
+    state_db: str = "paperpilot.sqlite3"  # sessions, facts, traces
+
+    def home_dir(self) -> Path:
+        if self.home:
+            p = Path(self.home).expanduser()
+            p.mkdir(parents=True, exist_ok=True)
+            return p
+        return paths.home()
+
+    def resolve(self, name: str) -> Path:
+        p = Path(name).expanduser()
+        return p if p.is_absolute() else self.home_dir() / p
+
+
+class TUISettings(_Section):
+    theme: str = "textual-dark"
+    keymap: dict[str, str] = Field(default_factory=dict)  # action id -> keys
+
+
+class Settings(_Section):
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    mcp: MCPSettings = Field(default_factory=MCPSettings)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
+    memory: MemorySettings = Field(default_factory=MemorySettings)
+    tracing: TracingSettings = Field(default_factory=TracingSettings)
+    paths: PathSettings = Field(default_factory=PathSettings)
+    tui: TUISettings = Field(default_factory=TUISettings)
+
+    def secrets(self) -> list[str]:
+        """Configured secret values, for redaction in traces and exports."""
+        out = [s for s in self.tracing.redact if s]
+        if self.llm.api_key and self.llm.api_key.get_secret_value():
+            out.append(self.llm.api_key.get_secret_value())
+        for conn in self.mcp.connections.values():
+            out += [v for k, v in conn.headers.items() if v and k.lower() in {"authorization", "x-api-key"}]
+            out += [v for k, v in conn.env.items() if v and re.search(r"KEY|TOKEN|SECRET|PASS", k, re.I)]
+        return out
+
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+_ENV_OVERRIDES = {
+    "OPENAI_API_KEY": ("llm", "api_key"),
+    "OPENAI_BASE_URL": ("llm", "base_url"),
+    "PAPERPILOT_LLM_MODEL": ("llm", "model"),
+    "PAPERPILOT_LLM_PROVIDER": ("llm", "provider"),
+}
+
+
+def _expand(value: Any) -> Any:
+    if isinstance(value, str):
+        return _VAR.sub(lambda m: os.environ.get(m.group(1), m.group(2) or ""), value)
+    if isinstance(value, dict):
+        return {k: _expand(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_expand(v) for v in value]
+    return value
+
+
+def _lines(node: yaml.Node, prefix: tuple = ()) -> dict[tuple, int]:
+    """Map each key path in a YAML mapping to its 1-based line number."""
+    out: dict[tuple, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key, val in node.value:
+            path = prefix + (str(key.value),)
+            out[path] = key.start_mark.line + 1
+            out.update(_lines(val, path))
+    return out
+
+
+def _read_layer(path: Path) -> tuple[dict, dict[tuple, int]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read settings file ({exc.strerror})") from None
+    try:
+        node = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else str(path)
+        raise ConfigError(f"{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    if data is None:
+        return {}, {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}:1: settings must be a mapping of sections (llm, mcp, agent, ...)")
+    return data, _lines(node)
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def load_settings(config_file: str | Path | None = None, *, use_user_file: bool = True) -> Settings:
+    """Load and validate settings; raise :class:`ConfigError` with file, line and key on failure."""
+    layers: list[Path] = []
+    if paths.DEFAULT_SETTINGS.exists():
+        layers.append(paths.DEFAULT_SETTINGS)
+    if config_file is not None:
+        cf = Path(config_file).expanduser()
+        if not cf.exists():
+            raise ConfigError(f"{cf}: settings file not found")
+        layers.append(cf)
+    elif use_user_file and paths.user_config_file().exists():
+        layers.append(paths.user_config_file())
+
+    merged: dict = {}
+    origin: dict[tuple, tuple[Path, int]] = {}
+    for layer in layers:
+        data, lines = _read_layer(layer)
+        merged = _merge(merged, data)
+        origin.update({k: (layer, n) for k, n in lines.items()})
+    merged = _expand(merged)
+    for var, (section, key) in _ENV_OVERRIDES.items():
+        if os.environ.get(var):
+            merged.setdefault(section, {})
+            if isinstance(merged[section], dict):
+                merged[section][key] = os.environ[var]
+    try:
+        return Settings.model_validate(merged)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = tuple(str(p) for p in err["loc"])
+        key = ".".join(loc) or "(top level)"
+        where = "environment"
+        for n in range(len(loc), 0, -1):
+            if loc[:n] in origin:
+                f, line = origin[loc[:n]]
+                where = f"{f}:{line}"
+                break
+        else:
+            if layers and not any(var for var in _ENV_OVERRIDES if os.environ.get(var)):
+                where = str(layers[-1])
+        raise ConfigError(f"{where}: {key}: {err['msg']}") from None

@@ -1,0 +1,200 @@
+"""The one typed event stream a turn produces.
+
+The Textual app, the trace store and ``paperpilot ask`` all consume these events; nothing outside
+``core`` looks at graph internals. Every event is a Pydantic model with a ``kind`` tag, so a
+recorded trace can be turned back into the same objects (:func:`event_from_dict`) and replayed.
+This module is deliberately light: it imports no LangGraph and no model code.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from core.state import CriticVerdict, Intent, RetrievedContext, Source, SufficiencyJudgement
+
+
+class _Event(BaseModel):
+    ts: float = Field(default_factory=time.time)
+    turn_id: str = ""
+
+
+class TurnStarted(_Event):
+    kind: Literal["turn_started"] = "turn_started"
+    question: str
+    session_id: str
+    brain: str = "offline"
+
+
+class NodeStarted(_Event):
+    kind: Literal["node_started"] = "node_started"
+    node: str
+    graph: str = "main"  # main | multi_hop | exploratory
+    attempt: int = 0
+
+
+class NodeFinished(_Event):
+    kind: Literal["node_finished"] = "node_finished"
+    node: str
+    graph: str = "main"
+    attempt: int = 0
+    duration_ms: float = 0.0
+    summary: str = ""
+    detail: dict[str, Any] = Field(default_factory=dict)
+    ok: bool = True
+
+
+class IntentClassified(_Event):
+    kind: Literal["intent_classified"] = "intent_classified"
+    intent: Intent
+    latency_ms: float = 0.0
+
+
+class SlotsFilled(_Event):
+    kind: Literal["slots_filled"] = "slots_filled"
+    intent: Intent
+
+
+class PlanUpdated(_Event):
+    kind: Literal["plan_updated"] = "plan_updated"
+    sub_questions: list[str]
+    revision: int = 0
+    reason: str = ""
+
+
+class RetrievalStarted(_Event):
+    kind: Literal["retrieval_started"] = "retrieval_started"
+    query: str
+    entity: str | None = None
+
+
+class RetrievalFinished(_Event):
+    kind: Literal["retrieval_finished"] = "retrieval_finished"
+    query: str
+    entity: str | None = None
+    chunk_ids: list[str] = Field(default_factory=list)
+    duration_ms: float = 0.0
+    error: str | None = None
+
+
+class SourcesFound(_Event):
+    kind: Literal["sources_found"] = "sources_found"
+    contexts: list[RetrievedContext]
+
+
+class ThoughtEmitted(_Event):
+    kind: Literal["thought"] = "thought"
+    content: str
+    step: int = 0
+    query: str | None = None
+
+
+class SufficiencyJudged(_Event):
+    kind: Literal["sufficiency"] = "sufficiency"
+    judgement: SufficiencyJudgement
+    step: int = 0
+
+
+class TokenDelta(_Event):
+    kind: Literal["token"] = "token"
+    text: str
+    node: str = ""
+
+
+class DraftReady(_Event):
+    kind: Literal["draft_ready"] = "draft_ready"
+    answer: str
+    node: str = ""
+
+
+class CriticVerdictIssued(_Event):
+    kind: Literal["critic_verdict"] = "critic_verdict"
+    verdict: CriticVerdict
+    attempt: int = 0
+
+
+class RetryStarted(_Event):
+    kind: Literal["retry"] = "retry"
+    attempt: int
+    feedback: str
+    queries: list[str] = Field(default_factory=list)
+
+
+class MemoryRecalled(_Event):
+    kind: Literal["memory_recalled"] = "memory_recalled"
+    facts: list[str]
+    fact_ids: list[int] = Field(default_factory=list)
+
+
+class MemoryWritten(_Event):
+    kind: Literal["memory_written"] = "memory_written"
+    facts: list[str]
+    added: int = 0
+    updated: int = 0
+    skipped_reason: str = ""
+
+
+class LLMCall(_Event):
+    kind: Literal["llm_call"] = "llm_call"
+    purpose: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    duration_ms: float = 0.0
+
+
+class Notice(_Event):
+    kind: Literal["notice"] = "notice"
+    level: Literal["info", "warning", "error"] = "info"
+    message: str
+    source: str = ""
+
+
+class TurnResult(BaseModel):
+    """What ``ask --json`` prints and what the app shows when a turn ends."""
+
+    question: str
+    session_id: str
+    trace_id: str
+    intent: Intent | None
+    strategy: str
+    final_answer: str
+    sources: list[Source]
+    critic: CriticVerdict | None
+    retry_count: int
+    llm_calls: int
+    tokens: dict[str, int]
+    timings_ms: dict[str, float]
+    recalled_facts: list[str] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
+
+
+class TurnFinished(_Event):
+    kind: Literal["turn_finished"] = "turn_finished"
+    result: TurnResult
+
+
+class TurnFailed(_Event):
+    kind: Literal["turn_failed"] = "turn_failed"
+    error: str  # one user-facing line, never a traceback
+    category: Literal["backend", "config", "cancelled", "internal"] = "internal"
+    node: str | None = None
+
+
+Event = Annotated[
+    Union[
+        TurnStarted, NodeStarted, NodeFinished, IntentClassified, SlotsFilled, PlanUpdated,
+        RetrievalStarted, RetrievalFinished, SourcesFound, ThoughtEmitted, SufficiencyJudged,
+        TokenDelta, DraftReady, CriticVerdictIssued, RetryStarted, MemoryRecalled, MemoryWritten,
+        LLMCall, Notice, TurnFinished, TurnFailed,
+    ],
+    Field(discriminator="kind"),
+]
+_ADAPTER: TypeAdapter = TypeAdapter(Event)
+
+
+def event_from_dict(data: dict) -> Event:
+    """Rebuild a typed event from its ``model_dump()`` (used by trace replay)."""
+    return _ADAPTER.validate_python(data)

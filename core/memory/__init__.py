@@ -1,0 +1,1 @@
+"""Long-term facts, sessions and conversation history."""

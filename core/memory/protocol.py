@@ -1,0 +1,29 @@
+"""What the graph needs from long-term memory (implemented by ``core.memory.facts``)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from pydantic import BaseModel
+
+
+class RecalledFact(BaseModel):
+    id: int
+    content: str
+    score: float = 0.0
+    pinned: bool = False
+
+
+class MemoryWriteResult(BaseModel):
+    added: int = 0
+    updated: int = 0
+    evicted: int = 0
+    facts: list[str] = []
+
+
+class FactMemory(Protocol):
+    async def recall(self, question: str, top_k: int) -> list[RecalledFact]: ...
+
+    async def memorize(
+        self, facts: list[str], *, source_question: str, session_id: str
+    ) -> MemoryWriteResult: ...

@@ -1,0 +1,160 @@
+"""The agent's state: every type a node reads or writes, as Pydantic models.
+
+``AgentState`` is checkpointed per session (thread), so per-turn fields are reset by the turn's
+input (see :func:`turn_input`); ``messages`` accumulates across turns via ``add_messages``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Literal
+
+from langchain_core.messages import AnyMessage, HumanMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, Field
+
+IntentType = Literal["factual", "comparative", "multi_hop", "exploratory", "follow_up"]
+StrategyName = Literal["simple", "multi_hop", "comparative", "exploratory"]
+INTENT_TYPES: tuple[str, ...] = ("factual", "comparative", "multi_hop", "exploratory", "follow_up")
+STRATEGIES: tuple[str, ...] = ("simple", "multi_hop", "comparative", "exploratory")
+SufficiencyLevel = Literal["fully_sufficient", "partially_sufficient", "contradictory", "insufficient"]
+StepType = Literal[
+    "route", "slots", "plan", "replan", "thought", "action", "observation", "sufficiency",
+    "synthesis", "critique", "retry", "memory", "warning",
+]
+
+
+class Intent(BaseModel):
+    """Router output (type, confidence) completed by slot filling."""
+
+    type: IntentType
+    confidence: float = Field(ge=0, le=1)
+    entities: list[str] = Field(default_factory=list)
+    dimensions: list[str] = Field(default_factory=list)
+    constraints: dict = Field(default_factory=dict)
+    reformulated_query: str = ""
+    router: str = "rules"  # which classifier decided: rules | lora:<name> | llm:<model>
+
+    def to_strategy(self) -> StrategyName:
+        """The strategy node for this intent; follow-ups are answered by ``simple`` with history."""
+        if self.type in ("factual", "follow_up"):
+            return "simple"
+        return self.type  # type: ignore[return-value]
+
+
+class RetrievedContext(BaseModel):
+    """One retrieved chunk, as the knowledge hub returned it."""
+
+    content: str
+    source: str = ""
+    title: str = ""
+    doc_id: str = ""
+    chunk_id: str
+    relevance_score: float = 0.0
+    chunk_index: int | None = None
+    breadcrumb: str = ""
+    page: int | None = None
+    url: str | None = None
+    query: str = ""  # the query that found it
+    entity: str | None = None  # comparative: the entity whose retrieval found it
+
+
+class SufficiencyJudgement(BaseModel):
+    """Whether the evidence so far answers the question (ADR: adaptive retrieval)."""
+
+    level: SufficiencyLevel
+    reason: str = ""
+    missing: list[str] = Field(default_factory=list)
+
+
+class CriticVerdict(BaseModel):
+    """The critic's judgement of a draft (Reflexion)."""
+
+    passed: bool
+    score: float = Field(ge=0, le=10)
+    completeness: float = Field(ge=0, le=1)
+    faithfulness: float = Field(ge=0, le=1)
+    feedback: str = ""
+    issues: list[str] = Field(default_factory=list)
+    suggested_queries: list[str] = Field(default_factory=list)
+    forced: bool = False
+
+
+class ReasoningStep(BaseModel):
+    """One step of the visible reasoning chain."""
+
+    step_type: StepType
+    content: str
+    timestamp: float = Field(default_factory=time.time)
+    metadata: dict = Field(default_factory=dict)
+
+
+class Source(BaseModel):
+    """A citation in the final answer: ``[index]`` maps to a chunk retrieved in this turn."""
+
+    index: int
+    chunk_id: str
+    doc_id: str = ""
+    title: str = ""
+    source: str = ""
+    breadcrumb: str = ""
+    page: int | None = None
+    score: float = 0.0
+    text: str = ""
+
+
+class AgentState(BaseModel):
+    """Everything one turn carries through the graph."""
+
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+    question: str = ""
+    turn_id: str = ""
+
+    intent: Intent | None = None
+
+    sub_questions: list[str] = Field(default_factory=list)
+    plan_revisions: int = 0
+    retrieved_contexts: list[RetrievedContext] = Field(default_factory=list)
+    retrieval_queries: list[str] = Field(default_factory=list)
+    observations: list[SufficiencyJudgement] = Field(default_factory=list)
+
+    draft_answer: str = ""
+    final_answer: str = ""
+    sources: list[Source] = Field(default_factory=list)
+
+    critic_verdict: CriticVerdict | None = None
+    reflections: list[str] = Field(default_factory=list)  # critic feedback carried into retries
+
+    retry_count: int = 0
+    max_retries: int = 2
+    current_react_step: int = 0
+    max_react_steps: int = 5
+
+    reasoning_trace: list[ReasoningStep] = Field(default_factory=list)
+    accumulated_facts: list[str] = Field(default_factory=list)
+
+
+def turn_input(question: str, turn_id: str, *, max_retries: int, max_react_steps: int) -> dict:
+    """The graph input for a new turn: the question plus a reset of every per-turn field."""
+    return {
+        "messages": [HumanMessage(content=question, id=f"{turn_id}-q")],
+        "question": question,
+        "turn_id": turn_id,
+        "intent": None,
+        "sub_questions": [],
+        "plan_revisions": 0,
+        "retrieved_contexts": [],
+        "retrieval_queries": [],
+        "observations": [],
+        "draft_answer": "",
+        "final_answer": "",
+        "sources": [],
+        "critic_verdict": None,
+        "reflections": [],
+        "retry_count": 0,
+        "max_retries": max_retries,
+        "current_react_step": 0,
+        "max_react_steps": max_react_steps,
+        "reasoning_trace": [],
+        "accumulated_facts": [],
+    }

@@ -1,0 +1,1 @@
+"""Retrieval through MCP: the client session, the RAG wrapper and result parsing."""

@@ -1,0 +1,77 @@
+"""The ``paperpilot`` command: the app by default, subcommands for headless work.
+
+Each subcommand lives in its own module exposing ``register(subparsers)`` and ``run(args) -> int``.
+Modules are imported for ``--help``, so they must stay light: heavy imports go inside ``run``.
+Exit codes: 0 ok, 1 a command failed, 2 usage or config error, 3 a backend is unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Subcommand modules under paperpilot_tui.cli, in --help order.
+COMMANDS = ("ask", "ingest", "hub", "sessions", "memory", "traces", "replay", "train", "eval")
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
+
+DESCRIPTION = """\
+PaperPilot — ask questions about AI/ML papers and watch an agent answer them.
+
+Run with no command to open the full-screen app. The agent routes each question by intent,
+runs one of four strategies (simple, multi-hop plan-and-execute, comparative ReWOO,
+exploratory ReAct) over a knowledge hub reached through MCP, critiques its own draft,
+retries with feedback and remembers facts across sessions. Works offline by default;
+set OPENAI_API_KEY / OPENAI_BASE_URL to let an LLM drive the same graph.
+"""
+
+EPILOG = """\
+examples:
+  paperpilot                                 open the app
+  paperpilot --session s1                    resume a session in the app
+  paperpilot ask "What rank does LoRA use by default?"
+  paperpilot ask --json --session s1 "And how much memory does it save?"
+  paperpilot ingest paper.pdf notes/ --collection mine
+
+data lives in $PAPERPILOT_HOME (default: your platform's data dir); settings in
+~/.config/paperpilot/settings.yaml or --config FILE (see config/settings.yaml).
+"""
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    """Options every command accepts."""
+    p.add_argument("--config", metavar="FILE", help="settings file (overrides the user settings file)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperpilot", description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common(parser)
+    parser.add_argument("--session", metavar="ID", help="open the app on this session")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"paperpilot_tui.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"paperpilot_tui.cli.{name}":
+                raise
+            continue  # command not built yet
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        from paperpilot_tui.cli import app_launcher
+
+        return app_launcher.run(args)
+    return int(args.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
