@@ -124,6 +124,7 @@ class AgentState(BaseModel):
 
     critic_verdict: CriticVerdict | None = None
     reflections: list[str] = Field(default_factory=list)  # critic feedback carried into retries
+    refine_queries: list[str] = Field(default_factory=list)  # extra queries the retry must run
 
     retry_count: int = 0
     max_retries: int = 2
@@ -151,6 +152,7 @@ def turn_input(question: str, turn_id: str, *, max_retries: int, max_react_steps
         "sources": [],
         "critic_verdict": None,
         "reflections": [],
+        "refine_queries": [],
         "retry_count": 0,
         "max_retries": max_retries,
         "current_react_step": 0,
