@@ -126,6 +126,7 @@ class AgentState(BaseModel):
     reflections: list[str] = Field(default_factory=list)  # critic feedback carried into retries
     refine_queries: list[str] = Field(default_factory=list)  # extra queries the retry must run
 
+    next_action: str = ""  # subgraph control: next_step | replan | synthesize | continue
     retry_count: int = 0
     max_retries: int = 2
     current_react_step: int = 0
@@ -153,6 +154,7 @@ def turn_input(question: str, turn_id: str, *, max_retries: int, max_react_steps
         "critic_verdict": None,
         "reflections": [],
         "refine_queries": [],
+        "next_action": "",
         "retry_count": 0,
         "max_retries": max_retries,
         "current_react_step": 0,

@@ -1,0 +1,226 @@
+"""The agent runtime: opens the hub session, the checkpointer and the stores, and runs turns.
+
+``run_turn`` is the single producer of :mod:`core.events`: it streams LangGraph's custom events
+(``subgraphs=True``) and wraps them between TurnStarted and TurnFinished/TurnFailed. Errors become
+one user-facing line; the session (checkpointed messages) and the facts survive a failed turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any, AsyncIterator
+
+from core.brains.base import BackendUnavailable, Brain, Turn
+from core.config import ConfigError, Settings
+from core.events import (
+    Event, IntentClassified, LLMCall, NodeFinished, Notice, TurnFailed, TurnFinished, TurnResult, TurnStarted,
+)
+from core.memory.history import turns_from_messages
+from core.state import AgentState, turn_input
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+class Agent:
+    """One open agent: a compiled graph plus everything its nodes need."""
+
+    def __init__(self, settings: Settings, brain: Brain, hub: Any, *, checkpointer: Any = None,
+                 facts: Any = None, sessions: Any = None, traces: Any = None,
+                 collection: str | None = None, vocabulary: list[str] | None = None) -> None:
+        from core.graph import build_graph
+
+        self.settings = settings
+        self.brain = brain
+        self.hub = hub
+        self.facts, self.sessions, self.traces = facts, sessions, traces
+        self.collection = collection or settings.mcp.collection
+        self.vocabulary = vocabulary or []
+        self.checkpointer = checkpointer
+        self.graph = build_graph(checkpointer)
+        self._lock = asyncio.Lock()
+
+    @property
+    def brain_name(self) -> str:
+        return getattr(self.brain, "name", "offline")
+
+    @property
+    def hub_status(self) -> str:
+        return getattr(self.hub, "describe", "hub")
+
+    @staticmethod
+    def new_session_id() -> str:
+        return new_id()
+
+    async def messages(self, session_id: str) -> list:
+        if self.checkpointer is None:
+            return []
+        snap = await self.graph.aget_state({"configurable": {"thread_id": session_id}})
+        values = snap.values if snap else {}
+        return list((values or {}).get("messages", []))
+
+    async def history(self, session_id: str, max_turns: int = 1000) -> list[Turn]:
+        return turns_from_messages(await self.messages(session_id), max_turns)
+
+    async def run_turn(self, question: str, session_id: str | None = None) -> AsyncIterator[Event]:
+        """Run one turn; yield its events. The last event is TurnFinished or TurnFailed."""
+        from core.nodes.common import AgentContext
+
+        session_id = session_id or new_id()
+        turn_id = new_id()
+        events: list[Event] = []
+
+        def tag(ev: Event) -> Event:
+            ev.turn_id = turn_id
+            events.append(ev)
+            return ev
+
+        async with self._lock:
+            if self.sessions is not None:
+                await self.sessions.begin_turn(session_id, question)
+            yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name))
+            ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
+                               collection=self.collection, session_id=session_id, vocabulary=self.vocabulary)
+            config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
+            agent = self.settings.agent
+            inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
+            final: dict = {}
+            notices_before = len(getattr(self.hub, "notices", []))
+            try:
+                async for ns, mode, data in _stream(self.graph, inp, config, ctx):
+                    if mode == "values":
+                        if not ns:
+                            final = data
+                        continue
+                    yield tag(data)
+                for msg in getattr(self.hub, "notices", [])[notices_before:]:
+                    yield tag(Notice(level="warning", message=msg, source="mcp"))
+                result = _result(question, session_id, turn_id, final, events)
+                yield tag(TurnFinished(result=result))
+            except asyncio.CancelledError:
+                tag(TurnFailed(error="turn cancelled", category="cancelled"))
+                await self._finish(turn_id, session_id, question, events, ok=False)
+                raise
+            except BackendUnavailable as exc:
+                yield tag(TurnFailed(error=str(exc), category="backend", node=_last_node(events)))
+            except ConfigError as exc:
+                yield tag(TurnFailed(error=str(exc), category="config"))
+            except Exception as exc:  # noqa: BLE001 - a failed turn must not take the app down
+                yield tag(TurnFailed(error=f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
+                                     category="internal", node=_last_node(events)))
+            await self._finish(turn_id, session_id, question, events, ok=isinstance(events[-1], TurnFinished))
+
+    async def _finish(self, turn_id: str, session_id: str, question: str, events: list[Event], ok: bool) -> None:
+        if self.traces is not None and self.settings.tracing.enabled:
+            await self.traces.save_turn(turn_id, session_id, question, events)
+        if self.sessions is not None and ok:
+            await self.sessions.end_turn(session_id)
+
+
+async def _stream(graph: Any, inp: dict, config: dict, ctx: Any) -> AsyncIterator[tuple[tuple, str, Any]]:
+    async for ns, mode, data in graph.astream(inp, config, context=ctx, stream_mode=["custom", "values"],
+                                               subgraphs=True):
+        yield ns, mode, data
+
+
+def _last_node(events: list[Event]) -> str | None:
+    for ev in reversed(events):
+        if hasattr(ev, "node") and ev.kind in ("node_started", "node_finished"):
+            return ev.node
+    return None
+
+
+def _result(question: str, session_id: str, turn_id: str, final: dict, events: list[Event]) -> TurnResult:
+    state = AgentState.model_validate(final) if final else AgentState(question=question)
+    timings: dict[str, float] = {}
+    calls, prompt_toks, completion_toks = 0, 0, 0
+    notices: list[str] = []
+    for ev in events:
+        if isinstance(ev, NodeFinished):
+            key = ev.node if ev.graph == "main" else f"{ev.graph}.{ev.node}"
+            timings[key] = round(timings.get(key, 0.0) + ev.duration_ms, 3)
+        elif isinstance(ev, LLMCall):
+            calls += 1
+            prompt_toks += ev.prompt_tokens
+            completion_toks += ev.completion_tokens
+        elif isinstance(ev, IntentClassified):
+            timings["router"] = round(timings.get("router", 0.0) + ev.latency_ms, 3)
+        elif isinstance(ev, Notice):
+            notices.append(ev.message)
+    start = events[0].ts if events else time.time()
+    timings["total"] = round((time.time() - start) * 1000, 3)
+    return TurnResult(
+        question=question, session_id=session_id, trace_id=turn_id, intent=state.intent,
+        strategy=state.intent.to_strategy() if state.intent else "", final_answer=state.final_answer,
+        sources=state.sources, critic=state.critic_verdict, retry_count=state.retry_count,
+        llm_calls=calls, tokens={"prompt": prompt_toks, "completion": completion_toks,
+                                 "total": prompt_toks + completion_toks},
+        timings_ms=timings, recalled_facts=state.accumulated_facts, notices=notices,
+    )
+
+
+@asynccontextmanager
+async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any = None,
+                     collection: str | None = None, persist: bool = True) -> AsyncIterator[Agent]:
+    """Open everything a session needs; close it all on exit.
+
+    ``persist=False`` keeps the run in memory (no checkpoints, facts, sessions or traces), which
+    benchmarks and some tests use.
+    """
+    from core.tools.hub_client import HubClient
+
+    async with AsyncExitStack() as stack:
+        if brain is None:
+            from core.brains.factory import build_brain
+
+            brain = build_brain(settings)
+        if hub is None:
+            hub = await stack.enter_async_context(HubClient(settings.mcp))
+        checkpointer = facts = sessions = traces = None
+        if persist:
+            checkpointer, facts, sessions, traces = await _open_stores(settings, stack)
+        vocabulary = await _vocabulary(hub, collection or settings.mcp.collection)
+        yield Agent(settings, brain, hub, checkpointer=checkpointer, facts=facts, sessions=sessions,
+                    traces=traces, collection=collection, vocabulary=vocabulary)
+
+
+async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    paths = settings.paths
+    checkpointer = await stack.enter_async_context(
+        AsyncSqliteSaver.from_conn_string(str(paths.resolve(paths.checkpoints_db))))
+    state_db = paths.resolve(paths.state_db)
+    facts = sessions = traces = None
+    try:
+        from core.memory.facts import FactStore
+        from core.memory.sessions import SessionStore
+        from core.tracing.store import TraceStore
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("core."):
+            raise
+    else:
+        facts = FactStore(state_db, settings.memory) if settings.memory.enabled else None
+        sessions = SessionStore(state_db)
+        traces = TraceStore(state_db, settings.secrets())
+    return checkpointer, facts, sessions, traces
+
+
+async def _vocabulary(hub: Any, collection: str) -> list[str]:
+    """Document titles of the collection, for slot filling (empty if the server cannot list them)."""
+    from core.tools.hub_client import ToolError
+
+    try:
+        res = await hub.list_collections()
+    except (ToolError, AttributeError):
+        return []
+    data = res.structured or {}
+    titles: list[str] = []
+    for col in data.get("collections", []) if isinstance(data, dict) else []:
+        if isinstance(col, dict) and col.get("name") == collection:
+            titles += [d.get("title", "") for d in col.get("documents", []) if isinstance(d, dict)]
+    return [t for t in titles if t]

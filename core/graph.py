@@ -1,0 +1,60 @@
+"""The main graph — wiring only.
+
+START → load_memory → route → slot_fill → {simple | multi_hop | comparative | exploratory}
+→ critic → (pass) save_memory → format_output → END, or (retry) retry_refine → route.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+
+from core.nodes.common import AgentContext
+from core.nodes.critic import critic_gate, critic_node
+from core.nodes.format_output import format_output_node
+from core.nodes.load_memory import load_memory_node
+from core.nodes.retry_refine import retry_refine_node
+from core.nodes.route import route_node
+from core.nodes.save_memory import save_memory_node
+from core.nodes.slot_fill import slot_fill_node
+from core.state import STRATEGIES, AgentState
+from core.strategies import exploratory, multi_hop
+from core.strategies.comparative import comparative_strategy_node
+from core.strategies.simple import simple_strategy_node
+from core.strategies.subgraph import subgraph_node
+
+MAIN_NODES = ("load_memory", "route", "slot_fill", *STRATEGIES, "critic", "retry_refine",
+              "save_memory", "format_output")
+
+
+def route_by_intent(state: AgentState) -> str:
+    assert state.intent is not None
+    return state.intent.to_strategy()
+
+
+def build_graph(checkpointer: Any = None):
+    g = StateGraph(AgentState, context_schema=AgentContext)
+    g.add_node("load_memory", load_memory_node)
+    g.add_node("route", route_node)
+    g.add_node("slot_fill", slot_fill_node)
+    g.add_node("simple", simple_strategy_node)
+    g.add_node("multi_hop", subgraph_node("multi_hop", multi_hop.build_subgraph, multi_hop.OUTPUT_KEYS))
+    g.add_node("comparative", comparative_strategy_node)
+    g.add_node("exploratory", subgraph_node("exploratory", exploratory.build_subgraph, exploratory.OUTPUT_KEYS))
+    g.add_node("critic", critic_node)
+    g.add_node("retry_refine", retry_refine_node)
+    g.add_node("save_memory", save_memory_node)
+    g.add_node("format_output", format_output_node)
+
+    g.add_edge(START, "load_memory")
+    g.add_edge("load_memory", "route")
+    g.add_edge("route", "slot_fill")
+    g.add_conditional_edges("slot_fill", route_by_intent, {s: s for s in STRATEGIES})
+    for s in STRATEGIES:
+        g.add_edge(s, "critic")
+    g.add_conditional_edges("critic", critic_gate, {"pass": "save_memory", "retry": "retry_refine"})
+    g.add_edge("retry_refine", "route")
+    g.add_edge("save_memory", "format_output")
+    g.add_edge("format_output", END)
+    return g.compile(checkpointer=checkpointer)

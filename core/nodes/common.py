@@ -1,0 +1,134 @@
+"""Plumbing every node shares: the run-time context, timing/events, and retrieval through MCP."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Protocol
+
+from core.brains.base import Brain, Turn
+from core.config import Settings
+from core.events import NodeFinished, NodeStarted, Notice, RetrievalFinished, RetrievalStarted, SourcesFound
+from core.memory.history import turns_from_messages
+from core.memory.protocol import FactMemory
+from core.state import AgentState, ReasoningStep, RetrievedContext
+from core.telemetry import emit
+from core.tools.hub_client import ToolError
+
+
+class Retriever(Protocol):
+    async def search(self, query: str, top_k: int = 5, collection: str | None = None) -> list[RetrievedContext]: ...
+
+
+@dataclass
+class AgentContext:
+    """What nodes get from LangGraph's run-time context (never checkpointed)."""
+
+    settings: Settings
+    brain: Brain
+    hub: Retriever
+    facts: FactMemory | None = None
+    collection: str = "default"
+    session_id: str = ""
+    vocabulary: list[str] = field(default_factory=list)
+
+
+def ctx_of(runtime: Any) -> AgentContext:
+    return runtime.context
+
+
+def history(state: AgentState, settings: Settings) -> list[Turn]:
+    """Completed turns before the current question (the current HumanMessage has no answer yet)."""
+    return turns_from_messages(state.messages, settings.memory.history_turns)
+
+
+def step(step_type: str, content: str, **metadata: Any) -> ReasoningStep:
+    return ReasoningStep(step_type=step_type, content=content, metadata=metadata)  # type: ignore[arg-type]
+
+
+NodeFn = Callable[[AgentState, Any], Awaitable[dict]]
+
+
+def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
+    """Emit NodeStarted/NodeFinished (with duration) around a node.
+
+    A node may return ``_summary`` (one line) and ``_detail`` (dict) in its update; they go to the
+    NodeFinished event and are removed from the state update.
+    """
+
+    def wrap(fn: NodeFn) -> NodeFn:
+        @functools.wraps(fn)
+        async def run(state: AgentState, runtime: Any) -> dict:
+            attempt = state.retry_count
+            emit(NodeStarted(node=name, graph=graph, attempt=attempt))
+            t0 = time.perf_counter()
+            try:
+                update = await fn(state, runtime)
+            except BaseException as exc:
+                emit(NodeFinished(node=name, graph=graph, attempt=attempt, ok=False,
+                                  duration_ms=(time.perf_counter() - t0) * 1000, summary=_one_line(exc)))
+                raise
+            update = dict(update or {})
+            summary = update.pop("_summary", "")
+            detail = update.pop("_detail", {})
+            emit(NodeFinished(node=name, graph=graph, attempt=attempt, summary=summary, detail=detail,
+                              duration_ms=(time.perf_counter() - t0) * 1000))
+            return update
+
+        return run
+
+    return wrap
+
+
+async def retrieve(ctx: AgentContext, query: str, *, top_k: int | None = None,
+                   entity: str | None = None) -> list[RetrievedContext]:
+    """One retrieval through MCP, reported as events. A tool error yields no contexts and a notice;
+    an unreachable hub raises BackendUnavailable (the turn fails with one clear line)."""
+    emit(RetrievalStarted(query=query, entity=entity))
+    t0 = time.perf_counter()
+    error = None
+    try:
+        found = await ctx.hub.search(query, top_k or ctx.settings.agent.top_k, ctx.collection)
+    except ToolError as exc:
+        found, error = [], str(exc)
+        emit(Notice(level="warning", message=f"knowledge hub: {exc}", source="retrieval"))
+    for c in found:
+        c.query, c.entity = query, entity
+    emit(RetrievalFinished(query=query, entity=entity, chunk_ids=[c.chunk_id for c in found],
+                           duration_ms=(time.perf_counter() - t0) * 1000, error=error))
+    if found:
+        emit(SourcesFound(contexts=found))
+    return found
+
+
+def merge_contexts(*groups: list[RetrievedContext]) -> list[RetrievedContext]:
+    """Concatenate, keeping the first occurrence of each chunk id."""
+    seen: set[str] = set()
+    out: list[RetrievedContext] = []
+    for group in groups:
+        for c in group:
+            if c.chunk_id not in seen:
+                seen.add(c.chunk_id)
+                out.append(c)
+    return out
+
+
+def token_sink(node: str) -> Callable[[str], None]:
+    from core.events import TokenDelta
+
+    def sink(text: str) -> None:
+        if text:
+            emit(TokenDelta(text=text, node=node))
+
+    return sink
+
+
+async def maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__

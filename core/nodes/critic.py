@@ -1,0 +1,36 @@
+"""critic: judge the draft (Reflexion); after max_retries a failing draft passes with forced=true."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.events import CriticVerdictIssued
+from core.nodes.common import ctx_of, step, traced
+from core.state import AgentState
+from core.telemetry import emit
+
+
+@traced("critic")
+async def critic_node(state: AgentState, runtime: Any) -> dict:
+    ctx = ctx_of(runtime)
+    assert state.intent is not None
+    verdict = await ctx.brain.critique(state.question, state.intent, state.retrieved_contexts,
+                                       state.draft_answer, state.sub_questions)
+    if not verdict.passed and state.retry_count >= state.max_retries:
+        verdict = verdict.model_copy(update={"passed": True, "forced": True})
+    emit(CriticVerdictIssued(verdict=verdict, attempt=state.retry_count))
+    line = (f"Score {verdict.score:.1f}/10, completeness {verdict.completeness:.2f}, faithfulness "
+            f"{verdict.faithfulness:.2f} → {'forced pass' if verdict.forced else 'pass' if verdict.passed else 'retry'}")
+    if verdict.feedback:
+        line += f" | {verdict.feedback}"
+    return {
+        "critic_verdict": verdict,
+        "reasoning_trace": state.reasoning_trace + [step("critique", line, issues=verdict.issues)],
+        "_summary": line,
+        "_detail": verdict.model_dump(),
+    }
+
+
+def critic_gate(state: AgentState) -> str:
+    """pass → save_memory; retry → retry_refine (the node already forced a pass at the limit)."""
+    return "pass" if state.critic_verdict is None or state.critic_verdict.passed else "retry"

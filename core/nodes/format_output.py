@@ -1,0 +1,72 @@
+"""format_output: validate citations, number the sources, and append the answer to the history."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from core.events import Notice
+from core.nodes.common import step, traced
+from core.state import AgentState, RetrievedContext, Source
+from core.telemetry import emit
+
+_MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+def renumber_citations(answer: str, contexts: list[RetrievedContext]) -> tuple[str, list[Source], list[int]]:
+    """Map ``[n]`` (1-based into ``contexts``) to sources numbered by first appearance.
+
+    Returns the rewritten answer, the cited sources, and the marker numbers that were removed
+    because no chunk retrieved in this turn has that number.
+    """
+    order: dict[int, int] = {}
+    removed: list[int] = []
+
+    def sub(m: re.Match) -> str:
+        kept = []
+        for raw in m.group(1).split(","):
+            n = int(raw)
+            if 1 <= n <= len(contexts):
+                order.setdefault(n, len(order) + 1)
+                kept.append(order[n])
+            else:
+                removed.append(n)
+        return "".join(f"[{k}]" for k in dict.fromkeys(kept))
+
+    text = _MARKER.sub(sub, answer)
+    text = re.sub(r"[ \t]+([.,;:])", r"\1", text)
+    sources = []
+    for n, idx in sorted(order.items(), key=lambda kv: kv[1]):
+        c = contexts[n - 1]
+        sources.append(Source(index=idx, chunk_id=c.chunk_id, doc_id=c.doc_id, title=c.title or c.source,
+                              source=c.source, breadcrumb=c.breadcrumb, page=c.page,
+                              score=c.relevance_score, text=c.content))
+    return text, sources, removed
+
+
+@traced("format_output")
+async def format_output_node(state: AgentState, runtime: Any) -> dict:
+    answer, sources, removed = renumber_citations(state.draft_answer, state.retrieved_contexts)
+    trace = list(state.reasoning_trace)
+    if removed:
+        msg = f"Removed citation marker(s) {sorted(set(removed))}: no such chunk was retrieved in this turn"
+        emit(Notice(level="warning", message=msg, source="format_output"))
+        trace.append(step("warning", msg, removed=removed))
+    intent = state.intent
+    meta = {
+        "turn_id": state.turn_id,
+        "intent": intent.type if intent else None,
+        "strategy": intent.to_strategy() if intent else None,
+        "entities": intent.entities if intent else [],
+        "sources": [s.chunk_id for s in sources],
+    }
+    message = AIMessage(content=answer, id=f"{state.turn_id}-a", additional_kwargs={"paperpilot": meta})
+    return {
+        "final_answer": answer,
+        "sources": sources,
+        "messages": [message],
+        "reasoning_trace": trace,
+        "_summary": f"{len(sources)} source(s) cited" + (f", {len(removed)} bad marker(s) removed" if removed else ""),
+    }

@@ -1,0 +1,118 @@
+"""exploratory — ReAct: think → act → observe until the evidence is judged sufficient or the step
+bound is hit. The observe step's sufficiency judgement (fully / partially sufficient,
+contradictory, insufficient) drives continue vs stop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.events import SufficiencyJudged, ThoughtEmitted
+from core.nodes.common import ctx_of, merge_contexts, retrieve, step, traced
+from core.state import AgentState
+from core.strategies.synthesis import synthesize
+from core.telemetry import emit
+
+GRAPH = "exploratory"
+OUTPUT_KEYS = ("retrieved_contexts", "retrieval_queries", "observations", "current_react_step",
+               "draft_answer", "reasoning_trace", "next_action")
+
+
+@traced("think", GRAPH)
+async def think_node(state: AgentState, runtime: Any) -> dict:
+    ctx = ctx_of(runtime)
+    assert state.intent is not None
+    n = state.current_react_step + 1
+    pending = [q for q in state.refine_queries if q not in state.retrieval_queries]
+    if pending:  # the critic asked for these on the previous attempt
+        thought, action, query = f"The critic asked for more on: {pending[0]}", "search", pending[0]
+    else:
+        act = await ctx.brain.react_step(
+            state.question, state.intent, step=n, max_steps=state.max_react_steps,
+            queries=state.retrieval_queries, contexts=state.retrieved_contexts,
+            observations=state.observations, reflections=state.reflections)
+        thought, action, query = act.thought, act.action, act.query
+    if action == "search" and (not query or query in state.retrieval_queries):
+        action = "finish"
+    emit(ThoughtEmitted(content=thought, step=n, query=query if action == "search" else None))
+    return {
+        "next_action": "act" if action == "search" else "synthesize",
+        "retrieval_queries": state.retrieval_queries + ([query] if action == "search" else []),
+        "reasoning_trace": state.reasoning_trace + [step("thought", f"Thought {n}: {thought}", action=action, query=query)],
+        "_summary": f"step {n}: {'search ' + repr(query) if action == 'search' else 'finish'}",
+        "_detail": {"step": n, "thought": thought, "action": action, "query": query},
+    }
+
+
+def after_think(state: AgentState) -> str:
+    return "act" if state.next_action == "act" else "synthesize"
+
+
+@traced("act", GRAPH)
+async def act_node(state: AgentState, runtime: Any) -> dict:
+    ctx = ctx_of(runtime)
+    query = state.retrieval_queries[-1]
+    found = await retrieve(ctx, query)
+    known = {c.chunk_id for c in state.retrieved_contexts}
+    new = [c for c in found if c.chunk_id not in known]
+    return {
+        "retrieved_contexts": merge_contexts(state.retrieved_contexts, found),
+        "reasoning_trace": state.reasoning_trace + [step("action", f"Search: {query}", new=len(new))],
+        "_summary": f"{len(found)} chunk(s), {len(new)} new",
+        "_detail": {"query": query, "chunk_ids": [c.chunk_id for c in found], "new": len(new)},
+    }
+
+
+@traced("observe", GRAPH)
+async def observe_node(state: AgentState, runtime: Any) -> dict:
+    ctx = ctx_of(runtime)
+    assert state.intent is not None
+    query = state.retrieval_queries[-1]
+    new = [c for c in state.retrieved_contexts if c.query == query]
+    judgement = await ctx.brain.judge_sufficiency(state.question, state.intent, state.retrieved_contexts, new)
+    n = state.current_react_step + 1
+    emit(SufficiencyJudged(judgement=judgement, step=n))
+    stop = judgement.level == "fully_sufficient" or n >= state.max_react_steps
+    line = f"Observation {n}: {judgement.level} — {judgement.reason}"
+    return {
+        "current_react_step": n,
+        "observations": state.observations + [judgement],
+        "next_action": "synthesize" if stop else "continue",
+        "reasoning_trace": state.reasoning_trace + [
+            step("sufficiency", line, level=judgement.level, missing=judgement.missing)],
+        "_summary": line + (" → stop" if stop else " → continue"),
+        "_detail": judgement.model_dump(),
+    }
+
+
+def after_observe(state: AgentState) -> str:
+    return "synthesize" if state.next_action == "synthesize" else "think"
+
+
+@traced("synthesize", GRAPH)
+async def react_synthesize_node(state: AgentState, runtime: Any) -> dict:
+    ctx = ctx_of(runtime)
+    answer = await synthesize(ctx, state, "exploratory", state.retrieved_contexts, "exploratory")
+    return {
+        "draft_answer": answer,
+        "reasoning_trace": state.reasoning_trace + [
+            step("synthesis", f"Synthesized {state.current_react_step} step(s) of exploration")],
+        "_summary": f"{len(answer)} chars",
+    }
+
+
+def build_subgraph():
+    from langgraph.graph import END, START, StateGraph
+
+    from core.nodes.common import AgentContext
+
+    g = StateGraph(AgentState, context_schema=AgentContext)
+    g.add_node("think", think_node)
+    g.add_node("act", act_node)
+    g.add_node("observe", observe_node)
+    g.add_node("synthesize", react_synthesize_node)
+    g.add_edge(START, "think")
+    g.add_conditional_edges("think", after_think, {"act": "act", "synthesize": "synthesize"})
+    g.add_edge("act", "observe")
+    g.add_conditional_edges("observe", after_observe, {"think": "think", "synthesize": "synthesize"})
+    g.add_edge("synthesize", END)
+    return g.compile()
