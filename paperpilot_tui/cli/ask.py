@@ -1,0 +1,112 @@
+"""``paperpilot ask``: one question, answered headlessly (Rich output or one JSON object)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from paperpilot_tui.cli.common import EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+
+HELP = "ask one question and print the answer with its sources"
+DESCRIPTION = """\
+Ask one question without opening the app. The agent routes it (factual, comparative, multi_hop,
+exploratory, follow_up), retrieves from the knowledge hub over MCP, critiques and retries, and
+prints the answer with numbered sources. Use --session to continue a conversation (follow-ups
+like "and what about its memory cost?" resolve against earlier turns).
+
+exit codes: 0 ok · 1 the turn failed · 2 usage or config error · 3 LLM endpoint or MCP server unreachable
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ask", help=HELP, description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("question", help="the question (quote it)")
+    p.add_argument("--session", metavar="ID", help="continue (or start) this session")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of formatted text")
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    p.add_argument("--llm", choices=["offline", "openai", "transformers"], help="which brain answers")
+    p.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings_or_exit(args)
+    if args.llm:
+        settings.llm.provider = args.llm
+    if args.collection:
+        settings.mcp.collection = args.collection
+    if not args.question.strip():
+        return fail("the question is empty", EXIT_USAGE)
+    return run_async(_ask(settings, args))
+
+
+def result_json(result) -> dict:
+    """The documented ``ask --json`` shape."""
+    intent = result.intent
+    critic = result.critic
+    return {
+        "question": result.question,
+        "session_id": result.session_id,
+        "trace_id": result.trace_id,
+        "intent": None if intent is None else {
+            "type": intent.type, "confidence": round(intent.confidence, 4), "entities": intent.entities,
+            "dimensions": intent.dimensions, "constraints": intent.constraints,
+            "reformulated_query": intent.reformulated_query, "router": intent.router,
+        },
+        "strategy": result.strategy,
+        "final_answer": result.final_answer,
+        "sources": [{"index": s.index, "chunk_id": s.chunk_id, "doc_id": s.doc_id, "title": s.title,
+                     "source": s.source, "breadcrumb": s.breadcrumb, "page": s.page, "score": s.score}
+                    for s in result.sources],
+        "critic": None if critic is None else {
+            "passed": critic.passed, "score": critic.score, "completeness": critic.completeness,
+            "faithfulness": critic.faithfulness, "feedback": critic.feedback, "forced": critic.forced,
+        },
+        "retry_count": result.retry_count,
+        "llm_calls": result.llm_calls,
+        "tokens": result.tokens,
+        "timings_ms": result.timings_ms,
+        "recalled_facts": result.recalled_facts,
+        "notices": result.notices,
+    }
+
+
+async def _ask(settings, args: argparse.Namespace) -> int:
+    from core.agent import open_agent
+    from core.brains.base import BackendUnavailable
+    from core.config import ConfigError
+    from paperpilot_tui.cli.ask_render import Progress, render_result
+
+    progress = None if args.json else Progress()
+    try:
+        async with open_agent(settings) as agent:
+            if progress:
+                progress.start(agent.brain_name, agent.hub_status)
+            last = None
+            async for event in agent.run_turn(args.question, args.session):
+                last = event
+                if progress:
+                    progress.update(event)
+    except BackendUnavailable as exc:
+        return _stop(progress, str(exc), EXIT_BACKEND)
+    except ConfigError as exc:
+        return _stop(progress, f"config error: {exc}", EXIT_USAGE)
+    if progress:
+        progress.stop()
+    if last is None or last.kind == "turn_failed":
+        code = EXIT_BACKEND if last is not None and last.category == "backend" else EXIT_FAILED
+        return fail(last.error if last is not None else "the turn produced no result", code)
+    if args.json:
+        json.dump(result_json(last.result), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        render_result(last.result)
+    return EXIT_OK
+
+
+def _stop(progress, message: str, code: int) -> int:
+    if progress:
+        progress.stop()
+    return fail(message, code)

@@ -1,0 +1,70 @@
+"""Rich rendering for ``paperpilot ask``: live progress on stderr, the answer on stdout."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.status import Status
+from rich.table import Table
+
+
+class Progress:
+    """A one-line spinner on stderr naming the node the agent is in."""
+
+    def __init__(self) -> None:
+        self.console = Console(stderr=True)
+        self.status: Status | None = None
+
+    def start(self, brain: str, hub: str) -> None:
+        if self.console.is_terminal:
+            self.status = self.console.status(f"[dim]{brain} · {hub}[/] starting…")
+            self.status.start()
+
+    def update(self, event) -> None:
+        if self.status is None:
+            return
+        if event.kind == "node_started":
+            where = event.node if event.graph == "main" else f"{event.graph} › {event.node}"
+            retry = f" (retry {event.attempt})" if event.attempt else ""
+            self.status.update(f"[bold]{where}[/]{retry}")
+        elif event.kind == "retrieval_started":
+            self.status.update(f"[bold]retrieving[/] {event.query}")
+
+    def stop(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+
+
+def render_result(result) -> None:
+    out = Console()
+    intent = result.intent
+    head = f"[bold]{result.strategy}[/]"
+    if intent is not None:
+        head += f" · intent {intent.type} ({intent.confidence:.2f}, {intent.router})"
+    if result.critic is not None:
+        c = result.critic
+        head += f" · critic {c.score:.1f}/10{' (forced)' if c.forced else ''}"
+    if result.retry_count:
+        head += f" · {result.retry_count} retr{'y' if result.retry_count == 1 else 'ies'}"
+    out.print(Panel(Markdown(result.final_answer or "_(no answer)_"), title=head, title_align="left"))
+    if result.sources:
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        table.add_column("#", justify="right")
+        table.add_column("source")
+        table.add_column("where", style="dim")
+        for s in result.sources:
+            where = s.breadcrumb or ""
+            if s.page is not None:
+                where = f"{where} · p.{s.page}" if where else f"p.{s.page}"
+            table.add_row(f"[{s.index}]", s.title or s.source, where)
+        out.print(table)
+    else:
+        out.print("[dim]No sources cited.[/]")
+    for note in result.notices:
+        out.print(f"[yellow]note:[/] {note}")
+    timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.timings_ms.items() if k != "total")
+    out.print(f"[dim]{timings} · total {result.timings_ms.get('total', 0):.0f}ms · "
+              f"{result.llm_calls} LLM call(s), {result.tokens.get('total', 0)} tokens · trace {result.trace_id} · "
+              f"session {result.session_id}[/]")

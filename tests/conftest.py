@@ -1,0 +1,17 @@
+"""Suite-wide hygiene: an isolated data home, offline model loading, no stray LLM credentials."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+# Set before any test module imports core: every test sees a private PAPERPILOT_HOME unless it
+# sets its own, the encoder never reaches for a model hub, and a developer's OpenAI variables
+# cannot switch the suite to the LLM brain.
+_HOME = tempfile.mkdtemp(prefix="paperpilot-test-home-")
+os.environ["PAPERPILOT_HOME"] = _HOME
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
+for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPERPILOT_LLM_PROVIDER"):
+    os.environ.pop(_var, None)
