@@ -36,6 +36,7 @@ def renumber_citations(answer: str, contexts: list[RetrievedContext]) -> tuple[s
         return "".join(f"[{k}]" for k in dict.fromkeys(kept))
 
     text = _MARKER.sub(sub, answer)
+    text = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", text)
     text = re.sub(r"[ \t]+([.,;:])", r"\1", text)
     sources = []
     for n, idx in sorted(order.items(), key=lambda kv: kv[1]):

@@ -1,0 +1,83 @@
+"""Settings: defaults, layering, ${VAR} expansion, environment overrides, one-line errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.config import ConfigError, load_settings
+
+
+def test_defaults_match_documented_file():
+    s = load_settings(use_user_file=False)
+    assert s.agent.max_retries == 2
+    assert s.agent.max_react_steps == 5
+    assert s.llm.resolved_provider() == "offline"
+    hub = s.mcp.connections[s.mcp.connection]
+    assert hub.transport == "stdio" and hub.args == ["-m", "core.hub", "serve"]
+
+
+def test_user_file_overrides_only_its_keys(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("agent:\n  top_k: 7\n")
+    s = load_settings(f)
+    assert s.agent.top_k == 7 and s.agent.max_retries == 2
+
+
+def test_bad_value_names_file_line_and_key(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("llm:\n  provider: offline\nagent:\n  max_retries: lots\n")
+    with pytest.raises(ConfigError) as err:
+        load_settings(f)
+    msg = str(err.value)
+    assert f"{f}:4" in msg and "agent.max_retries" in msg and "\n" not in msg
+
+
+def test_unknown_key_is_rejected(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("agent:\n  max_retrys: 3\n")
+    with pytest.raises(ConfigError, match=r"s.yaml:2: agent.max_retrys"):
+        load_settings(f)
+
+
+def test_yaml_syntax_error_names_line(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("agent:\n  top_k: [1, 2\nllm: {}\n")
+    with pytest.raises(ConfigError, match=r"s.yaml:\d+: not valid YAML"):
+        load_settings(f)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_settings(tmp_path / "nope.yaml")
+
+
+def test_env_expansion_and_overrides(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAG_TOKEN", "sekret")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("PAPERPILOT_LLM_MODEL", "my-model")
+    f = tmp_path / "s.yaml"
+    f.write_text(
+        "mcp:\n  connections:\n    up:\n      transport: streamable_http\n"
+        "      url: http://127.0.0.1:8000/mcp\n      headers: {Authorization: 'Bearer ${RAG_TOKEN}'}\n"
+        "      env: {X: '${UNSET_VAR:-fallback}'}\n"
+    )
+    s = load_settings(f)
+    up = s.mcp.connections["up"]
+    assert up.headers["Authorization"] == "Bearer sekret"
+    assert up.env["X"] == "fallback"
+    assert s.llm.base_url == "http://127.0.0.1:9/v1" and s.llm.model == "my-model"
+    assert s.llm.resolved_provider() == "openai"
+    assert "Bearer sekret" in s.secrets()
+
+
+def test_http_connection_needs_url(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("mcp:\n  connections:\n    up:\n      transport: sse\n")
+    with pytest.raises(ConfigError, match="mcp.connections.up"):
+        load_settings(f)
+
+
+def test_paperpilot_home_holds_data(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "h"))
+    s = load_settings(use_user_file=False)
+    assert s.paths.resolve(s.paths.state_db) == tmp_path / "h" / "paperpilot.sqlite3"
