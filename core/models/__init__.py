@@ -1,0 +1,1 @@
+"""Local models: LoRA router, DPO critic and local chat model (heavy imports stay inside functions)."""
