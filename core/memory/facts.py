@@ -1,0 +1,342 @@
+"""Long-term facts in SQLite (design stage I): hybrid recall, dedup on write, a capped store.
+
+Recall mixes lexical (FTS5 bm25) and semantic (MiniLM cosine) relevance; the embedding matrix is
+kept in memory (:mod:`core.memory.vectors`) so recall at 10k facts costs one mat-vec product.
+The encoder loads lazily on the first recall/memorize; CRUD used by the CLI and the memory browser
+never loads it (edited or added facts get their embedding on the next recall). Every change is one
+transaction, so a killed process leaves either the old or the new fact, never half of one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from core.config import MemorySettings
+from core.memory.db import StateDB
+from core.memory.protocol import MemoryWriteResult, RecalledFact
+from core.memory.text import clean_fact, fts_query, keywords, normalize
+from core.memory.vectors import VectorIndex, from_blob, generation, to_blob
+from core.tracing.redact import Redactor
+
+MIN_FACT_CHARS = 8
+MIN_RECALL_SCORE = 0.3  # below this a fact is noise for the question
+LEXICAL_WEIGHT = 0.25
+_COLS = "id, content, keywords, source_question, session_id, created, updated, recall_count, last_recalled, pinned"
+
+
+class Fact(BaseModel):
+    id: int
+    content: str
+    keywords: list[str] = Field(default_factory=list)
+    source_question: str = ""
+    session_id: str = ""
+    created: float
+    updated: float
+    recall_count: int = 0
+    last_recalled: float | None = None
+    pinned: bool = False
+
+
+class FactNotFound(KeyError):
+    def __str__(self) -> str:
+        return f"no fact with id {self.args[0]}"
+
+
+def _fact(row) -> Fact:
+    return Fact(id=row[0], content=row[1], keywords=row[2].split(), source_question=row[3],
+                session_id=row[4], created=row[5], updated=row[6], recall_count=row[7],
+                last_recalled=row[8], pinned=bool(row[9]))
+
+
+def _default_embed(texts: list[str]) -> np.ndarray:
+    from core.embeddings import embed
+
+    return embed(texts)
+
+
+class FactStore:
+    """Implements :class:`core.memory.protocol.FactMemory` plus CRUD for the CLI and the app."""
+
+    def __init__(self, path: Path, settings: MemorySettings | None = None, *,
+                 secrets: list[str] | None = None, embedder: Callable[[list[str]], np.ndarray] | None = None):
+        self.db = StateDB(path)
+        self.settings = settings or MemorySettings()
+        self._redact = Redactor(secrets)
+        self._embed = embedder or _default_embed
+        self._index = VectorIndex()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ---- agent API (async; the work runs in a thread so the event loop stays free) ----
+
+    async def recall(self, question: str, top_k: int) -> list[RecalledFact]:
+        """The facts most relevant to ``question``; counts as a recall (feeds eviction order)."""
+        return await asyncio.to_thread(self.search_sync, question, top_k, True)
+
+    async def search(self, query: str, top_k: int = 10) -> list[RecalledFact]:
+        """Like :meth:`recall` but browsing: recall counters are left alone."""
+        return await asyncio.to_thread(self.search_sync, query, top_k, False)
+
+    async def memorize(self, facts: list[str], *, source_question: str, session_id: str) -> MemoryWriteResult:
+        return await asyncio.to_thread(self.memorize_sync, facts, source_question, session_id)
+
+    def search_sync(self, question: str, top_k: int, touch: bool = True) -> list[RecalledFact]:
+        if top_k <= 0 or not question.strip():
+            return []
+        self._backfill()
+        query_vec = self._embed([question])[0]
+        match = fts_query(question)
+        with self.db.read() as conn:
+            self._index.sync(conn)
+            ids, sims = self._index.scores(query_vec)
+            lexical: dict[int, float] = {}
+            if match:
+                rows = conn.execute(
+                    "SELECT rowid, -bm25(facts_fts) FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT 50",
+                    (match,),
+                ).fetchall()
+                best = max((r[1] for r in rows), default=0.0)
+                lexical = {int(r[0]): (r[1] / best if best > 0 else 0.0) for r in rows}
+            cand = {}
+            if len(ids):
+                k = min(len(ids), max(top_k * 4, 20))
+                top = np.argpartition(-sims, k - 1)[:k]
+                cand = {int(ids[i]): float(sims[i]) for i in top}
+            pos = {int(i): n for n, i in enumerate(ids)} if lexical else {}
+            for fid in lexical:
+                if fid not in cand and fid in pos:
+                    cand[fid] = float(sims[pos[fid]])
+            scored = sorted(
+                ((1 - LEXICAL_WEIGHT) * cos + LEXICAL_WEIGHT * lexical.get(fid, 0.0), fid)
+                for fid, cos in cand.items()
+            )
+            chosen = [(s, fid) for s, fid in reversed(scored) if s >= MIN_RECALL_SCORE][:top_k]
+            if not chosen:
+                return []
+            marks = ",".join("?" * len(chosen))
+            rows = {r[0]: r for r in conn.execute(
+                f"SELECT id, content, pinned FROM facts WHERE id IN ({marks})", [f for _, f in chosen])}
+        out = [RecalledFact(id=fid, content=rows[fid][1], score=round(s, 4), pinned=bool(rows[fid][2]))
+               for s, fid in chosen if fid in rows]
+        if touch and out:
+            with self.db.write() as conn:
+                conn.executemany(
+                    "UPDATE facts SET recall_count = recall_count + 1, last_recalled = ? WHERE id = ?",
+                    [(time.time(), f.id) for f in out],
+                )
+        return out
+
+    def memorize_sync(self, facts: list[str], source_question: str = "", session_id: str = "") -> MemoryWriteResult:
+        """Add facts; a near-duplicate (same normalized text or cosine ≥ dedup_threshold) updates the old one."""
+        texts: list[str] = []
+        for raw in facts:
+            text = clean_fact(self._redact.text(raw))
+            if len(text) >= MIN_FACT_CHARS and normalize(text) not in {normalize(t) for t in texts}:
+                texts.append(text)
+        result = MemoryWriteResult()
+        if not texts:
+            return result
+        self._backfill()
+        vecs = self._embed(texts)
+        source_question = self._redact.text(source_question)
+        now = time.time()
+        with self.db.write() as conn:
+            self._index.sync(conn)
+            for text, vec in zip(texts, vecs):
+                norm = normalize(text)
+                row = conn.execute("SELECT id, pinned FROM facts WHERE norm = ? LIMIT 1", (norm,)).fetchone()
+                if row is None:
+                    near, sim = self._index.nearest(vec)
+                    if near is not None and sim >= self.settings.dedup_threshold:
+                        row = conn.execute("SELECT id, pinned FROM facts WHERE id = ?", (near,)).fetchone()
+                if row is not None and row[1]:  # pinned: the user's wording stays
+                    conn.execute("UPDATE facts SET updated = ? WHERE id = ?", (now, row[0]))
+                elif row is not None:
+                    conn.execute(
+                        "UPDATE facts SET content = ?, norm = ?, keywords = ?, embedding = ?, updated = ?,"
+                        " source_question = ?, session_id = ? WHERE id = ?",
+                        (text, norm, " ".join(keywords(text)), to_blob(vec), now, source_question, session_id, row[0]),
+                    )
+                    self._index.upsert(row[0], vec)
+                else:
+                    cur = conn.execute(
+                        "INSERT INTO facts (content, norm, keywords, embedding, source_question, session_id,"
+                        " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (text, norm, " ".join(keywords(text)), to_blob(vec), source_question, session_id, now, now),
+                    )
+                    self._index.upsert(int(cur.lastrowid), vec)
+                    result.added += 1
+                    result.facts.append(text)
+                    continue
+                result.updated += 1
+                result.facts.append(text)
+            result.evicted = self._enforce_cap(conn)
+            self._index.gen = generation(conn)
+        return result
+
+    # ---- CRUD (sync; each call is one transaction) ----
+
+    def list(self, limit: int | None = None, query: str | None = None) -> list[Fact]:
+        """All facts (pinned first, newest first), or those matching ``query`` lexically."""
+        lim = -1 if limit is None else int(limit)
+        with self.db.read() as conn:
+            if query and query.strip():
+                match = fts_query(query)
+                if not match:
+                    return []
+                rows = conn.execute(
+                    f"SELECT {', '.join('f.' + c.strip() for c in _COLS.split(','))} FROM facts_fts"
+                    " JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ? ORDER BY rank LIMIT ?",
+                    (match, lim),
+                ).fetchall()
+            else:
+                rows = conn.execute(
+                    f"SELECT {_COLS} FROM facts ORDER BY pinned DESC, updated DESC, id DESC LIMIT ?", (lim,)
+                ).fetchall()
+        return [_fact(r) for r in rows]
+
+    def count(self) -> int:
+        with self.db.read() as conn:
+            return conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0]
+
+    def get(self, fact_id: int) -> Fact | None:
+        with self.db.read() as conn:
+            row = conn.execute(f"SELECT {_COLS} FROM facts WHERE id = ?", (int(fact_id),)).fetchone()
+        return _fact(row) if row else None
+
+    def add(self, text: str, pinned: bool = False, *, source_question: str = "", session_id: str = "",
+            created: float | None = None) -> Fact:
+        """Add one fact; the same normalized text returns (and, if asked, pins) the existing one."""
+        text = self._checked(text)
+        norm, now = normalize(text), time.time()
+        with self._writing() as conn:
+            row = conn.execute("SELECT id FROM facts WHERE norm = ? LIMIT 1", (norm,)).fetchone()
+            if row:
+                fid = row[0]
+                if pinned:
+                    conn.execute("UPDATE facts SET pinned = 1, updated = ? WHERE id = ?", (now, fid))
+            else:
+                fid = conn.execute(
+                    "INSERT INTO facts (content, norm, keywords, source_question, session_id, created, updated,"
+                    " pinned) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (text, norm, " ".join(keywords(text)), self._redact.text(source_question), session_id,
+                     created or now, now, int(pinned)),
+                ).lastrowid
+                self._enforce_cap(conn)
+            fact = self._get_in(conn, fid)
+        return fact
+
+    def edit(self, fact_id: int, text: str) -> Fact:
+        text = self._checked(text)
+        with self._writing() as conn:
+            cur = conn.execute(
+                "UPDATE facts SET content = ?, norm = ?, keywords = ?, embedding = NULL, updated = ? WHERE id = ?",
+                (text, normalize(text), " ".join(keywords(text)), time.time(), int(fact_id)),
+            )
+            if not cur.rowcount:
+                raise FactNotFound(fact_id)
+            self._index.remove(int(fact_id))
+            return self._get_in(conn, fact_id)
+
+    def delete(self, fact_id: int) -> bool:
+        with self._writing() as conn:
+            gone = conn.execute("DELETE FROM facts WHERE id = ?", (int(fact_id),)).rowcount > 0
+            self._index.remove(int(fact_id))
+        return gone
+
+    def pin(self, fact_id: int) -> Fact:
+        return self._set_pinned(fact_id, True)
+
+    def unpin(self, fact_id: int) -> Fact:
+        return self._set_pinned(fact_id, False)
+
+    def export(self, path: Path) -> int:
+        """Write every fact as one JSON object per line (no embeddings); returns the count."""
+        facts = self.list()
+        lines = [json.dumps(self._redact.obj(f.model_dump(exclude={"id"})), ensure_ascii=False) for f in facts]
+        Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        return len(lines)
+
+    def import_(self, path: Path) -> int:
+        """Add facts from a JSONL export (objects with ``content``, or bare strings); returns how many were new."""
+        before = self.count()
+        for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError:
+                raise ValueError(f"{path}:{n}: not a JSON line") from None
+            if isinstance(item, str):
+                item = {"content": item}
+            if not isinstance(item, dict) or not isinstance(item.get("content"), str):
+                raise ValueError(f"{path}:{n}: expected an object with a 'content' string")
+            self.add(item["content"], bool(item.get("pinned")), source_question=str(item.get("source_question", "")),
+                     session_id=str(item.get("session_id", "")), created=item.get("created"))
+        return self.count() - before
+
+    # ---- internals ----
+
+    @contextmanager
+    def _writing(self) -> Iterator:
+        """A write transaction whose index changes are kept only if the index was current before it."""
+        with self.db.write() as conn:
+            before = generation(conn)
+            yield conn
+            if self._index.gen == before:
+                self._index.gen = generation(conn)
+
+    def _checked(self, text: str) -> str:
+        text = clean_fact(self._redact.text(text))
+        if not text:
+            raise ValueError("a fact needs some text")
+        return text
+
+    def _get_in(self, conn, fact_id: int) -> Fact:
+        row = conn.execute(f"SELECT {_COLS} FROM facts WHERE id = ?", (int(fact_id),)).fetchone()
+        if row is None:
+            raise FactNotFound(fact_id)
+        return _fact(row)
+
+    def _set_pinned(self, fact_id: int, pinned: bool) -> Fact:
+        with self._writing() as conn:
+            if not conn.execute("UPDATE facts SET pinned = ? WHERE id = ?", (int(pinned), int(fact_id))).rowcount:
+                raise FactNotFound(fact_id)
+            return self._get_in(conn, fact_id)
+
+    def _enforce_cap(self, conn) -> int:
+        """Evict unpinned facts over ``max_facts``: least recently recalled (or created) first."""
+        excess = conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0] - self.settings.max_facts
+        if excess <= 0:
+            return 0
+        victims = [r[0] for r in conn.execute(
+            "SELECT id FROM facts WHERE pinned = 0 ORDER BY COALESCE(last_recalled, created), recall_count, id"
+            " LIMIT ?", (excess,))]
+        conn.executemany("DELETE FROM facts WHERE id = ?", [(v,) for v in victims])
+        for v in victims:
+            self._index.remove(v)
+        return len(victims)
+
+    def _backfill(self) -> None:
+        """Embed facts added or edited without the encoder (CLI, app), then store the vectors."""
+        with self.db.read() as conn:
+            rows = conn.execute("SELECT id, content FROM facts WHERE embedding IS NULL").fetchall()
+        if not rows:
+            return
+        vecs = self._embed([r[1] for r in rows])
+        with self.db.write() as conn:
+            self._index.sync(conn)
+            for (fid, content), vec in zip(rows, vecs):
+                if conn.execute("UPDATE facts SET embedding = ? WHERE id = ? AND content = ? AND embedding IS NULL",
+                                (to_blob(vec), fid, content)).rowcount:
+                    self._index.upsert(fid, vec)
+            self._index.gen = generation(conn)

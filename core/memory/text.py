@@ -1,0 +1,55 @@
+"""Text helpers for facts: normalization (dedup key), keywords and FTS5 queries."""
+
+from __future__ import annotations
+
+import re
+
+_CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*)\]")
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]")
+STOPWORDS = frozenset(
+    """a an and are as at be been being but by can could did do does doing for from had has have how i
+    if in into is it its it's of on or our so than that the their them then there these they this those
+    to was we were what when where which while who whom why will with would you your about also more
+    much many compared versus vs use used uses using any each other such only not no yes just very""".split()
+)
+
+
+def clean_fact(text: str) -> str:
+    """A fact as stored: citation markers like ``[1]`` removed, whitespace collapsed."""
+    return " ".join(_CITATION.sub("", text).split()).strip()
+
+
+def normalize(text: str) -> str:
+    """The dedup key: lowercase, no citations, no punctuation differences, single spaces."""
+    text = clean_fact(text).lower().replace("’", "'").replace("“", '"').replace("”", '"')
+    text = re.sub(r"[^\w\s'+-]", " ", text)
+    return " ".join(text.split())
+
+
+def keywords(text: str, limit: int = 16) -> list[str]:
+    """Distinct content words, in order of appearance."""
+    out: list[str] = []
+    for word in _WORD.findall(clean_fact(text).lower()):
+        word = word.strip(".")
+        if len(word) < 2 or word in STOPWORDS or word in out:
+            continue
+        out.append(word)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def fts_query(text: str) -> str:
+    """An FTS5 ``OR`` query of the text's keywords, each quoted so no input is a syntax error."""
+    terms = []
+    for word in keywords(text, limit=24):
+        for part in re.split(r"[-+.]", word):
+            if len(part) >= 2 and part not in STOPWORDS and f'"{part}"' not in terms:
+                terms.append(f'"{part}"')
+    return " OR ".join(terms)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """One line of at most ``limit`` characters (titles, table cells)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,1 @@
+"""Turn traces: stored, listed, exported and replayed (SQLite, secrets scrubbed)."""
