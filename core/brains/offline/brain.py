@@ -1,0 +1,152 @@
+"""OfflineBrain: the embedded, deterministic default brain (no network, no model, no GPU).
+
+Each method delegates to a small rule module: ``router`` (intent + confidence), ``slots``
+(entities, dimensions, constraints, follow-up rewriting), ``planner`` (plans, replans, ReAct),
+``sufficiency`` (ADR-003 levels), ``synthesis``/``compose`` (extractive cited answers) and
+``critic`` (coverage + support). All methods are pure functions of their inputs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.brains.base import (
+    PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
+    SynthesisRequest, TokenSink, Turn,
+)
+from core.brains.offline import compose, critic, planner, router, slots, sufficiency
+from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
+from core.brains.offline.synthesis import (
+    NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
+)
+from core.brains.offline.text import markers, strip_markers
+from core.config import CriticSettings, Settings
+from core.state import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
+
+
+class OfflineBrain:
+    """Rule-based implementation of :class:`core.brains.base.Brain`."""
+
+    name = "offline"
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.thresholds: CriticSettings = settings.agent.critic_thresholds if settings else CriticSettings()
+
+    async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
+        intent, confidence, probs, _ = router.classify(question, bool(history))
+        return RouteDecision(type=intent, confidence=confidence, router="rules", scores=probs)
+
+    def explain(self, question: str, history: list[Turn]) -> list[str]:
+        """The features that fired for a question (for traces and debugging)."""
+        return router.score(question, bool(history))[1]
+
+    async def fill_slots(self, question: str, intent_type: IntentType, history: list[Turn], vocabulary: list[str]) -> SlotFillingOutput:
+        return SlotFillingOutput(**slots.fill(question, intent_type, history, vocabulary))
+
+    async def plan(self, question: str, intent: Intent, *, executed: list[str], contexts: list[RetrievedContext],
+                   previous_plan: list[str], reflections: list[str], max_steps: int) -> PlanOutput:
+        steps, reason = planner.make_plan(question, intent, reflections, executed, max_steps)
+        if previous_plan and executed:
+            # Replanning: keep what ran, rewrite the failed step as a broader keyword query.
+            last = executed[-1]
+            if not any(c.query == last for c in contexts) or not relevant_indexes([c for c in contexts if c.query == last], profile(last)):
+                rewrite = planner.keyword_rewrite(last, question)
+                rest = [s for s in previous_plan if s not in executed]
+                steps = list(executed) + [rewrite] + rest
+                steps = steps[: max(max_steps, len(executed) + 1)]
+                reason = f"step '{last}' found nothing relevant; retrying it as '{rewrite}'"
+        return PlanOutput(sub_questions=steps, reason=reason)
+
+    async def replan(self, question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext]) -> ReplanDecision:
+        action, reason = planner.decide_replan(question, plan, executed, latest)
+        return ReplanDecision(action=action, reason=reason)  # type: ignore[arg-type]
+
+    async def react_step(self, question: str, intent: Intent, *, step: int, max_steps: int, queries: list[str],
+                         contexts: list[RetrievedContext], observations: list[SufficiencyJudgement],
+                         reflections: list[str]) -> ReactAction:
+        last = observations[-1] if observations else None
+        if last is not None and last.level == "fully_sufficient":
+            return ReactAction(thought=f"Evidence is fully sufficient ({last.reason}); answering.", action="finish")
+        if step >= max_steps:
+            return ReactAction(thought=f"Reached the step limit ({max_steps}); answering with what was found, which may be incomplete.", action="finish")
+        used = {planner.norm_query(q) for q in queries}
+        for query, why in planner.react_candidates(question, intent, observations, reflections):
+            key = planner.norm_query(query)
+            if key and key not in used:
+                state = f"Evidence is {last.level.replace('_', ' ')}: {last.reason}. " if last else ""
+                return ReactAction(thought=f"Step {step + 1}/{max_steps}. {state}Next I {why}: search '{query}'.", action="search", query=query)
+        return ReactAction(thought="Every facet has been searched; answering with the evidence gathered.", action="finish")
+
+    async def judge_sufficiency(self, question: str, intent: Intent, contexts: list[RetrievedContext], new: list[RetrievedContext]) -> SufficiencyJudgement:
+        return sufficiency.judge(question, intent, contexts, new)
+
+    async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
+        text = self.compose(request)
+        await stream(text, on_token)
+        return text
+
+    def compose(self, request: SynthesisRequest) -> str:
+        """The answer text for a request (synchronous core of :meth:`synthesize`)."""
+        m_ents, m_dims, feedback = missing_from_reflections(request.reflections)
+        prof = profile(request.question, request.intent, extra=feedback if request.reflections else "")
+        prof.entities += [e for e in m_ents if e not in prof.entities and request.intent.type != "comparative"]
+        prof.dimensions += [d for d in m_dims if d not in prof.dimensions]
+        if request.intent.type == "comparative":
+            prof.entities += [e for e in m_ents if e not in prof.entities and len(prof.entities) < 4]
+        pool = sentence_pool(request.contexts, prof)
+        if not pool:
+            return no_evidence_answer(request.intent.reformulated_query or request.question)
+        kind = request.kind
+        if kind == "comparative":
+            body, used = compose.comparative(pool, prof, request.contexts)
+        elif kind == "multi_hop":
+            subs = request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4)[0]
+            body, used = compose.multi_hop(pool, prof, subs)
+        elif kind == "exploratory":
+            body, used = compose.exploratory(pool, prof, request.contexts)
+        else:
+            body, used = compose.simple(pool, prof)
+        if not body:
+            return no_evidence_answer(request.intent.reformulated_query or request.question)
+        prior = prior_line(request.prior_facts, prof, used)
+        return f"{body}\n\n{prior}" if prior else body
+
+    async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
+                       sub_questions: list[str]) -> CriticVerdict:
+        return critic.critique(question, intent, contexts, answer, sub_questions, self.thresholds)
+
+    async def refine(self, question: str, intent: Intent, verdict: CriticVerdict) -> RefinePlan:
+        queries = list(verdict.suggested_queries)
+        if not queries:
+            queries = [f"{e} {' '.join(intent.dimensions)}".strip() for e in intent.entities][:3] or [question]
+        reflection = f"Previous attempt scored {verdict.score:.1f}/10. {verdict.feedback}".strip()
+        reformulated = None
+        m_ents, _, _ = missing_from_reflections([verdict.feedback])
+        base = intent.reformulated_query or question
+        extra = [e for e in m_ents if e.lower() not in base.lower()]
+        if extra:
+            reformulated = f"{base} ({', '.join(extra)})"
+        return RefinePlan(reflection=reflection, extra_queries=queries, reformulated_query=reformulated)
+
+    async def extract_facts(self, question: str, answer: str, contexts: list[RetrievedContext]) -> list[str]:
+        if not answer.strip() or (NO_EVIDENCE_RE.search(answer) and not markers(answer)):
+            return []
+        found, _ = critic.claims(answer)
+        ranked = []
+        for i, c in enumerate(found):
+            if c.subject:  # table cells are clauses, not self-contained facts
+                continue
+            ok, _why = critic.support(c, contexts)
+            text = re.sub(r"[*_`]", "", strip_markers(c.text)).strip()
+            if not ok or len(text.split()) < 6 or re.match(r"(?i)^(it|they|this|these|that|those|he|she)\b", text):
+                continue
+            ranked.append((-len(slots.extract_entities(text)) > -1, i, text))
+        facts = []
+        for _, _, text in sorted(ranked, key=lambda r: (r[0], r[1])):
+            text = " ".join(text.split())
+            text = text if text.endswith((".", "!", "?", "。")) else text + "."
+            if text not in facts:
+                facts.append(text)
+            if len(facts) == 3:
+                break
+        return facts

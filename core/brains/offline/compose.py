@@ -1,0 +1,170 @@
+"""Arrange selected evidence by strategy: direct answer, comparison table, chain, themed sections.
+
+Every sentence or table cell produced here is a sentence (or clause) of a retrieved chunk with its
+``[n]`` marker; the only unmarked text is headings, labels, explicit "no evidence" statements and
+the optional "From earlier sessions:" line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, profile
+from core.brains.offline.lexicon import entity as lex_entity
+from core.brains.offline.lexicon import mention_pattern, mentions
+from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
+from core.state import RetrievedContext
+
+MISSING_CELL = "not found in the knowledge base"
+_CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
+
+
+def simple(pool: list[Sentence], prof: Profile) -> tuple[str, list[str]]:
+    """Direct answer first (the best sentence), then up to three supporting sentences."""
+    chosen = mmr(pool, lambda s: relevance(s, prof), 4, min_ratio=0.35)
+    if not chosen:
+        return "", []
+    lines = [cited(chosen[0])]
+    if len(chosen) > 1:
+        lines.append(" ".join(cited(s) for s in chosen[1:]))
+    return "\n\n".join(lines), [s.text for s in chosen]
+
+
+def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
+    """An entity × dimension table of cited clauses, then a short cited prose comparison."""
+    ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
+    dims = prof.dimensions or ["overview"]
+    used: list[str] = []
+    header = "| | " + " | ".join(d.capitalize() for d in dims) + " |"
+    rows = [header, "|---" * (len(dims) + 1) + "|"]
+    gaps: list[str] = []
+    for e in ents:
+        cells = []
+        for d in dims:
+            best = _best_cell(pool, prof, contexts, e, d, ents)
+            if best is None:
+                cells.append(MISSING_CELL)
+                gaps.append(f"{e} {d}" if d != "overview" else e)
+                continue
+            used.append(best.text)
+            cells.append(cite(clause(best.text, None if d == "overview" else d, e), best.cited).replace("|", "\\|"))
+        rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
+    prose = _comparison_prose(pool, prof, ents, used)
+    parts = ["\n".join(rows)]
+    if prose:
+        parts.append("**Comparison.** " + " ".join(cited(s) for s in prose))
+        used += [s.text for s in prose]
+    if gaps:
+        parts.append("The knowledge base holds no evidence on: " + "; ".join(gaps) + ".")
+    return "\n\n".join(parts), used
+
+
+def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
+    best, best_val = None, 0.0
+    for s in pool:
+        if not attributed(s, name, contexts):
+            continue
+        hits = 1 if dim == "overview" else dim_hits(s.text, dim)
+        if not hits:
+            continue
+        rivals = sum(1 for o in ents if o != name and mentions(s.text, o))
+        own = 1.5 if mentions(s.text, name) else 0.0
+        val = relevance(s, prof) + 1.5 * min(hits, 3) + own - 1.2 * rivals
+        if dim == "overview" and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):
+            val += 1.5
+        if val > best_val:
+            best, best_val = s, val
+    return best
+
+
+def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
+    multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e)) >= 2 and s.text not in used]
+    score = lambda s: relevance(s, prof) + (1.0 if _CONTRAST.search(s.text) else 0.0)  # noqa: E731
+    chosen = mmr(multi, score, 2)
+    if not chosen:
+        chosen = mmr([s for s in pool if s.text not in used], lambda s: relevance(s, prof), 2, min_ratio=0.5)
+    return chosen
+
+
+def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> tuple[str, list[str]]:
+    """One numbered step per sub-question with its cited sentence(s), then a cited conclusion."""
+    lines: list[str] = []
+    picked: list[Sentence] = []
+    for i, sq in enumerate(sub_questions or [prof.question], start=1):
+        sp = profile(sq)
+        focus = key_terms(sq)
+        def score(s: Sentence, sp=sp, focus=focus) -> float:
+            base = relevance(s, sp, focus) + 0.25 * relevance(s, prof)
+            return base - (3.0 if any(s is p for p in picked) else 0.0)
+        chosen = mmr(pool, score, 2, min_ratio=0.75, exclude=picked)
+        chosen = [s for s in chosen if len(focus & s.terms) or any(s.about)]
+        label = f"{i}. **{sq.strip()}**"
+        if chosen:
+            picked += chosen
+            lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
+        else:
+            lines.append(f"{label} The knowledge base holds no evidence for this step.")
+    rest = [s for s in pool if all(s is not p for p in picked)] or pool
+    whole = set(prof.key_terms) | key_terms(" ".join(str(v) for v in getattr(prof, "constraints", {}).values()))
+    concl = mmr(rest, lambda s: relevance(s, prof, whole) + 0.5 * len(s.about), 1)
+    if concl:
+        lines.append("")
+        lines.append(f"**Conclusion:** {cited(concl[0])}")
+        picked += concl
+    return "\n".join(lines), [s.text for s in picked]
+
+
+def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
+    """Themed sections (one per stage/method, in chronological order) with cited bullets."""
+    themes = _themes(pool, prof, contexts)
+    sections: list[str] = []
+    used: list[Sentence] = []
+    contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t)) >= 2 and _CONTRAST.search(s.text)]
+    for theme in themes:
+        members = [s for s in pool if _theme_of(s, themes, contexts) == theme and s not in contrast]
+        if not members and theme in [c.title for c in contexts]:
+            members = [s for s in pool if contexts[s.ctx].title == theme]
+        picks = mmr(members, lambda s: relevance(s, prof) + 0.5, 3, min_ratio=0.3, exclude=used)
+        if picks:
+            used += picks
+            sections.append(f"### {theme}\n" + "\n".join(f"- {cited(s)}" for s in picks))
+    picks = mmr([s for s in contrast if s not in used], lambda s: relevance(s, prof) + 1.0, 3, exclude=used)
+    if picks:
+        used += picks
+        sections.append("### How they compare\n" + "\n".join(f"- {cited(s)}" for s in picks))
+    if not sections:
+        picks = mmr(pool, lambda s: relevance(s, prof), 4)
+        used += picks
+        sections.append("### Overview\n" + "\n".join(f"- {cited(s)}" for s in picks))
+    return "\n\n".join(sections), [s.text for s in used]
+
+
+def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> list[str]:
+    counts: dict[str, int] = {}
+    for s in pool:
+        for e in s.about:
+            counts[e] = counts.get(e, 0) + 1
+    themes = list(prof.entities)
+    for name, n in sorted(counts.items(), key=lambda x: (-x[1], x[0])):
+        ent = lex_entity(name)
+        if name not in themes and n >= 2 and (ent is None or ent.kind != "concept"):
+            themes.append(name)
+    themes = themes[:5]
+    if not themes:
+        return list(dict.fromkeys(c.title for c in contexts if c.title))[:4]
+    year = lambda n: (lex_entity(n).year if lex_entity(n) and lex_entity(n).year else 9999)  # noqa: E731
+    return sorted(themes, key=lambda n: (year(n), themes.index(n)))
+
+
+def _theme_of(s: Sentence, themes: list[str], contexts: list[RetrievedContext]) -> str | None:
+    firsts = []
+    for t in themes:
+        m = mention_pattern(t).search(s.text)
+        if m:
+            firsts.append((m.start(), t))
+    if firsts:
+        return min(firsts)[1]
+    for t in themes:
+        if attributed(s, t, contexts):
+            return t
+    return None

@@ -1,0 +1,193 @@
+"""Rule critic: coverage and support checks with feedback that changes the retry's queries.
+
+The answer is cut into claims (prose sentences, bullets, numbered steps, table cells). Support:
+every claim carries ``[n]`` markers, every marker is in range, and the claim's content words occur
+in the cited chunks (≥ 60 %). Coverage: every entity is named, every entity × dimension cell of a
+comparison is filled, every sub-question of a chain is answered.
+
+Pass rule for honest abstention: an answer that says the knowledge base holds no evidence passes
+(score 8, completeness and faithfulness 1) when no retrieved chunk is lexically relevant to the
+question, because a retry would search the same static hub for the same words; it fails when
+relevant chunks were retrieved, since then the evidence was ignored. Headings, labels, the
+"From earlier sessions:" line and explicit "no evidence" statements are not claims.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.brains.offline.evidence import profile, relevant_indexes
+from core.brains.offline.lexicon import mentions
+from core.brains.offline.compose import MISSING_CELL
+from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
+from core.brains.offline.sufficiency import covered
+from core.brains.offline.text import content_terms, markers, split_sentences, strip_markers, term_set
+from core.config import CriticSettings
+from core.state import CriticVerdict, Intent, RetrievedContext
+
+SUPPORT_MIN = 0.6
+
+
+@dataclass
+class Claim:
+    text: str  # as written, markers included
+    subject: str = ""  # the table row's entity, for cells
+    column: str = ""  # the table column, for cells
+
+
+def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
+    """(claims, honest gaps) of an answer; structure and labels are dropped."""
+    out: list[Claim] = []
+    gaps: list[Claim] = []
+    header: list[str] = []
+    for raw in answer.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or line.startswith(PRIOR_PREFIX):
+            continue
+        if line.startswith("|"):
+            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip("|"))]
+            if all(set(c) <= set("-: ") for c in cells):
+                continue
+            if not header:
+                header = cells
+                continue
+            subject = re.sub(r"[*_`]", "", cells[0]).strip()
+            for col, cell in zip(header[1:], cells[1:]):
+                target = gaps if MISSING_CELL in cell.lower() else out
+                target.append(Claim(cell, subject, col.strip().lower()))
+            continue
+        header = []
+        line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
+        line = re.sub(r"^\*\*[^*]+\*\*:?\s*", "", line).strip()
+        for sent in split_sentences(line):
+            if re.fullmatch(r"\[\d+\](\[\d+\])*[.!?]?", sent) and out:
+                out[-1].text += " " + sent  # a marker split off its sentence
+                continue
+            (gaps if NO_EVIDENCE_RE.search(sent) and not markers(sent) else out).append(Claim(sent))
+    return out, gaps
+
+
+def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
+    """Whether a claim is cited, in range, and lexically backed by what it cites."""
+    marks = markers(claim.text)
+    if not marks:
+        return False, "uncited"
+    bad = [m for m in marks if not 1 <= m <= len(contexts)]
+    if bad:
+        return False, f"marker [{bad[0]}] is out of range ({len(contexts)} sources)"
+    words = content_terms(strip_markers(claim.text).rstrip("…"))
+    if not words:
+        return True, ""
+    have: set[str] = set()
+    for m in marks:
+        have |= term_set(contexts[m - 1].content)
+    ratio = sum(1 for w in words if w in have) / len(words)
+    return (ratio >= SUPPORT_MIN, "" if ratio >= SUPPORT_MIN else f"only {ratio:.0%} of its words occur in the cited source")
+
+
+def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
+             sub_questions: list[str], thresholds: CriticSettings) -> CriticVerdict:
+    prof = profile(question, intent)
+    relevant = relevant_indexes(contexts, prof)
+    found, gaps = claims(answer)
+    abstains = bool(NO_EVIDENCE_RE.search(answer)) and not markers(answer)
+    if abstains and not relevant:
+        return CriticVerdict(passed=True, score=8.0, completeness=1.0, faithfulness=1.0,
+                             feedback="Honest abstention: no retrieved chunk is relevant to the question.")
+    issues: list[str] = []
+    queries: list[str] = []
+    if not answer.strip():
+        issues.append("the answer is empty")
+    if abstains and relevant:
+        issues.append(f"the answer claims no evidence, but sources {', '.join(f'[{i + 1}]' for i in relevant[:4])} are relevant")
+    supported = 0
+    for c in found:
+        ok, why = support(c, contexts)
+        supported += ok
+        if not ok:
+            snippet = strip_markers(c.text)[:70]
+            issues.append(f"unsupported claim ({why}): '{snippet}'")
+            if why == "uncited" or "only" in why:
+                queries.append(" ".join(content_terms(snippet, drop_frame=True)[:5]))
+    faithfulness = supported / len(found) if found else (1.0 if abstains else 0.0)
+    plain = strip_markers(answer)
+    checks: list[bool] = []
+    missing: list[str] = []
+    for e in prof.entities:
+        ok = mentions(plain, e)
+        checks.append(ok)
+        if not ok:
+            missing.append(e)
+            queries.append(f"{e} {' '.join(prof.dimensions)}".strip() if prof.dimensions else f"{e} overview")
+    kind = intent.type if intent else "factual"
+    if kind == "comparative" and prof.dimensions:
+        for e in prof.entities:
+            for d in prof.dimensions:
+                ok = _cell_covered(found, gaps, e, d)
+                checks.append(ok)
+                if not ok:
+                    missing.append(f"{e} {d}")
+                    queries.append(f"{e} {d}")
+    elif prof.dimensions:
+        for d in prof.dimensions:
+            ok = d.split()[0] in plain.lower() or any(covered(t, term_set(plain)) for t in term_set(d))
+            checks.append(ok)
+            if not ok:
+                missing.append(d)
+                queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
+    if kind == "multi_hop":
+        for sq in sub_questions:
+            ok = _step_answered(sq, found)
+            checks.append(ok)
+            if not ok:
+                missing.append(f"sub-question '{sq}'")
+                queries.append(" ".join(content_terms(sq, drop_frame=True)[:6]))
+    completeness = sum(checks) / len(checks) if checks else (1.0 if found else 0.0)
+    if abstains and relevant:
+        completeness = 0.0
+    if missing:
+        issues.insert(0, "missing: " + "; ".join(missing))
+    score = 10 * (0.55 * faithfulness + 0.45 * completeness)
+    score -= sum(1.0 for i in issues if "out of range" in i)
+    score = round(max(0.0, min(10.0, score)), 2)
+    passed = (score >= thresholds.pass_score and faithfulness >= thresholds.min_faithfulness
+              and completeness >= thresholds.min_completeness and bool(answer.strip()))
+    feedback = _feedback(missing, issues, passed)
+    return CriticVerdict(passed=passed, score=score, completeness=round(completeness, 3),
+                         faithfulness=round(faithfulness, 3), feedback=feedback, issues=issues,
+                         suggested_queries=[q for q in dict.fromkeys(q.strip() for q in queries) if q][:4])
+
+
+def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) -> bool:
+    if any(g.subject and mentions(g.subject, name) and g.column == dim for g in gaps):
+        return False
+    for c in found:
+        if c.subject:
+            if mentions(c.subject, name) and c.column == dim:
+                return True
+        elif mentions(c.text, name) and dim.split()[0] in c.text.lower():
+            return True
+    return False
+
+
+def _step_answered(sub_question: str, found: list[Claim]) -> bool:
+    terms = key_terms(sub_question)
+    if not terms:
+        return True
+    best = max((sum(1 for t in terms if covered(t, term_set(c.text))) / len(terms) for c in found), default=0.0)
+    return best >= 0.5
+
+
+def _feedback(missing: list[str], issues: list[str], passed: bool) -> str:
+    if not issues:
+        return "All entities, dimensions and steps are covered and every claim is cited and supported."
+    parts = []
+    if missing:
+        parts.append("Missing: " + "; ".join(missing) + ".")
+    others = [i for i in issues if not i.startswith("missing:")]
+    if others:
+        parts.append("Fix: " + "; ".join(others[:4]) + ("." if not others[-1].endswith(".") else ""))
+    if passed:
+        parts.append("Good enough to pass.")
+    return " ".join(parts)

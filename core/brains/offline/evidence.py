@@ -1,0 +1,124 @@
+"""What the question asks for and which retrieved sentences speak to it — judged lexically.
+
+Relevance is decided from words, never from the server's scores (foreign MCP servers use other
+scales). A context is relevant when it names one of the question's entities or, for questions
+without entities, shares at least half (and at least two, when there are two) of its key terms.
+The same test decides "the knowledge base holds no evidence" in synthesis and in the critic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.brains.offline.lexicon import dimension_terms, entity, mentions
+from core.brains.offline.slots import extract_entities
+from core.brains.offline.text import content_terms, split_sentences, term_set
+from core.state import Intent, RetrievedContext
+
+
+@dataclass
+class Profile:
+    """What a question is about: entities, dimensions, key terms (stemmed, frame words dropped)."""
+
+    question: str
+    entities: list[str]
+    dimensions: list[str]
+    key_terms: list[str]
+    numeric: bool = False  # asks for a number ("how much", "what rank", "how many")
+    definitional: bool = False  # asks what something is
+    boost: set[str] = field(default_factory=set)  # terms the critic asked for (reflections)
+
+
+def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> Profile:
+    """Build the profile from the question (plus the reformulated query and critic feedback)."""
+    base = (intent.reformulated_query if intent and intent.reformulated_query else "") or question
+    ents = list(intent.entities) if intent and intent.entities else extract_entities(base)
+    for e in extract_entities(base):
+        if e not in ents:
+            ents.append(e)
+    dims = list(intent.dimensions) if intent else []
+    key = [t for t in content_terms(base, drop_frame=True)]
+    numeric = bool(re.search(r"\bhow (much|many|big|large|long)\b|\bwhat (rank|size|value|number|percentage)\b|\bdefault\b|多少|几", base, re.I))
+    definitional = bool(re.search(r"^\s*(what|who) (is|are|was)\b|是什么|什么是", base, re.I))
+    boost = set(content_terms(extra)) if extra else set()
+    return Profile(question, ents, dims, key, numeric, definitional, boost)
+
+
+def context_text(ctx: RetrievedContext) -> str:
+    return f"{ctx.title}\n{ctx.breadcrumb}\n{ctx.content}"
+
+
+def is_relevant(ctx: RetrievedContext, prof: Profile) -> bool:
+    text = context_text(ctx)
+    if prof.entities:
+        return any(mentions(text, e) for e in prof.entities)
+    if not prof.key_terms:
+        return False
+    have = term_set(text)
+    hit = sum(1 for t in prof.key_terms if t in have)
+    return hit >= min(2, len(prof.key_terms)) and hit / len(prof.key_terms) >= 0.5
+
+
+def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
+    """0-based indexes of the relevant contexts."""
+    return [i for i, c in enumerate(contexts) if is_relevant(c, prof)]
+
+
+@dataclass
+class Sentence:
+    ctx: int  # 0-based index into contexts
+    pos: int  # position within the chunk
+    text: str
+    terms: set[str]
+    about: list[str]  # entities it names
+    cited: list[int] = field(default_factory=list)  # 1-based markers (several if duplicated)
+
+
+def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relevant: bool = True) -> list[Sentence]:
+    """Every usable sentence of the (relevant) contexts; duplicates merged into one with all markers."""
+    keep = set(relevant_indexes(contexts, prof)) if only_relevant else set(range(len(contexts)))
+    pool: list[Sentence] = []
+    seen: dict[str, Sentence] = {}
+    for i, ctx in enumerate(contexts):
+        if i not in keep:
+            continue
+        for pos, text in enumerate(split_sentences(ctx.content)):
+            if len(text.split()) < 4 and not re.search(r"[\u4e00-\u9fff]{6,}", text):
+                continue
+            norm = " ".join(content_terms(text))
+            if norm in seen:
+                if i + 1 not in seen[norm].cited:
+                    seen[norm].cited.append(i + 1)
+                continue
+            about = extract_entities(text)
+            if not about and ctx.entity:
+                about = []
+            s = Sentence(i, pos, text, term_set(text), about, [i + 1])
+            seen[norm] = s
+            pool.append(s)
+    return pool
+
+
+def attributed(sent: Sentence, name: str, contexts: list[RetrievedContext]) -> bool:
+    """Whether a sentence is about ``name``: it names it, or its chunk is about it and it names no rival."""
+    if name in sent.about or mentions(sent.text, name):
+        return True
+    ctx = contexts[sent.ctx]
+    head = f"{ctx.title} {ctx.breadcrumb} {ctx.entity or ''}"
+    return not sent.about and bool(mentions(head, name))
+
+
+def dim_hits(text: str, name: str) -> int:
+    low = text.lower()
+    return sum(1 for t in dimension_terms(name) if t in low)
+
+
+def expand_terms(names: list[str]) -> set[str]:
+    """Stemmed terms of entity names and their aliases (for relevance weighting)."""
+    out: set[str] = set()
+    for n in names:
+        ent = entity(n)
+        for alias in (n, *(ent.aliases if ent else ())):
+            out |= term_set(alias)
+    return out

@@ -1,0 +1,146 @@
+"""Plans for multi-hop questions, replanning decisions and the exploratory ReAct policy.
+
+Plans are templates over the question's entities, the relation between them ("X builds on Y",
+"A leads to B", "relationship between A and B") and its goal clause ("to fine-tune a 65B model on a
+single GPU"), so they follow the question rather than a fixed script. The ReAct policy explores
+facets (each entity, its related methods from the lexicon, differences and limitations) and puts
+whatever the last sufficiency judgement found missing first; it never repeats a query.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.brains.offline.evidence import profile, is_relevant
+from core.brains.offline.lexicon import entity as lex_entity
+from core.brains.offline.slots import extract_entities
+from core.brains.offline.synthesis import missing_from_reflections
+from core.brains.offline.text import content_terms
+from core.state import Intent, RetrievedContext, SufficiencyJudgement
+
+_BUILDS = re.compile(r"\b(?:build|builds|built|building)\s+(?:on|upon)\b|\bextends?\b|\bimproves?\s+(?:on|upon)\b|基于", re.I)
+_LEADS = re.compile(r"\blead(?:s)?\s+to\b|\bcause(?:s)?\b|\bresult(?:s)?\s+in\b|导致", re.I)
+_GOAL = re.compile(r"\bto\s+((?:fine-?tune|train|fit|run|achieve|reach|reduce|match|enable|serve|scale)\b[^?。？]*)", re.I)
+
+
+def _goal(question: str) -> str:
+    m = _GOAL.search(question)
+    return m.group(1).strip().rstrip(".?") if m else ""
+
+
+def _order(question: str, ents: list[str]) -> tuple[str, str]:
+    """(newer, base) for "NEWER builds on BASE": the entity before the relation is the newer one."""
+    m = _BUILDS.search(question)
+    before = [e for e in ents if question.lower().find(e.lower()) < (m.start() if m else 0)]
+    newer = before[0] if before else ents[0]
+    base = next(e for e in ents if e != newer)
+    return newer, base
+
+
+def make_plan(question: str, intent: Intent | None, reflections: list[str], executed: list[str], max_steps: int) -> tuple[list[str], str]:
+    q = " ".join(question.split())
+    ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(q)
+    goal = _goal(q)
+    steps: list[str]
+    if len(ents) >= 2 and _BUILDS.search(q):
+        newer, base = _order(q, ents)
+        steps = [f"What is {base} and how does it work?", f"What does {newer} add on top of {base}?"]
+        steps.append(f"How does {newer} {goal}?" if goal else f"What does {newer} achieve that {base} cannot?")
+        reason = f"{newer} builds on {base}: first the base method, then the additions, then the goal"
+    elif len(ents) >= 2 and _LEADS.search(q):
+        a, b = ents[0], ents[1]
+        steps = [f"What is {a}?", f"What is {b}?", f"How does {a} lead to {b}?"]
+        reason = "causal chain: each end first, then the link"
+    elif len(ents) >= 2:
+        steps = [f"What is {e} and how does it work?" for e in ents[:3]]
+        steps.append(f"How are {', '.join(ents[:-1])} and {ents[-1]} related?" if not goal else f"How do they combine to {goal}?")
+        reason = "one step per entity, then their relation"
+    elif ents:
+        e = ents[0]
+        steps = [f"What is {e} and how does it work?"]
+        steps.append(f"How does {e} {goal}?" if goal else q)
+        reason = "the method first, then the question itself"
+    else:
+        clauses = [c.strip(" ,") for c in re.split(r",?\s+(?:and then|then|and how|and why)\s+|;", q) if c.strip(" ,")]
+        steps = clauses if len(clauses) > 1 else [q]
+        reason = "clauses of the question"
+    missing_ents, missing_dims, _ = missing_from_reflections(reflections)
+    extra = [f"What does the evidence say about {e}{' ' + missing_dims[0] if missing_dims else ''}?" for e in missing_ents if not any(e in s for s in steps)]
+    if extra:
+        steps = steps[:-1] + extra + steps[-1:]
+        reason += "; adds what the critic found missing"
+    done = [s for s in executed]
+    steps = done + [s for s in steps if s not in done]
+    if len(steps) > max_steps:
+        keep_last = steps[-1]
+        steps = steps[: max_steps - 1] + [keep_last] if max_steps > 1 else steps[:1]
+        if len(done) >= max_steps:
+            steps = done[:max_steps]
+    return steps, reason
+
+
+def keyword_rewrite(step: str, question: str) -> str:
+    """A broader keyword form of a step that found nothing (no question mark: never rewritten twice)."""
+    terms = content_terms(step, drop_frame=True)
+    ents = extract_entities(step) or extract_entities(question)
+    words = list(dict.fromkeys([*ents, *[t for t in terms if not any(t in e.lower() for e in ents)]]))
+    return " ".join(words[:8]) or question
+
+
+def decide_replan(question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext]) -> tuple[str, str]:
+    if not executed:
+        return "next_step", "no step executed yet"
+    last = executed[-1]
+    prof = profile(last)
+    found = any(is_relevant(c, prof) for c in latest)
+    remaining = [s for s in plan if s not in executed]
+    if not found and last.rstrip().endswith(("?", "？")):
+        return "replan", f"step '{last}' found nothing relevant; rewriting it as a broader keyword query"
+    if not remaining:
+        return "synthesize", "all planned steps are executed"
+    text = " ".join(c.content for c in latest)
+    still = [s for s in remaining if not _covered(s, text)]
+    if not still:
+        return "synthesize", "evidence already covers the remaining steps"
+    return "next_step", f"{len(remaining)} step(s) left; next: {remaining[0]}"
+
+
+def _covered(step: str, text: str) -> bool:
+    terms = content_terms(step, drop_frame=True)
+    have = set(content_terms(text))
+    return bool(terms) and sum(t in have for t in terms) / len(terms) >= 0.9
+
+
+_FACETS = (
+    "{e} method overview",
+    "{e} {related}",
+    "{e} limitations",
+)
+
+
+def react_candidates(question: str, intent: Intent | None, observations: list[SufficiencyJudgement], reflections: list[str]) -> list[tuple[str, str]]:
+    """Candidate (query, why) pairs in priority order."""
+    base = (intent.reformulated_query if intent and intent.reformulated_query else "") or question
+    ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(base)
+    topic = " ".join(content_terms(base, drop_frame=True)[:6])
+    out: list[tuple[str, str]] = [(base, "start from the question itself")]
+    if observations:
+        for item in observations[-1].missing:
+            out.append((f"{item} {topic}" if item.lower() not in topic.lower() else item, f"the evidence lacks {item}"))
+    m_ents, m_dims, _ = missing_from_reflections(reflections)
+    for e in m_ents:
+        out.append((f"{e} {' '.join(m_dims)}".strip(), f"the critic found {e} missing"))
+    for tpl in _FACETS:  # facet-major, so every entity gets its overview before any goes deeper
+        for e in ents:
+            lex = lex_entity(e)
+            related = " ".join(lex.related[:2]) if lex else ""
+            if "{related}" in tpl and not related:
+                continue
+            out.append((tpl.format(e=e, related=related).strip(), f"explore the {e} facet"))
+    if len(ents) >= 2:
+        out.append((f"{ents[0]} vs {ents[-1]} differences", "contrast the end points"))
+    return out
+
+
+def norm_query(q: str) -> frozenset[str]:
+    return frozenset(content_terms(q))

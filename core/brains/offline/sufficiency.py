@@ -1,0 +1,103 @@
+"""Retrieval sufficiency (ADR-003): fully / partially sufficient, contradictory, insufficient.
+
+Judged lexically over everything retrieved so far: are the question's entities named, are its
+key terms present, and (for comparisons) is there a sentence for every entity × dimension? The
+``missing`` list names what is not covered yet, so the ReAct loop can search for exactly that.
+"Contradictory" is a deliberately narrow heuristic: two different chunks state different values
+of the same measure (default rank, year, GB, %) for the same entity, in sentences that each state
+a single value and are not themselves comparisons.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.brains.offline.evidence import attributed, context_text, dim_hits, profile, relevant_indexes, sentence_pool
+from core.brains.offline.lexicon import mentions
+from core.brains.offline.slots import extract_entities
+from core.brains.offline.text import split_sentences, term_set
+from core.state import Intent, RetrievedContext, SufficiencyJudgement
+
+_MEASURES: tuple[tuple[str, re.Pattern, re.Pattern | None], ...] = (
+    ("default rank", re.compile(r"\brank(?:\s+r)?\s*(?:=|of|is|:)?\s*(\d+)\b", re.I), re.compile(r"\b(default|typically|standard|set to|uses?)\b", re.I)),
+    ("year", re.compile(r"\b(?:in|published in|introduced in|proposed in)\s+((?:19|20)\d{2})\b", re.I), re.compile(r"\b(introduc|publish|propos|releas)", re.I)),
+    ("memory (GB)", re.compile(r"(\d+(?:\.\d+)?)\s?GB\b"), None),
+    ("percentage", re.compile(r"(\d+(?:\.\d+)?)\s?%"), None),
+)
+_COMPARISON = re.compile(r"\b(from|than|versus|vs\.?|reduc\w*|compared|up to|while|whereas|instead)\b", re.I)
+_SCALE = re.compile(r"\b\d+(?:\.\d+)?\s?[BM]\b")
+
+
+def covered(term: str, have: set[str]) -> bool:
+    """A term is covered when present, or when it and a present term share a 5+ letter prefix."""
+    if term in have:
+        return True
+    if len(term) < 5:
+        return False
+    return any(len(h) >= 5 and (h.startswith(term[:5]) and (term.startswith(h) or h.startswith(term))) for h in have)
+
+
+def conflicts(contexts: list[RetrievedContext], entities: list[str]) -> list[str]:
+    """Descriptions of conflicting values, e.g. "LoRA default rank: 8 [1] vs 4 [3]"."""
+    seen: dict[tuple, tuple[str, int, str]] = {}
+    found: list[str] = []
+    for i, ctx in enumerate(contexts):
+        for sent in split_sentences(ctx.content):
+            names = [e for e in (entities or extract_entities(sent)) if mentions(sent, e)]
+            if len(names) != 1 or _COMPARISON.search(sent):
+                continue
+            scale = tuple(sorted(m.group(0).replace(" ", "") for m in _SCALE.finditer(sent)))
+            for measure, pat, cue in _MEASURES:
+                values = pat.findall(sent)
+                if len(set(values)) != 1 or (cue is not None and not cue.search(sent)):
+                    continue
+                key = (names[0], measure, scale)
+                prev = seen.get(key)
+                if prev is None:
+                    seen[key] = (values[0], i, ctx.doc_id or ctx.chunk_id)
+                elif prev[0] != values[0] and prev[1] != i:
+                    found.append(f"{names[0]} {measure}: {prev[0]} [{prev[1] + 1}] vs {values[0]} [{i + 1}]")
+    return list(dict.fromkeys(found))
+
+
+def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext], new: list[RetrievedContext]) -> SufficiencyJudgement:
+    prof = profile(question, intent)
+    kind = intent.type if intent else "factual"
+    rel = relevant_indexes(contexts, prof)
+    if not rel:
+        what = ", ".join(prof.entities) or " ".join(prof.key_terms[:4]) or "the question"
+        return SufficiencyJudgement(level="insufficient", reason=f"no retrieved chunk is about {what}", missing=prof.entities or prof.key_terms[:3])
+    relevant = [contexts[i] for i in rel]
+    text = " ".join(context_text(c) for c in relevant)
+    missing: list[str] = [e for e in prof.entities if not mentions(text, e)]
+    if kind == "comparative" and prof.dimensions:
+        pool = sentence_pool(contexts, prof)
+        for e in prof.entities:
+            if e in missing:
+                continue
+            for d in prof.dimensions:
+                if not any(attributed(s, e, contexts) and dim_hits(s.text, d) for s in pool):
+                    missing.append(f"{e} {d}")
+    have = term_set(text)
+    ent_terms = {t for e in prof.entities for t in term_set(e)}
+    key = [t for t in prof.key_terms if t not in ent_terms]
+    uncovered = [t for t in key if not covered(t, have)]
+    ratio = 1.0 - len(uncovered) / len(key) if key else 1.0
+    clash = conflicts(relevant, prof.entities)
+    note = ""
+    if new:
+        fresh = [c for c in new if c in relevant]
+        note = "" if fresh else "; the last search added nothing relevant"
+    if clash:
+        return SufficiencyJudgement(level="contradictory", reason="conflicting values: " + "; ".join(clash) + note,
+                                    missing=[c.split(":")[0] for c in clash])
+    docs = {c.doc_id or c.chunk_id for c in relevant}
+    broad_enough = kind != "exploratory" or len(docs) >= min(2, max(1, len(prof.entities)))
+    if not missing and ratio >= 0.5 and broad_enough:
+        return SufficiencyJudgement(level="fully_sufficient", reason=f"{len(relevant)} relevant chunk(s) cover every entity and {ratio:.0%} of the key terms" + note)
+    if ratio < 0.5:
+        missing += uncovered[:3]
+    if not broad_enough and not missing:
+        missing.append("another source")
+    return SufficiencyJudgement(level="partially_sufficient", reason=f"{len(relevant)} relevant chunk(s); still missing: {', '.join(missing)}" + note,
+                                missing=missing)

@@ -1,0 +1,168 @@
+"""Extractive synthesis primitives: sentence relevance, MMR selection, citation, streaming.
+
+The answer is built only from sentences of the retrieved chunks, so every claim is traceable:
+each chosen sentence keeps the ``[n]`` marker(s) of the chunk(s) it came from (``n`` is the
+1-based index into the request's contexts). Selection is MMR: relevance to the question,
+its entities/dimensions and the critic's feedback, minus overlap with what is already chosen.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Callable
+
+from core.brains.base import TokenSink
+from core.brains.offline.evidence import Profile, Sentence, dim_hits
+from core.brains.offline.lexicon import find_dimensions, mentions
+from core.brains.offline.slots import extract_entities
+from core.brains.offline.text import content_terms, jaccard, numbers_with_units, strip_markers, term_set
+
+NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
+PRIOR_PREFIX = "From earlier sessions:"
+_DEFINITION = re.compile(r"\b(is|are) (a|an|the)\b|\bintroduc|\bpropos|\bstands? for\b|\brefers? to\b", re.I)
+
+
+def relevance(sent: Sentence, prof: Profile, focus: set[str] | None = None) -> float:
+    """How well one sentence speaks to the question (or to ``focus`` terms, e.g. a sub-question)."""
+    terms = focus if focus is not None else set(prof.key_terms)
+    score = float(sum(1 for t in terms if t in sent.terms))
+    score += 1.5 * sum(1 for e in prof.entities if e in sent.about or mentions(sent.text, e))
+    score += 0.75 * sum(1 for d in prof.dimensions if dim_hits(sent.text, d))
+    score += 1.0 * len(prof.boost & sent.terms)
+    if prof.numeric and re.search(r"\d", sent.text):
+        score += 1.0
+    if prof.definitional and _DEFINITION.search(sent.text):
+        score += 0.8
+    score -= 0.03 * max(0, len(sent.terms) - 25)
+    score += 0.3 / (1 + sent.pos) + 0.1 / (1 + sent.ctx)
+    return score
+
+
+def mmr(
+    pool: list[Sentence], score: Callable[[Sentence], float], k: int, *, lam: float = 0.7,
+    min_ratio: float = 0.0, exclude: list[Sentence] | None = None,
+) -> list[Sentence]:
+    """Pick up to ``k`` sentences: relevant, and unlike each other and anything in ``exclude``."""
+    scored = [(score(s), s) for s in pool]
+    scored = [(v, s) for v, s in scored if v > 0]
+    if not scored:
+        return []
+    top = max(v for v, _ in scored)
+    chosen: list[Sentence] = []
+    against = list(exclude or [])
+    candidates = sorted(scored, key=lambda x: (-x[0], x[1].ctx, x[1].pos))
+    while candidates and len(chosen) < k:
+        best, best_val = None, None
+        for v, s in candidates:
+            if v < min_ratio * top:
+                continue
+            redundancy = max((jaccard(s.terms, o.terms) for o in chosen + against), default=0.0)
+            val = lam * v / top - (1 - lam) * redundancy
+            if redundancy > 0.8:
+                continue
+            if best_val is None or val > best_val:
+                best, best_val = s, val
+        if best is None:
+            break
+        chosen.append(best)
+        candidates = [(v, s) for v, s in candidates if s is not best]
+    return chosen
+
+
+def cite(text: str, marks: list[int]) -> str:
+    """Put ``[n]`` markers before the sentence's closing punctuation."""
+    tag = "".join(f"[{n}]" for n in marks)
+    t = text.strip()
+    if t and t[-1] in ".!?。！？":
+        return f"{t[:-1].rstrip()} {tag}{t[-1]}"
+    return f"{t} {tag}"
+
+
+def cited(sent: Sentence) -> str:
+    return cite(sent.text, sent.cited)
+
+
+def clause(text: str, dim: str | None, name: str | None, max_words: int = 28) -> str:
+    """The part of a sentence that speaks to ``dim`` (and ``name``), short enough for a table cell."""
+    parts = [p.strip(" ,;") for p in re.split(r";\s+|\s+[—–]\s+|,\s+(?=(?:while|whereas|but|and it|which)\b)", text) if p.strip(" ,;")]
+    if len(parts) > 1:
+        def rank(p: str) -> tuple:
+            return ((dim_hits(p, dim) if dim else 0) + (2 if name and mentions(p, name) else 0), len(p.split()) >= 5)
+        best = max(parts, key=rank)
+        if len(best.split()) >= 5:
+            text = best
+    words = text.split()
+    if len(words) > max_words:
+        text = " ".join(words[:max_words]).rstrip(",;:") + "…"
+    return text.rstrip(".") if not text.endswith("…") else text
+
+
+def no_evidence_answer(question: str) -> str:
+    """The honest answer when nothing retrieved is relevant; carries no markers."""
+    q = " ".join(question.split()).rstrip("?？.。! ")
+    m = re.match(r"(?i)^(?:what|who) (?:is|are|was|were) (.+)$|^(?:tell me about|explain|describe) (.+)$", q)
+    if m:
+        topic = (m.group(1) or m.group(2)).strip()
+        return f"The knowledge base holds no evidence about {topic}."
+    return f"The knowledge base holds no evidence to answer “{q}”."
+
+
+def missing_from_reflections(reflections: list[str]) -> tuple[list[str], list[str], str]:
+    """Entities and dimensions the critic said were missing, plus the feedback text for boosting."""
+    text = " ".join(reflections)
+    missing = " ".join(re.findall(r"(?i)missing[^:]*:\s*([^.\n]+)", text)) or text
+    return extract_entities(missing), find_dimensions(missing), missing
+
+
+def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
+    """A short trailing line of long-term facts that agree with (and do not repeat) the evidence."""
+    keep: list[str] = []
+    chosen_terms = [term_set(c) for c in chosen]
+    evidence = " ".join(chosen)
+    for fact in facts:
+        f = strip_markers(fact).strip()
+        if not f or NO_EVIDENCE_RE.search(f):
+            continue
+        ft = term_set(f)
+        on_topic = any(mentions(f, e) for e in prof.entities) or len(ft & set(prof.key_terms)) >= 2
+        if not on_topic or any(jaccard(ft, ct) >= 0.6 for ct in chosen_terms):
+            continue
+        if _conflicts(f, evidence):
+            continue
+        keep.append(f if f.endswith((".", "!", "?", "。")) else f + ".")
+        if len(keep) == 2:
+            break
+    return f"{PRIOR_PREFIX} {' '.join(keep)}" if keep else ""
+
+
+def _conflicts(fact: str, evidence: str) -> bool:
+    """A fact conflicts when it gives a different number, in the same unit, about an entity the evidence numbers too."""
+    fact_nums = numbers_with_units(fact)
+    if not fact_nums:
+        return False
+    ents = extract_entities(fact)
+    for sent in re.split(r"(?<=[.!?])\s+", evidence):
+        if ents and not any(mentions(sent, e) for e in ents):
+            continue
+        ev = numbers_with_units(sent)
+        for val, unit in fact_nums:
+            same_unit = [v for v, u in ev if u == unit]
+            if same_unit and val not in same_unit:
+                return True
+    return False
+
+
+async def stream(text: str, on_token: TokenSink | None, words_per_chunk: int = 4) -> None:
+    """Send ``text`` to ``on_token`` a few words at a time (sync or async sinks)."""
+    if on_token is None or not text:
+        return
+    parts = re.findall(r"\s*\S+\s*", text) or [text]
+    for i in range(0, len(parts), words_per_chunk):
+        r = on_token("".join(parts[i : i + words_per_chunk]))
+        if inspect.isawaitable(r):
+            await r
+
+
+def key_terms(text: str) -> set[str]:
+    return set(content_terms(text, drop_frame=True))

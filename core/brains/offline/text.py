@@ -1,0 +1,151 @@
+"""Text primitives the offline brain reasons with: tokens, light stemming, sentences, markers.
+
+Everything here is pure and deterministic. Tokens are lower-cased, lightly stemmed English words
+(so "models"/"model" and "tuned"/"tuning" meet) and character bigrams for Chinese runs, which is
+enough for lexical coverage and support checks without any model.
+"""
+
+from __future__ import annotations
+
+import re
+
+WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z0-9]|[\u4e00-\u9fff]+")
+MARKER_RE = re.compile(r"\[(\d+)\]")
+CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+
+STOPWORDS = frozenset(
+    """a an the and or but if then else of to in on at by for with from into onto over under about as is
+    are was were be been being am do does did done doing have has had having can could will would shall
+    should may might must it its it's this that these those they them their there here he she his her we
+    our you your i me my mine what which who whom whose when where why how than so such not no nor too
+    very just also only both each either neither any all some most more less much many few other another
+    same one ones own via per up down out off again further once while during before after between through
+    against among upon within without yes s t let lets use used using uses make makes made get gets got
+    like e g i.e eg ie etc et al vs versus""".split()
+)
+
+# Words that frame a question rather than name its subject; ignored when measuring coverage.
+FRAME_WORDS = frozenset(
+    """compare comparison compared contrast difference differences differ different explain describe
+    tell trace traced overview summary summarize summarise discuss show give list outline explore
+    question answer way ways thing things kind kinds type types work works working happen happens
+    relate related relation relationship please default role main key important exactly really
+    best better worse good bad new old first second step steps chain""".split()
+)
+
+_ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "Fig.", "fig.", "Eq.", "eq.", "approx.", "cf.", "No.")
+_SENT_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*\u4e00-\u9fff])|(?<=[。！？])")
+
+
+def stem(word: str) -> str:
+    """A very light suffix stripper: enough to match plural/tense variants, never aggressive."""
+    w = word.lower()
+    if len(w) <= 3 or not w.isascii() or any(c.isdigit() for c in w):
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    for suf in ("ing", "ed"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            break
+    else:
+        if w.endswith("es") and w[-3] in "sxz" and len(w) > 4:
+            w = w[:-2]
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    """Raw word tokens in order (Chinese runs kept whole)."""
+    return WORD_RE.findall(text)
+
+
+def tokens(text: str) -> list[str]:
+    """Normalized tokens: stemmed lower-case English words and Chinese character bigrams."""
+    out: list[str] = []
+    for w in WORD_RE.findall(text):
+        if CJK_RE.match(w):
+            out.extend(w[i : i + 2] for i in range(max(1, len(w) - 1)))
+        else:
+            out.append(stem(w))
+    return out
+
+
+def content_terms(text: str, *, drop_frame: bool = False) -> list[str]:
+    """Tokens without stopwords (and, optionally, question-framing words), in order, unique."""
+    seen: dict[str, None] = {}
+    for w in WORD_RE.findall(MARKER_RE.sub(" ", text)):
+        low = w.lower()
+        if low in STOPWORDS or (drop_frame and low in FRAME_WORDS):
+            continue
+        if CJK_RE.match(w):
+            for i in range(max(1, len(w) - 1)):
+                seen.setdefault(w[i : i + 2], None)
+            continue
+        t = stem(w)
+        if t in STOPWORDS or (drop_frame and t in FRAME_WORDS) or (len(t) < 2 and not t.isdigit()):
+            continue
+        seen.setdefault(t, None)
+    return list(seen)
+
+
+def term_set(text: str) -> set[str]:
+    return set(content_terms(text))
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a chunk; Markdown headings and table rules are dropped, bullets unwrapped."""
+    out: list[str] = []
+    for raw_line in text.splitlines():
+        line = raw_line.strip()
+        if not line or line.startswith("#") or set(line) <= set("|-: "):
+            continue
+        line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
+        protected = line
+        for i, abbr in enumerate(_ABBREVIATIONS):
+            protected = protected.replace(abbr, abbr.replace(".", f"\x00{i}\x00"))
+        protected = re.sub(r"(\d)\.(\d)", "\\1\x01\\2", protected)
+        for piece in _SENT_END.split(protected):
+            piece = re.sub(r"\x00\d+\x00", ".", piece).replace("\x01", ".").strip()
+            if piece:
+                out.append(piece)
+    return out
+
+
+def strip_markers(text: str) -> str:
+    """Remove ``[n]`` markers and tidy the spacing they leave behind."""
+    text = MARKER_RE.sub("", text)
+    text = re.sub(r"\s+([.,;:!?。])", r"\1", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def markers(text: str) -> list[int]:
+    return [int(m) for m in MARKER_RE.findall(text)]
+
+
+def has_cjk(text: str) -> bool:
+    return bool(CJK_RE.search(text))
+
+
+def clip_words(text: str, max_words: int) -> str:
+    ws = text.split()
+    if len(ws) <= max_words:
+        return text
+    return " ".join(ws[:max_words]).rstrip(",;:") + "…"
+
+
+def numbers_with_units(text: str) -> list[tuple[str, str]]:
+    """``(value, unit)`` pairs such as ("8", "rank"), ("48", "gb"), ("99.3", "%")."""
+    found = []
+    for m in re.finditer(r"(\d+(?:\.\d+)?)\s?(%|gb|GB|B\b|M\b|x\b|×|-bit|bit\b)", text):
+        found.append((m.group(1), m.group(2).lower().lstrip("-")))
+    return found
