@@ -1,0 +1,90 @@
+"""``python -m core.hub serve [--transport stdio|http] [--port N] [--host H] [--rerank SPEC]``.
+
+Over stdio nothing but protocol reaches stdout and stderr stays quiet: progress bars and library
+chatter are switched off before anything heavy is imported, and logs go to ``hub.log`` in the
+data dir.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def quiet_environment() -> None:
+    """Silence tqdm / transformers / tokenizers noise; never reach for a model hub."""
+    for key, value in {"TQDM_DISABLE": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+                       "TRANSFORMERS_VERBOSITY": "error", "TOKENIZERS_PARALLELISM": "false",
+                       "HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}.items():
+        os.environ.setdefault(key, value)
+
+
+def setup_logging(data_dir) -> None:
+    import logging
+    import warnings
+
+    handler = logging.FileHandler(data_dir / "hub.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    for noisy in ("mcp", "httpx", "sentence_transformers", "transformers", "uvicorn.access"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    logging.captureWarnings(True)
+    warnings.simplefilter("ignore")
+
+
+def serve(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="paperpilot hub serve", description="Run the knowledge hub MCP server.")
+    add_serve_args(p)
+    return run_serve(p.parse_args(argv))
+
+
+def add_serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
+                   help="stdio (default, for the agent) or streamable HTTP")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument("--rerank", default=None, metavar="SPEC",
+                   help="rerank step: none (default) or module:callable(query, hits) -> hits")
+    p.add_argument("--db", default=None, metavar="FILE", help="hub database (default: paths.hub_db in the data dir)")
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    quiet_environment()
+    from pathlib import Path
+
+    from core.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings(getattr(args, "config", None))
+    except ConfigError as exc:
+        print(f"paperpilot hub: config error: {exc}", file=sys.stderr)
+        return 2
+    db = Path(args.db) if args.db else settings.paths.resolve(settings.paths.hub_db)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    setup_logging(db.parent)
+    from core.hub.server import build_server
+    from core.hub.service import Hub
+
+    hub = Hub(db, rerank=args.rerank)
+    hub.start(background=True)
+    server = build_server(hub, host=args.host, port=args.port)
+    try:
+        server.run("streamable-http" if args.transport == "http" else "stdio")
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] != "serve":
+        print("usage: python -m core.hub serve [--transport stdio|http] [--port N] [--host H]", file=sys.stderr)
+        return 2
+    return serve(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

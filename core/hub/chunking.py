@@ -1,0 +1,97 @@
+"""Sentence-respecting chunking and offline summaries.
+
+A chunk never crosses a section or a page, never cuts a sentence (unless one sentence alone is
+longer than the limit), and aims at ``target`` characters so a hit reads as a coherent passage.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.hub.readers import Block
+from core.hub.store import NewChunk
+
+TARGET_CHARS = 700
+MAX_CHARS = 1100
+
+_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|Tab|approx|cf|No|Dr|Mr|Ms)|\b[A-Z])\.$")
+_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def sentences(text: str) -> list[str]:
+    """Split text into sentences; list items and lines of a table count as sentences too."""
+    out: list[str] = []
+    for para in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.|\|)\s)", text):
+        para = " ".join(para.split())
+        if not para:
+            continue
+        pieces = _SPLIT.split(para)
+        merged: list[str] = []
+        for piece in pieces:
+            if merged and _ABBREV.search(merged[-1]):
+                merged[-1] = f"{merged[-1]} {piece}"
+            else:
+                merged.append(piece)
+        out += [p.strip() for p in merged if p.strip()]
+    return out
+
+
+def _hard_split(sentence: str, limit: int) -> list[str]:
+    words, parts, cur = sentence.split(), [], ""
+    for w in words:
+        if cur and len(cur) + 1 + len(w) > limit:
+            parts.append(cur)
+            cur = w
+        else:
+            cur = f"{cur} {w}" if cur else w
+    return parts + ([cur] if cur else [])
+
+
+def chunk_blocks(blocks: list[Block], target: int = TARGET_CHARS, limit: int = MAX_CHARS) -> list[NewChunk]:
+    """Group each block's sentences into chunks of about ``target`` characters."""
+    chunks: list[NewChunk] = []
+    for block in blocks:
+        cur: list[str] = []
+        size = 0
+        for sent in sentences(block.text):
+            for piece in (_hard_split(sent, limit) if len(sent) > limit else [sent]):
+                if cur and size + 1 + len(piece) > target and size >= target // 3:
+                    chunks.append(NewChunk(list(block.path), " ".join(cur), block.page))
+                    cur, size = [], 0
+                cur.append(piece)
+                size += len(piece) + 1
+        if cur:
+            chunks.append(NewChunk(list(block.path), " ".join(cur), block.page))
+    return _merge_tiny(chunks)
+
+
+def _merge_tiny(chunks: list[NewChunk], floor: int = 60) -> list[NewChunk]:
+    """Fold very short chunks into the previous chunk of the same section and page."""
+    out: list[NewChunk] = []
+    for ch in chunks:
+        prev = out[-1] if out else None
+        if (prev and len(ch.text) < floor and prev.section_path == ch.section_path and prev.page == ch.page
+                and len(prev.text) + len(ch.text) < MAX_CHARS):
+            prev.text = f"{prev.text} {ch.text}"
+        else:
+            out.append(ch)
+    return out
+
+
+_SUMMARY_HEADS = re.compile(r"\b(abstract|summary|tl;?dr|overview|at a glance|in brief)\b", re.I)
+
+
+def offline_summary(blocks: list[Block], max_sentences: int = 3, max_chars: int = 600) -> str:
+    """Leading sentences of the abstract/summary section, else of the document."""
+    chosen = next((b for b in blocks if len(b.path) > 1 and _SUMMARY_HEADS.search(b.path[-1])), None)
+    pool = sentences(chosen.text) if chosen else [s for b in blocks for s in sentences(b.text)]
+    out: list[str] = []
+    for s in pool:
+        if s.startswith("|") or len(s) < 20:
+            continue
+        if out and len(" ".join(out)) + len(s) > max_chars:
+            break
+        out.append(s)
+        if len(out) >= max_sentences:
+            break
+    return " ".join(out)[:max_chars]

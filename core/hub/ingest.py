@@ -1,0 +1,171 @@
+"""Ingestion: files → sectioned, sentence-respecting chunks (+ embeddings) in the hub store.
+
+Unchanged files (same SHA-256 in the same collection) are skipped; a changed file keeps its
+doc_id, gets ``version + 1`` and its old chunks are replaced in one transaction. A file that cannot
+be read is reported by name and skipped; the rest continue. The bundled paper notes are synced
+into the ``default`` collection on server start (:func:`sync_bundled`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from core.hub.chunking import chunk_blocks, offline_summary
+from core.hub.readers import SUFFIXES, ReadError, read_document
+from core.hub.store import HubStore
+
+CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
+DEFAULT_COLLECTION = "default"
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def valid_collection(name: str) -> bool:
+    return bool(_NAME.match(name or ""))
+
+
+@dataclass
+class IngestReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
+    pages: int = 0
+    chunks: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+def expand_paths(paths: list[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Files to ingest (directories recursively, supported types only) and missing paths."""
+    files: list[Path] = []
+    missing: list[tuple[str, str]] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES)
+        elif p.is_file():
+            files.append(p)
+        else:
+            missing.append((str(p), "no such file or directory"))
+    return files, missing
+
+
+def file_hash(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:48] or "doc"
+
+
+class Ingestor:
+    """Writes documents into one store; ``embed=False`` leaves vectors for later (see backfill)."""
+
+    def __init__(self, store: HubStore, embed: bool = True):
+        self.store = store
+        self.embed = embed
+
+    def doc_id_for(self, collection: str, path: str) -> str:
+        old = self.store.document_by_path(collection, path)
+        if old:
+            return old["doc_id"]
+        base = _slug(Path(path).stem)
+        if not self.store.doc_id_taken(base):
+            return base
+        return f"{base}-{hashlib.sha1(f'{collection}:{path}'.encode()).hexdigest()[:6]}"
+
+    def ingest_file(self, path: Path, collection: str, force: bool = False) -> tuple[str, str, int, int]:
+        """Ingest one file → (status, doc_id, pages, chunks); status is added/updated/skipped."""
+        rpath = str(path.resolve())
+        digest = file_hash(path)
+        old = self.store.document_by_path(collection, rpath)
+        if old and old["file_hash"] == digest and not force:
+            return "skipped", old["doc_id"], 0, 0
+        parsed = read_document(path)
+        chunks = chunk_blocks(parsed.blocks)
+        if self.embed and chunks:
+            from core.embeddings import embed
+
+            vecs = embed([f"{c.breadcrumb}: {c.text}" for c in chunks])
+            for c, v in zip(chunks, vecs):
+                c.vector = v
+        doc_id = self.doc_id_for(collection, rpath)
+        self.store.put_document({
+            "doc_id": doc_id, "collection": collection, "path": rpath, "doc_type": parsed.doc_type,
+            "file_hash": digest, "file_size": path.stat().st_size, "title": parsed.title,
+            "authors": parsed.authors, "year": parsed.year, "pages": parsed.pages,
+            "summary": offline_summary(parsed.blocks),
+        }, chunks)
+        return ("updated" if old else "added"), doc_id, parsed.pages or 1, len(chunks)
+
+    def ingest(self, paths: list[str | Path], collection: str = DEFAULT_COLLECTION, force: bool = False,
+               progress: Callable[[Path, str], None] | None = None) -> IngestReport:
+        """Ingest files and directories; failures are collected, never raised."""
+        report = IngestReport()
+        files, report.failed = expand_paths(paths)
+        for f in files:
+            try:
+                status, doc_id, pages, n = self.ingest_file(f, collection, force)
+            except ReadError as exc:
+                report.failed.append((str(f), str(exc)))
+                status = "failed"
+            except OSError as exc:
+                report.failed.append((str(f), exc.strerror or type(exc).__name__))
+                status = "failed"
+            else:
+                getattr(report, status).append(doc_id)
+                report.pages += pages
+                report.chunks += n
+            if progress:
+                progress(f, status)
+        return report
+
+
+def backfill_embeddings(store: HubStore, collection: str, batch: int = 256) -> int:
+    """Embed chunks stored without a vector; returns how many were embedded."""
+    rows = store.missing_embeddings(collection)
+    if not rows:
+        return 0
+    from core.embeddings import embed
+
+    for i in range(0, len(rows), batch):
+        part = rows[i:i + batch]
+        vecs = embed([f"{b}: {t}" for _, b, t in part])
+        store.put_embeddings(collection, [(r[0], v) for r, v in zip(part, vecs)])
+    return len(rows)
+
+
+def sync_bundled(store: HubStore, corpus: Path = CORPUS_DIR) -> IngestReport:
+    """Index new or changed bundled notes into ``default``; a note removed by the user stays removed."""
+    ing = Ingestor(store)
+    report = IngestReport()
+    if not corpus.is_dir():
+        return report
+    for f in sorted(corpus.glob("*.md")):
+        if f.name.lower() in {"readme.md", "index.md"}:
+            continue
+        key = f"bundled:{f.name}"
+        digest = file_hash(f)
+        if store.get_meta(key) == digest:
+            continue
+        try:
+            status, doc_id, _, n = ing.ingest_file(f, DEFAULT_COLLECTION)
+        except (ReadError, OSError) as exc:
+            report.failed.append((str(f), str(exc)))
+            continue
+        getattr(report, status).append(doc_id)
+        report.chunks += n
+        store.set_meta(key, digest)
+    if not store.has_collection(DEFAULT_COLLECTION):
+        with store.write() as db:
+            store.ensure_collection(db, DEFAULT_COLLECTION)
+    return report

@@ -1,0 +1,268 @@
+"""Document readers: a file becomes a title, metadata and a list of sectioned text blocks.
+
+Markdown and text are split by headings into a section tree; a block's ``path`` is its breadcrumb
+(``["QLoRA", "Method", "4-bit NormalFloat"]``). PDFs keep page numbers and lose running headers and
+footers; DOCX headings and PPTX slides give sections. A file that cannot be read raises
+:class:`ReadError` with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".pdf": "pdf",
+            ".docx": "docx", ".pptx": "pptx"}
+
+
+class ReadError(Exception):
+    """The file is corrupt, empty, encrypted or of an unsupported type."""
+
+
+@dataclass
+class Block:
+    path: list[str]
+    text: str
+    page: int | None = None
+
+
+@dataclass
+class ParsedDoc:
+    title: str
+    doc_type: str
+    blocks: list[Block] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    pages: int | None = None
+
+
+def read_document(path: Path) -> ParsedDoc:
+    kind = SUFFIXES.get(path.suffix.lower())
+    if kind is None:
+        raise ReadError(f"unsupported file type {path.suffix or '(none)'}")
+    reader = {"markdown": _read_markdown, "text": _read_markdown, "pdf": _read_pdf,
+              "docx": _read_docx, "pptx": _read_pptx}[kind]
+    doc = reader(path)
+    doc.doc_type = kind
+    doc.blocks = [b for b in doc.blocks if b.text.strip()]
+    if not doc.blocks:
+        raise ReadError("no extractable text")
+    return doc
+
+
+# -- Markdown / text -------------------------------------------------------------------------------
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_FRONT = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.S)
+
+
+def _clean_md(text: str) -> str:
+    text = re.sub(r"\*\*(.+?)\*\*|__(.+?)__", lambda m: m.group(1) or m.group(2), text)
+    text = re.sub(r"`([^`]+)`", r"\1", text)
+    return re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", text)
+
+
+def _front_matter(text: str) -> tuple[dict, str]:
+    m = _FRONT.match(text)
+    if not m:
+        return {}, text
+    try:
+        data = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        return {}, text
+    return (data if isinstance(data, dict) else {}), text[m.end():]
+
+
+def _authors(value: object) -> list[str]:
+    if isinstance(value, list):
+        return [str(a).strip() for a in value if str(a).strip()]
+    if isinstance(value, str):
+        return [a.strip() for a in re.split(r";|,| and ", value) if a.strip()]
+    return []
+
+
+def _year(value: object) -> int | None:
+    m = re.search(r"\b(19|20)\d{2}\b", str(value or ""))
+    return int(m.group(0)) if m else None
+
+
+def short_title(title: str) -> str:
+    """Breadcrumb root: ``"QLoRA: Efficient Finetuning..."`` → ``"QLoRA"`` (short name before a colon)."""
+    head, sep, _ = title.partition(":")
+    return head.strip() if sep and 1 < len(head.strip()) <= 24 else title
+
+
+def parse_markdown(text: str, fallback_title: str) -> ParsedDoc:
+    """Section tree of a Markdown (or plain text) document, as blocks with breadcrumb paths."""
+    meta, body = _front_matter(text.replace("\r\n", "\n"))
+    lines = body.split("\n")
+    headings = [(i, len(m.group(1)), _clean_md(m.group(2))) for i, m in
+                ((i, _HEADING.match(l)) for i, l in enumerate(_unfenced(lines))) if m]
+    h1 = [h for h in headings if h[1] == 1]
+    title = str(meta.get("title") or "").strip()
+    root_is_h1 = len(h1) == 1 and headings and headings[0][1] == 1
+    if not title:
+        title = h1[0][2] if root_is_h1 else fallback_title
+    doc = ParsedDoc(title=title, doc_type="markdown", authors=_authors(meta.get("authors")),
+                    year=_year(meta.get("year") or meta.get("date")))
+    root = short_title(h1[0][2] if root_is_h1 else title)
+    stack: list[tuple[int, str]] = []
+    buf: list[str] = []
+    head_at = {i: (lvl, t) for i, lvl, t in headings}
+
+    def flush() -> None:
+        body_text = "\n".join(buf).strip()
+        buf.clear()
+        if body_text:
+            doc.blocks.append(Block([root] + [t for _, t in stack], _clean_md(body_text)))
+
+    for i, line in enumerate(lines):
+        if i in head_at:
+            flush()
+            lvl, text_ = head_at[i]
+            if root_is_h1 and lvl == 1:
+                stack = []
+                continue
+            while stack and stack[-1][0] >= lvl:
+                stack.pop()
+            stack.append((lvl, text_))
+        else:
+            buf.append(line)
+    flush()
+    return doc
+
+
+def _unfenced(lines: list[str]) -> list[str]:
+    """Lines with fenced code blanked, so ``#`` comments in code are not headings."""
+    out, fenced = [], False
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            out.append("")
+        else:
+            out.append("" if fenced else line)
+    return out
+
+
+def _read_markdown(path: Path) -> ParsedDoc:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        text = path.read_text(encoding="latin-1")
+    return parse_markdown(text, path.stem.replace("_", " ").replace("-", " "))
+
+
+# -- PDF ---------------------------------------------------------------------------------------------
+_NUM_HEADING = re.compile(r"^(\d+(?:\.\d+){0,3})\.?\s+([A-Z][A-Za-z0-9 ,:&()/-]{1,80})$")
+
+
+def _norm(line: str) -> str:
+    return re.sub(r"\d+", "#", line.strip().lower())
+
+
+def _read_pdf(path: Path) -> ParsedDoc:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(str(path))
+        if reader.is_encrypted:
+            raise ReadError("encrypted PDF")
+        pages = [(p.extract_text() or "") for p in reader.pages]
+        info = reader.metadata
+    except ReadError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
+        raise ReadError(f"corrupt PDF ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+    page_lines = [[l.strip() for l in t.splitlines() if l.strip()] for t in pages]
+    running = _running_lines(page_lines)
+    title = str(getattr(info, "title", None) or "").strip() if info else ""
+    if not title:
+        first = next((ls for ls in page_lines if ls), [])
+        title = first[0][:120] if first and len(first[0]) <= 120 else path.stem
+    doc = ParsedDoc(title=title, doc_type="pdf", pages=len(pages),
+                    authors=_authors(getattr(info, "author", None) if info else None))
+    section: list[str] = []
+    for n, lines in enumerate(page_lines, start=1):
+        buf: list[str] = []
+        for line in lines:
+            if _norm(line) in running:
+                continue
+            m = _NUM_HEADING.match(line)
+            if m and not line.endswith("."):
+                if buf:
+                    doc.blocks.append(Block([title] + section, " ".join(buf), n))
+                    buf = []
+                depth = m.group(1).count(".") + 1
+                section = section[: depth - 1] + [f"{m.group(1)} {m.group(2)}"]
+                continue
+            buf.append(line)
+        if buf:
+            doc.blocks.append(Block([title] + section, _join_lines(buf), n))
+    return doc
+
+
+def _join_lines(lines: list[str]) -> str:
+    text = " ".join(lines)
+    return re.sub(r"(\w)- (\w)", r"\1\2", text)
+
+
+def _running_lines(page_lines: list[list[str]]) -> set[str]:
+    """Header/footer lines (first/last two of a page) repeated on at least half of 3+ pages."""
+    if len(page_lines) < 3:
+        return set()
+    counts: Counter[str] = Counter()
+    for lines in page_lines:
+        counts.update({_norm(l) for l in lines[:2] + lines[-2:]})
+    return {k for k, c in counts.items() if c >= max(2, len(page_lines) // 2)}
+
+
+# -- DOCX / PPTX ---------------------------------------------------------------------------------------
+def _read_docx(path: Path) -> ParsedDoc:
+    try:
+        import docx
+
+        d = docx.Document(str(path))
+    except Exception as exc:  # noqa: BLE001 - python-docx raises many types for bad files
+        raise ReadError(f"unreadable DOCX ({type(exc).__name__})") from None
+    title = (d.core_properties.title or "").strip() or path.stem
+    doc = ParsedDoc(title=title, doc_type="docx", authors=_authors(d.core_properties.author))
+    stack: list[tuple[int, str]] = []
+    buf: list[str] = []
+    for para in d.paragraphs:
+        style = (para.style.name if para.style is not None else "") or ""
+        text = para.text.strip()
+        m = re.match(r"Heading (\d)", style)
+        if m and text:
+            if buf:
+                doc.blocks.append(Block([title] + [t for _, t in stack], "\n".join(buf)))
+                buf = []
+            lvl = int(m.group(1))
+            while stack and stack[-1][0] >= lvl:
+                stack.pop()
+            stack.append((lvl, text))
+        elif text and style != "Title":
+            buf.append(text)
+    if buf:
+        doc.blocks.append(Block([title] + [t for _, t in stack], "\n".join(buf)))
+    return doc
+
+
+def _read_pptx(path: Path) -> ParsedDoc:
+    try:
+        from pptx import Presentation
+
+        prs = Presentation(str(path))
+    except Exception as exc:  # noqa: BLE001
+        raise ReadError(f"unreadable PPTX ({type(exc).__name__})") from None
+    title = (prs.core_properties.title or "").strip() or path.stem
+    doc = ParsedDoc(title=title, doc_type="pptx", pages=len(prs.slides))
+    for n, slide in enumerate(prs.slides, start=1):
+        head = slide.shapes.title.text.strip() if slide.shapes.title is not None else ""
+        texts = [s.text_frame.text.strip() for s in slide.shapes
+                 if s.has_text_frame and s != slide.shapes.title and s.text_frame.text.strip()]
+        doc.blocks.append(Block([title, head or f"Slide {n}"], "\n".join(texts), n))
+    return doc

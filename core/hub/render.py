@@ -1,0 +1,182 @@
+"""Tool result shapes: output-schema models, citations, and the Markdown + References JSON text.
+
+Every retrieval result is sent twice: as MCP ``structuredContent`` (validated against the tool's
+output schema; citations carry the full chunk ``text``) and as text — a Markdown hit list followed
+by the upstream server's machine-readable block (``**References (JSON):**`` + a fenced ```json
+block with ``text_snippet`` instead of the full text), so clients written for either server work.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, Field
+
+from core.hub.search import Hit
+
+SNIPPET_CHARS = 300
+
+
+class CitationMeta(BaseModel):
+    title: str
+    chunk_index: int
+    doc_type: str
+    doc_id: str
+    breadcrumb: str
+    lexical_rank: int | None = None
+    dense_rank: int | None = None
+    dense_score: float | None = None
+
+
+class Citation(BaseModel):
+    index: int
+    chunk_id: str
+    source: str
+    score: float
+    text_snippet: str
+    text: str
+    page: int | None = None
+    metadata: CitationMeta
+
+
+class ResultMeta(BaseModel):
+    query: str
+    result_count: int
+    collection: str
+    mode: str | None = None
+
+
+class SearchResult(BaseModel):
+    """Hits of ``query_knowledge_hub`` or ``keyword_search``, best first."""
+
+    citations: list[Citation]
+    metadata: ResultMeta
+
+
+class DocRef(BaseModel):
+    doc_id: str
+    title: str
+
+
+class CollectionInfo(BaseModel):
+    name: str
+    document_count: int | None = None
+    chunk_count: int | None = None
+    embedded_chunks: int | None = None
+    documents: list[DocRef] | None = None
+
+
+class CollectionList(BaseModel):
+    collections: list[CollectionInfo]
+
+
+class DocumentSummary(BaseModel):
+    doc_id: str
+    collection: str
+    title: str
+    source: str
+    doc_type: str
+    version: int
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    pages: int | None = None
+    chunk_count: int
+    sections: list[str]
+    summary: str
+
+
+class SectionNode(BaseModel):
+    title: str
+    breadcrumb: str
+    depth: int
+    pages: list[int] = Field(default_factory=list)
+    chunk_ids: list[str] = Field(default_factory=list)
+    children: list["SectionNode"] = Field(default_factory=list)
+
+
+class DocumentStructure(BaseModel):
+    doc_id: str
+    collection: str
+    title: str
+    root: SectionNode
+
+
+class Neighbour(BaseModel):
+    chunk_id: str
+    breadcrumb: str
+    page: int | None = None
+    text_snippet: str
+
+
+class NodeContent(BaseModel):
+    chunk_id: str
+    doc_id: str
+    collection: str
+    title: str
+    source: str
+    breadcrumb: str
+    section_path: list[str]
+    page: int | None = None
+    position: int
+    text: str
+    previous: Neighbour | None = None
+    next: Neighbour | None = None
+
+
+def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+def citation(index: int, hit: Hit) -> Citation:
+    c = hit.chunk
+    return Citation(
+        index=index, chunk_id=c.chunk_id, source=c.path, score=round(hit.score, 6),
+        text_snippet=snippet(c.text), text=c.text, page=c.page,
+        metadata=CitationMeta(title=c.title, chunk_index=c.position, doc_type=c.doc_type, doc_id=c.doc_id,
+                              breadcrumb=c.breadcrumb, lexical_rank=hit.lexical_rank, dense_rank=hit.dense_rank,
+                              dense_score=None if hit.dense_score is None else round(hit.dense_score, 4)))
+
+
+def references_block(result: SearchResult) -> str:
+    """The upstream-compatible machine-readable block (snippets, not full texts)."""
+    data = result.model_dump(mode="json", exclude_none=True)
+    for c in data["citations"]:
+        c.pop("text", None)
+    return "**References (JSON):**\n```json\n" + json.dumps(data, ensure_ascii=False, indent=2) + "\n```"
+
+
+def search_markdown(result: SearchResult, heading: str) -> str:
+    meta = result.metadata
+    if not result.citations:
+        return f"## No results\n\nNothing in collection `{meta.collection}` matches {heading}."
+    lines = [f"## Results for {heading}", f"Collection `{meta.collection}` · {meta.result_count} hit(s)", ""]
+    for c in result.citations:
+        where = f" · page {c.page}" if c.page is not None else ""
+        lines += [f"### [{c.index}] {c.metadata.breadcrumb or c.metadata.title}",
+                  f"**Score:** {c.score:.4f} · **Source:** `{c.source}`{where} · **Chunk:** `{c.chunk_id}`",
+                  "> " + c.text_snippet.replace("\n", " "), ""]
+    return "\n".join(lines).rstrip()
+
+
+def search_result(hits: list[Hit], query: str, collection: str, mode: str | None = None) -> CallToolResult:
+    result = SearchResult(citations=[citation(i, h) for i, h in enumerate(hits, start=1)],
+                          metadata=ResultMeta(query=query, result_count=len(hits), collection=collection, mode=mode))
+    heading = f"“{query}”" + (f" ({mode} keyword match)" if mode else "")
+    return CallToolResult(
+        content=[TextContent(type="text", text=search_markdown(result, heading)),
+                 TextContent(type="text", text=references_block(result))],
+        structuredContent=result.model_dump(mode="json"))
+
+
+def structured(model: BaseModel, text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structuredContent=model.model_dump(mode="json"))
+
+
+def as_dict(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(mode="json")

@@ -1,0 +1,200 @@
+"""Hybrid retrieval: FTS5 bm25 + dense MiniLM cosine, fused by reciprocal-rank fusion.
+
+The dense leg scans an in-memory float32 matrix per collection, loaded once and reloaded only
+when the collection's revision changes, so a query costs one matrix-vector product. The query
+is embedded with :func:`core.embeddings.embed` (a query waits for the model rather than silently
+skipping the dense leg: results are deterministic). An optional rerank step runs on the fused
+list; it is off by default.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import os
+import re
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Callable, Protocol
+
+import numpy as np
+
+from core.hub.store import ChunkRow, HubStore
+
+RRF_K = 60
+LEG_DEPTH = 50
+DENSE_FLOOR = 0.1
+_STOP = frozenset("""a an and are as at be by can could did do does for from had has have how i in
+into is it its of on or our than that the their them then there these they this to was what when
+where which who whom whose why will with would you your vs versus about use used using""".split())
+_WORD = re.compile(r"\w+", re.U)
+
+
+@dataclass
+class Hit:
+    chunk: ChunkRow
+    score: float
+    lexical_rank: int | None = None
+    dense_rank: int | None = None
+    lexical_score: float | None = None
+    dense_score: float | None = None
+
+
+class Reranker(Protocol):
+    def __call__(self, query: str, hits: list[Hit]) -> list[Hit]: ...
+
+
+def load_reranker(spec: str | None) -> Reranker | None:
+    """``None``/``"none"`` = off; ``"module:attr"`` = a callable ``(query, hits) -> hits``."""
+    spec = (spec or os.environ.get("PAPERPILOT_HUB_RERANK") or "none").strip()
+    if spec.lower() in {"", "none", "off"}:
+        return None
+    module, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module), attr or "rerank")
+
+
+def query_terms(text: str) -> list[str]:
+    seen: dict[str, None] = {}
+    for t in _WORD.findall(text.lower()):
+        if t not in _STOP and (len(t) > 1 or t.isdigit()):
+            seen.setdefault(t, None)
+    return list(seen)
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+class Searcher:
+    """Search one store; safe to call from several threads."""
+
+    def __init__(self, store: HubStore, embed_query: Callable[[str], np.ndarray] | None = None,
+                 reranker: Reranker | None = None):
+        self.store = store
+        self._embed_query = embed_query
+        self.reranker = reranker
+        self._matrices: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}
+        self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # -- legs ----------------------------------------------------------------------------------------
+    def lexical(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
+        terms = query_terms(query)
+        if not terms:
+            return []
+        match = " OR ".join(_quote(t) for t in terms)
+        rows = self.store.conn().execute(
+            "SELECT rowid, bm25(chunks_fts, 0.0, 4.0, 2.0, 1.0) AS s FROM chunks_fts"
+            " WHERE chunks_fts MATCH ? AND collection = ? ORDER BY s LIMIT ?", (match, collection, n))
+        return [(r[0], -float(r[1])) for r in rows]
+
+    def embed_query(self, query: str) -> np.ndarray:
+        with self._lock:
+            if query in self._qcache:
+                self._qcache.move_to_end(query)
+                return self._qcache[query]
+        if self._embed_query is not None:
+            vec = self._embed_query(query)
+        else:
+            from core.embeddings import embed_one
+
+            vec = embed_one(query)
+        with self._lock:
+            self._qcache[query] = vec
+            if len(self._qcache) > 256:
+                self._qcache.popitem(last=False)
+        return vec
+
+    def matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
+        rev = self.store.revision(collection)
+        cached = self._matrices.get(collection)
+        if cached is not None and cached[0] == rev:
+            return cached[1], cached[2]
+        ids, mat = self.store.embedding_matrix(collection)
+        self._matrices[collection] = (rev, ids, mat)
+        return ids, mat
+
+    def dense(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
+        ids, mat = self.matrix(collection)
+        if not len(ids) or not query.strip():
+            return []
+        sims = mat @ self.embed_query(query)
+        k = min(n, len(sims))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [(int(ids[i]), float(sims[i])) for i in top if sims[i] >= DENSE_FLOOR]
+
+    # -- fusion --------------------------------------------------------------------------------------
+    def search(self, collection: str, query: str, top_k: int = 5, legs: str = "hybrid") -> list[Hit]:
+        """Top-k hits; ``legs`` is ``hybrid``, ``lexical`` or ``dense`` (the latter two for evaluation)."""
+        depth = max(LEG_DEPTH, top_k * 5)
+        lex = self.lexical(collection, query, depth) if legs in ("hybrid", "lexical") else []
+        den = self.dense(collection, query, depth) if legs in ("hybrid", "dense") else []
+        fused: dict[int, Hit] = {}
+        for rank, (rid, s) in enumerate(lex, start=1):
+            fused[rid] = Hit(chunk=None, score=1.0 / (RRF_K + rank), lexical_rank=rank, lexical_score=s)  # type: ignore[arg-type]
+        for rank, (rid, s) in enumerate(den, start=1):
+            h = fused.setdefault(rid, Hit(chunk=None, score=0.0))  # type: ignore[arg-type]
+            h.score += 1.0 / (RRF_K + rank)
+            h.dense_rank, h.dense_score = rank, s
+        order = sorted(fused.items(), key=lambda kv: (-kv[1].score, kv[0]))
+        pool = order[: top_k * 3 if self.reranker else top_k]
+        rows = self.store.chunks_by_rowid([rid for rid, _ in pool])
+        hits = []
+        for rid, h in pool:
+            if rid in rows:
+                h.chunk = rows[rid]
+                hits.append(h)
+        if self.reranker is not None:
+            hits = list(self.reranker(query, hits))
+        return hits[:top_k]
+
+    # -- keyword browsing ----------------------------------------------------------------------------
+    def keyword(self, collection: str, keywords: list[str], mode: str = "exact", top_k: int = 10) -> list[Hit]:
+        """Exact: every keyword appears verbatim (case-insensitive). Fuzzy: any keyword, typo-tolerant."""
+        kws = [k.strip() for k in keywords if k and k.strip()]
+        if not kws:
+            return []
+        db = self.store.conn()
+        if mode == "exact":
+            match = " AND ".join(_quote(" ".join(_WORD.findall(k)) or k) for k in kws)
+        else:
+            terms: list[str] = []
+            for k in kws:
+                for t in _WORD.findall(k.lower()):
+                    terms.append(f"{_quote(t)}*")
+                    terms += [_quote(v) for v in self._close_terms(t)]
+            match = " OR ".join(dict.fromkeys(terms))
+        if not match:
+            return []
+        rows = db.execute(
+            "SELECT rowid, bm25(chunks_fts, 0.0, 4.0, 2.0, 1.0) AS s FROM chunks_fts"
+            " WHERE chunks_fts MATCH ? AND collection = ? ORDER BY s LIMIT ?",
+            (match, collection, top_k * (4 if mode == "exact" else 1))).fetchall()
+        found = self.store.chunks_by_rowid([r[0] for r in rows])
+        hits = []
+        for rank, (rid, s) in enumerate(rows, start=1):
+            ch = found.get(rid)
+            if ch is None:
+                continue
+            if mode == "exact" and not all(k.lower() in ch.text.lower() or k.lower() in ch.breadcrumb.lower()
+                                           for k in kws):
+                continue
+            hits.append(Hit(chunk=ch, score=-float(s), lexical_rank=rank, lexical_score=-float(s)))
+        return hits[:top_k]
+
+    def _close_terms(self, term: str) -> list[str]:
+        if len(term) < 4:
+            return []
+        db = self.store.conn()
+        db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.hub_vocab USING fts5vocab(main, chunks_fts, 'row')")
+        vocab = [r[0] for r in db.execute("SELECT term FROM temp.hub_vocab WHERE term >= ? AND term < ?",
+                                          (term[:1], chr(ord(term[0]) + 1)))]
+        scored = []
+        for v in vocab:
+            probe = term[: len(v) + 1] if len(v) < len(term) else term  # stems are shorter than words
+            m = difflib.SequenceMatcher(None, v, probe)
+            if m.real_quick_ratio() >= 0.8 and m.quick_ratio() >= 0.8 and (r := m.ratio()) >= 0.8:
+                scored.append((r, v))
+        return [v for _, v in sorted(scored, reverse=True)[:3]]

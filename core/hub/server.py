@@ -1,0 +1,107 @@
+"""The knowledge hub as an MCP server (official ``mcp`` SDK, FastMCP).
+
+Six tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
+contract) plus the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
+``get_node_content``. Each returns ``structuredContent`` matching its output schema and a text
+rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
+unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Any, Callable
+
+import anyio
+from mcp.server.fastmcp import FastMCP
+from mcp.types import CallToolResult
+from pydantic import Field
+
+from core.hub import render
+from core.hub.service import Hub, HubError
+
+INSTRUCTIONS = (
+    "PaperPilot knowledge hub: hybrid (BM25 + MiniLM) retrieval over AI/ML paper notes and your "
+    "ingested documents. Start with query_knowledge_hub; read around a hit with get_node_content, "
+    "get_document_structure and get_document_summary; use keyword_search for exact names and numbers."
+)
+
+TopK = Annotated[int, Field(description="number of hits, 1..20", json_schema_extra={"minimum": 1, "maximum": 20})]
+Coll = Annotated[str, Field(description="collection name (see list_collections)")]
+
+
+async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run blocking hub work off the event loop; HubError becomes a clean tool error."""
+    try:
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args))
+    except HubError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP:
+    mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+
+    @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection. "
+                          "Returns cited chunks with breadcrumb, page and full text.")
+    async def query_knowledge_hub(query: str, top_k: TopK = 5,
+                                  collection: Coll = "default") -> Annotated[CallToolResult, render.SearchResult]:
+        hits = await _run(hub.query, query, top_k, collection)
+        return render.search_result(hits, query, collection)
+
+    @mcp.tool(description="List collections; with include_stats, document/chunk counts and document titles.")
+    async def list_collections(include_stats: bool = True) -> Annotated[CallToolResult, render.CollectionList]:
+        res: render.CollectionList = await _run(hub.list_collections, include_stats)
+        lines = ["## Collections"]
+        for c in res.collections:
+            stats = f" — {c.document_count} documents, {c.chunk_count} chunks" if include_stats else ""
+            lines.append(f"- `{c.name}`{stats}")
+            for d in c.documents or []:
+                lines.append(f"  - {d.title} (`{d.doc_id}`)")
+        return render.structured(res, "\n".join(lines))
+
+    @mcp.tool(description="Title, source, authors/year, pages, sections and a short summary of one document. "
+                          "doc_id may also be a chunk_id of that document.")
+    async def get_document_summary(doc_id: str, collection: Coll = "default") -> Annotated[
+            CallToolResult, render.DocumentSummary]:
+        s: render.DocumentSummary = await _run(hub.summary, doc_id, collection)
+        by = ", ".join(s.authors) + (f" ({s.year})" if s.year else "") if s.authors or s.year else ""
+        text = "\n".join(filter(None, [
+            f"## {s.title}", f"**Document:** `{s.doc_id}` · **Source:** `{s.source}` · version {s.version}",
+            f"**Authors:** {by}" if by else "", f"**Pages:** {s.pages}" if s.pages else "",
+            "", s.summary, "", "**Sections:**", *[f"- {x}" for x in s.sections]]))
+        return render.structured(s, text)
+
+    @mcp.tool(description="Exact (every keyword verbatim, case-insensitive) or fuzzy (any keyword, "
+                          "prefix- and typo-tolerant) keyword search for names, numbers and terms.")
+    async def keyword_search(keywords: list[str], mode: str = "exact", collection: Coll = "default",
+                             top_k: TopK = 10) -> Annotated[CallToolResult, render.SearchResult]:
+        hits = await _run(hub.keyword, keywords, mode, collection, top_k)
+        return render.search_result(hits, " ".join(map(str, keywords)), collection, mode=mode)
+
+    @mcp.tool(description="Section tree of one document with the chunk ids (and pages) under each section.")
+    async def get_document_structure(doc_id: str) -> Annotated[CallToolResult, render.DocumentStructure]:
+        s: render.DocumentStructure = await _run(hub.structure, doc_id)
+        lines = [f"## {s.title} (`{s.doc_id}`)"]
+
+        def walk(node: render.SectionNode) -> None:
+            for child in node.children:
+                ids = ", ".join(f"`{i}`" for i in child.chunk_ids)
+                lines.append("  " * (child.depth - 1) + f"- {child.title}" + (f" — {ids}" if ids else ""))
+                walk(child)
+
+        if s.root.chunk_ids:
+            lines.append("- (preamble) — " + ", ".join(f"`{i}`" for i in s.root.chunk_ids))
+        walk(s.root)
+        return render.structured(s, "\n".join(lines))
+
+    @mcp.tool(description="Full text of one chunk with its breadcrumb, page and the neighbouring chunks.")
+    async def get_node_content(chunk_id: str) -> Annotated[CallToolResult, render.NodeContent]:
+        n: render.NodeContent = await _run(hub.node, chunk_id)
+        where = f" · page {n.page}" if n.page is not None else ""
+        text = "\n".join(filter(None, [
+            f"## {n.breadcrumb}", f"**Chunk:** `{n.chunk_id}` · **Source:** `{n.source}`{where}", "", n.text, "",
+            f"**Previous:** `{n.previous.chunk_id}` — {n.previous.text_snippet}" if n.previous else "",
+            f"**Next:** `{n.next.chunk_id}` — {n.next.text_snippet}" if n.next else ""]))
+        return render.structured(n, text)
+
+    return mcp

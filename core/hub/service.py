@@ -1,0 +1,170 @@
+"""The hub's tool logic, independent of MCP: validate arguments, search, browse, summarize.
+
+:class:`Hub` owns the store and the searcher. ``start()`` runs the start-up work in a background
+thread — sync the bundled notes into ``default``, embed chunks stored without vectors, load the
+encoder — so the MCP ``initialize`` answers at once; every tool waits for the index to be ready.
+Bad arguments raise :class:`HubError` (the server turns it into ``isError=true``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from core.hub import render
+from core.hub.ingest import backfill_embeddings, sync_bundled
+from core.hub.search import Hit, Searcher, load_reranker
+from core.hub.store import HubStore
+
+log = logging.getLogger("paperpilot.hub")
+MAX_TOP_K = 20
+
+
+class HubError(Exception):
+    """A bad request: the message is shown to the client as is."""
+
+
+class Hub:
+    def __init__(self, db_path: str | Path, rerank: str | None = None, sync: bool = True):
+        self.store = HubStore(db_path)
+        self.searcher = Searcher(self.store, reranker=load_reranker(rerank))
+        self._sync = sync
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+    # -- start-up ---------------------------------------------------------------------------------
+    def start(self, background: bool = True) -> None:
+        if background:
+            threading.Thread(target=self._warm, name="hub-warm", daemon=True).start()
+        else:
+            self._warm()
+
+    def _warm(self) -> None:
+        try:
+            if self._sync:
+                rep = sync_bundled(self.store)
+                if rep.added or rep.updated or rep.failed:
+                    log.info("bundled notes: added %s updated %s failed %s", rep.added, rep.updated, rep.failed)
+            for name in self.store.collections():
+                n = backfill_embeddings(self.store, name)
+                if n:
+                    log.info("embedded %d chunks of %s", n, name)
+        except BaseException as exc:  # noqa: BLE001 - reported to every tool call
+            log.exception("hub start-up failed")
+            self._error = exc
+        finally:
+            self._ready.set()
+        try:
+            for name in self.store.collections():
+                self.searcher.matrix(name)
+            self.searcher.embed_query("warm up")  # loads the encoder before the first real query
+        except Exception:  # noqa: BLE001 - a later query will retry and report
+            log.exception("encoder warm-up failed")
+
+    def wait_ready(self, timeout: float = 600) -> None:
+        if not self._ready.wait(timeout):
+            raise HubError("the knowledge hub is still indexing; try again shortly")
+        if self._error is not None:
+            raise HubError(f"the knowledge hub failed to start: {self._error}")
+
+    def _collection(self, name: str) -> str:
+        self.wait_ready()
+        if not isinstance(name, str) or not name.strip():
+            raise HubError("collection must be a non-empty name")
+        if not self.store.has_collection(name):
+            known = ", ".join(self.store.collections()) or "none"
+            raise HubError(f"unknown collection {name!r} (available: {known})")
+        return name
+
+    # -- tools --------------------------------------------------------------------------------------
+    def query(self, query: str, top_k: int = 5, collection: str = "default") -> list[Hit]:
+        if not isinstance(query, str) or not query.strip():
+            raise HubError("query must be a non-empty string")
+        if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_TOP_K:
+            raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
+        return self.searcher.search(self._collection(collection), query.strip(), top_k)
+
+    def keyword(self, keywords: list[str], mode: str = "exact", collection: str = "default",
+                top_k: int = 10) -> list[Hit]:
+        if isinstance(keywords, str):
+            keywords = [keywords]
+        if not keywords or not any(isinstance(k, str) and k.strip() for k in keywords):
+            raise HubError("keywords must be a non-empty list of strings")
+        if mode not in ("exact", "fuzzy"):
+            raise HubError(f"mode must be 'exact' or 'fuzzy' (got {mode!r})")
+        if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+            raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
+        return self.searcher.keyword(self._collection(collection), [str(k) for k in keywords], mode, top_k)
+
+    def list_collections(self, include_stats: bool = True) -> render.CollectionList:
+        self.wait_ready()
+        out = []
+        for name in self.store.collections():
+            if include_stats:
+                docs = [render.DocRef(doc_id=d["doc_id"], title=d["title"]) for d in self.store.documents(name)]
+                out.append(render.CollectionInfo(name=name, documents=docs, **self.store.stats(name)))
+            else:
+                out.append(render.CollectionInfo(name=name))
+        return render.CollectionList(collections=out)
+
+    def _document(self, doc_id: str, collection: str | None) -> dict:
+        self.wait_ready()
+        if not isinstance(doc_id, str) or not doc_id.strip():
+            raise HubError("doc_id must be a non-empty string")
+        if collection is not None:
+            self._collection(collection)
+        doc = self.store.document(doc_id.strip())
+        if doc is None and "_" in doc_id:  # a chunk id (or a prefix of one) names its document
+            ch = self.store.chunk(doc_id.strip())
+            doc = self.store.document(ch.doc_id if ch else doc_id.rsplit("_", 1)[0])
+        if doc is None or (collection is not None and doc["collection"] != collection):
+            where = f" in collection {collection!r}" if collection else ""
+            raise HubError(f"unknown doc_id {doc_id!r}{where}")
+        return doc
+
+    def summary(self, doc_id: str, collection: str | None = "default") -> render.DocumentSummary:
+        doc = self._document(doc_id, collection)
+        chunks = self.store.doc_chunks(doc["doc_id"])
+        sections = list(dict.fromkeys(c.breadcrumb for c in chunks))
+        return render.DocumentSummary(
+            doc_id=doc["doc_id"], collection=doc["collection"], title=doc["title"], source=doc["path"],
+            doc_type=doc["doc_type"], version=doc["version"], authors=doc["authors"], year=doc["year"],
+            pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "")
+
+    def structure(self, doc_id: str, collection: str | None = None) -> render.DocumentStructure:
+        doc = self._document(doc_id, collection)
+        root = render.SectionNode(title=doc["title"], breadcrumb=doc["title"], depth=0)
+        for c in self.store.doc_chunks(doc["doc_id"]):
+            node = root
+            for depth, name in enumerate(c.section_path[1:], start=1):
+                child = next((n for n in node.children if n.title == name), None)
+                if child is None:
+                    child = render.SectionNode(title=name, depth=depth,
+                                               breadcrumb=" > ".join(c.section_path[: depth + 1]))
+                    node.children.append(child)
+                node = child
+            node.chunk_ids.append(c.chunk_id)
+            if c.page is not None and c.page not in node.pages:
+                node.pages.append(c.page)
+        return render.DocumentStructure(doc_id=doc["doc_id"], collection=doc["collection"],
+                                        title=doc["title"], root=root)
+
+    def node(self, chunk_id: str) -> render.NodeContent:
+        self.wait_ready()
+        if not isinstance(chunk_id, str) or not chunk_id.strip():
+            raise HubError("chunk_id must be a non-empty string")
+        c = self.store.chunk(chunk_id.strip())
+        if c is None:
+            raise HubError(f"unknown chunk_id {chunk_id!r}")
+        around = {n.position: n for n in self.store.neighbours(c.doc_id, c.position)}
+
+        def ref(pos: int) -> render.Neighbour | None:
+            n = around.get(pos)
+            return None if n is None else render.Neighbour(chunk_id=n.chunk_id, breadcrumb=n.breadcrumb,
+                                                           page=n.page, text_snippet=render.snippet(n.text))
+
+        return render.NodeContent(
+            chunk_id=c.chunk_id, doc_id=c.doc_id, collection=c.collection, title=c.title, source=c.path,
+            breadcrumb=c.breadcrumb, section_path=c.section_path, page=c.page, position=c.position,
+            text=c.text, previous=ref(c.position - 1), next=ref(c.position + 1))

@@ -1,0 +1,277 @@
+"""The hub's SQLite store: collections, documents, chunks, embeddings and an FTS5 index.
+
+One file in the data dir, WAL mode with a busy timeout so the server can read while
+``paperpilot ingest`` writes. Writes go through :meth:`HubStore.write`, a ``BEGIN IMMEDIATE``
+transaction (one writer at a time). Every write bumps the collection's ``revision`` so searchers
+know to reload their in-memory embedding matrix. Connections are per thread.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import numpy as np
+
+EMBED_MODEL = "all-MiniLM-L6-v2"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS collections(
+  name TEXT PRIMARY KEY, created_at REAL NOT NULL, revision INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS documents(
+  doc_id TEXT PRIMARY KEY, collection TEXT NOT NULL, path TEXT NOT NULL, doc_type TEXT NOT NULL,
+  file_hash TEXT NOT NULL, file_size INTEGER, version INTEGER NOT NULL DEFAULT 1,
+  title TEXT NOT NULL, authors TEXT, year INTEGER, pages INTEGER, summary TEXT,
+  created_at REAL NOT NULL, updated_at REAL NOT NULL, UNIQUE(collection, path));
+CREATE TABLE IF NOT EXISTS chunks(
+  id INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, doc_id TEXT NOT NULL,
+  collection TEXT NOT NULL, position INTEGER NOT NULL, section_path TEXT NOT NULL,
+  breadcrumb TEXT NOT NULL, page INTEGER, text TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, position);
+CREATE INDEX IF NOT EXISTS chunks_coll ON chunks(collection, id);
+CREATE TABLE IF NOT EXISTS embeddings(
+  chunk_rowid INTEGER PRIMARY KEY, model TEXT NOT NULL, dim INTEGER NOT NULL, vector BLOB NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+  collection UNINDEXED, title, breadcrumb, text, tokenize='porter unicode61');
+"""
+
+
+@dataclass
+class ChunkRow:
+    """One stored chunk joined with its document's title, path and type."""
+
+    rowid: int
+    chunk_id: str
+    doc_id: str
+    collection: str
+    position: int
+    section_path: list[str]
+    breadcrumb: str
+    page: int | None
+    text: str
+    title: str = ""
+    path: str = ""
+    doc_type: str = ""
+
+
+@dataclass
+class NewChunk:
+    """A chunk about to be written (embedding optional)."""
+
+    section_path: list[str]
+    text: str
+    page: int | None = None
+    vector: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def breadcrumb(self) -> str:
+        return " > ".join(self.section_path)
+
+
+_CHUNK_SELECT = (
+    "SELECT c.id, c.chunk_id, c.doc_id, c.collection, c.position, c.section_path, c.breadcrumb,"
+    " c.page, c.text, d.title, d.path, d.doc_type FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
+)
+
+
+def _chunk(row: tuple) -> ChunkRow:
+    return ChunkRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8],
+                    row[9], row[10], row[11])
+
+
+class HubStore:
+    """Thread-safe access to one hub database file."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self.conn().executescript(SCHEMA)  # idempotent DDL, runs in its own transaction
+
+    # -- connections -------------------------------------------------------------------------
+    def conn(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA busy_timeout=30000")
+            db.execute("PRAGMA synchronous=NORMAL")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``: the single writer)."""
+        db = self.conn()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # -- meta ----------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.write() as db:
+            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
+
+    # -- collections ---------------------------------------------------------------------------
+    def collections(self) -> list[str]:
+        return [r[0] for r in self.conn().execute("SELECT name FROM collections ORDER BY name")]
+
+    def has_collection(self, name: str) -> bool:
+        return self.conn().execute("SELECT 1 FROM collections WHERE name=?", (name,)).fetchone() is not None
+
+    def revision(self, name: str) -> int | None:
+        row = self.conn().execute("SELECT revision FROM collections WHERE name=?", (name,)).fetchone()
+        return row[0] if row else None
+
+    def ensure_collection(self, db: sqlite3.Connection, name: str) -> None:
+        db.execute("INSERT OR IGNORE INTO collections(name, created_at) VALUES(?, ?)", (name, time.time()))
+
+    def bump(self, db: sqlite3.Connection, name: str) -> None:
+        db.execute("UPDATE collections SET revision = revision + 1 WHERE name=?", (name,))
+
+    def stats(self, name: str) -> dict:
+        db = self.conn()
+        docs = db.execute("SELECT count(*) FROM documents WHERE collection=?", (name,)).fetchone()[0]
+        chunks = db.execute("SELECT count(*) FROM chunks WHERE collection=?", (name,)).fetchone()[0]
+        emb = db.execute("SELECT count(*) FROM embeddings e JOIN chunks c ON c.id = e.chunk_rowid"
+                         " WHERE c.collection=?", (name,)).fetchone()[0]
+        return {"document_count": docs, "chunk_count": chunks, "embedded_chunks": emb}
+
+    # -- documents -----------------------------------------------------------------------------
+    def documents(self, collection: str | None = None) -> list[dict]:
+        sql = "SELECT * FROM documents" + (" WHERE collection=?" if collection else "") + " ORDER BY title"
+        cur = self.conn().execute(sql, (collection,) if collection else ())
+        cols = [c[0] for c in cur.description]
+        return [_doc(dict(zip(cols, r))) for r in cur]
+
+    def document(self, doc_id: str) -> dict | None:
+        cur = self.conn().execute("SELECT * FROM documents WHERE doc_id=?", (doc_id,))
+        row = cur.fetchone()
+        return _doc(dict(zip([c[0] for c in cur.description], row))) if row else None
+
+    def document_by_path(self, collection: str, path: str) -> dict | None:
+        cur = self.conn().execute("SELECT * FROM documents WHERE collection=? AND path=?", (collection, path))
+        row = cur.fetchone()
+        return _doc(dict(zip([c[0] for c in cur.description], row))) if row else None
+
+    def doc_id_taken(self, doc_id: str) -> bool:
+        return self.conn().execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is not None
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self.write() as db:
+            row = db.execute("SELECT collection FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
+            if row is None:
+                return False
+            self._delete_chunks(db, doc_id)
+            db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+            self.bump(db, row[0])
+        return True
+
+    def _delete_chunks(self, db: sqlite3.Connection, doc_id: str) -> None:
+        ids = [r[0] for r in db.execute("SELECT id FROM chunks WHERE doc_id=?", (doc_id,))]
+        db.executemany("DELETE FROM chunks_fts WHERE rowid=?", [(i,) for i in ids])
+        db.executemany("DELETE FROM embeddings WHERE chunk_rowid=?", [(i,) for i in ids])
+        db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
+
+    def put_document(self, doc: dict, chunks: list[NewChunk]) -> None:
+        """Insert or replace one document and all its chunks in a single transaction."""
+        now = time.time()
+        with self.write() as db:
+            self.ensure_collection(db, doc["collection"])
+            old = db.execute("SELECT version, created_at FROM documents WHERE doc_id=?",
+                             (doc["doc_id"],)).fetchone()
+            version, created = (old[0] + 1, old[1]) if old else (1, now)
+            self._delete_chunks(db, doc["doc_id"])
+            db.execute(
+                "INSERT OR REPLACE INTO documents(doc_id, collection, path, doc_type, file_hash, file_size,"
+                " version, title, authors, year, pages, summary, created_at, updated_at)"
+                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (doc["doc_id"], doc["collection"], doc["path"], doc["doc_type"], doc["file_hash"],
+                 doc.get("file_size"), version, doc["title"], json.dumps(doc.get("authors") or []),
+                 doc.get("year"), doc.get("pages"), doc.get("summary"), created, now))
+            width = max(4, len(str(len(chunks))))
+            for pos, ch in enumerate(chunks):
+                chunk_id = f"{doc['doc_id']}_{pos:0{width}d}"
+                cur = db.execute(
+                    "INSERT INTO chunks(chunk_id, doc_id, collection, position, section_path, breadcrumb,"
+                    " page, text) VALUES(?,?,?,?,?,?,?,?)",
+                    (chunk_id, doc["doc_id"], doc["collection"], pos, json.dumps(ch.section_path),
+                     ch.breadcrumb, ch.page, ch.text))
+                rowid = cur.lastrowid
+                db.execute("INSERT INTO chunks_fts(rowid, collection, title, breadcrumb, text)"
+                           " VALUES(?,?,?,?,?)", (rowid, doc["collection"], doc["title"], ch.breadcrumb, ch.text))
+                if ch.vector is not None:
+                    vec = np.asarray(ch.vector, dtype=np.float32)
+                    db.execute("INSERT INTO embeddings(chunk_rowid, model, dim, vector) VALUES(?,?,?,?)",
+                               (rowid, EMBED_MODEL, vec.shape[0], vec.tobytes()))
+            self.bump(db, doc["collection"])
+
+    # -- chunks --------------------------------------------------------------------------------
+    def chunks_by_rowid(self, rowids: list[int]) -> dict[int, ChunkRow]:
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.id IN ({marks})", rowids)
+        return {r[0]: _chunk(r) for r in rows}
+
+    def chunk(self, chunk_id: str) -> ChunkRow | None:
+        row = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.chunk_id=?", (chunk_id,)).fetchone()
+        return _chunk(row) if row else None
+
+    def doc_chunks(self, doc_id: str) -> list[ChunkRow]:
+        return [_chunk(r) for r in self.conn().execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? ORDER BY c.position", (doc_id,))]
+
+    def neighbours(self, doc_id: str, position: int) -> list[ChunkRow]:
+        return [_chunk(r) for r in self.conn().execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND c.position IN (?, ?) ORDER BY c.position",
+            (doc_id, position - 1, position + 1))]
+
+    def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
+        """(rowid, breadcrumb, text) of chunks without a vector."""
+        return list(self.conn().execute(
+            "SELECT c.id, c.breadcrumb, c.text FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.id"
+            " WHERE c.collection=? AND e.chunk_rowid IS NULL ORDER BY c.id", (collection,)))
+
+    def put_embeddings(self, collection: str, rows: list[tuple[int, np.ndarray]]) -> None:
+        with self.write() as db:
+            db.executemany("INSERT OR REPLACE INTO embeddings(chunk_rowid, model, dim, vector) VALUES(?,?,?,?)",
+                           [(i, EMBED_MODEL, v.shape[0], np.asarray(v, np.float32).tobytes()) for i, v in rows])
+            self.bump(db, collection)
+
+    def embedding_matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, float32 matrix) of all embedded chunks of a collection."""
+        rows = self.conn().execute(
+            "SELECT e.chunk_rowid, e.vector FROM embeddings e JOIN chunks c ON c.id = e.chunk_rowid"
+            " WHERE c.collection=? ORDER BY e.chunk_rowid", (collection,)).fetchall()
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        return ids, mat
+
+
+def _doc(d: dict) -> dict:
+    d["authors"] = json.loads(d.get("authors") or "[]")
+    return d
