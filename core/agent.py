@@ -188,12 +188,26 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
                     traces=traces, collection=collection, vocabulary=vocabulary)
 
 
-async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:
+CHECKPOINTED_TYPES = ("Intent", "RetrievedContext", "SufficiencyJudgement", "CriticVerdict",
+                      "ReasoningStep", "Source")
+
+
+async def open_checkpointer(path: Any, stack: AsyncExitStack) -> Any:
+    """LangGraph's async SQLite checkpointer (WAL), allowed to restore exactly our state types."""
+    import aiosqlite
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+    conn = await stack.enter_async_context(aiosqlite.connect(str(path)))
+    await conn.execute("PRAGMA journal_mode=WAL")
+    await conn.execute("PRAGMA busy_timeout=5000")
+    serde = JsonPlusSerializer(allowed_msgpack_modules=[("core.state", t) for t in CHECKPOINTED_TYPES])
+    return AsyncSqliteSaver(conn, serde=serde)
+
+
+async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:
     paths = settings.paths
-    checkpointer = await stack.enter_async_context(
-        AsyncSqliteSaver.from_conn_string(str(paths.resolve(paths.checkpoints_db))))
+    checkpointer = await open_checkpointer(paths.resolve(paths.checkpoints_db), stack)
     state_db = paths.resolve(paths.state_db)
     facts = sessions = traces = None
     try:
