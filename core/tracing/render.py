@@ -76,5 +76,19 @@ def render_event(e: Any) -> list[str]:
     return []
 
 
+def render_header(summary: Any) -> list[str]:
+    """Who/when/what of a trace (a :class:`~core.tracing.summary.TraceSummary`), above its steps."""
+    import time
+
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(summary.started))
+    status = "ok" if summary.error is None else "failed"
+    return [
+        f"trace {summary.trace_id}  session {summary.session_id or '-'}  {when}  {status}",
+        f"intent {summary.intent or '-'} · strategy {summary.strategy or '-'} · {summary.retries} retries · "
+        f"{summary.llm_calls} LLM calls ({summary.prompt_tokens}+{summary.completion_tokens} tokens) · "
+        f"{_ms(summary.duration_ms)}",
+    ]
+
+
 def render_events(events: list[Any]) -> list[str]:
     return [line for e in events for line in render_event(e)]

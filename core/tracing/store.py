@@ -102,12 +102,16 @@ class TraceStore:
         with self.db.write() as conn:
             return conn.execute("DELETE FROM traces WHERE id = ?", (trace_id,)).rowcount > 0
 
-    def export(self, trace_id: str, path: Path | None) -> int:
-        """Write the trace's events as JSONL (one event per line) to ``path``; returns the count."""
+    def export_lines(self, trace_id: str) -> list[str]:
+        """The trace's events as JSON lines (scrubbed again on the way out)."""
         detail = self.get(trace_id)
         if detail is None:
             raise TraceNotFound(trace_id)
-        lines = [json.dumps(self.redactor.obj(e.model_dump(mode="json")), ensure_ascii=False) for e in detail.events]
+        return [json.dumps(self.redactor.obj(e.model_dump(mode="json")), ensure_ascii=False) for e in detail.events]
+
+    def export(self, trace_id: str, path: Path) -> int:
+        """Write the trace's events as JSONL (one event per line) to ``path``; returns the count."""
+        lines = self.export_lines(trace_id)
         Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         return len(lines)
 

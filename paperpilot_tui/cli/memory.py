@@ -1,0 +1,135 @@
+"""``paperpilot memory``: see, search, fix and delete what the agent remembers across sessions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+
+HELP = "list, search, add, edit, pin or delete long-term facts"
+DESCRIPTION = """\
+Long-term facts the agent learnt from answers that passed its critic. They are recalled into later
+answers as "prior knowledge" (never as citations). Pinned facts are never evicted by the cap.
+
+  paperpilot memory list [--json]           paperpilot memory edit ID TEXT
+  paperpilot memory search QUERY [--json]   paperpilot memory rm ID
+  paperpilot memory add TEXT [--pin]        paperpilot memory pin ID / unpin ID
+  paperpilot memory export FILE             paperpilot memory import FILE   (JSON lines)
+"""
+EMPTY = "No facts yet — ask a few questions (facts are kept from answers that pass the critic) or add one: paperpilot memory add \"...\""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("memory", help=HELP, description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    a = acts.add_parser("list", help="all facts, pinned first")
+    a.add_argument("--json", action="store_true", help="print a JSON array")
+    a.add_argument("--limit", type=int, metavar="N", help="at most N facts")
+    a = acts.add_parser("search", help="facts relevant to a query (lexical + semantic)")
+    a.add_argument("query")
+    a.add_argument("-k", "--top-k", type=int, default=10, metavar="N", help="how many (default 10)")
+    a.add_argument("--json", action="store_true", help="print a JSON array")
+    a = acts.add_parser("add", help="add a fact")
+    a.add_argument("text")
+    a.add_argument("--pin", action="store_true", help="pin it (never evicted)")
+    a = acts.add_parser("edit", help="replace a fact's text")
+    a.add_argument("id", type=int)
+    a.add_argument("text")
+    for name, text in (("rm", "delete a fact"), ("pin", "never evict this fact"), ("unpin", "allow eviction again")):
+        acts.add_parser(name, help=text).add_argument("id", type=int)
+    acts.add_parser("export", help="write all facts as JSON lines").add_argument("file")
+    acts.add_parser("import", help="add facts from JSON lines (duplicates skipped)").add_argument("file")
+    p.set_defaults(run=run)
+
+
+def _store(args: argparse.Namespace):
+    settings = load_settings_or_exit(args)
+    from core.memory.facts import FactStore
+
+    return FactStore(settings.paths.resolve(settings.paths.state_db), settings.memory, secrets=settings.secrets())
+
+
+def _fact_json(f) -> dict:
+    return f.model_dump(mode="json")
+
+
+def _line(f) -> str:
+    when = time.strftime("%Y-%m-%d", time.localtime(f.updated))
+    pin = "📌" if f.pinned else "  "
+    return f"{f.id:>5} {pin} {when}  recalled {f.recall_count:>3}×  {f.content}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.memory.facts import FactNotFound
+
+    store = _store(args)
+    try:
+        return _dispatch(store, args)
+    except FactNotFound as exc:
+        return fail(str(exc), EXIT_FAILED)
+    except (ValueError, OSError) as exc:
+        return fail(str(exc) if not isinstance(exc, OSError) else f"{exc.filename}: {exc.strerror}", EXIT_FAILED)
+    finally:
+        store.close()
+
+
+def _dispatch(store, args: argparse.Namespace) -> int:
+    act = args.action
+    if act == "list":
+        facts = store.list(limit=args.limit)
+        if args.json:
+            print(json.dumps([_fact_json(f) for f in facts], ensure_ascii=False, indent=2))
+        elif not facts:
+            print(EMPTY)
+        else:
+            print("\n".join(_line(f) for f in facts))
+        return EXIT_OK
+    if act == "search":
+        if not args.query.strip():
+            return fail("the query is empty", EXIT_USAGE)
+        hits = run_async(_search(store, args.query, args.top_k, args.json))
+        return hits
+    if act == "add":
+        f = store.add(args.text, pinned=args.pin)
+        print(f"fact {f.id}: {f.content}")
+        return EXIT_OK
+    if act == "edit":
+        f = store.edit(args.id, args.text)
+        print(f"fact {f.id}: {f.content}")
+        return EXIT_OK
+    if act == "rm":
+        if not store.delete(args.id):
+            return fail(f"no fact with id {args.id}", EXIT_FAILED)
+        print(f"deleted fact {args.id}")
+        return EXIT_OK
+    if act in ("pin", "unpin"):
+        f = store.pin(args.id) if act == "pin" else store.unpin(args.id)
+        print(f"fact {f.id} {'pinned' if f.pinned else 'unpinned'}")
+        return EXIT_OK
+    if act == "export":
+        n = store.export(args.file)
+        print(f"exported {n} fact(s) to {args.file}")
+        return EXIT_OK
+    if act == "import":
+        n = store.import_(args.file)
+        print(f"imported {n} new fact(s) from {args.file}")
+        return EXIT_OK
+    return fail(f"unknown action {act}", EXIT_USAGE)  # argparse prevents this
+
+
+async def _search(store, query: str, top_k: int, as_json: bool) -> int:
+    hits = await store.search(query, top_k)
+    if as_json:
+        print(json.dumps([h.model_dump(mode="json") for h in hits], ensure_ascii=False, indent=2))
+    elif not hits:
+        print("No facts match." if store.count() else EMPTY)
+    else:
+        for h in hits:
+            print(f"{h.id:>5} {'📌' if h.pinned else '  '} {h.score:.2f}  {h.content}")
+    sys.stdout.flush()
+    return EXIT_OK

@@ -1,0 +1,103 @@
+"""``paperpilot sessions``: list, show, rename and delete conversations (resumable with --session)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+
+HELP = "list, show, rename or delete conversations"
+DESCRIPTION = """\
+Sessions are conversations: every turn is checkpointed, so `paperpilot ask --session ID "..."`
+(or `paperpilot --session ID`) continues one after a restart and follow-ups resolve against it.
+
+  paperpilot sessions list [--json]          paperpilot sessions rename ID TITLE
+  paperpilot sessions show ID [--json]       paperpilot sessions rm ID
+"""
+EMPTY = 'No sessions yet — start one with: paperpilot ask --session NAME "your question"'
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("sessions", help=HELP, description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    acts = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    acts.add_parser("list", help="all sessions, most recent first").add_argument(
+        "--json", action="store_true", help="print a JSON array")
+    a = acts.add_parser("show", help="print a session's conversation")
+    a.add_argument("id")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    a = acts.add_parser("rename", help="give a session a title")
+    a.add_argument("id")
+    a.add_argument("title")
+    acts.add_parser("rm", help="delete a session, its checkpoints and its traces").add_argument("id")
+    p.set_defaults(run=run)
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings_or_exit(args)
+    from core.memory.sessions import SessionNotFound, SessionStore
+
+    store = SessionStore(settings.paths.resolve(settings.paths.state_db))
+    ckpt = settings.paths.resolve(settings.paths.checkpoints_db)
+    try:
+        if args.action == "list":
+            rows = store.list()
+            if args.json:
+                print(json.dumps([s.model_dump(mode="json") for s in rows], ensure_ascii=False, indent=2))
+            elif not rows:
+                print(EMPTY)
+            else:
+                width = max(len(s.id) for s in rows)
+                for s in rows:
+                    print(f"{s.id:<{width}}  {_when(s.updated)}  {s.turn_count:>3} turn(s)  {s.title}")
+            return EXIT_OK
+        if args.action == "show":
+            return run_async(_show(store, ckpt, args.id, args.json))
+        if args.action == "rename":
+            s = store.rename(args.id, args.title)
+            print(f"session {s.id}: {s.title}")
+            return EXIT_OK
+        if args.action == "rm":
+            if store.get(args.id) is None:
+                return fail(f"no session with id {args.id}", EXIT_FAILED)
+            store.delete(args.id, ckpt)
+            print(f"deleted session {args.id}")
+            return EXIT_OK
+        return fail(f"unknown action {args.action}", EXIT_USAGE)
+    except SessionNotFound as exc:
+        return fail(str(exc), EXIT_FAILED)
+    except ValueError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    finally:
+        store.close()
+
+
+async def _show(store, ckpt, session_id: str, as_json: bool) -> int:
+    from core.memory.checkpoints import read_messages
+    from core.memory.history import _text
+
+    session = store.get(session_id)
+    messages = await read_messages(ckpt, session_id)
+    if session is None and not messages:
+        return fail(f"no session with id {session_id}", EXIT_FAILED)
+    turns = [{"role": "user" if m.type == "human" else "assistant", "content": _text(m)}
+             for m in messages if m.type in ("human", "ai")]
+    if as_json:
+        data = session.model_dump(mode="json") if session else {"id": session_id}
+        print(json.dumps({**data, "messages": turns}, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if session is not None:
+        print(f"{session.id} — {session.title}  ({session.turn_count} turn(s), last {_when(session.updated)})")
+    if not turns:
+        print("No messages in this session yet.")
+    for t in turns:
+        who = "You" if t["role"] == "user" else "PaperPilot"
+        print(f"\n{who}:\n  " + t["content"].replace("\n", "\n  "))
+    return EXIT_OK

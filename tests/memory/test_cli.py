@@ -1,0 +1,100 @@
+"""``paperpilot memory|sessions|traces`` in-process against a private home with real SQLite files."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from core.config import load_settings
+from paperpilot_tui.cli.main import main
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path))
+    return tmp_path
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_memory_round_trip_through_list_json(home, capsys, tmp_path):
+    assert "No facts yet" in cli(capsys, "memory", "list")[1]
+    assert cli(capsys, "memory", "list", "--json")[1].strip() == "[]"
+    assert cli(capsys, "memory", "add", "LoRA trains low-rank update matrices [1].")[0] == 0
+    [fact] = json.loads(cli(capsys, "memory", "list", "--json")[1])
+    assert fact["content"] == "LoRA trains low-rank update matrices." and not fact["pinned"]
+    assert cli(capsys, "memory", "edit", str(fact["id"]), "LoRA freezes weights and trains low-rank matrices.")[0] == 0
+    assert cli(capsys, "memory", "pin", str(fact["id"]))[0] == 0
+    [fact] = json.loads(cli(capsys, "memory", "list", "--json")[1])
+    assert fact["content"].startswith("LoRA freezes") and fact["pinned"]
+    out = tmp_path / "facts.jsonl"
+    assert cli(capsys, "memory", "export", str(out))[0] == 0
+    assert cli(capsys, "memory", "rm", str(fact["id"]))[0] == 0
+    assert json.loads(cli(capsys, "memory", "list", "--json")[1]) == []
+    assert "1 new" in cli(capsys, "memory", "import", str(out))[1]
+    hits = json.loads(cli(capsys, "memory", "search", "what is low-rank adaptation", "--json")[1])
+    assert hits and hits[0]["content"].startswith("LoRA freezes")
+
+
+def test_unknown_ids_exit_1_with_one_line(home, capsys):
+    for argv in (["memory", "rm", "42"], ["memory", "edit", "42", "x y"], ["memory", "pin", "42"],
+                 ["sessions", "show", "nope"], ["sessions", "rm", "nope"], ["sessions", "rename", "nope", "t"],
+                 ["traces", "show", "nope"], ["traces", "replay", "nope"], ["traces", "export", "nope"]):
+        code, out, err = cli(capsys, *argv)
+        assert code == 1 and out == "" and len(err.strip().splitlines()) == 1
+        assert argv[2] in err
+
+
+async def _record_turn(home) -> str:
+    from core.memory.sessions import SessionStore
+    from core.tracing.store import TraceStore
+    from tests.memory.test_sessions import _two_turns
+    from tests.tracing.test_store import turn_events
+
+    s = load_settings()
+    state, ckpt = s.paths.resolve(s.paths.state_db), s.paths.resolve(s.paths.checkpoints_db)
+    sessions, traces = SessionStore(state), TraceStore(state, s.secrets())
+    await sessions.begin_turn("s1", "What is LoRA?")
+    await sessions.end_turn("s1")
+    await _two_turns(ckpt, "s1")
+    await traces.save_turn("trace-0001", "s1", "And its memory cost?", turn_events())
+    return "trace-0001"
+
+
+def test_sessions_commands(home, capsys):
+    assert "No sessions yet" in cli(capsys, "sessions", "list")[1]
+    asyncio.run(_record_turn(home))
+    [row] = json.loads(cli(capsys, "sessions", "list", "--json")[1])
+    assert row["id"] == "s1" and row["turn_count"] == 1 and row["title"] == "What is LoRA?"
+    shown = json.loads(cli(capsys, "sessions", "show", "s1", "--json")[1])
+    assert [m["role"] for m in shown["messages"]] == ["user", "assistant"] * 2
+    assert "And its memory cost?" in cli(capsys, "sessions", "show", "s1")[1]
+    assert cli(capsys, "sessions", "rename", "s1", "LoRA chat")[0] == 0
+    assert "LoRA chat" in cli(capsys, "sessions", "list")[1]
+    assert cli(capsys, "sessions", "rm", "s1")[0] == 0
+    assert "No sessions yet" in cli(capsys, "sessions", "list")[1]
+    assert cli(capsys, "sessions", "show", "s1")[0] == 1  # checkpoints went too
+
+
+def test_traces_replay_prints_what_show_prints(home, capsys, tmp_path):
+    assert "No traces yet" in cli(capsys, "traces", "list")[1]
+    tid = asyncio.run(_record_turn(home))
+    [row] = json.loads(cli(capsys, "traces", "list", "--json")[1])
+    assert row["trace_id"] == tid and row["intent"] == "follow_up"
+    code, shown, _ = cli(capsys, "traces", "show", "trace-0")  # unique prefix
+    assert code == 0 and "intent: follow_up" in shown and "critic: fail" in shown
+    code, replayed, _ = cli(capsys, "traces", "replay", tid, "--speed", "0")
+    assert code == 0 and replayed == shown
+    assert cli(capsys, "traces", "replay", tid, "--speed", "1000")[1] == shown
+    detail = json.loads(cli(capsys, "traces", "show", tid, "--json")[1])
+    assert detail["chunk_ids"] == ["lora-3", "lora-4"] and detail["steps"][0]["node"] == "route"
+    lines = cli(capsys, "traces", "export", tid)[1].splitlines()
+    assert json.loads(lines[0])["kind"] == "turn_started" and json.loads(lines[-1])["kind"] == "turn_finished"
+    out = tmp_path / "t.jsonl"
+    assert cli(capsys, "traces", "export", tid, str(out))[0] == 0 and out.read_text().splitlines() == lines
