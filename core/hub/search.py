@@ -193,6 +193,8 @@ class Searcher:
                                           (term[:1], chr(ord(term[0]) + 1)))]
         scored = []
         for v in vocab:
+            if len(v) < max(4, 0.6 * len(term)):
+                continue
             probe = term[: len(v) + 1] if len(v) < len(term) else term  # stems are shorter than words
             m = difflib.SequenceMatcher(None, v, probe)
             if m.real_quick_ratio() >= 0.8 and m.quick_ratio() >= 0.8 and (r := m.ratio()) >= 0.8:

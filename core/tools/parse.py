@@ -7,6 +7,7 @@ server are carried as given and never thresholded.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -60,9 +61,72 @@ def citation_to_context(c: dict, query: str = "") -> RetrievedContext:
     )
 
 
+_HIT = re.compile(r"^###\s*\[(\d+)\]\s*(.*)$")
+_FIELD = re.compile(r"^\*\*([^*:：]+)[:：]?\*\*[:：]?\s*(.*)$")
+_NO_RESULTS = ("## 未找到相关结果", "## No results")
+_STOP_SECTIONS = ("## 引用来源", "**References (JSON):**", "## References")
+_SCORE_KEYS = {"相关度", "score", "relevance"}
+_SOURCE_KEYS = {"来源", "source"}
+_PAGE_KEYS = {"页码", "page"}
+_CHUNK_KEYS = {"chunk", "chunk_id", "块"}
+
+
+def _score(text: str) -> float:
+    m = re.search(r"-?\d+(?:\.\d+)?", text)
+    if not m:
+        return 0.0
+    value = float(m.group(0))
+    return value / 100.0 if "%" in text else value
+
+
+def _fields(line: str) -> dict[str, str]:
+    """``**Score:** 0.03 · **Source:** `a.md` · page 3`` → {"score": "0.03", "source": "a.md", ...}."""
+    out: dict[str, str] = {}
+    for part in re.split(r"\s+[·|]\s+", line.strip()):
+        m = _FIELD.match(part.strip())
+        if m:
+            out[m.group(1).strip().lower()] = m.group(2).strip().strip("`").strip()
+        elif (pm := re.match(r"^page\s+(\d+)$", part.strip(), re.I)):
+            out["page"] = pm.group(1)
+    return out
+
+
 def parse_markdown(texts: list[str], query: str = "") -> list[RetrievedContext]:
-    """Last-resort parse of a Markdown hit list (overridden by the hub issue's fuller parser)."""
-    return []
+    """Last-resort parse of a Markdown hit list: the upstream Chinese-labelled format
+    (``### [n] 结果 n``, ``**相关度:** 65.40%``, ``**来源:** `path```, ``> snippet``) or ours."""
+    text = "\n".join(texts)
+    if any(marker in text for marker in _NO_RESULTS) and not _HIT.search(text.replace("\r", "")):
+        return []
+    hits: list[dict] = []
+    for line in text.replace("\r", "").split("\n"):
+        if line.strip().startswith(_STOP_SECTIONS):
+            break
+        m = _HIT.match(line.strip())
+        if m:
+            hits.append({"index": int(m.group(1)), "heading": m.group(2).strip(), "quote": [], "fields": {}})
+        elif hits and line.lstrip().startswith(">"):
+            hits[-1]["quote"].append(line.lstrip()[1:].strip())
+        elif hits and line.strip().startswith("**"):
+            hits[-1]["fields"].update(_fields(line))
+    out = []
+    for h in hits:
+        f = h["fields"]
+        get = lambda keys: next((v for k, v in f.items() if k in keys), "")  # noqa: E731
+        source = get(_SOURCE_KEYS)
+        content = " ".join(q for q in h["quote"] if q)
+        chunk_id = get(_CHUNK_KEYS)
+        if not chunk_id:
+            stem = re.sub(r"[^A-Za-z0-9-]+", "-", source.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("-") or "hit"
+            digest = hashlib.sha1(f"{source}\n{content}".encode()).hexdigest()[:8]
+            chunk_id = f"{stem}_md{digest}"
+        heading = h["heading"]
+        generic = re.fullmatch(r"(结果|result)\s*\d*", heading, re.I) is not None
+        out.append(citation_to_context({
+            "chunk_id": chunk_id, "source": source, "score": _score(get(_SCORE_KEYS)), "text": content,
+            "page": _int_or_none(get(_PAGE_KEYS)),
+            "metadata": {"breadcrumb": "" if generic else heading},
+        }, query))
+    return out
 
 
 def parse_search_result(

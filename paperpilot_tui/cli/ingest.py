@@ -1,0 +1,68 @@
+"""``paperpilot ingest PATH... [--collection NAME] [--force]``: add files to the knowledge hub."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit
+
+HELP = "add PDFs, Markdown, text, DOCX or PPTX files (or folders) to the knowledge hub"
+DESCRIPTION = """\
+Index documents into a knowledge-hub collection: PDFs keep page numbers, Markdown/text/DOCX are split
+by headings into sections (breadcrumbs like "QLoRA > Method > 4-bit NormalFloat"), PPTX by slide.
+Unchanged files are skipped; a changed file replaces its previous version. Files that cannot be read
+(corrupt, empty or encrypted PDFs, ...) are reported by name and skipped; the rest continue.
+
+exit codes: 0 all files ingested or unchanged · 1 some file failed · 2 usage or config error
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("ingest", help=HELP, description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+    p.add_argument("--collection", default="default", metavar="NAME", help="collection (default: default)")
+    p.add_argument("--force", action="store_true", help="re-index files even when unchanged")
+    p.add_argument("--no-embed", action="store_true",
+                   help="skip embeddings now (the hub server embeds missing chunks when it starts)")
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.hub.__main__ import quiet_environment
+
+    quiet_environment()
+    settings = load_settings_or_exit(args)
+    from core.hub.ingest import Ingestor, expand_paths, valid_collection
+    from core.hub.store import HubStore
+
+    if not valid_collection(args.collection):
+        return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
+    files, _ = expand_paths(args.paths)
+    store = HubStore(settings.paths.resolve(settings.paths.hub_db))
+    ingestor = Ingestor(store, embed=not args.no_embed)
+    report = _with_progress(ingestor, args, len(files))
+    for path, reason in report.failed:
+        print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)
+    print(f"collection {args.collection!r}: {len(report.added)} added, {len(report.updated)} updated, "
+          f"{len(report.skipped)} unchanged, {len(report.failed)} failed "
+          f"({report.pages} pages, {report.chunks} chunks)")
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _with_progress(ingestor, args: argparse.Namespace, total: int):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("[bold]ingest[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=console, transient=True,
+                  disable=total < 2 or not console.is_terminal) as progress:
+        task = progress.add_task("", total=total)
+
+        def step(path, status) -> None:
+            progress.update(task, advance=1, description=f"{path.name} ({status})")
+
+        return ingestor.ingest(args.paths, args.collection, force=args.force, progress=step)
