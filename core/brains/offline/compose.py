@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 
-from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, profile
+from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, profile, subject
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
+from core.brains.offline.text import numbers_with_units, term_set
 from core.state import RetrievedContext
 
 MISSING_CELL = "not found in the knowledge base"
@@ -60,19 +61,27 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
 
 
 def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
+    """The sentence that best states ``name``'s ``dim``; never one whose subject is a rival entity."""
     best, best_val = None, 0.0
+    ent_terms = {t for e in ents for t in term_set(e)}
+    key = set(prof.key_terms) - ent_terms
     for s in pool:
         if not attributed(s, name, contexts):
+            continue
+        subj = subject(s)
+        if subj is not None and subj != name and subj in ents:
             continue
         hits = 1 if dim == "overview" else dim_hits(s.text, dim)
         if not hits:
             continue
         rivals = sum(1 for o in ents if o != name and mentions(s.text, o))
-        own = 1.5 if mentions(s.text, name) else 0.0
-        val = relevance(s, prof) + 1.5 * min(hits, 3) + own - 1.2 * rivals
+        own = 2.0 if subj == name else (1.0 if mentions(s.text, name) else 0.0)
+        val = len(key & s.terms) + 1.5 * min(hits, 3) + own - 0.8 * rivals + 0.3 / (1 + s.pos) - 0.03 * max(0, len(s.terms) - 25)
+        if dim != "overview" and numbers_with_units(s.text):
+            val += 1.0  # a measured value says more than a qualitative remark
         if dim == "overview" and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):
             val += 1.5
-        if val > best_val:
+        if best is None or val > best_val:
             best, best_val = s, val
     return best
 
@@ -97,20 +106,22 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
             base = relevance(s, sp, focus) + 0.25 * relevance(s, prof)
             return base - (3.0 if any(s is p for p in picked) else 0.0)
         chosen = mmr(pool, score, 2, min_ratio=0.75, exclude=picked)
-        chosen = [s for s in chosen if len(focus & s.terms) or any(s.about)]
+        chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus)) and all(s is not p for p in picked)]
+        if not chosen:  # the best evidence already served an earlier step: reuse it rather than claim a gap
+            chosen = [s for s in mmr(pool, lambda s, sp=sp, focus=focus: relevance(s, sp, focus), 1) if len(focus & s.terms) >= min(2, len(focus))]
         label = f"{i}. **{sq.strip()}**"
         if chosen:
             picked += chosen
             lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
         else:
             lines.append(f"{label} The knowledge base holds no evidence for this step.")
-    rest = [s for s in pool if all(s is not p for p in picked)] or pool
-    whole = set(prof.key_terms) | key_terms(" ".join(str(v) for v in getattr(prof, "constraints", {}).values()))
-    concl = mmr(rest, lambda s: relevance(s, prof, whole) + 0.5 * len(s.about), 1)
+    whole = set(prof.key_terms)
+    unused = lambda s: 0.0 if any(s is p for p in picked) else 0.5  # noqa: E731
+    concl = mmr(pool, lambda s: relevance(s, prof, whole) + unused(s), 1)
     if concl:
         lines.append("")
         lines.append(f"**Conclusion:** {cited(concl[0])}")
-        picked += concl
+        picked += [c for c in concl if all(c is not p for p in picked)]
     return "\n".join(lines), [s.text for s in picked]
 
 
@@ -120,6 +131,8 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     sections: list[str] = []
     used: list[Sentence] = []
     contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t)) >= 2 and _CONTRAST.search(s.text)]
+    pool = [s for s in pool if subject(s) is None or subject(s) in themes]  # drop asides about other methods
+    contrast = [s for s in contrast if s in pool]
     for theme in themes:
         members = [s for s in pool if _theme_of(s, themes, contexts) == theme and s not in contrast]
         if not members and theme in [c.title for c in contexts]:
@@ -145,10 +158,15 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
         for e in s.about:
             counts[e] = counts.get(e, 0) + 1
     themes = list(prof.entities)
+    near = {r for e in prof.entities if lex_entity(e) for r in lex_entity(e).related}
+    near |= {x.name for x in (lex_entity(n) for n in counts) if x and set(x.related) & set(prof.entities)}
     for name, n in sorted(counts.items(), key=lambda x: (-x[1], x[0])):
         ent = lex_entity(name)
-        if name not in themes and n >= 2 and (ent is None or ent.kind != "concept"):
-            themes.append(name)
+        if name in themes or n < 2 or (ent is not None and ent.kind == "concept"):
+            continue
+        if prof.entities and name not in near:
+            continue  # a method merely mentioned alongside is not a stage of this story
+        themes.append(name)
     themes = themes[:5]
     if not themes:
         return list(dict.fromkeys(c.title for c in contexts if c.title))[:4]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.evidence import profile, relevant_indexes
+from core.brains.offline.evidence import dim_hits, profile, relevant_indexes
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.compose import MISSING_CELL
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
@@ -131,8 +131,8 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
                     queries.append(f"{e} {d}")
     elif prof.dimensions:
         for d in prof.dimensions:
-            ok = d.split()[0] in plain.lower() or any(covered(t, term_set(plain)) for t in term_set(d))
-            checks.append(ok)
+            ok = dim_hits(plain, d) > 0
+            checks += [ok, ok]  # the dimension is what the question asks: it weighs double
             if not ok:
                 missing.append(d)
                 queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
@@ -166,7 +166,7 @@ def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) ->
         if c.subject:
             if mentions(c.subject, name) and c.column == dim:
                 return True
-        elif mentions(c.text, name) and dim.split()[0] in c.text.lower():
+        elif mentions(c.text, name) and dim_hits(c.text, dim):
             return True
     return False
 

@@ -8,6 +8,7 @@ The same test decides "the knowledge base holds no evidence" in synthesis and in
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -28,6 +29,7 @@ class Profile:
     numeric: bool = False  # asks for a number ("how much", "what rank", "how many")
     definitional: bool = False  # asks what something is
     boost: set[str] = field(default_factory=set)  # terms the critic asked for (reflections)
+    weights: dict[str, float] = field(default_factory=dict)  # key-term weights (rarer in the evidence = higher)
 
 
 def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> Profile:
@@ -97,7 +99,21 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
             s = Sentence(i, pos, text, term_set(text), about, [i + 1])
             seen[norm] = s
             pool.append(s)
+    weigh(prof, pool)
     return pool
+
+
+def weigh(prof: Profile, pool: list["Sentence"]) -> None:
+    """IDF-style weights in [0.5, 1.5] for the key terms over this pool of sentences."""
+    n = len(pool)
+    if n < 2:
+        return
+    for t in prof.key_terms:
+        df = sum(1 for s in pool if t in s.terms)
+        prof.weights[t] = 0.5 + (math.log(n / df) / math.log(n) if df else 1.0)
+    for e in prof.entities:  # an entity every sentence names tells sentences apart less
+        df = sum(1 for s in pool if e in s.about)
+        prof.weights["@" + e] = 0.5 + (math.log(n / df) / math.log(n) if df else 1.0)
 
 
 def attributed(sent: Sentence, name: str, contexts: list[RetrievedContext]) -> bool:
@@ -107,6 +123,18 @@ def attributed(sent: Sentence, name: str, contexts: list[RetrievedContext]) -> b
     ctx = contexts[sent.ctx]
     head = f"{ctx.title} {ctx.breadcrumb} {ctx.entity or ''}"
     return not sent.about and bool(mentions(head, name))
+
+
+def subject(sent: Sentence) -> str | None:
+    """The entity a sentence is about: the one it names first, if named near its start."""
+    from core.brains.offline.lexicon import mention_pattern
+
+    firsts = []
+    for e in sent.about:
+        m = mention_pattern(e).search(sent.text)
+        if m and m.start() <= 40:
+            firsts.append((m.start(), e))
+    return min(firsts)[1] if firsts else None
 
 
 def dim_hits(text: str, name: str) -> int:

@@ -91,7 +91,7 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("accuracy", ("accuracy", "accurate", "performance", "quality", "benchmark", "score", "准确", "精度", "效果", "性能"),
               ("accuracy", "performance", "quality", "match", "benchmark", "score", "%", "degrad", "outperform", "comparabl", "on par")),
     Dimension("training time", ("training time", "faster to train", "train faster", "training speed", "time to train", "训练时间", "训练速度"),
-              ("training", "throughput", "hour", "faster", "speed", "train")),
+              ("throughput", "hour", "faster", "slower", "speed", "speedup", "training step", "training time", "gpu-hour")),
     Dimension("speed", ("speed", "fast", "faster", "slow", "slower", "latency", "throughput", "inference", "速度", "延迟"),
               ("speed", "latency", "faster", "slower", "throughput", "inference", "overhead")),
     Dimension("cost", ("cost", "cheap", "cheaper", "expensive", "compute", "price", "budget", "成本", "算力"),

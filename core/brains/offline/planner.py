@@ -15,7 +15,7 @@ from core.brains.offline.evidence import profile, is_relevant
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
-from core.brains.offline.text import content_terms
+from core.brains.offline.text import content_terms, split_sentences
 from core.state import Intent, RetrievedContext, SufficiencyJudgement
 
 _BUILDS = re.compile(r"\b(?:build|builds|built|building)\s+(?:on|upon)\b|\bextends?\b|\bimproves?\s+(?:on|upon)\b|基于", re.I)
@@ -98,17 +98,23 @@ def decide_replan(question: str, plan: list[str], executed: list[str], latest: l
         return "replan", f"step '{last}' found nothing relevant; rewriting it as a broader keyword query"
     if not remaining:
         return "synthesize", "all planned steps are executed"
-    text = " ".join(c.content for c in latest)
-    still = [s for s in remaining if not _covered(s, text)]
+    still = [s for s in remaining if not _covered(s, latest)]
     if not still:
         return "synthesize", "evidence already covers the remaining steps"
     return "next_step", f"{len(remaining)} step(s) left; next: {remaining[0]}"
 
 
-def _covered(step: str, text: str) -> bool:
+def _covered(step: str, latest: list[RetrievedContext]) -> bool:
+    """A step is already answered when one retrieved sentence holds ≥ 80 % of its key terms."""
     terms = content_terms(step, drop_frame=True)
-    have = set(content_terms(text))
-    return bool(terms) and sum(t in have for t in terms) / len(terms) >= 0.9
+    if not terms:
+        return False
+    for ctx in latest:
+        for sent in split_sentences(ctx.content):
+            have = set(content_terms(sent))
+            if sum(t in have for t in terms) / len(terms) >= 0.8:
+                return True
+    return False
 
 
 _FACETS = (
@@ -126,17 +132,17 @@ def react_candidates(question: str, intent: Intent | None, observations: list[Su
     out: list[tuple[str, str]] = [(base, "start from the question itself")]
     if observations:
         for item in observations[-1].missing:
-            out.append((f"{item} {topic}" if item.lower() not in topic.lower() else item, f"the evidence lacks {item}"))
+            out.append((f"{item} {topic}" if item.lower() not in topic.lower() else item, f"look for {item}, which the evidence lacks"))
     m_ents, m_dims, _ = missing_from_reflections(reflections)
     for e in m_ents:
-        out.append((f"{e} {' '.join(m_dims)}".strip(), f"the critic found {e} missing"))
+        out.append((f"{e} {' '.join(m_dims)}".strip(), f"look for {e}, which the critic found missing"))
     for tpl in _FACETS:  # facet-major, so every entity gets its overview before any goes deeper
         for e in ents:
             lex = lex_entity(e)
             related = " ".join(lex.related[:2]) if lex else ""
             if "{related}" in tpl and not related:
                 continue
-            out.append((tpl.format(e=e, related=related).strip(), f"explore the {e} facet"))
+            out.append((tpl.format(e=e, related=related).strip(), f"explore another facet of {e}"))
     if len(ents) >= 2:
         out.append((f"{ents[0]} vs {ents[-1]} differences", "contrast the end points"))
     return out

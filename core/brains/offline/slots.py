@@ -84,7 +84,11 @@ def entities_of_turn(turn: Turn) -> list[str]:
     if turn.entities:
         return list(turn.entities)
     found = extract_entities(turn.question)
-    return found or extract_entities(turn.answer)[:2]
+    if found:
+        return found
+    in_answer = extract_entities(turn.answer)
+    named = [e for e in in_answer if (entity(e) is None or entity(e).kind != "concept")]
+    return (named or in_answer)[:2]
 
 
 def _join(names: list[str], conj: str = "and") -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from core.brains.offline.evidence import attributed, context_text, dim_hits, profile, relevant_indexes, sentence_pool
+from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import split_sentences, term_set
@@ -60,6 +61,24 @@ def conflicts(contexts: list[RetrievedContext], entities: list[str]) -> list[str
     return list(dict.fromkeys(found))
 
 
+def facets(entities: list[str]) -> list[str]:
+    """Related methods/concepts an overview of ``entities`` should touch (two per entity)."""
+    out: list[str] = []
+    for e in entities:
+        ent = lex_entity(e)
+        for r in (ent.related[:2] if ent else ()):
+            if r not in entities and r not in out:
+                out.append(r)
+    return out
+
+
+def _names(text: str, name: str) -> bool:
+    if lex_entity(name):
+        return mentions(text, name)
+    have = term_set(text)
+    return all(covered(t, have) for t in term_set(name))
+
+
 def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext], new: list[RetrievedContext]) -> SufficiencyJudgement:
     prof = profile(question, intent)
     kind = intent.type if intent else "factual"
@@ -91,6 +110,8 @@ def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext]
     if clash:
         return SufficiencyJudgement(level="contradictory", reason="conflicting values: " + "; ".join(clash) + note,
                                     missing=[c.split(":")[0] for c in clash])
+    if kind == "exploratory":
+        missing += [f for f in facets(prof.entities) if not _names(text, f)]
     docs = {c.doc_id or c.chunk_id for c in relevant}
     broad_enough = kind != "exploratory" or len(docs) >= min(2, max(1, len(prof.entities)))
     if not missing and ratio >= 0.5 and broad_enough:

@@ -29,7 +29,7 @@ FRAME_WORDS = frozenset(
     """compare comparison compared contrast difference differences differ different explain describe
     tell trace traced overview summary summarize summarise discuss show give list outline explore
     question answer way ways thing things kind kinds type types work works working happen happens
-    relate related relation relationship please default role main key important exactly really
+    relate related relation relationship please role main key important exactly really
     best better worse good bad new old first second step steps chain""".split()
 )
 

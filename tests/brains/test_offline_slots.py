@@ -1,0 +1,83 @@
+"""Offline slot filling: lexicon + hub vocabulary + heuristics, dimensions, constraints, follow-up rewriting."""
+
+from __future__ import annotations
+
+from core.brains.base import Turn
+from core.brains.offline import OfflineBrain
+
+VOCAB = [
+    "LoRA: Low-Rank Adaptation of Large Language Models",
+    "QLoRA: Efficient Finetuning of Quantized LLMs",
+    "Mamba: Linear-Time Sequence Modeling with Selective State Spaces",
+    "Training language models to follow instructions with human feedback",
+]
+
+
+async def fill(question: str, intent: str = "factual", history: list[Turn] | None = None):
+    return await OfflineBrain().fill_slots(question, intent, history or [], VOCAB)  # type: ignore[arg-type]
+
+
+async def test_comparative_entities_and_normalized_dimensions() -> None:
+    out = await fill("Compare LoRA and QLoRA in memory use and accuracy", "comparative")
+    assert out.entities == ["LoRA", "QLoRA"]
+    assert out.dimensions == ["memory", "accuracy"]
+    assert out.reformulated_query == "Compare LoRA and QLoRA in memory use and accuracy"
+
+
+async def test_aliases_map_to_canonical_names() -> None:
+    out = await fill("How is Direct Preference Optimization related to reinforcement learning from human feedback and chain of thought?")
+    assert out.entities == ["DPO", "RLHF", "Chain-of-Thought"]
+    out = await fill("Does the 4-bit NormalFloat type beat Int4 in Attention Is All You Need models?")
+    assert "NF4" in out.entities and "Transformer" in out.entities
+
+
+async def test_vocabulary_titles_and_unknown_acronyms_become_entities() -> None:
+    out = await fill("How does Mamba differ from GRPO and FlashAttention?")
+    assert out.entities == ["Mamba", "GRPO", "FlashAttention"]
+    assert "GPU" not in (await fill("Is LoRA fast on a GPU?")).entities
+
+
+async def test_dimensions_cover_speed_cost_stability_and_chinese() -> None:
+    assert (await fill("Which is faster to train and cheaper, DPO or RLHF?")).dimensions == ["training time", "cost"]
+    assert (await fill("Is DPO more stable than PPO in latency?")).dimensions == ["stability", "speed"]
+    assert (await fill("对比LoRA和QLoRA的显存和精度", "comparative")).dimensions == ["memory", "accuracy"]
+
+
+async def test_constraints_scale_hardware_years_precision() -> None:
+    out = await fill("How does QLoRA build on LoRA to fine-tune a 65B model on a single GPU with 4-bit weights since 2023?", "multi_hop")
+    assert out.constraints == {"model_size": "65B", "hardware": "single GPU", "years": [2023], "precision": "4-bit"}
+
+
+async def test_follow_up_pronoun_is_replaced_by_last_turn_entity() -> None:
+    history = [Turn(question="What is LoRA?", answer="LoRA freezes weights [1].")]  # entities found in the question
+    out = await fill("And how much memory does it save compared to full fine-tuning?", "follow_up", history)
+    assert out.reformulated_query == "How much memory does LoRA save compared to full fine-tuning?"
+    assert out.entities[0] == "LoRA" and out.dimensions == ["memory"]
+    out = await fill("And how much memory does that save?", "follow_up", history)
+    assert out.reformulated_query == "How much memory does LoRA save?"
+
+
+async def test_which_one_mentions_both_compared_entities() -> None:
+    history = [Turn(question="Compare LoRA and QLoRA in memory use and accuracy", answer="...", entities=["LoRA", "QLoRA"])]
+    out = await fill("and which one is faster to train?", "follow_up", history)
+    assert "LoRA" in out.reformulated_query and "QLoRA" in out.reformulated_query
+    assert out.entities == ["LoRA", "QLoRA"] and out.dimensions == ["training time"]
+
+
+async def test_what_about_reasks_the_previous_question_about_the_new_entity() -> None:
+    history = [Turn(question="What rank does LoRA use by default?", answer="...", entities=["LoRA"])]
+    out = await fill("What about QLoRA?", "follow_up", history)
+    assert out.reformulated_query == "What rank does QLoRA use by default?"
+    assert out.entities == ["QLoRA"]
+
+
+async def test_pure_ellipsis_gets_the_entities_appended_and_answer_entities_are_a_fallback() -> None:
+    history = [Turn(question="Tell me more", answer="DPO trains on preference pairs without a reward model [2].")]
+    out = await fill("And the stability?", "follow_up", history)
+    assert "DPO" in out.reformulated_query and out.entities == ["DPO"]
+
+
+async def test_chinese_pronoun_rewrite() -> None:
+    history = [Turn(question="什么是LoRA？", answer="...", entities=["LoRA"])]
+    out = await fill("那它能节省多少显存？", "follow_up", history)
+    assert out.reformulated_query == "LoRA能节省多少显存？"
