@@ -1,0 +1,113 @@
+"""The one action registry: every user action with its id, description, default keys and scope.
+
+It drives the footer (the Bindings built here), the command palette (:mod:`paperpilot_tui.commands`),
+F1 help (:mod:`paperpilot_tui.screens.help`) and user remaps: ``tui.keymap`` in the settings maps
+an action id to keys, applied through Textual's keymap (Binding ids are the action ids).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+SCOPES = {
+    "app": "Everywhere",
+    "main": "Main screen",
+    "input": "Question input",
+    "memory": "Memory browser",
+    "sessions": "Sessions",
+    "replay": "Replay",
+    "dialog": "Dialogs",
+}
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One action: ``id`` (stable, used in keymaps), what it does, default keys, where it applies."""
+
+    id: str
+    description: str
+    keys: str
+    where: str
+    action: str
+    show: bool = True
+    priority: bool = False
+    palette: bool = True  # offered in the command palette
+    label: str = ""  # short footer label (default: description up to the first colon)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("help", "Help: keys for this screen", "f1", "app", "help"),
+    ActionSpec("palette", "Command palette", "ctrl+p", "app", "command_palette", show=False, palette=False),
+    ActionSpec("open_sessions", "Sessions: list, resume, rename, delete", "f2", "app", "open_sessions"),
+    ActionSpec("open_memory", "Memory browser: facts the agent remembers", "f3", "app", "open_memory"),
+    ActionSpec("open_replay", "Replay a past trace", "f4", "app", "open_replay"),
+    ActionSpec("new_session", "New session", "ctrl+n", "app", "new_session", show=False),
+    ActionSpec("cycle_theme", "Next theme (incl. high contrast)", "f9", "app", "cycle_theme", show=False),
+    ActionSpec("high_contrast", "High-contrast theme", "f10", "app", "high_contrast", show=False),
+    ActionSpec("quit", "Quit", "ctrl+q", "app", "quit", priority=True),
+    # main screen
+    ActionSpec("cancel_turn", "Cancel the running turn", "escape", "main", "cancel_turn", priority=True,
+               label="Cancel"),
+    ActionSpec("focus_input", "Focus the question input", "ctrl+l", "main", "focus_input", show=False),
+    ActionSpec("focus_sources", "Focus the sources list", "ctrl+o", "main", "focus_sources", label="Sources"),
+    ActionSpec("focus_trace", "Focus the trace (enter expands a step)", "ctrl+t", "main", "focus_trace", show=False),
+    ActionSpec("pane_chat", "Show chat (narrow layout)", "alt+1", "main", "pane('chat')", show=False),
+    ActionSpec("pane_graph", "Show graph (narrow layout)", "alt+2", "main", "pane('graph')", show=False),
+    ActionSpec("pane_trace", "Show trace (narrow layout)", "alt+3", "main", "pane('trace')", show=False),
+    ActionSpec("pane_memory", "Show memory (narrow layout)", "alt+4", "main", "pane('memory')", show=False),
+    ActionSpec("replay_pause", "Replay: pause / resume", "space", "main", "replay_pause", show=False,
+               palette=False),
+    # question input
+    ActionSpec("send", "Send the question", "enter", "input", "send", priority=True, palette=False,
+               label="Send"),
+    ActionSpec("newline", "New line in the question", "shift+enter,ctrl+j,alt+enter", "input", "newline",
+               priority=True, palette=False, show=False),
+    ActionSpec("history_prev", "Previous question (on the first line)", "up", "input", "history(-1)",
+               priority=True, palette=False, show=False),
+    ActionSpec("history_next", "Next question (on the last line)", "down", "input", "history(1)",
+               priority=True, palette=False, show=False),
+    # memory browser
+    ActionSpec("fact_add", "Add a fact", "a", "memory", "add"),
+    ActionSpec("fact_edit", "Edit the selected fact", "e", "memory", "edit"),
+    ActionSpec("fact_pin", "Pin / unpin the selected fact", "p", "memory", "pin"),
+    ActionSpec("fact_delete", "Delete the selected fact", "d,delete", "memory", "delete"),
+    ActionSpec("fact_search", "Search facts", "slash", "memory", "search"),
+    # sessions
+    ActionSpec("session_open", "Open / resume the selected session", "enter", "sessions", "open", palette=False),
+    ActionSpec("session_new", "New session", "n", "sessions", "new"),
+    ActionSpec("session_rename", "Rename the selected session", "r", "sessions", "rename"),
+    ActionSpec("session_delete", "Delete the selected session", "d,delete", "sessions", "delete"),
+    # replay
+    ActionSpec("replay_play", "Play the selected trace", "enter", "replay", "play", palette=False),
+    ActionSpec("replay_speed_up", "Replay faster", "plus,equals_sign", "main", "replay_speed(2.0)", show=False),
+    ActionSpec("replay_speed_down", "Replay slower", "minus", "main", "replay_speed(0.5)", show=False),
+    # any pushed screen
+    ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
+)
+
+BY_ID = {a.id: a for a in ACTIONS}
+
+
+def bindings(*scopes: str) -> list[Binding]:
+    """Textual Bindings (id = action id, so keymaps apply) for the actions in these scopes."""
+    out = []
+    for a in ACTIONS:
+        if a.where in scopes:
+            out.append(Binding(a.keys, a.action, a.label or _short(a.description), show=a.show, priority=a.priority, id=a.id))
+    return out
+
+
+def in_scope(*scopes: str) -> list[ActionSpec]:
+    return [a for a in ACTIONS if a.where in scopes]
+
+
+def _short(description: str) -> str:
+    """Footer label: the part before the colon, trimmed."""
+    return description.split(":")[0].split(" (")[0]
+
+
+def check_keymap(keymap: dict[str, str]) -> list[str]:
+    """Unknown action ids in a user keymap (shown as one warning)."""
+    return [k for k in keymap if k not in BY_ID]

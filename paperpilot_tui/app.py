@@ -1,0 +1,172 @@
+"""The PaperPilot Textual app.
+
+The first paint needs only Textual and the settings file: the agent (LangGraph, models, the MCP
+hub subprocess) and the SQLite stores open in workers afterwards (:mod:`paperpilot_tui.runtime`),
+with their progress in the status bar. Every action comes from :mod:`paperpilot_tui.actions`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from textual import on
+from textual.app import App
+
+from paperpilot_tui.actions import BY_ID, bindings, check_keymap
+from paperpilot_tui.commands import ActionsProvider
+from paperpilot_tui.messages import AgentReady, AgentUnavailable, StoresReady
+from paperpilot_tui.runtime import AgentHost, new_session_id
+from paperpilot_tui.screens.main import MainScreen
+from paperpilot_tui.themes import CYCLE, HIGH_CONTRAST
+
+
+class PaperPilotApp(AgentHost, App):
+    """Chat, live graph, trace and memory for one session; browsers for memory, sessions, traces."""
+
+    TITLE = "PaperPilot"
+    BINDINGS = bindings("app")
+    COMMANDS = App.COMMANDS | {ActionsProvider}
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(self, settings: Any = None, *, session: str | None = None, replay: str | None = None,
+                 agent_factory: Any = None, stores_factory: Any = None, start_backend: bool = True) -> None:
+        super().__init__()
+        if settings is None:
+            from core.config import Settings
+
+            settings = Settings()
+        self.settings = settings
+        self.session_id = session or new_session_id()
+        self.resume = session is not None
+        self.replay_id = replay
+        self.agent_factory = agent_factory
+        self.stores_factory = stores_factory
+        self._start_backend = start_backend
+        self.main_screen = MainScreen()
+
+    def on_mount(self) -> None:
+        self.register_theme(HIGH_CONTRAST)
+        theme = self.settings.tui.theme
+        if theme in self.available_themes:
+            self.theme = theme
+        else:
+            self.notify(f"unknown theme {theme!r} in settings; using {self.theme}", severity="warning")
+        keymap = dict(self.settings.tui.keymap)
+        unknown = check_keymap(keymap)
+        if unknown:
+            self.notify(f"tui.keymap: unknown action id(s) {', '.join(unknown)} (F1 lists the ids)",
+                        severity="warning")
+        self.set_keymap({k: v for k, v in keymap.items() if k not in unknown})
+        self.push_screen(self.main_screen)
+        if self._start_backend:
+            self.call_after_refresh(self.start_backend)
+
+    def keys_for(self, action_id: str) -> str:
+        """The keys bound to an action now (user keymap first, else the registry default)."""
+        keys = self._keymap.get(action_id) or BY_ID[action_id].keys
+        return keys.replace(",", " / ")
+
+    @on(AgentReady)
+    def _agent_ready(self, message: AgentReady) -> None:
+        status = self.main_screen.status
+        status.brain, status.hub, status.collection = message.brain, message.hub, message.collection
+        if status.activity.startswith("starting"):
+            status.activity = "ready"
+
+    @on(AgentUnavailable)
+    def _agent_unavailable(self, message: AgentUnavailable) -> None:
+        status = self.main_screen.status
+        status.hub, status.brain, status.activity = "unavailable", "—", "agent not running"
+        self.notify(message.error, title="Agent could not start", severity="error", timeout=12)
+
+    @on(StoresReady)
+    def _stores_ready(self) -> None:
+        for screen in self.screen_stack:
+            if hasattr(screen, "reload"):
+                screen.reload()
+
+    # ---- actions -------------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        from paperpilot_tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_open_memory(self) -> None:
+        from paperpilot_tui.screens.memory import MemoryScreen
+
+        self._open(MemoryScreen)
+
+    def action_open_sessions(self) -> None:
+        from paperpilot_tui.screens.sessions import SessionsScreen
+
+        self._open(SessionsScreen)
+
+    def action_open_replay(self) -> None:
+        from paperpilot_tui.screens.replay import ReplayScreen
+
+        self._open(ReplayScreen)
+
+    def _open(self, screen_type: type) -> None:
+        if isinstance(self.screen, screen_type):
+            return
+        while len(self.screen_stack) > 2:  # one browser at a time, over the main screen
+            self.pop_screen()
+        self.push_screen(screen_type())
+
+    def action_new_session(self) -> None:
+        self.cancel_turn()
+        self.session_id, self.resume = new_session_id(), False
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.main_screen.clear()
+        self.main_screen.status.session = self.session_id
+        self.notify(f"new session {self.session_id}", timeout=3)
+
+    def open_session(self, session_id: str) -> None:
+        """Resume a stored session on the main screen."""
+        self.cancel_turn()
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.main_screen.clear()
+        self.main_screen.status.session = session_id
+        self.resume_session(session_id)
+
+    def replay(self, trace_id: str) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.main_screen.clear()
+        self.start_replay(trace_id)
+
+    def action_cycle_theme(self) -> None:
+        names = [t for t in CYCLE if t in self.available_themes]
+        idx = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(idx + 1) % len(names)]
+        self.notify(f"theme: {self.theme}", timeout=2)
+
+    def action_high_contrast(self) -> None:
+        self.theme = HIGH_CONTRAST.name
+
+    def action_dismiss_screen(self) -> None:
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def watch_theme(self, theme: str) -> None:
+        if self.main_screen.is_mounted:
+            self.main_screen.query_one("#graph-view").refresh_view()
+
+
+def main(config: str | None = None, session: str | None = None, replay: str | None = None) -> int:
+    """Entry point for ``paperpilot`` (and ``paperpilot replay``): load settings, run the app."""
+    from core.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings(config)
+    except ConfigError as exc:
+        print(f"paperpilot: config error: {exc}", file=sys.stderr)
+        return 2
+    app = PaperPilotApp(settings, session=session, replay=replay)
+    app.run()
+    return 0

@@ -1,0 +1,63 @@
+"""Typed messages: the only way background work talks to the UI.
+
+Workers (the agent, the replay player, store calls) post these; screens and panes react with
+``@on``. ``AgentEvent`` wraps one :mod:`core.events` object unchanged, so live turns and replays
+go through exactly the same handlers. Nothing here imports ``core`` (first paint stays light).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.message import Message
+
+
+class AgentEvent(Message):
+    """One event of a turn (live or replayed); ``event.kind`` tells which."""
+
+    def __init__(self, event: Any, replay: bool = False) -> None:
+        super().__init__()
+        self.event = event
+        self.replay = replay
+
+
+class AgentReady(Message):
+    """The agent (brain, hub session, stores) is open."""
+
+    def __init__(self, brain: str, hub: str, collection: str) -> None:
+        super().__init__()
+        self.brain, self.hub, self.collection = brain, hub, collection
+
+
+class AgentUnavailable(Message):
+    """The agent could not be opened; ``error`` is one user-facing line."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+
+class HistoryLoaded(Message):
+    """The previous turns of a resumed session: list of (question, answer)."""
+
+    def __init__(self, session_id: str, turns: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.session_id, self.turns = session_id, turns
+
+
+class TurnEnded(Message):
+    """The worker consuming a turn stopped (finished, failed or cancelled)."""
+
+
+class ReplayState(Message):
+    """Replay progress: playing/paused, speed, position."""
+
+    def __init__(self, trace_id: str, paused: bool, speed: float, position: int, total: int,
+                 done: bool = False) -> None:
+        super().__init__()
+        self.trace_id, self.paused, self.speed = trace_id, paused, speed
+        self.position, self.total, self.done = position, total, done
+
+
+class StoresReady(Message):
+    """The fact, session and trace stores are open."""

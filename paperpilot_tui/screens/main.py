@@ -1,0 +1,199 @@
+"""The main screen: chat, graph/strategy, trace and memory panes, fed by one message type.
+
+``AgentEvent`` (live or replayed) arrives here and is handed to every pane's ``apply``; panes only
+render state. At 120×40 all four panes are visible; below 100×30 they become tabs (alt+1..4).
+"""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static, Tab, Tabs
+
+from paperpilot_tui.actions import bindings
+from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
+from paperpilot_tui.widgets.chat import ChatPane
+from paperpilot_tui.widgets.chat_input import ChatInput
+from paperpilot_tui.widgets.graph import GraphPane
+from paperpilot_tui.widgets.memory_pane import MemoryPane
+from paperpilot_tui.widgets.status import StatusBar
+from paperpilot_tui.widgets.trace import TracePane
+
+PANES = ("chat", "graph", "trace", "memory")
+NARROW_WIDTH, NARROW_HEIGHT = 100, 30
+
+
+class MainScreen(Screen):
+    CSS_PATH = "main.tcss"
+    BINDINGS = bindings("main")
+    HELP_SCOPES = ("main", "input", "app")
+
+    def __init__(self) -> None:
+        super().__init__(id="main")
+        self.busy = False
+        self.replaying = False
+        self.shown = "chat"
+
+    def compose(self) -> ComposeResult:
+        yield Tabs(*(Tab(f"{n + 1} {p.title()}", id=f"tab-{p}") for n, p in enumerate(PANES)), id="pane-tabs")
+        with Horizontal(id="panes"):
+            with Vertical(id="left"):
+                yield ChatPane(id="chat", classes="pane")
+            with Vertical(id="right"):
+                with VerticalScroll(id="graph", classes="pane"):
+                    yield GraphPane(id="graph-view")
+                yield TracePane(id="trace", classes="pane")
+                yield MemoryPane(id="memory", classes="pane")
+        yield Static("", id="replay-bar")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        titles = {"chat": "Chat", "graph": "Graph · strategy", "trace": "Trace", "memory": "Memory"}
+        for pane, title in titles.items():
+            self.query_one(f"#{pane}").border_title = title
+        self.status.session = self.app.session_id
+        self.status.collection = self.app.settings.mcp.collection
+        self.query_one(ChatInput).focus()
+        self._layout(self.size.width, self.size.height)
+
+    def on_resize(self, event) -> None:
+        self._layout(event.size.width, event.size.height)
+
+    def _layout(self, width: int, height: int) -> None:
+        self.set_class(width < NARROW_WIDTH or height < NARROW_HEIGHT, "narrow")
+        self._show(self.shown)
+
+    def _show(self, pane: str) -> None:
+        self.shown = pane
+        for p in PANES:
+            self.query_one(f"#{p}").set_class(p == pane, "-shown")
+        self.set_class(pane == "chat", "-show-chat")
+        tabs = self.query_one(Tabs)
+        if tabs.active != f"tab-{pane}":
+            tabs.active = f"tab-{pane}"
+
+    @on(Tabs.TabActivated)
+    def _tab(self, event: Tabs.TabActivated) -> None:
+        if event.tab.id and event.tab.id.startswith("tab-"):
+            self._show(event.tab.id[4:])
+
+    # ---- panes ---------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> StatusBar:
+        return self.query_one(StatusBar)
+
+    def panes(self) -> tuple:
+        return (self.query_one(ChatPane), self.query_one(GraphPane), self.query_one(TracePane),
+                self.query_one(MemoryPane))
+
+    def clear(self) -> None:
+        self.query_one(ChatPane).clear()
+        self.query_one(TracePane).clear()
+        self.query_one(GraphPane).reset()
+        self.query_one(GraphPane).refresh_view()
+
+    @on(AgentEvent)
+    def _agent_event(self, message: AgentEvent) -> None:
+        ev = message.event
+        for pane in self.panes():
+            pane.apply(ev)
+        kind = ev.kind
+        if kind == "turn_started":
+            self.busy = True
+            self.status.activity = "replaying" if message.replay else "thinking"
+            if not message.replay:
+                self.status.session = ev.session_id
+        elif kind == "node_started":
+            where = "" if ev.graph == "main" else f"{ev.graph} · "
+            self.status.activity = f"{where}{ev.node}"
+        elif kind == "notice" and ev.level != "info":
+            self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
+        elif kind == "turn_finished":
+            self.status.activity = "ready"
+        elif kind == "turn_failed":
+            self.status.activity = "cancelled" if ev.category == "cancelled" else "turn failed"
+            if ev.category != "cancelled":
+                self.notify(ev.error, title="Turn failed", severity="error", timeout=8)
+
+    @on(TurnEnded)
+    def _turn_ended(self) -> None:
+        self.busy = False
+        if self.status.activity not in ("turn failed", "cancelled"):
+            self.status.activity = "ready"
+
+    @on(HistoryLoaded)
+    def _history(self, message: HistoryLoaded) -> None:
+        self.clear()
+        self.status.session = message.session_id
+        chat = self.query_one(ChatPane)
+        chat.show_history(message.turns)
+        chat.note(f"resumed session {message.session_id} · {len(message.turns)} earlier turn(s)")
+
+    @on(ReplayState)
+    def _replay_state(self, message: ReplayState) -> None:
+        bar = self.query_one("#replay-bar", Static)
+        self.replaying = not message.done
+        bar.set_class(True, "-on")
+        state = "done" if message.done else "paused" if message.paused else "playing"
+        keys = "" if message.done else "  space pause/resume · +/- speed · esc stop"
+        bar.update(f"⏵ replay {message.trace_id}  {state}  {message.position}/{message.total}"
+                   f"  speed ×{message.speed:g}{keys}")
+
+    @on(ChatInput.Submitted)
+    def _submitted(self, message: ChatInput.Submitted) -> None:
+        if self.busy:
+            self.notify("A turn is running; esc cancels it.", severity="warning")
+            return
+        if self.app.ask(message.text):
+            self.busy = True
+            self.query_one("#replay-bar").set_class(False, "-on")
+
+    # ---- actions -------------------------------------------------------------------------------
+
+    def action_cancel_turn(self) -> None:
+        if not self.app.cancel_turn():
+            if self.focused is not self.query_one(ChatInput):
+                self.query_one(ChatInput).focus()
+            return
+        if self.replaying:
+            self.replaying = False
+            self.notify("Replay stopped.")
+            return
+        cancelled = SimpleNamespace(kind="turn_failed", error="cancelled by you (esc)", category="cancelled",
+                                    node=None, ts=time.time(), turn_id="")
+        self.post_message(AgentEvent(cancelled))
+
+    def action_focus_input(self) -> None:
+        self._show("chat")
+        self.query_one(ChatInput).focus()
+
+    def action_focus_sources(self) -> None:
+        self._show("chat")
+        self.query_one("#source-list").focus()
+
+    def action_focus_trace(self) -> None:
+        self._show("trace")
+        steps = self.query_one(TracePane).steps
+        if steps:
+            steps[-1].query_one("CollapsibleTitle").focus()
+
+    def action_pane(self, name: str) -> None:
+        self._show(name)
+
+    def action_replay_pause(self) -> None:
+        control = self.app.replay_control
+        if self.replaying and control is not None:
+            control.toggle()
+
+    def action_replay_speed(self, factor: float) -> None:
+        control = self.app.replay_control
+        if control is not None:
+            control.speed = min(max(control.speed * factor, 0.25), 16.0)
+            self.notify(f"replay speed ×{control.speed:g}", timeout=2)

@@ -1,0 +1,159 @@
+"""Chat pane: the conversation, the streaming answer, its sources and the question input.
+
+Tokens are buffered and written to a ``MarkdownStream`` every 80 ms (one widget update per flush,
+never per token); when the turn ends the answer gets one final ``update()`` with the formatted
+text, whose ``[n]`` citations become links to the sources list.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Markdown, Static
+
+from paperpilot_tui.widgets.chat_input import ChatInput
+from paperpilot_tui.widgets.sources import SourcesPanel
+
+FLUSH_S = 0.08
+_CITE = re.compile(r"\[(\d+)\](?!\()")
+
+
+def link_citations(answer: str) -> str:
+    """``[3]`` → a Markdown link ``[[3]](#source-3)`` that the app resolves to the sources list."""
+    return _CITE.sub(lambda m: f"[\\[{m.group(1)}\\]](#source-{m.group(1)})", answer)
+
+
+class Question(Static):
+    DEFAULT_CSS = """
+    Question { margin: 1 0 0 0; padding: 0 1; background: $primary 15%; color: $text; text-style: bold; }
+    """
+
+
+class Answer(Markdown):
+    DEFAULT_CSS = """
+    Answer { margin: 0 0 0 0; padding: 0 1; background: transparent; }
+    """
+
+
+class ChatNote(Static):
+    DEFAULT_CSS = """
+    ChatNote { padding: 0 1; color: $text-muted; }
+    ChatNote.-error { color: $error; text-style: bold; }
+    """
+
+
+class ChatLog(VerticalScroll):
+    DEFAULT_CSS = """
+    ChatLog { layout: stream; height: 1fr; scrollbar-size-vertical: 1; }
+    """
+
+
+class ChatPane(Vertical):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._answer: Answer | None = None
+        self._stream: Any = None
+        self._buffer: list[str] = []
+        self._timer: Any = None
+
+    def compose(self) -> ComposeResult:
+        with ChatLog(id="chat-log"):
+            yield ChatNote("Ask about the papers in your knowledge hub. enter sends · ctrl+j new line · "
+                           "↑/↓ history · esc cancels · F1 help", id="chat-hint")
+        yield SourcesPanel(id="sources")
+        yield ChatInput(id="chat-input")
+
+    @property
+    def log_view(self) -> ChatLog:
+        return self.query_one(ChatLog)
+
+    def clear(self) -> None:
+        self._end_stream()
+        self.log_view.remove_children()
+        self.query_one(SourcesPanel).show([])
+
+    def show_history(self, turns: list[tuple[str, str]]) -> None:
+        for question, answer in turns:
+            self.log_view.mount(Question(question, markup=False))
+            self.log_view.mount(Answer(link_citations(answer)))
+        self.log_view.scroll_end(animate=False, immediate=False)
+
+    def note(self, text: str, error: bool = False) -> None:
+        self.log_view.mount(ChatNote(text, markup=False, classes="-error" if error else ""))
+        self.log_view.scroll_end(animate=False, immediate=False)
+
+    def _begin_answer(self) -> None:
+        self._end_stream()
+        self._answer = Answer("")
+        self.log_view.mount(self._answer)
+        self._stream = Markdown.get_stream(self._answer)
+        self._timer = self.set_interval(FLUSH_S, self._flush)
+
+    async def _flush(self) -> None:
+        if self._buffer and self._stream is not None:
+            text, self._buffer = "".join(self._buffer), []
+            await self._stream.write(text)
+            self.log_view.scroll_end(animate=False, immediate=False)
+
+    def _end_stream(self) -> Any:
+        """Stop flushing; returns the stream (to be stopped) or None."""
+        if self._timer is not None:
+            self._timer.stop()
+        stream, self._stream, self._timer, self._buffer = self._stream, None, None, []
+        if stream is not None:
+            self.run_worker(stream.stop(), group="md-stream", exit_on_error=False)
+        return stream
+
+    def _final(self, text: str) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        stream, self._stream, self._timer, self._buffer = self._stream, None, None, []
+        if self._answer is None:
+            self._answer = Answer("")
+            self.log_view.mount(self._answer)
+        answer, self._answer = self._answer, None
+        self.run_worker(self._finish(answer, stream, link_citations(text)), group="md-stream", exit_on_error=False)
+
+    async def _finish(self, answer: Answer, stream: Any, text: str) -> None:
+        if stream is not None:
+            await stream.stop()
+        await answer.update(text)
+        self.log_view.scroll_end(animate=False, immediate=False)
+
+    def apply(self, ev: Any) -> None:
+        kind = ev.kind
+        if kind == "token":
+            if self._stream is None:
+                self._begin_answer()
+            self._buffer.append(ev.text)
+        elif kind == "turn_started":
+            self.log_view.mount(Question(ev.question, markup=False))
+            self.query_one(SourcesPanel).show([])
+            self._answer = None
+        elif kind == "retry":
+            if self._answer is not None:
+                self._end_stream()
+                self._answer.remove()
+                self._answer = None
+            self.note(f"↻ the critic asked for a retry ({ev.attempt}): {ev.feedback}")
+        elif kind == "turn_finished":
+            self._final(ev.result.final_answer or "_(no answer)_")
+            self.query_one(SourcesPanel).show(ev.result.sources)
+        elif kind == "turn_failed":
+            self._end_stream()
+            self._answer = None
+            label = "cancelled" if ev.category == "cancelled" else "failed"
+            self.note(f"✗ turn {label}: {ev.error}", error=ev.category != "cancelled")
+
+    @on(Markdown.LinkClicked)
+    def _citation(self, event: Markdown.LinkClicked) -> None:
+        if event.href.startswith("#source-"):
+            event.prevent_default()
+            event.stop()
+            n = int(event.href.rsplit("-", 1)[1])
+            if self.query_one(SourcesPanel).select_index(n):
+                self.query_one("#source-list").focus()

@@ -1,0 +1,61 @@
+"""The question input: multi-line, with history.
+
+enter sends; shift+enter, ctrl+j or alt+enter insert a new line (ctrl+enter is never required:
+many terminals and tmux swallow it); up on the first line / down on the last line walk the
+history. Keys come from the action registry, so users can remap them.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.widgets import TextArea
+
+from paperpilot_tui.actions import bindings
+
+
+class ChatInput(TextArea):
+    BINDINGS = bindings("input")
+    DEFAULT_CSS = """
+    ChatInput { height: 5; border: round $primary 50%; }
+    ChatInput:focus { border: round $accent; }
+    """
+
+    class Submitted(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(soft_wrap=True, show_line_numbers=False, tab_behavior="focus", **kwargs)
+        self.past: list[str] = []
+        self._pos = 0  # index into history; len(history) = the draft being typed
+        self._draft = ""
+
+    def action_send(self) -> None:
+        text = self.text.strip()
+        if not text:
+            return
+        if not self.past or self.past[-1] != text:
+            self.past.append(text)
+        self._pos = len(self.past)
+        self._draft = ""
+        self.clear()
+        self.post_message(self.Submitted(text))
+
+    def action_newline(self) -> None:
+        self.insert("\n")
+
+    def action_history(self, step: int) -> None:
+        row = self.cursor_location[0]
+        at_edge = row == 0 if step < 0 else row == self.document.line_count - 1
+        if not at_edge or not self.past:
+            (self.action_cursor_up if step < 0 else self.action_cursor_down)()
+            return
+        if self._pos == len(self.past):
+            self._draft = self.text
+        pos = min(max(self._pos + step, 0), len(self.past))
+        if pos == self._pos:
+            return
+        self._pos = pos
+        self.load_text(self.past[pos] if pos < len(self.past) else self._draft)
+        self.move_cursor(self.document.end)

@@ -1,0 +1,59 @@
+"""Memory pane: the long-term facts recalled for the current turn, what the turn memorized, and
+the way into the memory browser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Button, Static
+
+
+class MemoryPane(Vertical):
+    DEFAULT_CSS = """
+    MemoryPane #memory-facts { height: 1fr; padding: 0 1; }
+    MemoryPane Button { width: 100%; height: 1; border: none; min-width: 10; }
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.recalled: list[str] = []
+        self.written: list[str] = []
+        self.skipped = ""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="memory-scroll"):
+            yield Static(self._render_facts(), id="memory-facts")
+        yield Button("Open memory browser  (F3)", id="open-memory", compact=True)
+
+    def _render_facts(self) -> Text:
+        text = Text()
+        if not self.recalled:
+            text.append("No facts recalled for this turn.\n", style="dim")
+        for fact in self.recalled:
+            text.append("• ", style="bold")
+            text.append(fact + "\n")
+        if self.written:
+            text.append(f"saved {len(self.written)}: ", style="dim")
+            text.append("; ".join(self.written), style="italic")
+        elif self.skipped:
+            text.append(f"nothing saved: {self.skipped}", style="dim")
+        return text
+
+    def apply(self, ev: Any) -> None:
+        kind = ev.kind
+        if kind == "turn_started":
+            self.recalled, self.written, self.skipped = [], [], ""
+        elif kind == "memory_recalled":
+            self.recalled = list(ev.facts)
+        elif kind == "memory_written":
+            self.written, self.skipped = list(ev.facts), ev.skipped_reason
+        else:
+            return
+        self.query_one("#memory-facts", Static).update(self._render_facts())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.app.run_action("open_memory")
