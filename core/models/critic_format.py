@@ -124,3 +124,8 @@ def parse_critique(text: str) -> CriticVerdict | None:
         completeness=comp if comp is not None else (0.9 if passed else 0.6),
         issues=issues[:8], feedback=_clip(feedback, 400),
     )
+
+
+def critic_messages(prompt: str) -> list[dict]:
+    """The chat messages for one review: the fixed system line plus the built prompt."""
+    return [{"role": "system", "content": CRITIC_SYSTEM}, {"role": "user", "content": prompt}]

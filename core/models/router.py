@@ -1,0 +1,155 @@
+"""The local LoRA intent router: MiniLM sequence classifier + LoRA adapter + trained head.
+
+``format_router_input`` is the one place that turns (question, history) into model text, used by
+training and inference alike. An adapter folder holds PEFT's ``adapter_config.json`` and
+``adapter_model.safetensors`` (LoRA on query/key/value, the classifier head via modules_to_save)
+plus ``label_map.json`` (labels, base, max_length). Confidence is the softmax over the label
+logits. Loading imports torch/peft lazily and may run in a worker thread; ``classify`` runs the
+forward pass in a thread so the event loop never blocks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from core.brains.base import RouteDecision, Turn
+from core.models.manager import SHIPPED_ROUTER, LocalModelManager, ModelNotAvailable, minilm_dir, offline_env
+from core.state import INTENT_TYPES
+
+LABEL_MAP_FILE = "label_map.json"
+MAX_PREV_QUESTION = 120
+MAX_PREV_ANSWER = 120
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def format_router_input(question: str, history: list[Turn]) -> str:
+    """The router's input text: the question, then at most the last turn, clipped.
+
+    The question comes first so truncation only ever cuts history.
+    """
+    text = " ".join(question.split())
+    if history:
+        last = history[-1]
+        text += (f" [SEP] previous question: {_clip(last.question, MAX_PREV_QUESTION)}"
+                 f" previous answer: {_clip(last.answer, MAX_PREV_ANSWER)}")
+    return text
+
+
+def turns_from_chat(history: list[dict]) -> list[Turn]:
+    """``[{"role": "user"|"assistant", "content": ...}, ...]`` (the data files' format) → turns."""
+    turns: list[Turn] = []
+    pending: str | None = None
+    for msg in history:
+        if msg.get("role") == "user":
+            pending = str(msg.get("content", ""))
+        elif msg.get("role") == "assistant" and pending is not None:
+            turns.append(Turn(question=pending, answer=str(msg.get("content", ""))))
+            pending = None
+    if pending is not None:  # a trailing question without an answer still counts as context
+        turns.append(Turn(question=pending, answer=""))
+    return turns
+
+
+class LoRARouter:
+    """Classify intent with a loaded sequence classifier; thread-safe, CPU by default."""
+
+    def __init__(self, model: Any, tokenizer: Any, labels: list[str], *, name: str = "lora:minilm",
+                 max_length: int = 128) -> None:
+        self.model = model
+        self.tokenizer = tokenizer
+        self.labels = list(labels)
+        self.name = name
+        self.max_length = max_length
+        self._lock = threading.Lock()
+
+    def probabilities(self, texts: list[str]) -> list[list[float]]:
+        """Softmax over label logits for each text (synchronous)."""
+        import torch
+
+        enc = self.tokenizer(texts, padding=True, truncation=True, max_length=self.max_length,
+                             return_tensors="pt")
+        with self._lock, torch.inference_mode():
+            logits = self.model(**enc).logits.float()
+        return torch.softmax(logits, dim=-1).tolist()
+
+    def classify_sync(self, question: str, history: list[Turn]) -> RouteDecision:
+        probs = self.probabilities([format_router_input(question, history)])[0]
+        scores = {label: round(p, 4) for label, p in zip(self.labels, probs)}
+        best = max(range(len(probs)), key=probs.__getitem__)
+        return RouteDecision(type=self.labels[best], confidence=min(1.0, max(0.0, probs[best])),  # type: ignore[arg-type]
+                             router=self.name, scores=scores)
+
+    async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
+        return await asyncio.to_thread(self.classify_sync, question, history)
+
+
+def read_label_map(adapter_dir: Path) -> dict:
+    path = adapter_dir / LABEL_MAP_FILE
+    if not (adapter_dir / "adapter_config.json").exists() or not path.exists():
+        raise ModelNotAvailable(f"no router adapter at {adapter_dir} (adapter_config.json or {LABEL_MAP_FILE} missing)")
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    labels = meta.get("labels") or []
+    if sorted(labels) != sorted(INTENT_TYPES):
+        raise ModelNotAvailable(f"router adapter at {adapter_dir} has labels {labels}, expected {list(INTENT_TYPES)}")
+    return meta
+
+
+def build_classifier(labels: list[str]) -> tuple[Any, Any]:
+    """A fresh MiniLM sequence classifier (head untrained) and its tokenizer; used by training too."""
+    offline_env()
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    base = minilm_dir()
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()  # "classifier weights newly initialized" is expected here
+    hf_logging.disable_progress_bar()
+    try:
+        model = AutoModelForSequenceClassification.from_pretrained(
+            base, num_labels=len(labels), id2label=dict(enumerate(labels)),
+            label2id={label: i for i, label in enumerate(labels)},
+        )
+    finally:
+        hf_logging.set_verbosity(verbosity)
+    return model, AutoTokenizer.from_pretrained(base)
+
+
+def load_router_dir(adapter_dir: str | Path, *, merge: bool = True) -> LoRARouter:
+    """Load an adapter folder onto the bundled MiniLM base; ModelNotAvailable on any failure."""
+    adapter_dir = Path(adapter_dir).expanduser()
+    meta = read_label_map(adapter_dir)
+    if meta.get("base", "minilm") != "minilm":
+        raise ModelNotAvailable(f"router adapter at {adapter_dir} is for base {meta.get('base')!r}; "
+                                "only MiniLM classifiers are served as the router")
+    try:
+        import torch
+        from peft import PeftModel
+
+        torch.set_num_threads(min(torch.get_num_threads(), 4))
+        model, tokenizer = build_classifier(meta["labels"])
+        model = PeftModel.from_pretrained(model, str(adapter_dir))
+        if merge:
+            model = model.merge_and_unload()
+        model.eval()
+    except ModelNotAvailable:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one line for the user, fall back upstream
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise ModelNotAvailable(f"cannot load router adapter {adapter_dir}: {first[:200]}") from None
+    return LoRARouter(model, tokenizer, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
+                      max_length=int(meta.get("max_length", 128)))
+
+
+def load_router(settings: Any) -> LoRARouter:
+    """The configured router adapter (``agent.router_model``) or the shipped one, loaded once."""
+    configured = getattr(getattr(settings, "agent", None), "router_model", None)
+    path = Path(configured).expanduser() if configured else SHIPPED_ROUTER
+    return LocalModelManager.shared().get(f"router:{path.resolve()}", lambda: load_router_dir(path))

@@ -1,0 +1,61 @@
+"""The committed training data: reproducible from the seed, balanced, bilingual, honest held-out split."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from training.data import generate_critic, generate_react_steps, generate_router
+from training.data import vocab as V
+from training.data.generate_router import LABELS, read_jsonl
+
+
+def test_router_data_is_reproducible_and_matches_committed_files():
+    train, heldout = generate_router.generate()
+    assert train == read_jsonl(generate_router.TRAIN_FILE)
+    assert heldout == read_jsonl(generate_router.HELDOUT_FILE)
+    assert generate_router.generate(seed=99) != (train, heldout)
+
+
+def test_router_data_shape_and_balance():
+    train, heldout = generate_router.generate()
+    assert len(train) + len(heldout) >= 800
+    counts = Counter(r["label"] for r in train + heldout)
+    assert set(counts) == set(LABELS) and min(counts.values()) >= 100
+    assert {r["lang"] for r in train} == {"en", "zh"} and {r["lang"] for r in heldout} == {"en", "zh"}
+    for row in train + heldout:
+        assert set(row) >= {"question", "history", "label"}
+        assert all(m["role"] in ("user", "assistant") and m["content"] for m in row["history"])
+    assert all(r["history"] for r in train + heldout if r["label"] == "follow_up")
+    with_history = Counter(r["label"] for r in train if r["history"])
+    assert all(with_history[label] >= 50 for label in LABELS)  # history alone never gives the label away
+
+
+def test_router_heldout_never_seen_in_training():
+    train, heldout = generate_router.generate()
+    norm = lambda q: " ".join(q.lower().split())  # noqa: E731
+    assert not {norm(r["question"]) for r in train} & {norm(r["question"]) for r in heldout}
+    train_text = " ".join(r["question"] for r in train)
+    held_entities = [e for e in V.ENTITIES_HELDOUT if e not in V.ENTITIES_TRAIN and e not in train_text]
+    assert held_entities, "held-out entities must be absent from training questions"
+    assert any(e in r["question"] for r in heldout for e in held_entities)
+
+
+def test_critic_pairs_cover_every_defect():
+    train, heldout = generate_critic.generate()
+    assert train == read_jsonl(generate_critic.TRAIN_FILE) and heldout == read_jsonl(generate_critic.HELDOUT_FILE)
+    assert len(train) >= 500
+    assert set(Counter(r["defect"] for r in train)) == set(generate_critic.DEFECTS)
+    for row in train[:50]:
+        assert row["prompt"] and row["chosen"] != row["rejected"]
+        assert row["passed"] == (row["defect"] == "clean")
+        assert ("VERDICT: pass" in row["chosen"]) == row["passed"]
+    assert len({r["prompt"] for r in train + heldout}) == len(train) + len(heldout)
+
+
+def test_react_critical_step_pairs():
+    train, heldout = generate_react_steps.generate()
+    assert train == read_jsonl(generate_react_steps.TRAIN_FILE)
+    points = Counter(r["decision_point"] for r in train)
+    assert set(points) == {"D1_initial_strategy", "D2_continue_or_stop", "D3_strategy_switch"}
+    assert all(r["chosen"] != r["rejected"] for r in train + heldout)
+    assert not {r["question"] for r in train} & {r["question"] for r in heldout}
