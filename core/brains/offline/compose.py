@@ -76,7 +76,7 @@ def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
             continue
         rivals = sum(1 for o in ents if o != name and mentions(s.text, o))
         own = 2.0 if subj == name else (1.0 if mentions(s.text, name) else 0.0)
-        val = len(key & s.terms) + 1.5 * min(hits, 3) + own - 0.8 * rivals + 0.3 / (1 + s.pos) - 0.03 * max(0, len(s.terms) - 25)
+        val = len(key & s.terms) + 1.5 * min(hits, 4) + own - 0.8 * rivals + 0.3 / (1 + s.pos) - 0.03 * max(0, len(s.terms) - 25)
         if dim != "overview" and numbers_with_units(s.text):
             val += 1.0  # a measured value says more than a qualitative remark
         if dim == "overview" and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):

@@ -152,7 +152,7 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     score -= sum(1.0 for i in issues if "out of range" in i)
     score = round(max(0.0, min(10.0, score)), 2)
     passed = (score >= thresholds.pass_score and faithfulness >= thresholds.min_faithfulness
-              and completeness >= thresholds.min_completeness and bool(answer.strip()))
+              and completeness >= thresholds.min_completeness and bool(answer.strip()) and not missing)
     feedback = _feedback(missing, issues, passed)
     return CriticVerdict(passed=passed, score=score, completeness=round(completeness, 3),
                          faithfulness=round(faithfulness, 3), feedback=feedback, issues=issues,

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from core.brains.offline.lexicon import dimension_terms, entity, mentions
+from core.brains.offline.lexicon import dimension_terms, entity, find_entities, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, split_sentences, term_set
 from core.state import Intent, RetrievedContext
@@ -93,9 +93,8 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
                 if i + 1 not in seen[norm].cited:
                     seen[norm].cited.append(i + 1)
                 continue
-            about = extract_entities(text)
-            if not about and ctx.entity:
-                about = []
+            about = [name for _, name in find_entities(text)]
+            about += [e for e in prof.entities if e not in about and mentions(text, e)]
             s = Sentence(i, pos, text, term_set(text), about, [i + 1])
             seen[norm] = s
             pool.append(s)
@@ -135,6 +134,28 @@ def subject(sent: Sentence) -> str | None:
         if m and m.start() <= 40:
             firsts.append((m.start(), e))
     return min(firsts)[1] if firsts else None
+
+
+MEASURES: tuple[tuple[str, re.Pattern, re.Pattern | None], ...] = (
+    ("default rank", re.compile(r"\brank(?:\s+r)?\s*(?:=|of|is|:)?\s*(\d+)\b|\br\s*=\s*(\d+)\b", re.I),
+     re.compile(r"\b(default|typically|standard|set to|uses?)\b", re.I)),
+    ("year", re.compile(r"\b(?:in|published in|introduced in|proposed in)\s+((?:19|20)\d{2})\b", re.I),
+     re.compile(r"\b(introduc|publish|propos|releas)", re.I)),
+    ("memory (GB)", re.compile(r"(\d+(?:\.\d+)?)\s?GB\b"), None),
+    ("percentage", re.compile(r"(\d+(?:\.\d+)?)\s?%"), None),
+)
+
+
+def measures(sentence: str, *, need_cue: bool = True) -> dict[str, set[str]]:
+    """Values stated for each known measure, e.g. {"default rank": {"8"}}."""
+    out: dict[str, set[str]] = {}
+    for name, pat, cue in MEASURES:
+        if need_cue and cue is not None and not cue.search(sentence):
+            continue
+        vals = {g for m in pat.findall(sentence) for g in (m if isinstance(m, tuple) else (m,)) if g}
+        if vals:
+            out[name] = vals
+    return out
 
 
 def dim_hits(text: str, name: str) -> int:

@@ -63,7 +63,7 @@ ENTITIES: tuple[Entity, ...] = (
     _e("GPT-3", "gpt-3|gpt3|language models are few-shot learners", 2020, "Transformer|InstructGPT", kind="model"),
     _e("GPT-4", "gpt-4|gpt4", 2023, "GPT-3", kind="model"),
     _e("LLaMA", "llama|llama 2|llama-2", 2023, "Transformer", kind="model"),
-    _e("Adapters", "adapter layers|adapter tuning|houlsby adapters", 2019, "LoRA"),
+    _e("Adapters", "adapter layers|adapter tuning|houlsby adapters", 2019, "LoRA", case="Adapters"),
     _e("Prefix Tuning", "prefix tuning|prefix-tuning", 2021, "LoRA|Prompt Tuning"),
     _e("Prompt Tuning", "prompt tuning|prompt-tuning", 2021, "Prefix Tuning"),
     _e("Mixture of Experts", "mixture of experts|mixture-of-experts|MoE|混合专家", 2017, "Transformer", case="MoE"),
@@ -87,7 +87,7 @@ class Dimension:
 
 DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("memory", ("memory", "vram", "footprint", "gpu memory", "内存", "显存"),
-              ("memory", "gb", "vram", "footprint", "quantiz", "4-bit", "bit", "gpu")),
+              ("memory", "gb", "vram", "footprint", "quantiz", "4-bit", "gpu")),
     Dimension("accuracy", ("accuracy", "accurate", "performance", "quality", "benchmark", "score", "准确", "精度", "效果", "性能"),
               ("accuracy", "performance", "quality", "match", "benchmark", "score", "%", "degrad", "outperform", "comparabl", "on par")),
     Dimension("training time", ("training time", "faster to train", "train faster", "training speed", "time to train", "训练时间", "训练速度"),

@@ -12,19 +12,13 @@ from __future__ import annotations
 
 import re
 
-from core.brains.offline.evidence import attributed, context_text, dim_hits, profile, relevant_indexes, sentence_pool
+from core.brains.offline.evidence import attributed, context_text, dim_hits, measures, profile, relevant_indexes, sentence_pool
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import split_sentences, term_set
 from core.state import Intent, RetrievedContext, SufficiencyJudgement
 
-_MEASURES: tuple[tuple[str, re.Pattern, re.Pattern | None], ...] = (
-    ("default rank", re.compile(r"\brank(?:\s+r)?\s*(?:=|of|is|:)?\s*(\d+)\b", re.I), re.compile(r"\b(default|typically|standard|set to|uses?)\b", re.I)),
-    ("year", re.compile(r"\b(?:in|published in|introduced in|proposed in)\s+((?:19|20)\d{2})\b", re.I), re.compile(r"\b(introduc|publish|propos|releas)", re.I)),
-    ("memory (GB)", re.compile(r"(\d+(?:\.\d+)?)\s?GB\b"), None),
-    ("percentage", re.compile(r"(\d+(?:\.\d+)?)\s?%"), None),
-)
 _COMPARISON = re.compile(r"\b(from|than|versus|vs\.?|reduc\w*|compared|up to|while|whereas|instead)\b", re.I)
 _SCALE = re.compile(r"\b\d+(?:\.\d+)?\s?[BM]\b")
 
@@ -48,16 +42,16 @@ def conflicts(contexts: list[RetrievedContext], entities: list[str]) -> list[str
             if len(names) != 1 or _COMPARISON.search(sent):
                 continue
             scale = tuple(sorted(m.group(0).replace(" ", "") for m in _SCALE.finditer(sent)))
-            for measure, pat, cue in _MEASURES:
-                values = pat.findall(sent)
-                if len(set(values)) != 1 or (cue is not None and not cue.search(sent)):
+            for measure, values in measures(sent).items():
+                if len(values) != 1:
                     continue
+                value = next(iter(values))
                 key = (names[0], measure, scale)
                 prev = seen.get(key)
                 if prev is None:
-                    seen[key] = (values[0], i, ctx.doc_id or ctx.chunk_id)
-                elif prev[0] != values[0] and prev[1] != i:
-                    found.append(f"{names[0]} {measure}: {prev[0]} [{prev[1] + 1}] vs {values[0]} [{i + 1}]")
+                    seen[key] = (value, i, ctx.doc_id or ctx.chunk_id)
+                elif prev[0] != value and prev[1] != i:
+                    found.append(f"{names[0]} {measure}: {prev[0]} [{prev[1] + 1}] vs {value} [{i + 1}]")
     return list(dict.fromkeys(found))
 
 

@@ -13,10 +13,10 @@ import re
 from typing import Callable
 
 from core.brains.base import TokenSink
-from core.brains.offline.evidence import Profile, Sentence, dim_hits, subject
-from core.brains.offline.lexicon import find_dimensions, mentions
+from core.brains.offline.evidence import Profile, Sentence, dim_hits, measures, subject
+from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import content_terms, jaccard, numbers_with_units, strip_markers, term_set
+from core.brains.offline.text import content_terms, jaccard, strip_markers, term_set
 
 NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
 PRIOR_PREFIX = "From earlier sessions:"
@@ -39,8 +39,10 @@ def relevance(sent: Sentence, prof: Profile, focus: set[str] | None = None) -> f
         score += 1.0
     if prof.definitional and (about_main or not prof.entities) and _DEFINITION.search(sent.text):
         score += 1.5
+    if prof.definitional and prof.entities and mention_pattern(prof.entities[0]).match(sent.text):
+        score += 0.5  # "X is/does ..." opens with the thing asked about
     score -= 0.03 * max(0, len(sent.terms) - 25)
-    score += 0.3 / (1 + sent.pos) + 0.1 / (1 + sent.ctx)
+    score += 0.5 / (1 + sent.pos) + 0.1 / (1 + sent.ctx)
     return score
 
 
@@ -142,18 +144,13 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
 
 
 def _conflicts(fact: str, evidence: str) -> bool:
-    """A fact conflicts when it gives a different number, in the same unit, about an entity the evidence numbers too."""
-    fact_nums = numbers_with_units(fact)
-    if not fact_nums:
+    """A fact conflicts when the answer's evidence (all on the question's topic) states another value of the same measure."""
+    fact_vals = measures(fact, need_cue=False)
+    if not fact_vals:
         return False
-    ents = extract_entities(fact)
     for sent in re.split(r"(?<=[.!?])\s+", evidence):
-        if ents and not any(mentions(sent, e) for e in ents):
-            continue
-        ev = numbers_with_units(sent)
-        for val, unit in fact_nums:
-            same_unit = [v for v, u in ev if u == unit]
-            if same_unit and val not in same_unit:
+        for measure, vals in measures(sent, need_cue=False).items():
+            if measure in fact_vals and not fact_vals[measure] & vals:
                 return True
     return False
 

@@ -1,0 +1,167 @@
+"""Offline synthesis, critic and fact extraction over hand-made LoRA/QLoRA/RLHF/DPO chunks."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.brains.base import SynthesisRequest
+from core.brains.offline import OfflineBrain
+from core.brains.offline.text import markers
+from core.state import Intent, RetrievedContext
+
+
+def ctx(n: int, doc: str, title: str, text: str, entity: str | None = None) -> RetrievedContext:
+    return RetrievedContext(content=text, title=title, doc_id=doc, chunk_id=f"{doc}#{n}", entity=entity)
+
+
+LORA_1 = ctx(1, "lora", "LoRA: Low-Rank Adaptation of Large Language Models",
+             "LoRA is a parameter-efficient fine-tuning method that freezes the pretrained weights and trains two small "
+             "low-rank matrices per adapted layer. The rank r is a hyperparameter; the PEFT library uses r = 8 as its "
+             "default rank. On GPT-3 175B, LoRA cuts training memory from 1.2 TB to 350 GB compared with full fine-tuning.")
+LORA_2 = ctx(2, "lora", "LoRA: Low-Rank Adaptation of Large Language Models",
+             "LoRA matches or exceeds the accuracy of full fine-tuning on GLUE and WikiSQL while adding no inference "
+             "latency. Because the update is linear, LoRA weights can be merged into the base model before deployment.")
+QLORA_1 = ctx(3, "qlora", "QLoRA: Efficient Finetuning of Quantized LLMs",
+              "QLoRA builds on LoRA by backpropagating through a frozen 4-bit quantized base model into LoRA adapters. "
+              "QLoRA introduces the 4-bit NormalFloat data type, Double Quantization and Paged Optimizers. "
+              "QLoRA reduces the memory needed to fine-tune a 65B model from more than 780 GB to under 48 GB, so a 65B "
+              "model fits on a single GPU.")
+QLORA_2 = ctx(4, "qlora", "QLoRA: Efficient Finetuning of Quantized LLMs",
+              "QLoRA matches the accuracy of 16-bit LoRA and 16-bit full fine-tuning on MMLU and GLUE benchmarks. "
+              "A QLoRA training step is slower than a 16-bit LoRA step because weights are dequantized on the fly.")
+RLHF_1 = ctx(5, "instructgpt", "Training language models to follow instructions with human feedback",
+             "RLHF first fits a reward model to human preference comparisons and then optimizes the policy with PPO "
+             "under a KL penalty. InstructGPT applied RLHF to GPT-3 and labelers preferred its outputs.")
+RLHF_2 = ctx(6, "instructgpt", "Training language models to follow instructions with human feedback",
+             "PPO training in RLHF is complex and often unstable, because it needs a policy, a reference model, a "
+             "reward model and a value model in memory at once.")
+DPO_1 = ctx(7, "dpo", "Direct Preference Optimization",
+            "DPO optimizes the policy directly on preference pairs with a classification loss, without a separate "
+            "reward model and without reinforcement learning. Unlike RLHF with PPO, DPO is simpler to implement and "
+            "more stable to train.")
+OFF_TOPIC = ctx(8, "cooking", "Notes on baking", "Bread rises because yeast produces carbon dioxide in warm dough.")
+CORPUS = [LORA_1, LORA_2, QLORA_1, QLORA_2, RLHF_1, RLHF_2, DPO_1]
+
+FACTUAL = Intent(type="factual", confidence=0.9, entities=["LoRA"], reformulated_query="What rank does LoRA use by default?")
+COMPARE = Intent(type="comparative", confidence=0.9, entities=["LoRA", "QLoRA"], dimensions=["memory", "accuracy"],
+                 reformulated_query="Compare LoRA and QLoRA in memory use and accuracy")
+MULTI = Intent(type="multi_hop", confidence=0.9, entities=["QLoRA", "LoRA"], constraints={"model_size": "65B"},
+               reformulated_query="How does QLoRA build on LoRA to fine-tune a 65B model on a single GPU?")
+EXPLORE = Intent(type="exploratory", confidence=0.9, entities=["RLHF", "DPO"],
+                 reformulated_query="Trace how alignment methods evolved from RLHF to DPO")
+
+
+async def answer(kind: str, intent: Intent, contexts=CORPUS, **extra) -> str:
+    req = SynthesisRequest(kind=kind, question=intent.reformulated_query, intent=intent, contexts=contexts, **extra)
+    return await OfflineBrain().synthesize(req)  # type: ignore[arg-type]
+
+
+def claim_lines(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if ln.strip() and not ln.startswith(("#", "|---", "| |"))]
+
+
+def assert_markers_valid(text: str, contexts: list[RetrievedContext]) -> None:
+    found = markers(text)
+    assert found, text
+    assert all(1 <= m <= len(contexts) for m in found), text
+
+
+async def test_simple_answer_puts_the_direct_answer_first_with_valid_markers() -> None:
+    text = await answer("simple", FACTUAL)
+    first = text.split("\n\n")[0]
+    assert "default rank" in first and "r = 8" in first and first.endswith("[1].")
+    assert_markers_valid(text, CORPUS)
+    assert all(markers(line) for line in claim_lines(text))
+
+
+async def test_comparative_answer_is_an_entity_by_dimension_table_then_prose() -> None:
+    text = await answer("comparative", COMPARE)
+    lines = text.splitlines()
+    assert lines[0] == "| | Memory | Accuracy |" and lines[1].startswith("|---")
+    rows = {ln.split("|")[1].strip(" *"): ln for ln in lines[2:4]}
+    assert set(rows) == {"LoRA", "QLoRA"}
+    assert "350 GB" in rows["LoRA"] and "48 GB" in rows["QLoRA"]
+    for row in rows.values():
+        cells = [c.strip() for c in row.strip("|").split("|")[1:]]
+        assert all(markers(c) for c in cells), row
+    assert "**Comparison.**" in text
+    assert_markers_valid(text, CORPUS)
+
+
+async def test_comparative_marks_missing_cells_instead_of_inventing_them() -> None:
+    text = await answer("comparative", COMPARE, contexts=[LORA_1, LORA_2, QLORA_1])
+    qlora_row = next(ln for ln in text.splitlines() if ln.startswith("| **QLoRA**"))
+    assert qlora_row.rstrip(" |").endswith("not found in the knowledge base")
+    assert "holds no evidence on: QLoRA accuracy" in text
+
+
+async def test_multi_hop_answer_is_a_numbered_chain_with_a_conclusion() -> None:
+    subs = ["What is LoRA and how does it work?", "What does QLoRA add on top of LoRA?",
+            "How does QLoRA fine-tune a 65B model on a single GPU?"]
+    text = await answer("multi_hop", MULTI, sub_questions=subs)
+    steps = [ln for ln in text.splitlines() if re.match(r"^\d+\. ", ln)]
+    assert [s.split("**")[1] for s in steps] == subs
+    assert all(markers(s) for s in steps)
+    assert "freezes the pretrained weights" in steps[0]
+    assert "65B" in steps[2]
+    assert text.splitlines()[-1].startswith("**Conclusion:**") and markers(text.splitlines()[-1])
+    assert_markers_valid(text, CORPUS)
+
+
+async def test_exploratory_answer_has_themed_sections_in_chronological_order() -> None:
+    text = await answer("exploratory", EXPLORE)
+    headings = re.findall(r"^### (.+)$", text, re.M)
+    assert headings.index("RLHF") < headings.index("DPO")
+    bullets = [ln for ln in text.splitlines() if ln.startswith("- ")]
+    assert bullets and all(markers(b) for b in bullets)
+    assert_markers_valid(text, CORPUS)
+
+
+async def test_nothing_relevant_gives_an_honest_no_evidence_answer_without_markers() -> None:
+    intent = Intent(type="factual", confidence=0.8, reformulated_query="What is the boiling point of tungsten?")
+    for contexts in ([], [OFF_TOPIC, LORA_1]):
+        text = await answer("simple", intent, contexts=contexts)
+        assert text == "The knowledge base holds no evidence about the boiling point of tungsten."
+
+
+async def test_prior_facts_trail_without_markers_and_never_contradict_evidence() -> None:
+    facts = ["LoRA was introduced by Hu et al. at Microsoft.", "LoRA uses r = 16 as its default rank.",
+             "Bread rises because of yeast."]
+    text = await answer("simple", FACTUAL, prior_facts=facts)
+    last = text.splitlines()[-1]
+    assert last == "From earlier sessions: LoRA was introduced by Hu et al. at Microsoft."
+    assert not markers(last)
+
+
+async def test_reflections_change_what_is_selected() -> None:
+    intent = Intent(type="factual", confidence=0.9, entities=["QLoRA"], reformulated_query="What is QLoRA?")
+    plain = await answer("simple", intent)
+    fixed = await answer("simple", intent,
+                         reflections=["Missing: QLoRA training speed. Include how fast a training step is."])
+    assert "slower" not in plain.split("\n\n")[0] and "slower" in fixed.split("\n\n")[0]
+
+
+async def test_streaming_to_sync_and_async_sinks_reproduces_the_answer() -> None:
+    brain = OfflineBrain()
+    req = SynthesisRequest(kind="comparative", question=COMPARE.reformulated_query, intent=COMPARE, contexts=CORPUS)
+    chunks: list[str] = []
+    text = await brain.synthesize(req, chunks.append)
+    assert len(chunks) > 5 and "".join(chunks) == text
+    got: list[str] = []
+
+    async def sink(chunk: str) -> None:
+        got.append(chunk)
+
+    assert await brain.synthesize(req, sink) == text and "".join(got) == text
+
+
+@pytest.mark.parametrize("kind,intent", [("simple", FACTUAL), ("comparative", COMPARE), ("multi_hop", MULTI), ("exploratory", EXPLORE)])
+async def test_synthesis_is_deterministic_and_passes_its_own_critic(kind: str, intent: Intent) -> None:
+    brain = OfflineBrain()
+    first = await answer(kind, intent)
+    assert first == await answer(kind, intent)
+    verdict = await brain.critique(intent.reformulated_query, intent, CORPUS, first, [])
+    assert verdict.passed, verdict.feedback
+    assert verdict.faithfulness == 1.0

@@ -1,0 +1,109 @@
+"""Offline critic: coverage and support checks, the honest-abstention rule, refine and fact extraction."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from core.brains.offline import OfflineBrain
+from core.config import Settings
+from core.state import CriticVerdict, Intent
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_offline_answers import COMPARE, CORPUS, FACTUAL, MULTI, OFF_TOPIC, answer  # noqa: E402
+
+GOOD_TABLE = (
+    "| | Memory | Accuracy |\n|---|---|---|\n"
+    "| **LoRA** | LoRA cuts training memory from 1.2 TB to 350 GB [1] | LoRA matches or exceeds the accuracy of full fine-tuning [2] |\n"
+    "| **QLoRA** | QLoRA reduces the memory needed to fine-tune a 65B model to under 48 GB [3] | not found in the knowledge base |"
+)
+
+
+async def critique(intent: Intent, text: str, contexts=CORPUS, subs=()) -> CriticVerdict:
+    return await OfflineBrain().critique(intent.reformulated_query, intent, contexts, text, list(subs))
+
+
+async def test_missing_dimension_cell_fails_and_suggests_the_fixing_query() -> None:
+    verdict = await critique(COMPARE, GOOD_TABLE)
+    assert not verdict.passed
+    assert verdict.faithfulness == 1.0 and verdict.completeness < 1.0
+    assert "QLoRA accuracy" in verdict.feedback
+    assert verdict.suggested_queries[0] == "QLoRA accuracy"
+
+
+async def test_uncited_sentence_lowers_faithfulness_and_is_named() -> None:
+    text = "LoRA freezes the pretrained weights and trains two small low-rank matrices [1]. LoRA was invented on the moon in 1850."
+    verdict = await critique(FACTUAL, text)
+    assert not verdict.passed and verdict.faithfulness == 0.5
+    assert any("uncited" in i and "invented on the moon" in i for i in verdict.issues)
+    assert "invented on the moon" in verdict.feedback
+
+
+async def test_out_of_range_marker_is_caught() -> None:
+    verdict = await critique(FACTUAL, "The PEFT library uses r = 8 as its default rank [9].")
+    assert not verdict.passed
+    assert any("[9] is out of range (7 sources)" in i for i in verdict.issues)
+
+
+async def test_cited_sentence_without_lexical_support_is_unsupported() -> None:
+    verdict = await critique(FACTUAL, "LoRA uses r = 8 by default [1]. Bread rises because yeast produces carbon dioxide [1].")
+    assert verdict.faithfulness == 0.5
+    assert any("occur in the cited source" in i for i in verdict.issues)
+
+
+async def test_missing_sub_question_is_reported_for_chains() -> None:
+    subs = ["What is LoRA and how does it work?", "How does QLoRA fine-tune a 65B model on a single GPU?"]
+    text = "1. **What is LoRA and how does it work?** LoRA freezes the pretrained weights and trains two small low-rank matrices per adapted layer [1]."
+    verdict = await critique(MULTI, text, subs=subs)
+    assert not verdict.passed
+    assert "How does QLoRA fine-tune a 65B model" in verdict.feedback
+    assert any("65b" in q.lower() for q in verdict.suggested_queries)
+
+
+async def test_honest_no_evidence_passes_only_when_nothing_relevant_was_retrieved() -> None:
+    tungsten = Intent(type="factual", confidence=0.8, reformulated_query="What is the boiling point of tungsten?")
+    text = "The knowledge base holds no evidence about the boiling point of tungsten."
+    ok = await critique(tungsten, text, contexts=[OFF_TOPIC, *CORPUS[:2]])
+    assert ok.passed and ok.score == 8.0 and not ok.suggested_queries
+    lazy = await critique(FACTUAL, "The knowledge base holds no evidence about LoRA's default rank.")
+    assert not lazy.passed and lazy.completeness == 0.0
+    assert "[1]" in lazy.feedback
+
+
+async def test_thresholds_come_from_settings() -> None:
+    text = ("LoRA freezes the pretrained weights and trains two small low-rank matrices per adapted layer [1]. "
+            "The PEFT library uses r = 8 as its default rank [1]. LoRA adds no inference latency [2]. "
+            "LoRA needs only one afternoon of work.")  # one uncited claim of four
+    strict = await critique(FACTUAL, text)
+    lenient_settings = Settings()
+    lenient_settings.agent.critic_thresholds.min_faithfulness = 0.7
+    lenient = await OfflineBrain(lenient_settings).critique(FACTUAL.reformulated_query, FACTUAL, CORPUS, text, [])
+    assert strict.score == lenient.score and strict.faithfulness == 0.75
+    assert not strict.passed and lenient.passed
+
+
+async def test_refine_carries_feedback_and_queries_into_the_retry() -> None:
+    brain = OfflineBrain()
+    verdict = await critique(COMPARE, GOOD_TABLE)
+    plan = await brain.refine(COMPARE.reformulated_query, COMPARE, verdict)
+    assert "QLoRA accuracy" in plan.reflection
+    assert plan.extra_queries == verdict.suggested_queries
+    retry = await answer("comparative", COMPARE, reflections=[plan.reflection])
+    again = await critique(COMPARE, retry)
+    assert again.passed and again.score > verdict.score
+
+
+async def test_refine_derives_queries_when_the_critic_gave_none() -> None:
+    verdict = CriticVerdict(passed=False, score=5, completeness=0.5, faithfulness=1.0, feedback="Too thin.")
+    plan = await OfflineBrain().refine(COMPARE.reformulated_query, COMPARE, verdict)
+    assert plan.extra_queries == ["LoRA memory accuracy", "QLoRA memory accuracy"]
+
+
+async def test_extract_facts_returns_supported_self_contained_sentences() -> None:
+    brain = OfflineBrain()
+    text = await answer("simple", FACTUAL)
+    facts = await brain.extract_facts(FACTUAL.reformulated_query, text, CORPUS)
+    assert 1 <= len(facts) <= 3
+    assert all("[" not in f and f.endswith(".") for f in facts)
+    assert any("default rank" in f for f in facts)
+    assert await brain.extract_facts("q", "The knowledge base holds no evidence about tungsten.", CORPUS) == []
