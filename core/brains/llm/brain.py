@@ -1,0 +1,238 @@
+"""LLMBrain: the Brain protocol answered by a LangChain chat model (any OpenAI-compatible endpoint).
+
+Each method builds its prompt from :mod:`core.prompts`, asks the model (structured output with a
+tolerant parser and one repair request; synthesis streamed token by token) and checks the reply in
+code. A reply that cannot be parsed never crashes a turn: that one judgement falls back to the
+offline brain and a warning :class:`core.events.Notice` says so. An unreachable endpoint raises
+:class:`BackendUnavailable` with one line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from core.brains.base import (
+    Brain, PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
+    SynthesisRequest, TokenSink, Turn,
+)
+from core.brains.llm import schemas
+from core.brains.llm.caller import ModelCaller, deliver, clean_answer
+from core.brains.llm.chat import endpoint_of
+from core.config import Settings
+from core.events import Notice
+from core.prompts.critic import critic_messages
+from core.prompts.facts import facts_messages
+from core.prompts.planning import plan_messages, replan_messages
+from core.prompts.react import react_messages
+from core.prompts.refine import refine_messages
+from core.prompts.router import router_messages
+from core.prompts.slots import slot_messages
+from core.prompts.sufficiency import sufficiency_messages
+from core.prompts.synthesis import NO_EVIDENCE, synthesis_messages
+from core.state import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
+from core.telemetry import emit
+
+MARKER_RE = re.compile(r"\[(\d+)\]")
+NO_EVIDENCE_RE = re.compile(r"knowledge base (?:holds|has|contains) no evidence|no evidence in the knowledge base", re.I)
+MAX_FACTS = 3
+
+
+def _model_name(model: Any, settings: Settings) -> str:
+    for attr in ("model_name", "model", "model_id"):
+        value = getattr(model, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return settings.llm.model
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for item in items:
+        text = " ".join(str(item).split()).strip(" -•")
+        if text and text.lower() not in seen:
+            seen[text.lower()] = text
+    return list(seen.values())
+
+
+class LLMBrain:
+    """Implements :class:`core.brains.base.Brain` with a chat model; ``name`` is ``llm:<model>``."""
+
+    def __init__(self, model: BaseChatModel, settings: Settings, *, name: str | None = None,
+                 fallback: Brain | None = None) -> None:
+        self.settings = settings
+        self.model_name = _model_name(model, settings)
+        self.name = name or f"llm:{self.model_name}"
+        base_url = getattr(model, "openai_api_base", None) or endpoint_of(settings)
+        self.caller = ModelCaller(model, model_name=self.model_name, base_url=base_url)
+        self._fallback = fallback
+
+    @property
+    def fallback(self) -> Brain:
+        """The offline brain, answering any single judgement the model's reply could not give."""
+        if self._fallback is None:
+            from core.brains.offline.brain import OfflineBrain
+
+            self._fallback = OfflineBrain(self.settings)
+        return self._fallback
+
+    def _fell_back(self, purpose: str) -> None:
+        emit(Notice(level="warning", source=self.name,
+                    message=f"{self.name}: unusable reply for {purpose} (after one repair request); "
+                            f"used the offline brain for this step"))
+
+    # -- routing and slots ------------------------------------------------------------------
+    async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
+        out = await self.caller.structured(schemas.IntentClassification, router_messages(question, history), "route")
+        if out is None:
+            self._fell_back("route")
+            return await self.fallback.classify(question, history)
+        intent = out.type if (out.type != "follow_up" or history) else "factual"
+        return RouteDecision(type=intent, confidence=out.confidence, router=self.name,
+                             scores={intent: round(out.confidence, 4)})
+
+    async def fill_slots(self, question: str, intent_type: IntentType, history: list[Turn],
+                         vocabulary: list[str]) -> SlotFillingOutput:
+        out = await self.caller.structured(schemas.Slots, slot_messages(question, intent_type, history, vocabulary),
+                                           "slots")
+        if out is None:
+            self._fell_back("slots")
+            return await self.fallback.fill_slots(question, intent_type, history, vocabulary)
+        return SlotFillingOutput(
+            entities=_dedupe(out.entities), dimensions=_dedupe(out.dimensions), constraints=out.constraints,
+            reformulated_query=" ".join(out.reformulated_query.split()) or question,
+        )
+
+    # -- Plan-and-Execute ---------------------------------------------------------------------
+    async def plan(self, question: str, intent: Intent, *, executed: list[str], contexts: list[RetrievedContext],
+                   previous_plan: list[str], reflections: list[str], max_steps: int) -> PlanOutput:
+        messages = plan_messages(question, intent, executed=executed, contexts=contexts,
+                                 previous_plan=previous_plan, reflections=reflections, max_steps=max_steps)
+        out = await self.caller.structured(schemas.Plan, messages, "plan.revise" if previous_plan else "plan")
+        steps = _dedupe(out.sub_questions)[:max_steps] if out is not None else []
+        if not steps:
+            self._fell_back("plan")
+            return await self.fallback.plan(question, intent, executed=executed, contexts=contexts,
+                                            previous_plan=previous_plan, reflections=reflections,
+                                            max_steps=max_steps)
+        return PlanOutput(sub_questions=steps, reason=out.reason)
+
+    async def replan(self, question: str, plan: list[str], executed: list[str],
+                     latest: list[RetrievedContext]) -> ReplanDecision:
+        out = await self.caller.structured(schemas.Replan, replan_messages(question, plan, executed, latest),
+                                           "replan")
+        if out is None:
+            self._fell_back("replan decision")
+            return await self.fallback.replan(question, plan, executed, latest)
+        action = out.action
+        if action == "next_step" and len(executed) >= len(plan):
+            action = "synthesize"
+        return ReplanDecision(action=action, reason=out.reason)
+
+    # -- ReAct ----------------------------------------------------------------------------------
+    async def react_step(self, question: str, intent: Intent, *, step: int, max_steps: int, queries: list[str],
+                         contexts: list[RetrievedContext], observations: list[SufficiencyJudgement],
+                         reflections: list[str]) -> ReactAction:
+        messages = react_messages(question, intent, step=step, max_steps=max_steps, queries=queries,
+                                  contexts=contexts, observations=observations, reflections=reflections)
+        out = await self.caller.structured(schemas.ReactChoice, messages, "react")
+        if out is None:
+            self._fell_back("ReAct step")
+            return await self.fallback.react_step(question, intent, step=step, max_steps=max_steps, queries=queries,
+                                                  contexts=contexts, observations=observations,
+                                                  reflections=reflections)
+        query = " ".join(out.query.split())
+        if out.action == "search" and not query:
+            query = "" if queries else (intent.reformulated_query or question)
+        action = "search" if out.action == "search" and query else "finish"
+        return ReactAction(thought=out.thought.strip() or f"Next: {action}", action=action,
+                           query=query if action == "search" else "")
+
+    async def judge_sufficiency(self, question: str, intent: Intent, contexts: list[RetrievedContext],
+                                new: list[RetrievedContext]) -> SufficiencyJudgement:
+        out = await self.caller.structured(schemas.Sufficiency, sufficiency_messages(question, intent, contexts, new),
+                                           "sufficiency")
+        if out is None:
+            self._fell_back("sufficiency")
+            return await self.fallback.judge_sufficiency(question, intent, contexts, new)
+        return SufficiencyJudgement(level=out.level, reason=out.reason, missing=_dedupe(out.missing))
+
+    # -- synthesis ------------------------------------------------------------------------------
+    async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
+        if not request.contexts:
+            # Nothing retrieved: there is nothing to cite, so no model call can do better than this.
+            await deliver(on_token, NO_EVIDENCE)
+            return NO_EVIDENCE
+        text = clean_answer(await self.caller.stream(synthesis_messages(request), "synthesis", on_token))
+        if not text:
+            self._fell_back("synthesis (empty reply)")
+            return await self.fallback.synthesize(request, on_token)
+        return text
+
+    # -- critic and Reflexion -------------------------------------------------------------------
+    async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
+                       sub_questions: list[str]) -> CriticVerdict:
+        thresholds = self.settings.agent.critic_thresholds
+        out = await self.caller.structured(
+            schemas.Critique, critic_messages(question, intent, contexts, answer, sub_questions, thresholds), "critic")
+        if out is None:
+            self._fell_back("critic")
+            return await self.fallback.critique(question, intent, contexts, answer, sub_questions)
+        return apply_thresholds(out, answer, contexts, thresholds)
+
+    async def refine(self, question: str, intent: Intent, verdict: CriticVerdict) -> RefinePlan:
+        out = await self.caller.structured(schemas.Refinement, refine_messages(question, intent, verdict), "refine")
+        if out is None:
+            self._fell_back("refine")
+            return await self.fallback.refine(question, intent, verdict)
+        queries = _dedupe(out.extra_queries) or _dedupe(verdict.suggested_queries)
+        queries = [q for q in queries if q.lower() != question.lower()][:3]
+        reformulated = " ".join((out.reformulated_query or "").split()) or None
+        if reformulated and reformulated.lower() in ("null", "none", question.lower()):
+            reformulated = None
+        return RefinePlan(reflection=out.reflection.strip() or verdict.feedback, extra_queries=queries,
+                          reformulated_query=reformulated)
+
+    async def extract_facts(self, question: str, answer: str, contexts: list[RetrievedContext]) -> list[str]:
+        if not answer.strip() or (NO_EVIDENCE_RE.search(answer) and not MARKER_RE.search(answer)):
+            return []  # an abstention teaches nothing worth remembering
+        out = await self.caller.structured(schemas.Facts, facts_messages(question, answer, contexts, MAX_FACTS),
+                                           "facts")
+        if out is None:
+            self._fell_back("fact extraction")
+            return await self.fallback.extract_facts(question, answer, contexts)
+        facts = []
+        for fact in out.facts:
+            fact = re.sub(r"\s+([.,;:])", r"\1", " ".join(MARKER_RE.sub("", fact).split())).strip()
+            if len(fact.split()) >= 4 and not NO_EVIDENCE_RE.search(fact):
+                facts.append(fact if fact.endswith((".", "!", "?", "。")) else fact + ".")
+        return _dedupe(facts)[:MAX_FACTS]
+
+
+def apply_thresholds(out: schemas.Critique, answer: str, contexts: list[RetrievedContext],
+                     thresholds: Any) -> CriticVerdict:
+    """The verdict with the pass rule applied in code (the prompt states it too) plus citation checks."""
+    issues = _dedupe(out.issues)
+    cited = {int(n) for n in MARKER_RE.findall(answer)}
+    unknown = sorted(n for n in cited if n < 1 or n > len(contexts))
+    abstains = bool(NO_EVIDENCE_RE.search(answer))
+    citations_ok = True
+    if contexts and not cited and not abstains:
+        issues.append("the answer cites none of the contexts; every claim needs an [n] citation")
+        citations_ok = False
+    if unknown:
+        issues.append(f"cites context number(s) {', '.join(map(str, unknown))} that do not exist (1..{len(contexts)})")
+    if not out.citations_ok and not any("citation" in i.lower() for i in issues):
+        issues.append("some claims lack a supporting [n] citation")
+    passed = (out.score >= thresholds.pass_score and out.faithfulness >= thresholds.min_faithfulness
+              and out.completeness >= thresholds.min_completeness and citations_ok)
+    feedback = out.feedback.strip()
+    if not passed and not feedback:
+        feedback = "; ".join(issues) or (
+            f"score {out.score:.1f} below the bar (needs score ≥ {thresholds.pass_score}, faithfulness ≥ "
+            f"{thresholds.min_faithfulness}, completeness ≥ {thresholds.min_completeness})")
+    return CriticVerdict(passed=passed, score=out.score, completeness=out.completeness,
+                         faithfulness=out.faithfulness, feedback=feedback, issues=issues,
+                         suggested_queries=_dedupe(out.suggested_queries)[:3])

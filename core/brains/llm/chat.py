@@ -1,0 +1,100 @@
+"""Build the chat model from settings, and turn endpoint failures into one user-facing line.
+
+Any OpenAI-compatible server works through ``langchain_openai.ChatOpenAI``: OpenAI, DeepSeek, vLLM,
+Ollama (``http://localhost:11434/v1``), a llama.cpp server. Local servers ignore the API key, but
+the client insists on one, so a placeholder is used when only a base URL is configured.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from core.brains.base import BackendUnavailable
+from core.config import ConfigError, Settings
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+def endpoint_of(settings: Settings) -> str:
+    return settings.llm.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+
+
+def build_chat_model(settings: Settings) -> Any:
+    """A ``ChatOpenAI`` for ``settings.llm`` (timeout and retries from settings; no network yet)."""
+    from langchain_openai import ChatOpenAI
+
+    llm = settings.llm
+    key = llm.api_key.get_secret_value() if llm.api_key else os.environ.get("OPENAI_API_KEY", "")
+    if not key:
+        if not llm.base_url:
+            raise ConfigError("llm.api_key: the openai provider needs OPENAI_API_KEY or llm.base_url "
+                              "(a local OpenAI-compatible server)")
+        key = "not-needed"  # Ollama, vLLM and llama.cpp servers accept any key
+    return ChatOpenAI(
+        model=llm.model, base_url=endpoint_of(settings), api_key=key, temperature=llm.temperature,
+        timeout=llm.timeout, max_retries=llm.retries, max_tokens=llm.max_tokens,
+    )
+
+
+def _first_line(text: str, limit: int = 200) -> str:
+    line = " ".join(str(text).strip().splitlines()[0].split()) if str(text).strip() else ""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _cause_text(exc: BaseException) -> str:
+    """The innermost useful message (openai wraps httpx, which wraps the socket error)."""
+    seen, cur, best = set(), exc, ""
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        text = _first_line(str(cur))
+        if text and text.lower() not in ("connection error.", "request timed out."):
+            best = text
+        cur = cur.__cause__ or cur.__context__
+    return best
+
+
+def endpoint_error(exc: BaseException, base_url: str, model: str) -> BackendUnavailable | None:
+    """Map an exception from a model call to :class:`BackendUnavailable`; ``None`` if it is not one."""
+    try:
+        import openai
+    except ImportError:  # pragma: no cover - langchain-openai depends on it
+        openai = None  # type: ignore[assignment]
+    import httpx
+
+    prefix = f"LLM endpoint {base_url} unreachable"
+    reason: str | None = None
+    if openai is not None:
+        if isinstance(exc, openai.APITimeoutError):
+            reason = "request timed out"
+        elif isinstance(exc, openai.APIConnectionError):
+            reason = f"connection failed ({_cause_text(exc) or 'no response'})"
+        elif isinstance(exc, openai.AuthenticationError):
+            reason = "authentication failed (401); check OPENAI_API_KEY"
+        elif isinstance(exc, openai.PermissionDeniedError):
+            reason = "permission denied (403)"
+        elif isinstance(exc, openai.NotFoundError):
+            reason = f"not found (404): model {model!r} or the URL path does not exist"
+        elif isinstance(exc, openai.RateLimitError):
+            reason = "rate limited or out of quota (429)"
+        elif isinstance(exc, openai.InternalServerError):
+            reason = f"server error ({getattr(exc, 'status_code', 500)})"
+    if reason is None:
+        if isinstance(exc, httpx.TimeoutException):
+            reason = "request timed out"
+        elif isinstance(exc, (httpx.ConnectError, httpx.NetworkError)):
+            reason = f"connection failed ({_cause_text(exc) or type(exc).__name__})"
+        elif isinstance(exc, (ConnectionError, TimeoutError)):
+            reason = f"connection failed ({_cause_text(exc) or type(exc).__name__})"
+    if reason is None:
+        return None
+    return BackendUnavailable(f"{prefix}: {reason}")
+
+
+def is_request_rejected(exc: BaseException) -> bool:
+    """A 400/422 answer: the server is up but rejects the request shape (e.g. no tool support)."""
+    try:
+        import openai
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, (openai.BadRequestError, openai.UnprocessableEntityError))
