@@ -38,7 +38,7 @@ RLHF_2 = ctx(6, "instructgpt", "Training language models to follow instructions 
              "PPO training in RLHF is complex and often unstable, because it needs a policy, a reference model, a "
              "reward model and a value model in memory at once.")
 DPO_1 = ctx(7, "dpo", "Direct Preference Optimization",
-            "DPO optimizes the policy directly on preference pairs with a classification loss, without a separate "
+            "DPO is an alignment method that optimizes the policy directly on preference pairs with a classification loss, without a separate "
             "reward model and without reinforcement learning. Unlike RLHF with PPO, DPO is simpler to implement and "
             "more stable to train.")
 OFF_TOPIC = ctx(8, "cooking", "Notes on baking", "Bread rises because yeast produces carbon dioxide in warm dough.")

@@ -36,7 +36,7 @@ ENTITIES: tuple[Entity, ...] = (
     _e("Paged Optimizers", "paged optimizer|paged optimizers", 2023, "QLoRA", kind="concept"),
     _e("Guanaco", "guanaco", 2023, "QLoRA", kind="model"),
     _e("full fine-tuning", "full fine-tuning|full finetuning|full-parameter fine-tuning|full parameter fine-tuning|全量微调|全参数微调", 0, "LoRA", kind="concept"),
-    _e("DPO", "direct preference optimization|直接偏好优化", 2023, "RLHF|preference data|reward model"),
+    _e("DPO", "direct preference optimization|直接偏好优化", 2023, "RLHF|reward model|preference"),
     _e("RLHF", "reinforcement learning from human feedback|人类反馈强化学习|基于人类反馈的强化学习", 2017, "InstructGPT|PPO|reward model|supervised fine-tuning"),
     _e("PPO", "proximal policy optimization|近端策略优化", 2017, "RLHF|reward model"),
     _e("InstructGPT", "instructgpt|instruct-gpt", 2022, "RLHF|PPO|reward model|GPT-3", kind="paper"),

@@ -128,11 +128,11 @@ def react_candidates(question: str, intent: Intent | None, observations: list[Su
     """Candidate (query, why) pairs in priority order."""
     base = (intent.reformulated_query if intent and intent.reformulated_query else "") or question
     ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(base)
-    topic = " ".join(content_terms(base, drop_frame=True)[:6])
+    topic = _topic(base, ents)
     out: list[tuple[str, str]] = [(base, "start from the question itself")]
     if observations:
         for item in observations[-1].missing:
-            out.append((f"{item} {topic}" if item.lower() not in topic.lower() else item, f"look for {item}, which the evidence lacks"))
+            out.append((f"{item} {topic}".strip(), f"look for {item}, which the evidence lacks"))
     m_ents, m_dims, _ = missing_from_reflections(reflections)
     for e in m_ents:
         out.append((f"{e} {' '.join(m_dims)}".strip(), f"look for {e}, which the critic found missing"))
@@ -146,6 +146,16 @@ def react_candidates(question: str, intent: Intent | None, observations: list[Su
     if len(ents) >= 2:
         out.append((f"{ents[0]} vs {ents[-1]} differences", "contrast the end points"))
     return out
+
+
+def _topic(text: str, ents: list[str]) -> str:
+    """The question's own subject words (not entities, stopwords or framing), as written."""
+    from core.brains.offline.lexicon import mentions
+    from core.brains.offline.text import FRAME_WORDS, STOPWORDS, words
+
+    keep = [w for w in words(text) if w.lower() not in STOPWORDS and w.lower() not in FRAME_WORDS
+            and not any(mentions(w, e) for e in ents) and w.lower() not in {"trace", "how", "evolve"}]
+    return " ".join(dict.fromkeys(keep[:4]))
 
 
 def norm_query(q: str) -> frozenset[str]:

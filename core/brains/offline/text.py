@@ -30,7 +30,8 @@ FRAME_WORDS = frozenset(
     tell trace traced overview summary summarize summarise discuss show give list outline explore
     question answer way ways thing things kind kinds type types work works working happen happens
     relate related relation relationship please role main key important exactly really
-    best better worse good bad new old first second step steps chain""".split()
+    best better worse good bad new old first second step steps chain method methods approach approaches
+    technique techniques evolve evolved evolving evolv evolution develop developed development""".split()
 )
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "Fig.", "fig.", "Eq.", "eq.", "approx.", "cf.", "No.")
