@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from core.brains.offline.lexicon import dimension_terms, entity, find_entities, mentions
+from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, split_sentences, term_set
 from core.state import Intent, RetrievedContext
@@ -159,8 +159,7 @@ def measures(sentence: str, *, need_cue: bool = True) -> dict[str, set[str]]:
 
 
 def dim_hits(text: str, name: str) -> int:
-    low = text.lower()
-    return sum(1 for t in dimension_terms(name) if t in low)
+    return dimension_hits(text, name)
 
 
 def expand_terms(names: list[str]) -> set[str]:

@@ -130,6 +130,11 @@ def _entity_regexes() -> tuple[tuple[Entity, re.Pattern, re.Pattern | None], ...
 
 def find_entities(text: str) -> list[tuple[int, str]]:
     """``(position, canonical name)`` for every built-in entity mentioned in ``text``."""
+    return list(_find_entities(text))
+
+
+@lru_cache(maxsize=4096)
+def _find_entities(text: str) -> tuple[tuple[int, str], ...]:
     found: list[tuple[int, str]] = []
     for ent, pat_i, pat_c in _entity_regexes():
         positions = [m.start() for m in pat_i.finditer(text)]
@@ -137,7 +142,7 @@ def find_entities(text: str) -> list[tuple[int, str]]:
             positions += [m.start() for m in pat_c.finditer(text)]
         if positions:
             found.append((min(positions), ent.name))
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 def entity(name: str) -> Entity | None:
@@ -160,6 +165,7 @@ def mention_pattern(name: str) -> re.Pattern:
     return re.compile(pat)
 
 
+@lru_cache(maxsize=16384)
 def mentions(text: str, name: str) -> bool:
     return bool(mention_pattern(name).search(text))
 
@@ -191,6 +197,13 @@ def dimension_terms(name: str) -> tuple[str, ...]:
     if dim is None:
         return (name.lower(),)
     return tuple(dict.fromkeys((*dim.evidence, *(c for c in dim.cues if c.isascii()))))
+
+
+@lru_cache(maxsize=8192)
+def dimension_hits(text: str, name: str) -> int:
+    """How many of a dimension's evidence cues occur in ``text``."""
+    low = text.lower()
+    return sum(1 for t in dimension_terms(name) if t in low)
 
 
 def signals_dimension(text: str, name: str) -> bool:

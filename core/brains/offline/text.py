@@ -8,6 +8,7 @@ enough for lexical coverage and support checks without any model.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z0-9]|[\u4e00-\u9fff]+")
 MARKER_RE = re.compile(r"\[(\d+)\]")
@@ -38,6 +39,7 @@ _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "Fig.", "fig.", "Eq.", "eq.",
 _SENT_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*\u4e00-\u9fff])|(?<=[。！？])")
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A very light suffix stripper: enough to match plural/tense variants, never aggressive."""
     w = word.lower()
@@ -93,8 +95,9 @@ def content_terms(text: str, *, drop_frame: bool = False) -> list[str]:
     return list(seen)
 
 
-def term_set(text: str) -> set[str]:
-    return set(content_terms(text))
+@lru_cache(maxsize=8192)
+def term_set(text: str) -> frozenset[str]:
+    return frozenset(content_terms(text))
 
 
 def jaccard(a: set[str], b: set[str]) -> float:
