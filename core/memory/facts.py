@@ -22,13 +22,12 @@ from pydantic import BaseModel, Field
 from core.config import MemorySettings
 from core.memory.db import StateDB
 from core.memory.protocol import MemoryWriteResult, RecalledFact
-from core.memory.text import clean_fact, fts_query, keywords, normalize
+from core.memory.recall import lexical_scores, rank
+from core.memory.text import clean_fact, fts_query, fts_terms, keywords, normalize
 from core.memory.vectors import VectorIndex, from_blob, generation, to_blob
 from core.tracing.redact import Redactor
 
 MIN_FACT_CHARS = 8
-MIN_RECALL_SCORE = 0.3  # below this a fact is noise for the question
-LEXICAL_WEIGHT = 0.25
 _COLS = "id, content, keywords, source_question, session_id, created, updated, recall_count, last_recalled, pinned"
 
 
@@ -94,32 +93,12 @@ class FactStore:
             return []
         self._backfill()
         query_vec = self._embed([question])[0]
-        match = fts_query(question)
+        terms = fts_terms(question)
         with self.db.read() as conn:
             self._index.sync(conn)
             ids, sims = self._index.scores(query_vec)
-            lexical: dict[int, float] = {}
-            if match:
-                rows = conn.execute(
-                    "SELECT rowid, -bm25(facts_fts) FROM facts_fts WHERE facts_fts MATCH ? ORDER BY rank LIMIT 50",
-                    (match,),
-                ).fetchall()
-                best = max((r[1] for r in rows), default=0.0)
-                lexical = {int(r[0]): (r[1] / best if best > 0 else 0.0) for r in rows}
-            cand = {}
-            if len(ids):
-                k = min(len(ids), max(top_k * 4, 20))
-                top = np.argpartition(-sims, k - 1)[:k]
-                cand = {int(ids[i]): float(sims[i]) for i in top}
-            pos = {int(i): n for n, i in enumerate(ids)} if lexical else {}
-            for fid in lexical:
-                if fid not in cand and fid in pos:
-                    cand[fid] = float(sims[pos[fid]])
-            scored = sorted(
-                ((1 - LEXICAL_WEIGHT) * cos + LEXICAL_WEIGHT * lexical.get(fid, 0.0), fid)
-                for fid, cos in cand.items()
-            )
-            chosen = [(s, fid) for s, fid in reversed(scored) if s >= MIN_RECALL_SCORE][:top_k]
+            lexical = lexical_scores(conn, terms, len(ids))
+            chosen = rank(ids, sims, lexical, self._index.position, top_k)
             if not chosen:
                 return []
             marks = ",".join("?" * len(chosen))

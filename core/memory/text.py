@@ -39,14 +39,19 @@ def keywords(text: str, limit: int = 16) -> list[str]:
     return out
 
 
-def fts_query(text: str) -> str:
-    """An FTS5 ``OR`` query of the text's keywords, each quoted so no input is a syntax error."""
-    terms = []
+def fts_terms(text: str) -> list[str]:
+    """The text's keywords as FTS5 terms, each quoted so no input is a syntax error."""
+    terms: list[str] = []
     for word in keywords(text, limit=24):
         for part in re.split(r"[-+.]", word):
             if len(part) >= 2 and part not in STOPWORDS and f'"{part}"' not in terms:
                 terms.append(f'"{part}"')
-    return " OR ".join(terms)
+    return terms
+
+
+def fts_query(text: str) -> str:
+    """An FTS5 ``OR`` query of the text's keywords."""
+    return " OR ".join(fts_terms(text))
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -82,9 +82,17 @@ class VectorIndex:
         self._n = last
 
     def scores(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(ids, cosine) for every fact with an embedding."""
+        """(ids, cosine) for every fact with an embedding.
+
+        einsum, not ``@``: a mat-vec is memory-bound, and multithreaded BLAS gemv on a busy machine
+        was 10x slower (20 ms vs 1.5 ms at 10k facts) than one SIMD pass.
+        """
         n = self._n
-        return self._ids[:n], self._mat[:n] @ np.asarray(query, dtype=np.float32)
+        return self._ids[:n], np.einsum("ij,j->i", self._mat[:n], np.asarray(query, dtype=np.float32))
+
+    def position(self, fact_id: int) -> int | None:
+        """Row of ``fact_id`` in the arrays :meth:`scores` returns."""
+        return self._pos.get(fact_id)
 
     def nearest(self, query: np.ndarray) -> tuple[int | None, float]:
         ids, sims = self.scores(query)
