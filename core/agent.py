@@ -22,6 +22,9 @@ from core.memory.history import turns_from_messages
 from core.state import AgentState, turn_input
 
 
+FIRST_INDEX_TIMEOUT_S = 600  # a fresh data dir indexes the bundled corpus before answering
+
+
 def new_id() -> str:
     return uuid.uuid4().hex[:12]
 
@@ -229,7 +232,7 @@ async def _vocabulary(hub: Any, collection: str) -> list[str]:
     from core.tools.hub_client import ToolError
 
     try:
-        res = await hub.list_collections()
+        res = await hub.list_collections(timeout=FIRST_INDEX_TIMEOUT_S)
     except (ToolError, AttributeError):
         return []
     data = res.structured or {}

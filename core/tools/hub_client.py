@@ -124,12 +124,12 @@ class HubClient:
                 f"knowledge hub connection lost ({_one_line(reason)}); reconnected to {self.describe}"
             )
 
-    async def call(self, tool: str, args: dict[str, Any]) -> ToolResult:
+    async def call(self, tool: str, args: dict[str, Any], timeout: float | None = None) -> ToolResult:
         """Call a tool; reconnect once if the session broke. Raises ToolError / BackendUnavailable."""
         for attempt in (0, 1):
             generation = self._generation
             try:
-                return await self._call_once(tool, args)
+                return await self._call_once(tool, args, timeout or self.settings.call_timeout)
             except ToolError:
                 raise
             except BackendUnavailable:
@@ -142,13 +142,13 @@ class HubClient:
                 await self._reconnect(generation, exc)
         raise AssertionError("unreachable")
 
-    async def _call_once(self, tool: str, args: dict[str, Any]) -> ToolResult:
+    async def _call_once(self, tool: str, args: dict[str, Any], timeout: float) -> ToolResult:
         if tool not in self._tools:
             if not self._tools:
                 raise ConnectionError("no session")
             raise ToolError(f"the knowledge hub has no tool {tool!r}")
         call = {"type": "tool_call", "name": tool, "args": args, "id": f"pp-{time.monotonic_ns()}"}
-        msg = await asyncio.wait_for(self._tools[tool].ainvoke(call), timeout=self.settings.call_timeout)
+        msg = await asyncio.wait_for(self._tools[tool].ainvoke(call), timeout=timeout)
         texts = _texts(msg.content)
         structured = getattr(msg, "artifact", None)
         structured = structured.get("structured_content") if isinstance(structured, dict) else None
@@ -163,8 +163,9 @@ class HubClient:
         )
         return parse_search_result(res.texts, res.structured, query=query)
 
-    async def list_collections(self) -> ToolResult:
-        return await self.call("list_collections", {"include_stats": True})
+    async def list_collections(self, timeout: float | None = None) -> ToolResult:
+        """Collections with stats. On a fresh data dir the first call waits for the initial index."""
+        return await self.call("list_collections", {"include_stats": True}, timeout=timeout)
 
     async def get_document_summary(self, doc_id: str, collection: str | None = None) -> ToolResult:
         return await self.call(

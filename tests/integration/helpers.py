@@ -1,0 +1,51 @@
+"""Run real turns: offline brain, the bundled hub as a real MCP stdio server process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.agent import open_agent
+from core.config import Settings, load_settings
+from core.events import Event, RetrievalFinished, TurnResult
+
+
+@dataclass
+class Turn:
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def last(self) -> Event:
+        return self.events[-1]
+
+    @property
+    def result(self) -> TurnResult:
+        assert self.last.kind == "turn_finished", getattr(self.last, "error", self.last)
+        return self.last.result
+
+    def of(self, kind: str) -> list:
+        return [e for e in self.events if e.kind == kind]
+
+    def retrieved_ids(self) -> set[str]:
+        return {cid for e in self.events if isinstance(e, RetrievalFinished) for cid in e.chunk_ids}
+
+
+def settings(**agent_overrides) -> Settings:
+    s = load_settings(use_user_file=False)
+    for k, v in agent_overrides.items():
+        setattr(s.agent, k, v)
+    return s
+
+
+async def ask_all(questions: list[str], s: Settings | None = None, session: str | None = None,
+                  persist: bool = False) -> list[Turn]:
+    from core.brains.offline.brain import OfflineBrain
+
+    s = s or settings()
+    turns = []
+    async with open_agent(s, brain=OfflineBrain(s), persist=persist) as agent:
+        for q in questions:
+            t = Turn()
+            async for ev in agent.run_turn(q, session):
+                t.events.append(ev)
+            turns.append(t)
+    return turns
