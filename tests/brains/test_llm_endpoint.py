@@ -1,0 +1,169 @@
+"""The LLM brain through a real ChatOpenAI: unreachable endpoints, HTTP errors, and a tiny local
+OpenAI-compatible server (function calling + server-sent-event streaming) served in a thread."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
+
+import pytest
+
+from core.brains.base import BackendUnavailable, SynthesisRequest
+from core.brains.llm.brain import LLMBrain
+from core.brains.llm.chat import build_chat_model
+from core.config import ConfigError, Settings
+from core.events import LLMCall
+from core.state import Intent, RetrievedContext
+from core.telemetry import capture
+
+INTENT = Intent(type="factual", confidence=1.0, entities=["LoRA"])
+CTX = [RetrievedContext(content="LoRA uses rank 8 by default in our notes.", chunk_id="c1", title="LoRA")]
+
+
+def settings_for(base_url: str, **llm) -> Settings:
+    return Settings.model_validate({"llm": {"provider": "openai", "base_url": base_url, "api_key": "sk-test",
+                                            "retries": 0, "timeout": 5, **llm}})
+
+
+def llm_brain(base_url: str, **llm) -> LLMBrain:
+    settings = settings_for(base_url, **llm)
+    return LLMBrain(build_chat_model(settings), settings)
+
+
+async def test_refused_connection_is_one_line_backend_unavailable():
+    b = llm_brain("http://127.0.0.1:9/v1")
+    with pytest.raises(BackendUnavailable) as err:
+        await b.classify("What is LoRA?", [])
+    msg = str(err.value)
+    assert msg.startswith("LLM endpoint http://127.0.0.1:9/v1 unreachable: connection failed")
+    assert "\n" not in msg and "Traceback" not in msg
+    with pytest.raises(BackendUnavailable):
+        await b.synthesize(SynthesisRequest(kind="simple", question="q", intent=INTENT, contexts=CTX))
+
+
+def test_openai_provider_needs_a_key_or_a_base_url(monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(ConfigError, match="llm.api_key"):
+        build_chat_model(Settings.model_validate({"llm": {"provider": "openai"}}))
+    local = build_chat_model(Settings.model_validate({"llm": {"provider": "openai", "base_url": "http://127.0.0.1:11434/v1",
+                                                              "timeout": 7, "retries": 1}}))
+    assert local.openai_api_base == "http://127.0.0.1:11434/v1" and local.max_retries == 1
+    assert local.request_timeout == 7
+
+
+class FakeServer:
+    """A minimal OpenAI-compatible chat-completions endpoint; records request bodies."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict] = []
+        self.status = 200
+        self.delay = 0.0
+        self.tool_args: dict = {"type": "comparative", "confidence": 0.77}
+        self.text = "LoRA uses rank 8 [1]."
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+                server.requests.append(body)
+                if server.delay:
+                    time.sleep(server.delay)
+                if server.status != 200:
+                    return self._json(server.status, {"error": {"message": f"status {server.status}", "type": "x"}})
+                if body.get("stream"):
+                    return self._stream(body)
+                message: dict = {"role": "assistant", "content": server.text}
+                if body.get("tools"):
+                    name = body["tools"][0]["function"]["name"]
+                    message = {"role": "assistant", "content": None, "tool_calls": [{
+                        "id": "call_1", "type": "function",
+                        "function": {"name": name, "arguments": json.dumps(server.tool_args)}}]}
+                self._json(200, {"id": "x", "object": "chat.completion", "created": 0, "model": body.get("model"),
+                                 "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+                                 "usage": {"prompt_tokens": 111, "completion_tokens": 22, "total_tokens": 133}})
+
+            def _json(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                try:
+                    self.wfile.write(data)
+                except BrokenPipeError:  # the client gave up (timeout test)
+                    pass
+
+            def _stream(self, body: dict) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                for piece in server.text.split(" "):
+                    chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": body.get("model"),
+                             "choices": [{"index": 0, "delta": {"content": piece + " "}, "finish_reason": None}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.write(b"data: [DONE]\n\n")
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self) -> "FakeServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    with FakeServer() as s:
+        yield s
+
+
+async def test_structured_output_uses_function_calling_against_real_client(server):
+    events: list = []
+    with capture(events.append):
+        out = await llm_brain(server.url, model="local-model").classify("Compare LoRA and QLoRA", [])
+    assert (out.type, out.confidence, out.router) == ("comparative", 0.77, "llm:local-model")
+    body = server.requests[0]
+    assert body["model"] == "local-model" and body["tools"][0]["function"]["name"] == "IntentClassification"
+    assert body["tool_choice"]["function"]["name"] == "IntentClassification"
+    call = next(e for e in events if isinstance(e, LLMCall))
+    assert (call.prompt_tokens, call.completion_tokens) == (111, 22)
+
+
+async def test_out_of_range_tool_arguments_are_coerced(server):
+    server.tool_args = {"type": "Multi-hop", "confidence": 90}
+    out = await llm_brain(server.url).classify("How does QLoRA build on LoRA?", [])
+    assert (out.type, out.confidence) == ("multi_hop", 0.9) and len(server.requests) == 1
+
+
+async def test_streamed_synthesis_from_sse(server):
+    tokens: list[str] = []
+    answer = await llm_brain(server.url).synthesize(
+        SynthesisRequest(kind="simple", question="What rank?", intent=INTENT, contexts=CTX), tokens.append)
+    assert answer == "LoRA uses rank 8 [1]." and len(tokens) >= 4 and server.requests[0]["stream"] is True
+
+
+@pytest.mark.parametrize("status, needle", [(401, "authentication failed (401)"), (404, "not found (404)"),
+                                            (429, "rate limited"), (503, "server error (503)")])
+async def test_http_errors_map_to_one_line(server, status, needle):
+    server.status = status
+    with pytest.raises(BackendUnavailable) as err:
+        await llm_brain(server.url).classify("What is LoRA?", [])
+    assert needle in str(err.value) and str(err.value).startswith(f"LLM endpoint {server.url} unreachable")
+
+
+async def test_timeout_maps_to_one_line(server):
+    server.delay = 1.0
+    with pytest.raises(BackendUnavailable, match="timed out"):
+        await llm_brain(server.url, timeout=0.2).classify("What is LoRA?", [])
