@@ -169,8 +169,8 @@ def _read_pdf(path: Path) -> ParsedDoc:
 
     try:
         reader = PdfReader(str(path))
-        if reader.is_encrypted:
-            raise ReadError("encrypted PDF")
+        if reader.is_encrypted and not _decrypt_blank(reader):
+            raise ReadError("encrypted PDF (password required)")
         pages = [(p.extract_text() or "") for p in reader.pages]
         info = reader.metadata
     except ReadError:
@@ -203,6 +203,14 @@ def _read_pdf(path: Path) -> ParsedDoc:
         if buf:
             doc.blocks.append(Block([title] + section, _join_lines(buf), n))
     return doc
+
+
+def _decrypt_blank(reader) -> bool:
+    """Open PDFs encrypted with an empty user password (common for 'protected' papers)."""
+    try:
+        return bool(reader.decrypt(""))
+    except Exception:  # noqa: BLE001 - missing crypto backend or a real password
+        return False
 
 
 def _join_lines(lines: list[str]) -> str:
