@@ -58,7 +58,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("pane_trace", "Show trace (narrow layout)", "alt+3", "main", "pane('trace')", show=False),
     ActionSpec("pane_memory", "Show memory (narrow layout)", "alt+4", "main", "pane('memory')", show=False),
     ActionSpec("replay_pause", "Replay: pause / resume", "space", "main", "replay_pause", show=False,
-               palette=False),
+               palette=False, priority=True),
     # question input
     ActionSpec("send", "Send the question", "enter", "input", "send", priority=True, palette=False,
                label="Send"),
@@ -81,8 +81,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("session_delete", "Delete the selected session", "d,delete", "sessions", "delete"),
     # replay
     ActionSpec("replay_play", "Play the selected trace", "enter", "replay", "play", palette=False),
-    ActionSpec("replay_speed_up", "Replay faster", "plus,equals_sign", "main", "replay_speed(2.0)", show=False),
-    ActionSpec("replay_speed_down", "Replay slower", "minus", "main", "replay_speed(0.5)", show=False),
+    ActionSpec("replay_speed_up", "Replay faster", "plus,equals_sign", "main", "replay_speed(2.0)", show=False,
+               priority=True),
+    ActionSpec("replay_speed_down", "Replay slower", "minus", "main", "replay_speed(0.5)", show=False,
+               priority=True),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
 )

@@ -134,11 +134,12 @@ class PaperPilotApp(AgentHost, App):
         self.main_screen.status.session = session_id
         self.resume_session(session_id)
 
-    def replay(self, trace_id: str) -> None:
+    def replay(self, trace_id: str, speed: float = 1.0) -> None:
+        """Play a recorded turn on the main screen."""
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.main_screen.clear()
-        self.start_replay(trace_id)
+        self.start_replay(trace_id, speed)
 
     def action_cycle_theme(self) -> None:
         names = [t for t in CYCLE if t in self.available_themes]

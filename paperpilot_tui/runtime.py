@@ -180,6 +180,7 @@ class AgentHost:
     def start_replay(self, trace_id: str, speed: float = 1.0) -> None:
         self.cancel_turn()
         self.replay_control = ReplayControl(speed)
+        self.main_screen.replaying = True
         self.run_worker(self._replay(trace_id, self.replay_control), name="replay", group="turn",
                         exclusive=True, exit_on_error=False)
 

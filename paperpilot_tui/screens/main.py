@@ -36,6 +36,7 @@ class MainScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.busy = False
+        self.turns_ended = 0
         self.replaying = False
         self.shown = "chat"
 
@@ -125,6 +126,7 @@ class MainScreen(Screen):
     @on(TurnEnded)
     def _turn_ended(self) -> None:
         self.busy = False
+        self.turns_ended += 1
         if self.status.activity not in ("turn failed", "cancelled"):
             self.status.activity = "ready"
 
@@ -169,6 +171,12 @@ class MainScreen(Screen):
         cancelled = SimpleNamespace(kind="turn_failed", error="cancelled by you (esc)", category="cancelled",
                                     node=None, ts=time.time(), turn_id="")
         self.post_message(AgentEvent(cancelled))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Replay keys (space, +, -) only act during a replay; otherwise they type as usual."""
+        if action in ("replay_pause", "replay_speed"):
+            return self.replaying
+        return True
 
     def action_focus_input(self) -> None:
         self._show("chat")

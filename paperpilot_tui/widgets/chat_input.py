@@ -59,3 +59,9 @@ class ChatInput(TextArea):
         self._pos = pos
         self.load_text(self.past[pos] if pos < len(self.past) else self._draft)
         self.move_cursor(self.document.end)
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """During a replay, space and +/- drive the player instead of typing."""
+        if getattr(self.screen, "replaying", False) and key in ("space", "plus", "minus", "equals_sign"):
+            return False
+        return super().check_consume_key(key, character)

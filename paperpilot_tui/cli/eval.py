@@ -1,0 +1,74 @@
+"""``paperpilot eval``: measure the local router or critic on held-out data they never trained on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, fail, load_settings_or_exit
+
+HELP = "evaluate the local router or critic on held-out data"
+DESCRIPTION = """\
+Score a local model on labelled JSONL (default: the committed held-out split).
+
+  router  accuracy, per-label precision/recall/F1, confusion matrix, p50/p95 latency per question
+          (default model: the shipped MiniLM LoRA adapter; the rule router is scored alongside)
+  critic  pass/fail and defect agreement with the held-out labels, next to the offline rule
+          critic on the same data; DPO preference accuracy (chosen more likely than rejected)
+          (default model: agent.critic_model, else $PAPERPILOT_HOME/models/critic-smollm2 if trained)
+
+examples:
+  paperpilot eval router --json
+  paperpilot eval router --data my_questions.jsonl --model ~/.local/share/paperpilot/models/router-minilm
+  paperpilot eval critic --model ~/.local/share/paperpilot/models/critic-smollm2 --limit 30 --json
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("eval", help=HELP, description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    what = p.add_subparsers(dest="what", metavar="MODEL", required=True)
+    for name, help_ in (("router", "intent router"), ("critic", "answer critic")):
+        q = what.add_parser(name, help=help_)
+        q.add_argument("--data", type=Path, default=None, metavar="FILE", help="JSONL (default: held-out split)")
+        q.add_argument("--model", type=Path, default=None, metavar="DIR", help="adapter folder")
+        q.add_argument("--json", action="store_true", help="print one JSON object")
+        if name == "critic":
+            q.add_argument("--limit", type=int, default=40, metavar="N",
+                           help="score at most N examples with the generative critic (default 40; slow on CPU)")
+        q.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings_or_exit(args)
+    from core.models.manager import ModelNotAvailable
+
+    if args.data is not None and not args.data.exists():
+        return fail(f"{args.data}: no such data file", EXIT_FAILED)
+    try:
+        if args.what == "router":
+            from core.models.manager import SHIPPED_ROUTER
+            from core.models.router import load_router_dir
+            from training.eval_router import HELDOUT_FILE, evaluate_router, format_report
+
+            router = load_router_dir(args.model or SHIPPED_ROUTER)
+            report = evaluate_router(router, args.data or HELDOUT_FILE)
+            text = format_report(report)
+        else:
+            from training.eval_critic import HELDOUT_FILE, evaluate_critic, format_report
+
+            from core.models.critic import critic_dir
+
+            model = args.model
+            if model is None and (critic_dir(settings) / "adapter_config.json").exists():
+                model = critic_dir(settings)  # the trained default, if there is one
+            report = evaluate_critic(args.data or HELDOUT_FILE, model_dir=model, limit=args.limit)
+            text = format_report(report)
+    except ModelNotAvailable as exc:
+        return fail(str(exc), EXIT_FAILED)
+    except (OSError, ValueError, KeyError) as exc:
+        return fail(f"evaluation failed: {exc}", EXIT_FAILED)
+    print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else text)
+    return EXIT_OK

@@ -1,0 +1,68 @@
+"""Fixtures for the TUI tests: fixed time zone, settings on a private data dir, app builders."""
+
+from __future__ import annotations
+
+import os
+import time
+from contextlib import asynccontextmanager
+
+import pytest
+
+os.environ["TZ"] = "UTC"
+time.tzset()
+
+
+@pytest.fixture
+def settings(tmp_path):
+    """Offline settings on a fresh data dir; rules router (no model load), memory on."""
+    from core.config import load_settings
+
+    s = load_settings(use_user_file=False)
+    s.paths.home = str(tmp_path / "home")
+    s.agent.router = "rules"
+    s.agent.critic = "rules"
+    s.tui.theme = "textual-dark"
+    return s
+
+
+def real_agent_factory(hub):
+    """Open the real agent (graph, offline brain, checkpointer, stores) on a stub hub."""
+
+    @asynccontextmanager
+    async def factory(settings):
+        from core.agent import open_agent
+
+        async with open_agent(settings, hub=hub) as agent:
+            yield agent
+
+    return factory
+
+
+async def wait_until(pilot, predicate, timeout: float = 30.0, step: float = 0.05) -> None:
+    """Pump the app until ``predicate()`` is true (no fixed sleeps)."""
+    loops = int(timeout / step)
+    for _ in range(loops):
+        if predicate():
+            await pilot.pause()
+            return
+        await pilot.pause(step)
+    raise AssertionError(f"condition not met within {timeout}s: {predicate}")
+
+
+async def ask(pilot, text: str) -> None:
+    app = pilot.app
+    await wait_until(pilot, lambda: app.agent is not None)
+    box = app.main_screen.query_one("#chat-input")
+    box.focus()
+    box.load_text(text)
+    before = app.main_screen.turns_ended
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: app.main_screen.turns_ended > before, timeout=120)
+    await settle(pilot)
+
+
+async def settle(pilot) -> None:
+    """Wait until the answer's final Markdown update has been applied."""
+    app = pilot.app
+    await wait_until(pilot, lambda: not any(w.group == "md-stream" and not w.is_finished for w in app.workers))
+    await pilot.pause()

@@ -1,0 +1,227 @@
+"""Pilot tests: every user flow through the real app (scripted or real agent behind it)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from paperpilot_tui.app import PaperPilotApp
+from paperpilot_tui.scripted import COMPARE_Q, FOLLOW_Q
+from paperpilot_tui.scripted_agent import ScriptedAgent, memory_stores, scripted_factory
+from paperpilot_tui.widgets.chat import Answer, Question
+from paperpilot_tui.widgets.sources import SourcesPanel
+from paperpilot_tui.widgets.trace import TracePane
+from tests.tui.conftest import ask, real_agent_factory, settle, wait_until
+from tests.tui.stub_hub import StubHub
+
+
+def scripted_app(settings, agent=None, **kw) -> PaperPilotApp:
+    agent = agent or ScriptedAgent()
+    return PaperPilotApp(settings, agent_factory=scripted_factory(agent), stores_factory=memory_stores, **kw)
+
+
+def titles(app) -> list[str]:
+    return [str(s.title) for s in app.main_screen.query_one(TracePane).steps]
+
+
+class GatedAgent(ScriptedAgent):
+    """Stops mid-stream (after a few tokens) until ``gate`` is set, to look at a turn in flight."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.paused = asyncio.Event()
+
+    async def run_turn(self, question, session_id=None):
+        seen = 0
+        async for ev in super().run_turn(question, session_id):
+            if ev.kind == "token":
+                seen += 1
+                if seen == 6:
+                    self.paused.set()
+                    await self.gate.wait()
+            yield ev
+
+
+async def test_ask_streams_answer_then_sources(settings):
+    agent = GatedAgent()
+    app = scripted_app(settings, agent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.agent is not None)
+        app.main_screen.query_one("#chat-input").load_text(COMPARE_Q)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: agent.paused.is_set())
+        answer = app.main_screen.query_one(Answer)
+        await wait_until(pilot, lambda: "LoRA vs QLoRA" in answer.source)  # streamed before the turn ended
+        assert app.main_screen.busy
+        assert app.main_screen.query_one("#graph-view").active == "comparative"
+        agent.gate.set()
+        await wait_until(pilot, lambda: app.main_screen.turns_ended == 1)
+        await settle(pilot)
+        assert "| Memory use |" in answer.source and "(#source-3)" in answer.source
+        panel = app.main_screen.query_one(SourcesPanel)
+        assert [s.index for s in panel.sources] == [1, 2, 3]
+        await pilot.press("ctrl+o", "down")
+        detail = str(app.main_screen.query_one("#source-detail").render())
+        assert "QLoRA: Efficient Finetuning" in detail and "QLoRA > Abstract" in detail and "p. 1" in detail
+        steps = titles(app)
+        assert any(t.startswith("∥ LoRA:") and "38 ms" in t for t in steps)
+        assert any(t.startswith("∥ QLoRA:") and "41 ms" in t for t in steps)
+        graph = app.main_screen.query_one("#graph-view")
+        assert graph.status["comparative"] == "done" and graph.status["critic"] == "done"
+
+
+async def test_follow_up_in_same_session_and_input_history(settings):
+    agent = ScriptedAgent()
+    app = scripted_app(settings, agent, session="s9")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        await ask(pilot, FOLLOW_Q)
+        assert [q for q, _ in agent.turns["s9"]] == [COMPARE_Q, FOLLOW_Q]
+        questions = [str(q.render()) for q in app.main_screen.query(Question)]
+        assert questions == [COMPARE_Q, FOLLOW_Q]
+        assert any(t.startswith("↻ retry 1") for t in titles(app))
+        assert app.main_screen.query_one("#graph-view").retries == 1
+        box = app.main_screen.query_one("#chat-input")
+        box.focus()
+        await pilot.press("up")
+        assert box.text == FOLLOW_Q
+        await pilot.press("up")
+        assert box.text == COMPARE_Q
+        await pilot.press("down", "down")
+        assert box.text == ""
+        await pilot.press("a", "ctrl+j", "b")
+        assert box.text == "a\nb"
+
+
+async def test_escape_cancels_running_turn(settings):
+    agent = GatedAgent()
+    app = scripted_app(settings, agent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.agent is not None)
+        app.main_screen.query_one("#chat-input").load_text(COMPARE_Q)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: agent.paused.is_set())
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.main_screen.busy)
+        assert any("turn cancelled" in t for t in titles(app))
+        assert app.main_screen.status.activity == "cancelled"
+
+
+async def test_memory_browser_edit_and_delete(settings):
+    from paperpilot_tui.runtime import open_real_stores
+
+    settings.memory.enabled = True
+    stores = open_real_stores(settings)
+    first = stores.facts.add("LoRA uses rank 8 by default.")
+    second = stores.facts.add("QLoRA uses NF4.")
+    app = PaperPilotApp(settings, agent_factory=scripted_factory(ScriptedAgent()), stores_factory=lambda s: stores)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.stores is not None)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"memory browser")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "MemoryScreen")
+        screen = app.screen
+        await wait_until(pilot, lambda: len(screen.facts) == 2)
+        row = [f.id for f in screen.facts].index(first.id)
+        screen.query_one("DataTable").move_cursor(row=row)
+        await pilot.press("e")
+        editor = screen.query_one("#fact-editor")
+        assert editor.value == "LoRA uses rank 8 by default."
+        editor.value = "LoRA commonly uses rank 4 or 8."
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: stores.facts.get(first.id).content == "LoRA commonly uses rank 4 or 8.")
+        await wait_until(pilot, lambda: any(f.content.startswith("LoRA commonly") for f in screen.facts))
+        row = [f.id for f in screen.facts].index(second.id)
+        screen.query_one("DataTable").move_cursor(row=row)
+        await pilot.press("d")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("n")  # declining keeps it
+        await pilot.pause()
+        assert stores.facts.get(second.id) is not None
+        await pilot.press("d")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: stores.facts.get(second.id) is None)
+        await wait_until(pilot, lambda: len(screen.facts) == 1)
+
+
+async def test_session_resume_after_restart_real_agent(settings):
+    settings.memory.enabled = False
+    hub = StubHub()
+    app = PaperPilotApp(settings, agent_factory=real_agent_factory(hub))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        session = app.session_id
+        assert "QLoRA" in app.main_screen.query(Answer).last().source
+    again = PaperPilotApp(settings, session=session, agent_factory=real_agent_factory(hub))
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: len(again.main_screen.query(Question)) == 1, timeout=60)
+        assert str(again.main_screen.query_one(Question).render()) == COMPARE_Q
+        await ask(pilot, FOLLOW_Q)
+        graph = again.main_screen.query_one("#graph-view")
+        assert graph.intent.type == "follow_up"
+        assert len(again.main_screen.query(Question)) == 2
+        assert again.main_screen.status.session == session
+
+
+async def test_hub_failure_mid_turn_keeps_app_running(settings):
+    settings.memory.enabled = False
+    hub = StubHub()
+    hub.fail = True
+    app = PaperPilotApp(settings, agent_factory=real_agent_factory(hub))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, "What does LoRA freeze?")
+        steps = titles(app)
+        assert any(t.startswith("✗ turn failed") for t in steps)
+        assert any("failed during query_knowledge_hub" in str(n.message) for n in app._notifications)
+        assert app.main_screen.status.activity == "turn failed"
+        hub.fail = False
+        await ask(pilot, "What does LoRA freeze?")
+        assert "LoRA" in app.main_screen.query(Answer).last().source
+
+
+async def test_replay_from_trace_store_with_pause(settings):
+    from paperpilot_tui.runtime import open_real_stores
+    from paperpilot_tui.scripted import comparative_turn
+
+    stores = open_real_stores(settings)
+    events = comparative_turn("s1", "abc123trace")
+    stores.traces.save_turn_sync("abc123trace", "s1", COMPARE_Q, events)
+    app = PaperPilotApp(settings, replay="abc123", agent_factory=scripted_factory(ScriptedAgent()),
+                        stores_factory=lambda s: stores)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.main_screen.turns_ended == 1, timeout=60)
+        await settle(pilot)
+        assert "LoRA vs QLoRA" in app.main_screen.query_one(Answer).source
+        assert any(t.startswith("∥ QLoRA:") for t in titles(app))
+        assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
+        app.replay("abc123trace", speed=0.05)  # slow enough to pause mid-way
+        await wait_until(pilot, lambda: app.main_screen.replaying)
+        await pilot.press("space")
+        assert app.replay_control.paused
+        assert app.main_screen.query_one("#chat-input").text == ""  # space went to the replay, not the input
+        await pilot.press("space", "plus", "plus", "plus", "plus")  # 0.05 → 0.25 (floor) → 0.5 → 1 → 2
+        assert app.replay_control.speed == 2.0
+        await wait_until(pilot, lambda: app.main_screen.turns_ended == 2, timeout=60)
+        assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
+
+
+async def test_keymap_remap_help_and_narrow_layout(settings):
+    settings.tui.keymap = {"open_sessions": "f6"}
+    app = scripted_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.main_screen.has_class("narrow")
+        await pilot.press("alt+3")
+        assert app.main_screen.query_one("#trace").has_class("-shown")
+        assert not app.main_screen.query_one("#chat").has_class("-shown")
+        await pilot.press("f6")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SessionsScreen")
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+        assert app.keys_for("open_sessions") == "f6"
+        await pilot.press("escape", "escape")
+        await wait_until(pilot, lambda: app.screen is app.main_screen)
+        await pilot.press("f10")
+        assert app.theme == "paperpilot-high-contrast"
