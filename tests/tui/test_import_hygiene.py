@@ -9,9 +9,10 @@ HEAVY = ("torch", "transformers", "langgraph", "sentence_transformers", "peft", 
 
 
 def _loaded_after(code: str) -> list[str]:
-    probe = f"{code}\nimport sys\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    probe = f"{code}\nimport sys\nprint('loaded:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
-    return [m for m in out.stdout.strip().splitlines()[-1].split(",") if m]
+    line = [x for x in out.stdout.splitlines() if x.startswith("loaded:")][-1]
+    return [m for m in line[len("loaded:"):].split(",") if m]
 
 
 def test_importing_the_app_imports_no_heavy_library():
