@@ -135,6 +135,7 @@ async def test_structured_output_uses_function_calling_against_real_client(serve
         out = await llm_brain(server.url, model="local-model").classify("Compare LoRA and QLoRA", [])
     assert (out.type, out.confidence, out.router) == ("comparative", 0.77, "llm:local-model")
     body = server.requests[0]
+    assert body["max_tokens"] == body["max_completion_tokens"] == 1024  # both, for older servers
     assert body["model"] == "local-model" and body["tools"][0]["function"]["name"] == "IntentClassification"
     assert body["tool_choice"]["function"]["name"] == "IntentClassification"
     call = next(e for e in events if isinstance(e, LLMCall))

@@ -10,6 +10,7 @@ offline brain and a warning :class:`core.events.Notice` says so. An unreachable 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -41,11 +42,14 @@ MAX_FACTS = 3
 
 
 def _model_name(model: Any, settings: Settings) -> str:
+    name = settings.llm.model
     for attr in ("model_name", "model", "model_id"):
         value = getattr(model, attr, None)
         if isinstance(value, str) and value:
-            return value
-    return settings.llm.model
+            name = value
+            break
+    # A local model given as a path shows as its folder or file name.
+    return Path(name).name if ("/" in name and Path(name).expanduser().exists()) else name
 
 
 def _dedupe(items: list[str]) -> list[str]:

@@ -31,9 +31,15 @@ def build_chat_model(settings: Settings) -> Any:
             raise ConfigError("llm.api_key: the openai provider needs OPENAI_API_KEY or llm.base_url "
                               "(a local OpenAI-compatible server)")
         key = "not-needed"  # Ollama, vLLM and llama.cpp servers accept any key
+    base_url = endpoint_of(settings)
+    extra: dict[str, Any] = {}
+    if base_url.rstrip("/") != DEFAULT_BASE_URL:
+        # langchain-openai sends only ``max_completion_tokens``; older vLLM / llama.cpp / Ollama
+        # servers read the classic ``max_tokens``, so send both to compatible servers.
+        extra["extra_body"] = {"max_tokens": llm.max_tokens}
     return ChatOpenAI(
-        model=llm.model, base_url=endpoint_of(settings), api_key=key, temperature=llm.temperature,
-        timeout=llm.timeout, max_retries=llm.retries, max_tokens=llm.max_tokens,
+        model=llm.model, base_url=base_url, api_key=key, temperature=llm.temperature,
+        timeout=llm.timeout, max_retries=llm.retries, max_tokens=llm.max_tokens, **extra,
     )
 
 
