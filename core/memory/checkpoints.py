@@ -24,9 +24,20 @@ async def open_checkpointer(path: Path) -> AsyncIterator[Any]:
     async with aiosqlite.connect(str(path), timeout=15) as conn:
         await conn.execute("PRAGMA busy_timeout = 15000")
         await conn.execute("PRAGMA journal_mode = WAL")
-        saver = AsyncSqliteSaver(conn)
+        saver = AsyncSqliteSaver(conn, serde=serializer())
         await saver.setup()
         yield saver
+
+
+def serializer() -> Any:
+    """LangGraph's serializer with our state types allowlisted (no unregistered-type warnings)."""
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    from core import state
+
+    types = [state.Intent, state.RetrievedContext, state.SufficiencyJudgement, state.CriticVerdict,
+             state.ReasoningStep, state.Source, state.AgentState]
+    return JsonPlusSerializer(allowed_msgpack_modules=types)
 
 
 def _config(thread_id: str) -> dict:
