@@ -155,13 +155,24 @@ async def test_streamed_synthesis_from_sse(server):
     assert answer == "LoRA uses rank 8 [1]." and len(tokens) >= 4 and server.requests[0]["stream"] is True
 
 
-@pytest.mark.parametrize("status, needle", [(401, "authentication failed (401)"), (404, "not found (404)"),
-                                            (429, "rate limited"), (503, "server error (503)")])
+@pytest.mark.parametrize("status, needle", [(401, "unreachable: authentication failed (401)"),
+                                            (404, "unreachable: not found (404)"), (429, "rate limited"),
+                                            (503, "server error (503)"), (402, "failed: HTTP 402 (status 402)")])
 async def test_http_errors_map_to_one_line(server, status, needle):
     server.status = status
     with pytest.raises(BackendUnavailable) as err:
         await llm_brain(server.url).classify("What is LoRA?", [])
-    assert needle in str(err.value) and str(err.value).startswith(f"LLM endpoint {server.url} unreachable")
+    assert needle in str(err.value) and str(err.value).startswith(f"LLM endpoint {server.url} ")
+    assert "\n" not in str(err.value)
+
+
+async def test_rejected_request_retries_structured_without_tools_then_reports_text_failures(server):
+    server.status = 400
+    b = llm_brain(server.url)
+    with pytest.raises(BackendUnavailable, match=r"rejected the request \(HTTP 400\): status 400"):
+        await b.classify("What is LoRA?", [])
+    assert "tools" in server.requests[0] and "tools" not in server.requests[1]  # second try: JSON in text
+    assert b.caller.tools_ok is True  # not blamed on tools: the plain request failed too
 
 
 async def test_timeout_maps_to_one_line(server):

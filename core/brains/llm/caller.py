@@ -22,7 +22,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
 from core.brains.base import BackendUnavailable
-from core.brains.llm.chat import endpoint_error, is_request_rejected
+from core.brains.llm.chat import endpoint_error, is_request_rejected, rejected_error
 from core.brains.llm.structured import message_text, parse_tolerant, strip_think
 from core.events import LLMCall
 from core.prompts.common import REPAIR, json_spec
@@ -65,8 +65,14 @@ class ModelCaller:
         emit(LLMCall(purpose=purpose, model=self.model_name, prompt_tokens=prompt, completion_tokens=completion,
                      duration_ms=(time.perf_counter() - started) * 1000))
 
-    def _raise_if_endpoint(self, exc: BaseException) -> None:
+    def _raise_if_endpoint(self, exc: BaseException, *, allow_rejected: bool = False) -> None:
+        """Raise the one-line BackendUnavailable for endpoint failures; return for anything else.
+
+        ``allow_rejected`` lets a 400/422 through so the caller can retry without tools.
+        """
         mapped = endpoint_error(exc, self.base_url, self.model_name)
+        if mapped is None and not allow_rejected and is_request_rejected(exc):
+            mapped = rejected_error(exc, self.base_url)
         if mapped is not None:
             raise mapped from None
 
@@ -134,7 +140,7 @@ class ModelCaller:
         return self._runnables[schema]
 
     async def structured(self, schema: type[BaseModel], messages: list[BaseMessage], purpose: str) -> BaseModel | None:
-        raw_text = ""
+        raw_text, rejected = "", False
         runnable = self._structured_runnable(schema) if self.tools_ok else None
         if runnable is not None:
             started = time.perf_counter()
@@ -144,10 +150,10 @@ class ModelCaller:
             except BackendUnavailable:
                 raise
             except Exception as exc:
-                self._raise_if_endpoint(exc)
+                self._raise_if_endpoint(exc, allow_rejected=True)
                 if not is_request_rejected(exc):
                     raise
-                self.tools_ok = False  # e.g. a llama.cpp server started without tool support
+                rejected = True  # e.g. a llama.cpp server started without tool support
                 out = None
             finally:
                 current_purpose.reset(token)
@@ -162,8 +168,10 @@ class ModelCaller:
                     value = parse_tolerant(candidate, schema)
                     if value is not None:
                         return value
-        if runnable is None or not self.tools_ok and not raw_text:
+        if runnable is None or rejected:
             raw_text = await self.text(messages, purpose)
+            if rejected:
+                self.tools_ok = False  # the same request without tools went through: stay without
             value = parse_tolerant(raw_text, schema)
             if value is not None:
                 return value

@@ -93,8 +93,26 @@ def endpoint_error(exc: BaseException, base_url: str, model: str) -> BackendUnav
         elif isinstance(exc, (ConnectionError, TimeoutError)):
             reason = f"connection failed ({_cause_text(exc) or type(exc).__name__})"
     if reason is None:
+        status = getattr(exc, "status_code", None)
+        if openai is not None and isinstance(exc, openai.APIStatusError) and not is_request_rejected(exc):
+            return BackendUnavailable(f"LLM endpoint {base_url} failed: HTTP {status} ({_api_message(exc)})")
         return None
     return BackendUnavailable(f"{prefix}: {reason}")
+
+
+def _api_message(exc: BaseException) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return _first_line(str(inner["message"]))
+    return _first_line(str(getattr(exc, "message", exc)))
+
+
+def rejected_error(exc: BaseException, base_url: str) -> BackendUnavailable:
+    """A 400/422 the caller could not work around (e.g. the prompt exceeds the context window)."""
+    return BackendUnavailable(f"LLM endpoint {base_url} rejected the request "
+                              f"(HTTP {getattr(exc, 'status_code', 400)}): {_api_message(exc)}")
 
 
 def is_request_rejected(exc: BaseException) -> bool:

@@ -19,7 +19,7 @@ class IntentClassification(BaseModel):
     """The intent of a research question."""
 
     type: IntentType = Field(description="factual | comparative | multi_hop | exploratory | follow_up")
-    confidence: float = Field(ge=0, le=1, description="how sure you are, 0..1")
+    confidence: float = Field(0.5, ge=0, le=1, description="how sure you are, 0..1")
     key_aliases: ClassVar[dict[str, str]] = {"intent": "type", "label": "type", "category": "type",
                                               "intent_type": "type", "class": "type", "score": "confidence",
                                               "probability": "confidence"}
@@ -59,7 +59,7 @@ class Replan(BaseModel):
 class ReactChoice(BaseModel):
     """One ReAct step: a thought and an action."""
 
-    thought: str = Field(description="what is known, what is missing, what to do next")
+    thought: str = Field("", description="what is known, what is missing, what to do next")
     action: Literal["search", "finish"] = Field(description="search | finish")
     query: str = Field("", description="the search query when action is search")
     key_aliases: ClassVar[dict[str, str]] = {"reasoning": "thought", "thoughts": "thought", "next_action": "action",
