@@ -77,7 +77,7 @@ def test_question_outside_the_corpus_gets_no_evidence_answer():
 
 def test_failing_critic_retries_with_feedback_then_forces_a_pass():
     s = settings(max_retries=2)
-    (turn,) = asyncio.run(ask_all(["Compare LoRA and BERT in memory use and accuracy"], s))
+    (turn,) = asyncio.run(ask_all(["Compare LoRA and BERT in memory use and accuracy"], s, persist=True))
     r = turn.result
     retries = turn.of("retry")
     verdicts = turn.of("critic_verdict")
