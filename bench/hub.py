@@ -1,0 +1,214 @@
+"""Knowledge-hub benchmarks: query latency by index size, ingestion speed, MCP session reuse.
+
+    python bench/hub.py [--sizes 1000,10000,100000] [--queries 50] [--pdfs 8] [--fresh 3]
+
+Prints numbers; asserts nothing. Synthetic chunks get random unit vectors (no embedding time in
+the index build); query latency is reported for the search alone (query vector precomputed) and
+end to end (query embedded by MiniLM). Goals from the issue: p95 ≤ 50 ms at 100k chunks,
+≥ 20 pages/s ingestion without embedding, persistent MCP session ≥ 50× faster than a fresh one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("TQDM_DISABLE", "1")
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+import numpy as np  # noqa: E402
+
+from core.hub.search import Searcher  # noqa: E402
+from core.hub.store import EMBED_MODEL, HubStore  # noqa: E402
+
+QUERIES = ["What rank does LoRA use by default?", "4-bit NormalFloat double quantization memory",
+           "how does DPO avoid a reward model", "Plan and execute agents replanning",
+           "reflexion verbal feedback episodic memory", "attention heads scaled dot product",
+           "retrieval augmented generation dense passage retriever", "tool use API calls self-supervised"]
+
+
+def pct(xs: list[float], p: float) -> float:
+    return float(np.percentile(np.asarray(xs), p))
+
+
+def vocabulary() -> list[str]:
+    import re
+
+    words: set[str] = set()
+    for f in (REPO / "core" / "hub" / "corpus").glob("*.md"):
+        words |= set(re.findall(r"[a-z][a-z0-9-]{2,}", f.read_text(encoding="utf-8").lower()))
+    return sorted(words)
+
+
+def build_synthetic(path: Path, n: int, rng: random.Random) -> None:
+    """n chunks of ~60 random corpus words, 100 per document, random unit vectors, one transaction."""
+    store = HubStore(path)
+    words = vocabulary()
+    nrng = np.random.default_rng(0)
+    with store.write() as db:
+        store.ensure_collection(db, "bench")
+        for d in range(n // 100):
+            doc_id = f"syn{d:05d}"
+            db.execute("INSERT INTO documents(doc_id, collection, path, doc_type, file_hash, version, title,"
+                       " created_at, updated_at) VALUES(?, 'bench', ?, 'markdown', ?, 1, ?, 0, 0)",
+                       (doc_id, f"/syn/{doc_id}.md", doc_id, f"Synthetic {d}"))
+            vecs = nrng.standard_normal((100, 384)).astype(np.float32)
+            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+            for i in range(100):
+                text = " ".join(rng.choices(words, k=60)) + "."
+                cur = db.execute("INSERT INTO chunks(chunk_id, doc_id, collection, position, section_path, breadcrumb,"
+                                 " page, text) VALUES(?, ?, 'bench', ?, '[]', ?, NULL, ?)",
+                                 (f"{doc_id}_{i:04d}", doc_id, i, f"Synthetic {d} > S{i // 10}", text))
+                db.execute("INSERT INTO chunks_fts(rowid, collection, title, breadcrumb, text) VALUES(?, 'bench', ?, ?, ?)",
+                           (cur.lastrowid, f"Synthetic {d}", f"Synthetic {d} > S{i // 10}", text))
+                db.execute("INSERT INTO embeddings(chunk_rowid, model, dim, vector) VALUES(?, ?, 384, ?)",
+                           (cur.lastrowid, EMBED_MODEL, vecs[i].tobytes()))
+        store.bump(db, "bench")
+    store.close()
+
+
+def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
+    from core.embeddings import embed
+
+    qvecs = {q: v for q, v in zip(QUERIES, embed(QUERIES))}
+    print("\n## Query latency (hybrid: FTS5 bm25 + dense matrix scan + RRF, top_k=5)")
+    print("synthetic chunks, random unit vectors for the dense matrix (no embedding time in the build)")
+    print(f"{'chunks':>8} {'build s':>8} {'load s':>7} {'p50 ms':>7} {'p95 ms':>7} {'p95 lex':>8} {'p95 dense':>9}"
+          f" {'p95 e2e':>8}")
+    rng = random.Random(0)
+    for n in sizes:
+        db = tmp / f"bench-{n}.sqlite3"
+        t = time.perf_counter()
+        build_synthetic(db, n, rng)
+        build = time.perf_counter() - t
+        searcher = Searcher(HubStore(db), embed_query=lambda q: qvecs[q])
+        t = time.perf_counter()
+        searcher.matrix("bench")
+        load = time.perf_counter() - t
+        total, lex, den = [], [], []
+        for i in range(n_queries + 3):
+            q = QUERIES[i % len(QUERIES)]
+            t0 = time.perf_counter()
+            searcher.search("bench", q, 5)
+            t1 = time.perf_counter()
+            searcher.lexical("bench", q)
+            t2 = time.perf_counter()
+            searcher.dense("bench", q)
+            t3 = time.perf_counter()
+            if i >= 3:  # warm-up
+                total.append((t1 - t0) * 1e3)
+                lex.append((t2 - t1) * 1e3)
+                den.append((t3 - t2) * 1e3)
+        e2e = []
+        e2e_searcher = Searcher(searcher.store)  # embeds each query with MiniLM, like the server
+        e2e_searcher._matrices = searcher._matrices  # noqa: SLF001 - reuse the loaded matrix
+        for i in range(min(n_queries, 20)):  # fresh query text each time: MiniLM embeds it
+            q = f"{QUERIES[i % len(QUERIES)]} variant {i}"
+            t0 = time.perf_counter()
+            e2e_searcher.search("bench", q, 5)
+            e2e.append((time.perf_counter() - t0) * 1e3)
+        print(f"{n:>8} {build:>8.1f} {load:>7.2f} {pct(total, 50):>7.1f} {pct(total, 95):>7.1f} {pct(lex, 95):>8.1f}"
+              f" {pct(den, 95):>9.1f} {pct(e2e, 95):>8.1f}")
+        db.unlink(missing_ok=True)
+
+
+def bench_ingest(n_pdfs: int, tmp: Path) -> None:
+    from fpdf import FPDF
+
+    from core.hub.ingest import Ingestor
+
+    words = vocabulary()
+    rng = random.Random(1)
+    folder = tmp / "pdfs"
+    folder.mkdir()
+    pages = 0
+    for k in range(n_pdfs):
+        pdf = FPDF()
+        pdf.set_font("Helvetica", size=10)
+        for p in range(10):
+            pdf.add_page()
+            pdf.multi_cell(0, 5, f"{p + 1} Section {p + 1}\n" + " ".join(
+                (" ".join(rng.choices(words, k=14)).capitalize() + ".") for _ in range(30)))
+            pages += 1
+        pdf.output(str(folder / f"paper{k}.pdf"))
+    print("\n## Ingestion (generated text PDFs, 10 pages each, ~420 words a page)")
+    for embed in (False, True):
+        store = HubStore(tmp / f"ingest-{embed}.sqlite3")
+        if embed:
+            from core.embeddings import embed as warm
+
+            warm(["warm up"])  # model load is not ingestion
+        t = time.perf_counter()
+        rep = Ingestor(store, embed=embed).ingest([folder], "bench")
+        dt = time.perf_counter() - t
+        label = "with embedding" if embed else "without embedding"
+        print(f"{label:>18}: {rep.pages} pages, {rep.chunks} chunks in {dt:.2f} s = {rep.pages / dt:.1f} pages/s")
+
+
+async def bench_sessions(n_persistent: int, n_fresh: int, home: Path) -> None:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    env = {**os.environ, "PAPERPILOT_HOME": str(home)}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "core.hub", "serve"], env=env, cwd=str(REPO))
+    args = {"query": "What rank does LoRA use by default?", "top_k": 5}
+    devnull = open(os.devnull, "w")
+    print("\n## MCP: one persistent session vs a fresh server session per call (same query)")
+    t = time.perf_counter()
+    async with stdio_client(params, errlog=devnull) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            await s.call_tool("query_knowledge_hub", args)  # indexes the bundled notes on first start
+            print(f"first start incl. indexing + model load: {time.perf_counter() - t:.1f} s")
+            times = []
+            for _ in range(n_persistent):
+                t0 = time.perf_counter()
+                await s.call_tool("query_knowledge_hub", args)
+                times.append(time.perf_counter() - t0)
+    fresh = []
+    for _ in range(n_fresh):
+        t0 = time.perf_counter()
+        async with stdio_client(params, errlog=devnull) as (r, w):
+            async with ClientSession(r, w) as s:
+                await s.initialize()
+                await s.call_tool("query_knowledge_hub", args)
+        fresh.append(time.perf_counter() - t0)
+    p, f = statistics.median(times), statistics.median(fresh)
+    print(f"persistent session: median {p * 1e3:.1f} ms/call over {n_persistent} calls")
+    print(f"fresh session:      median {f * 1e3:.0f} ms/call over {n_fresh} calls (spawn + initialize + model load)")
+    print(f"persistent is {f / p:.0f}x faster")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--queries", type=int, default=50)
+    ap.add_argument("--pdfs", type=int, default=8)
+    ap.add_argument("--fresh", type=int, default=3)
+    ap.add_argument("--only", choices=["latency", "ingest", "mcp"], default=None)
+    a = ap.parse_args()
+    print(f"knowledge hub benchmark · {os.cpu_count()} CPUs · numpy {np.__version__}")
+    with tempfile.TemporaryDirectory(prefix="pp-bench-hub-") as d:
+        tmp = Path(d)
+        if a.only in (None, "latency"):
+            bench_latency([int(x) for x in a.sizes.split(",")], a.queries, tmp)
+        if a.only in (None, "ingest"):
+            bench_ingest(a.pdfs, tmp)
+        if a.only in (None, "mcp"):
+            home = tmp / "home"
+            home.mkdir()
+            asyncio.run(bench_sessions(20, a.fresh, home))
+
+
+if __name__ == "__main__":
+    main()
