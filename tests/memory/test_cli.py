@@ -51,25 +51,21 @@ def test_unknown_ids_exit_1_with_one_line(home, capsys):
         assert argv[2] in err
 
 
-async def _record_turn(home) -> str:
+async def _record_session(home) -> None:
     from core.memory.sessions import SessionStore
-    from core.tracing.store import TraceStore
-    from tests.memory.test_sessions import _two_turns
-    from tests.tracing.test_store import turn_events
+
+    from .test_sessions import _two_turns
 
     s = load_settings()
-    state, ckpt = s.paths.resolve(s.paths.state_db), s.paths.resolve(s.paths.checkpoints_db)
-    sessions, traces = SessionStore(state), TraceStore(state, s.secrets())
+    sessions = SessionStore(s.paths.resolve(s.paths.state_db))
     await sessions.begin_turn("s1", "What is LoRA?")
     await sessions.end_turn("s1")
-    await _two_turns(ckpt, "s1")
-    await traces.save_turn("trace-0001", "s1", "And its memory cost?", turn_events())
-    return "trace-0001"
+    await _two_turns(s.paths.resolve(s.paths.checkpoints_db), "s1")
 
 
 def test_sessions_commands(home, capsys):
     assert "No sessions yet" in cli(capsys, "sessions", "list")[1]
-    asyncio.run(_record_turn(home))
+    asyncio.run(_record_session(home))
     [row] = json.loads(cli(capsys, "sessions", "list", "--json")[1])
     assert row["id"] == "s1" and row["turn_count"] == 1 and row["title"] == "What is LoRA?"
     shown = json.loads(cli(capsys, "sessions", "show", "s1", "--json")[1])
@@ -80,21 +76,3 @@ def test_sessions_commands(home, capsys):
     assert cli(capsys, "sessions", "rm", "s1")[0] == 0
     assert "No sessions yet" in cli(capsys, "sessions", "list")[1]
     assert cli(capsys, "sessions", "show", "s1")[0] == 1  # checkpoints went too
-
-
-def test_traces_replay_prints_what_show_prints(home, capsys, tmp_path):
-    assert "No traces yet" in cli(capsys, "traces", "list")[1]
-    tid = asyncio.run(_record_turn(home))
-    [row] = json.loads(cli(capsys, "traces", "list", "--json")[1])
-    assert row["trace_id"] == tid and row["intent"] == "follow_up"
-    code, shown, _ = cli(capsys, "traces", "show", "trace-0")  # unique prefix
-    assert code == 0 and "intent: follow_up" in shown and "critic: fail" in shown
-    code, replayed, _ = cli(capsys, "traces", "replay", tid, "--speed", "0")
-    assert code == 0 and replayed == shown
-    assert cli(capsys, "traces", "replay", tid, "--speed", "1000")[1] == shown
-    detail = json.loads(cli(capsys, "traces", "show", tid, "--json")[1])
-    assert detail["chunk_ids"] == ["lora-3", "lora-4"] and detail["steps"][0]["node"] == "route"
-    lines = cli(capsys, "traces", "export", tid)[1].splitlines()
-    assert json.loads(lines[0])["kind"] == "turn_started" and json.loads(lines[-1])["kind"] == "turn_finished"
-    out = tmp_path / "t.jsonl"
-    assert cli(capsys, "traces", "export", tid, str(out))[0] == 0 and out.read_text().splitlines() == lines
