@@ -84,7 +84,7 @@ def render_header(summary: Any) -> list[str]:
     status = "ok" if summary.error is None else "failed"
     return [
         f"trace {summary.trace_id}  session {summary.session_id or '-'}  {when}  {status}",
-        f"intent {summary.intent or '-'} · strategy {summary.strategy or '-'} · {summary.retries} retries · "
+        f"intent {summary.intent or '-'} · strategy {summary.strategy or '-'} · {summary.retries} retr{'y' if summary.retries == 1 else 'ies'} · "
         f"{summary.llm_calls} LLM calls ({summary.prompt_tokens}+{summary.completion_tokens} tokens) · "
         f"{_ms(summary.duration_ms)}",
     ]
