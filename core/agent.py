@@ -180,7 +180,10 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
         if brain is None:
             from core.brains.factory import build_brain
 
+            await check_llm_endpoint(settings)
             brain = build_brain(settings)
+        if persist and settings.memory.enabled:
+            _warm_encoder()  # overlaps the encoder load with the hub start-up
         if hub is None:
             hub = await stack.enter_async_context(HubClient(settings.mcp))
         checkpointer = facts = sessions = traces = None
@@ -206,6 +209,32 @@ async def open_checkpointer(path: Any, stack: AsyncExitStack) -> Any:
     await conn.execute("PRAGMA busy_timeout=5000")
     serde = JsonPlusSerializer(allowed_msgpack_modules=[("core.state", t) for t in CHECKPOINTED_TYPES])
     return AsyncSqliteSaver(conn, serde=serde)
+
+
+async def check_llm_endpoint(settings: Settings, timeout: float = 5.0) -> None:
+    """Fail fast, with one line, when a configured OpenAI-compatible endpoint refuses connections."""
+    from urllib.parse import urlsplit
+
+    if settings.llm.resolved_provider() != "openai" or not settings.llm.base_url:
+        return
+    url = urlsplit(settings.llm.base_url)
+    if not url.hostname:
+        raise ConfigError(f"llm.base_url: not a URL: {settings.llm.base_url!r}")
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(url.hostname, port), timeout)
+    except (OSError, asyncio.TimeoutError) as exc:
+        reason = "timed out" if isinstance(exc, asyncio.TimeoutError) else (exc.strerror or str(exc))
+        raise BackendUnavailable(f"LLM endpoint {settings.llm.base_url} unreachable: {reason}") from None
+    writer.close()
+
+
+def _warm_encoder() -> None:
+    import threading
+
+    from core.embeddings import embed_one
+
+    threading.Thread(target=lambda: embed_one("warm up"), name="encoder-warm", daemon=True).start()
 
 
 async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:

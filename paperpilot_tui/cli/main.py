@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import warnings
 
 # Subcommand modules under paperpilot_tui.cli, in --help order.
 COMMANDS = ("ask", "ingest", "hub", "sessions", "memory", "traces", "replay", "train", "eval")
@@ -64,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if not os.environ.get("PAPERPILOT_DEBUG"):
+        # Library deprecation chatter is not for users; PAPERPILOT_DEBUG=1 shows it.
+        warnings.simplefilter("ignore")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
