@@ -30,8 +30,10 @@ class PaperPilotApp(AgentHost, App):
     ENABLE_COMMAND_PALETTE = True
 
     def __init__(self, settings: Any = None, *, session: str | None = None, replay: str | None = None,
-                 agent_factory: Any = None, stores_factory: Any = None, start_backend: bool = True) -> None:
+                 agent_factory: Any = None, stores_factory: Any = None, start_backend: bool = True,
+                 blink: bool = True) -> None:
         super().__init__()
+        self.blink = blink  # cursor blink; off for snapshots
         if settings is None:
             from core.config import Settings
 

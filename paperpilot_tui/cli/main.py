@@ -71,11 +71,15 @@ def main(argv: list[str] | None = None) -> int:
         warnings.simplefilter("ignore")
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        from paperpilot_tui.cli import app_launcher
+    try:
+        if args.command is None:
+            from paperpilot_tui.cli import app_launcher
 
-        return app_launcher.run(args)
-    return int(args.run(args) or 0)
+            return app_launcher.run(args)
+        return int(args.run(args) or 0)
+    except BrokenPipeError:  # e.g. `paperpilot sessions list | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ class ChatInput(TextArea):
         self._pos = 0  # index into history; len(history) = the draft being typed
         self._draft = ""
 
+    def on_mount(self) -> None:
+        self.cursor_blink = getattr(self.app, "blink", True)
+
     def action_send(self) -> None:
         text = self.text.strip()
         if not text:

@@ -20,7 +20,7 @@ class TraceStep(Collapsible):
     DEFAULT_CSS = """
     TraceStep { padding: 0; margin: 0; border: none; background: transparent; }
     TraceStep > Contents { padding: 0 0 0 4; height: auto; }
-    TraceStep CollapsibleTitle { padding: 0; }
+    TraceStep CollapsibleTitle { padding: 0; width: 100%; }
     TraceStep.-failed CollapsibleTitle { color: $error; text-style: bold; }
     TraceStep.-sub CollapsibleTitle { padding-left: 2; color: $text-muted; }
     TraceStep.-header CollapsibleTitle { text-style: bold; color: $accent; }

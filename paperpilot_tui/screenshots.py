@@ -1,0 +1,157 @@
+"""Screens of the app in fixed, deterministic states (scripted agent, in-memory stores).
+
+Used by the SVG snapshot tests and to regenerate ``screenshots/``:
+
+    python -m paperpilot_tui.screenshots [OUT_DIR]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+SIZE = (120, 40)
+
+
+def scene_app() -> Any:
+    from core.config import Settings
+    from paperpilot_tui.app import PaperPilotApp
+    from paperpilot_tui.scripted_agent import ScriptedAgent, memory_stores, scripted_factory
+
+    return PaperPilotApp(Settings(), session="s001", agent_factory=scripted_factory(ScriptedAgent()),
+                         stores_factory=memory_stores, blink=False)
+
+
+async def _until(pilot: Any, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise TimeoutError("scene did not settle")
+
+
+async def _ask(pilot: Any, question: str) -> None:
+    app = pilot.app
+    await _until(pilot, lambda: app.agent is not None)
+    box = app.main_screen.query_one("#chat-input")
+    box.load_text(question)
+    before = app.main_screen.turns_ended
+    await pilot.press("enter")
+    await _until(pilot, lambda: app.main_screen.turns_ended > before)
+    await _until(pilot, lambda: not any(w.group == "md-stream" and not w.is_finished for w in app.workers))
+
+
+async def _freeze(pilot: Any) -> None:
+    """No blinking cursors, everything laid out."""
+    for widget in pilot.app.screen.query("TextArea, Input"):
+        widget.cursor_blink = False
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
+
+
+async def main_answer(pilot: Any) -> None:
+    from paperpilot_tui.scripted import COMPARE_Q
+
+    await _ask(pilot, COMPARE_Q)
+    await _freeze(pilot)
+
+
+async def main_follow_up(pilot: Any) -> None:
+    from paperpilot_tui.scripted import COMPARE_Q, FOLLOW_Q
+
+    await _ask(pilot, COMPARE_Q)
+    await _ask(pilot, FOLLOW_Q)
+    await _freeze(pilot)
+
+
+async def main_failure(pilot: Any) -> None:
+    await _ask(pilot, "What rank does LoRA use? (hub down: fail)")
+    await _freeze(pilot)
+
+
+async def main_high_contrast(pilot: Any) -> None:
+    pilot.app.theme = "paperpilot-high-contrast"
+    await main_answer(pilot)
+
+
+async def _open(pilot: Any, key: str, screen: str) -> None:
+    app = pilot.app
+    await _until(pilot, lambda: app.stores is not None)
+    await pilot.press(key)
+    await _until(pilot, lambda: type(app.screen).__name__ == screen)
+    await _until(pilot, lambda: bool(getattr(app.screen, "facts", None) or getattr(app.screen, "sessions", None)
+                                     or getattr(app.screen, "traces", None)) or screen == "HelpScreen")
+    await _freeze(pilot)
+
+
+async def memory_browser(pilot: Any) -> None:
+    await _open(pilot, "f3", "MemoryScreen")
+
+
+async def sessions(pilot: Any) -> None:
+    await _open(pilot, "f2", "SessionsScreen")
+
+
+async def replay_picker(pilot: Any) -> None:
+    await _open(pilot, "f4", "ReplayScreen")
+
+
+async def help_screen(pilot: Any) -> None:
+    await _until(pilot, lambda: pilot.app.agent is not None)
+    await _open(pilot, "f1", "HelpScreen")
+
+
+async def replay_done(pilot: Any) -> None:
+    app = pilot.app
+    await _until(pilot, lambda: app.stores is not None)
+    app.replay("trace-compare", speed=16.0)
+    await _until(pilot, lambda: app.main_screen.turns_ended > 0)
+    await _until(pilot, lambda: not any(w.group == "md-stream" and not w.is_finished for w in app.workers))
+    await _freeze(pilot)
+
+
+async def narrow_answer(pilot: Any) -> None:
+    await main_answer(pilot)
+
+
+SCENES: dict[str, tuple[tuple[int, int], Callable[[Any], Awaitable[None]]]] = {
+    "main_answer": (SIZE, main_answer),
+    "main_follow_up": (SIZE, main_follow_up),
+    "main_failure": (SIZE, main_failure),
+    "main_high_contrast": (SIZE, main_high_contrast),
+    "memory_browser": (SIZE, memory_browser),
+    "sessions": (SIZE, sessions),
+    "replay_picker": (SIZE, replay_picker),
+    "replay_done": (SIZE, replay_done),
+    "help": (SIZE, help_screen),
+    "main_narrow_80x24": ((80, 24), narrow_answer),
+}
+
+
+async def _shoot(name: str, out: Path) -> Path:
+    size, setup = SCENES[name]
+    app = scene_app()
+    async with app.run_test(size=size) as pilot:
+        await setup(pilot)
+        path = out / f"{name}.svg"
+        path.write_text(app.export_screenshot(title=f"PaperPilot — {name}"), encoding="utf-8")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else Path(__file__).resolve().parents[1] / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("TZ", "UTC")
+    time.tzset()
+    for name in SCENES:
+        print(asyncio.run(_shoot(name, out)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
