@@ -144,9 +144,13 @@ def backfill_embeddings(store: HubStore, collection: str, batch: int = 256) -> i
     return len(rows)
 
 
-def sync_bundled(store: HubStore, corpus: Path = CORPUS_DIR) -> IngestReport:
-    """Index new or changed bundled notes into ``default``; a note removed by the user stays removed."""
-    ing = Ingestor(store)
+def sync_bundled(store: HubStore, corpus: Path = CORPUS_DIR, embed: bool = True) -> IngestReport:
+    """Index new or changed bundled notes into ``default``; a note removed by the user stays removed.
+
+    With ``embed=False`` the notes are searchable lexically at once; :func:`backfill_embeddings`
+    adds their vectors afterwards.
+    """
+    ing = Ingestor(store, embed=embed)
     report = IngestReport()
     if not corpus.is_dir():
         return report

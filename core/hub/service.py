@@ -30,7 +30,8 @@ class Hub:
         self.store = HubStore(db_path)
         self.searcher = Searcher(self.store, reranker=load_reranker(rerank))
         self._sync = sync
-        self._ready = threading.Event()
+        self._indexed = threading.Event()  # lexical index current: browsing tools may answer
+        self._ready = threading.Event()  # vectors current too: hybrid queries may answer
         self._error: BaseException | None = None
 
     # -- start-up ---------------------------------------------------------------------------------
@@ -43,9 +44,18 @@ class Hub:
     def _warm(self) -> None:
         try:
             if self._sync:
-                rep = sync_bundled(self.store)
+                rep = sync_bundled(self.store, embed=False)
                 if rep.added or rep.updated or rep.failed:
                     log.info("bundled notes: added %s updated %s failed %s", rep.added, rep.updated, rep.failed)
+        except BaseException as exc:  # noqa: BLE001 - reported to every tool call
+            log.exception("hub start-up failed")
+            self._error = exc
+            self._ready.set()
+        finally:
+            self._indexed.set()
+        if self._error is not None:
+            return
+        try:
             for name in self.store.collections():
                 n = backfill_embeddings(self.store, name)
                 if n:
@@ -62,14 +72,15 @@ class Hub:
         except Exception:  # noqa: BLE001 - a later query will retry and report
             log.exception("encoder warm-up failed")
 
-    def wait_ready(self, timeout: float = 600) -> None:
-        if not self._ready.wait(timeout):
+    def wait_ready(self, timeout: float = 600, dense: bool = False) -> None:
+        """Block until the index (and, with ``dense``, every vector) is current."""
+        if not (self._ready if dense else self._indexed).wait(timeout):
             raise HubError("the knowledge hub is still indexing; try again shortly")
         if self._error is not None:
             raise HubError(f"the knowledge hub failed to start: {self._error}")
 
-    def _collection(self, name: str) -> str:
-        self.wait_ready()
+    def _collection(self, name: str, dense: bool = False) -> str:
+        self.wait_ready(dense=dense)
         if not isinstance(name, str) or not name.strip():
             raise HubError("collection must be a non-empty name")
         if not self.store.has_collection(name):
@@ -83,7 +94,7 @@ class Hub:
             raise HubError("query must be a non-empty string")
         if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_TOP_K:
             raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
-        return self.searcher.search(self._collection(collection), query.strip(), top_k)
+        return self.searcher.search(self._collection(collection, dense=True), query.strip(), top_k)
 
     def keyword(self, keywords: list[str], mode: str = "exact", collection: str = "default",
                 top_k: int = 10) -> list[Hit]:
