@@ -125,8 +125,11 @@ class Agent:
 
 
 async def _stream(graph: Any, inp: dict, config: dict, ctx: Any) -> AsyncIterator[tuple[tuple, str, Any]]:
+    # durability="exit": one checkpoint write per turn instead of one per step; a turn that fails
+    # leaves the previous turns' history intact.
+    extra = {"durability": "exit"} if graph.checkpointer is not None else {}
     async for ns, mode, data in graph.astream(inp, config, context=ctx, stream_mode=["custom", "values"],
-                                               subgraphs=True):
+                                               subgraphs=True, **extra):
         yield ns, mode, data
 
 
@@ -194,23 +197,6 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
                     traces=traces, collection=collection, vocabulary=vocabulary)
 
 
-CHECKPOINTED_TYPES = ("Intent", "RetrievedContext", "SufficiencyJudgement", "CriticVerdict",
-                      "ReasoningStep", "Source")
-
-
-async def open_checkpointer(path: Any, stack: AsyncExitStack) -> Any:
-    """LangGraph's async SQLite checkpointer (WAL), allowed to restore exactly our state types."""
-    import aiosqlite
-    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
-    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-    conn = await stack.enter_async_context(aiosqlite.connect(str(path)))
-    await conn.execute("PRAGMA journal_mode=WAL")
-    await conn.execute("PRAGMA busy_timeout=5000")
-    serde = JsonPlusSerializer(allowed_msgpack_modules=[("core.state", t) for t in CHECKPOINTED_TYPES])
-    return AsyncSqliteSaver(conn, serde=serde)
-
-
 async def check_llm_endpoint(settings: Settings, timeout: float = 5.0) -> None:
     """Fail fast, with one line, when a configured OpenAI-compatible endpoint refuses connections."""
     from urllib.parse import urlsplit
@@ -239,7 +225,9 @@ def _warm_encoder() -> None:
 
 async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:
     paths = settings.paths
-    checkpointer = await open_checkpointer(paths.resolve(paths.checkpoints_db), stack)
+    from core.memory.checkpoints import open_checkpointer
+
+    checkpointer = await stack.enter_async_context(open_checkpointer(paths.resolve(paths.checkpoints_db)))
     state_db = paths.resolve(paths.state_db)
     facts = sessions = traces = None
     try:
@@ -250,7 +238,7 @@ async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, 
         if not (exc.name or "").startswith("core."):
             raise
     else:
-        facts = FactStore(state_db, settings.memory) if settings.memory.enabled else None
+        facts = FactStore(state_db, settings.memory, secrets=settings.secrets()) if settings.memory.enabled else None
         sessions = SessionStore(state_db)
         traces = TraceStore(state_db, settings.secrets())
     return checkpointer, facts, sessions, traces

@@ -41,11 +41,21 @@ def embed(texts: list[str], batch_size: int = 64) -> np.ndarray:
     """Embed texts as an (n, 384) float32 array of unit vectors."""
     if not texts:
         return np.zeros((0, DIM), dtype=np.float32)
+    model = _model()
+    import torch
+
     with _lock:
-        vecs = _model().encode(
-            list(texts), batch_size=batch_size, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=False,
-        )
+        # One short query runs fastest on one thread (and predictably so on a busy machine);
+        # batches (ingestion) use every core.
+        threads = torch.get_num_threads()
+        if len(texts) <= 2:
+            torch.set_num_threads(1)
+        try:
+            with torch.inference_mode():
+                vecs = model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                                    convert_to_numpy=True, show_progress_bar=False)
+        finally:
+            torch.set_num_threads(threads)
     return np.asarray(vecs, dtype=np.float32)
 
 

@@ -24,6 +24,7 @@ async def open_checkpointer(path: Path) -> AsyncIterator[Any]:
     async with aiosqlite.connect(str(path), timeout=15) as conn:
         await conn.execute("PRAGMA busy_timeout = 15000")
         await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing committed
         saver = AsyncSqliteSaver(conn, serde=serializer())
         await saver.setup()
         yield saver

@@ -1,0 +1,129 @@
+"""Per-turn overhead of the agent itself: graph + MCP + SQLite, with a zero-latency scripted LLM.
+
+    python bench/agent.py [--turns 30]
+
+Three configurations measured in one run, each after warm-up, so the ratios are comparable:
+  graph        the compiled graph with an in-process retriever (no MCP, no SQLite)
+  graph+mcp    retrieval through the bundled hub over a persistent MCP stdio session
+  full         graph + MCP + SQLite checkpointer, sessions, traces and fact memory
+The LLM answers instantly from a script (every brain call goes to it), so what is timed is
+PaperPilot's own overhead. Goal: median ≤ 20 ms for `full`. Prints numbers; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("PAPERPILOT_HOME", tempfile.mkdtemp(prefix="paperpilot-bench-"))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from core.agent import open_agent  # noqa: E402
+from core.config import load_settings  # noqa: E402
+from core.state import RetrievedContext  # noqa: E402
+from tests.support.scripted_model import ScriptedChatModel, by_purpose  # noqa: E402
+
+QUESTION = "What rank does LoRA use by default?"
+REPLIES = {
+    "route": '{"type": "factual", "confidence": 0.93}',
+    "slots": '{"entities": ["LoRA"], "dimensions": [], "constraints": {}, '
+             '"reformulated_query": "What rank does LoRA use by default?"}',
+    "synthesis": "The LoRA paper defines no single default rank [1]; PEFT defaults to r = 8 [2].",
+    "critic": '{"passed": true, "score": 9, "completeness": 0.9, "faithfulness": 1.0, "feedback": ""}',
+    "facts": '{"facts": ["PEFT LoraConfig defaults to rank 8."]}',
+}
+
+
+class InProcessRetriever:
+    describe = "in-process"
+    notices: list[str] = []
+
+    async def search(self, query, top_k=5, collection=None):
+        return [RetrievedContext(content=f"LoRA rank fact {i}.", chunk_id=f"lora_{i:04d}", doc_id="lora",
+                                 title="LoRA") for i in range(top_k)]
+
+
+class TimedBrain:
+    """Wraps a brain and adds up the time spent inside it (the LLM edge, LangChain included)."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.spent_ms = inner, inner.name, 0.0
+
+    def __getattr__(self, attr):
+        fn = getattr(self.inner, attr)
+        if not callable(fn):
+            return fn
+
+        async def timed(*a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return await fn(*a, **kw)
+            finally:
+                self.spent_ms += (time.perf_counter() - t0) * 1000
+
+        return timed
+
+
+def brain(settings):
+    from core.brains.llm.brain import LLMBrain
+
+    return TimedBrain(LLMBrain(ScriptedChatModel(respond=by_purpose(REPLIES)), settings))
+
+
+async def measure(label: str, turns: int, memory: bool = True, **kw) -> tuple[list[float], list[float]]:
+    """Per-turn wall times and the same minus time inside the brain (the scripted LLM edge)."""
+    settings = load_settings(use_user_file=False)
+    settings.agent.router = "llm"
+    settings.agent.critic = "llm"
+    settings.memory.enabled = memory
+    walls, overheads = [], []
+    timed = brain(settings)
+    async with open_agent(settings, brain=timed, **kw) as agent:
+        session = agent.new_session_id()
+        for i in range(turns + 3):
+            timed.spent_ms = 0.0
+            t0 = time.perf_counter()
+            async for ev in agent.run_turn(QUESTION, session):
+                last = ev
+            dt = (time.perf_counter() - t0) * 1000
+            assert last.kind == "turn_finished", getattr(last, "error", last)
+            if i >= 3:  # warm-up: encoder load, first-run index, caches
+                walls.append(dt)
+                overheads.append(dt - timed.spent_ms)
+    return walls, overheads
+
+
+def report(label: str, walls: list[float], overheads: list[float], base: float | None) -> float:
+    med = statistics.median(overheads)
+    p95 = sorted(overheads)[int(0.95 * (len(overheads) - 1))]
+    ratio = f"  ({med / base:.1f}× graph)" if base else ""
+    print(f"{label:<22} overhead median {med:7.2f} ms  p95 {p95:7.2f} ms   "
+          f"(wall median {statistics.median(walls):7.2f} ms, n={len(walls)}){ratio}")
+    return med
+
+
+async def main(turns: int) -> None:
+    print(f"PaperPilot per-turn overhead, {turns} turns each; overhead = wall time minus time inside")
+    print("the brain (a zero-latency scripted LLM behind LangChain, 5 calls a turn)")
+    g = await measure("graph", turns, hub=InProcessRetriever(), persist=False)
+    m = await measure("graph+mcp", turns, persist=False)
+    f = await measure("graph+mcp+sqlite", turns, memory=False, persist=True)
+    fm = await measure("+fact memory", turns, memory=True, persist=True)
+    base = report("graph", *g, None)
+    report("graph+mcp", *m, base)
+    full = report("graph+mcp+sqlite", *f, base)
+    report("+ fact memory (MiniLM)", *fm, base)
+    print(f"goal: graph+mcp+sqlite median ≤ 20 ms → {'met' if full <= 20 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--turns", type=int, default=30)
+    asyncio.run(main(ap.parse_args().turns))
