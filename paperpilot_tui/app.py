@@ -34,6 +34,7 @@ class PaperPilotApp(AgentHost, App):
                  blink: bool = True) -> None:
         super().__init__()
         self.blink = blink  # cursor blink; off for snapshots
+        self.first_paint_at: float | None = None
         if settings is None:
             from core.config import Settings
 
@@ -61,8 +62,15 @@ class PaperPilotApp(AgentHost, App):
                         severity="warning")
         self.set_keymap({k: v for k, v in keymap.items() if k not in unknown})
         self.push_screen(self.main_screen)
+        self.call_after_refresh(self._painted)
+
+    def _painted(self) -> None:
+        """First frame is up: only now start the heavy work (agent import, hub, stores)."""
+        import time
+
+        self.first_paint_at = time.time()
         if self._start_backend:
-            self.call_after_refresh(self.start_backend)
+            self.set_timer(0.05, self.start_backend)
 
     def keys_for(self, action_id: str) -> str:
         """The keys bound to an action now (user keymap first, else the registry default)."""

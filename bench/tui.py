@@ -1,0 +1,131 @@
+"""TUI benchmark: time to first paint, and input lag while an answer streams at 200 tokens/s.
+
+    python bench/tui.py [--tokens 1000] [--rate 200]
+
+First paint is measured from process launch (interpreter start included) to the first completed
+refresh of the main screen, with the real settings and the real agent starting in the background.
+Input lag is the time from a key event being posted to the question box showing it, sampled
+every 40 ms while the scripted agent streams a long Markdown answer (tables included).
+Goals: first paint ≤ 1 s, input lag p95 ≤ 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+FIRST_PAINT_CHILD = r"""
+import sys, time
+from paperpilot_tui.app import PaperPilotApp
+from core.config import load_settings
+
+async def auto(pilot):
+    while pilot.app.first_paint_at is None:
+        await pilot.pause(0.005)
+    print(f"PAINTED {pilot.app.first_paint_at:.6f}", flush=True)
+    mods = HEAVY_AT_PAINT
+    print("HEAVY " + ",".join(mods), flush=True)
+    pilot.app.exit()
+
+class App(PaperPilotApp):
+    def _painted(self):
+        global HEAVY_AT_PAINT
+        HEAVY_AT_PAINT = [m for m in ("torch", "transformers", "langgraph") if m in sys.modules]
+        super()._painted()
+
+HEAVY_AT_PAINT = []
+App(load_settings()).run(headless=True, size=(120, 40), auto_pilot=auto)
+"""
+
+
+def first_paint(runs: int = 3) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t0 = time.time()
+        proc = subprocess.run([sys.executable, "-c", FIRST_PAINT_CHILD], capture_output=True, text=True, timeout=120)
+        painted = [line for line in proc.stdout.splitlines() if line.startswith("PAINTED")]
+        heavy = [line for line in proc.stdout.splitlines() if line.startswith("HEAVY")]
+        if not painted:
+            raise SystemExit(f"first-paint child failed: {proc.stderr.strip().splitlines()[-1:]}")
+        out.append(float(painted[0].split()[1]) - t0)
+        if heavy and heavy[0].strip() != "HEAVY":
+            print(f"  warning: heavy modules loaded before first paint: {heavy[0][6:]}")
+    return out
+
+
+def long_script(n_tokens: int):
+    from paperpilot_tui.scripted import COMPARE_ANSWER, comparative_turn, tokens
+
+    def script(question: str, session_id: str, n: int):
+        evs = comparative_turn(session_id)
+        body = (COMPARE_ANSWER + "\n\n") * (n_tokens // len(tokens(COMPARE_ANSWER)) + 1)
+        toks = tokens(body)[:n_tokens]
+        first = next(i for i, e in enumerate(evs) if e.kind == "token")
+        last = max(i for i, e in enumerate(evs) if e.kind == "token")
+        template = evs[first]
+        stream = [template.model_copy(update={"text": t}) for t in toks]
+        return evs[:first] + stream + evs[last + 1:]
+
+    return script
+
+
+async def input_lag(n_tokens: int, rate: float) -> list[float]:
+    from textual import events
+
+    from core.config import Settings
+    from paperpilot_tui.app import PaperPilotApp
+    from paperpilot_tui.scripted_agent import ScriptedAgent, memory_stores, scripted_factory
+
+    agent = ScriptedAgent(long_script(n_tokens), token_rate=rate)
+    app = PaperPilotApp(Settings(), session="bench", agent_factory=scripted_factory(agent), stores_factory=memory_stores)
+    lags: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        while app.agent is None:
+            await pilot.pause(0.05)
+        box = app.main_screen.query_one("#chat-input")
+        box.load_text("Compare LoRA and QLoRA in memory use and accuracy")
+        await pilot.press("enter")
+        while not any(w.kind == "token" for w in []) and not app.main_screen.query("Answer"):
+            await asyncio.sleep(0.01)
+        while app.main_screen.busy:
+            before = len(box.text)
+            t0 = time.perf_counter()
+            app.post_message(events.Key("x", "x"))
+            while len(box.text) == before:
+                await asyncio.sleep(0.0005)
+                if time.perf_counter() - t0 > 2:
+                    break
+            lags.append((time.perf_counter() - t0) * 1000)
+            await asyncio.sleep(0.04)
+    return lags
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tokens", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=200.0)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    paints = first_paint(args.runs)
+    print(f"first paint: median {statistics.median(paints) * 1000:.0f} ms  "
+          f"(runs: {', '.join(f'{p * 1000:.0f}' for p in paints)} ms; goal ≤ 1000 ms)")
+    lags = asyncio.run(input_lag(args.tokens, args.rate))
+    print(f"input lag while streaming {args.tokens} tokens at {args.rate:g} tok/s: {len(lags)} samples, "
+          f"p50 {pct(lags, 50):.1f} ms, p95 {pct(lags, 95):.1f} ms, max {max(lags):.1f} ms (goal p95 ≤ 50 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
