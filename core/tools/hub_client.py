@@ -19,6 +19,9 @@ from core.state import RetrievedContext
 from core.tools.parse import parse_search_result
 
 
+FIRST_QUERY_TIMEOUT_S = 600
+
+
 class ToolError(Exception):
     """The server answered the call with ``isError=true``; the message is the server's."""
 
@@ -61,6 +64,7 @@ class HubClient:
         self._closing: asyncio.Event | None = None
         self._lock = asyncio.Lock()
         self._generation = 0
+        self._searched = False
 
     async def __aenter__(self) -> "HubClient":
         await self.connect()
@@ -157,10 +161,14 @@ class HubClient:
         return ToolResult(texts=texts, structured=structured)
 
     async def search(self, query: str, top_k: int = 5, collection: str | None = None) -> list[RetrievedContext]:
+        # The first query of a session may wait for a fresh data dir's initial embedding pass.
+        timeout = None if self._searched else max(self.settings.call_timeout, FIRST_QUERY_TIMEOUT_S)
         res = await self.call(
             "query_knowledge_hub",
             {"query": query, "top_k": top_k, "collection": collection or self.settings.collection},
+            timeout=timeout,
         )
+        self._searched = True
         return parse_search_result(res.texts, res.structured, query=query)
 
     async def list_collections(self, timeout: float | None = None) -> ToolResult:
