@@ -136,6 +136,18 @@ class LocalModelManager:
         return self.get(key, lambda: load_causal_lm(base, adapter=adapter, quantize=quantize))
 
 
+def plain_after_gguf(model: Any) -> Any:
+    """GGUF weights are dequantized on load; drop the leftover "quantized" marking so PEFT/TRL train it."""
+    for attr in ("hf_quantizer", "quantization_method"):
+        if hasattr(model, attr):
+            delattr(model, attr)
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    model.is_quantized = False
+    model.config._is_quantized = False
+    return model
+
+
 def load_causal_lm(base: str, *, adapter: str | None = None, quantize: bool | None = None) -> tuple[Any, Any]:
     """Load (model, tokenizer) in eval mode; wrap with a PEFT adapter folder when given."""
     offline_env()
@@ -148,6 +160,8 @@ def load_causal_lm(base: str, *, adapter: str | None = None, quantize: bool | No
         extra = {"gguf_file": gguf} if gguf else {}
         tokenizer = AutoTokenizer.from_pretrained(folder, **extra)
         model = AutoModelForCausalLM.from_pretrained(folder, **extra, **causal_lm_kwargs(quantize=quantize))
+        if gguf:
+            plain_after_gguf(model)
         if tokenizer.pad_token is None:
             tokenizer.pad_token = tokenizer.eos_token
         if adapter is not None:

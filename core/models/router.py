@@ -2,8 +2,8 @@
 
 ``format_router_input`` is the one place that turns (question, history) into model text, used by
 training and inference alike. An adapter folder holds PEFT's ``adapter_config.json`` and
-``adapter_model.safetensors`` (LoRA on query/key/value, the classifier head via modules_to_save)
-plus ``label_map.json`` (labels, base, max_length). Confidence is the softmax over the label
+``adapter_model.safetensors`` (LoRA on query/key/value), ``classifier_head.safetensors`` (a linear
+head over mean-pooled tokens, see ``core.models.minilm_classifier``) and ``label_map.json``. Confidence is the softmax over the label
 logits. Loading imports torch/peft lazily and may run in a worker thread; ``classify`` runs the
 forward pass in a thread so the event loop never blocks.
 """
@@ -102,43 +102,26 @@ def read_label_map(adapter_dir: Path) -> dict:
     return meta
 
 
-def build_classifier(labels: list[str]) -> tuple[Any, Any]:
-    """A fresh MiniLM sequence classifier (head untrained) and its tokenizer; used by training too."""
-    offline_env()
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-    from transformers.utils import logging as hf_logging
+def load_router_dir(adapter_dir: str | Path, *, threads: int = 1) -> LoRARouter:
+    """Load an adapter folder onto the bundled MiniLM base; ModelNotAvailable on any failure.
 
-    base = minilm_dir()
-    verbosity = hf_logging.get_verbosity()
-    hf_logging.set_verbosity_error()  # "classifier weights newly initialized" is expected here
-    hf_logging.disable_progress_bar()
-    try:
-        model = AutoModelForSequenceClassification.from_pretrained(
-            base, num_labels=len(labels), id2label=dict(enumerate(labels)),
-            label2id={label: i for i, label in enumerate(labels)},
-        )
-    finally:
-        hf_logging.set_verbosity(verbosity)
-    return model, AutoTokenizer.from_pretrained(base)
-
-
-def load_router_dir(adapter_dir: str | Path, *, merge: bool = True) -> LoRARouter:
-    """Load an adapter folder onto the bundled MiniLM base; ModelNotAvailable on any failure."""
+    One torch thread: a 6-layer encoder on one short question gains nothing from more, and on a
+    busy machine extra threads only add synchronisation stalls.
+    """
     adapter_dir = Path(adapter_dir).expanduser()
     meta = read_label_map(adapter_dir)
     if meta.get("base", "minilm") != "minilm":
         raise ModelNotAvailable(f"router adapter at {adapter_dir} is for base {meta.get('base')!r}; "
                                 "only MiniLM classifiers are served as the router")
+    if not (adapter_dir / "classifier_head.safetensors").exists():
+        raise ModelNotAvailable(f"router adapter at {adapter_dir} has no classifier_head.safetensors")
     try:
         import torch
-        from peft import PeftModel
 
-        torch.set_num_threads(min(torch.get_num_threads(), 4))
-        model, tokenizer = build_classifier(meta["labels"])
-        model = PeftModel.from_pretrained(model, str(adapter_dir))
-        if merge:
-            model = model.merge_and_unload()
-        model.eval()
+        from core.models.minilm_classifier import load_classifier
+
+        torch.set_num_threads(threads)
+        model, tokenizer = load_classifier(adapter_dir, len(meta["labels"]))
     except ModelNotAvailable:
         raise
     except Exception as exc:  # noqa: BLE001 - one line for the user, fall back upstream

@@ -25,6 +25,10 @@ TEMPLATES: Templates = {
             "What is {e}?",
             "What value of {attr} did the authors of {e} choose?",
             "Tell me the {attr} used in {e}.",
+            "How many layers does {e} have?",
+            "Which benchmark did {e} report results on?",
+            "Is {e} open source?",
+            "Where was {e} published?",
         ], [
             "In the {e} paper, what was the {attr}?",
             "What {attr} was used to train {e}?",
@@ -40,6 +44,10 @@ TEMPLATES: Templates = {
             "什么是 {e}？",
             "{e} 这个名字是什么意思？",
             "哪篇论文提出了 {e}？",
+            "{e} 用的{attr}是什么？",
+            "{e} 有多少层？",
+            "告诉我 {e} 的{attr}",
+            "{e} 开源了吗？",
         ], [
             "{e} 论文中使用了什么{attr}？",
             "请告诉我 {e} 的{attr}。",
@@ -58,6 +66,9 @@ TEMPLATES: Templates = {
             "Is {a} or {b} more efficient in {dim}?",
             "Give a side-by-side comparison of {a} and {b}.",
             "How do {a} and {b} compare on {dim}?",
+            "Which is cheaper to train, {a} or {b}?",
+            "Should I use {a} or {b} if I care about {dim}?",
+            "{a} versus {b} on {dim} and {dim2}?",
         ], [
             "Weigh {a} against {b} with respect to {dim} and {dim2}.",
             "Between {a} and {b}, which wins on {dim}?",
@@ -71,6 +82,9 @@ TEMPLATES: Templates = {
             "比较一下 {a} 和 {b} 的{dim}",
             "{a} 相比 {b} 在{dim}方面有哪些优缺点？",
             "{a} 和 {b} 在{dim}上谁更有优势？",
+            "{a} 与 {b} 的{dim}对比",
+            "选 {a} 还是 {b}？我更关心{dim}",
+            "{a} 和 {b} 哪个更适合{dim}要求高的场景？",
         ], [
             "请从{dim}和{dim2}两个角度比较 {a} 与 {b}",
             "{a} 跟 {b} 的{dim}差别大吗？",
@@ -88,6 +102,9 @@ TEMPLATES: Templates = {
             "How does {a} combine {b} with other components to {goal}?",
             "Which component of {b} does {a} reuse, and what effect does it have on {dim}?",
             "Explain step by step how {a} uses {b} to {goal}.",
+            "What idea did {a} take from {b}, and how does it let it {goal}?",
+            "Since {a} is based on {b}, how does that affect its {dim}?",
+            "Which paper does {a} cite for its use of {b}, and what did that paper find?",
         ], [
             "Starting from {b}, what changes did {a} introduce to {goal}?",
             "What did {a} inherit from {b}, and why does that matter for {dim}?",
@@ -100,6 +117,9 @@ TEMPLATES: Templates = {
             "{b} 的研究结论如何影响了 {a} 的设计？",
             "{a} 基于的模型的{attr}是多少？",
             "请一步步解释 {a} 怎样利用 {b} 来{goal}",
+            "{a} 借鉴了 {b} 的什么思想，从而能够{goal}？",
+            "既然 {a} 建立在 {b} 之上，这对它的{dim}有什么影响？",
+            "{a} 为了{goal}对 {b} 做了哪些改进？",
         ], [
             "从 {b} 出发，{a} 做了哪些改动来{goal}？",
             "{a} 依赖 {b} 的什么机制来{goal}？",
@@ -117,6 +137,9 @@ TEMPLATES: Templates = {
             "What are the research trends in {topic}?",
             "Walk me through the history of {topic}.",
             "Map out the key ideas in {topic}.",
+            "What has been tried in {topic} so far?",
+            "Give me a broad picture of {topic} research.",
+            "Which families of methods exist in {topic}, and where is the field going?",
         ], [
             "I'm new to {topic}; what should I know about the field?",
             "Summarize the lines of work in {topic} and how they relate.",
@@ -130,6 +153,9 @@ TEMPLATES: Templates = {
             "介绍一下{topic}的研究现状",
             "{topic}还有哪些开放问题？",
             "近几年{topic}有哪些研究趋势？",
+            "全面介绍一下{topic}这个方向",
+            "{topic}目前有哪些流派？未来趋势如何？",
+            "帮我整体了解一下{topic}的研究进展",
         ], [
             "我刚接触{topic}，这个方向整体是什么样的？",
             "总结{topic}的几条研究路线及其联系",
@@ -152,6 +178,8 @@ TEMPLATES: Templates = {
             "Which of those is better for {dim}?",
             "So what's the catch?",
             "Where in the paper is that stated?",
+            "And for smaller models?",
+            "Could you clarify what you meant?",
         ], [
             "Interesting. How was that measured?",
             "And the {attr}?",
@@ -170,6 +198,8 @@ TEMPLATES: Templates = {
             "那{attr}是多少？",
             "你刚才说的第二点是什么意思？",
             "这个在论文哪里提到的？",
+            "那训练成本呢？",
+            "你能解释一下原因吗？",
         ], [
             "那它的{attr}呢？",
             "为什么他们这样选择？",

@@ -1,0 +1,82 @@
+"""The shipped MiniLM LoRA router: loads from the repo, routes the demo questions, fails cleanly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.brains.base import Turn
+from core.config import Settings
+from core.models.manager import SHIPPED_ROUTER, ModelNotAvailable
+from core.models.router import format_router_input, load_router, turns_from_chat
+
+DEMO = [
+    ("What rank does LoRA use by default?", "factual"),
+    ("Compare LoRA and QLoRA in memory use and accuracy", "comparative"),
+    ("How does QLoRA build on LoRA to fine-tune a 65B model on a single GPU?", "multi_hop"),
+    ("Trace how alignment methods evolved from RLHF to DPO", "exploratory"),
+]
+PREVIOUS = Turn(question="What rank does LoRA use by default?",
+                answer="LoRA uses a rank of 8 by default and trains only the low-rank matrices [1].")
+
+
+def test_input_format_uses_only_the_last_turn_clipped():
+    old = Turn(question="first question", answer="first answer")
+    long = Turn(question="q " * 200, answer="a " * 200)
+    text = format_router_input("  And   its memory? ", [old, long])
+    assert text.startswith("And its memory? [SEP] previous question: q q")
+    assert "first" not in text and len(text) < 300
+    assert format_router_input("What is LoRA?", []) == "What is LoRA?"
+    assert turns_from_chat([{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]) == [
+        Turn(question="q", answer="a")]
+
+
+def test_shipped_adapter_is_small_and_complete():
+    files = {p.name: p.stat().st_size for p in SHIPPED_ROUTER.iterdir()}
+    assert {"adapter_config.json", "adapter_model.safetensors", "label_map.json"} <= set(files)
+    assert sum(files.values()) < 3 * 1024 * 1024
+    meta = json.loads((SHIPPED_ROUTER / "label_map.json").read_text())
+    assert meta["base"] == "minilm" and len(meta["labels"]) == 5
+
+
+@pytest.fixture(scope="module")
+def router():
+    return load_router(Settings())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("question", "label"), DEMO)
+async def test_demo_questions(router, question, label):
+    decision = await router.classify(question, [])
+    assert decision.type == label, decision.scores
+    assert decision.router == "lora:minilm"
+    assert 0.2 < decision.confidence <= 1 and decision.confidence == max(decision.scores.values())
+    assert abs(sum(decision.scores.values()) - 1) < 0.01
+
+
+@pytest.mark.slow
+async def test_follow_up_with_history(router):
+    decision = await router.classify("And how much memory does it save?", [PREVIOUS])
+    assert decision.type == "follow_up", decision.scores
+    standalone = await router.classify("Compare LoRA and QLoRA in memory use and accuracy", [PREVIOUS])
+    assert standalone.type == "comparative", standalone.scores
+
+
+def test_missing_adapter_is_one_clean_line(tmp_path):
+    settings = Settings()
+    settings.agent.router_model = str(tmp_path / "nope")
+    with pytest.raises(ModelNotAvailable) as err:
+        load_router(settings)
+    assert "\n" not in str(err.value) and "nope" in str(err.value)
+
+
+def test_broken_adapter_is_one_clean_line(tmp_path):
+    (tmp_path / "adapter_config.json").write_text("{}")
+    (tmp_path / "label_map.json").write_text(json.dumps({"labels": ["factual", "comparative", "multi_hop",
+                                                                   "exploratory", "follow_up"], "base": "minilm"}))
+    settings = Settings()
+    settings.agent.router_model = str(tmp_path)
+    with pytest.raises(ModelNotAvailable) as err:
+        load_router(settings)
+    assert "\n" not in str(err.value)

@@ -1,0 +1,69 @@
+"""SmolLM2 (bundled GGUF): a real 1–2 step SFT router run and DPO critic run on CPU, reloaded and used."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.config import Settings
+from core.state import CriticVerdict, Intent, RetrievedContext
+
+
+@pytest.mark.slow
+def test_sft_router_trains_and_classifies(tmp_path):
+    from training.router_sft import SFTRouterConfig, load_causal_router, train_router_sft
+
+    summary = train_router_sft(SFTRouterConfig(out=tmp_path / "sft", max_steps=1, limit=4, batch_size=2),
+                               log=lambda _: None)
+    assert summary["steps"] == 1 and (tmp_path / "sft" / "adapter_model.safetensors").exists()
+    router = load_causal_router(tmp_path / "sft")
+    decision = router.classify_sync("Compare LoRA and QLoRA in memory use", [])
+    assert decision.type in decision.scores and abs(sum(decision.scores.values()) - 1) < 0.01
+    assert decision.router == "lora:sft-smollm2"
+
+
+@pytest.mark.slow
+async def test_dpo_critic_trains_reloads_and_critiques(tmp_path):
+    from core.models.critic import load_critic
+    from training.critic_dpo import CriticTrainConfig, train_critic_dpo
+
+    out = tmp_path / "critic"
+    summary = train_critic_dpo(CriticTrainConfig(out=out, max_steps=1, limit=2, batch_size=2, max_length=384),
+                               log=lambda _: None)
+    assert summary["steps"] == 1 and summary["beta"] == 0.1
+    settings = Settings()
+    settings.agent.critic_model = str(out)
+    critic = load_critic(settings)
+    critic.max_new_tokens = 24
+    verdict = await critic.critique(
+        "What rank does LoRA use?", Intent(type="factual", confidence=1.0),
+        [RetrievedContext(content="LoRA uses rank 8 by default.", chunk_id="c1")], "LoRA uses rank 8 [1].", [])
+    assert isinstance(verdict, CriticVerdict)
+
+
+def test_missing_critic_is_one_clean_line(tmp_path):
+    from core.models.critic import load_critic
+    from core.models.manager import ModelNotAvailable
+
+    settings = Settings()
+    settings.agent.critic_model = str(tmp_path / "none")
+    with pytest.raises(ModelNotAvailable) as err:
+        load_critic(settings)
+    assert "\n" not in str(err.value) and "paperpilot train critic" in str(err.value)
+
+
+async def test_unreadable_review_falls_back_to_the_rule_critic():
+    from core.models.critic import LocalCritic
+
+    class Rules:
+        async def critique(self, question, intent, contexts, answer, sub_questions):
+            return CriticVerdict(passed=False, score=4, completeness=0.5, faithfulness=0.5, feedback="missing [n]")
+
+    class Babbler(LocalCritic):
+        def generate(self, prompt: str) -> str:  # what an undertrained model may say
+            return "The answer is nice and I like it."
+
+    intent = Intent(type="factual", confidence=1.0)
+    verdict = await Babbler(None, None, fallback=Rules()).critique("q?", intent, [], "a", [])
+    assert not verdict.passed and "rule critic used" in verdict.feedback
+    alone = await Babbler(None, None).critique("q?", intent, [], "a", [])
+    assert alone.passed and alone.issues == ["local critic output was unreadable"]

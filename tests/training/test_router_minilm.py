@@ -1,0 +1,63 @@
+"""Really train a MiniLM LoRA router for a few steps, save it, reload it, route and evaluate with it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.config import Settings
+from core.models.router import load_router
+from training.data.generate_router import HELDOUT_FILE, TRAIN_FILE, read_jsonl, write_jsonl
+from training.eval_router import classification_report, evaluate_router
+from training.router_minilm import RouterTrainConfig, train_router_minilm
+
+
+@pytest.fixture(scope="module")
+def tiny_adapter(tmp_path_factory):
+    out = tmp_path_factory.mktemp("router") / "adapter"
+    summary = train_router_minilm(RouterTrainConfig(out=out, max_steps=4, limit=48, batch_size=12), log=lambda _: None)
+    return out, summary
+
+
+@pytest.mark.slow
+def test_training_saves_a_small_loadable_adapter(tiny_adapter):
+    out, summary = tiny_adapter
+    assert summary["steps"] == 4 and summary["examples"] == 48
+    assert (out / "adapter_model.safetensors").stat().st_size < 3 * 1024 * 1024
+    config = json.loads((out / "adapter_config.json").read_text())
+    assert config["base_model_name_or_path"] == "minilm"
+    assert set(config["target_modules"]) == {"query", "key", "value"}
+
+
+@pytest.mark.slow
+async def test_reloaded_adapter_routes(tiny_adapter):
+    settings = Settings()
+    settings.agent.router_model = str(tiny_adapter[0])
+    router = load_router(settings)
+    decision = await router.classify("Compare LoRA and QLoRA", [])
+    assert decision.router == "lora:minilm"
+    assert abs(sum(decision.scores.values()) - 1) < 0.01 and decision.confidence == max(decision.scores.values())
+
+
+@pytest.mark.slow
+def test_evaluation_report(tiny_adapter, tmp_path):
+    from core.models.router import load_router_dir
+
+    data = tmp_path / "few.jsonl"
+    write_jsonl(data, read_jsonl(HELDOUT_FILE)[:10])
+    report = evaluate_router(load_router_dir(tiny_adapter[0]), data, warmup=1, baseline=False)
+    assert report["n"] == 10 and 0 <= report["accuracy"] <= 1
+    assert sum(map(sum, report["confusion"]["matrix"])) == 10
+    assert report["latency_ms"]["p95"] >= report["latency_ms"]["p50"] > 0
+
+
+def test_classification_report_math():
+    report = classification_report(["factual", "factual", "comparative"], ["factual", "comparative", "comparative"])
+    assert report["accuracy"] == round(2 / 3, 4)
+    assert report["per_label"]["factual"] == {"precision": 1.0, "recall": 0.5, "f1": round(2 / 3, 4), "support": 2}
+    assert report["confusion"]["matrix"][0][:2] == [1, 1]
+
+
+def test_training_data_is_not_the_heldout_data():
+    assert TRAIN_FILE != HELDOUT_FILE and TRAIN_FILE.exists() and HELDOUT_FILE.exists()
