@@ -81,7 +81,7 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
     from core.embeddings import embed
 
     qvecs = {q: v for q, v in zip(QUERIES, embed(QUERIES))}
-    print("\n## Query latency (hybrid: FTS5 bm25 + dense matrix scan + RRF, top_k=5)")
+    print("\n## Query latency (hybrid: in-memory BM25 (bm25s) + dense matrix scan + RRF, top_k=5)")
     print("synthetic chunks, random unit vectors for the dense matrix (no embedding time in the build)")
     print(f"{'chunks':>8} {'build s':>8} {'load s':>7} {'p50 ms':>7} {'p95 ms':>7} {'p95 lex':>8} {'p95 dense':>9}"
           f" {'p95 e2e':>8}")

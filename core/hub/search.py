@@ -1,4 +1,4 @@
-"""Hybrid retrieval: FTS5 bm25 + dense MiniLM cosine, fused by reciprocal-rank fusion.
+"""Hybrid retrieval: BM25 (bm25s) + dense MiniLM cosine, fused by reciprocal-rank fusion.
 
 The dense leg scans an in-memory float32 matrix per collection, loaded once and reloaded only
 when the collection's revision changes, so a query costs one matrix-vector product. The query
@@ -20,6 +20,7 @@ from typing import Callable, Protocol
 
 import numpy as np
 
+from core.hub.lexical import LexicalIndex
 from core.hub.store import ChunkRow, HubStore
 
 RRF_K = 60
@@ -75,19 +76,27 @@ class Searcher:
         self._embed_query = embed_query
         self.reranker = reranker
         self._matrices: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}
+        self._lexical: dict[str, tuple[int | None, LexicalIndex]] = {}
         self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- legs ----------------------------------------------------------------------------------------
     def lexical(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
-        terms = query_terms(query)
-        if not terms:
+        if not query_terms(query):
             return []
-        match = " OR ".join(_quote(t) for t in terms)
-        rows = self.store.conn().execute(
-            "SELECT rowid, bm25(chunks_fts, 0.0, 4.0, 2.0, 1.0) AS s FROM chunks_fts"
-            " WHERE chunks_fts MATCH ? AND collection = ? ORDER BY s LIMIT ?", (match, collection, n))
-        return [(r[0], -float(r[1])) for r in rows]
+        return self.lexical_index(collection).search(query, n)
+
+    def lexical_index(self, collection: str) -> LexicalIndex:
+        """The collection's BM25 index, rebuilt only when its revision changes."""
+        rev = self.store.revision(collection)
+        with self._lock:
+            cached = self._lexical.get(collection)
+        if cached is not None and cached[0] == rev:
+            return cached[1]
+        index = LexicalIndex(self.store.lexical_rows(collection), _STOP)
+        with self._lock:
+            self._lexical[collection] = (rev, index)
+        return index
 
     def embed_query(self, query: str) -> np.ndarray:
         with self._lock:

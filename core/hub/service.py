@@ -68,6 +68,7 @@ class Hub:
         try:
             for name in self.store.collections():
                 self.searcher.matrix(name)
+                self.searcher.lexical_index(name)
             self.searcher.embed_query("warm up")  # loads the encoder before the first real query
         except Exception:  # noqa: BLE001 - a later query will retry and report
             log.exception("encoder warm-up failed")

@@ -260,6 +260,12 @@ class HubStore:
                            [(i, EMBED_MODEL, v.shape[0], np.asarray(v, np.float32).tobytes()) for i, v in rows])
             self.bump(db, collection)
 
+    def lexical_rows(self, collection: str) -> list[tuple[int, str, str, str]]:
+        """(rowid, title, breadcrumb, text) of every chunk of a collection, for the BM25 index."""
+        return self.conn().execute(
+            "SELECT c.id, d.title, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
+            " WHERE c.collection=? ORDER BY c.id", (collection,)).fetchall()
+
     def embedding_matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, float32 matrix) of all embedded chunks of a collection."""
         rows = self.conn().execute(
