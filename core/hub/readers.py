@@ -164,8 +164,13 @@ def _norm(line: str) -> str:
 
 
 def _read_pdf(path: Path) -> ParsedDoc:
+    import logging
+
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
+
+    # pypdf logs recoverable damage ("EOF marker not found") on its own; we report per file instead.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
 
     try:
         reader = PdfReader(str(path))
