@@ -60,14 +60,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("replay_pause", "Replay: pause / resume", "space", "main", "replay_pause", show=False,
                palette=False, priority=True),
     # question input
-    ActionSpec("send", "Send the question", "enter", "input", "send", priority=True, palette=False,
+    ActionSpec("send", "Send the question", "enter", "input", "send", palette=False,
                label="Send"),
     ActionSpec("newline", "New line in the question", "shift+enter,ctrl+j,alt+enter", "input", "newline",
-               priority=True, palette=False, show=False),
+               palette=False, show=False),
     ActionSpec("history_prev", "Previous question (on the first line)", "up", "input", "history(-1)",
-               priority=True, palette=False, show=False),
+               palette=False, show=False),
     ActionSpec("history_next", "Next question (on the last line)", "down", "input", "history(1)",
-               priority=True, palette=False, show=False),
+               palette=False, show=False),
     # memory browser
     ActionSpec("fact_add", "Add a fact", "a", "memory", "add"),
     ActionSpec("fact_edit", "Edit the selected fact", "e", "memory", "edit"),

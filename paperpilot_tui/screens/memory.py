@@ -32,7 +32,8 @@ class MemoryScreen(Screen):
         yield Static("Memory — facts the agent remembers across sessions", classes="browser-title")
         yield Input(placeholder="search facts (/)", id="fact-search")
         yield DataTable(id="facts", cursor_type="row", zebra_stripes=True)
-        yield Input(placeholder="edit the fact; enter saves, esc cancels", id="fact-editor", classes="-hidden")
+        yield Input(placeholder="edit the fact; enter saves, esc cancels", id="fact-editor", classes="-hidden",
+                    select_on_focus=False)
         yield Static("", id="browser-status")
         yield Footer()
 
@@ -111,6 +112,7 @@ class MemoryScreen(Screen):
         editor.remove_class("-hidden")
         editor.border_title = f"editing fact {fact.id}"
         editor.focus()
+        editor.cursor_position = len(fact.content)
 
     @on(DataTable.RowSelected)
     def _row_selected(self) -> None:

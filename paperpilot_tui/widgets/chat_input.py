@@ -10,7 +10,9 @@ from __future__ import annotations
 from textual.message import Message
 from textual.widgets import TextArea
 
-from paperpilot_tui.actions import bindings
+from textual import events
+
+from paperpilot_tui.actions import bindings, in_scope
 
 
 class ChatInput(TextArea):
@@ -33,6 +35,24 @@ class ChatInput(TextArea):
 
     def on_mount(self) -> None:
         self.cursor_blink = getattr(self.app, "blink", True)
+
+    def _key_actions(self) -> dict[str, str]:
+        """key → action for the input's registry actions, honouring the user's keymap."""
+        keymap = getattr(self.app, "_keymap", {})
+        out = {}
+        for a in in_scope("input"):
+            for key in keymap.get(a.id, a.keys).split(","):
+                out[key.strip()] = a.action
+        return out
+
+    async def _on_key(self, event: events.Key) -> None:
+        """Handle send/newline/history here, in key order: a priority binding would run before
+        earlier keystrokes queued on this widget were inserted (fast typing, tmux send-keys)."""
+        action = self._key_actions().get(event.key)
+        if action is not None:
+            event.prevent_default()
+            event.stop()
+            await self.run_action(action)
 
     def action_send(self) -> None:
         text = self.text.strip()

@@ -35,8 +35,8 @@ def detail_text(detail: dict[str, Any]) -> str:
 def node_title(ev: Any) -> str:
     mark = "✓" if ev.ok else "✗"
     where = "" if ev.graph == "main" else f"{ev.graph}."
-    summary = f"  {short(ev.summary, 48)}" if ev.summary else ""
-    return f"{mark} {where}{ev.node}  {fmt_ms(ev.duration_ms)}{summary}"
+    summary = f"  {ev.summary}" if ev.summary else ""
+    return short(f"{mark} {where}{ev.node}  {fmt_ms(ev.duration_ms)}{summary}", 54)
 
 
 def describe(ev: Any) -> tuple[str, str] | None:
