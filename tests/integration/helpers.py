@@ -37,12 +37,15 @@ def settings(**agent_overrides) -> Settings:
 
 
 async def ask_all(questions: list[str], s: Settings | None = None, session: str | None = None,
-                  persist: bool = False) -> list[Turn]:
+                  persist: bool = False, brain=None, setup=None) -> list[Turn]:
+    """Run questions in one open agent (offline brain unless given); ``setup(agent)`` runs first."""
     from core.brains.offline.brain import OfflineBrain
 
     s = s or settings()
     turns = []
-    async with open_agent(s, brain=OfflineBrain(s), persist=persist) as agent:
+    async with open_agent(s, brain=brain or OfflineBrain(s), persist=persist) as agent:
+        if setup:
+            await setup(agent)
         for q in questions:
             t = Turn()
             async for ev in agent.run_turn(q, session):

@@ -8,9 +8,8 @@ import json
 import sys
 from pathlib import Path
 
-from core.agent import open_agent
 from core.config import MCPConnection
-from tests.integration.helpers import Turn, settings
+from tests.integration.helpers import ask_all, settings
 from tests.support.scripted_model import ScriptedChatModel, by_purpose
 
 STUB = Path(__file__).resolve().parents[1] / "stubs" / "upstream_server.py"
@@ -48,16 +47,7 @@ def replies(intent="factual", **over):
 async def run(questions, s, model, session="s", persist=False, setup=None):
     from core.brains.llm.brain import LLMBrain
 
-    turns = []
-    async with open_agent(s, brain=LLMBrain(model, s), persist=persist) as agent:
-        if setup:
-            await setup(agent)
-        for q in questions:
-            t = Turn()
-            async for ev in agent.run_turn(q, session):
-                t.events.append(ev)
-            turns.append(t)
-    return turns
+    return await ask_all(questions, s, session, persist, brain=LLMBrain(model, s), setup=setup)
 
 
 def test_each_strategy_runs_its_shape_with_llm_brain():
