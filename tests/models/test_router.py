@@ -34,7 +34,8 @@ def test_input_format_uses_only_the_last_turn_clipped():
 
 def test_shipped_adapter_is_small_and_complete():
     files = {p.name: p.stat().st_size for p in SHIPPED_ROUTER.iterdir()}
-    assert {"adapter_config.json", "adapter_model.safetensors", "label_map.json"} <= set(files)
+    assert {"adapter_config.json", "adapter_model.safetensors", "classifier_head.safetensors",
+            "label_map.json"} <= set(files)
     assert sum(files.values()) < 3 * 1024 * 1024
     meta = json.loads((SHIPPED_ROUTER / "label_map.json").read_text())
     assert meta["base"] == "minilm" and len(meta["labels"]) == 5

@@ -104,7 +104,7 @@ def _key(ex: dict) -> str:
     return " ".join(ex["question"].lower().split()) + "\x00" + last
 
 
-def generate(seed: int = DEFAULT_SEED, per_label_train: int = 260,
+def generate(seed: int = DEFAULT_SEED, per_label_train: int = 320,
              per_label_heldout: int = 60) -> tuple[list[dict], list[dict]]:
     """Return (train, heldout), deduplicated, deterministic for a given seed."""
     rng = random.Random(seed)

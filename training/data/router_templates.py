@@ -29,6 +29,10 @@ TEMPLATES: Templates = {
             "Which benchmark did {e} report results on?",
             "Is {e} open source?",
             "Where was {e} published?",
+            "Do you know the {attr} of {e}?",
+            "I need the exact {attr} from the {e} paper.",
+            "What year did {e} come out?",
+            "Which lab released {e}?",
         ], [
             "In the {e} paper, what was the {attr}?",
             "What {attr} was used to train {e}?",
@@ -48,6 +52,9 @@ TEMPLATES: Templates = {
             "{e} 有多少层？",
             "告诉我 {e} 的{attr}",
             "{e} 开源了吗？",
+            "{e} 的作者是谁？",
+            "我想知道 {e} 的{attr}",
+            "{e} 的{attr}设为多少？",
         ], [
             "{e} 论文中使用了什么{attr}？",
             "请告诉我 {e} 的{attr}。",
@@ -69,6 +76,10 @@ TEMPLATES: Templates = {
             "Which is cheaper to train, {a} or {b}?",
             "Should I use {a} or {b} if I care about {dim}?",
             "{a} versus {b} on {dim} and {dim2}?",
+            "In what ways are {a} and {b} similar or different?",
+            "Rank {a} and {b} by {dim}.",
+            "Tell me how {a} stacks up against {b}.",
+            "Is {a} better or worse than {b} at {dim}?",
         ], [
             "Weigh {a} against {b} with respect to {dim} and {dim2}.",
             "Between {a} and {b}, which wins on {dim}?",
@@ -85,6 +96,9 @@ TEMPLATES: Templates = {
             "{a} 与 {b} 的{dim}对比",
             "选 {a} 还是 {b}？我更关心{dim}",
             "{a} 和 {b} 哪个更适合{dim}要求高的场景？",
+            "{a} 跟 {b} 比起来怎么样？",
+            "{a} 和 {b} 的异同点是什么？",
+            "{a} 比 {b} 的{dim}高还是低？",
         ], [
             "请从{dim}和{dim2}两个角度比较 {a} 与 {b}",
             "{a} 跟 {b} 的{dim}差别大吗？",
@@ -105,6 +119,9 @@ TEMPLATES: Templates = {
             "What idea did {a} take from {b}, and how does it let it {goal}?",
             "Since {a} is based on {b}, how does that affect its {dim}?",
             "Which paper does {a} cite for its use of {b}, and what did that paper find?",
+            "What enabled {a} to {goal}, given what {b} had shown?",
+            "Connect the dots: how does {b} lead to {a} being able to {goal}?",
+            "Who introduced the technique {a} relies on, and what was its {attr}?",
         ], [
             "Starting from {b}, what changes did {a} introduce to {goal}?",
             "What did {a} inherit from {b}, and why does that matter for {dim}?",
@@ -120,6 +137,9 @@ TEMPLATES: Templates = {
             "{a} 借鉴了 {b} 的什么思想，从而能够{goal}？",
             "既然 {a} 建立在 {b} 之上，这对它的{dim}有什么影响？",
             "{a} 为了{goal}对 {b} 做了哪些改进？",
+            "{b} 的哪些成果让 {a} 能够{goal}？",
+            "{a} 所依赖的技术是谁提出的，它的{attr}是多少？",
+            "先说 {b} 做了什么，再说 {a} 如何在此基础上{goal}",
         ], [
             "从 {b} 出发，{a} 做了哪些改动来{goal}？",
             "{a} 依赖 {b} 的什么机制来{goal}？",
@@ -140,6 +160,10 @@ TEMPLATES: Templates = {
             "What has been tried in {topic} so far?",
             "Give me a broad picture of {topic} research.",
             "Which families of methods exist in {topic}, and where is the field going?",
+            "Help me understand the big picture of {topic}.",
+            "What are the milestones in {topic}?",
+            "Explain the evolution of {topic} over time.",
+            "Any good survey of {topic}? What are the main threads?",
         ], [
             "I'm new to {topic}; what should I know about the field?",
             "Summarize the lines of work in {topic} and how they relate.",
@@ -156,6 +180,10 @@ TEMPLATES: Templates = {
             "全面介绍一下{topic}这个方向",
             "{topic}目前有哪些流派？未来趋势如何？",
             "帮我整体了解一下{topic}的研究进展",
+            "{topic}有哪些里程碑式的工作？",
+            "{topic}是怎么一步步发展起来的？",
+            "概述一下{topic}领域的主要思路",
+            "{topic}的前沿方向有哪些？",
         ], [
             "我刚接触{topic}，这个方向整体是什么样的？",
             "总结{topic}的几条研究路线及其联系",
@@ -180,6 +208,9 @@ TEMPLATES: Templates = {
             "Where in the paper is that stated?",
             "And for smaller models?",
             "Could you clarify what you meant?",
+            "What about the other one?",
+            "And compared to that, is it faster?",
+            "Okay, and the downside?",
         ], [
             "Interesting. How was that measured?",
             "And the {attr}?",
@@ -200,6 +231,9 @@ TEMPLATES: Templates = {
             "这个在论文哪里提到的？",
             "那训练成本呢？",
             "你能解释一下原因吗？",
+            "另一个呢？",
+            "那缺点是什么？",
+            "它比刚才那个快吗？",
         ], [
             "那它的{attr}呢？",
             "为什么他们这样选择？",
