@@ -95,8 +95,11 @@ def read_label_map(adapter_dir: Path) -> dict:
     path = adapter_dir / LABEL_MAP_FILE
     if not (adapter_dir / "adapter_config.json").exists() or not path.exists():
         raise ModelNotAvailable(f"no router adapter at {adapter_dir} (adapter_config.json or {LABEL_MAP_FILE} missing)")
-    meta = json.loads(path.read_text(encoding="utf-8"))
-    labels = meta.get("labels") or []
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelNotAvailable(f"router adapter at {adapter_dir}: unreadable {LABEL_MAP_FILE} ({exc})") from None
+    labels = (meta.get("labels") or []) if isinstance(meta, dict) else []
     if sorted(labels) != sorted(INTENT_TYPES):
         raise ModelNotAvailable(f"router adapter at {adapter_dir} has labels {labels}, expected {list(INTENT_TYPES)}")
     return meta

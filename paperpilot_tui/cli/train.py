@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit
@@ -52,6 +53,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.set_defaults(run=run)
 
 
+def _log(message: str) -> None:
+    """Progress goes to stderr so stdout stays one JSON object under --json."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def _default_out(settings, name: str) -> Path:
     return settings.paths.home_dir() / "models" / name
 
@@ -71,21 +77,21 @@ def run(args: argparse.Namespace) -> int:
             cfg = RouterTrainConfig(out=out, seed=args.seed, max_steps=args.max_steps)
             if args.data:
                 cfg.data = args.data
-            summary = train_router_minilm(cfg)
+            summary = train_router_minilm(cfg, log=_log)
         elif args.what == "router":
             from training.router_sft import SFTRouterConfig, train_router_sft
 
             cfg = SFTRouterConfig(base=args.base, out=out, seed=args.seed, max_steps=args.max_steps)
             if args.data:
                 cfg.data = args.data
-            summary = train_router_sft(cfg)
+            summary = train_router_sft(cfg, log=_log)
         else:
             from training.critic_dpo import CriticTrainConfig, train_critic_dpo
 
             cfg = CriticTrainConfig(base=args.base, out=out, seed=args.seed, max_steps=args.max_steps, beta=args.beta)
             if args.data:
                 cfg.data = args.data
-            summary = train_critic_dpo(cfg)
+            summary = train_critic_dpo(cfg, log=_log)
     except ModelNotAvailable as exc:
         return fail(str(exc), EXIT_FAILED)
     except (OSError, ValueError) as exc:

@@ -52,7 +52,7 @@ async def test_demo_questions(router, question, label):
     decision = await router.classify(question, [])
     assert decision.type == label, decision.scores
     assert decision.router == "lora:minilm"
-    assert 0.2 < decision.confidence <= 1 and decision.confidence == max(decision.scores.values())
+    assert 0.2 < decision.confidence <= 1 and abs(decision.confidence - max(decision.scores.values())) < 1e-3
     assert abs(sum(decision.scores.values()) - 1) < 0.01
 
 

@@ -37,7 +37,7 @@ async def test_reloaded_adapter_routes(tiny_adapter):
     router = load_router(settings)
     decision = await router.classify("Compare LoRA and QLoRA", [])
     assert decision.router == "lora:minilm"
-    assert abs(sum(decision.scores.values()) - 1) < 0.01 and decision.confidence == max(decision.scores.values())
+    assert abs(sum(decision.scores.values()) - 1) < 0.01 and abs(decision.confidence - max(decision.scores.values())) < 1e-3
 
 
 @pytest.mark.slow

@@ -93,7 +93,12 @@ def _example(rng: random.Random, label: str, split: str) -> dict:
         template, heldout_vocab = rng.choice(heldout_tpl), rng.random() < 0.5
     else:
         template, heldout_vocab = rng.choice(train_tpl), True
-    question = _paraphrase(rng, template.format(**_pick_vocab(rng, lang, heldout_vocab)), lang)
+    slots = _pick_vocab(rng, lang, heldout_vocab)
+    if "{topic}" in template and "{a}" in template:  # an evolution question: use a real lineage
+        topic_en, topic_zh, slots["a"], slots["b"] = rng.choice(
+            V.LINEAGES_HELDOUT if heldout_vocab else V.LINEAGES_TRAIN)
+        slots["topic"] = topic_en if lang == "en" else topic_zh
+    question = _paraphrase(rng, template.format(**slots), lang)
     with_history = label == "follow_up" or rng.random() < HISTORY_RATE
     history = _previous_turn(rng, lang, split != "train") if with_history else []
     return {"question": question, "history": history, "label": label, "lang": lang}

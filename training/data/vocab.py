@@ -98,3 +98,29 @@ ANSWER_SNIPPETS_ZH = [
     "根据论文，{e} 在保持准确率的同时大幅降低了显存占用 [1]。",
     "{e} 的作者在问答和推理任务上做了评测 [1]。",
 ]
+
+# (topic EN, topic ZH, earlier method, later method) for "how did X evolve from A to B" questions,
+# so evolution questions name a real lineage; the last ones are held out.
+LINEAGES_TRAIN = [
+    ("alignment methods", "对齐方法", "RLHF", "DPO"),
+    ("alignment methods", "对齐方法", "InstructGPT", "Constitutional AI"),
+    ("parameter-efficient fine-tuning", "参数高效微调", "Adapter tuning", "LoRA"),
+    ("parameter-efficient fine-tuning", "参数高效微调", "LoRA", "QLoRA"),
+    ("parameter-efficient fine-tuning", "参数高效微调", "Prefix tuning", "AdaLoRA"),
+    ("prompting techniques", "提示工程", "Chain-of-Thought", "Tree of Thoughts"),
+    ("reasoning in language models", "大模型推理", "Chain-of-Thought", "Self-Consistency"),
+    ("LLM agents", "大模型智能体", "ReAct", "ReWOO"),
+    ("tool use by language models", "工具调用", "ReAct", "Toolformer"),
+    ("retrieval-augmented generation", "检索增强生成", "RAG", "Self-RAG"),
+    ("dense retrieval", "稠密检索", "Dense Passage Retrieval", "ColBERT"),
+    ("efficient attention", "高效注意力", "Sparse attention", "FlashAttention"),
+    ("scaling laws", "缩放定律", "GPT-3", "Chinchilla"),
+    ("instruction tuning", "指令微调", "GPT-3", "InstructGPT"),
+]
+LINEAGES_HELDOUT = [
+    ("preference optimization", "偏好优化", "DPO", "KTO"),
+    ("preference optimization", "偏好优化", "PPO", "ORPO"),
+    ("state space models", "状态空间模型", "Transformer", "Mamba"),
+    ("long-context modeling", "长上下文建模", "LoRA", "LongLoRA"),
+    ("self-reflection for agents", "智能体自我反思", "ReAct", "Reflexion"),
+]

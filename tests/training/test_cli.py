@@ -1,0 +1,49 @@
+"""`paperpilot train` / `paperpilot eval` end to end through the real command parser."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from paperpilot_tui.cli.main import main
+from training.data.generate_critic import HELDOUT_FILE as CRITIC_HELDOUT
+from training.data.generate_router import HELDOUT_FILE, read_jsonl, write_jsonl
+
+
+@pytest.mark.slow
+def test_train_then_eval_router(tmp_path, capsys):
+    out = tmp_path / "router"
+    assert main(["train", "router", "--base", "minilm", "--max-steps", "2", "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["steps"] == 2 and (out / "classifier_head.safetensors").exists()
+    data = tmp_path / "few.jsonl"
+    write_jsonl(data, read_jsonl(HELDOUT_FILE)[:8])
+    assert main(["eval", "router", "--data", str(data), "--model", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["n"] == 8 and set(report["per_label"]) == {"factual", "comparative", "multi_hop",
+                                                             "exploratory", "follow_up"}
+    assert {"p50", "p95"} <= set(report["latency_ms"]) and len(report["confusion"]["matrix"]) == 5
+
+
+@pytest.mark.slow
+def test_eval_router_defaults_to_shipped_adapter_and_heldout(capsys):
+    assert main(["eval", "router", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["data"].endswith("router_heldout.jsonl") and report["router"] == "lora:minilm"
+    assert report["n"] == len(read_jsonl(HELDOUT_FILE))
+
+
+def test_eval_critic_scores_the_rule_critic(tmp_path, capsys):
+    data = tmp_path / "few.jsonl"
+    write_jsonl(data, read_jsonl(CRITIC_HELDOUT)[:12])
+    assert main(["eval", "critic", "--data", str(data), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["n"] == 12 and "local" not in report
+    assert report["rules"] is None or 0 <= report["rules"]["pass_agreement"] <= 1
+
+
+def test_missing_model_is_one_line(tmp_path, capsys):
+    assert main(["eval", "router", "--model", str(tmp_path / "nothing")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nothing" in err
