@@ -185,6 +185,8 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
 
             await check_llm_endpoint(settings)
             brain = build_brain(settings)
+        if hasattr(brain, "warm"):
+            brain.warm()  # local models load while the hub starts
         if persist and settings.memory.enabled:
             _warm_encoder()  # overlaps the encoder load with the hub start-up
         if hub is None:

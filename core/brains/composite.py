@@ -72,6 +72,13 @@ class CompositeBrain:
     def brain_for(self, method: str) -> Any:
         return self.parts.get(method, self.default)
 
+    def warm(self) -> None:
+        """Start loading every lazy local model in the background (the app and ``ask`` call this
+        while the hub starts, so the first turn does not wait for torch)."""
+        for part in {id(p): p for p in self.parts.values()}.values():
+            if isinstance(part, LazyPart):
+                part.warm()
+
     async def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         while self._pending:
             level, message = self._pending.pop(0)
@@ -122,6 +129,7 @@ class LazyPart:
         self.what = what  # "LoRA router", "local critic": for notices
         self.impl: Any = None
         self.failed = False
+        self._loading: asyncio.Task | None = None
 
     @property
     def name(self) -> str:
@@ -129,10 +137,15 @@ class LazyPart:
             return getattr(self.fallback, "name", "fallback")
         return getattr(self.impl, "name", None) or self.label
 
+    def warm(self) -> None:
+        if self._loading is None and self.impl is None and not self.failed:
+            self._loading = asyncio.ensure_future(asyncio.to_thread(self.loader))
+
     async def _target(self) -> Any:
         if self.impl is None and not self.failed:
+            self.warm()
             try:
-                self.impl = await asyncio.to_thread(self.loader)
+                self.impl = await asyncio.shield(self._loading)  # type: ignore[arg-type]
             except Exception as exc:  # noqa: BLE001 - any load failure means: use the fallback
                 self._give_up(f"{self.what} could not be loaded ({_one_line(exc)})")
         return self.fallback if self.failed else self.impl
