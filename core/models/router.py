@@ -130,8 +130,10 @@ def load_router_dir(adapter_dir: str | Path, *, threads: int = 1) -> LoRARouter:
     except Exception as exc:  # noqa: BLE001 - one line for the user, fall back upstream
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise ModelNotAvailable(f"cannot load router adapter {adapter_dir}: {first[:200]}") from None
-    return LoRARouter(model, tokenizer, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
-                      max_length=int(meta.get("max_length", 128)))
+    router = LoRARouter(model, tokenizer, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
+                        max_length=int(meta.get("max_length", 128)))
+    router.probabilities(["warm-up question about LoRA?"])  # first forward pass is slow; pay it at load
+    return router
 
 
 def load_router(settings: Any) -> LoRARouter:

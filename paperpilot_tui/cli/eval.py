@@ -53,7 +53,13 @@ def run(args: argparse.Namespace) -> int:
             from core.models.router import load_router_dir
             from training.eval_router import HELDOUT_FILE, evaluate_router, format_report
 
-            router = load_router_dir(args.model or SHIPPED_ROUTER)
+            model_dir = args.model or SHIPPED_ROUTER
+            if (model_dir / "label_map.json").exists() and '"causal_lm"' in (model_dir / "label_map.json").read_text():
+                from training.router_sft import load_causal_router
+
+                router = load_causal_router(model_dir)  # an SFT (causal LM) router
+            else:
+                router = load_router_dir(model_dir)
             report = evaluate_router(router, args.data or HELDOUT_FILE)
             text = format_report(report)
         else:
