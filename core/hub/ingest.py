@@ -20,6 +20,7 @@ from core.hub.store import HubStore
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 DEFAULT_COLLECTION = "default"
+SUMMARY_INPUT_CHARS = 6000  # what an LLM summary sees of a document (its opening sections)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
@@ -70,9 +71,14 @@ def _slug(text: str) -> str:
 class Ingestor:
     """Writes documents into one store; ``embed=False`` leaves vectors for later (see backfill)."""
 
-    def __init__(self, store: HubStore, embed: bool = True):
+    def __init__(self, store: HubStore, embed: bool = True,
+                 summarize: Callable[[str, str], str] | None = None):
+        """``summarize(title, text) -> summary`` (the LLM brain's, when configured) replaces the
+        offline leading-sentences summary; failures fall back and are listed in ``summary_errors``."""
         self.store = store
         self.embed = embed
+        self.summarize = summarize
+        self.summary_errors: list[str] = []
 
     def doc_id_for(self, collection: str, path: str) -> str:
         old = self.store.document_by_path(collection, path)
@@ -103,9 +109,21 @@ class Ingestor:
             "doc_id": doc_id, "collection": collection, "path": rpath, "doc_type": parsed.doc_type,
             "file_hash": digest, "file_size": path.stat().st_size, "title": parsed.title,
             "authors": parsed.authors, "year": parsed.year, "pages": parsed.pages,
-            "summary": offline_summary(parsed.blocks),
+            "summary": self._summary(parsed),
         }, chunks)
         return ("updated" if old else "added"), doc_id, parsed.pages or 1, len(chunks)
+
+    def _summary(self, parsed) -> str:
+        """The LLM's summary when one is configured, else (or on any failure) the leading sentences."""
+        offline = offline_summary(parsed.blocks)
+        if self.summarize is None:
+            return offline
+        text = "\n".join(b.text for b in parsed.blocks)[:SUMMARY_INPUT_CHARS]
+        try:
+            return self.summarize(parsed.title, text).strip() or offline
+        except Exception as exc:  # noqa: BLE001 - a summary is never worth losing the document
+            self.summary_errors.append(f"{parsed.title}: {exc}".splitlines()[0][:200])
+            return offline
 
     def ingest(self, paths: list[str | Path], collection: str = DEFAULT_COLLECTION, force: bool = False,
                progress: Callable[[Path, str], None] | None = None) -> IngestReport:

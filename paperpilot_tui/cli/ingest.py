@@ -11,7 +11,8 @@ HELP = "add PDFs, Markdown, text, DOCX or PPTX files (or folders) to the knowled
 DESCRIPTION = """\
 Index documents into a knowledge-hub collection: PDFs keep page numbers, Markdown/text/DOCX are split
 by headings into sections (breadcrumbs like "QLoRA > Method > 4-bit NormalFloat"), PPTX by slide.
-Unchanged files are skipped; a changed file replaces its previous version. Files that cannot be read
+Unchanged files are skipped; a changed file replaces its previous version. Document summaries are the
+leading abstract/summary sentences, or the LLM's when one is configured (OPENAI_API_KEY / llm.provider). Files that cannot be read
 (corrupt, empty or encrypted PDFs, ...) are reported by name and skipped; the rest continue.
 
 exit codes: 0 all files ingested or unchanged · 1 some file failed · 2 usage or config error
@@ -42,14 +43,33 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
     files, _ = expand_paths(args.paths)
     store = HubStore(settings.paths.resolve(settings.paths.hub_db))
-    ingestor = Ingestor(store, embed=not args.no_embed)
+    ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings))
     report = _with_progress(ingestor, args, len(files))
     for path, reason in report.failed:
         print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)
+    if ingestor.summary_errors:
+        print(f"paperpilot: LLM summaries failed for {len(ingestor.summary_errors)} file(s), offline summaries "
+              f"kept ({ingestor.summary_errors[0]})", file=sys.stderr)
     print(f"collection {args.collection!r}: {len(report.added)} added, {len(report.updated)} updated, "
           f"{len(report.skipped)} unchanged, {len(report.failed)} failed "
           f"({report.pages} pages, {report.chunks} chunks)")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def llm_summarizer(settings):
+    """Document summaries from the configured OpenAI-compatible LLM, or None when offline."""
+    if settings.llm.resolved_provider() != "openai":
+        return None
+    from core.brains.llm.chat import build_chat_model
+    from core.prompts.summary import summary_messages
+
+    model = build_chat_model(settings)
+
+    def summarize(title: str, text: str) -> str:
+        reply = model.invoke(summary_messages(title, text))
+        return reply.content if isinstance(reply.content, str) else str(reply.content)
+
+    return summarize
 
 
 def _with_progress(ingestor, args: argparse.Namespace, total: int):
