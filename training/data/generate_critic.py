@@ -15,14 +15,12 @@ Held-out lines use held-out entities only. ``python -m training.data.generate_cr
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
-from pathlib import Path
 
 from core.models.critic_format import build_critic_prompt, format_critique
 from training.data import vocab as V
-from training.data.generate_router import DATA_DIR, write_jsonl
+from training.data.generate_router import DATA_DIR, generator_main
 
 TRAIN_FILE = DATA_DIR / "critic_train.jsonl"
 HELDOUT_FILE = DATA_DIR / "critic_heldout.jsonl"
@@ -170,15 +168,7 @@ def generate(seed: int = DEFAULT_SEED, n_train: int = 600, n_heldout: int = 120)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--out-dir", type=Path, default=DATA_DIR)
-    args = parser.parse_args(argv)
-    train, heldout = generate(args.seed)
-    write_jsonl(args.out_dir / TRAIN_FILE.name, train)
-    write_jsonl(args.out_dir / HELDOUT_FILE.name, heldout)
-    print(f"critic pairs: {len(train)} train, {len(heldout)} held-out → {args.out_dir}")
-    return 0
+    return generator_main(argv, __doc__, generate, DEFAULT_SEED, TRAIN_FILE, HELDOUT_FILE, "critic pairs")
 
 
 if __name__ == "__main__":

@@ -14,12 +14,10 @@ Held-out lines use held-out entities. ``python -m training.data.generate_react_s
 
 from __future__ import annotations
 
-import argparse
 import random
-from pathlib import Path
 
 from training.data import vocab as V
-from training.data.generate_router import DATA_DIR, write_jsonl
+from training.data.generate_router import DATA_DIR, generator_main
 
 TRAIN_FILE = DATA_DIR / "react_steps_train.jsonl"
 HELDOUT_FILE = DATA_DIR / "react_steps_heldout.jsonl"
@@ -106,15 +104,7 @@ def generate(seed: int = DEFAULT_SEED, n_train: int = 150, n_heldout: int = 40) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--out-dir", type=Path, default=DATA_DIR)
-    args = parser.parse_args(argv)
-    train, heldout = generate(args.seed)
-    write_jsonl(args.out_dir / TRAIN_FILE.name, train)
-    write_jsonl(args.out_dir / HELDOUT_FILE.name, heldout)
-    print(f"react critical-step pairs: {len(train)} train, {len(heldout)} held-out → {args.out_dir}")
-    return 0
+    return generator_main(argv, __doc__, generate, DEFAULT_SEED, TRAIN_FILE, HELDOUT_FILE, "react critical-step pairs")
 
 
 if __name__ == "__main__":

@@ -145,17 +145,23 @@ def read_jsonl(path: str | Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+def generator_main(argv: list[str] | None, doc: str, generate, default_seed: int, train_file: Path,
+                   heldout_file: Path, label: str) -> int:
+    """Shared command line of the data generators: ``--seed``, ``--out-dir``; writes both splits."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=default_seed)
     parser.add_argument("--out-dir", type=Path, default=DATA_DIR)
     args = parser.parse_args(argv)
     train, heldout = generate(args.seed)
     args.out_dir.mkdir(parents=True, exist_ok=True)
-    write_jsonl(args.out_dir / TRAIN_FILE.name, train)
-    write_jsonl(args.out_dir / HELDOUT_FILE.name, heldout)
-    print(f"router data: {len(train)} train, {len(heldout)} held-out → {args.out_dir}")
+    write_jsonl(args.out_dir / train_file.name, train)
+    write_jsonl(args.out_dir / heldout_file.name, heldout)
+    print(f"{label}: {len(train)} train, {len(heldout)} held-out → {args.out_dir}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return generator_main(argv, __doc__, generate, DEFAULT_SEED, TRAIN_FILE, HELDOUT_FILE, "router data")
 
 
 if __name__ == "__main__":
