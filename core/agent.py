@@ -226,23 +226,17 @@ def _warm_encoder() -> None:
 
 
 async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:
-    paths = settings.paths
     from core.memory.checkpoints import open_checkpointer
+    from core.memory.facts import FactStore
+    from core.memory.sessions import SessionStore
+    from core.tracing.store import TraceStore
 
+    paths = settings.paths
     checkpointer = await stack.enter_async_context(open_checkpointer(paths.resolve(paths.checkpoints_db)))
     state_db = paths.resolve(paths.state_db)
-    facts = sessions = traces = None
-    try:
-        from core.memory.facts import FactStore
-        from core.memory.sessions import SessionStore
-        from core.tracing.store import TraceStore
-    except ModuleNotFoundError as exc:
-        if not (exc.name or "").startswith("core."):
-            raise
-    else:
-        facts = FactStore(state_db, settings.memory, secrets=settings.secrets()) if settings.memory.enabled else None
-        sessions = SessionStore(state_db)
-        traces = TraceStore(state_db, settings.secrets())
+    facts = FactStore(state_db, settings.memory, secrets=settings.secrets()) if settings.memory.enabled else None
+    sessions = SessionStore(state_db)
+    traces = TraceStore(state_db, settings.secrets())
     return checkpointer, facts, sessions, traces
 
 
@@ -250,9 +244,11 @@ async def _vocabulary(hub: Any, collection: str) -> list[str]:
     """Document titles of the collection, for slot filling (empty if the server cannot list them)."""
     from core.tools.hub_client import ToolError
 
+    if not hasattr(hub, "list_collections"):  # an in-process retriever (benchmarks)
+        return []
     try:
         res = await hub.list_collections(timeout=FIRST_INDEX_TIMEOUT_S)
-    except (ToolError, AttributeError):
+    except ToolError:
         return []
     data = res.structured or {}
     titles: list[str] = []

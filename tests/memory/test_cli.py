@@ -8,19 +8,7 @@ import json
 import pytest
 
 from core.config import load_settings
-from paperpilot_tui.cli.main import main
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path))
-    return tmp_path
-
-
-def cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from tests.support.cli import cli, home  # noqa: F401 - home is a fixture
 
 
 def test_memory_round_trip_through_list_json(home, capsys, tmp_path):

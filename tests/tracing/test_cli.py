@@ -8,21 +8,9 @@ import json
 import pytest
 
 from core.config import load_settings
-from paperpilot_tui.cli.main import main
+from tests.support.cli import cli, home  # noqa: F401 - home is a fixture
 
 from .test_store import turn_events
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path))
-    return tmp_path
-
-
-def cli(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 async def _record_turn(home) -> str:

@@ -42,14 +42,19 @@ class GatedAgent(ScriptedAgent):
             yield ev
 
 
+async def ask_until_paused(pilot, app, agent) -> None:
+    """Send the comparison question and wait until the gated agent holds the turn mid-stream."""
+    await wait_until(pilot, lambda: app.agent is not None)
+    app.main_screen.query_one("#chat-input").load_text(COMPARE_Q)
+    await pilot.press("enter")
+    await wait_until(pilot, lambda: agent.paused.is_set())
+
+
 async def test_ask_streams_answer_then_sources(settings):
     agent = GatedAgent()
     app = scripted_app(settings, agent)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app.agent is not None)
-        app.main_screen.query_one("#chat-input").load_text(COMPARE_Q)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: agent.paused.is_set())
+        await ask_until_paused(pilot, app, agent)
         answer = app.main_screen.query_one(Answer)
         await wait_until(pilot, lambda: "LoRA vs QLoRA" in answer.source)  # streamed before the turn ended
         assert app.main_screen.busy
@@ -97,10 +102,7 @@ async def test_escape_cancels_running_turn(settings):
     agent = GatedAgent()
     app = scripted_app(settings, agent)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app.agent is not None)
-        app.main_screen.query_one("#chat-input").load_text(COMPARE_Q)
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: agent.paused.is_set())
+        await ask_until_paused(pilot, app, agent)
         await pilot.press("escape")
         await wait_until(pilot, lambda: not app.main_screen.busy)
         assert any("turn cancelled" in t for t in titles(app))
