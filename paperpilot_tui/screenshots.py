@@ -51,6 +51,12 @@ async def _freeze(pilot: Any) -> None:
         widget.cursor_blink = False
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+    # An anchored log moves its scrollbar position without repainting the bar; repaint it so the
+    # thumb is drawn where the content is.
+    for widget in pilot.app.screen.query("ChatLog, TraceList"):
+        if widget.show_vertical_scrollbar:
+            widget.vertical_scrollbar.refresh()
+    await pilot.pause()
 
 
 async def main_answer(pilot: Any) -> None:

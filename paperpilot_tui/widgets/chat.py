@@ -47,9 +47,14 @@ class ChatNote(Static):
 
 
 class ChatLog(VerticalScroll):
+    """Anchored: follows new content until the user scrolls up; a new turn re-anchors it."""
+
     DEFAULT_CSS = """
     ChatLog { layout: stream; height: 1fr; scrollbar-size-vertical: 1; }
     """
+
+    def on_mount(self) -> None:
+        self.anchor()
 
 
 class ChatPane(Vertical):
@@ -80,11 +85,10 @@ class ChatPane(Vertical):
         for question, answer in turns:
             self.log_view.mount(Question(question, markup=False))
             self.log_view.mount(Answer(link_citations(answer)))
-        self.log_view.scroll_end(animate=False, immediate=False)
+        self.log_view.anchor()
 
     def note(self, text: str, error: bool = False) -> None:
         self.log_view.mount(ChatNote(text, markup=False, classes="-error" if error else ""))
-        self.log_view.scroll_end(animate=False, immediate=False)
 
     def _begin_answer(self) -> None:
         self._end_stream()
@@ -97,7 +101,6 @@ class ChatPane(Vertical):
         if self._buffer and self._stream is not None:
             text, self._buffer = "".join(self._buffer), []
             await self._stream.write(text)
-            self.log_view.scroll_end(animate=False, immediate=False)
 
     def _end_stream(self) -> Any:
         """Stop flushing; returns the stream (to be stopped) or None."""
@@ -122,7 +125,6 @@ class ChatPane(Vertical):
         if stream is not None:
             await stream.stop()
         await answer.update(text)
-        self.log_view.scroll_end(animate=False, immediate=False)
 
     def apply(self, ev: Any) -> None:
         kind = ev.kind
@@ -132,6 +134,7 @@ class ChatPane(Vertical):
             self._buffer.append(ev.text)
         elif kind == "turn_started":
             self.log_view.mount(Question(ev.question, markup=False))
+            self.log_view.anchor()
             self.query_one(SourcesPanel).show([])
             self._answer = None
         elif kind == "retry":

@@ -39,9 +39,14 @@ class TraceStep(Collapsible):
 
 
 class TraceList(VerticalScroll):
+    """Anchored: follows new steps until the user scrolls up; a new turn re-anchors it."""
+
     DEFAULT_CSS = """
     TraceList { layout: stream; height: 1fr; scrollbar-size-vertical: 1; }
     """
+
+    def on_mount(self) -> None:
+        self.anchor()
 
 
 class TracePane(Vertical):
@@ -75,7 +80,6 @@ class TracePane(Vertical):
         step = TraceStep(title, details, classes=classes)
         log = self.query_one(TraceList)
         log.mount(step)
-        log.scroll_end(animate=False, immediate=False, x_axis=False)
         return step
 
     def _totals(self, ev: Any, done: str = "") -> None:
@@ -91,6 +95,7 @@ class TracePane(Vertical):
             self._open.clear()
             self._retrievals.clear()
             self._start_ts, self._calls, self._tokens = ev.ts, 0, 0
+            self.query_one(TraceList).anchor()
             self._add(f"▶ {short(ev.question, 56)}", f"question: {ev.question}\nsession: {ev.session_id}",
                       classes="-header")
         elif kind == "node_started":

@@ -98,6 +98,25 @@ async def test_follow_up_in_same_session_and_input_history(settings):
         assert box.text == "a\nb"
 
 
+async def test_chat_and_trace_follow_new_content_until_scrolled_up(settings):
+    app = scripted_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        await ask(pilot, FOLLOW_Q)
+        chat = app.main_screen.query_one("#chat-log")
+        trace = app.main_screen.query_one("#trace-list")
+        for log in (chat, trace):
+            assert log.max_scroll_y > 0  # two turns overflow both panes
+            await wait_until(pilot, lambda log=log: log.scroll_y == log.max_scroll_y)
+        chat.scroll_home(animate=False)  # the reader scrolls up: new content must not pull the view down
+        await pilot.pause()
+        app.main_screen.query_one("ChatPane").note("a note while reading")
+        await pilot.pause()
+        assert chat.scroll_y == 0 < chat.max_scroll_y
+        await ask(pilot, COMPARE_Q)  # a new turn follows again
+        await wait_until(pilot, lambda: chat.scroll_y == chat.max_scroll_y)
+
+
 async def test_escape_cancels_running_turn(settings):
     agent = GatedAgent()
     app = scripted_app(settings, agent)
