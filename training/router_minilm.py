@@ -32,6 +32,8 @@ class RouterTrainConfig:
     batch_size: int = 16
     lr: float = 2e-3
     head_lr: float = 5e-3
+    token_lr: float = 1e-3  # embedding rows of characters missing from the base vocabulary
+    extra_chars: bool = True  # give those characters trainable embeddings (see CharVocab)
     rank: int = 16
     alpha: int = 32
     dropout: float = 0.1
@@ -50,7 +52,7 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
     """Train, save the adapter to ``cfg.out`` and return a summary dict."""
     import torch
 
-    from core.models.minilm_classifier import LORA_TARGETS, new_classifier, save_classifier
+    from core.models.minilm_classifier import LORA_TARGETS, CharVocab, new_classifier, new_tokenizer, save_classifier
 
     if cfg.out is None:
         raise ValueError("an output folder is required")
@@ -63,17 +65,23 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
         rows = rows[: cfg.limit]
     texts, labels = router_texts(rows)
 
-    model, tokenizer = new_classifier(len(LABELS), rank=cfg.rank, alpha=cfg.alpha, dropout=cfg.dropout)
+    chars = CharVocab.build(new_tokenizer(), texts) if cfg.extra_chars else None
+    model, tokenizer = new_classifier(len(LABELS), rank=cfg.rank, alpha=cfg.alpha, dropout=cfg.dropout,
+                                      token_ids=list(chars.ids.values()) if chars else None)
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     total = sum(p.numel() for p in model.parameters())
     log(f"router: {len(rows)} examples, trainable {trainable:,} of {total:,} parameters")
 
-    enc = tokenizer(texts, padding=True, truncation=True, max_length=cfg.max_length, return_tensors="pt")
+    if chars:
+        log(f"router: {len(chars.chars)} characters missing from the base vocabulary get trainable embeddings")
+    enc = (chars or CharVocab(tokenizer)).encode(tokenizer, texts, cfg.max_length)
     y = torch.tensor(labels)
     steps_per_epoch = max(1, (len(rows) + cfg.batch_size - 1) // cfg.batch_size)
     total_steps = cfg.max_steps or cfg.epochs * steps_per_epoch
-    lora_params = [p for p in model.encoder.parameters() if p.requires_grad]
+    lora_params = [p for n, p in model.encoder.named_parameters() if p.requires_grad and "trainable_tokens" not in n]
+    token_params = [p for n, p in model.encoder.named_parameters() if p.requires_grad and "trainable_tokens" in n]
     optim = torch.optim.AdamW([{"params": lora_params, "lr": cfg.lr},
+                               {"params": token_params, "lr": cfg.token_lr, "weight_decay": 0.0},
                                {"params": model.head.parameters(), "lr": cfg.head_lr}], weight_decay=0.01)
     warmup = max(1, total_steps // 10)
     sched = torch.optim.lr_scheduler.LambdaLR(
@@ -110,6 +118,7 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
             "input_format": "core.models.router.format_router_input", "seed": cfg.seed,
             "steps": total_steps, "examples": len(rows), "final_loss": round(loss_val, 4),
             "train_seconds": round(seconds, 1), "data": Path(cfg.data).name,
+            "extra_chars": chars.chars if chars else "",
             "lora": {"r": cfg.rank, "alpha": cfg.alpha, "dropout": cfg.dropout,
                      "target_modules": LORA_TARGETS}, "head": "linear over mean-pooled tokens"}
     (out_dir / LABEL_MAP_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

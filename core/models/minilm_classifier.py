@@ -4,6 +4,14 @@ all-MiniLM-L6-v2 was trained for mean pooling, so the head reads the masked mean
 states (not the [CLS] pooler), which transfers far better to unseen phrasings. The adapter folder
 holds PEFT's LoRA files (query/key/value) and ``classifier_head.safetensors``. Imports torch at
 module level: import this module lazily (``core.models.router`` does).
+
+MiniLM's WordPiece vocabulary (bert-base-uncased) lacks most Chinese characters: in the router's
+training data 245 of 293 distinct Han characters, over half of all Chinese tokens, come out as
+``[UNK]`` — the model cannot tell 比较 from 什么. :class:`CharVocab` gives each such character seen in
+training one of BERT's reserved ``[unusedN]`` rows, and PEFT's trainable tokens
+(``trainable_token_indices``) learn exactly those rows next to the LoRA weights; the character list
+travels in the adapter's ``label_map.json`` (``extra_chars``). Characters never seen in training
+stay ``[UNK]``.
 """
 
 from __future__ import annotations
@@ -18,6 +26,46 @@ from core.models.manager import minilm_dir, offline_env
 
 HEAD_FILE = "classifier_head.safetensors"
 LORA_TARGETS = ["query", "key", "value"]
+
+
+class CharVocab:
+    """Characters the base vocabulary lacks, mapped in order onto its reserved ``[unusedN]`` ids."""
+
+    def __init__(self, tokenizer: Any, chars: str = "") -> None:
+        reserved = sorted((i for t, i in tokenizer.vocab.items() if t.startswith("[unused")))
+        if len(chars) > len(reserved):
+            raise ValueError(f"{len(chars)} extra characters but only {len(reserved)} reserved token ids")
+        self.chars = chars
+        self.ids = {ch: reserved[n] for n, ch in enumerate(chars)}
+        self.unk_id = tokenizer.unk_token_id
+
+    @classmethod
+    def build(cls, tokenizer: Any, texts: list[str], limit: int | None = None) -> "CharVocab":
+        """The unknown characters of ``texts``, most frequent first (ties by code point)."""
+        counts: dict[str, int] = {}
+        for text in texts:
+            enc = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+            for tid, (start, end) in zip(enc["input_ids"], enc["offset_mapping"]):
+                if tid == tokenizer.unk_token_id and end - start == 1:
+                    counts[text[start]] = counts.get(text[start], 0) + 1
+        reserved = sum(1 for t in tokenizer.vocab if t.startswith("[unused"))
+        ranked = sorted(counts, key=lambda ch: (-counts[ch], ord(ch)))[: min(limit or reserved, reserved)]
+        return cls(tokenizer, "".join(ranked))
+
+    def encode(self, tokenizer: Any, texts: list[str], max_length: int) -> dict[str, Any]:
+        """Tokenize like ``tokenizer(...)`` (padded tensors), known extra characters remapped."""
+        enc = tokenizer(texts, padding=True, truncation=True, max_length=max_length, return_tensors="pt",
+                        return_offsets_mapping=bool(self.ids))
+        if not self.ids:
+            return dict(enc)
+        offsets = enc.pop("offset_mapping")
+        ids = enc["input_ids"]
+        for row, col in (ids == self.unk_id).nonzero().tolist():
+            start, end = offsets[row, col].tolist()
+            new = self.ids.get(texts[row][start:end]) if end - start == 1 else None
+            if new is not None:
+                ids[row, col] = new
+        return dict(enc)
 
 
 class MeanPoolClassifier(torch.nn.Module):
@@ -49,13 +97,24 @@ def _encoder() -> tuple[Any, Any]:
     return AutoModel.from_pretrained(base), AutoTokenizer.from_pretrained(base)
 
 
-def new_classifier(num_labels: int, *, rank: int, alpha: int, dropout: float) -> tuple[MeanPoolClassifier, Any]:
-    """A trainable classifier: LoRA on the encoder's attention, a fresh head (seed torch first)."""
+def new_classifier(num_labels: int, *, rank: int, alpha: int, dropout: float,
+                   token_ids: list[int] | None = None) -> tuple[MeanPoolClassifier, Any]:
+    """A trainable classifier: LoRA on the encoder's attention, trainable embedding rows for
+    ``token_ids`` (a :class:`CharVocab`'s), a fresh head (seed torch first)."""
     from peft import LoraConfig, get_peft_model
 
     encoder, tokenizer = _encoder()
-    lora = LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=dropout, target_modules=LORA_TARGETS)
+    lora = LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=dropout, target_modules=LORA_TARGETS,
+                      trainable_token_indices={"word_embeddings": list(token_ids)} if token_ids else None)
     return MeanPoolClassifier(get_peft_model(encoder, lora), num_labels), tokenizer
+
+
+def new_tokenizer() -> Any:
+    """The base tokenizer alone (to build a :class:`CharVocab` before the model exists)."""
+    offline_env()
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(minilm_dir())
 
 
 def save_classifier(model: MeanPoolClassifier, out_dir: Path) -> None:

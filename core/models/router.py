@@ -62,9 +62,12 @@ class LoRARouter:
     """Classify intent with a loaded sequence classifier; thread-safe, CPU by default."""
 
     def __init__(self, model: Any, tokenizer: Any, labels: list[str], *, name: str = "lora:minilm",
-                 max_length: int = 128) -> None:
+                 max_length: int = 128, extra_chars: str = "") -> None:
+        from core.models.minilm_classifier import CharVocab
+
         self.model = model
         self.tokenizer = tokenizer
+        self.chars = CharVocab(tokenizer, extra_chars)
         self.labels = list(labels)
         self.name = name
         self.max_length = max_length
@@ -74,8 +77,7 @@ class LoRARouter:
         """Softmax over label logits for each text (synchronous)."""
         import torch
 
-        enc = self.tokenizer(texts, padding=True, truncation=True, max_length=self.max_length,
-                             return_tensors="pt")
+        enc = self.chars.encode(self.tokenizer, texts, self.max_length)
         with self._lock, torch.inference_mode():
             logits = self.model(**enc).logits.float()
         return torch.softmax(logits, dim=-1).tolist()
@@ -131,7 +133,7 @@ def load_router_dir(adapter_dir: str | Path, *, threads: int = 1) -> LoRARouter:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise ModelNotAvailable(f"cannot load router adapter {adapter_dir}: {first[:200]}") from None
     router = LoRARouter(model, tokenizer, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
-                        max_length=int(meta.get("max_length", 128)))
+                        max_length=int(meta.get("max_length", 128)), extra_chars=meta.get("extra_chars", ""))
     router.probabilities(["warm-up question about LoRA?"])  # first forward pass is slow; pay it at load
     return router
 

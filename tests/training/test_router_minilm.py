@@ -28,6 +28,9 @@ def test_training_saves_a_small_loadable_adapter(tiny_adapter):
     config = json.loads((out / "adapter_config.json").read_text())
     assert config["base_model_name_or_path"] == "minilm"
     assert set(config["target_modules"]) == {"query", "key", "value"}
+    # the Chinese rows' characters missing from MiniLM's vocabulary get trainable embedding rows
+    assert summary["extra_chars"] and config["trainable_token_indices"]["word_embeddings"]
+    assert len(config["trainable_token_indices"]["word_embeddings"]) == len(summary["extra_chars"])
 
 
 @pytest.mark.slow
@@ -50,6 +53,23 @@ def test_evaluation_report(tiny_adapter, tmp_path):
     assert report["n"] == 10 and 0 <= report["accuracy"] <= 1
     assert sum(map(sum, report["confusion"]["matrix"])) == 10
     assert report["latency_ms"]["p95"] >= report["latency_ms"]["p50"] > 0
+
+
+def test_char_vocab_gives_unknown_han_characters_reserved_rows():
+    from core.models.minilm_classifier import CharVocab, new_tokenizer
+
+    tok = new_tokenizer()
+    vocab = CharVocab.build(tok, ["比较 LoRA 和 QLoRA 的显存占用", "显存是多少"])
+    assert vocab.chars[:2] == "存显"  # the unknown ones only (比, 和, 的 are in MiniLM's vocabulary), most frequent first
+    assert "比" not in vocab.chars and set(vocab.chars) == set("存显占多少是用较")
+    reserved = [tok.convert_tokens_to_ids(f"[unused{n}]") for n in range(len(vocab.chars))]
+    assert [vocab.ids[ch] for ch in vocab.chars] == reserved
+    plain = tok(["比较显存 LoRA 鑫"])["input_ids"][0]
+    mapped = vocab.encode(tok, ["比较显存 LoRA 鑫"], 32)["input_ids"][0].tolist()
+    assert plain.count(tok.unk_token_id) == 4
+    assert mapped == [vocab.ids.get(ch, t) if t == tok.unk_token_id else t
+                      for ch, t in zip("^比较显存LL鑫$", plain)]  # 较显存 remapped, LoRA untouched
+    assert mapped.count(tok.unk_token_id) == 1  # 鑫 was never seen: stays [UNK]
 
 
 def test_classification_report_math():

@@ -10,7 +10,9 @@ held-out templates and/or held-out entities and topics, and drops any question t
 in training. Every follow_up carries a previous turn, and about a third of the other examples carry
 one too, so the presence of history never gives the label away.
 
-Run ``python -m training.data.generate_router [--seed N]`` to regenerate.
+Run ``python -m training.data.generate_router [--seed N]`` to regenerate. With an LLM configured,
+``--llm N`` adds the LLM brain's paraphrases of N training questions to the training split only
+(see ``training.data.llm_paraphrase``); the committed files are the template-only output.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from pathlib import Path
 
 from training.data import router_templates as T
@@ -146,13 +149,19 @@ def read_jsonl(path: str | Path) -> list[dict]:
 
 
 def generator_main(argv: list[str] | None, doc: str, generate, default_seed: int, train_file: Path,
-                   heldout_file: Path, label: str) -> int:
-    """Shared command line of the data generators: ``--seed``, ``--out-dir``; writes both splits."""
+                   heldout_file: Path, label: str, extend=None) -> int:
+    """Shared command line of the data generators: ``--seed``, ``--out-dir``; writes both splits.
+
+    ``extend(parser)`` may add options and return ``f(args, train, heldout) -> train``.
+    """
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--seed", type=int, default=default_seed)
     parser.add_argument("--out-dir", type=Path, default=DATA_DIR)
+    more = extend(parser) if extend else None
     args = parser.parse_args(argv)
     train, heldout = generate(args.seed)
+    if more:
+        train = more(args, train, heldout)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     write_jsonl(args.out_dir / train_file.name, train)
     write_jsonl(args.out_dir / heldout_file.name, heldout)
@@ -160,8 +169,34 @@ def generator_main(argv: list[str] | None, doc: str, generate, default_seed: int
     return 0
 
 
+def _llm_options(parser: argparse.ArgumentParser):
+    parser.add_argument("--llm", type=int, default=0, metavar="N",
+                        help="add the configured LLM's paraphrases of N training questions (training split only)")
+    parser.add_argument("--per-seed", type=int, default=3, metavar="K", help="paraphrases asked per question")
+    parser.add_argument("--config", default=None, metavar="FILE", help="settings file (LLM endpoint)")
+
+    def more(args, train: list[dict], heldout: list[dict]) -> list[dict]:
+        if not args.llm:
+            return train
+        from core.config import load_settings
+        from training.data.llm_paraphrase import caller_from_settings, extend_with_llm
+
+        caller = caller_from_settings(load_settings(args.config))
+        return extend_with_llm(train, heldout, caller, seeds=args.llm, per_seed=args.per_seed, seed=args.seed)[0]
+
+    return more
+
+
 def main(argv: list[str] | None = None) -> int:
-    return generator_main(argv, __doc__, generate, DEFAULT_SEED, TRAIN_FILE, HELDOUT_FILE, "router data")
+    from core.brains.base import BackendUnavailable
+    from core.config import ConfigError
+
+    try:
+        return generator_main(argv, __doc__, generate, DEFAULT_SEED, TRAIN_FILE, HELDOUT_FILE, "router data",
+                              extend=_llm_options)
+    except (ConfigError, BackendUnavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
