@@ -115,8 +115,9 @@ class TraceStore:
         Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         return len(lines)
 
-    async def replay(self, trace_id: str, speed: float = 1.0) -> AsyncIterator[Any]:
-        """Re-emit the recorded typed events with their original relative timing (``speed`` 0 = instant)."""
+    async def replay(self, trace_id: str, speed: float = 1.0, max_gap: float | None = None) -> AsyncIterator[Any]:
+        """Re-emit the recorded typed events with their original relative timing (``speed`` 0 = instant);
+        ``max_gap`` caps any one wait in seconds (a 40 s LLM call need not be watched in full)."""
         detail = await asyncio.to_thread(self.get, trace_id)
         if detail is None:
             raise TraceNotFound(trace_id)
@@ -124,6 +125,8 @@ class TraceStore:
         for event in detail.events:
             if speed > 0 and prev is not None:
                 gap = max(event.ts - prev, 0.0) / speed
+                if max_gap is not None:
+                    gap = min(gap, max_gap)
                 if gap > 0:
                     await asyncio.sleep(gap)
             prev = event.ts

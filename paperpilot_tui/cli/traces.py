@@ -39,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     a = acts.add_parser("replay", help="re-emit the recorded events with their original timing")
     a.add_argument("id")
     a.add_argument("--speed", type=float, default=1.0, metavar="X", help="2 = twice as fast, 0 = instant")
+    a.add_argument("--max-gap", type=float, default=2.0, metavar="S",
+                   help="longest pause between two events, in seconds (default 2; the TUI uses the same cap)")
     p.set_defaults(run=run)
 
 
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "replay":
             if args.speed < 0:
                 return fail("--speed must be 0 (instant) or more", EXIT_USAGE)
-            return run_async(_replay(store, trace_id, args.speed))
+            return run_async(_replay(store, trace_id, args.speed, args.max_gap))
         return fail(f"unknown action {args.action}", EXIT_USAGE)
     except OSError as exc:
         return fail(f"{exc.filename}: {exc.strerror}", EXIT_FAILED)
@@ -109,12 +111,12 @@ def _show(store, trace_id: str, as_json: bool) -> int:
     return EXIT_OK
 
 
-async def _replay(store, trace_id: str, speed: float) -> int:
+async def _replay(store, trace_id: str, speed: float, max_gap: float | None) -> int:
     from core.tracing.render import render_event, render_header
 
     for line in render_header(store.get(trace_id)):
         print(line)
-    async for event in store.replay(trace_id, speed=speed):
+    async for event in store.replay(trace_id, speed=speed, max_gap=max_gap):
         for line in render_event(event):
             print(line, flush=True)
     return EXIT_OK

@@ -111,6 +111,24 @@ async def test_export_and_replay_match_the_recording(traces, tmp_path):
         [e async for e in traces.replay("missing")]
 
 
+async def test_replay_keeps_relative_timing_and_caps_long_gaps(traces, monkeypatch):
+    events = turn_events()
+    for e in events[events.index(next(e for e in events if e.kind == "llm_call")):]:
+        e.ts += 40.0  # a 40 s LLM call before the last events
+    await traces.save_turn("t1", "s1", "q", events)
+    waits: list[float] = []
+
+    async def sleep(seconds):
+        waits.append(round(seconds, 6))
+
+    monkeypatch.setattr("core.tracing.store.asyncio.sleep", sleep)
+    [e async for e in traces.replay("t1", speed=2)]
+    assert max(waits) == pytest.approx(40.01 / 2) and min(waits) == pytest.approx(0.005)
+    waits.clear()
+    [e async for e in traces.replay("t1", speed=2, max_gap=1.5)]
+    assert max(waits) == 1.5 and waits.count(1.5) == 1 and min(waits) == pytest.approx(0.005)
+
+
 async def test_secrets_never_reach_storage_or_export(traces, tmp_path):
     evs = turn_events(f"my key is {SECRET}, does LoRA work?")
     evs.insert(1, ev.Notice(level="error", message=f"config: api_key={SECRET}", source="llm"))
