@@ -50,7 +50,10 @@ class TraceList(VerticalScroll):
 
 
 class TracePane(Vertical):
-    """Steps of every turn in this session, newest at the bottom, plus the current turn's totals."""
+    """Steps of the session's recent turns (the last ``KEEP_TURNS``; older ones stay in the trace
+    store, see F4 replay and ``paperpilot traces``), newest at the bottom, plus the current turn's totals."""
+
+    KEEP_TURNS = 12
 
     DEFAULT_CSS = """
     TracePane #trace-totals { height: 1; background: $boost; padding: 0 1; }
@@ -82,6 +85,14 @@ class TracePane(Vertical):
         log.mount(step)
         return step
 
+    def _drop_old_turns(self) -> None:
+        """Keep at most ``KEEP_TURNS - 1`` earlier turns so a long session stays light to render."""
+        steps = list(self.query_one(TraceList).children)
+        starts = [i for i, w in enumerate(steps) if w.has_class("-header")]
+        if len(starts) >= self.KEEP_TURNS:
+            cut = starts[len(starts) - self.KEEP_TURNS + 1]
+            self.query_one(TraceList).remove_children(steps[:cut])
+
     def _totals(self, ev: Any, done: str = "") -> None:
         elapsed = max(ev.ts - self._start_ts, 0.0) * 1000
         text = f"LLM calls {self._calls} · tokens {self._tokens} · time {fmt_ms(elapsed)}"
@@ -92,6 +103,7 @@ class TracePane(Vertical):
         if kind in ("token", "draft_ready", "sources_found"):
             return
         if kind == "turn_started":
+            self._drop_old_turns()
             self._open.clear()
             self._retrievals.clear()
             self._start_ts, self._calls, self._tokens = ev.ts, 0, 0

@@ -117,6 +117,17 @@ async def test_chat_and_trace_follow_new_content_until_scrolled_up(settings):
         await wait_until(pilot, lambda: chat.scroll_y == chat.max_scroll_y)
 
 
+async def test_trace_pane_keeps_the_recent_turns_only(settings, monkeypatch):
+    monkeypatch.setattr(TracePane, "KEEP_TURNS", 2)
+    app = scripted_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for question in (COMPARE_Q, FOLLOW_Q, "What rank does LoRA use?"):
+            await ask(pilot, question)
+        headers = [t for t in titles(app) if t.startswith("▶ ")]
+        assert len(headers) == 2 and headers[0].startswith("▶ " + FOLLOW_Q[:20])
+        assert titles(app)[0] == headers[0]  # nothing of the first turn is left above it
+
+
 async def test_escape_cancels_running_turn(settings):
     agent = GatedAgent()
     app = scripted_app(settings, agent)
