@@ -4,7 +4,8 @@ Pairs are conversational (system + user prompt, assistant review) so training an
 same chat template (``core.models.critic_format.critic_messages``). With a ``peft_config`` and no
 ``ref_model``, TRL uses the base with the adapter disabled as the frozen reference; β sets the KL
 strength. SmolLM2-135M on CPU for a handful of steps, or a local model on CUDA in 4-bit NF4.
-The same trainer accepts the ReAct critical-step pairs (``--data .../react_steps_train.jsonl``).
+The same trainer trains the ReAct critical-step policy on its pairs (``paperpilot train react``), with
+that policy's own system line (``core.models.critic_format.preference_messages``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.models.critic_format import critic_messages
+from core.models.critic_format import preference_messages
 from training.data.generate_critic import TRAIN_FILE
 from training.data.generate_router import read_jsonl
 from training.router_sft import load_base_for_training, lora_config, trainer_precision
@@ -39,8 +40,9 @@ class CriticTrainConfig:
 
 
 def dpo_rows(rows: list[dict]) -> list[dict]:
-    """Data rows → TRL conversational preference examples (extra columns dropped)."""
-    return [{"prompt": critic_messages(r["prompt"]),
+    """Data rows → TRL conversational preference examples (extra columns dropped); critic rows get
+    the critic's system line, ReAct critical-step rows (``decision_point``) the step policy's."""
+    return [{"prompt": preference_messages(r),
              "chosen": [{"role": "assistant", "content": r["chosen"]}],
              "rejected": [{"role": "assistant", "content": r["rejected"]}]} for r in rows]
 
@@ -71,10 +73,11 @@ def train_critic_dpo(cfg: CriticTrainConfig, log=print) -> dict:
     out = Path(cfg.out)
     trainer.model.save_pretrained(str(out))
     (out / "README.md").unlink(missing_ok=True)
-    meta = {"name": "critic-dpo", "base": cfg.base, "beta": cfg.beta, "seed": cfg.seed,
+    name = "react-dpo" if rows and "decision_point" in rows[0] else "critic-dpo"
+    meta = {"name": name, "base": cfg.base, "beta": cfg.beta, "seed": cfg.seed,
             "steps": int(result.global_step), "examples": len(rows), "quantized_4bit": quantized,
             "train_loss": round(float(result.training_loss), 4), "train_seconds": round(seconds, 1),
             "last_log": logs[-1] if logs else {}, "data": Path(cfg.data).name}
     (out / CRITIC_META_FILE).write_text(json.dumps(meta, indent=2, default=str) + "\n", encoding="utf-8")
-    log(f"critic-dpo: {meta['steps']} steps in {seconds:.0f}s, loss {meta['train_loss']} → {out}")
+    log(f"{name}: {meta['steps']} steps in {seconds:.0f}s, loss {meta['train_loss']} → {out}")
     return {**meta, "out": str(out)}

@@ -59,6 +59,21 @@ def _critique_all(critic: Any, rows: list[dict]) -> list[CriticVerdict | None]:
     return asyncio.run(run())
 
 
+def completion_logp(model: Any, tokenizer: Any, prompt_text: str, completion: str) -> float:
+    """log p(completion | prompt) under ``model`` (sum over the completion's tokens)."""
+    import torch
+
+    p_ids = tokenizer(prompt_text, add_special_tokens=False)["input_ids"]
+    c_ids = tokenizer(completion, add_special_tokens=False)["input_ids"]
+    ids = torch.tensor([p_ids + c_ids])
+    device = getattr(model, "device", None)
+    if device is not None:
+        ids = ids.to(device)
+    with torch.inference_mode():
+        lp = torch.log_softmax(model(input_ids=ids).logits.float(), dim=-1)[0]
+    return sum(float(lp[len(p_ids) + i - 1, t]) for i, t in enumerate(c_ids))
+
+
 def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> dict:
     """How often the model prefers ``chosen`` over ``rejected``.
 
@@ -66,22 +81,15 @@ def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> dict:
     ``reward``: DPO's implicit reward, log-ratio to the reference (adapter disabled), is higher for
     chosen – the quantity DPO optimises; only for PEFT models.
     """
-    import torch
-
-    from core.models.critic_format import critic_messages
+    from core.models.critic_format import preference_messages
 
     def logp(prompt_text: str, completion: str) -> float:
-        p_ids = tokenizer(prompt_text, add_special_tokens=False)["input_ids"]
-        c_ids = tokenizer(completion, add_special_tokens=False)["input_ids"]
-        ids = torch.tensor([p_ids + c_ids])
-        with torch.inference_mode():
-            lp = torch.log_softmax(model(input_ids=ids).logits.float(), dim=-1)[0]
-        return sum(float(lp[len(p_ids) + i - 1, t]) for i, t in enumerate(c_ids))
+        return completion_logp(model, tokenizer, prompt_text, completion)
 
     has_ref = hasattr(model, "disable_adapter")
     likes, rewards = 0, 0
     for row in rows:
-        prompt = tokenizer.apply_chat_template(critic_messages(row["prompt"]), tokenize=False, add_generation_prompt=True)
+        prompt = tokenizer.apply_chat_template(preference_messages(row), tokenize=False, add_generation_prompt=True)
         ch, rj = logp(prompt, row["chosen"]), logp(prompt, row["rejected"])
         likes += ch > rj
         if has_ref:

@@ -129,3 +129,32 @@ def parse_critique(text: str) -> CriticVerdict | None:
 def critic_messages(prompt: str) -> list[dict]:
     """The chat messages for one review: the fixed system line plus the built prompt."""
     return [{"role": "system", "content": CRITIC_SYSTEM}, {"role": "user", "content": prompt}]
+
+
+REACT_STEP_SYSTEM = (
+    "You steer a research agent's retrieval loop. At each critical step pick the strategy, decide "
+    "whether to continue searching or stop, or switch strategy. Reply as [Decision] ... [Action] ... "
+    "[Reason] ..."
+)
+_ACTION = re.compile(r"\[Action\]\s*(.+)")
+_DECISION = re.compile(r"\[Decision\]\s*(\S+)")
+
+
+def react_step_messages(prompt: str) -> list[dict]:
+    """The chat messages for one ReAct critical step (D1 strategy, D2 continue/stop, D3 switch)."""
+    return [{"role": "system", "content": REACT_STEP_SYSTEM}, {"role": "user", "content": prompt}]
+
+
+def preference_messages(row: dict) -> list[dict]:
+    """The prompt messages of a preference row: ReAct-step rows carry ``decision_point``."""
+    return react_step_messages(row["prompt"]) if "decision_point" in row else critic_messages(row["prompt"])
+
+
+def parse_react_step(text: str) -> tuple[str, str] | None:
+    """``(decision, action)`` from a ``[Decision] … [Action] …`` reply ("" when a D1 reply has no
+    decision; the action is its first word: a strategy, ``search`` or ``answer``), or None."""
+    decision, action = _DECISION.search(text or ""), _ACTION.search(text or "")
+    if not action or not action.group(1).split():
+        return None
+    return (decision.group(1).strip().lower() if decision else "",
+            action.group(1).split()[0].strip().rstrip(":").lower())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, fail, load_settings_or_exit
 
-HELP = "evaluate the local router or critic on held-out data"
+HELP = "evaluate the local router, critic or ReAct step policy on held-out data"
 DESCRIPTION = """\
 Score a local model on labelled JSONL (default: the committed held-out split).
 
@@ -17,11 +17,15 @@ Score a local model on labelled JSONL (default: the committed held-out split).
   critic  pass/fail and defect agreement with the held-out labels, next to the offline rule
           critic on the same data; DPO preference accuracy (chosen more likely than rejected)
           (default model: agent.critic_model, else $PAPERPILOT_HOME/models/critic-smollm2 if trained)
+  react   decision agreement per decision point (D1 first strategy, D2 continue or stop, D3
+          switch), parse rate and DPO preference accuracy; the rule router on D1 alongside
+          (default model: $PAPERPILOT_HOME/models/react-smollm2 if trained)
 
 examples:
   paperpilot eval router --json
   paperpilot eval router --data my_questions.jsonl --model ~/.local/share/paperpilot/models/router-minilm
   paperpilot eval critic --model ~/.local/share/paperpilot/models/critic-smollm2 --limit 30 --json
+  paperpilot eval react --limit 12 --json
 """
 
 
@@ -30,14 +34,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
     what = p.add_subparsers(dest="what", metavar="MODEL", required=True)
-    for name, help_ in (("router", "intent router"), ("critic", "answer critic")):
+    for name, help_ in (("router", "intent router"), ("critic", "answer critic"), ("react", "ReAct step policy")):
         q = what.add_parser(name, help=help_)
         q.add_argument("--data", type=Path, default=None, metavar="FILE", help="JSONL (default: held-out split)")
         q.add_argument("--model", type=Path, default=None, metavar="DIR", help="adapter folder")
         q.add_argument("--json", action="store_true", help="print one JSON object")
-        if name == "critic":
-            q.add_argument("--limit", type=int, default=40, metavar="N",
-                           help="score at most N examples with the generative critic (default 40; slow on CPU)")
+        if name in ("critic", "react"):
+            q.add_argument("--limit", type=int, default=40 if name == "critic" else 30, metavar="N",
+                           help="score at most N examples with the generative model (slow on CPU)")
         q.set_defaults(run=run)
 
 
@@ -61,6 +65,15 @@ def run(args: argparse.Namespace) -> int:
             else:
                 router = load_router_dir(model_dir)
             report = evaluate_router(router, args.data or HELDOUT_FILE)
+            text = format_report(report)
+        elif args.what == "react":
+            from training.eval_react import HELDOUT_FILE, evaluate_react, format_report
+
+            model = args.model
+            default = settings.paths.home_dir() / "models" / "react-smollm2"
+            if model is None and (default / "adapter_config.json").exists():
+                model = default  # the trained default, if there is one
+            report = evaluate_react(args.data or HELDOUT_FILE, model_dir=model, limit=args.limit)
             text = format_report(report)
         else:
             from training.eval_critic import HELDOUT_FILE, evaluate_critic, format_report

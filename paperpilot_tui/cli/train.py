@@ -17,6 +17,8 @@ Train the small local models the agent can use instead of rules or an LLM.
           --base smollm2   SmolLM2-135M-Instruct (bundled GGUF) with TRL SFTTrainer + LoRA
           --base PATH      any local Hugging Face causal LM; 4-bit NF4 QLoRA on a CUDA GPU
   critic  --base smollm2|PATH   TRL DPOTrainer + LoRA on the committed critic preference pairs
+  react   --base smollm2|PATH   the same DPO recipe on the ReAct critical-step pairs (D1 first
+                                strategy, D2 continue or stop, D3 strategy switch)
 
 Adapters go to $PAPERPILOT_HOME/models/<name> unless --out is given; point
 agent.router_model / agent.critic_model in your settings at the folder to use it.
@@ -24,6 +26,7 @@ agent.router_model / agent.critic_model in your settings at the folder to use it
 examples:
   paperpilot train router --base minilm --max-steps 20
   paperpilot train critic --base smollm2 --max-steps 5 --beta 0.1
+  paperpilot train react --base smollm2 --max-steps 5
 """
 
 
@@ -42,15 +45,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--json", action="store_true", help="print the summary as JSON")
     r.set_defaults(run=run)
 
-    c = what.add_parser("critic", help="answer critic (DPO)")
-    c.add_argument("--base", default="smollm2", help="smollm2 | PATH (default: smollm2)")
-    c.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N optimizer steps")
-    c.add_argument("--beta", type=float, default=0.1, metavar="B", help="DPO beta (KL strength, default 0.1)")
-    c.add_argument("--out", type=Path, default=None, metavar="DIR", help="adapter output folder")
-    c.add_argument("--seed", type=int, default=17, metavar="N")
-    c.add_argument("--data", type=Path, default=None, metavar="FILE", help="preference-pair JSONL")
-    c.add_argument("--json", action="store_true", help="print the summary as JSON")
-    c.set_defaults(run=run)
+    for name, help_ in (("critic", "answer critic (DPO)"), ("react", "ReAct critical-step policy (DPO)")):
+        c = what.add_parser(name, help=help_)
+        c.add_argument("--base", default="smollm2", help="smollm2 | PATH (default: smollm2)")
+        c.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N optimizer steps")
+        c.add_argument("--beta", type=float, default=0.1, metavar="B", help="DPO beta (KL strength, default 0.1)")
+        c.add_argument("--out", type=Path, default=None, metavar="DIR", help="adapter output folder")
+        c.add_argument("--seed", type=int, default=17, metavar="N")
+        c.add_argument("--data", type=Path, default=None, metavar="FILE", help="preference-pair JSONL")
+        c.add_argument("--json", action="store_true", help="print the summary as JSON")
+        c.set_defaults(run=run)
 
 
 def _log(message: str) -> None:
@@ -89,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
             from training.critic_dpo import CriticTrainConfig, train_critic_dpo
 
             cfg = CriticTrainConfig(base=args.base, out=out, seed=args.seed, max_steps=args.max_steps, beta=args.beta)
+            if args.what == "react":
+                from training.data.generate_react_steps import TRAIN_FILE as REACT_TRAIN
+
+                cfg.data = REACT_TRAIN
             if args.data:
                 cfg.data = args.data
             summary = train_critic_dpo(cfg, log=_log)

@@ -67,3 +67,29 @@ async def test_unreadable_review_falls_back_to_the_rule_critic():
     assert not verdict.passed and "rule critic used" in verdict.feedback
     alone = await Babbler(None, None).critique("q?", intent, [], "a", [])
     assert alone.passed and alone.issues == ["local critic output was unreadable"]
+
+
+@pytest.mark.slow
+def test_react_step_policy_trains_with_its_own_prompt_and_is_evaluated(tmp_path):
+    from training.critic_dpo import CriticTrainConfig, dpo_rows, train_critic_dpo
+    from training.data.generate_react_steps import HELDOUT_FILE, TRAIN_FILE
+    from training.data.generate_router import read_jsonl, write_jsonl
+    from training.eval_react import evaluate_react
+
+    rows = read_jsonl(TRAIN_FILE)[:2]
+    system = dpo_rows(rows)[0]["prompt"][0]
+    assert system["role"] == "system" and "retrieval loop" in system["content"]  # not the critic's line
+    out = tmp_path / "react"
+    summary = train_critic_dpo(CriticTrainConfig(out=out, data=TRAIN_FILE, max_steps=1, limit=2, batch_size=2,
+                                                 max_length=384), log=lambda _: None)
+    assert summary["name"] == "react-dpo" and summary["steps"] == 1
+    held = tmp_path / "held.jsonl"
+    points = {}
+    for row in read_jsonl(HELDOUT_FILE):
+        points.setdefault(row["decision_point"], row)
+    write_jsonl(held, list(points.values()))
+    report = evaluate_react(held, model_dir=out, limit=3)
+    local = report["local"]
+    assert report["subset"] == 3 and set(local["choice_by_decision_point"]) == set(points)
+    assert 0 <= local["choice_accuracy"] <= 1 and local["base_choice_accuracy"] is not None
+    assert local["preference_accuracy"]["reward"] is not None

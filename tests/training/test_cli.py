@@ -32,6 +32,7 @@ def test_eval_router_defaults_to_shipped_adapter_and_heldout(capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["data"].endswith("router_heldout.jsonl") and report["router"] == "lora:minilm"
     assert report["n"] == len(read_jsonl(HELDOUT_FILE))
+    assert report["accuracy"] >= 0.95 and report["latency_ms"]["p95"] > 0  # the shipped adapter meets the goal
 
 
 def test_eval_critic_scores_the_rule_critic(tmp_path, capsys):
@@ -41,6 +42,16 @@ def test_eval_critic_scores_the_rule_critic(tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["n"] == 12 and "local" not in report
     assert report["rules"] is None or 0 <= report["rules"]["pass_agreement"] <= 1
+
+
+def test_eval_react_scores_the_rule_router_on_first_strategy(tmp_path, capsys):
+    assert main(["eval", "react", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["data"].endswith("react_steps_heldout.jsonl") and "local" not in report
+    assert report["rules"]["n"] == 40 and 0 <= report["rules"]["D1_initial_strategy"] <= 1
+    assert main(["eval", "react", "--data", str(CRITIC_HELDOUT)]) == 1  # critic pairs are not step pairs
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "decision_point" in err
 
 
 def test_missing_model_is_one_line(tmp_path, capsys):

@@ -59,3 +59,16 @@ def test_react_critical_step_pairs():
     assert set(points) == {"D1_initial_strategy", "D2_continue_or_stop", "D3_strategy_switch"}
     assert all(r["chosen"] != r["rejected"] for r in train + heldout)
     assert not {r["question"] for r in train} & {r["question"] for r in heldout}
+
+
+def test_react_step_replies_parse_into_decision_and_action():
+    from core.models.critic_format import parse_react_step
+    from training.eval_react import CANDIDATES, STRATEGIES, chosen_line
+
+    rows = read_jsonl(generate_react_steps.TRAIN_FILE) + read_jsonl(generate_react_steps.HELDOUT_FILE)
+    assert all(chosen_line(r) in CANDIDATES[r["decision_point"]] for r in rows)
+    parsed = {r["decision_point"]: parse_react_step(r["chosen"]) for r in rows if r["chosen"].count("[") >= 2}
+    decision, action = parsed["D1_initial_strategy"]
+    assert decision == "" and action in STRATEGIES  # D1 replies name a strategy and no [Decision]
+    assert parse_react_step("[Decision] continue\n[Action] search: LoRA rank") == ("continue", "search")
+    assert parse_react_step("Pros: 10x faster") is None
