@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +29,6 @@ CANDIDATES = {  # the line that carries each decision, per decision point
     "D2_continue_or_stop": ["[Decision] continue", "[Decision] stop"],
     "D3_strategy_switch": ["[Decision] switch", "[Decision] keep"],
 }
-
-REACT_META_FILE = "critic_meta.json"  # the DPO trainer's metadata file (name "react-dpo")
-
 
 def _by_point(rows: list[dict], hits: list[bool]) -> dict:
     per: dict[str, list[int]] = {}
@@ -64,18 +60,10 @@ def rule_d1(rows: list[dict]) -> dict:
 
 
 def generate_step(model: Any, tokenizer: Any, prompt: str, max_new_tokens: int = 48) -> str:
-    import torch
-
+    from core.models.critic import generate_reply
     from core.models.critic_format import react_step_messages
 
-    text = tokenizer.apply_chat_template(react_step_messages(prompt), tokenize=False, add_generation_prompt=True)
-    enc = tokenizer(text, return_tensors="pt", add_special_tokens=False)
-    device = getattr(model, "device", None)
-    if device is not None:
-        enc = {k: v.to(device) for k, v in enc.items()}
-    with torch.inference_mode():
-        out = model.generate(**enc, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=tokenizer.pad_token_id)
-    return tokenizer.decode(out[0][enc["input_ids"].shape[1]:], skip_special_tokens=True)
+    return generate_reply(model, tokenizer, react_step_messages(prompt), max_new_tokens)
 
 
 def chosen_line(row: dict) -> str:
@@ -103,15 +91,11 @@ def evaluate_react(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | N
     subset = [r for p in points for r in [x for x in rows if x["decision_point"] == p][:per_point]]
     report: dict[str, Any] = {"data": str(data), "n": len(rows), "subset": len(subset), "rules": rule_d1(rows)}
     if model_dir is not None:
+        from core.models.critic import load_dpo_adapter
         from core.models.critic_format import parse_react_step
-        from core.models.manager import LocalModelManager, ModelNotAvailable
 
         path = Path(model_dir).expanduser()
-        meta_file = path / REACT_META_FILE
-        if not (path / "adapter_config.json").exists() or not meta_file.exists():
-            raise ModelNotAvailable(f"no ReAct step policy at {path}; train one with `paperpilot train react`")
-        meta = json.loads(meta_file.read_text(encoding="utf-8"))
-        model, tok = LocalModelManager.shared().causal_lm(meta.get("base", "smollm2"), adapter=str(path))
+        model, tok, _ = load_dpo_adapter(path, "paperpilot train react")
         raws = [generate_step(model, tok, r["prompt"]) for r in subset]
         parsed = [parse_react_step(t) for t in raws]
         hits = [p is not None and p == parse_react_step(r["chosen"]) for p, r in zip(parsed, subset)]

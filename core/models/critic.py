@@ -43,17 +43,8 @@ class LocalCritic:
 
     def generate(self, prompt: str) -> str:
         """Greedy review text for a built prompt (synchronous)."""
-        import torch
-
-        text = self.tokenizer.apply_chat_template(critic_messages(prompt), tokenize=False, add_generation_prompt=True)
-        enc = self.tokenizer(text, return_tensors="pt", add_special_tokens=False)
-        device = getattr(self.model, "device", None)
-        if device is not None:
-            enc = {k: v.to(device) for k, v in enc.items()}
-        with self._lock, torch.inference_mode():
-            out = self.model.generate(**enc, max_new_tokens=self.max_new_tokens, do_sample=False,
-                                      pad_token_id=self.tokenizer.pad_token_id)
-        return self.tokenizer.decode(out[0][enc["input_ids"].shape[1]:], skip_special_tokens=True)
+        with self._lock:
+            return generate_reply(self.model, self.tokenizer, critic_messages(prompt), self.max_new_tokens)
 
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
                        sub_questions: list[str]) -> CriticVerdict:
@@ -75,6 +66,32 @@ class LocalCritic:
                              feedback=f"{why}; draft accepted unreviewed", issues=[why])
 
 
+def generate_reply(model: Any, tokenizer: Any, messages: list[dict], max_new_tokens: int) -> str:
+    """Greedy reply of a local chat model to ``messages`` (synchronous)."""
+    import torch
+
+    text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    enc = tokenizer(text, return_tensors="pt", add_special_tokens=False)
+    device = getattr(model, "device", None)
+    if device is not None:
+        enc = {k: v.to(device) for k, v in enc.items()}
+    with torch.inference_mode():
+        out = model.generate(**enc, max_new_tokens=max_new_tokens, do_sample=False, pad_token_id=tokenizer.pad_token_id)
+    return tokenizer.decode(out[0][enc["input_ids"].shape[1]:], skip_special_tokens=True)
+
+
+def load_dpo_adapter(path: str | Path, command: str = "paperpilot train critic") -> tuple[Any, Any, dict]:
+    """(model, tokenizer, meta) of a DPO adapter folder (``adapter_config.json`` + ``critic_meta.json``)
+    on its base model; ModelNotAvailable naming ``command`` when the folder holds none."""
+    path = Path(path).expanduser()
+    meta_file = path / CRITIC_META_FILE
+    if not (path / "adapter_config.json").exists() or not meta_file.exists():
+        raise ModelNotAvailable(f"no trained adapter at {path}; train one with `{command}`")
+    meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    model, tokenizer = LocalModelManager.shared().causal_lm(meta.get("base", "smollm2"), adapter=str(path))
+    return model, tokenizer, meta
+
+
 def critic_dir(settings: Any) -> Path:
     configured = getattr(getattr(settings, "agent", None), "critic_model", None)
     if configured:
@@ -84,12 +101,7 @@ def critic_dir(settings: Any) -> Path:
 
 def load_critic_dir(path: str | Path, fallback: _Critique | None = None) -> LocalCritic:
     """A critic adapter folder (``adapter_config.json`` + ``critic_meta.json``) on its base model."""
-    path = Path(path).expanduser()
-    meta_file = path / CRITIC_META_FILE
-    if not (path / "adapter_config.json").exists() or not meta_file.exists():
-        raise ModelNotAvailable(f"no local critic at {path}; train one with `paperpilot train critic`")
-    meta = json.loads(meta_file.read_text(encoding="utf-8"))
-    model, tokenizer = LocalModelManager.shared().causal_lm(meta.get("base", "smollm2"), adapter=str(path))
+    model, tokenizer, meta = load_dpo_adapter(path)
     return LocalCritic(model, tokenizer, name=f"local:{meta.get('name', 'critic-dpo')}", fallback=fallback)
 
 
