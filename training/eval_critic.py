@@ -59,21 +59,6 @@ def _critique_all(critic: Any, rows: list[dict]) -> list[CriticVerdict | None]:
     return asyncio.run(run())
 
 
-def completion_logp(model: Any, tokenizer: Any, prompt_text: str, completion: str) -> float:
-    """log p(completion | prompt) under ``model`` (sum over the completion's tokens)."""
-    import torch
-
-    p_ids = tokenizer(prompt_text, add_special_tokens=False)["input_ids"]
-    c_ids = tokenizer(completion, add_special_tokens=False)["input_ids"]
-    ids = torch.tensor([p_ids + c_ids])
-    device = getattr(model, "device", None)
-    if device is not None:
-        ids = ids.to(device)
-    with torch.inference_mode():
-        lp = torch.log_softmax(model(input_ids=ids).logits.float(), dim=-1)[0]
-    return sum(float(lp[len(p_ids) + i - 1, t]) for i, t in enumerate(c_ids))
-
-
 def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> dict:
     """How often the model prefers ``chosen`` over ``rejected``.
 
@@ -81,6 +66,7 @@ def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> dict:
     ``reward``: DPO's implicit reward, log-ratio to the reference (adapter disabled), is higher for
     chosen – the quantity DPO optimises; only for PEFT models.
     """
+    from core.models.critic import completion_logp
     from core.models.critic_format import preference_messages
 
     def logp(prompt_text: str, completion: str) -> float:

@@ -19,9 +19,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from core.models.critic import completion_logp
 from training.data.generate_react_steps import HELDOUT_FILE
 from training.data.generate_router import read_jsonl
-from training.eval_critic import completion_logp, preference_accuracy
+from training.eval_critic import preference_accuracy
 
 STRATEGIES = ("simple", "multi_hop", "comparative", "exploratory")
 CANDIDATES = {  # the line that carries each decision, per decision point

@@ -1,7 +1,8 @@
 """The local DPO critic as a ``Brain.critique`` implementation.
 
-It builds the same prompt the DPO pairs were made from, generates a short review with the local
-causal LM (greedy, in a worker thread), and parses it tolerantly into a ``CriticVerdict``. When the
+It builds the same prompt the DPO pairs were made from, picks the verdict line by likelihood
+(pass vs fail), lets the local causal LM write the rest of the review after it (greedy, in a worker
+thread), and parses it tolerantly into a ``CriticVerdict``. When the
 output cannot be parsed it defers to a fallback critic (normally the rule critic) and says so in
 the verdict's feedback; without a fallback it passes the draft with an explicit issue rather than
 blocking the turn on an unreadable review.
@@ -32,19 +33,29 @@ class LocalCritic:
     """Review drafts with a local (DPO-tuned) causal LM."""
 
     def __init__(self, model: Any, tokenizer: Any, *, name: str = "local:critic-dpo",
-                 fallback: _Critique | None = None, max_new_tokens: int = 120, max_contexts: int = 6) -> None:
+                 fallback: _Critique | None = None, max_new_tokens: int = 120, max_contexts: int = 6,
+                 guided: bool = True) -> None:
         self.model = model
         self.tokenizer = tokenizer
         self.name = name
         self.fallback = fallback
         self.max_new_tokens = max_new_tokens
         self.max_contexts = max_contexts
+        self.guided = guided
         self._lock = threading.Lock()
 
     def generate(self, prompt: str) -> str:
-        """Greedy review text for a built prompt (synchronous)."""
+        """Review text for a built prompt (synchronous): the verdict line is chosen by likelihood
+        (``VERDICT: pass`` vs ``VERDICT: fail``, the decision DPO sharpened), then the model writes
+        the rest of the review after it, greedily."""
         with self._lock:
-            return generate_reply(self.model, self.tokenizer, critic_messages(prompt), self.max_new_tokens)
+            if not self.guided:
+                return generate_reply(self.model, self.tokenizer, critic_messages(prompt), self.max_new_tokens)
+            start = self.tokenizer.apply_chat_template(critic_messages(prompt), tokenize=False,
+                                                       add_generation_prompt=True)
+            verdict = max(VERDICT_LINES, key=lambda line: completion_logp(self.model, self.tokenizer, start, line))
+            rest = generate_text(self.model, self.tokenizer, start + verdict + "\n", self.max_new_tokens)
+            return verdict + "\n" + rest
 
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
                        sub_questions: list[str]) -> CriticVerdict:
@@ -66,11 +77,34 @@ class LocalCritic:
                              feedback=f"{why}; draft accepted unreviewed", issues=[why])
 
 
-def generate_reply(model: Any, tokenizer: Any, messages: list[dict], max_new_tokens: int) -> str:
-    """Greedy reply of a local chat model to ``messages`` (synchronous)."""
+VERDICT_LINES = ("VERDICT: pass", "VERDICT: fail")
+
+
+def completion_logp(model: Any, tokenizer: Any, prompt_text: str, completion: str) -> float:
+    """log p(completion | prompt) under ``model`` (sum over the completion's tokens)."""
     import torch
 
+    p_ids = tokenizer(prompt_text, add_special_tokens=False)["input_ids"]
+    c_ids = tokenizer(completion, add_special_tokens=False)["input_ids"]
+    ids = torch.tensor([p_ids + c_ids])
+    device = getattr(model, "device", None)
+    if device is not None:
+        ids = ids.to(device)
+    with torch.inference_mode():
+        lp = torch.log_softmax(model(input_ids=ids).logits.float(), dim=-1)[0]
+    return sum(float(lp[len(p_ids) + i - 1, t]) for i, t in enumerate(c_ids))
+
+
+def generate_reply(model: Any, tokenizer: Any, messages: list[dict], max_new_tokens: int) -> str:
+    """Greedy reply of a local chat model to ``messages`` (synchronous)."""
     text = tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+    return generate_text(model, tokenizer, text, max_new_tokens)
+
+
+def generate_text(model: Any, tokenizer: Any, text: str, max_new_tokens: int) -> str:
+    """Greedy continuation of already-templated ``text``."""
+    import torch
+
     enc = tokenizer(text, return_tensors="pt", add_special_tokens=False)
     device = getattr(model, "device", None)
     if device is not None:

@@ -38,6 +38,10 @@ async def test_dpo_critic_trains_reloads_and_critiques(tmp_path):
         "What rank does LoRA use?", Intent(type="factual", confidence=1.0),
         [RetrievedContext(content="LoRA uses rank 8 by default.", chunk_id="c1")], "LoRA uses rank 8 [1].", [])
     assert isinstance(verdict, CriticVerdict)
+    # the verdict line is chosen by likelihood, so even a barely trained critic writes a readable review
+    assert "unreadable" not in verdict.feedback and "rule critic used" not in verdict.feedback
+    review = critic.generate("Question: What rank does LoRA use?\nAnswer:\nLoRA uses rank 8 [1].")
+    assert review.split("\n")[0] in ("VERDICT: pass", "VERDICT: fail")
 
 
 def test_missing_critic_is_one_clean_line(tmp_path):
