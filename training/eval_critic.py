@@ -28,7 +28,10 @@ def _inputs(row: dict) -> tuple[str, Intent, list[RetrievedContext], str]:
 
 
 def _agreement(rows: list[dict], verdicts: list[CriticVerdict | None]) -> dict:
+    """Pass/fail agreement with the labels, overall, balanced (mean of the pass and the fail
+    recall, 0.5 for any constant critic) and per defect."""
     per: dict[str, list[int]] = {}
+    by_label = {True: [0, 0], False: [0, 0]}
     hits = 0
     for row, v in zip(rows, verdicts):
         ok = v is not None and v.passed == row["passed"]
@@ -36,7 +39,11 @@ def _agreement(rows: list[dict], verdicts: list[CriticVerdict | None]) -> dict:
         per.setdefault(row["defect"], [0, 0])
         per[row["defect"]][0] += ok
         per[row["defect"]][1] += 1
+        by_label[bool(row["passed"])][0] += ok
+        by_label[bool(row["passed"])][1] += 1
+    recalls = [a / n for a, n in by_label.values() if n]
     return {"n": len(rows), "pass_agreement": round(hits / len(rows), 4) if rows else 0.0,
+            "balanced": round(sum(recalls) / len(recalls), 4) if recalls else 0.0,
             "by_defect": {d: round(a / n, 4) for d, (a, n) in sorted(per.items())}}
 
 
@@ -86,13 +93,49 @@ def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> dict:
     return {"likelihood": round(likes / n, 4), "reward": round(rewards / n, 4) if has_ref else None}
 
 
+def stratified(rows: list[dict], key: str, limit: int) -> list[dict]:
+    """Up to ``limit`` rows taken round-robin over the values of ``key`` (file order within each)."""
+    groups: dict[str, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(row[key], []).append(row)
+    out: list[dict] = []
+    queues = [list(g) for _, g in sorted(groups.items())]
+    while len(out) < limit and any(queues):
+        for q in queues:
+            if q and len(out) < limit:
+                out.append(q.pop(0))
+    return out
+
+
+def majority(rows: list[dict]) -> float:
+    """Agreement of the constant critic that always gives the commoner verdict."""
+    passed = sum(r["passed"] for r in rows)
+    return round(max(passed, len(rows) - passed) / len(rows), 4) if rows else 0.0
+
+
+def verdict_by_likelihood(model: Any, tokenizer: Any, row: dict) -> CriticVerdict:
+    """Only the verdict line, chosen by likelihood (what the guided critic starts its review with)."""
+    from core.models.critic import VERDICT_LINES, completion_logp
+    from core.models.critic_format import critic_messages
+
+    start = tokenizer.apply_chat_template(critic_messages(row["prompt"]), tokenize=False, add_generation_prompt=True)
+    line = max(VERDICT_LINES, key=lambda v: completion_logp(model, tokenizer, start, v))
+    return CriticVerdict(passed=line.endswith("pass"), score=8.0 if line.endswith("pass") else 4.0,
+                         completeness=0.5, faithfulness=0.5)
+
+
 def evaluate_critic(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | None = None, limit: int = 40) -> dict:
-    """Score the rule critic (all rows and the subset) and the local critic (subset) on the data."""
+    """Score the rule critic (all rows and the subset) and the local critic (subset) on the data.
+
+    The subset is stratified over the defects (clean answers included) so a slow local model sees
+    every kind; ``majority`` is the constant always-the-commoner-verdict critic, the bar to beat.
+    """
     rows = read_jsonl(data)
     if not rows:
         raise ValueError(f"{data}: no examples")
-    subset = rows[: max(1, limit)]
-    report: dict[str, Any] = {"data": str(data), "n": len(rows), "subset": len(subset)}
+    subset = stratified(rows, "defect", max(1, limit))
+    report: dict[str, Any] = {"data": str(data), "n": len(rows), "subset": len(subset),
+                              "majority": majority(rows), "majority_subset": majority(subset)}
     rules = rule_critic()
     if rules is None:
         report["rules"] = None
@@ -100,7 +143,8 @@ def evaluate_critic(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | 
     else:
         verdicts = _critique_all(rules, rows)
         report["rules"] = _agreement(rows, verdicts)
-        report["rules_subset"] = _agreement(subset, verdicts[: len(subset)])
+        by_id = {id(r): v for r, v in zip(rows, verdicts)}
+        report["rules_subset"] = _agreement(subset, [by_id[id(r)] for r in subset])
     if model_dir is not None:
         from core.models.critic import load_critic_dir
 
@@ -110,7 +154,11 @@ def evaluate_critic(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | 
         from core.models.critic_format import parse_critique
 
         parsed = [parse_critique(t) for t in raws]
-        report["local"] = {**_agreement(subset, parsed), "model": str(model_dir),
+        base = None
+        if hasattr(model, "disable_adapter"):  # the same verdict choice without the DPO adapter
+            with model.disable_adapter():
+                base = _agreement(subset, [verdict_by_likelihood(model, tok, r) for r in subset])
+        report["local"] = {**_agreement(subset, parsed), "model": str(model_dir), "base_pass_agreement": base,
                            "parse_rate": round(sum(p is not None for p in parsed) / len(subset), 4),
                            "preference_accuracy": preference_accuracy(model, tok, subset),
                            "sample_output": raws[0][:400]}
@@ -118,14 +166,21 @@ def evaluate_critic(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | 
 
 
 def format_report(report: dict) -> str:
-    lines = [f"critic evaluation on {report['data']} (n={report['n']}, local subset={report['subset']})"]
+    lines = [f"critic evaluation on {report['data']} (n={report['n']}, local subset={report['subset']}, "
+             f"stratified by defect)",
+             f"always the commoner verdict: {report['majority']:.3f} (subset {report['majority_subset']:.3f}), "
+             f"balanced 0.5"]
     if report.get("rules"):
-        lines.append(f"rule critic: pass agreement {report['rules']['pass_agreement']:.3f} "
-                     f"(subset {report['rules_subset']['pass_agreement']:.3f}) by defect {report['rules']['by_defect']}")
+        lines.append(f"rule critic: pass agreement {report['rules']['pass_agreement']:.3f}, balanced "
+                     f"{report['rules']['balanced']:.3f} (subset {report['rules_subset']['pass_agreement']:.3f} / "
+                     f"{report['rules_subset']['balanced']:.3f}) by defect {report['rules']['by_defect']}")
     else:
         lines.append(report.get("rules_note", "rule critic not scored"))
     if report.get("local"):
         loc = report["local"]
-        lines.append(f"local critic: pass agreement {loc['pass_agreement']:.3f}, parse rate {loc['parse_rate']:.3f}, "
+        base = loc["base_pass_agreement"]
+        lines.append(f"local critic: pass agreement {loc['pass_agreement']:.3f}, balanced {loc['balanced']:.3f} "
+                     f"(base without the adapter: {base and (base['pass_agreement'], base['balanced'])}), "
+                     f"parse rate {loc['parse_rate']:.3f}, "
                      f"preference (likelihood / DPO reward) {loc['preference_accuracy']} by defect {loc['by_defect']}")
     return "\n".join(lines)

@@ -22,7 +22,7 @@ from typing import Any
 from core.models.critic import completion_logp
 from training.data.generate_react_steps import HELDOUT_FILE
 from training.data.generate_router import read_jsonl
-from training.eval_critic import preference_accuracy
+from training.eval_critic import preference_accuracy, stratified
 
 STRATEGIES = ("simple", "multi_hop", "comparative", "exploratory")
 CANDIDATES = {  # the line that carries each decision, per decision point
@@ -82,14 +82,12 @@ def choose(model: Any, tokenizer: Any, row: dict) -> str:
 
 
 def evaluate_react(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | None = None, limit: int = 30) -> dict:
-    """Rule baseline on all rows; the local policy (when given) on the first ``limit`` rows, spread
-    evenly over the decision points."""
+    """Rule baseline on all rows; the local policy (when given) on ``limit`` rows taken round-robin
+    over the decision points."""
     rows = read_jsonl(data)
     if not rows or "decision_point" not in rows[0]:
         raise ValueError(f"{data}: no ReAct step pairs (rows need decision_point)")
-    points = sorted({r["decision_point"] for r in rows})
-    per_point = max(1, limit // len(points))
-    subset = [r for p in points for r in [x for x in rows if x["decision_point"] == p][:per_point]]
+    subset = stratified(rows, "decision_point", max(1, limit))
     report: dict[str, Any] = {"data": str(data), "n": len(rows), "subset": len(subset), "rules": rule_d1(rows)}
     if model_dir is not None:
         from core.models.critic import load_dpo_adapter

@@ -58,3 +58,15 @@ def test_missing_model_is_one_line(tmp_path, capsys):
     assert main(["eval", "router", "--model", str(tmp_path / "nothing")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nothing" in err
+
+
+def test_critic_agreement_is_balanced_and_the_subset_stratified():
+    from core.state import CriticVerdict
+    from training.eval_critic import _agreement, majority, stratified
+
+    rows = [{"defect": "clean", "passed": True}] * 2 + [{"defect": d, "passed": False} for d in "abcdef" for _ in range(3)]
+    subset = stratified(rows, "defect", 7)
+    assert [r["defect"] for r in subset] == ["a", "b", "c", "clean", "d", "e", "f"]
+    always_fail = [CriticVerdict(passed=False, score=3, completeness=0.5, faithfulness=0.5)] * len(rows)
+    report = _agreement(rows, always_fail)
+    assert report["pass_agreement"] == majority(rows) == 0.9 and report["balanced"] == 0.5
