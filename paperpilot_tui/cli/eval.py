@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
-from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, fail, load_settings_or_exit
+from paperpilot_tui.cli.common import (
+    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async,
+)
 
-HELP = "evaluate the local router, critic or ReAct step policy on held-out data"
+HELP = "evaluate answers on your own papers (qa), or the local router, critic or ReAct policy"
 DESCRIPTION = """\
-Score a local model on labelled JSONL (default: the committed held-out split).
+qa scores whole answers on documents and questions you bring; the others score a local model on
+labelled JSONL (default: the committed held-out split).
+
+  qa      ingest --corpus DIR into its own collection, ask every question of --questions FILE
+          through the real agent (as `paperpilot ask` does; follow-ups get their history first),
+          and report gold-term accuracy, right-document rate, citation validity, abstention
+          (recall on unanswerable, false abstention on answerable), routing per label and language
+          with the confusion matrix and calibration error, the critic's pass rate on misses and
+          hits, per-strategy scores, seconds per turn, LLM calls and tokens
 
   router  accuracy, per-label precision/recall/F1, confusion matrix, p50/p95 latency per question
           (default model: the shipped MiniLM LoRA adapter; the rule router is scored alongside)
@@ -22,6 +33,8 @@ Score a local model on labelled JSONL (default: the committed held-out split).
           (default model: $PAPERPILOT_HOME/models/react-smollm2 if trained)
 
 examples:
+  paperpilot eval qa --corpus papers/ --questions questions.jsonl --json
+  paperpilot eval qa --corpus papers/ --questions questions.jsonl --llm openai --limit 20
   paperpilot eval router --json
   paperpilot eval router --data my_questions.jsonl --model ~/.local/share/paperpilot/models/router-minilm
   paperpilot eval critic --model ~/.local/share/paperpilot/models/critic-smollm2 --limit 30 --json
@@ -33,7 +46,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help=HELP, description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
-    what = p.add_subparsers(dest="what", metavar="MODEL", required=True)
+    what = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+    qa = what.add_parser("qa", help="answers on your own documents and questions",
+                         description="Score answers on your own documents. Questions are JSONL rows "
+                                     "{id, question, label, docs, must_contain_any, history}; docs: [] marks "
+                                     "a question no document answers.")
+    qa.add_argument("--corpus", type=Path, required=True, metavar="DIR", help="folder of documents to ingest")
+    qa.add_argument("--questions", type=Path, required=True, metavar="FILE", help="questions JSONL")
+    qa.add_argument("--collection", metavar="NAME",
+                    help="use this existing collection instead of ingesting (default: one named after DIR's content)")
+    qa.add_argument("--llm", choices=["offline", "openai", "transformers"], help="which brain answers")
+    qa.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N questions")
+    qa.add_argument("--json", action="store_true", help="print one JSON object (with every question's row)")
+    qa.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    qa.set_defaults(run=run_qa)
     for name, help_ in (("router", "intent router"), ("critic", "answer critic"), ("react", "ReAct step policy")):
         q = what.add_parser(name, help=help_)
         q.add_argument("--data", type=Path, default=None, metavar="FILE", help="JSONL (default: held-out split)")
@@ -91,3 +117,61 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"evaluation failed: {exc}", EXIT_FAILED)
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else text)
     return EXIT_OK
+
+
+def run_qa(args: argparse.Namespace) -> int:
+    from core.hub.__main__ import quiet_environment
+
+    quiet_environment()
+    settings = load_settings_or_exit(args)
+    if args.llm:
+        settings.llm.provider = args.llm
+    if not args.corpus.is_dir():
+        return fail(f"{args.corpus}: not a folder", EXIT_USAGE)
+    if not args.questions.is_file():
+        return fail(f"{args.questions}: no such questions file", EXIT_USAGE)
+    from training.eval_qa import collection_for, ingest_corpus, load_questions
+
+    try:
+        questions = load_questions(args.questions)
+    except (OSError, ValueError) as exc:
+        return fail(str(exc), EXIT_USAGE)
+    if args.limit:
+        questions = questions[: args.limit]
+    collection = args.collection or collection_for(args.corpus)
+    if not args.collection:
+        report = ingest_corpus(settings, args.corpus, collection)
+        for path, reason in report.failed:
+            print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)
+    return run_async(_qa(settings, args, questions, collection))
+
+
+async def _qa(settings, args: argparse.Namespace, questions, collection: str) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from core.brains.base import BackendUnavailable
+    from core.config import ConfigError
+    from training.eval_qa import evaluate_qa, format_report
+
+    err = Console(stderr=True)
+    with Progress(TextColumn("[bold]eval qa[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.description}"), console=err, transient=True,
+                  disable=not err.is_terminal) as progress:
+        task = progress.add_task("starting the agent…", total=len(questions))
+
+        def done(outcome) -> None:
+            mark = "✓" if outcome.gold_hit or (not outcome.answerable and outcome.abstained) else "✗"
+            progress.update(task, advance=1, description=f"{outcome.id} {mark}")
+
+        try:
+            report = await evaluate_qa(settings, questions, collection=collection, on_done=done)
+        except BackendUnavailable as exc:
+            return fail(str(exc), EXIT_BACKEND)
+        except ConfigError as exc:
+            return fail(f"config error: {exc}", EXIT_USAGE)
+    if args.json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        Console().print(format_report(report))
+    return EXIT_OK if not report["errors"] else EXIT_FAILED
