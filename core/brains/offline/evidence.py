@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import content_terms, split_sentences, term_set
+from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, term_set
 from core.state import Intent, RetrievedContext
 
 
@@ -40,7 +40,7 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
         if e not in ents:
             ents.append(e)
     dims = list(intent.dimensions) if intent else []
-    key = [t for t in content_terms(base, drop_frame=True)]
+    key = content_terms(strip_question_form(base), drop_frame=True)
     numeric = bool(re.search(r"\bhow (much|many|big|large|long)\b|\bwhat (rank|size|value|number|percentage)\b|\bdefault\b|多少|几", base, re.I))
     definitional = bool(re.search(r"^\s*(what|who) (is|are|was)\b|是什么|什么是", base, re.I))
     boost = set(content_terms(extra)) if extra else set()
@@ -51,20 +51,40 @@ def context_text(ctx: RetrievedContext) -> str:
     return f"{ctx.title}\n{ctx.breadcrumb}\n{ctx.content}"
 
 
-def is_relevant(ctx: RetrievedContext, prof: Profile) -> bool:
+def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[str, ...] = ()) -> bool:
+    """Whether a chunk speaks to the question.
+
+    A chunk that names one of the question's entities is relevant. When a named entity occurs in
+    none of the retrieved chunks (``absent``: a name the documents never use, or a topic the
+    knowledge base does not hold), naming the others is not enough: the chunk must then carry the
+    question's own words, as must any chunk when the question names no entity.
+    """
     text = context_text(ctx)
-    if prof.entities:
-        return any(mentions(text, e) for e in prof.entities)
-    if not prof.key_terms:
-        return False
+    present = [e for e in prof.entities if e not in absent]
+    if present and not absent:
+        return any(mentions(text, e) for e in present)
+    ent_terms = expand_terms(prof.entities)
+    terms = [t for t in prof.key_terms if t not in ent_terms]
+    if not terms:
+        return any(mentions(text, e) for e in present)
     have = term_set(text)
-    hit = sum(1 for t in prof.key_terms if t in have)
-    return hit >= min(2, len(prof.key_terms)) and hit / len(prof.key_terms) >= 0.5
+    hit = sum(1 for t in terms if covered(t, have))
+    return hit >= min(2, len(terms)) and hit / (len(terms) + len(absent)) >= 0.5
 
 
 def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
     """0-based indexes of the relevant contexts."""
-    return [i for i, c in enumerate(contexts) if is_relevant(c, prof)]
+    texts = [context_text(c) for c in contexts]
+    absent = [e for e in prof.entities if not any(mentions(t, e) for t in texts)]
+    return [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
+
+
+_METADATA = re.compile(r"https?://|^(?:authors?|source|url|keywords|affiliations?|doi|arxiv|license)\s*:", re.I)
+
+
+def is_metadata(sentence: str) -> bool:
+    """A document's header line (authors, source URL, ...), never an answer sentence."""
+    return bool(_METADATA.search(sentence))
 
 
 @dataclass
@@ -86,7 +106,7 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
         if i not in keep:
             continue
         for pos, text in enumerate(split_sentences(ctx.content)):
-            if len(text.split()) < 4 and not re.search(r"[\u4e00-\u9fff]{6,}", text):
+            if (len(text.split()) < 4 and not re.search(r"[\u4e00-\u9fff]{6,}", text)) or is_metadata(text):
                 continue
             norm = " ".join(content_terms(text))
             if norm in seen:

@@ -157,7 +157,9 @@ def mention_pattern(name: str) -> re.Pattern:
     """A regex that finds ``name`` (a built-in entity with its aliases, or any literal name)."""
     ent = entity(name)
     if ent is None:
-        return re.compile(_alias_pattern(name), re.I)
+        # an acronym ("ALBERT", "YOLOS") is matched as written: "Albert Gu" is not ALBERT
+        caps = sum(c.isupper() for c in name) >= 2 and not any(c.islower() for c in name)
+        return re.compile(_alias_pattern(name), 0 if caps else re.I)
     parts = [_alias_pattern(a) for a in (ent.name, *ent.aliases) if a not in ent.case_sensitive]
     pat = "|".join(f"(?i:{p})" for p in parts)
     if ent.case_sensitive:

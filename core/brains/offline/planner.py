@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from core.brains.offline.evidence import profile, is_relevant
+from core.brains.offline.evidence import profile, relevant_indexes
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
@@ -92,7 +92,7 @@ def decide_replan(question: str, plan: list[str], executed: list[str], latest: l
         return "next_step", "no step executed yet"
     last = executed[-1]
     prof = profile(last)
-    found = any(is_relevant(c, prof) for c in latest)
+    found = bool(relevant_indexes(latest, prof))
     remaining = [s for s in plan if s not in executed]
     if not found and last.rstrip().endswith(("?", "？")):
         return "replan", f"step '{last}' found nothing relevant; rewriting it as a broader keyword query"

@@ -16,20 +16,11 @@ from core.brains.offline.evidence import attributed, context_text, dim_hits, mea
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import split_sentences, term_set
+from core.brains.offline.text import covered, split_sentences, term_set
 from core.state import Intent, RetrievedContext, SufficiencyJudgement
 
 _COMPARISON = re.compile(r"\b(from|than|versus|vs\.?|reduc\w*|compared|up to|while|whereas|instead)\b", re.I)
 _SCALE = re.compile(r"\b\d+(?:\.\d+)?\s?[BM]\b")
-
-
-def covered(term: str, have: set[str]) -> bool:
-    """A term is covered when present, or when it and a present term share a 5+ letter prefix."""
-    if term in have:
-        return True
-    if len(term) < 5:
-        return False
-    return any(len(h) >= 5 and (h.startswith(term[:5]) and (term.startswith(h) or h.startswith(term))) for h in have)
 
 
 def conflicts(contexts: list[RetrievedContext], entities: list[str]) -> list[str]:

@@ -32,7 +32,8 @@ FRAME_WORDS = frozenset(
     question answer way ways thing things kind kinds type types work works working happen happens
     relate related relation relationship please role main key important exactly really
     best better worse good bad new old first second step steps chain method methods approach approaches
-    technique techniques evolve evolved evolving evolv evolution develop developed development""".split()
+    technique techniques evolve evolved evolving evolv evolution develop developed development
+    paper papers collection article articles""".split()
 )
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "Fig.", "fig.", "Eq.", "eq.", "approx.", "cf.", "No.")
@@ -98,6 +99,26 @@ def content_terms(text: str, *, drop_frame: bool = False) -> list[str]:
 @lru_cache(maxsize=8192)
 def term_set(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
+
+
+def covered(term: str, have: set[str] | frozenset[str]) -> bool:
+    """A term is covered when present, or when it and a present term share a 5+ letter prefix."""
+    if term in have:
+        return True
+    if len(term) < 5:
+        return False
+    return any(len(h) >= 5 and (h.startswith(term[:5]) and (term.startswith(h) or h.startswith(term))) for h in have)
+
+
+# Phrases that only say what kind of answer is wanted ("how long did it take", "according to").
+QUESTION_FORMS = re.compile(
+    r"\bhow (?:long|many|much|far|big|large|often)\b(?: (?:did|does|do) (?:it|they) (?:take|need))?|"
+    r"\baccording to\b|\bwhat (?:is|was) the name of\b|\bby how much\b|\b(?:roughly|approximately|exactly)\b",
+    re.I)
+
+
+def strip_question_form(text: str) -> str:
+    return QUESTION_FORMS.sub(" ", text)
 
 
 def jaccard(a: set[str], b: set[str]) -> float:
