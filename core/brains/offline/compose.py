@@ -115,9 +115,10 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
             lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
         else:
             lines.append(f"{label} The knowledge base holds no evidence for this step.")
-    whole = set(prof.key_terms)
-    unused = lambda s: 0.0 if any(s is p for p in picked) else 0.5  # noqa: E731
-    concl = mmr(pool, lambda s: relevance(s, prof, whole) + unused(s), 1)
+    # The conclusion answers what the last step asks (the question's own last clause), in context.
+    last = (sub_questions or [prof.question])[-1]
+    lp, lfocus = profile(last), key_terms(last)
+    concl = mmr(pool, lambda s: relevance(s, lp, lfocus) + 0.5 * relevance(s, prof), 1)
     if concl:
         lines.append("")
         lines.append(f"**Conclusion:** {cited(concl[0])}")

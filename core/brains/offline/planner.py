@@ -15,7 +15,7 @@ from core.brains.offline.evidence import profile, relevant_indexes
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
-from core.brains.offline.text import content_terms, split_sentences
+from core.brains.offline.text import content_terms, split_sentences, strip_question_form, term_set
 from core.state import Intent, RetrievedContext, SufficiencyJudgement
 
 _BUILDS = re.compile(r"\b(?:build|builds|built|building)\s+(?:on|upon)\b|\bextends?\b|\bimproves?\s+(?:on|upon)\b|基于", re.I)
@@ -37,12 +37,25 @@ def _order(question: str, ents: list[str]) -> tuple[str, str]:
     return newer, base
 
 
+_CLAUSE_END = re.compile(r"\s*[;；]\s*|(?<=[?？。])\s*(?=\S)|\.\s+(?=[A-Z])|\s+[—–]\s+")
+
+
+def question_clauses(question: str) -> list[str]:
+    """The question's own parts: "X says it builds on Y; what does Y do?" → two steps."""
+    parts = [p.strip(" ,") for p in _CLAUSE_END.split(question)]
+    return [p for p in parts if len(content_terms(p, drop_frame=True)) >= 2]
+
+
 def make_plan(question: str, intent: Intent | None, reflections: list[str], executed: list[str], max_steps: int) -> tuple[list[str], str]:
     q = " ".join(question.split())
     ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(q)
     goal = _goal(q)
     steps: list[str]
-    if len(ents) >= 2 and _BUILDS.search(q):
+    parts = question_clauses(q)
+    if len(parts) >= 2:
+        steps = parts[:max(1, max_steps)]
+        reason = "the question's own clauses, in order: the last one asks for the answer"
+    elif len(ents) >= 2 and _BUILDS.search(q):
         newer, base = _order(q, ents)
         steps = [f"What is {base} and how does it work?", f"What does {newer} add on top of {base}?"]
         steps.append(f"How does {newer} {goal}?" if goal else f"What does {newer} achieve that {base} cannot?")
@@ -52,14 +65,13 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
         steps = [f"What is {a}?", f"What is {b}?", f"How does {a} lead to {b}?"]
         reason = "causal chain: each end first, then the link"
     elif len(ents) >= 2:
-        steps = [f"What is {e} and how does it work?" for e in ents[:3]]
-        steps.append(f"How are {', '.join(ents[:-1])} and {ents[-1]} related?" if not goal else f"How do they combine to {goal}?")
-        reason = "one step per entity, then their relation"
+        rest = [t for t in content_terms(strip_question_form(q), drop_frame=True)
+                if not any(t in term_set(e) for e in ents)]
+        steps = [" ".join([e, *rest[:5]]) for e in ents[:3]] + [q]
+        reason = "what the question asks, about each entity in turn, then the question itself"
     elif ents:
-        e = ents[0]
-        steps = [f"What is {e} and how does it work?"]
-        steps.append(f"How does {e} {goal}?" if goal else q)
-        reason = "the method first, then the question itself"
+        steps = [q]
+        reason = "a single step: the question itself"
     else:
         clauses = [c.strip(" ,") for c in re.split(r",?\s+(?:and then|then|and how|and why)\s+|;", q) if c.strip(" ,")]
         steps = clauses if len(clauses) > 1 else [q]
