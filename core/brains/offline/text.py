@@ -93,6 +93,11 @@ def content_terms(text: str, *, drop_frame: bool = False) -> list[str]:
         if t in STOPWORDS or (drop_frame and t in FRAME_WORDS) or (len(t) < 2 and not t.isdigit()):
             continue
         seen.setdefault(t, None)
+        if "-" in w:  # "form-understanding" also meets "form understanding"
+            for part in w.split("-"):
+                p = stem(part)
+                if len(p) >= 3 and not p.isdigit() and p not in STOPWORDS and not (drop_frame and p in FRAME_WORDS):
+                    seen.setdefault(p, None)
     return list(seen)
 
 
