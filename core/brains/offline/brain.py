@@ -93,7 +93,8 @@ class OfflineBrain:
         prof.dimensions += [d for d in m_dims if d not in prof.dimensions]
         if request.intent.type == "comparative":
             prof.entities += [e for e in m_ents if e not in prof.entities and len(prof.entities) < 4]
-        pool = sentence_pool(request.contexts, prof)
+        steps = request.sub_questions if request.kind == "multi_hop" else None
+        pool = sentence_pool(request.contexts, prof, steps=steps)
         if not pool:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         kind = request.kind

@@ -40,7 +40,7 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
         if e not in ents:
             ents.append(e)
     dims = list(intent.dimensions) if intent else []
-    key = content_terms(strip_question_form(base), drop_frame=True)
+    key = content_terms(strip_question_form(base), drop_frame=True, parts=True)
     numeric = bool(re.search(r"\bhow (much|many|big|large|long)\b|\bwhat (rank|size|value|number|percentage)\b|\bdefault\b|多少|几", base, re.I))
     definitional = bool(re.search(r"^\s*(what|who) (is|are|was)\b|是什么|什么是", base, re.I))
     boost = set(content_terms(extra)) if extra else set()
@@ -97,9 +97,15 @@ class Sentence:
     cited: list[int] = field(default_factory=list)  # 1-based markers (several if duplicated)
 
 
-def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relevant: bool = True) -> list[Sentence]:
-    """Every usable sentence of the (relevant) contexts; duplicates merged into one with all markers."""
+def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relevant: bool = True,
+                  steps: list[str] | None = None) -> list[Sentence]:
+    """Every usable sentence of the (relevant) contexts; duplicates merged into one with all markers.
+
+    With ``steps`` (a multi-hop plan), a chunk relevant to any one step is kept too.
+    """
     keep = set(relevant_indexes(contexts, prof)) if only_relevant else set(range(len(contexts)))
+    for sub in steps or []:
+        keep |= set(relevant_indexes(contexts, profile(sub)))
     pool: list[Sentence] = []
     seen: dict[str, Sentence] = {}
     for i, ctx in enumerate(contexts):

@@ -35,32 +35,61 @@ def _vocab_names(vocabulary: list[str]) -> list[str]:
     return names
 
 
-def extract_entities(text: str, vocabulary: list[str] | None = None) -> list[str]:
-    """Canonical entity names mentioned in ``text``, in order of first mention."""
-    hits: list[tuple[int, str]] = list(find_entities(text))
-    known = {name.lower() for _, name in hits}
+_VERSION = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro|Base|Large|Small|Huge|Tiny)(?![A-Za-z0-9_.]))*"
+# Names as papers write them: QLoRA, LayoutLMv3, SEW, mT5, T5, wav2vec 2.0, phi-1.5, GPT-3.5,
+# Transformer-XL, AlphaFold 2, Gemini 1.5 Pro, and Title-Case runs mid-sentence (Stable Diffusion).
+_NAME = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:"
+    r"[A-Z][a-z]*[A-Z][A-Za-z0-9_]*(?:-[A-Za-z0-9]+)*"  # CamelCase and acronyms: QLoRA, LayoutLMv3, BERT, R-CNN
+    r"|[a-z]+[A-Z][A-Za-z0-9_]*"  # mT5, wav2Vec
+    r"|[A-Za-z]+\d[A-Za-z0-9_]*"  # T5, wav2vec2
+    r"|[A-Za-z]+(?:-[A-Za-z0-9]+)*-\d+(?:\.\d+)*[A-Za-z]*"  # phi-1.5, GPT-3.5, WikiText-103, Kosmos-2
+    r"|[A-Z][a-z]+-[A-Z][A-Za-z0-9_]*"  # Transformer-XL, ViT-Huge
+    r"|[a-z]+\d*(?= \d+\.\d+\b)"  # wav2vec (2.0)
+    r"|[A-Z][a-z]+(?= \d)"  # Gemini (1.5)
+    r"|[A-Z][a-z]+ [A-Z]{2,}(?![A-Za-z0-9_-])"  # Perceiver IO
+    r")" + _VERSION + r"(?![A-Za-z0-9_-])")
+_TITLE_RUN = re.compile(r"(?<=[a-z0-9,;:(] )[A-Z][a-z]+(?: (?:[A-Z][A-Za-z0-9_-]*|[Vv]\d+))+" + _VERSION)
+_COMMON = frozenset("I A The This That These Those What Which Who How When Where Why In On For And Or But".split())
+
+
+def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]]:
+    """Candidate ``(start, end, label)`` spans: lexicon aliases, hub vocabulary, name shapes."""
+    from core.brains.offline.lexicon import mention_pattern
+
+    out: list[tuple[int, int, str]] = []
+    for _, name in find_entities(text):
+        out += [(m.start(), m.end(), name) for m in mention_pattern(name).finditer(text)]
     for name in _vocab_names(vocabulary or []):
-        canon = entity(name)
-        label = canon.name if canon else name
-        if label.lower() in known:
-            continue
-        m = re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.I)
-        if m and (len(name) > 3 or name.isupper() or any(c.isupper() for c in name[1:])):
-            hits.append((m.start(), label))
-            known.add(label.lower())
-    for m in _ACRONYM.finditer(text):
-        word = m.group(1)
-        if word.upper() in NOT_ENTITIES or word.rstrip("s").upper() in NOT_ENTITIES or _SCALE.fullmatch(word):
-            continue
-        if word.lower() in known or any(mentions(word, k) for k in known if entity(k)):
-            continue
-        if any(start <= m.start() < start + len(name) for start, name in hits):
-            continue
-        hits.append((m.start(), word))
-        known.add(word.lower())
+        if len(name) > 3 or name.isupper() or any(c.isupper() for c in name[1:]):
+            canon = entity(name)
+            for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.I):
+                out.append((m.start(), m.end(), canon.name if canon else name))
+    for pat in (_NAME, _TITLE_RUN):
+        for m in pat.finditer(text):
+            word = m.group(0).strip()
+            head = word.split()[0].split("-")[0]
+            if (word.upper() in NOT_ENTITIES or word.rstrip("s").upper() in NOT_ENTITIES or head in _COMMON
+                    or _SCALE.fullmatch(word) or re.fullmatch(r"\d[\w.]*|(?:top|layer|step|rank|level|stage|round|bit)s?-?\d+", word, re.I)):
+                continue
+            out.append((m.start(), m.start() + len(word), word))
+    return out
+
+
+def extract_entities(text: str, vocabulary: list[str] | None = None) -> list[str]:
+    """Entity names mentioned in ``text``, in order of first mention.
+
+    The longest candidate wins where candidates overlap ("Swin Transformer V2" over "Transformer"),
+    and a lexicon alias is reported under its canonical name.
+    """
+    spans = sorted(_spans(text, vocabulary), key=lambda s: (s[0], -(s[1] - s[0])))
+    kept: list[tuple[int, int, str]] = []
+    for start, end, label in sorted(spans, key=lambda s: -(s[1] - s[0])):
+        if all(end <= a or start >= b for a, b, _ in kept):
+            kept.append((start, end, label))
     ordered: list[str] = []
-    for _, name in sorted(hits):
-        if name not in ordered:
+    for _, _, name in sorted(kept):
+        if name.lower() not in (o.lower() for o in ordered):
             ordered.append(name)
     return ordered
 

@@ -167,4 +167,4 @@ async def stream(text: str, on_token: TokenSink | None, words_per_chunk: int = 4
 
 
 def key_terms(text: str) -> set[str]:
-    return set(content_terms(text, drop_frame=True))
+    return set(content_terms(text, drop_frame=True, parts=True))

@@ -78,8 +78,12 @@ def tokens(text: str) -> list[str]:
     return out
 
 
-def content_terms(text: str, *, drop_frame: bool = False) -> list[str]:
-    """Tokens without stopwords (and, optionally, question-framing words), in order, unique."""
+def content_terms(text: str, *, drop_frame: bool = False, parts: bool = False) -> list[str]:
+    """Tokens without stopwords (and, optionally, question-framing words), in order, unique.
+
+    ``parts`` adds the parts of hyphenated compounds, so a question's "form-understanding" meets
+    a document's "form understanding" (one way only: "low-rank" in a text is not "rank").
+    """
     seen: dict[str, None] = {}
     for w in WORD_RE.findall(MARKER_RE.sub(" ", text)):
         low = w.lower()
@@ -93,7 +97,7 @@ def content_terms(text: str, *, drop_frame: bool = False) -> list[str]:
         if t in STOPWORDS or (drop_frame and t in FRAME_WORDS) or (len(t) < 2 and not t.isdigit()):
             continue
         seen.setdefault(t, None)
-        if "-" in w:  # "form-understanding" also meets "form understanding"
+        if parts and "-" in w:
             for part in w.split("-"):
                 p = stem(part)
                 if len(p) >= 3 and not p.isdigit() and p not in STOPWORDS and not (drop_frame and p in FRAME_WORDS):
