@@ -136,8 +136,8 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     contrast = [s for s in contrast if s in pool]
     for theme in themes:
         members = [s for s in pool if _theme_of(s, themes, contexts) == theme and s not in contrast]
-        if not members and theme in [c.title for c in contexts]:
-            members = [s for s in pool if contexts[s.ctx].title == theme]
+        if not members and theme in [short_title(c.title) for c in contexts]:
+            members = [s for s in pool if short_title(contexts[s.ctx].title) == theme]
         picks = mmr(members, lambda s: relevance(s, prof) + 0.5, 3, min_ratio=0.3, exclude=used)
         if picks:
             used += picks
@@ -169,10 +169,18 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
             continue  # a method merely mentioned alongside is not a stage of this story
         themes.append(name)
     themes = themes[:5]
-    if not themes:
-        return list(dict.fromkeys(c.title for c in contexts if c.title))[:4]
+    if not prof.entities:
+        # A question about the collection ("what do these papers do about X"): one theme per paper.
+        return list(dict.fromkeys(short_title(contexts[i].title) for i in sorted({s.ctx for s in pool})
+                                  if contexts[i].title))[:6] or themes
     year = lambda n: (lex_entity(n).year if lex_entity(n) and lex_entity(n).year else 9999)  # noqa: E731
     return sorted(themes, key=lambda n: (year(n), themes.index(n)))
+
+
+def short_title(title: str) -> str:
+    """A paper's short name: the part of its title before a colon ("Longformer: The Long-…")."""
+    head = title.split(":", 1)[0].strip()
+    return head if 0 < len(head) <= 40 else title.strip()
 
 
 def _theme_of(s: Sentence, themes: list[str], contexts: list[RetrievedContext]) -> str | None:

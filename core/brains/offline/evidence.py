@@ -28,6 +28,7 @@ class Profile:
     key_terms: list[str]
     numeric: bool = False  # asks for a number ("how much", "what rank", "how many")
     definitional: bool = False  # asks what something is
+    broad: bool = False  # an exploratory question: any chunk on part of its subject may serve
     boost: set[str] = field(default_factory=set)  # terms the critic asked for (reflections)
     weights: dict[str, float] = field(default_factory=dict)  # key-term weights (rarer in the evidence = higher)
 
@@ -44,7 +45,8 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
     numeric = bool(re.search(r"\bhow (much|many|big|large|long)\b|\bwhat (rank|size|value|number|percentage)\b|\bdefault\b|多少|几", base, re.I))
     definitional = bool(re.search(r"^\s*(what|who) (is|are|was)\b|是什么|什么是", base, re.I))
     boost = set(content_terms(extra)) if extra else set()
-    return Profile(question, ents, dims, key, numeric, definitional, boost)
+    broad = bool(intent and intent.type == "exploratory")
+    return Profile(question, ents, dims, key, numeric, definitional, broad, boost)
 
 
 def context_text(ctx: RetrievedContext) -> str:
@@ -67,9 +69,12 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     terms = [t for t in prof.key_terms if t not in ent_terms]
     if not terms:
         return any(mentions(text, e) for e in present)
+    if prof.broad and not any(t.isascii() for t in terms):
+        return True  # a broad question in another language than the documents: trust the retrieval
     have = term_set(text)
     hit = sum(1 for t in terms if covered(t, have))
-    return hit >= min(2, len(terms)) and hit / (len(terms) + len(absent)) >= 0.5
+    share = 0.25 if prof.broad else 0.5
+    return hit >= min(2, len(terms)) and hit / (len(terms) + len(absent)) >= share
 
 
 def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
