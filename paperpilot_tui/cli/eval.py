@@ -140,6 +140,8 @@ def run_qa(args: argparse.Namespace) -> int:
         questions = questions[: args.limit]
     collection = args.collection or collection_for(args.corpus)
     if not args.collection:
+        print(f"paperpilot: indexing {args.corpus} into collection {collection!r} (unchanged files are skipped)…",
+              file=sys.stderr)
         report = ingest_corpus(settings, args.corpus, collection)
         for path, reason in report.failed:
             print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)
