@@ -71,8 +71,9 @@ async def test_honest_no_evidence_passes_only_when_nothing_relevant_was_retrieve
 
 
 async def test_thresholds_come_from_settings() -> None:
-    text = ("LoRA freezes the pretrained weights and trains two small low-rank matrices per adapted layer [1]. "
-            "The PEFT library uses r = 8 as its default rank [1]. LoRA adds no inference latency [2]. "
+    text = ("The PEFT library uses r = 8 as its default rank [1]. "
+            "LoRA freezes the pretrained weights and trains two small low-rank matrices per adapted layer [1]. "
+            "LoRA adds no inference latency [2]. "
             "LoRA needs only one afternoon of work.")  # one uncited claim of four
     strict = await critique(FACTUAL, text)
     lenient_settings = Settings()
@@ -107,3 +108,15 @@ async def test_extract_facts_returns_supported_self_contained_sentences() -> Non
     assert all("[" not in f and f.endswith(".") for f in facts)
     assert any("default rank" in f for f in facts)
     assert await brain.extract_facts("q", "The knowledge base holds no evidence about tungsten.", CORPUS) == []
+
+
+async def test_a_direct_answer_that_misses_the_asked_for_thing_fails() -> None:
+    """An answer about something else (memory, for a question about the default rank) is not covered,
+    however well cited; leading with the asked-for value passes."""
+    off = ("LoRA freezes the pretrained weights and trains two small low-rank matrices per adapted layer [1]. "
+           "LoRA adds no inference latency [2].")
+    miss = await critique(FACTUAL, off)
+    assert not miss.passed and miss.faithfulness == 1.0
+    assert "asked-for" in miss.feedback
+    on = "The PEFT library uses r = 8 as its default rank [1]. LoRA adds no inference latency [2]."
+    assert (await critique(FACTUAL, on)).passed

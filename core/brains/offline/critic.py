@@ -17,12 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.evidence import dim_hits, profile, relevant_indexes
+from core.brains.offline.evidence import dim_hits, expand_terms, profile, relevant_indexes
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.compose import MISSING_CELL
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
-from core.brains.offline.sufficiency import covered
-from core.brains.offline.text import content_terms, markers, split_sentences, strip_markers, term_set
+from core.brains.offline.text import content_terms, covered, markers, split_sentences, strip_markers, term_set
 from core.config import CriticSettings
 from core.state import CriticVerdict, Intent, RetrievedContext
 
@@ -121,6 +120,12 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
             missing.append(e)
             queries.append(f"{e} {' '.join(prof.dimensions)}".strip() if prof.dimensions else f"{e} overview")
     kind = intent.type if intent else "factual"
+    if kind in ("factual", "follow_up") and found and not abstains:
+        asked = _asked_for(prof, found[0])
+        checks.append(not asked)
+        if asked:
+            missing.append(asked)
+            queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
     if kind == "comparative" and prof.dimensions:
         for e in prof.entities:
             for d in prof.dimensions:
@@ -157,6 +162,22 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     return CriticVerdict(passed=passed, score=score, completeness=round(completeness, 3),
                          faithfulness=round(faithfulness, 3), feedback=feedback, issues=issues,
                          suggested_queries=[q for q in dict.fromkeys(q.strip() for q in queries) if q][:4])
+
+
+def _asked_for(prof, lead: Claim) -> str:
+    """What the direct answer (the first claim) leaves out of what the question asks, or "".
+
+    The first claim must carry at least one of the question's own words beyond the names it
+    mentions, and a number when the question asks for one ("how many", "what score").
+    """
+    ent_terms = expand_terms(prof.entities)
+    focus = [t for t in prof.key_terms if t not in ent_terms and t.isascii()]
+    have = term_set(strip_markers(lead.text))
+    if focus and not any(covered(t, have) for t in focus):
+        return "the asked-for " + " ".join(focus[:4]) + " in the direct answer"
+    if prof.numeric and not re.search(r"\d", lead.text.replace("[", " [").split("[")[0]):
+        return "the asked-for number in the direct answer"
+    return ""
 
 
 def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) -> bool:
