@@ -261,10 +261,15 @@ class HubStore:
             self.bump(db, collection)
 
     def lexical_rows(self, collection: str) -> list[tuple[int, str, str, str]]:
-        """(rowid, title, breadcrumb, text) of every chunk of a collection, for the BM25 index."""
-        return self.conn().execute(
-            "SELECT c.id, d.title, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
+        """(rowid, title, breadcrumb, text) of every chunk of a collection, for the BM25 index.
+
+        The title carries the file's name too: a paper's short name ("t5.pdf", "align.md") is often
+        what users ask by, and its abstract may never spell it out.
+        """
+        rows = self.conn().execute(
+            "SELECT c.id, d.title, d.path, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
             " WHERE c.collection=? ORDER BY c.id", (collection,)).fetchall()
+        return [(rid, f"{title} {file_name(path)}", crumb, text) for rid, title, path, crumb, text in rows]
 
     def embedding_matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, float32 matrix) of all embedded chunks of a collection."""
@@ -281,3 +286,9 @@ class HubStore:
 def _doc(d: dict) -> dict:
     d["authors"] = json.loads(d.get("authors") or "[]")
     return d
+
+
+def file_name(path: str) -> str:
+    """A document's file name as words: ``/papers/vit_mae.pdf`` → ``vit mae``."""
+    stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0] if path else ""
+    return stem.replace("_", " ").replace("-", " ")

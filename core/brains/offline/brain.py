@@ -106,7 +106,7 @@ class OfflineBrain:
         elif kind == "exploratory":
             body, used = compose.exploratory(pool, prof, request.contexts)
         else:
-            body, used = compose.simple(pool, prof)
+            body, used = compose.simple(pool, prof, request.contexts)
         if not body:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         prior = prior_line(request.prior_facts, prof, used)

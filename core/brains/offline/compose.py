@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, profile, subject
+from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, profile, subject
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
@@ -20,9 +20,14 @@ MISSING_CELL = "not found in the knowledge base"
 _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
 
 
-def simple(pool: list[Sentence], prof: Profile) -> tuple[str, list[str]]:
-    """Direct answer first (the best sentence), then up to three supporting sentences."""
-    chosen = mmr(pool, lambda s: relevance(s, prof), 4, min_ratio=0.35)
+def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
+    """Direct answer first (the best sentence), then up to three supporting sentences.
+
+    A sentence from the paper the question names (by its file or title) counts for more than one
+    from a paper that merely mentions it.
+    """
+    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
+    chosen = mmr(pool, lambda s: relevance(s, prof) + (1.5 if s.ctx in own else 0.0), 4, min_ratio=0.35)
     if not chosen:
         return "", []
     lines = [cited(chosen[0])]

@@ -42,7 +42,9 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
             ents.append(e)
     dims = list(intent.dimensions) if intent else []
     key = content_terms(strip_question_form(base), drop_frame=True, parts=True)
-    numeric = bool(re.search(r"\bhow (much|many|big|large|long)\b|\bwhat (rank|size|value|number|percentage)\b|\bdefault\b|多少|几", base, re.I))
+    numeric = bool(re.search(r"\bhow (much|many|big|large|long|far)\b|\bby what (margin|factor)\b|"
+                             r"\b(what|which)(?: [\w-]+){0,3} (rank|size|value|number|percentage|fraction|share|proportion|"
+                             r"score|accuracy|f1|perplexity|rate|resolution|throughput|speedup)\b|\bdefault\b|多少|几", base, re.I))
     definitional = bool(re.search(r"^\s*(what|who) (is|are|was)\b|是什么|什么是", base, re.I))
     boost = set(content_terms(extra)) if extra else set()
     broad = bool(intent and intent.type == "exploratory")
@@ -51,6 +53,25 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
 
 def context_text(ctx: RetrievedContext) -> str:
     return f"{ctx.title}\n{ctx.breadcrumb}\n{ctx.content}"
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def names(ctx: RetrievedContext, name: str) -> bool:
+    """Whether a chunk names ``name``: in its title, breadcrumb or text, or as its file's name
+    (``align.md`` is the ALIGN paper even if its abstract never says "ALIGN")."""
+    return mentions(context_text(ctx), name) or is_document_of(ctx, name)
+
+
+def is_document_of(ctx: RetrievedContext, name: str) -> bool:
+    """Whether the chunk comes from ``name``'s own paper: its file is named so, or its title
+    starts with the name ("T5" for ``t5.pdf``, "Longformer" for "Longformer: The Long-Document …")."""
+    stem = ctx.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0] if ctx.source else ""
+    head = ctx.title.split(":", 1)[0] if ":" in ctx.title else ""
+    key = _compact(name)
+    return bool(key) and key in (_compact(stem), _compact(head))
 
 
 def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[str, ...] = ()) -> bool:
@@ -64,11 +85,11 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     text = context_text(ctx)
     present = [e for e in prof.entities if e not in absent]
     if present and not absent:
-        return any(mentions(text, e) for e in present)
+        return any(names(ctx, e) for e in present)
     ent_terms = expand_terms(prof.entities)
     terms = [t for t in prof.key_terms if t not in ent_terms]
     if not terms:
-        return any(mentions(text, e) for e in present)
+        return any(names(ctx, e) for e in present)
     if prof.broad and not any(t.isascii() for t in terms):
         return True  # a broad question in another language than the documents: trust the retrieval
     have = term_set(text)
@@ -79,8 +100,7 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
 
 def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
     """0-based indexes of the relevant contexts."""
-    texts = [context_text(c) for c in contexts]
-    absent = [e for e in prof.entities if not any(mentions(t, e) for t in texts)]
+    absent = [e for e in prof.entities if not any(names(c, e) for c in contexts)]
     return [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
 
 
@@ -125,7 +145,8 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
                     seen[norm].cited.append(i + 1)
                 continue
             about = [name for _, name in find_entities(text)]
-            about += [e for e in prof.entities if e not in about and mentions(text, e)]
+            # a sentence of the named paper itself is about that paper even when it says "we"
+            about += [e for e in prof.entities if e not in about and (mentions(text, e) or is_document_of(ctx, e))]
             s = Sentence(i, pos, text, term_set(text), about, [i + 1])
             seen[norm] = s
             pool.append(s)
@@ -152,7 +173,7 @@ def attributed(sent: Sentence, name: str, contexts: list[RetrievedContext]) -> b
         return True
     ctx = contexts[sent.ctx]
     head = f"{ctx.title} {ctx.breadcrumb} {ctx.entity or ''}"
-    return not sent.about and bool(mentions(head, name))
+    return not sent.about and (bool(mentions(head, name)) or is_document_of(ctx, name))
 
 
 def subject(sent: Sentence) -> str | None:

@@ -33,7 +33,7 @@ FRAME_WORDS = frozenset(
     relate related relation relationship please role main key important exactly really
     best better worse good bad new old first second step steps chain method methods approach approaches
     technique techniques evolve evolved evolving evolv evolution develop developed development
-    paper papers collection article articles""".split()
+    paper papers collection article articles respectively mainly""".split()
 )
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "vs.", "Fig.", "fig.", "Eq.", "eq.", "approx.", "cf.", "No.")

@@ -1,0 +1,87 @@
+"""The offline brain on papers it has no built-in vocabulary for (invented abstracts, real shapes)."""
+
+from __future__ import annotations
+
+from core.brains.base import SynthesisRequest
+from core.brains.offline import OfflineBrain
+from core.brains.offline.evidence import profile, relevant_indexes
+from core.brains.offline.planner import make_plan
+from core.brains.offline.slots import extract_entities
+from core.state import Intent, RetrievedContext
+
+
+def ctx(n: int, source: str, title: str, text: str) -> RetrievedContext:
+    return RetrievedContext(content=text, source=f"/papers/{source}", title=title, chunk_id=f"{source}#{n}",
+                            doc_id=source.split(".")[0])
+
+
+GULL = ctx(0, "gull.md", "Scaling Seabird Vision With Noisy Captions",  # the abstract never says "GULL"
+           "Authors: A. Writer, B. Writer\nSource: https://example.org/gull\n\n"
+           "We train a dual encoder on 2.5 billion noisy image-caption pairs scraped from the web. "
+           "The learned representation transfers to 14 classification benchmarks without fine-tuning.")
+HERON = ctx(1, "heron.md", "HERON: Sparse Routing for Long Documents",
+            "HERON routes each token to 4 of 64 expert blocks. HERON reaches an average LongBench score of 47.3, "
+            "ahead of dense baselines. Unlike GULL, HERON is trained on text alone.")
+TERN = ctx(2, "tern-2.md", "Tern-2: Cheap Speech Recognition",
+           "Tern-2 builds on HERON's routing for speech. It cuts the word error rate by 18% at equal compute.")
+
+
+def test_names_are_taken_as_papers_write_them() -> None:
+    assert extract_entities("How does Tern-2 compare with wav2vec 2.0 and mT5?") == ["Tern-2", "wav2vec 2.0", "mT5"]
+    assert extract_entities("up to what resolution can Swin Transformer V2 be trained?") == ["Swin Transformer V2"]
+    assert extract_entities("What is the context length of Gemini 1.5 Pro?") == ["Gemini 1.5 Pro"]
+    # an acronym is matched as written: the author "Albert Gu" is not the model ALBERT
+    prof = profile("What is ALBERT?")
+    author = ctx(9, "mamba.md", "Mamba", "Authors: Albert Gu and Tri Dao. Mamba is a selective state space model.")
+    assert relevant_indexes([author], prof) == []
+
+
+async def test_a_paper_is_named_by_its_file_even_when_its_text_never_says_the_name() -> None:
+    from core.brains.offline.evidence import is_document_of, names
+
+    assert names(GULL, "GULL") and is_document_of(GULL, "GULL") and is_document_of(TERN, "Tern-2")
+    assert not is_document_of(HERON, "GULL")  # it mentions GULL, but it is HERON's paper
+    q = "How many image-caption pairs was GULL trained on?"
+    intent = Intent(type="factual", confidence=0.9, entities=["GULL"], reformulated_query=q)
+    text = OfflineBrain().compose(SynthesisRequest(kind="simple", question=q, intent=intent, contexts=[HERON, GULL]))
+    assert text.split("\n\n")[0].startswith("We train a dual encoder on 2.5 billion")
+
+
+def test_a_name_no_chunk_uses_does_not_let_the_others_vouch_for_the_answer() -> None:
+    """An unanswerable question that shares one name with the documents gets no evidence."""
+    prof = profile("Which learning-rate schedule does HERON use for AlphaNet 3 pre-training?")
+    assert relevant_indexes([HERON, TERN], prof) == []
+
+
+async def test_header_lines_are_never_answer_sentences() -> None:
+    brain = OfflineBrain()
+    intent = Intent(type="factual", confidence=0.9, reformulated_query="Who wrote the GULL paper about captions?")
+    text = brain.compose(SynthesisRequest(kind="simple", question=intent.reformulated_query, intent=intent,
+                                          contexts=[GULL]))
+    assert "Authors:" not in text and "https://" not in text
+
+
+def test_multi_hop_plans_follow_the_question_clauses() -> None:
+    q = "Tern-2 builds on an earlier routing model; what LongBench score does that model reach?"
+    steps, reason = make_plan(q, None, [], [], 4)
+    assert steps == ["Tern-2 builds on an earlier routing model", "what LongBench score does that model reach?"]
+    assert "clauses" in reason
+
+
+async def test_multi_hop_conclusion_answers_the_last_clause() -> None:
+    brain = OfflineBrain()
+    q = "Tern-2 builds on an earlier routing model; what LongBench score does that model reach?"
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["Tern-2"], reformulated_query=q)
+    steps, _ = make_plan(q, intent, [], [], 4)
+    text = brain.compose(SynthesisRequest(kind="multi_hop", question=q, intent=intent, contexts=[TERN, HERON],
+                                          sub_questions=steps))
+    conclusion = text.split("**Conclusion:**", 1)[1]
+    assert "47.3" in conclusion
+
+
+async def test_a_question_about_the_collection_gets_a_section_per_paper() -> None:
+    brain = OfflineBrain()
+    q = "What do the papers in this collection do about routing tokens or speech?"
+    intent = Intent(type="exploratory", confidence=0.9, reformulated_query=q)
+    text = brain.compose(SynthesisRequest(kind="exploratory", question=q, intent=intent, contexts=[HERON, TERN]))
+    assert "### HERON" in text and "### Tern-2" in text
