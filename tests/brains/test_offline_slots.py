@@ -80,4 +80,4 @@ async def test_pure_ellipsis_gets_the_entities_appended_and_answer_entities_are_
 async def test_chinese_pronoun_rewrite() -> None:
     history = [Turn(question="什么是LoRA？", answer="...", entities=["LoRA"])]
     out = await fill("那它能节省多少显存？", "follow_up", history)
-    assert out.reformulated_query == "LoRA能节省多少显存？"
+    assert out.reformulated_query == "LoRA 能节省多少显存？ (memory)"  # pronoun resolved, terms in English

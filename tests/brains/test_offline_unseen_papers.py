@@ -85,3 +85,16 @@ async def test_a_question_about_the_collection_gets_a_section_per_paper() -> Non
     intent = Intent(type="exploratory", confidence=0.9, reformulated_query=q)
     text = brain.compose(SynthesisRequest(kind="exploratory", question=q, intent=intent, contexts=[HERON, TERN]))
     assert "### HERON" in text and "### Tern-2" in text
+
+
+def test_a_chinese_question_carries_its_terms_in_english() -> None:
+    from core.brains.offline.glossary import english_terms
+    from core.brains.offline.slots import fill
+
+    assert english_terms("Reformer 用什么技术替代了点积注意力？") == ["technique", "replace", "dot-product attention"]
+    query = fill("HERON只在什么数据集上做了预训练？", "factual", [], [])["reformulated_query"]
+    assert query.startswith("HERON 只在") and query.endswith("(dataset; pre-training)")
+    prof = profile(query)
+    # judged on the English terms: the HERON chunk does not serve, a chunk on its pre-training data would
+    data = ctx(3, "heron.md", "HERON", "HERON is pre-trained on the 40B-token CodeWeb dataset only.")
+    assert relevant_indexes([data], prof) == [0]

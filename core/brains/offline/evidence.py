@@ -93,9 +93,14 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     if prof.broad and not any(t.isascii() for t in terms):
         return True  # a broad question in another language than the documents: trust the retrieval
     have = term_set(text)
-    hit = sum(1 for t in terms if covered(t, have))
     share = 0.25 if prof.broad else 0.5
-    return hit >= min(2, len(terms)) and hit / (len(terms) + len(absent)) >= share
+    latin = [t for t in terms if t.isascii()]
+    # A Chinese question with its terms in English is judged on either vocabulary.
+    for group in ([terms, latin] if latin and len(latin) < len(terms) else [terms]):
+        hit = sum(1 for t in group if covered(t, have))
+        if hit >= min(2, len(group)) and hit / (len(group) + len(absent)) >= share:
+            return True
+    return False
 
 
 def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:

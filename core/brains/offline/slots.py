@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 
 from core.brains.base import Turn
+from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import NOT_ENTITIES, entity, find_dimensions, find_entities, mentions
 
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?[0-9]*)(?![\w-])")
 _SCALE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BbMm])(?![A-Za-z])")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _HARDWARE = re.compile(r"\b(?:a |one )?(single|one|two|\d+)\s+(?:\d+\s?GB\s+)?(GPU|GPUs|TPU|device)s?\b|单张\s*GPU|单卡", re.I)
+_CJK_ASCII_EDGE = re.compile(r"(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])")
 _BITS = re.compile(r"\b(\d{1,2})[- ]?bit\b", re.I)
 
 
@@ -198,4 +200,5 @@ def fill(question: str, intent_type: str, history: list[Turn], vocabulary: list[
         query, ents = reformulate(q, history, vocabulary)
     else:
         query, ents = q, extract_entities(q, vocabulary)
-    return {"entities": ents, "dimensions": dims, "constraints": constraints, "reformulated_query": query}
+    query = _CJK_ASCII_EDGE.sub(" ", query)  # "YOLOS只在…" → "YOLOS 只在…": a search tokenizer splits there
+    return {"entities": ents, "dimensions": dims, "constraints": constraints, "reformulated_query": with_english(query)}
