@@ -98,3 +98,11 @@ def test_a_chinese_question_carries_its_terms_in_english() -> None:
     # judged on the English terms: the HERON chunk does not serve, a chunk on its pre-training data would
     data = ctx(3, "heron.md", "HERON", "HERON is pre-trained on the 40B-token CodeWeb dataset only.")
     assert relevant_indexes([data], prof) == [0]
+
+
+def test_when_a_name_is_missing_its_question_words_must_meet_in_one_sentence() -> None:
+    prof = profile("How many parameters does Osprey-4 have according to its technical report?")
+    scattered = ctx(4, "kite.md", "Kite", "Kite is a 1.3 billion parameter model. A technical report describes the data.")
+    together = ctx(5, "kite.md", "Kite", "The technical report lists 1.3 billion parameters for the model.")
+    assert relevant_indexes([scattered], prof) == []
+    assert relevant_indexes([together], prof) == [0]

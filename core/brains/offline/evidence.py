@@ -92,14 +92,17 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
         return any(names(ctx, e) for e in present)
     if prof.broad and not any(t.isascii() for t in terms):
         return True  # a broad question in another language than the documents: trust the retrieval
-    have = term_set(text)
     share = 0.25 if prof.broad else 0.5
     latin = [t for t in terms if t.isascii()]
-    # A Chinese question with its terms in English is judged on either vocabulary.
-    for group in ([terms, latin] if latin and len(latin) < len(terms) else [terms]):
-        hit = sum(1 for t in group if covered(t, have))
-        if hit >= min(2, len(group)) and hit / (len(group) + len(absent)) >= share:
-            return True
+    # Words scattered over a chunk vouch for it; when a named thing is nowhere to be found they
+    # must meet in one sentence ("parameters" here and "technical report" there is no answer).
+    scopes = [term_set(s) for s in split_sentences(ctx.content)] if absent else [term_set(text)]
+    for have in scopes:
+        # A Chinese question with its terms in English is judged on either vocabulary.
+        for group in ([terms, latin] if latin and len(latin) < len(terms) else [terms]):
+            hit = sum(1 for t in group if covered(t, have))
+            if hit >= min(2, len(group)) and hit / (len(group) + len(absent)) >= share:
+                return True
     return False
 
 
