@@ -6,12 +6,19 @@ training and inference alike. An adapter folder holds PEFT's ``adapter_config.js
 head over mean-pooled tokens, see ``core.models.minilm_classifier``) and ``label_map.json``. Confidence is the softmax over the label
 logits. Loading imports torch/peft lazily and may run in a worker thread; ``classify`` runs the
 forward pass in a thread so the event loop never blocks.
+
+``classify`` is the model combined with cheap conversation signals and a confidence fallback to the
+rule router (``core.brains.routing.combine``; the threshold is calibrated on the held-out split and
+stored in the adapter's ``label_map.json`` as ``fallback_threshold``, next to the softmax
+``temperature`` fitted on the same split); ``model_sync`` is the model alone. The decision's ``router`` field says which path decided: ``lora:minilm``, ``lora:minilm+cue``
+or ``lora:minilm→rules (p=0.41)``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
 import threading
 from pathlib import Path
 from typing import Any
@@ -62,7 +69,9 @@ class LoRARouter:
     """Classify intent with a loaded sequence classifier; thread-safe, CPU by default."""
 
     def __init__(self, model: Any, tokenizer: Any, labels: list[str], *, name: str = "lora:minilm",
-                 max_length: int = 128, extra_chars: str = "") -> None:
+                 max_length: int = 128, extra_chars: str = "", threshold: float | None = None,
+                 temperature: float | None = None) -> None:
+        from core.brains.routing import FALLBACK_THRESHOLD
         from core.models.minilm_classifier import CharVocab
 
         self.model = model
@@ -71,26 +80,54 @@ class LoRARouter:
         self.labels = list(labels)
         self.name = name
         self.max_length = max_length
+        self.threshold = FALLBACK_THRESHOLD if threshold is None else float(threshold)
+        self.temperature = float(temperature or 1.0)  # softmax temperature, fitted on the held-out split
         self._lock = threading.Lock()
 
-    def probabilities(self, texts: list[str]) -> list[list[float]]:
-        """Softmax over label logits for each text (synchronous)."""
+    def logits(self, texts: list[str]) -> list[list[float]]:
+        """Raw label logits for each text (synchronous)."""
         import torch
 
         enc = self.chars.encode(self.tokenizer, texts, self.max_length)
         with self._lock, torch.inference_mode():
-            logits = self.model(**enc).logits.float()
-        return torch.softmax(logits, dim=-1).tolist()
+            return self.model(**enc).logits.float().tolist()
 
-    def classify_sync(self, question: str, history: list[Turn]) -> RouteDecision:
+    def probabilities(self, texts: list[str]) -> list[list[float]]:
+        """Softmax over the label logits divided by the temperature, for each text (synchronous)."""
+        return [softmax(row, self.temperature) for row in self.logits(texts)]
+
+    def model_sync(self, question: str, history: list[Turn]) -> RouteDecision:
+        """The model's own decision: argmax of the softmax, no signals, no fallback."""
         probs = self.probabilities([format_router_input(question, history)])[0]
         scores = {label: round(p, 4) for label, p in zip(self.labels, probs)}
         best = max(range(len(probs)), key=probs.__getitem__)
         return RouteDecision(type=self.labels[best], confidence=min(1.0, max(0.0, probs[best])),  # type: ignore[arg-type]
                              router=self.name, scores=scores)
 
+    def classify_sync(self, question: str, history: list[Turn]) -> RouteDecision:
+        """The model combined with conversation signals; the rule router below the confidence threshold."""
+        from core.brains.routing import combine
+
+        return combine(self.model_sync(question, history), question, history,
+                       fallback=lambda: rule_decision(question, history), threshold=self.threshold)
+
     async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
         return await asyncio.to_thread(self.classify_sync, question, history)
+
+
+def softmax(logits: list[float], temperature: float = 1.0) -> list[float]:
+    top = max(logits)
+    exps = [math.exp((x - top) / temperature) for x in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def rule_decision(question: str, history: list[Turn]) -> RouteDecision:
+    """The offline brain's rule router (the low-confidence fallback)."""
+    from core.brains.offline.router import classify
+
+    intent, confidence, probs, _ = classify(question, bool(history))
+    return RouteDecision(type=intent, confidence=confidence, router="rules", scores=probs)  # type: ignore[arg-type]
 
 
 def read_label_map(adapter_dir: Path) -> dict:
@@ -133,7 +170,8 @@ def load_router_dir(adapter_dir: str | Path, *, threads: int = 1) -> LoRARouter:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise ModelNotAvailable(f"cannot load router adapter {adapter_dir}: {first[:200]}") from None
     router = LoRARouter(model, tokenizer, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
-                        max_length=int(meta.get("max_length", 128)), extra_chars=meta.get("extra_chars", ""))
+                        max_length=int(meta.get("max_length", 128)), extra_chars=meta.get("extra_chars", ""),
+                        threshold=meta.get("fallback_threshold"), temperature=meta.get("temperature"))
     router.probabilities(["warm-up question about LoRA?"])  # first forward pass is slow; pay it at load
     return router
 

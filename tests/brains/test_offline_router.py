@@ -82,3 +82,57 @@ async def test_routing_is_deterministic_and_maps_to_strategies() -> None:
     assert first == again
     strategies = {Intent(type=d.type, confidence=d.confidence).to_strategy() for d in first[:4]}
     assert strategies == {"simple", "comparative", "multi_hop", "exploratory"}
+
+
+# --- combining a learned router with conversation signals (core.brains.routing) -------------------
+
+from core.brains.base import RouteDecision  # noqa: E402
+from core.brains.routing import combine, signals  # noqa: E402
+
+
+def _model(label: str, p: float = 0.8) -> RouteDecision:
+    rest = (1 - p) / (len(INTENT_TYPES) - 1)
+    return RouteDecision(type=label, confidence=p, router="lora:minilm",
+                         scores={k: (p if k == label else rest) for k in INTENT_TYPES})
+
+
+@pytest.mark.parametrize("question", [
+    "Was the code released?", "Who proposed that?", "How does it compare with Faster R-CNN on COCO?",
+    "What about QLoRA?", "And on ImageNet?", "那它的训练数据呢？", "它在 GLUE 上的得分是多少？",
+])
+def test_a_back_reference_after_a_turn_is_a_follow_up(question: str) -> None:
+    decision = combine(_model("factual"), question, [LORA_TURN])
+    assert decision.type == "follow_up" and decision.router == "lora:minilm+cue"
+    assert decision.confidence == pytest.approx(max(decision.scores.values()))
+    assert sum(decision.scores.values()) == pytest.approx(1.0, abs=1e-3)
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("Compare DPO and RLHF in stability and data needs", "comparative"),
+    ("What learning rate does QLoRA use according to the QLoRA paper?", "factual"),
+    ("Quill-7B is a code model from Meta; what pass@1 does it reach on HumanEval?", "factual"),
+    ("What strategies do the papers in this collection use to make attention cheaper on long inputs?", "exploratory"),
+])
+def test_a_self_contained_question_after_a_decoy_turn_keeps_the_model_label(question: str, label: str) -> None:
+    assert not signals(question, [LORA_TURN]).follow_up_cue
+    decision = combine(_model(label), question, [LORA_TURN])
+    assert decision.type == label and decision.router == "lora:minilm"
+
+
+@pytest.mark.parametrize("question", ["Was the code released?", "What about QLoRA?", "那它的训练数据呢？"])
+def test_no_history_is_never_a_follow_up(question: str) -> None:
+    decision = combine(_model("follow_up", 0.7), question, [])
+    assert decision.type != "follow_up" and decision.scores["follow_up"] == 0.0
+    assert sum(decision.scores.values()) == pytest.approx(1.0, abs=1e-3)
+    assert "+cue" in decision.router
+
+
+def test_low_confidence_falls_back_and_says_so() -> None:
+    rules = RouteDecision(type="comparative", confidence=0.6, router="rules",
+                          scores={k: (0.6 if k == "comparative" else 0.1) for k in INTENT_TYPES})
+    low = combine(_model("multi_hop", 0.41), "How do A and B differ?", [], fallback=lambda: rules, threshold=0.5)
+    assert low.type == "comparative" and low.router == "lora:minilm→rules (p=0.48)"  # 0.41 without follow_up mass
+    high = combine(_model("multi_hop", 0.9), "How do A and B differ?", [], fallback=lambda: rules, threshold=0.5)
+    assert high.type == "multi_hop" and high.router == "lora:minilm"
+    off = combine(_model("factual", 0.3), "Was the code released?", [LORA_TURN], use_signals=False)
+    assert off.type == "factual"
