@@ -123,6 +123,10 @@ class AgentState(BaseModel):
     sources: list[Source] = Field(default_factory=list)
 
     critic_verdict: CriticVerdict | None = None
+    # the best-scored failing attempt so far: a forced pass delivers it, not merely the last one
+    best_draft: str = ""
+    best_contexts: list[RetrievedContext] = Field(default_factory=list)
+    best_verdict: CriticVerdict | None = None
     reflections: list[str] = Field(default_factory=list)  # critic feedback carried into retries
     refine_queries: list[str] = Field(default_factory=list)  # extra queries the retry must run
 
@@ -152,6 +156,9 @@ def turn_input(question: str, turn_id: str, *, max_retries: int, max_react_steps
         "final_answer": "",
         "sources": [],
         "critic_verdict": None,
+        "best_draft": "",
+        "best_contexts": [],
+        "best_verdict": None,
         "reflections": [],
         "refine_queries": [],
         "next_action": "",

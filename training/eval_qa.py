@@ -105,6 +105,7 @@ class Outcome:
     cited_docs: list[str]
     answer: str
     error: str = ""
+    critic_feedback: str = ""
 
 
 def doc_slug(source: str, doc_id: str = "") -> str:
@@ -140,7 +141,7 @@ def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0,
         critic_passed=bool(critic and critic.passed and not critic.forced), forced=bool(critic and critic.forced),
         seconds=round(seconds, 3), llm_calls=int(result.llm_calls or 0),
         tokens=int((result.tokens or {}).get("total", 0)), cited_docs=list(dict.fromkeys(cited)), answer=answer,
-        error=error,
+        error=error, critic_feedback=critic.feedback if critic else "",
     )
 
 

@@ -16,14 +16,26 @@ async def critic_node(state: AgentState, runtime: Any) -> dict:
     assert state.intent is not None
     verdict = await ctx.brain.critique(state.question, state.intent, state.retrieved_contexts,
                                        state.draft_answer, state.sub_questions)
+    update: dict = {}
+    best = state.best_verdict
+    if not verdict.passed and (best is None or verdict.score > best.score):
+        update = {"best_draft": state.draft_answer, "best_contexts": state.retrieved_contexts, "best_verdict": verdict}
+    note = ""
     if not verdict.passed and state.retry_count >= state.max_retries:
+        if best is not None and best.score > verdict.score:
+            # A retry that made things worse: deliver the best attempt, with its own verdict.
+            update = {"draft_answer": state.best_draft, "retrieved_contexts": state.best_contexts}
+            note = f" (delivering an earlier attempt that scored {best.score:.1f}, not this one's {verdict.score:.1f})"
+            verdict = best
         verdict = verdict.model_copy(update={"passed": True, "forced": True})
     emit(CriticVerdictIssued(verdict=verdict, attempt=state.retry_count))
     line = (f"Score {verdict.score:.1f}/10, completeness {verdict.completeness:.2f}, faithfulness "
-            f"{verdict.faithfulness:.2f} → {'forced pass' if verdict.forced else 'pass' if verdict.passed else 'retry'}")
+            f"{verdict.faithfulness:.2f} → {'forced pass' if verdict.forced else 'pass' if verdict.passed else 'retry'}"
+            + note)
     if verdict.feedback:
         line += f" | {verdict.feedback}"
     return {
+        **update,
         "critic_verdict": verdict,
         "reasoning_trace": state.reasoning_trace + [step("critique", line, issues=verdict.issues)],
         "_summary": line,

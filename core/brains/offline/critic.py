@@ -17,11 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.evidence import dim_hits, expand_terms, profile, relevant_indexes
+from core.brains.offline.evidence import dim_hits, expand_terms, is_document_of, profile, relevant_indexes
+from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.compose import MISSING_CELL
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
-from core.brains.offline.text import content_terms, covered, markers, split_sentences, strip_markers, term_set
+from core.brains.offline.text import content_terms, covered, has_cjk, markers, split_sentences, strip_markers, term_set
 from core.config import CriticSettings
 from core.state import CriticVerdict, Intent, RetrievedContext
 
@@ -113,8 +114,10 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     plain = strip_markers(answer)
     checks: list[bool] = []
     missing: list[str] = []
+    cited = [contexts[m - 1] for m in dict.fromkeys(markers(answer)) if 1 <= m <= len(contexts)]
     for e in prof.entities:
-        ok = mentions(plain, e)
+        # named, or answered from that paper itself (whose abstract may say "we", not "ALBERT")
+        ok = mentions(plain, e) or any(is_document_of(c, e) for c in cited)
         checks.append(ok)
         if not ok:
             missing.append(e)
@@ -134,7 +137,7 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
                 if not ok:
                     missing.append(f"{e} {d}")
                     queries.append(f"{e} {d}")
-    elif prof.dimensions:
+    elif prof.dimensions and kind == "multi_hop":  # a direct answer's coverage is _asked_for's
         for d in prof.dimensions:
             ok = dim_hits(plain, d) > 0
             checks += [ok, ok]  # the dimension is what the question asks: it weighs double
@@ -142,8 +145,15 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
                 missing.append(d)
                 queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
     if kind == "multi_hop":
-        for sq in sub_questions:
-            ok = _step_answered(sq, found)
+        gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
+        asking = [q for q in sub_questions if _asks(q)]  # a context clause or keyword rewrite asks nothing
+        if asking and found and not abstains:
+            asked = _asked_for(profile(asking[-1]), found[-1])  # the conclusion answers the last question
+            checks.append(not asked)
+            if asked:
+                missing.append(asked.replace("direct answer", "conclusion"))
+        for sq in asking:
+            ok = sq.strip() not in gaps_at and _step_answered(sq, found)
             checks.append(ok)
             if not ok:
                 missing.append(f"sub-question '{sq}'")
@@ -164,6 +174,11 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
                          suggested_queries=[q for q in dict.fromkeys(q.strip() for q in queries) if q][:4])
 
 
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                     r"forty|fifty|hundreds?|thousands?|millions?|billions?|trillions?|twice|half|double|triple|"
+                     r"dozens?)\b|[一二三四五六七八九十百千万亿]", re.I)
+
+
 def _asked_for(prof, lead: Claim) -> str:
     """What the direct answer (the first claim) leaves out of what the question asks, or "".
 
@@ -175,7 +190,7 @@ def _asked_for(prof, lead: Claim) -> str:
     have = term_set(strip_markers(lead.text))
     if focus and not any(covered(t, have) for t in focus):
         return "the asked-for " + " ".join(focus[:4]) + " in the direct answer"
-    if prof.numeric and not re.search(r"\d", lead.text.replace("[", " [").split("[")[0]):
+    if prof.numeric and not _NUMBER.search(strip_markers(lead.text)):
         return "the asked-for number in the direct answer"
     return ""
 
@@ -192,8 +207,19 @@ def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) ->
     return False
 
 
+_STEP_GAP = re.compile(r"^\d+\.\s+\*\*(.+?)\*\*\s+The knowledge base holds no evidence", re.M)
+_ASKS = re.compile(r"[?？]\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|"
+                   r"could|should|was|were|has|have)\b|什么|哪|多少|如何|怎么|为什么|是否|吗", re.I)
+
+
+def _asks(step: str) -> bool:
+    return bool(_ASKS.search(step))
+
+
 def _step_answered(sub_question: str, found: list[Claim]) -> bool:
     terms = key_terms(sub_question)
+    if has_cjk(sub_question):  # judged on its names and its terms in English
+        terms = {t for t in terms if t.isascii()} | key_terms(" ".join(english_terms(sub_question)))
     if not terms:
         return True
     best = max((sum(1 for t in terms if covered(t, term_set(c.text))) / len(terms) for c in found), default=0.0)

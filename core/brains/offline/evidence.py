@@ -38,7 +38,7 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
     base = (intent.reformulated_query if intent and intent.reformulated_query else "") or question
     ents = list(intent.entities) if intent and intent.entities else extract_entities(base)
     for e in extract_entities(base):
-        if e not in ents:
+        if not any(e.lower() in o.lower() or o.lower() in e.lower() for o in ents):  # no part of a known name
             ents.append(e)
     dims = list(intent.dimensions) if intent else []
     key = content_terms(strip_question_form(base), drop_frame=True, parts=True)
@@ -71,7 +71,7 @@ def is_document_of(ctx: RetrievedContext, name: str) -> bool:
     stem = ctx.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0] if ctx.source else ""
     head = ctx.title.split(":", 1)[0] if ":" in ctx.title else ""
     key = _compact(name)
-    return bool(key) and key in (_compact(stem), _compact(head))
+    return bool(key) and key in (_compact(stem), _compact(head), _compact(ctx.title))
 
 
 def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[str, ...] = ()) -> bool:
