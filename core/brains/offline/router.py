@@ -38,7 +38,14 @@ FEATURES: tuple[Feature, ...] = (
     _f("comparative", 3.0, r"\b(vs\.?|versus)\b|\bdiffer(ence|ences|s)?\b.*\b(between|from)\b|区别|差异|不同之处|异同", "versus/difference"),
     _f("comparative", 2.0, r"\b(pros and cons|trade-?offs?|better than|worse than|advantages? (of|over)|which (is|one is) (better|faster|cheaper|more))\b|哪个更|优劣", "preference"),
     _f("comparative", 0.8, r"\b(differ|different|similar|similarities)\b", "difference word"),
+    _f("comparative", 2.5, r"\beach of\b|\brespectively\b|\bboth\b.+\beach( one)?\b|\bdistinguish(es)?\b|\bside[- ]by[- ]side\b|"
+       r"\bstack(s)? up\b|\bweigh\b.+\bagainst\b|\b(and|or)\b [^?]+[,:]? which (one |of them )?(is|has|needs|scored|wins|reports)\b|"
+       r"\bwhich (is|has|needs)\b[^?]+\bor\b|分别|各自|孰优孰劣|谁的|谁更|哪个更|相比[^，。？]*(优缺点|怎么样|如何)", "each/respectively"),
     # multi_hop
+    _f("multi_hop", 3.0, r"(\b(inspired by|distilled from|derived from|initiali[sz]ed from|successor|predecessor|teacher|backbone|"
+       r"based on|borrows?|inherits?|takes its|adopts?|reuses?|compared against|modell?ed after|the model (that|it))\b|"
+       r"启发|蒸馏|源自|继承|沿用|借鉴|前身|教师|老师|骨干|基线|上游|源模型|参照|仿照|脱胎)"
+       r".*([;；。]|, and |\?.+\?|？.+[？?]|，[^，]*(是多少|是什么|是谁|如何))", "bridge to another model"),
     _f("multi_hop", 3.0, r"\b(build|builds|built|building) (on|upon)\b|\bextends?\b|\bimproves? (on|upon)\b|基于|建立在", "builds on"),
     _f("multi_hop", 2.5, r"\bwhy\b.*\b(lead|leads|led|cause|causes|result|results) (to|in)\b|\bleads? to\b|导致", "causal chain"),
     _f("multi_hop", 2.5, r"\bstep[- ]by[- ]step\b|\b(trace|follow) the (chain|steps|path|reasoning)\b|\bchain of (reasoning|steps|events)\b|一步步|逐步", "step by step"),
@@ -51,6 +58,9 @@ FEATURES: tuple[Feature, ...] = (
     _f("exploratory", 3.0, r"\bwhat are (the )?(main |major |different |various |existing )?(approaches|methods|techniques|families|ways|options|alternatives)\b|有哪些(方法|技术|路线)", "what approaches"),
     _f("exploratory", 2.0, r"\b(explore|exploring|trends?|recent (work|advances|developments)|broadly|families of)\b|趋势|探索", "explore"),
     _f("exploratory", 1.0, r"\btrace how\b|\bfrom \S+ (to|through) \S+", "from..to"),
+    _f("exploratory", 3.0, r"\b(this|the) collection\b|\bthese (papers|works|documents|models)\b|\bthe papers here\b|"
+       r"\b(the|my|indexed) (papers|documents|library|corpus)\b|\bacross (the|these)\b|\blines of work\b|\bdirections?\b|"
+       r"\bthe field\b|\bschools of thought\b|文集|这些论文|这批论文|这些文档|库里|这个方向|领域|流派|路线|全景|沿革", "collection/field"),
     # factual
     _f("factual", 1.5, r"^\s*(what|which|who|when|where|how (many|much|big|large|long))\b|^(什么|多少|哪)|是什么|是多少|是谁", "wh-question"),
     _f("factual", 1.0, r"\b(default|value|number of|how many|define|definition|stand for|introduced in|year)\b|默认|定义", "fact cue"),
