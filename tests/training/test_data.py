@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from training.data import generate_critic, generate_react_steps, generate_router
@@ -34,10 +35,43 @@ def test_router_heldout_never_seen_in_training():
     train, heldout = generate_router.generate()
     norm = lambda q: " ".join(q.lower().split())  # noqa: E731
     assert not {norm(r["question"]) for r in train} & {norm(r["question"]) for r in heldout}
-    train_text = " ".join(r["question"] for r in train)
-    held_entities = [e for e in V.ENTITIES_HELDOUT if e not in V.ENTITIES_TRAIN and e not in train_text]
-    assert held_entities, "held-out entities must be absent from training questions"
-    assert any(e in r["question"] for r in heldout for e in held_entities)
+    train_text = " ".join(r["question"] + " " + " ".join(m["content"] for m in r["history"]) for r in train)
+    named = lambda e, text: re.search(rf"(?<![\w-]){re.escape(e)}(?![\w-])", text)  # noqa: E731
+    held_entities = [e for e in V.R_MODELS_HELDOUT if e not in V.R_MODELS_TRAIN and not named(e, train_text)]
+    assert len(held_entities) == len(V.R_MODELS_HELDOUT), "held-out models must be absent from training rows"
+    assert sum(any(e in r["question"] for e in held_entities) for r in heldout) >= 0.5 * len(heldout)
+
+
+def test_router_heldout_templates_and_vocabulary_are_disjoint_from_training():
+    from training.data import router_templates as T
+
+    for label, langs in T.TEMPLATES.items():
+        for lang, (train_tpl, held_tpl) in langs.items():
+            assert train_tpl and held_tpl and not set(train_tpl) & set(held_tpl), (label, lang)
+    for lang in ("en", "zh"):
+        for pool in (T.PREFIXES, T.SUFFIXES, T.HISTORY_QUESTIONS, T.HISTORY_ANSWERS):
+            assert not set(pool[lang][0]) & set(pool[lang][1]) - {""}
+    pairs = [(n, getattr(V, n), getattr(V, n.replace("_TRAIN", "_HELDOUT"))) for n in dir(V)
+             if n.startswith("R_") and n.endswith("_TRAIN")]
+    assert len(pairs) >= 20
+    for name, train_pool, held_pool in pairs:
+        assert not set(train_pool) & set(held_pool), name
+
+
+def test_router_data_is_varied():
+    """Many question forms and both languages in every label; decoy histories; multi-clause questions."""
+    train, _ = generate_router.generate()
+    for label in LABELS:
+        rows = [r for r in train if r["label"] == label]
+        assert len({r["question"] for r in rows}) >= 0.85 * len(rows) >= 800
+        assert sum(r["lang"] == "zh" for r in rows) >= 200
+    factual = [r["question"] for r in train if r["label"] == "factual" and r["lang"] == "en"]
+    for form in ("Which ", "What ", "How many", "According to", "Does ", "Who ", "Is ", "Did ", "Name "):
+        assert sum(q.startswith(form) or f": {form}" in q for q in factual) >= 5, form
+    assert any("'" in q and "paper" in q for q in factual)  # a paper named by its quoted title
+    assert sum(len(q.split()) >= 18 for q in factual) >= 30  # long, multi-clause questions
+    decoys = [r for r in train if r["history"] and r["label"] != "follow_up"]
+    assert len(decoys) >= 0.3 * len([r for r in train if r["label"] != "follow_up"])
 
 
 def test_critic_pairs_cover_every_defect():

@@ -5,10 +5,12 @@ Writes ``router_train.jsonl`` and ``router_heldout.jsonl`` next to this file, on
     {"question": str, "history": [{"role": "user"|"assistant", "content": str}, ...],
      "label": "factual"|"comparative"|"multi_hop"|"exploratory"|"follow_up", "lang": "en"|"zh"}
 
-The training split uses only training templates and training entities; the held-out split uses
-held-out templates and/or held-out entities and topics, and drops any question text that also occurs
-in training. Every follow_up carries a previous turn, and about a third of the other examples carry
-one too, so the presence of history never gives the label away.
+The training split uses only training templates, wrappers and vocabulary; the held-out split uses
+only held-out templates, held-out wrappers and held-out vocabulary (models, datasets, properties,
+relations, titles, authors…), and drops any question text that also occurs in training, so it
+measures unseen phrasings and names. Every follow_up carries a previous turn, and about a third of
+the other examples carry one too (a decoy: a self-contained question after a turn, sometimes about
+the same model), so the presence of history never gives the label away.
 
 Run ``python -m training.data.generate_router [--seed N]`` to regenerate. With an LLM configured,
 ``--llm N`` adds the LLM brain's paraphrases of N training questions to the training split only
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -31,79 +34,172 @@ DATA_DIR = Path(__file__).resolve().parent
 TRAIN_FILE = DATA_DIR / "router_train.jsonl"
 HELDOUT_FILE = DATA_DIR / "router_heldout.jsonl"
 DEFAULT_SEED = 13
-HISTORY_RATE = 0.35  # share of non-follow_up examples that carry a previous turn
+EN_RATE = 0.65  # share of English examples
+HISTORY_RATE = 0.35  # share of non-follow_up examples that carry a (decoy) previous turn
+SAME_SUBJECT_RATE = 0.35  # of those, the share whose previous turn is about the same model
 
 
-def _pick_vocab(rng: random.Random, lang: str, heldout_entities: bool) -> dict[str, str]:
-    ents = V.ENTITIES_HELDOUT if heldout_entities else V.ENTITIES_TRAIN
-    pairs = V.PAIRS_HELDOUT if heldout_entities else V.PAIRS_TRAIN
+def _pools(lang: str, held: bool) -> dict[str, list[str]]:
+    """Every slot's candidate fillers for one language and split (index 1 = held-out)."""
+    k = 1 if held else 0
+    zh = lang == "zh"
+
+    def pick(train: list[str], heldout: list[str]) -> list[str]:
+        return heldout if held else train
+
+    return {
+        "models": pick(V.R_MODELS_TRAIN, V.R_MODELS_HELDOUT),
+        "datasets": pick(V.R_DATASETS_TRAIN, V.R_DATASETS_HELDOUT),
+        "metric": V.R_METRICS,
+        "prop": pick(V.R_PROPS_ZH_TRAIN, V.R_PROPS_ZH_HELDOUT) if zh else pick(V.R_PROPS_TRAIN, V.R_PROPS_HELDOUT),
+        "comp": (pick(V.R_COMPONENTS_ZH_TRAIN, V.R_COMPONENTS_ZH_HELDOUT) if zh
+                 else pick(V.R_COMPONENTS_TRAIN, V.R_COMPONENTS_HELDOUT)),
+        "task": pick(V.R_TASKS_ZH_TRAIN, V.R_TASKS_ZH_HELDOUT) if zh else pick(V.R_TASKS_TRAIN, V.R_TASKS_HELDOUT),
+        "dim": pick(V.R_DIMS_ZH_TRAIN, V.R_DIMS_ZH_HELDOUT) if zh else pick(V.R_DIMS_TRAIN, V.R_DIMS_HELDOUT),
+        "goal": pick(V.R_GOALS_ZH_TRAIN, V.R_GOALS_ZH_HELDOUT) if zh else pick(V.R_GOALS_TRAIN, V.R_GOALS_HELDOUT),
+        "area": pick(V.R_AREAS_ZH_TRAIN, V.R_AREAS_ZH_HELDOUT) if zh else pick(V.R_AREAS_TRAIN, V.R_AREAS_HELDOUT),
+        "aspect": (pick(V.R_ASPECTS_ZH_TRAIN, V.R_ASPECTS_ZH_HELDOUT) if zh
+                   else pick(V.R_ASPECTS_TRAIN, V.R_ASPECTS_HELDOUT)),
+        "idea": pick(V.R_IDEAS_ZH_TRAIN, V.R_IDEAS_ZH_HELDOUT) if zh else pick(V.R_IDEAS_TRAIN, V.R_IDEAS_HELDOUT),
+        "topic": pick(V.R_TOPICS_ZH_TRAIN, V.R_TOPICS_ZH_HELDOUT) if zh else pick(V.R_TOPICS_TRAIN, V.R_TOPICS_HELDOUT),
+        "rel": (pick(V.R_RELATIONS_ZH_TRAIN, V.R_RELATIONS_ZH_HELDOUT) if zh
+                else pick(V.R_RELATIONS_TRAIN, V.R_RELATIONS_HELDOUT)),
+        "bridge": (pick(V.R_BRIDGES_ZH_TRAIN, V.R_BRIDGES_ZH_HELDOUT) if zh
+                   else pick(V.R_BRIDGES_TRAIN, V.R_BRIDGES_HELDOUT)),
+        "surnames": pick(V.R_SURNAMES_TRAIN, V.R_SURNAMES_HELDOUT),
+        "orgs": pick(V.R_ORGS_TRAIN, V.R_ORGS_HELDOUT),
+        "title_leads": pick(V.R_TITLE_LEADS_TRAIN, V.R_TITLE_LEADS_HELDOUT),
+        "title_cores": pick(V.R_TITLE_CORES_TRAIN, V.R_TITLE_CORES_HELDOUT),
+        "title_purposes": pick(V.R_TITLE_PURPOSES_TRAIN, V.R_TITLE_PURPOSES_HELDOUT),
+        "title_shapes": pick(V.R_TITLE_SHAPES_TRAIN, V.R_TITLE_SHAPES_HELDOUT),
+        "size": T.SIZES[k], "size_zh": T.SIZES_ZH[k], "comp_role": T.COMP_ROLES[lang][k],
+        "comp_role_zh": T.COMP_ROLES["zh"][k], "hw_zh": T.HARDWARE_ZH[k], "count": T.COUNTS[lang][k], "thing": T.THINGS[k], "ds_kind": T.DS_KINDS[lang][k],
+        "amount": T.AMOUNTS[lang][k], "cost": T.COSTS[lang][k], "adj": T.ADJECTIVES[lang][k],
+        "hw": T.HARDWARE[k], "setting": T.SETTINGS[k],
+    }
+
+
+def _authors(rng: random.Random, pool: dict[str, list[str]], lang: str) -> str:
+    if rng.random() < 0.6:
+        return f"{rng.choice(pool['surnames'])} et al." if lang == "en" else f"{rng.choice(pool['surnames'])} 等人"
+    a, b = rng.sample(pool["surnames"], 2)
+    return f"{a} and {b}" if lang == "en" else f"{a} 和 {b}"
+
+
+def _title(rng: random.Random, pool: dict[str, list[str]], name: str) -> str:
+    return rng.choice(pool["title_shapes"]).format(
+        name=name, lead=rng.choice(pool["title_leads"]), core=rng.choice(pool["title_cores"]),
+        purpose=rng.choice(pool["title_purposes"]))
+
+
+def _relation(lang: str, rel: str, a: str, b: str) -> str:
+    """"A builds on B" / "A 受到了 B 的启发"."""
+    if lang == "zh" and "…" in rel:
+        return f"{a} " + rel.replace("…", f" {b} ")
+    return f"{a} {rel} {b}"
+
+
+def _pick_vocab(rng: random.Random, lang: str, held: bool) -> dict[str, str]:
+    """One filler for every slot the templates use (see ``router_templates``)."""
+    pool = _pools(lang, held)
+    m, m2, m3 = rng.sample(pool["models"], 3)
+    ds, ds2 = rng.sample(pool["datasets"], 2)
+    prop, prop2 = rng.sample(pool["prop"], 2)
+    comp, comp2 = rng.sample(pool["comp"], 2)
+    idea, idea2 = rng.sample(pool["idea"], 2)
+    aspect, aspect2, aspect3 = rng.sample(pool["aspect"], 3)
+    count, count2 = rng.sample(pool["count"], 2)
+    dim, dim2 = rng.sample(pool["dim"], 2)
+    org, authors = rng.choice(pool["orgs"]), _authors(rng, pool, lang)
+    year = str(rng.randint(2015, 2024))
+    title = _title(rng, pool, m)
+    size = rng.choice(pool["size"])
+    bridge = rng.choice(pool["bridge"])
     if lang == "en":
-        attrs, dims, goals = V.ATTRIBUTES_EN, V.DIMENSIONS_EN, V.GOALS_EN
-        topics = V.TOPICS_EN_HELDOUT if heldout_entities else V.TOPICS_EN_TRAIN
+        paper = rng.choice([f"the {m} paper", f"'{title}'", f"the paper '{title}'", f"the paper by {authors}",
+                            f"the {year} {m} paper", f"'{title}' ({m})", f"{authors}'s {m} paper"])
+        ref = rng.choice([m, m, m, f"{org}'s {m}", f"the {size} {m} model", f"{m} ({authors})",
+                          f"the model from '{title}'"])
     else:
-        attrs, dims, goals = V.ATTRIBUTES_ZH, V.DIMENSIONS_ZH, V.GOALS_ZH
-        topics = V.TOPICS_ZH_HELDOUT if heldout_entities else V.TOPICS_ZH_TRAIN
-    a, b = rng.choice(pairs)
-    if rng.random() < 0.5:
-        a, b = b, a
-    dim, dim2 = rng.sample(dims, 2)
-    return {"e": rng.choice(ents), "a": a, "b": b, "attr": rng.choice(attrs), "dim": dim, "dim2": dim2,
-            "goal": rng.choice(goals), "topic": rng.choice(topics)}
+        paper = rng.choice([f"{m} 论文", f"《{title}》", f"{authors}的论文"])
+        ref = m
+    slots = {
+        "m": m, "m2": m2, "m3": m3, "a": m, "b": m2, "c": m3, "paper": paper, "ref": ref, "title": title,
+        "authors": authors, "org": org, "year": year, "ds": ds, "ds2": ds2, "metric": rng.choice(pool["metric"]),
+        "prop": prop, "prop2": prop2, "comp": comp, "comp2": comp2, "task": rng.choice(pool["task"]),
+        "dim": dim, "dim2": dim2, "goal": rng.choice(pool["goal"]), "area": rng.choice(pool["area"]),
+        "aspect": aspect, "aspect2": aspect2, "aspect3": aspect3, "idea": idea, "idea2": idea2,
+        "topic": rng.choice(pool["topic"]),
+        "a_rel_b": _relation(lang, rng.choice(pool["rel"]), m, m2), "bridge": bridge,
+        "bridge_of": re.sub(r"^(the|its|that|那个|那项|它的|该|这个)\s*", "", bridge),
+        "size": size, "size_zh": rng.choice(pool["size_zh"]), "count": count, "count2": count2,
+        "thing": rng.choice(pool["thing"]), "comp_role": rng.choice(pool["comp_role"]),
+        "comp_role_zh": rng.choice(pool["comp_role_zh"]), "hw_zh": rng.choice(pool["hw_zh"]),
+        "ds_kind": rng.choice(pool["ds_kind"]), "amount": rng.choice(pool["amount"]),
+        "cost": rng.choice(pool["cost"]), "adj": rng.choice(pool["adj"]), "hw": rng.choice(pool["hw"]),
+        "setting": rng.choice(pool["setting"]),
+    }
+    return slots
+
+
+def _fill(template: str, slots: dict[str, str]) -> str:
+    text = template.format(**slots)
+    text = re.sub(r"[ ]{2,}", " ", text)
+    text = re.sub(r" ([，。？；、])", r"\1", text)  # no space before Chinese punctuation
+    return text
 
 
 def _lower_first(text: str) -> str:
-    """Lower-case a leading ordinary word ("What" → "what"), never a name ("LoRA", "Transformer")."""
+    """Lower-case a leading ordinary word ("What" → "what"), never a name ("ResNet", "Transformer")."""
     word = text.split(" ", 1)[0]
-    names = V.ENTITIES_TRAIN + V.ENTITIES_HELDOUT
+    names = V.R_MODELS_TRAIN + V.R_MODELS_HELDOUT
     if word.isalpha() and word[1:].islower() and word != "I" and not any(n.startswith(word) for n in names):
         return text[0].lower() + text[1:]
     return text
 
 
-def _paraphrase(rng: random.Random, text: str, lang: str) -> str:
+def _paraphrase(rng: random.Random, text: str, lang: str, held: bool) -> str:
+    k = 1 if held else 0
+    prefix, suffix = rng.choice(T.PREFIXES[lang][k]), rng.choice(T.SUFFIXES[lang][k])
     if lang == "en":
-        prefix = rng.choice(T.PREFIXES_EN)
-        if prefix.endswith(", "):
+        if prefix.endswith((", ", "— ")):
             text = _lower_first(text)
         text = prefix + text
         if rng.random() < 0.15:
             text = _lower_first(text)
         if rng.random() < 0.1:
             text = text.rstrip("?.")
-        return text + rng.choice(T.SUFFIXES_EN)
-    text = rng.choice(T.PREFIXES_ZH) + text
+        return text + suffix
+    text = prefix + text
+    if rng.random() < 0.3:  # "LoRA默认…" as often as "LoRA 默认…"
+        text = re.sub(r"(?<=[\u4e00-\u9fff，。？；：]) | (?=[\u4e00-\u9fff，。？；：])", "", text)
     if rng.random() < 0.1:
         text = text.rstrip("？?。")
-    return text + rng.choice(T.SUFFIXES_ZH)
+    return text + suffix
 
 
-def _previous_turn(rng: random.Random, lang: str, heldout: bool) -> list[dict]:
-    """A plausible earlier exchange: a factual or comparative question and a short cited answer."""
-    label = rng.choice(("factual", "comparative", "multi_hop"))
-    q = rng.choice(T.TEMPLATES[label][lang][0]).format(**_pick_vocab(rng, lang, heldout))
-    snippets = V.ANSWER_SNIPPETS_EN if lang == "en" else V.ANSWER_SNIPPETS_ZH
-    ents = V.ENTITIES_HELDOUT if heldout else V.ENTITIES_TRAIN
-    a = rng.choice(snippets).format(e=rng.choice(ents))
+def _previous_turn(rng: random.Random, lang: str, held: bool, subject: str | None = None) -> list[dict]:
+    """A plausible earlier exchange: a question about a model and a short cited answer."""
+    k = 1 if held else 0
+    slots = _pick_vocab(rng, lang, held)
+    if subject:
+        slots["m"] = subject
+    q = _fill(rng.choice(T.HISTORY_QUESTIONS[lang][k]), slots)
+    a = _fill(rng.choice(T.HISTORY_ANSWERS[lang][k]), slots)
     return [{"role": "user", "content": q}, {"role": "assistant", "content": a}]
 
 
 def _example(rng: random.Random, label: str, split: str) -> dict:
-    lang = "en" if rng.random() < 0.6 else "zh"
-    train_tpl, heldout_tpl = T.TEMPLATES[label][lang]
-    if split == "train":
-        template, heldout_vocab = rng.choice(train_tpl), False
-    elif rng.random() < 0.6:
-        template, heldout_vocab = rng.choice(heldout_tpl), rng.random() < 0.5
-    else:
-        template, heldout_vocab = rng.choice(train_tpl), True
-    slots = _pick_vocab(rng, lang, heldout_vocab)
-    if "{topic}" in template and "{a}" in template:  # an evolution question: use a real lineage
-        topic_en, topic_zh, slots["a"], slots["b"] = rng.choice(
-            V.LINEAGES_HELDOUT if heldout_vocab else V.LINEAGES_TRAIN)
-        slots["topic"] = topic_en if lang == "en" else topic_zh
-    question = _paraphrase(rng, template.format(**slots), lang)
-    with_history = label == "follow_up" or rng.random() < HISTORY_RATE
-    history = _previous_turn(rng, lang, split != "train") if with_history else []
+    held = split != "train"
+    lang = "en" if rng.random() < EN_RATE else "zh"
+    template = rng.choice(T.TEMPLATES[label][lang][1 if held else 0])
+    slots = _pick_vocab(rng, lang, held)
+    question = _paraphrase(rng, _fill(template, slots), lang, held)
+    history: list[dict] = []
+    if label == "follow_up":
+        history = _previous_turn(rng, lang, held)
+    elif rng.random() < HISTORY_RATE:  # a decoy: the question stands on its own after a turn
+        history = _previous_turn(rng, lang, held, slots["m"] if rng.random() < SAME_SUBJECT_RATE else None)
     return {"question": question, "history": history, "label": label, "lang": lang}
 
 
@@ -112,14 +208,15 @@ def _key(ex: dict) -> str:
     return " ".join(ex["question"].lower().split()) + "\x00" + last
 
 
-def generate(seed: int = DEFAULT_SEED, per_label_train: int = 320,
-             per_label_heldout: int = 60) -> tuple[list[dict], list[dict]]:
+def generate(seed: int = DEFAULT_SEED, per_label_train: int = 1100,
+             per_label_heldout: int = 120) -> tuple[list[dict], list[dict]]:
     """Return (train, heldout), deduplicated, deterministic for a given seed."""
-    rng = random.Random(seed)
     splits: dict[str, list[dict]] = {"train": [], "heldout": []}
     seen: set[str] = set()
     train_questions: set[str] = set()
-    for split, target in (("train", per_label_train), ("heldout", per_label_heldout)):
+    # each split has its own random stream: the held-out split does not move when training templates change
+    for split, target, rng in (("train", per_label_train, random.Random(seed)),
+                               ("heldout", per_label_heldout, random.Random(f"heldout-{seed}"))):
         for label in LABELS:
             got, tries = 0, 0
             while got < target and tries < target * 50:
