@@ -26,12 +26,14 @@ from typing import Callable
 from core.brains.base import RouteDecision, Turn
 
 FOLLOW_UP = "follow_up"
-# Calibrated on training/data/router_heldout.jsonl with ``python -m training.eval_router --calibrate``.
+# Used only when an adapter carries no calibrated ``fallback_threshold`` in its label_map.json (the shipped
+# one does: ``python -m training.eval_router --calibrate --write`` fits it on the held-out split).
 FALLBACK_THRESHOLD = 0.0
 MAX_REF_POSITION = 8  # a pronoun that points back comes early: "How much data did it use…" (words; 汉字 in Chinese)
 MAX_BARE_WORDS = 5  # "Was the code published?": short and naming nothing
 MIN_STANDALONE_WORDS = 7  # shorter questions naming something may be ellipses: "Any numbers on COCO?"
-# The confidence given to a follow_up that the cue (rule 2) decided: its precision on the held-out split.
+# The confidence given to a follow_up that the cue (rule 2) decided. On the held-out split the cue fired
+# on 118 questions after a turn, all of them follow-ups; 0.9 is a conservative bound on that precision.
 CUE_CONFIDENCE = 0.9
 
 _CJK = re.compile(r"[\u3400-\u9fff]")

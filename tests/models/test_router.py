@@ -64,6 +64,38 @@ async def test_follow_up_with_history(router):
     assert standalone.type == "comparative", standalone.scores
 
 
+@pytest.mark.slow
+async def test_terse_follow_ups_decoys_and_first_turns(router):
+    for question in ("Was the code published?", "Who proposed that?", "How does it compare with Faster R-CNN on COCO?",
+                     "那它的训练数据呢？"):
+        decision = await router.classify(question, [PREVIOUS])
+        assert decision.type == "follow_up", (question, decision)
+    for question in ("What learning rate does the Quill-7B paper report?",
+                     "What strategies do the papers in this collection use to make attention cheaper on long inputs?"):
+        decision = await router.classify(question, [PREVIOUS])  # a decoy history: self-contained question
+        assert decision.type != "follow_up", (question, decision)
+    for question in ("Was the code published?", "And how much memory does it save?"):
+        decision = await router.classify(question, [])
+        assert decision.type != "follow_up" and decision.scores["follow_up"] == 0.0
+
+
+@pytest.mark.slow
+def test_model_alone_and_combined_decision(router):
+    raw = router.model_sync("Who proposed that?", [PREVIOUS])
+    assert raw.router == "lora:minilm" and abs(sum(raw.scores.values()) - 1) < 0.01
+    combined = router.classify_sync("Who proposed that?", [PREVIOUS])
+    assert combined.type == "follow_up" and combined.router.startswith("lora:minilm")
+    meta = json.loads((SHIPPED_ROUTER / "label_map.json").read_text())
+    assert router.temperature == meta.get("temperature", 1.0) and router.threshold == meta.get("fallback_threshold", 0.0)
+
+
+@pytest.mark.slow
+def test_low_confidence_falls_back_to_the_rules_and_says_so(router, monkeypatch):
+    monkeypatch.setattr(router, "threshold", 1.01)  # every decision is "unsure"
+    decision = router.classify_sync("Compare LoRA and QLoRA in memory use and accuracy", [])
+    assert decision.router.startswith("lora:minilm→rules (p=") and decision.type == "comparative"
+
+
 def test_missing_adapter_is_one_clean_line(tmp_path):
     settings = Settings()
     settings.agent.router_model = str(tmp_path / "nope")

@@ -79,5 +79,46 @@ def test_classification_report_math():
     assert report["confusion"]["matrix"][0][:2] == [1, 1]
 
 
+def test_ece_and_language_detection():
+    from training.eval_router import detect_lang, expected_calibration_error, row_lang
+
+    assert expected_calibration_error([1.0, 1.0], [True, True]) == 0.0
+    assert expected_calibration_error([0.9, 0.9], [True, False]) == 0.4
+    assert expected_calibration_error([0.95, 0.55], [True, False]) == round(0.5 * 0.05 + 0.5 * 0.55, 4)
+    assert detect_lang("那它的训练数据呢？") == "zh" and detect_lang("Was the code published?") == "en"
+    assert row_lang({"question": "What is LoRA?", "lang": "zh"}) == "zh"  # an explicit lang wins
+
+
+@pytest.mark.slow
+def test_evaluation_on_real_paper_format_and_calibration(tiny_adapter, tmp_path):
+    """Rows without ``lang`` (the real-paper question format): language from the text, ECE, model alone."""
+    from core.models.router import load_router_dir
+    from training.eval_router import calibrate_threshold, write_calibration
+
+    data = tmp_path / "dev.jsonl"
+    write_jsonl(data, [
+        {"id": "a", "question": "What GLUE score did the original paper report?", "label": "factual", "history": []},
+        {"id": "b", "question": "Was the code published?", "label": "follow_up",
+         "history": [{"role": "user", "content": "What is ALBERT?"}, {"role": "assistant", "content": "A lite BERT."}]},
+        {"id": "c", "question": "它在 GLUE 上的得分是多少？", "label": "follow_up",
+         "history": [{"role": "user", "content": "Perceiver IO 是什么？"}, {"role": "assistant", "content": "一种通用架构。"}]},
+    ])
+    router = load_router_dir(tiny_adapter[0])
+    report = evaluate_router(router, data, warmup=0, baseline=False)
+    assert report["n_by_lang"] == {"en": 2, "zh": 1} and 0 <= report["ece"] <= 1
+    assert report["per_label"]["follow_up"]["recall"] == 1.0  # history + back-reference ⇒ follow_up
+    raw = evaluate_router(router, data, warmup=0, baseline=False, raw=True)
+    assert raw["router"].endswith("(model only)") and set(raw["routers"]) == {"lora:minilm"}
+    result = calibrate_threshold(router, data, grid=(0.0, 0.5, 1.01))
+    assert [g["threshold"] for g in result["grid"]] == [0.0, 0.5, 1.01] and result["grid"][-1]["fallbacks"] == 3
+    assert 0.5 <= result["temperature"] <= 5.0
+    out = tmp_path / "adapter"
+    out.mkdir()
+    (out / "label_map.json").write_text(json.dumps({"labels": []}))
+    write_calibration(out, result)
+    meta = json.loads((out / "label_map.json").read_text())
+    assert meta["temperature"] == result["temperature"] and meta["fallback_threshold"] == result["best"]["threshold"]
+
+
 def test_training_data_is_not_the_heldout_data():
     assert TRAIN_FILE != HELDOUT_FILE and TRAIN_FILE.exists() and HELDOUT_FILE.exists()
