@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from core.state import INTENT_TYPES
+from training.eval_router import _percentile
 
 LABELS = list(INTENT_TYPES)
 ABSTAIN_RE = re.compile(r"knowledge base (?:holds|has|contains) no evidence|no evidence in the knowledge base", re.I)
@@ -149,14 +150,6 @@ def _rate(hits: int, n: int) -> float | None:
     return round(hits / n, 4) if n else None
 
 
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[k]
-
-
 def calibration_error(confidences: list[float], correct: list[bool], bins: int = 10) -> float:
     """Expected calibration error: bin-weighted |accuracy − mean confidence| over equal-width bins."""
     if not confidences:
@@ -223,7 +216,8 @@ def summarize(rows: list[Outcome]) -> dict:
     report["per_label"] = {label: _answer_scores([o for o in rows if o.label == label])
                            for label in LABELS if any(o.label == label for o in rows)}
     secs = [o.seconds for o in rows]
-    report["seconds"] = {"p50": round(_percentile(secs, 0.5), 3), "p95": round(_percentile(secs, 0.95), 3),
+    report["seconds"] = {"p50": round(_percentile(secs, 0.5), 3) if secs else 0.0,
+                         "p95": round(_percentile(secs, 0.95), 3) if secs else 0.0,
                          "total": round(sum(secs), 1)}
     report["llm"] = {"calls": sum(o.llm_calls for o in rows), "tokens": sum(o.tokens for o in rows)}
     return report
