@@ -8,6 +8,7 @@ one user-facing line; the session (checkpointed messages) and the facts survive 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -20,6 +21,8 @@ from core.events import (
 )
 from core.memory.history import turns_from_messages
 from core.state import AgentState, turn_input
+from core.vocabulary import Vocabulary
+from core.vocabulary import active as vocabulary_scope
 
 
 FIRST_INDEX_TIMEOUT_S = 600  # a fresh data dir indexes the bundled corpus before answering
@@ -34,7 +37,7 @@ class Agent:
 
     def __init__(self, settings: Settings, brain: Brain, hub: Any, *, checkpointer: Any = None,
                  facts: Any = None, sessions: Any = None, traces: Any = None,
-                 collection: str | None = None, vocabulary: list[str] | None = None) -> None:
+                 collection: str | None = None, vocabulary: Vocabulary | None = None) -> None:
         from core.graph import build_graph
 
         self.settings = settings
@@ -42,7 +45,8 @@ class Agent:
         self.hub = hub
         self.facts, self.sessions, self.traces = facts, sessions, traces
         self.collection = collection or settings.mcp.collection
-        self.vocabulary = vocabulary or []
+        self.vocabulary = vocabulary or Vocabulary()
+        self._vocabulary_tool = True  # the hub answers get_vocabulary (an upstream server may not)
         self.checkpointer = checkpointer
         self.graph = build_graph(checkpointer)
         self._lock = asyncio.Lock()
@@ -86,15 +90,17 @@ class Agent:
             if self.sessions is not None:
                 await self.sessions.begin_turn(session_id, question)
             yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name))
+            await self.refresh_vocabulary()
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
-                               collection=self.collection, session_id=session_id, vocabulary=self.vocabulary)
+                               collection=self.collection, session_id=session_id,
+                               vocabulary=self.vocabulary.names())
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             agent = self.settings.agent
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
             final: dict = {}
             notices_before = len(getattr(self.hub, "notices", []))
             try:
-                async for ns, mode, data in _stream(self.graph, inp, config, ctx):
+                async for ns, mode, data in _stream(self.graph, inp, config, ctx, self.vocabulary):
                     if mode == "values":
                         if not ns:
                             final = data
@@ -117,6 +123,18 @@ class Agent:
                                      category="internal", node=_last_node(events)))
             await self._finish(turn_id, session_id, question, events, ok=isinstance(events[-1], TurnFinished))
 
+    async def refresh_vocabulary(self) -> None:
+        """Fetch the collection's vocabulary again when the hub's revision moved (one small call)."""
+        if not self._vocabulary_tool:
+            return
+        fresh = await _vocabulary(self.hub, self.collection, self.vocabulary.revision)
+        if fresh is UNCHANGED:
+            return
+        if fresh is None or fresh.revision is None:  # titles only: the hub cannot say more
+            self._vocabulary_tool = False
+        if fresh is not None:
+            self.vocabulary = fresh
+
     async def _finish(self, turn_id: str, session_id: str, question: str, events: list[Event], ok: bool) -> None:
         if self.traces is not None and self.settings.tracing.enabled:
             await self.traces.save_turn(turn_id, session_id, question, events)
@@ -124,13 +142,15 @@ class Agent:
             await self.sessions.end_turn(session_id)
 
 
-async def _stream(graph: Any, inp: dict, config: dict, ctx: Any) -> AsyncIterator[tuple[tuple, str, Any]]:
+async def _stream(graph: Any, inp: dict, config: dict, ctx: Any,
+                  vocab: Vocabulary) -> AsyncIterator[tuple[tuple, str, Any]]:
     # durability="exit": one checkpoint write per turn instead of one per step; a turn that fails
-    # leaves the previous turns' history intact.
+    # leaves the previous turns' history intact. The nodes' tasks copy the active vocabulary.
     extra = {"durability": "exit"} if graph.checkpointer is not None else {}
-    async for ns, mode, data in graph.astream(inp, config, context=ctx, stream_mode=["custom", "values"],
-                                               subgraphs=True, **extra):
-        yield ns, mode, data
+    with vocabulary_scope(vocab):
+        async for ns, mode, data in graph.astream(inp, config, context=ctx, stream_mode=["custom", "values"],
+                                                   subgraphs=True, **extra):
+            yield ns, mode, data
 
 
 def _last_node(events: list[Event]) -> str | None:
@@ -187,14 +207,21 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
             brain = build_brain(settings)
         if hasattr(brain, "warm"):
             brain.warm()  # local models load while the hub starts
-        if persist and settings.memory.enabled:
-            _warm_encoder()  # overlaps the encoder load with the hub start-up
-        if hub is None:
-            hub = await stack.enter_async_context(HubClient(settings.mcp))
-        checkpointer = facts = sessions = traces = None
-        if persist:
-            checkpointer, facts, sessions, traces = await _open_stores(settings, stack)
-        vocabulary = await _vocabulary(hub, collection or settings.mcp.collection)
+        # the encoder loads while the hub starts; a failed start waits for it, since a process that
+        # exits while a thread is still loading torch aborts instead of exiting with its own code
+        warm = _warm_encoder() if persist and settings.memory.enabled else None
+        try:
+            if hub is None:
+                hub = await stack.enter_async_context(HubClient(settings.mcp))
+            checkpointer = facts = sessions = traces = None
+            if persist:
+                checkpointer, facts, sessions, traces = await _open_stores(settings, stack)
+            vocabulary = await _vocabulary(hub, collection or settings.mcp.collection, None)
+            vocabulary = vocabulary if isinstance(vocabulary, Vocabulary) else None
+        except BaseException:
+            if warm is not None:
+                await asyncio.to_thread(warm.join, 120)
+            raise
         yield Agent(settings, brain, hub, checkpointer=checkpointer, facts=facts, sessions=sessions,
                     traces=traces, collection=collection, vocabulary=vocabulary)
 
@@ -217,12 +244,12 @@ async def check_llm_endpoint(settings: Settings, timeout: float = 5.0) -> None:
     writer.close()
 
 
-def _warm_encoder() -> None:
-    import threading
-
+def _warm_encoder() -> threading.Thread:
     from core.embeddings import embed_one
 
-    threading.Thread(target=lambda: embed_one("warm up"), name="encoder-warm", daemon=True).start()
+    thread = threading.Thread(target=lambda: embed_one("warm up"), name="encoder-warm", daemon=True)
+    thread.start()
+    return thread
 
 
 async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:
@@ -240,19 +267,40 @@ async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, 
     return checkpointer, facts, sessions, traces
 
 
-async def _vocabulary(hub: Any, collection: str) -> list[str]:
-    """Document titles of the collection, for slot filling (empty if the server cannot list them)."""
+UNCHANGED = Vocabulary(revision=-1)
+
+
+async def _vocabulary(hub: Any, collection: str, since: int | None) -> Vocabulary | None:
+    """The collection's vocabulary from the hub; UNCHANGED when its revision is still ``since``.
+
+    A hub without ``get_vocabulary`` (an upstream server) gives a vocabulary of its document titles,
+    and None afterwards, so the agent stops asking.
+    """
     from core.tools.hub_client import ToolError
 
-    if not hasattr(hub, "list_collections"):  # an in-process retriever (benchmarks)
-        return []
+    if not hasattr(hub, "call"):  # an in-process retriever (benchmarks)
+        return None
+    args = {"collection": collection} | ({"since_revision": since} if since is not None else {})
+    try:
+        res = await hub.call("get_vocabulary", args, timeout=FIRST_INDEX_TIMEOUT_S)
+    except ToolError:
+        return await _title_vocabulary(hub, collection) if since is None else None
+    data = res.structured if isinstance(res.structured, dict) else {}
+    if data.get("unchanged"):
+        return UNCHANGED
+    return Vocabulary.from_dict(data)
+
+
+async def _title_vocabulary(hub: Any, collection: str) -> Vocabulary:
+    from core.tools.hub_client import ToolError
+
     try:
         res = await hub.list_collections(timeout=FIRST_INDEX_TIMEOUT_S)
     except ToolError:
-        return []
+        return Vocabulary()
     data = res.structured or {}
     titles: list[str] = []
     for col in data.get("collections", []) if isinstance(data, dict) else []:
         if isinstance(col, dict) and col.get("name") == collection:
             titles += [d.get("title", "") for d in col.get("documents", []) if isinstance(d, dict)]
-    return [t for t in titles if t]
+    return Vocabulary.from_titles(titles)

@@ -30,6 +30,22 @@ class CitationMeta(BaseModel):
     dense_score: float | None = None
 
 
+class VocabularyTerm(BaseModel):
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    year: int = 0
+    related: list[str] = Field(default_factory=list)
+    case_sensitive: list[str] = Field(default_factory=list)
+    kind: str = "method"
+
+
+class VocabularyResult(BaseModel):
+    collection: str
+    revision: int | None = None
+    unchanged: bool = False
+    terms: list[VocabularyTerm] = Field(default_factory=list)
+
+
 class Citation(BaseModel):
     index: int
     chunk_id: str

@@ -59,6 +59,16 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
                 lines.append(f"  - {d.title} (`{d.doc_id}`)")
         return render.structured(res, "\n".join(lines))
 
+    @mcp.tool(description="Names the collection uses (document title heads, defined acronyms with their long "
+                          "forms, repeated headings and name-shaped terms), with the collection's revision. "
+                          "With since_revision equal to the current revision, answers unchanged=true only.")
+    async def get_vocabulary(collection: Coll = "default", since_revision: int | None = None) -> Annotated[
+            CallToolResult, render.VocabularyResult]:
+        v: render.VocabularyResult = await _run(hub.vocabulary, collection, since_revision)
+        text = (f"Vocabulary of `{v.collection}` (revision {v.revision}): "
+                + ("unchanged" if v.unchanged else ", ".join(t.name for t in v.terms)))
+        return render.structured(v, text)
+
     @mcp.tool(description="Title, source, authors/year, pages, sections and a short summary of one document. "
                           "doc_id may also be a chunk_id of that document.")
     async def get_document_summary(doc_id: str, collection: Coll = "default") -> Annotated[

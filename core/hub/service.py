@@ -16,6 +16,7 @@ from core.hub import render
 from core.hub.ingest import backfill_embeddings, sync_bundled
 from core.hub.search import Hit, Searcher, load_reranker
 from core.hub.store import HubStore
+from core.vocabulary import DocumentText, Vocabulary, build
 
 log = logging.getLogger("paperpilot.hub")
 MAX_TOP_K = 20
@@ -33,6 +34,8 @@ class Hub:
         self._indexed = threading.Event()  # lexical index current: browsing tools may answer
         self._ready = threading.Event()  # vectors current too: hybrid queries may answer
         self._error: BaseException | None = None
+        self._vocab: dict[str, Vocabulary] = {}
+        self._vocab_lock = threading.Lock()
 
     # -- start-up ---------------------------------------------------------------------------------
     def start(self, background: bool = True) -> None:
@@ -109,6 +112,19 @@ class Hub:
             raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
         return self.searcher.keyword(self._collection(collection), [str(k) for k in keywords], mode, top_k)
 
+    def vocabulary(self, collection: str = "default", since_revision: int | None = None) -> render.VocabularyResult:
+        """The collection's names (see :mod:`core.vocabulary`), rebuilt only when its revision changes."""
+        name = self._collection(collection)
+        rev = self.store.revision(name)
+        if since_revision is not None and since_revision == rev:
+            return render.VocabularyResult(collection=name, revision=rev, unchanged=True)
+        with self._vocab_lock:
+            cached = self._vocab.get(name)
+            if cached is None or cached.revision != rev:
+                cached = self._vocab[name] = build_vocabulary(self.store, name, rev)
+        terms = [render.VocabularyTerm(**t.to_dict()) for t in cached.terms]
+        return render.VocabularyResult(collection=name, revision=rev, terms=terms)
+
     def list_collections(self, include_stats: bool = True) -> render.CollectionList:
         self.wait_ready()
         out = []
@@ -180,3 +196,13 @@ class Hub:
             chunk_id=c.chunk_id, doc_id=c.doc_id, collection=c.collection, title=c.title, source=c.path,
             breadcrumb=c.breadcrumb, section_path=c.section_path, page=c.page, position=c.position,
             text=c.text, previous=ref(c.position - 1), next=ref(c.position + 1))
+
+
+def build_vocabulary(store: HubStore, collection: str, revision: int | None) -> Vocabulary:
+    """Read every document of ``collection`` (title, year, headings, chunk texts) into a vocabulary."""
+    docs = []
+    for d in store.documents(collection):
+        chunks = store.doc_chunks(d["doc_id"])
+        headings = list(dict.fromkeys(h for c in chunks for h in c.section_path))
+        docs.append(DocumentText(d.get("title") or "", int(d.get("year") or 0), headings, [c.text for c in chunks]))
+    return build(docs, revision)

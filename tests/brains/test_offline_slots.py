@@ -26,9 +26,10 @@ async def test_comparative_entities_and_normalized_dimensions() -> None:
 
 async def test_aliases_map_to_canonical_names() -> None:
     out = await fill("How is Direct Preference Optimization related to reinforcement learning from human feedback and chain of thought?")
-    assert out.entities == ["DPO", "RLHF", "Chain-of-Thought"]
+    # canonical names are the collection's own: the notes define "Chain-of-thought (CoT)"
+    assert out.entities == ["DPO", "RLHF", "CoT"]
     out = await fill("Does the 4-bit NormalFloat type beat Int4 in Attention Is All You Need models?")
-    assert "NF4" in out.entities and "Transformer" in out.entities
+    assert "NF4" in out.entities and "Attention Is All You Need" in out.entities  # a title names its paper
 
 
 async def test_vocabulary_titles_and_unknown_acronyms_become_entities() -> None:

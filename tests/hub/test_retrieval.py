@@ -47,3 +47,23 @@ def test_index_change_refreshes_dense_matrix(hub, tmp_path):
         assert hub.store.delete_document("ornithopter")
     hits = hub.searcher.search("default", "machines that flap their wings", 3, legs="dense")
     assert all(h.chunk.doc_id != "ornithopter" for h in hits)
+
+
+def test_vocabulary_follows_the_collection_revision(hub, tmp_path):
+    from core.hub.ingest import Ingestor
+
+    v = hub.vocabulary("default")
+    assert {"LoRA", "QLoRA", "ReAct"} <= {t.name for t in v.terms} and v.revision == hub.store.revision("default")
+    assert hub.vocabulary("default", since_revision=v.revision).unchanged
+    note = tmp_path / "quillnet.md"
+    note.write_text("# QuillNet: Feathered Graph Kernels\n\n## Method\n"
+                    "QuillNet stacks feathered graph kernels (FGK) over molecules. FGK layers are cheap.\n")
+    Ingestor(hub.store, embed=False).ingest([note], "default")
+    try:
+        fresh = hub.vocabulary("default", since_revision=v.revision)
+        assert not fresh.unchanged and fresh.revision > v.revision
+        terms = {t.name: t for t in fresh.terms}
+        assert terms["QuillNet"].kind == "paper" and terms["FGK"].aliases == ["feathered graph kernels"]
+    finally:
+        assert hub.store.delete_document("quillnet")
+    assert "QuillNet" not in {t.name for t in hub.vocabulary("default").terms}

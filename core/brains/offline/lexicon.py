@@ -1,9 +1,10 @@
-"""The offline brain's built-in vocabulary: ML methods and papers, comparison dimensions.
+"""Matching names and comparison dimensions in questions and evidence.
 
-Each entity has a canonical name, aliases (matched on word boundaries; ``case=True`` for aliases
-that collide with ordinary words, like "ReAct"), a year (orders stages in exploratory answers) and
-related entities (facets the ReAct loop explores). Dimensions map normalized names to the cue
-words that signal them in questions and in evidence.
+Names come from the active vocabulary (:mod:`core.vocabulary`): the terms of the collection the turn
+runs over, each with its aliases (matched on word boundaries; forms in ``case_sensitive`` only as
+written, like "ReAct"), a year (orders stages in exploratory answers) and related terms (facets the
+ReAct loop explores). Dimensions are general comparison axes (memory, accuracy, cost …) that map
+normalized names to the cue words that signal them in questions and in evidence.
 """
 
 from __future__ import annotations
@@ -12,70 +13,10 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-
-@dataclass(frozen=True)
-class Entity:
-    name: str
-    aliases: tuple[str, ...] = ()
-    year: int = 0
-    related: tuple[str, ...] = ()
-    case_sensitive: tuple[str, ...] = ()  # aliases matched only with this exact casing
-    kind: str = "method"
+from core.vocabulary import NOT_ENTITIES, Term, Vocabulary, current
 
 
-def _e(name: str, aliases: str = "", year: int = 0, related: str = "", case: str = "", kind: str = "method") -> Entity:
-    split = lambda s: tuple(a.strip() for a in s.split("|") if a.strip())  # noqa: E731
-    return Entity(name, split(aliases), year, split(related), split(case), kind)
-
-
-ENTITIES: tuple[Entity, ...] = (
-    _e("LoRA", "low-rank adaptation|low rank adaptation|低秩适配|低秩自适应", 2021, "full fine-tuning|rank|adapter"),
-    _e("QLoRA", "quantized lora|qlora", 2023, "LoRA|NF4|double quantization|paged optimizers|Guanaco"),
-    _e("NF4", "4-bit normalfloat|normalfloat|nf4", 2023, "QLoRA|quantization", kind="concept"),
-    _e("Double Quantization", "double quantization|双重量化", 2023, "QLoRA", kind="concept"),
-    _e("Paged Optimizers", "paged optimizer|paged optimizers", 2023, "QLoRA", kind="concept"),
-    _e("Guanaco", "guanaco", 2023, "QLoRA", kind="model"),
-    _e("full fine-tuning", "full fine-tuning|full finetuning|full-parameter fine-tuning|full parameter fine-tuning|全量微调|全参数微调", 0, "LoRA", kind="concept"),
-    _e("DPO", "direct preference optimization|直接偏好优化", 2023, "RLHF|reward model|preference"),
-    _e("RLHF", "reinforcement learning from human feedback|人类反馈强化学习|基于人类反馈的强化学习", 2017, "InstructGPT|PPO|reward model|supervised fine-tuning"),
-    _e("PPO", "proximal policy optimization|近端策略优化", 2017, "RLHF|reward model"),
-    _e("InstructGPT", "instructgpt|instruct-gpt", 2022, "RLHF|PPO|reward model|GPT-3", kind="paper"),
-    _e("reward model", "reward model|reward models|奖励模型", 0, "RLHF|PPO", kind="concept"),
-    _e("supervised fine-tuning", "supervised fine-tuning|supervised finetuning|SFT|监督微调", 0, "RLHF", kind="concept"),
-    _e("RLAIF", "rlaif|reinforcement learning from ai feedback", 2022, "RLHF|Constitutional AI"),
-    _e("Constitutional AI", "constitutional ai", 2022, "RLAIF|RLHF", kind="paper"),
-    _e("KTO", "kto|kahneman-tversky optimization", 2024, "DPO"),
-    _e("ORPO", "orpo|odds ratio preference optimization", 2024, "DPO"),
-    _e("GRPO", "grpo|group relative policy optimization", 2024, "PPO"),
-    _e("RAG", "retrieval-augmented generation|retrieval augmented generation|检索增强生成|检索增强", 2020, "Self-RAG"),
-    _e("Self-RAG", "self-rag|self rag", 2023, "RAG"),
-    _e("ReAct", "reason and act|reasoning and acting", 2022, "Chain-of-Thought|Reflexion", case="ReAct|REACT"),
-    _e("Plan-and-Solve", "plan-and-solve|plan and solve|PS prompting", 2023, "Chain-of-Thought"),
-    _e("Plan-and-Execute", "plan-and-execute|plan and execute", 2023, "Plan-and-Solve|ReWOO"),
-    _e("ReWOO", "rewoo|reasoning without observation", 2023, "ReAct"),
-    _e("Reflexion", "reflexion", 2023, "ReAct"),
-    _e("Toolformer", "toolformer", 2023, "ReAct"),
-    _e("Chain-of-Thought", "chain-of-thought|chain of thought|CoT|思维链", 2022, "Self-Consistency", case="CoT"),
-    _e("Self-Consistency", "self-consistency|self consistency", 2022, "Chain-of-Thought"),
-    _e("Tree of Thoughts", "tree of thoughts|tree-of-thoughts|ToT", 2023, "Chain-of-Thought", case="ToT"),
-    _e("Transformer", "transformer|transformers|attention is all you need|self-attention", 2017, "BERT|GPT-3", kind="architecture"),
-    _e("BERT", "bert", 2018, "Transformer", kind="model"),
-    _e("GPT-3", "gpt-3|gpt3|language models are few-shot learners", 2020, "Transformer|InstructGPT", kind="model"),
-    _e("GPT-4", "gpt-4|gpt4", 2023, "GPT-3", kind="model"),
-    _e("LLaMA", "llama|llama 2|llama-2", 2023, "Transformer", kind="model"),
-    _e("Adapters", "adapter layers|adapter tuning|houlsby adapters", 2019, "LoRA", case="Adapters"),
-    _e("Prefix Tuning", "prefix tuning|prefix-tuning", 2021, "LoRA|Prompt Tuning"),
-    _e("Prompt Tuning", "prompt tuning|prompt-tuning", 2021, "Prefix Tuning"),
-    _e("Mixture of Experts", "mixture of experts|mixture-of-experts|MoE|混合专家", 2017, "Transformer", case="MoE"),
-    _e("FlashAttention", "flashattention|flash attention|flash-attention", 2022, "Transformer"),
-    _e("PEFT", "parameter-efficient fine-tuning|parameter efficient fine-tuning|peft|参数高效微调", 2021, "LoRA|Adapters", kind="concept"),
-)
-
-# Acronyms the CamelCase/acronym heuristic must not mistake for methods.
-NOT_ENTITIES = frozenset(
-    "GPU GPUS CPU TPU API APIS LLM LLMS NLP AI ML RL GB MB TB FP16 BF16 FP32 INT8 INT4 VRAM SOTA "
-    "PDF URL HTTP MCP JSON TUI CLI OK USA FAQ QA".split()
-)
+Entity = Term  # a name the collection uses (see core.vocabulary)
 
 
 @dataclass(frozen=True)
@@ -117,45 +58,73 @@ def _alias_pattern(alias: str) -> str:
     return rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9]|-[A-Za-z0-9]|\.\d)"
 
 
-@lru_cache(maxsize=None)
-def _entity_regexes() -> tuple[tuple[Entity, re.Pattern, re.Pattern | None], ...]:
-    out = []
-    for ent in ENTITIES:
-        insensitive = [a for a in (ent.name, *ent.aliases) if a not in ent.case_sensitive]
-        pat_i = re.compile("|".join(_alias_pattern(a) for a in insensitive), re.I)
-        pat_c = re.compile("|".join(_alias_pattern(a) for a in ent.case_sensitive)) if ent.case_sensitive else None
-        out.append((ent, pat_i, pat_c))
-    return tuple(out)
+def _norm(form: str) -> str:
+    return re.sub(r"[\s\-]+", "", form.lower())
+
+
+def _memo(vocab: Vocabulary) -> dict:
+    memo = vocab.__dict__.setdefault("_lexicon_memo", {})
+    if len(memo) > 50_000:
+        memo.clear()
+    return memo
+
+
+def _matcher(vocab: Vocabulary) -> tuple[re.Pattern | None, re.Pattern | None, dict[str, str], dict[str, str]]:
+    """One alternation over every form of every term (longest first), case-insensitive and exact."""
+    memo = _memo(vocab)
+    if "matcher" not in memo:
+        loose: dict[str, str] = {}
+        exact: dict[str, str] = {}
+        for term in vocab.terms:
+            for form in (term.name, *term.aliases):
+                if form in term.case_sensitive:
+                    exact.setdefault(form, term.name)
+                else:
+                    loose.setdefault(_norm(form), term.name)
+        forms_i = sorted({f for t in vocab.terms for f in (t.name, *t.aliases) if f not in t.case_sensitive},
+                         key=len, reverse=True)
+        forms_c = sorted({f for t in vocab.terms for f in t.case_sensitive}, key=len, reverse=True)
+        pat_i = re.compile("|".join(_alias_pattern(f) for f in forms_i), re.I) if forms_i else None
+        pat_c = re.compile("|".join(_alias_pattern(f) for f in forms_c)) if forms_c else None
+        memo["matcher"] = (pat_i, pat_c, loose, exact)
+    return memo["matcher"]
 
 
 def find_entities(text: str) -> list[tuple[int, str]]:
-    """``(position, canonical name)`` for every built-in entity mentioned in ``text``."""
-    return list(_find_entities(text))
-
-
-@lru_cache(maxsize=4096)
-def _find_entities(text: str) -> tuple[tuple[int, str], ...]:
-    found: list[tuple[int, str]] = []
-    for ent, pat_i, pat_c in _entity_regexes():
-        positions = [m.start() for m in pat_i.finditer(text)]
-        if pat_c is not None:
-            positions += [m.start() for m in pat_c.finditer(text)]
-        if positions:
-            found.append((min(positions), ent.name))
-    return tuple(sorted(found))
+    """``(position, name)`` for every term of the active vocabulary mentioned in ``text``."""
+    vocab = current()
+    memo = _memo(vocab)
+    key = ("find", text)
+    if key not in memo:
+        pat_i, pat_c, loose, exact = _matcher(vocab)
+        first: dict[str, int] = {}
+        for m in pat_i.finditer(text) if pat_i else ():
+            name = loose.get(_norm(m.group(0)))
+            if name is not None:
+                first.setdefault(name, m.start())
+        for m in pat_c.finditer(text) if pat_c else ():
+            name = exact.get(m.group(0))
+            if name is not None:
+                first.setdefault(name, m.start())
+        memo[key] = tuple(sorted((pos, name) for name, pos in first.items()))
+    return list(memo[key])
 
 
 def entity(name: str) -> Entity | None:
-    for ent in ENTITIES:
-        if ent.name.lower() == name.lower():
-            return ent
-    return None
+    return current().get(name)
 
 
-@lru_cache(maxsize=512)
 def mention_pattern(name: str) -> re.Pattern:
-    """A regex that finds ``name`` (a built-in entity with its aliases, or any literal name)."""
-    ent = entity(name)
+    """A regex that finds ``name`` (a vocabulary term with its aliases, or any literal name)."""
+    vocab = current()
+    memo = _memo(vocab)
+    key = ("pattern", name)
+    if key not in memo:
+        memo[key] = _pattern(vocab.get(name), name)
+    return memo[key]
+
+
+def _pattern(ent: Entity | None, name: str) -> re.Pattern:
     if ent is None:
         # an acronym ("ALBERT", "YOLOS") is matched as written: "Albert Gu" is not ALBERT
         caps = sum(c.isupper() for c in name) >= 2 and not any(c.islower() for c in name)
@@ -163,13 +132,16 @@ def mention_pattern(name: str) -> re.Pattern:
     parts = [_alias_pattern(a) for a in (ent.name, *ent.aliases) if a not in ent.case_sensitive]
     pat = "|".join(f"(?i:{p})" for p in parts)
     if ent.case_sensitive:
-        pat += "|" + "|".join(_alias_pattern(a) for a in ent.case_sensitive)
+        pat += ("|" if pat else "") + "|".join(_alias_pattern(a) for a in ent.case_sensitive)
     return re.compile(pat)
 
 
-@lru_cache(maxsize=16384)
 def mentions(text: str, name: str) -> bool:
-    return bool(mention_pattern(name).search(text))
+    memo = _memo(current())
+    key = ("mentions", text, name)
+    if key not in memo:
+        memo[key] = bool(mention_pattern(name).search(text))
+    return memo[key]
 
 
 def find_dimensions(text: str) -> list[str]:

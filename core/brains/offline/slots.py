@@ -118,8 +118,15 @@ def entities_of_turn(turn: Turn) -> list[str]:
     if found:
         return found
     in_answer = extract_entities(turn.answer)
-    named = [e for e in in_answer if (entity(e) is None or entity(e).kind != "concept")]
+    named = [e for e in in_answer if _named_as_name(turn.answer, e)]
     return (named or in_answer)[:2]
+
+
+def _named_as_name(text: str, name: str) -> bool:
+    """Whether ``text`` writes ``name`` as a name (DPO, LoRA), not as a common noun ("a reward model")."""
+    from core.brains.offline.lexicon import mention_pattern
+
+    return any(any(c.isupper() for c in m.group(0)) for m in mention_pattern(name).finditer(text))
 
 
 def _join(names: list[str], conj: str = "and") -> str:

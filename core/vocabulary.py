@@ -1,0 +1,292 @@
+"""The vocabulary of what is indexed: names of methods, models and papers, taken from the documents.
+
+The hub builds a :class:`Vocabulary` for a collection from its documents' titles, headings and body
+text, and rebuilds it when the collection's revision changes. The offline brain matches questions and
+evidence against the active vocabulary (:func:`active` / :func:`current`), so a user's own papers
+define which names it knows. Nothing here is tied to a particular corpus.
+
+A term comes from one of:
+- a document title: its head before the colon ("ReAct: Synergizing …" → ReAct) or a short title;
+- an acronym defined in the text: "Low-Rank Adaptation (LoRA)" gives LoRA with that long form as alias;
+- a heading phrase that the body text repeats ("Double Quantization");
+- a name-shaped token (acronym, CamelCase, letters with digits) seen in two chunks or more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+VERSION_SUFFIX = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro|Base|Large|Small|Huge|Tiny)(?![A-Za-z0-9_.]))*"
+# Names as papers write them: QLoRA, LayoutLMv3, SEW, mT5, T5, wav2vec 2.0, phi-1.5, GPT-3.5,
+# Transformer-XL, AlphaFold 2, Gemini 1.5 Pro, Perceiver IO.
+NAME = re.compile(
+    r"(?<![A-Za-z0-9_-])(?:"
+    r"[A-Z][a-z]*[A-Z][A-Za-z0-9_]*(?:-[A-Za-z0-9]+)*"  # CamelCase and acronyms: QLoRA, LayoutLMv3, BERT, R-CNN
+    r"|[a-z]+[A-Z][A-Za-z0-9_]*"  # mT5, wav2Vec
+    r"|[A-Za-z]+\d[A-Za-z0-9_]*"  # T5, wav2vec2
+    r"|[A-Za-z]+(?:-[A-Za-z0-9]+)*-\d+(?:\.\d+)*[A-Za-z]*"  # phi-1.5, GPT-3.5, WikiText-103, Kosmos-2
+    r"|[A-Z][a-z]+-[A-Z][A-Za-z0-9_]*"  # Transformer-XL, ViT-Huge
+    r"|[a-z]+\d*(?= \d+\.\d+\b)"  # wav2vec (2.0)
+    r"|[A-Z][a-z]+(?= \d)"  # Gemini (1.5)
+    r"|[A-Z][a-z]+ [A-Z]{2,}(?![A-Za-z0-9_-])"  # Perceiver IO
+    r")" + VERSION_SUFFIX + r"(?![A-Za-z0-9_-])")
+
+# Acronyms and units that name no method.
+NOT_ENTITIES = frozenset(
+    "GPU GPUS CPU TPU TPUS API APIS LLM LLMS NLP AI ML RL GB MB TB FP16 BF16 FP32 INT8 INT4 VRAM SOTA "
+    "PDF URL HTTP MCP JSON TUI CLI OK USA FAQ QA IID OOD FLOPS FLOP PFLOPS MIT".split()
+)
+_GENERIC_HEADINGS = frozenset({
+    "summary", "abstract", "introduction", "problem", "method", "methods", "approach", "results", "key results",
+    "evaluation", "experiments", "conclusion", "discussion", "background", "related work", "limitations",
+    "overview", "analysis", "setup", "training", "data", "references", "appendix", "ablations", "findings",
+    "future work", "key ideas", "main results"})
+_DEFINED = re.compile(r"((?:[A-Za-z][\w'-]*[ -]){1,6}[A-Za-z][\w'-]*)\s*\(([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")
+_STOP_LEAD = frozenset("a an the we our this that these those its their in on of for and or with to by as is are "
+                       "than from using via into called named namely based".split())
+_PROPER = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*[,;]? ([A-Z][a-z]{3,})(?![\w-])(?! [A-Z])")
+_LOWER_LEAD = frozenset("the a an on in of for and or with to by as we our this that these its their within over "
+                        "under than from at is are was".split())
+
+
+@dataclass(frozen=True)
+class Term:
+    """One name the collection uses, with what the brain needs to match and order it."""
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    year: int = 0
+    related: tuple[str, ...] = ()
+    case_sensitive: tuple[str, ...] = ()  # forms matched only as written ("ReAct", not "react")
+    kind: str = "method"  # "paper" when the term names a document
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "aliases": list(self.aliases), "year": self.year, "related": list(self.related),
+                "case_sensitive": list(self.case_sensitive), "kind": self.kind}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Term:
+        tup = lambda k: tuple(str(x) for x in d.get(k) or ())  # noqa: E731
+        return cls(str(d["name"]), tup("aliases"), int(d.get("year") or 0), tup("related"), tup("case_sensitive"),
+                   str(d.get("kind") or "method"))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    revision: int | None = None
+    terms: tuple[Term, ...] = ()
+    _by_name: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_name.update({t.name.lower(): t for t in self.terms})
+
+    def get(self, name: str) -> Term | None:
+        return self._by_name.get(name.lower())
+
+    def names(self) -> list[str]:
+        return [t.name for t in self.terms]
+
+    def to_dict(self) -> dict:
+        return {"revision": self.revision, "terms": [t.to_dict() for t in self.terms]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Vocabulary:
+        terms = tuple(Term.from_dict(t) for t in d.get("terms") or () if isinstance(t, dict) and t.get("name"))
+        return cls(d.get("revision"), terms)
+
+    @classmethod
+    def from_titles(cls, titles: Iterable[str], revision: int | None = None) -> Vocabulary:
+        """A vocabulary of document titles only (for hubs that cannot describe their vocabulary)."""
+        return build([DocumentText(title=t) for t in titles if t], revision)
+
+
+@dataclass
+class DocumentText:
+    title: str
+    year: int = 0
+    headings: list[str] = field(default_factory=list)
+    chunks: list[str] = field(default_factory=list)
+
+
+def title_head(title: str) -> str:
+    """The short name a title leads with: "ReAct: Synergizing …" → "ReAct"; a short title as is."""
+    head = title.split(":", 1)[0].strip() if ":" in title else title.strip()
+    return head if 1 <= len(head.split()) <= 4 and len(head) <= 40 else ""
+
+
+def _initials_match(long: str, acronym: str) -> bool:
+    """Whether ``long`` spells ``acronym``: its words' initials in order among the acronym's letters,
+    the first ones equal, and every acronym letter in order among the long form's letters."""
+    words = [w for w in re.split(r"[\s-]+", long) if w and w.lower() not in _STOP_LEAD]
+    letters = [c.lower() for c in acronym if c.isalpha()]
+    if not words or not letters or words[0][0].lower() != letters[0] or len(words) > len(letters) + 1:
+        return False
+
+    def in_order(needles: list[str], hay: str) -> bool:
+        pos = 0
+        for c in needles:
+            pos = hay.find(c, pos)
+            if pos < 0:
+                return False
+            pos += 1
+        return True
+
+    return in_order([w[0].lower() for w in words], "".join(letters)) and in_order(letters, "".join(words).lower())
+
+
+def definitions(text: str) -> list[tuple[str, str]]:
+    """``(acronym, long form)`` pairs defined as "Long Form (ACR)" in ``text``."""
+    out = []
+    for m in _DEFINED.finditer(text):
+        words, acr = m.group(1).split(), m.group(2)
+        for start in range(len(words)):  # the shortest tail of the phrase whose initials spell the acronym
+            long = " ".join(words[start:])
+            if words[start].lower() in _STOP_LEAD:
+                continue
+            if _initials_match(long, acr) and len(long.split()) <= len(acr) + 1:
+                out.append((acr, long))
+                break
+    return out
+
+
+def _spelled_by_subtitle(title: str, head: str) -> str:
+    """"LoRA: Low-Rank Adaptation of Large Language Models" → "Low-Rank Adaptation" (when it spells the head)."""
+    if ":" not in title or " " in head:
+        return ""
+    sub = re.split(r"\s+(?:of|for|in|on|with|via|by|from|to)\s+|[,;]", title.split(":", 1)[1].strip())[0]
+    return sub if _initials_match(sub, head) else ""
+
+
+def _name_ok(word: str) -> bool:
+    first = word.split()[0].split("-")[0]
+    if first.lower() in _LOWER_LEAD or (word.islower() and not any(c.isdigit() for c in word.split()[0])):
+        return False
+    if re.fullmatch(r"[Vv]\d+(?:\.\d+)?", word):  # a version on its own
+        return False
+    return not (word.upper() in NOT_ENTITIES or word.rstrip("s").upper() in NOT_ENTITIES
+                or re.fullmatch(r"\d[\w.]*|(?:top|layer|step|rank|level|stage|round|bit)s?-?\d+", word, re.I))
+
+
+def build(documents: Iterable[DocumentText], revision: int | None = None) -> Vocabulary:
+    """The vocabulary of ``documents`` (deterministic: same documents, same terms in the same order)."""
+    docs = list(documents)
+    found: dict[str, dict] = {}  # lower name → {"name", "aliases", "year", "kind", "chunks"}
+    shape_chunks: Counter = Counter()  # occurrences of name-shaped words
+    casing: dict[str, Counter] = defaultdict(Counter)
+    lower_words: Counter = Counter()
+    proper: Counter = Counter()  # capitalised words mid-sentence ("the Transformer uses"), by chunk
+
+    def add(name: str, *, alias: str = "", year: int = 0, kind: str = "method") -> dict:
+        entry = found.setdefault(name.lower(), {"name": name, "aliases": [], "year": 0, "kind": kind})
+        if alias and alias.lower() != name.lower() and alias not in entry["aliases"]:
+            entry["aliases"].append(alias)
+        if year and (kind == "paper" or (entry["kind"] != "paper" and (not entry["year"] or year < entry["year"]))):
+            entry["year"] = year
+        if kind == "paper":
+            entry["kind"] = "paper"
+        return entry
+
+    for doc in docs:
+        head = title_head(doc.title)
+        if not head and 1 < len(doc.title.split()) <= 8:
+            add(doc.title.strip(), year=doc.year, kind="paper")  # "Attention Is All You Need"
+        elif head and _name_ok(head):
+            add(head, alias=doc.title.strip() if doc.title.strip() != head else "", year=doc.year, kind="paper")
+            if long := _spelled_by_subtitle(doc.title, head):
+                add(head, alias=long)
+        texts = [doc.title, *doc.headings, *doc.chunks]
+        for text in texts:
+            for acr, long in definitions(text):
+                if _name_ok(acr):
+                    add(acr, alias=long, year=doc.year)  # first defined in the earliest document
+        for chunk in {c for c in (doc.title, *doc.chunks)}:
+            lower_words.update(re.findall(r"(?<![A-Za-z])[a-z][a-z-]+(?![A-Za-z])", chunk))
+            proper.update(set(_PROPER.findall(chunk)))
+            for m in NAME.finditer(chunk):
+                word = m.group(0)
+                if _name_ok(word):
+                    shape_chunks[word.lower()] += 1
+                    casing[word.lower()][word] += 1
+    body = "\n".join(c for d in docs for c in d.chunks).lower()
+    for doc in docs:
+        for heading in doc.headings:
+            phrase = heading.strip().strip("#").strip()
+            if (phrase.lower() not in _GENERIC_HEADINGS and 1 < len(phrase.split()) <= 4 and phrase[:1].isupper()
+                    and not set(re.split(r"[\s-]+", phrase.lower())) & _STOP_LEAD and "(" not in phrase
+                    and body.count(phrase.lower()) >= 2):
+                add(phrase)
+    for low, n in shape_chunks.items():
+        word = casing[low].most_common(1)[0][0]
+        compound = re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+", word) and low in lower_words  # "Low-Rank"
+        if low not in found and not compound and n >= (3 if len(word) <= 2 else 2):
+            if low.endswith("s") and low[:-1] in shape_chunks and shape_chunks[low[:-1]] >= 2:
+                continue  # "ViTs" is ViT's plural
+            add(word)
+    for word, n in proper.items():
+        if n >= 3 and word.lower() not in found and lower_words[word.lower()] < n and word.lower() not in _LOWER_LEAD:
+            add(word)
+    _merge_spelled_papers(found)
+    related = _related(docs, found)
+    terms = []
+    for low, e in found.items():
+        name = e["name"]
+        sensitive = tuple(f for f in (name,) if any(c.isupper() for c in f) and f.lower() in lower_words)
+        terms.append(Term(name, tuple(e["aliases"]), e["year"], tuple(related.get(low, ())), sensitive, e["kind"]))
+    terms.sort(key=lambda t: (t.kind != "paper", t.name.lower()))
+    return Vocabulary(revision, tuple(terms))
+
+
+def _merge_spelled_papers(found: dict[str, dict]) -> None:
+    """A paper titled by its long form ("Direct Preference Optimization: …") joins its acronym (DPO)."""
+    for low, entry in list(found.items()):
+        if entry["kind"] != "paper" or " " not in entry["name"]:
+            continue
+        for other in found.values():
+            if other is not entry and entry["name"].lower() in (a.lower() for a in other["aliases"]):
+                other["aliases"] += [a for a in [entry["name"], *entry["aliases"]] if a not in other["aliases"]]
+                other["year"], other["kind"] = entry["year"], "paper"
+                del found[low]
+                break
+
+
+def _related(docs: list[DocumentText], found: dict[str, dict]) -> dict[str, list[str]]:
+    """For each term, the terms most often named in the same chunks (at most three)."""
+    if not found:
+        return {}
+    names = sorted((e["name"] for e in found.values()), key=len, reverse=True)
+    any_name = re.compile("|".join(rf"(?<![A-Za-z0-9]){re.escape(n)}(?![A-Za-z0-9])" for n in names), re.I)
+    together: dict[str, Counter] = defaultdict(Counter)
+    for doc in docs:
+        for chunk in doc.chunks:
+            here = {m.group(0).lower() for m in any_name.finditer(chunk)} & found.keys()
+            for a in here:
+                for b in here - {a}:
+                    together[a][b] += 1
+    return {a: [found[b]["name"] for b, _ in sorted(c.items(), key=lambda x: (-x[1], x[0]))[:3]]
+            for a, c in together.items()}
+
+
+_ACTIVE: ContextVar[Vocabulary | None] = ContextVar("paperpilot_vocabulary", default=None)
+_EMPTY = Vocabulary()
+
+
+def current() -> Vocabulary:
+    """The vocabulary of the collection this turn runs over (empty outside a turn)."""
+    return _ACTIVE.get() or _EMPTY
+
+
+@contextmanager
+def active(vocabulary: Vocabulary | None) -> Iterator[None]:
+    token = _ACTIVE.set(vocabulary)
+    try:
+        yield
+    finally:
+        try:
+            _ACTIVE.reset(token)
+        except ValueError:  # an async generator closed from another task: that context ends anyway
+            pass

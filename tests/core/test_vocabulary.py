@@ -1,0 +1,56 @@
+"""The vocabulary comes from the documents themselves: titles, defined acronyms, repeated headings
+and name-shaped words, on invented papers the brain has never seen."""
+
+from __future__ import annotations
+
+from core.vocabulary import DocumentText, Vocabulary, build, definitions
+
+DOCS = [
+    DocumentText(
+        title="Zephyrine: Gated Recurrent Kernels for Long Audio", year=2024,
+        headings=["Summary", "Kernel Gating"],
+        chunks=["Zephyrine introduces gated recurrent kernels (GRK) for long audio. Kernel gating keeps state small.",
+                "The GRK cell is trained on LibriLight-60k with a Kernel Gating schedule. Kernel Gating halves memory.",
+                "Unlike the Transformer, which the authors call The GRK baseline, Zephyrine streams audio."]),
+    DocumentText(
+        title="BRISK: Bidirectional Residual Importance Sampling Kernels", year=2021,
+        headings=["Overview"],
+        chunks=["We define bidirectional residual importance sampling (BRIS) and use it with LibriLight-60k audio.",
+                "BRISK beats GRK-style baselines; the Transformer is slower. We react quickly to drift, as ReAct does.",
+                "ViTs and ViT are vision models; the Transformer again.", "A ViT baseline."]),
+    DocumentText(title="Attention to Small Things in Audio", year=2019, chunks=["A short note."]),
+]
+
+
+def test_definitions_find_the_long_form_that_spells_the_acronym():
+    assert definitions("we use gated recurrent kernels (GRK) here") == [("GRK", "gated recurrent kernels")]
+    assert definitions("faster than trust region policy optimization (TRPO)") == [
+        ("TRPO", "trust region policy optimization")]
+    assert definitions("we react (WR) fast") == []
+
+
+def test_title_heads_definitions_headings_and_name_shapes_become_terms():
+    v = build(DOCS, revision=3)
+    names = v.names()
+    zeph, brisk = v.get("zephyrine"), v.get("BRISK")
+    assert zeph.kind == "paper" and zeph.year == 2024
+    assert brisk.kind == "paper" and brisk.aliases[0] == DOCS[1].title
+    assert "Bidirectional Residual Importance Sampling Kernels" in brisk.aliases  # the subtitle spells it
+    assert v.get("GRK").aliases == ("gated recurrent kernels",) and v.get("GRK").year == 2024
+    assert v.get("BRIS").aliases == ("bidirectional residual importance sampling",) and v.get("BRIS").year == 2021
+    assert "Kernel Gating" in names and "Summary" not in names and "Overview" not in names
+    assert "LibriLight-60k" in names and "Transformer" in names
+    assert "The GRK" not in names and "ViTs" not in names and "ViT" in names
+    assert v.get("Attention to Small Things in Audio").kind == "paper"
+    assert v.revision == 3
+
+
+def test_a_name_that_is_also_an_ordinary_word_matches_only_as_written():
+    v = build(DOCS + [DocumentText(title="x", chunks=["ReAct prompts", "ReAct again"])])
+    assert v.get("ReAct").case_sensitive == ("ReAct",)
+
+
+def test_the_vocabulary_round_trips_through_the_wire_format():
+    v = build(DOCS, revision=7)
+    assert Vocabulary.from_dict(v.to_dict()) == v
+    assert Vocabulary.from_titles(["Kolmogorov Nets: a study"]).get("Kolmogorov Nets").kind == "paper"
