@@ -120,3 +120,25 @@ async def test_a_direct_answer_that_misses_the_asked_for_thing_fails() -> None:
     assert "asked-for" in miss.feedback
     on = "The PEFT library uses r = 8 as its default rank [1]. LoRA adds no inference latency [2]."
     assert (await critique(FACTUAL, on)).passed
+
+
+async def test_a_comparison_that_asks_for_numbers_needs_one_in_every_row() -> None:
+    from test_offline_answers import ctx
+
+    ctxs = [ctx(0, "kestrel", "Kestrel: Tiny Speech Models",
+                "Kestrel is introduced as a speech model for watches. Kestrel runs in 12 ms with 3 million parameters."),
+            ctx(0, "osprey", "Osprey: Small Vision Models", "Osprey is a vision model for phones. Osprey runs in 40 ms on a phone.")]
+    q = "Kestrel and Osprey both target devices: what latency figures does each report?"
+    intent = Intent(type="comparative", confidence=1.0, entities=["Kestrel", "Osprey"], reformulated_query=q)
+    wordy = ("| | Overview |\n|---|---|\n| **Kestrel** | Kestrel is introduced as a speech model for watches [1] |\n"
+             "| **Osprey** | Osprey runs in 40 ms on a phone [2] |")
+    verdict = await critique(intent, wordy, ctxs)
+    assert not verdict.passed and "number in the Kestrel row" in verdict.feedback
+    assert "Osprey row" not in verdict.feedback
+    measured = wordy.replace("Kestrel is introduced as a speech model for watches [1]",
+                             "Kestrel runs in 12 ms with 3 million parameters [1]")
+    assert (await critique(intent, measured, ctxs)).passed
+    # the offline answer fills each row with the measured sentence, not the introduction
+    table = await answer("comparative", intent, ctxs)
+    kestrel_row = next(ln for ln in table.splitlines() if ln.startswith("| **Kestrel**"))
+    assert "12 ms" in kestrel_row

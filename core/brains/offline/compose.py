@@ -84,7 +84,9 @@ def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
         val = len(key & s.terms) + 1.5 * min(hits, 4) + own - 0.8 * rivals + 0.3 / (1 + s.pos) - 0.03 * max(0, len(s.terms) - 25)
         if dim != "overview" and numbers_with_units(s.text):
             val += 1.0  # a measured value says more than a qualitative remark
-        if dim == "overview" and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):
+        if prof.numeric:
+            val += 2.0 if re.search(r"\d", s.text) else 0.0  # a cell without a number does not answer
+        elif dim == "overview" and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):
             val += 1.5
         if best is None or val > best_val:
             best, best_val = s, val

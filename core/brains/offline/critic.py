@@ -137,6 +137,15 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
                 if not ok:
                     missing.append(f"{e} {d}")
                     queries.append(f"{e} {d}")
+    if kind == "comparative" and prof.numeric and found and not abstains:
+        # a number asked for ("how large", "what ratios"): each entity's row must carry one
+        for e in prof.entities:
+            row = " ".join(strip_markers(c.text) for c in found if c.subject and mentions(c.subject, e))
+            ok = bool(_NUMBER.search(row))
+            checks.append(ok)
+            if not ok:
+                missing.append(f"the asked-for number in the {e} row")
+                queries.append(" ".join([e, *prof.key_terms[:4]]))
     elif prof.dimensions and kind == "multi_hop":  # a direct answer's coverage is _asked_for's
         for d in prof.dimensions:
             ok = dim_hits(plain, d) > 0

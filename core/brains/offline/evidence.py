@@ -42,7 +42,8 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
             ents.append(e)
     dims = list(intent.dimensions) if intent else []
     key = content_terms(strip_question_form(base), drop_frame=True, parts=True)
-    numeric = bool(re.search(r"\bhow (much|many|big|large|long|far)\b|\bby what (margin|factor)\b|"
+    numeric = bool(re.search(r"\bhow (much|many|big|large|long|far|fast|small)\b|\bby what (margin|factor)\b|"
+                             r"\b(ratios|percentages|figures|numbers)\b|"
                              r"\b(what|which)(?: [\w-]+){0,3} (rank|size|value|number|percentage|fraction|share|proportion|"
                              r"score|accuracy|f1|perplexity|rate|resolution|throughput|speedup)\b|\bdefault\b|多少|几", base, re.I))
     definitional = bool(re.search(r"^\s*(what|who) (is|are|was)\b|是什么|什么是", base, re.I))
