@@ -165,3 +165,16 @@ async def test_synthesis_is_deterministic_and_passes_its_own_critic(kind: str, i
     verdict = await brain.critique(intent.reformulated_query, intent, CORPUS, first, [])
     assert verdict.passed, verdict.feedback
     assert verdict.faithfulness == 1.0
+
+
+async def test_a_question_about_the_papers_here_gets_one_section_per_paper() -> None:
+    from core.brains.offline.evidence import profile
+
+    assert profile("How do the document models here handle OCR?").collection_wide
+    assert not profile("How does LoRA handle memory?").collection_wide
+    docs = [ctx(0, "kestrel", "Kestrel: Reading Receipts", "Kestrel reads receipts with an OCR engine and a layout model."),
+            ctx(0, "osprey", "Osprey: OCR-free Forms", "Osprey reads forms without OCR, straight from pixels.")]
+    q = "How do the document models here handle OCR?"
+    intent = Intent(type="exploratory", confidence=1.0, entities=["OCR"], reformulated_query=q)
+    text = await answer("exploratory", intent, docs)
+    assert "### Kestrel" in text and "### Osprey" in text

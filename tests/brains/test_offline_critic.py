@@ -142,3 +142,26 @@ async def test_a_comparison_that_asks_for_numbers_needs_one_in_every_row() -> No
     table = await answer("comparative", intent, ctxs)
     kestrel_row = next(ln for ln in table.splitlines() if ln.startswith("| **Kestrel**"))
     assert "12 ms" in kestrel_row
+
+
+def test_the_asked_for_noun_is_the_head_of_the_wh_phrase() -> None:
+    from core.brains.offline.critic import asked_noun
+
+    assert asked_noun("What new pre-training corpus did that earlier model introduce?") == "corpus"
+    assert asked_noun("What fraction of patches does that method mask?") == "fraction"
+    assert asked_noun("What is LoRA?") == "" and asked_noun("How does it work?") == ""
+
+
+async def test_an_answer_without_the_asked_for_thing_or_number_fails() -> None:
+    from test_offline_answers import ctx
+
+    ctxs = [ctx(0, "kestrel", "Kestrel: Tiny Speech Models",
+                "Kestrel introduces the Feather corpus of 9,000 hours. Kestrel is a small model for watches.")]
+    q = "Which corpus did Kestrel introduce?"
+    intent = Intent(type="factual", confidence=1.0, entities=["Kestrel"], reformulated_query=q)
+    assert not (await critique(intent, "Kestrel is a small model for watches [1].", ctxs)).passed
+    assert (await critique(intent, "Kestrel introduces the Feather corpus of 9,000 hours [1].", ctxs)).passed
+    q = "By how much does the collection's speech work shrink its training data?"
+    broad = Intent(type="exploratory", confidence=1.0, entities=[], reformulated_query=q)
+    verdict = await critique(broad, "### Kestrel\n- Kestrel is a small model for watches [1].", ctxs)
+    assert not verdict.passed and "number" in verdict.feedback

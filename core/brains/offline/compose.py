@@ -139,7 +139,9 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     sections: list[str] = []
     used: list[Sentence] = []
     contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t)) >= 2 and _CONTRAST.search(s.text)]
-    pool = [s for s in pool if subject(s) is None or subject(s) in themes]  # drop asides about other methods
+    papers = {short_title(c.title) for c in contexts}
+    if not set(themes) <= papers:  # themes are methods, not the collection's papers
+        pool = [s for s in pool if subject(s) is None or subject(s) in themes]  # drop asides about other methods
     contrast = [s for s in contrast if s in pool]
     for theme in themes:
         members = [s for s in pool if _theme_of(s, themes, contexts) == theme and s not in contrast]
@@ -176,7 +178,7 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
             continue  # a method merely mentioned alongside is not a stage of this story
         themes.append(name)
     themes = themes[:5]
-    if not prof.entities:
+    if not prof.entities or prof.collection_wide:
         # A question about the collection ("what do these papers do about X"): one theme per paper.
         return list(dict.fromkeys(short_title(contexts[i].title) for i in sorted({s.ctx for s in pool})
                                   if contexts[i].title))[:6] or themes

@@ -153,6 +153,12 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
             if not ok:
                 missing.append(d)
                 queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
+    if kind == "exploratory" and prof.numeric and found and not abstains:
+        ok = bool(_NUMBER.search(plain))  # "by how much …" asked of an overview still wants the number
+        checks.append(ok)
+        if not ok:
+            missing.append("the asked-for number")
+            queries.append(" ".join(prof.key_terms[:6]))
     if kind == "multi_hop":
         gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
         asking = [q for q in sub_questions if _asks(q)]  # a context clause or keyword rewrite asks nothing
@@ -199,9 +205,28 @@ def _asked_for(prof, lead: Claim) -> str:
     have = term_set(strip_markers(lead.text))
     if focus and not any(covered(t, have) for t in focus):
         return "the asked-for " + " ".join(focus[:4]) + " in the direct answer"
+    head = "" if prof.numeric else asked_noun(prof.question)  # a measure is checked as a number
+    if head and head not in _GENERIC_HEADS and not covered(head, have):
+        return f"the asked-for {head} in the direct answer"
     if prof.numeric and not _NUMBER.search(strip_markers(lead.text)):
         return "the asked-for number in the direct answer"
     return ""
+
+
+_WH_NOUN = re.compile(r"^\s*(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have|can|"
+                      r"could|would|will)\b", re.I)
+
+
+_GENERIC_HEADS = frozenset("kind type sort form way part variant version aspect thing one method approach model".split())
+
+
+def asked_noun(question: str) -> str:
+    """The thing a "what/which X did …" question asks for, stemmed ("what new corpus did …" → corpus)."""
+    m = _WH_NOUN.match(question.strip())
+    if not m:
+        return ""
+    terms = content_terms(re.split(r"\s+of\s+", m.group(1))[0])  # "what fraction of patches" → fraction
+    return terms[-1] if terms else ""
 
 
 def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) -> bool:

@@ -30,7 +30,14 @@ class Profile:
     definitional: bool = False  # asks what something is
     broad: bool = False  # an exploratory question: any chunk on part of its subject may serve
     boost: set[str] = field(default_factory=set)  # terms the critic asked for (reflections)
+    collection_wide: bool = False  # about the papers of the collection ("the models here"), not one method
     weights: dict[str, float] = field(default_factory=dict)  # key-term weights (rarer in the evidence = higher)
+
+
+_COLLECTION_WIDE = re.compile(
+    r"\b(?:this|the) collection(?:'s)?\b|\bin (?:the|this|my) (?:collection|library|corpus)\b|"
+    r"\bthese (?:papers|works|documents|models|methods)\b|\b(?:papers|works|documents|models|methods) here\b|"
+    r"\b(?:the|my|indexed) (?:papers|documents|library)\b|这些论文|这批论文|这些文档|库里|文集", re.I)
 
 
 def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> Profile:
@@ -45,11 +52,12 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
     numeric = bool(re.search(r"\bhow (much|many|big|large|long|far|fast|small)\b|\bby what (margin|factor)\b|"
                              r"\b(ratios|percentages|figures|numbers)\b|"
                              r"\b(what|which)(?: [\w-]+){0,3} (rank|size|value|number|percentage|fraction|share|proportion|"
-                             r"score|accuracy|f1|perplexity|rate|resolution|throughput|speedup)\b|\bdefault\b|多少|几", base, re.I))
+                             r"score|accuracy|f1|perplexity|rate|resolution|throughput|speedup|range|latency|error|wer|bleu)\b|\bdefault\b|多少|几", base, re.I))
     definitional = bool(re.search(r"^\s*(what|who) (is|are|was)\b|是什么|什么是", base, re.I))
     boost = set(content_terms(extra)) if extra else set()
     broad = bool(intent and intent.type == "exploratory")
-    return Profile(question, ents, dims, key, numeric, definitional, broad, boost)
+    wide = bool(_COLLECTION_WIDE.search(base))
+    return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide)
 
 
 def context_text(ctx: RetrievedContext) -> str:
