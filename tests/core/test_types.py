@@ -10,12 +10,12 @@ from core.events import TurnStarted, event_from_dict
 from core.types import INTENT_STRATEGY, INTENT_TYPES, MAIN_NODES, STRATEGIES, STRATEGY_STEPS, Intent
 from tests.integration.helpers import ask_all, settings
 
-PROBE = ("import sys, core.events, core.types, core.errors; "
+PROBE = ("import sys, core.events, core.types, core.errors, core.tracing.fold, core.tracing.describe; "
          "print(sorted(m for m in sys.modules if m.split('.')[0] in {'langgraph', 'langchain_core'} "
          "or m in {'core.state', 'core.brains', 'core.config'}))")
 
 
-def test_events_import_no_langgraph_nor_state():
+def test_events_fold_and_describe_import_no_langgraph_nor_state():
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]"
 
