@@ -125,14 +125,14 @@ async def bench_checkpoints(tmp: Path, turns: int) -> None:
     from langgraph.graph import END, START, StateGraph
 
     from core.memory.checkpoints import open_checkpointer
-    from core.state import AgentState, ReasoningStep, RetrievedContext, turn_input
+    from core.state import AgentState, RetrievedContext, turn_input
 
     nodes = ["load_memory", "route", "slot_fill", "simple", "critic", "save_memory", "format_output"]
     chunks = [RetrievedContext(content="lorem ipsum " * 90, chunk_id=f"c{i}", doc_id="d", title="T") for i in range(5)]
 
     def make(name: str):
         def node(state: AgentState) -> dict:
-            upd: dict = {"reasoning_trace": state.reasoning_trace + [ReasoningStep(step_type="memory", content=name)]}
+            upd: dict = {"next_action": name}
             if name == "simple":
                 upd.update(retrieved_contexts=chunks, draft_answer="An answer of some length. " * 20)
             if name == "format_output":

@@ -1,8 +1,9 @@
 """The agent runtime: opens the hub session, the checkpointer and the stores, and runs turns.
 
 ``run_turn`` is the single producer of :mod:`core.events`: it streams LangGraph's custom events
-(``subgraphs=True``) and wraps them between TurnStarted and TurnFinished/TurnFailed. Errors become
-one user-facing line; the session (checkpointed messages) and the facts survive a failed turn.
+(``subgraphs=True``) and wraps them between TurnStarted and TurnFinished/TurnFailed, whose result is
+the fold of the turn's events (:func:`core.tracing.fold.fold`). Errors become one user-facing line;
+the session (checkpointed messages) and the facts survive a failed turn.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, AsyncIterator
 
-from core.brains.base import BackendUnavailable, Brain, Turn
+from core.brains.base import Brain
+from core.errors import BackendUnavailable
+from core.types import Turn
 from core.config import ConfigError, Settings
-from core.events import (
-    Event, IntentClassified, LLMCall, NodeFinished, Notice, TurnFailed, TurnFinished, TurnResult, TurnStarted,
-)
+from core.events import Event, NodeFinished, NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from core.memory.history import turns_from_messages
-from core.state import AgentState, turn_input
+from core.state import turn_input
+from core.tracing.fold import fold
 from core.vocabulary import Vocabulary
 from core.vocabulary import active as vocabulary_scope
 
@@ -89,27 +91,23 @@ class Agent:
         async with self._lock:
             if self.sessions is not None:
                 await self.sessions.begin_turn(session_id, question)
-            yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name))
+            agent = self.settings.agent
+            yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name,
+                                  max_retries=agent.max_retries, max_react_steps=agent.max_react_steps,
+                                  max_plan_steps=agent.max_plan_steps))
             await self.refresh_vocabulary()
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
                                vocabulary=self.vocabulary.names())
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
-            agent = self.settings.agent
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
-            final: dict = {}
             notices_before = len(getattr(self.hub, "notices", []))
             try:
-                async for ns, mode, data in _stream(self.graph, inp, config, ctx, self.vocabulary):
-                    if mode == "values":
-                        if not ns:
-                            final = data
-                        continue
-                    yield tag(data)
+                async for event in _stream(self.graph, inp, config, ctx, self.vocabulary):
+                    yield tag(event)
                 for msg in getattr(self.hub, "notices", [])[notices_before:]:
                     yield tag(Notice(level="warning", message=msg, source="mcp"))
-                result = _result(question, session_id, turn_id, final, events)
-                yield tag(TurnFinished(result=result))
+                yield tag(TurnFinished(result=fold(events).to_result(now=time.time())))
             except asyncio.CancelledError:
                 tag(TurnFailed(error="turn cancelled", category="cancelled"))
                 await self._finish(turn_id, session_id, question, events, ok=False)
@@ -142,51 +140,22 @@ class Agent:
             await self.sessions.end_turn(session_id)
 
 
-async def _stream(graph: Any, inp: dict, config: dict, ctx: Any,
-                  vocab: Vocabulary) -> AsyncIterator[tuple[tuple, str, Any]]:
+async def _stream(graph: Any, inp: dict, config: dict, ctx: Any, vocab: Vocabulary) -> AsyncIterator[Event]:
+    """The events the nodes emit, from every (sub)graph, in order."""
     # durability="exit": one checkpoint write per turn instead of one per step; a turn that fails
     # leaves the previous turns' history intact. The nodes' tasks copy the active vocabulary.
     extra = {"durability": "exit"} if graph.checkpointer is not None else {}
     with vocabulary_scope(vocab):
-        async for ns, mode, data in graph.astream(inp, config, context=ctx, stream_mode=["custom", "values"],
-                                                   subgraphs=True, **extra):
-            yield ns, mode, data
+        async for _ns, event in graph.astream(inp, config, context=ctx, stream_mode="custom", subgraphs=True,
+                                              **extra):
+            yield event
 
 
 def _last_node(events: list[Event]) -> str | None:
     for ev in reversed(events):
-        if hasattr(ev, "node") and ev.kind in ("node_started", "node_finished"):
+        if isinstance(ev, (NodeStarted, NodeFinished)):
             return ev.node
     return None
-
-
-def _result(question: str, session_id: str, turn_id: str, final: dict, events: list[Event]) -> TurnResult:
-    state = AgentState.model_validate(final) if final else AgentState(question=question)
-    timings: dict[str, float] = {}
-    calls, prompt_toks, completion_toks = 0, 0, 0
-    notices: list[str] = []
-    for ev in events:
-        if isinstance(ev, NodeFinished):
-            key = ev.node if ev.graph == "main" else f"{ev.graph}.{ev.node}"
-            timings[key] = round(timings.get(key, 0.0) + ev.duration_ms, 3)
-        elif isinstance(ev, LLMCall):
-            calls += 1
-            prompt_toks += ev.prompt_tokens
-            completion_toks += ev.completion_tokens
-        elif isinstance(ev, IntentClassified):
-            timings["router"] = round(timings.get("router", 0.0) + ev.latency_ms, 3)
-        elif isinstance(ev, Notice):
-            notices.append(ev.message)
-    start = events[0].ts if events else time.time()
-    timings["total"] = round((time.time() - start) * 1000, 3)
-    return TurnResult(
-        question=question, session_id=session_id, trace_id=turn_id, intent=state.intent,
-        strategy=state.intent.to_strategy() if state.intent else "", final_answer=state.final_answer,
-        sources=state.sources, critic=state.critic_verdict, retry_count=state.retry_count,
-        llm_calls=calls, tokens={"prompt": prompt_toks, "completion": completion_toks,
-                                 "total": prompt_toks + completion_toks},
-        timings_ms=timings, recalled_facts=state.accumulated_facts, notices=notices,
-    )
 
 
 @asynccontextmanager

@@ -1,124 +1,46 @@
-"""The agent's state: every type a node reads or writes, as Pydantic models.
+"""The agent's state: what the graph carries between nodes, as Pydantic models.
 
-``AgentState`` is checkpointed per session (thread), so per-turn fields are reset by the turn's
-input (see :func:`turn_input`); ``messages`` accumulates across turns via ``add_messages``.
+Per-turn fields are declared once, in :class:`TurnState` (reset by each turn's input) and its base
+:class:`AttemptState` (reset by each retry, and the strategy subgraphs' output schema). Nodes return
+plain state updates; what they did goes out as :mod:`core.events`, never through the state.
 """
 
 from __future__ import annotations
 
-import time
-from typing import Annotated, Literal
+from typing import Annotated, get_args
 
 from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
-IntentType = Literal["factual", "comparative", "multi_hop", "exploratory", "follow_up"]
-StrategyName = Literal["simple", "multi_hop", "comparative", "exploratory"]
-INTENT_TYPES: tuple[str, ...] = ("factual", "comparative", "multi_hop", "exploratory", "follow_up")
-STRATEGIES: tuple[str, ...] = ("simple", "multi_hop", "comparative", "exploratory")
-SufficiencyLevel = Literal["fully_sufficient", "partially_sufficient", "contradictory", "insufficient"]
-StepType = Literal[
-    "route", "slots", "plan", "replan", "thought", "action", "observation", "sufficiency",
-    "synthesis", "critique", "retry", "memory", "warning",
-]
+from core.types import (  # noqa: F401 - the value types the state is made of
+    INTENT_TYPES, STRATEGIES, CriticVerdict, Intent, IntentType, RetrievedContext, Source, StrategyName,
+    SufficiencyJudgement, SufficiencyLevel,
+)
 
+class AttemptState(BaseModel):
+    """What one attempt at an answer builds; reset as one value when the critic asks for a retry.
 
-class Intent(BaseModel):
-    """Router output (type, confidence) completed by slot filling."""
-
-    type: IntentType
-    confidence: float = Field(ge=0, le=1)
-    entities: list[str] = Field(default_factory=list)
-    dimensions: list[str] = Field(default_factory=list)
-    constraints: dict = Field(default_factory=dict)
-    reformulated_query: str = ""
-    router: str = "rules"  # which classifier decided: rules | lora:<name> | llm:<model>
-
-    def to_strategy(self) -> StrategyName:
-        """The strategy node for this intent; follow-ups are answered by ``simple`` with history."""
-        if self.type in ("factual", "follow_up"):
-            return "simple"
-        return self.type  # type: ignore[return-value]
-
-
-class RetrievedContext(BaseModel):
-    """One retrieved chunk, as the knowledge hub returned it."""
-
-    content: str
-    source: str = ""
-    title: str = ""
-    doc_id: str = ""
-    chunk_id: str
-    relevance_score: float = 0.0
-    chunk_index: int | None = None
-    breadcrumb: str = ""
-    page: int | None = None
-    url: str | None = None
-    query: str = ""  # the query that found it
-    entity: str | None = None  # comparative: the entity whose retrieval found it
-
-
-class SufficiencyJudgement(BaseModel):
-    """Whether the evidence so far answers the question (ADR: adaptive retrieval)."""
-
-    level: SufficiencyLevel
-    reason: str = ""
-    missing: list[str] = Field(default_factory=list)
-
-
-class CriticVerdict(BaseModel):
-    """The critic's judgement of a draft (Reflexion)."""
-
-    passed: bool
-    score: float = Field(ge=0, le=10)
-    completeness: float = Field(ge=0, le=1)
-    faithfulness: float = Field(ge=0, le=1)
-    feedback: str = ""
-    issues: list[str] = Field(default_factory=list)
-    suggested_queries: list[str] = Field(default_factory=list)
-    forced: bool = False
-
-
-class ReasoningStep(BaseModel):
-    """One step of the visible reasoning chain."""
-
-    step_type: StepType
-    content: str
-    timestamp: float = Field(default_factory=time.time)
-    metadata: dict = Field(default_factory=dict)
-
-
-class Source(BaseModel):
-    """A citation in the final answer: ``[index]`` maps to a chunk retrieved in this turn."""
-
-    index: int
-    chunk_id: str
-    doc_id: str = ""
-    title: str = ""
-    source: str = ""
-    breadcrumb: str = ""
-    page: int | None = None
-    score: float = 0.0
-    text: str = ""
-
-
-class AgentState(BaseModel):
-    """Everything one turn carries through the graph."""
-
-    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
-    question: str = ""
-    turn_id: str = ""
-
-    intent: Intent | None = None
+    It is also the declared output schema of the strategy subgraphs: a strategy may change only these.
+    """
 
     sub_questions: list[str] = Field(default_factory=list)
     plan_revisions: int = 0
     retrieved_contexts: list[RetrievedContext] = Field(default_factory=list)
     retrieval_queries: list[str] = Field(default_factory=list)
     observations: list[SufficiencyJudgement] = Field(default_factory=list)
-
+    current_react_step: int = 0
     draft_answer: str = ""
+    next_action: str = ""  # subgraph control: next_step | replan | synthesize | continue | act
+
+
+class TurnState(AttemptState):
+    """Every per-turn field; a new turn's input resets it as one value (:func:`turn_input`)."""
+
+    question: str = ""
+    turn_id: str = ""
+    intent: Intent | None = None
+
     final_answer: str = ""
     sources: list[Source] = Field(default_factory=list)
 
@@ -130,42 +52,44 @@ class AgentState(BaseModel):
     reflections: list[str] = Field(default_factory=list)  # critic feedback carried into retries
     refine_queries: list[str] = Field(default_factory=list)  # extra queries the retry must run
 
-    next_action: str = ""  # subgraph control: next_step | replan | synthesize | continue
     retry_count: int = 0
     max_retries: int = 2
-    current_react_step: int = 0
     max_react_steps: int = 5
 
-    reasoning_trace: list[ReasoningStep] = Field(default_factory=list)
     accumulated_facts: list[str] = Field(default_factory=list)
 
 
+class AgentState(TurnState):
+    """What the graph carries: the per-turn state plus the conversation, which accumulates across
+    turns (``add_messages``) and is checkpointed per session (thread)."""
+
+    messages: Annotated[list[AnyMessage], add_messages] = Field(default_factory=list)
+
+
 def turn_input(question: str, turn_id: str, *, max_retries: int, max_react_steps: int) -> dict:
-    """The graph input for a new turn: the question plus a reset of every per-turn field."""
-    return {
-        "messages": [HumanMessage(content=question, id=f"{turn_id}-q")],
-        "question": question,
-        "turn_id": turn_id,
-        "intent": None,
-        "sub_questions": [],
-        "plan_revisions": 0,
-        "retrieved_contexts": [],
-        "retrieval_queries": [],
-        "observations": [],
-        "draft_answer": "",
-        "final_answer": "",
-        "sources": [],
-        "critic_verdict": None,
-        "best_draft": "",
-        "best_contexts": [],
-        "best_verdict": None,
-        "reflections": [],
-        "refine_queries": [],
-        "next_action": "",
-        "retry_count": 0,
-        "max_retries": max_retries,
-        "current_react_step": 0,
-        "max_react_steps": max_react_steps,
-        "reasoning_trace": [],
-        "accumulated_facts": [],
-    }
+    """The graph input for a new turn: the question, and a fresh :class:`TurnState` as one value."""
+    turn = TurnState(question=question, turn_id=turn_id, max_retries=max_retries, max_react_steps=max_react_steps)
+    return {"messages": [HumanMessage(content=question, id=f"{turn_id}-q")], **dict(turn)}
+
+
+def fresh_attempt() -> dict:
+    """The state update that starts a new attempt: every :class:`AttemptState` field at its default."""
+    return dict(AttemptState())
+
+
+def checkpoint_types() -> list[type[BaseModel]]:
+    """Every Pydantic type a checkpoint of :class:`AgentState` can hold (the serializer's allowlist)."""
+    found: list[type[BaseModel]] = []
+
+    def walk(tp: object) -> None:
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            if tp in found:
+                return
+            found.append(tp)
+            for f in tp.model_fields.values():
+                walk(f.annotation)
+        for arg in get_args(tp):
+            walk(arg)
+
+    walk(AgentState)
+    return [t for t in found if t.__module__.startswith("core.")]

@@ -12,9 +12,12 @@ from contextvars import ContextVar
 from typing import Callable, Iterator
 
 _sink: ContextVar[Callable[[object], None] | None] = ContextVar("paperpilot_event_sink", default=None)
+_collectors: ContextVar[tuple[list, ...]] = ContextVar("paperpilot_event_collectors", default=())
 
 
 def emit(event: object) -> None:
+    for seen in _collectors.get():
+        seen.append(event)
     sink = _sink.get()
     if sink is not None:
         sink(event)
@@ -36,3 +39,17 @@ def capture(sink: Callable[[object], None]) -> Iterator[None]:
         yield
     finally:
         _sink.reset(token)
+
+
+@contextmanager
+def collect() -> Iterator[list]:
+    """Also gather, in a list, every event emitted inside the block (blocks nest; each gets its own).
+
+    :func:`core.nodes.common.traced` uses it to summarize a node from what the node emitted.
+    """
+    seen: list = []
+    token = _collectors.set((*_collectors.get(), seen))
+    try:
+        yield seen
+    finally:
+        _collectors.reset(token)

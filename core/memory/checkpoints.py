@@ -30,15 +30,20 @@ async def open_checkpointer(path: Path) -> AsyncIterator[Any]:
         yield saver
 
 
+# Checkpoints written before the value types moved to core.types name them core.state.<Name>;
+# core.state still exports those names. ReasoningStep no longer exists: an old checkpoint's
+# reasoning_trace decodes to plain dicts in a channel the graph no longer has, and is ignored.
+LEGACY_TYPES = [("core.state", name) for name in (
+    "Intent", "RetrievedContext", "SufficiencyJudgement", "CriticVerdict", "Source", "ReasoningStep")]
+
+
 def serializer() -> Any:
     """LangGraph's serializer with our state types allowlisted (no unregistered-type warnings)."""
     from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
-    from core import state
+    from core.state import checkpoint_types
 
-    types = [state.Intent, state.RetrievedContext, state.SufficiencyJudgement, state.CriticVerdict,
-             state.ReasoningStep, state.Source, state.AgentState]
-    return JsonPlusSerializer(allowed_msgpack_modules=types)
+    return JsonPlusSerializer(allowed_msgpack_modules=[*checkpoint_types(), *LEGACY_TYPES])
 
 
 def _config(thread_id: str) -> dict:

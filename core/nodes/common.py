@@ -1,21 +1,26 @@
-"""Plumbing every node shares: the run-time context, timing/events, and retrieval through MCP."""
+"""Plumbing every node shares: the run-time context, timing/events, and retrieval through MCP.
+
+A node returns a plain state update and reports what it did only by emitting :mod:`core.events`.
+"""
 
 from __future__ import annotations
 
 import functools
-import inspect
 import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
-from core.brains.base import Brain, Turn
+from core.brains.base import Brain
+from core.types import Turn
 from core.config import Settings
 from core.events import NodeFinished, NodeStarted, Notice, RetrievalFinished, RetrievalStarted, SourcesFound
 from core.memory.history import turns_from_messages
 from core.memory.protocol import FactMemory
-from core.state import AgentState, ReasoningStep, RetrievedContext
-from core.telemetry import emit
+from core.state import AgentState
+from core.telemetry import collect, emit
+from core.tracing.describe import node_summary
 from core.tools.hub_client import ToolError
+from core.types import RetrievedContext
 
 
 class Retriever(Protocol):
@@ -44,18 +49,14 @@ def history(state: AgentState, settings: Settings) -> list[Turn]:
     return turns_from_messages(state.messages, settings.memory.history_turns)
 
 
-def step(step_type: str, content: str, **metadata: Any) -> ReasoningStep:
-    return ReasoningStep(step_type=step_type, content=content, metadata=metadata)  # type: ignore[arg-type]
-
-
 NodeFn = Callable[[AgentState, Any], Awaitable[dict]]
 
 
 def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
     """Emit NodeStarted/NodeFinished (with duration) around a node.
 
-    A node may return ``_summary`` (one line) and ``_detail`` (dict) in its update; they go to the
-    NodeFinished event and are removed from the state update.
+    NodeFinished's summary is derived from the events the node emitted (:func:`node_summary`);
+    the node's return value goes to LangGraph unchanged.
     """
 
     def wrap(fn: NodeFn) -> NodeFn:
@@ -64,16 +65,14 @@ def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
             attempt = state.retry_count
             emit(NodeStarted(node=name, graph=graph, attempt=attempt))
             t0 = time.perf_counter()
-            try:
-                update = await fn(state, runtime)
-            except BaseException as exc:
-                emit(NodeFinished(node=name, graph=graph, attempt=attempt, ok=False,
-                                  duration_ms=(time.perf_counter() - t0) * 1000, summary=_one_line(exc)))
-                raise
-            update = dict(update or {})
-            summary = update.pop("_summary", "")
-            detail = update.pop("_detail", {})
-            emit(NodeFinished(node=name, graph=graph, attempt=attempt, summary=summary, detail=detail,
+            with collect() as seen:
+                try:
+                    update = await fn(state, runtime)
+                except BaseException as exc:
+                    emit(NodeFinished(node=name, graph=graph, attempt=attempt, ok=False,
+                                      duration_ms=(time.perf_counter() - t0) * 1000, summary=_one_line(exc)))
+                    raise
+            emit(NodeFinished(node=name, graph=graph, attempt=attempt, summary=node_summary(seen),
                               duration_ms=(time.perf_counter() - t0) * 1000))
             return update
 
@@ -123,10 +122,6 @@ def token_sink(node: str) -> Callable[[str], None]:
             emit(TokenDelta(text=text, node=node))
 
     return sink
-
-
-async def maybe_await(value: Any) -> Any:
-    return await value if inspect.isawaitable(value) else value
 
 
 def _one_line(exc: BaseException) -> str:

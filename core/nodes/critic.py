@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import CriticVerdictIssued
-from core.nodes.common import ctx_of, step, traced
+from core.events import Notice
+from core.nodes.common import ctx_of, traced
 from core.state import AgentState
 from core.telemetry import emit
 
@@ -20,27 +21,16 @@ async def critic_node(state: AgentState, runtime: Any) -> dict:
     best = state.best_verdict
     if not verdict.passed and (best is None or verdict.score > best.score):
         update = {"best_draft": state.draft_answer, "best_contexts": state.retrieved_contexts, "best_verdict": verdict}
-    note = ""
     if not verdict.passed and state.retry_count >= state.max_retries:
         if best is not None and best.score > verdict.score:
             # A retry that made things worse: deliver the best attempt, with its own verdict.
             update = {"draft_answer": state.best_draft, "retrieved_contexts": state.best_contexts}
-            note = f" (delivering an earlier attempt that scored {best.score:.1f}, not this one's {verdict.score:.1f})"
+            emit(Notice(message=f"delivering an earlier attempt that scored {best.score:.1f}, "
+                                f"not this one's {verdict.score:.1f}", source="critic"))
             verdict = best
         verdict = verdict.model_copy(update={"passed": True, "forced": True})
     emit(CriticVerdictIssued(verdict=verdict, attempt=state.retry_count))
-    line = (f"Score {verdict.score:.1f}/10, completeness {verdict.completeness:.2f}, faithfulness "
-            f"{verdict.faithfulness:.2f} → {'forced pass' if verdict.forced else 'pass' if verdict.passed else 'retry'}"
-            + note)
-    if verdict.feedback:
-        line += f" | {verdict.feedback}"
-    return {
-        **update,
-        "critic_verdict": verdict,
-        "reasoning_trace": state.reasoning_trace + [step("critique", line, issues=verdict.issues)],
-        "_summary": line,
-        "_detail": verdict.model_dump(),
-    }
+    return {**update, "critic_verdict": verdict}
 
 
 def critic_gate(state: AgentState) -> str:

@@ -7,9 +7,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from core.events import Notice
-from core.nodes.common import step, traced
-from core.state import AgentState, RetrievedContext, Source
+from core.events import AnswerReady, Notice
+from core.nodes.common import traced
+from core.state import AgentState
+from core.types import RetrievedContext, Source
 from core.telemetry import emit
 
 _MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -50,11 +51,10 @@ def renumber_citations(answer: str, contexts: list[RetrievedContext]) -> tuple[s
 @traced("format_output")
 async def format_output_node(state: AgentState, runtime: Any) -> dict:
     answer, sources, removed = renumber_citations(state.draft_answer, state.retrieved_contexts)
-    trace = list(state.reasoning_trace)
     if removed:
         msg = f"Removed citation marker(s) {sorted(set(removed))}: no such chunk was retrieved in this turn"
         emit(Notice(level="warning", message=msg, source="format_output"))
-        trace.append(step("warning", msg, removed=removed))
+    emit(AnswerReady(answer=answer, sources=sources, removed_markers=sorted(set(removed))))
     intent = state.intent
     meta = {
         "turn_id": state.turn_id,
@@ -64,10 +64,4 @@ async def format_output_node(state: AgentState, runtime: Any) -> dict:
         "sources": [s.chunk_id for s in sources],
     }
     message = AIMessage(content=answer, id=f"{state.turn_id}-a", additional_kwargs={"paperpilot": meta})
-    return {
-        "final_answer": answer,
-        "sources": sources,
-        "messages": [message],
-        "reasoning_trace": trace,
-        "_summary": f"{len(sources)} source(s) cited" + (f", {len(removed)} bad marker(s) removed" if removed else ""),
-    }
+    return {"final_answer": answer, "sources": sources, "messages": [message]}

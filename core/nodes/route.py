@@ -6,8 +6,9 @@ import time
 from typing import Any
 
 from core.events import IntentClassified
-from core.nodes.common import ctx_of, history, step, traced
-from core.state import AgentState, Intent
+from core.nodes.common import ctx_of, history, traced
+from core.state import AgentState
+from core.types import Intent
 from core.telemetry import emit
 
 
@@ -25,11 +26,4 @@ async def route_node(state: AgentState, runtime: Any) -> dict:
     intent = Intent(type=intent_type, confidence=decision.confidence, router=decision.router,
                     reformulated_query=state.question)
     emit(IntentClassified(intent=intent, latency_ms=latency))
-    line = f"Intent: {intent.type} (confidence {intent.confidence:.2f}, {decision.router})"
-    return {
-        "intent": intent,
-        "reasoning_trace": state.reasoning_trace + [step("route", line, latency_ms=round(latency, 2),
-                                                         scores=decision.scores)],
-        "_summary": line,
-        "_detail": {"router": decision.router, "latency_ms": round(latency, 2), "scores": decision.scores},
-    }
+    return {"intent": intent}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import MemoryWritten
-from core.nodes.common import ctx_of, step, traced
+from core.nodes.common import ctx_of, traced
 from core.state import AgentState
 from core.telemetry import emit
 
@@ -23,15 +23,11 @@ async def save_memory_node(state: AgentState, runtime: Any) -> dict:
         reason = "pass was forced after max retries"
     if reason:
         emit(MemoryWritten(facts=[], skipped_reason=reason))
-        return {"_summary": f"skipped: {reason}"}
+        return {}
     facts = await ctx.brain.extract_facts(state.question, state.draft_answer, state.retrieved_contexts)
     if not facts:
         emit(MemoryWritten(facts=[], skipped_reason="no fact worth keeping"))
-        return {"_summary": "nothing to memorize"}
+        return {}
     result = await ctx.facts.memorize(facts, source_question=state.question, session_id=ctx.session_id)
     emit(MemoryWritten(facts=facts, added=result.added, updated=result.updated))
-    line = f"Memorized {result.added} new, updated {result.updated}"
-    return {
-        "reasoning_trace": state.reasoning_trace + [step("memory", line, facts=facts)],
-        "_summary": line,
-    }
+    return {}

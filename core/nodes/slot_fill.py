@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import SlotsFilled
-from core.nodes.common import ctx_of, history, step, traced
+from core.nodes.common import ctx_of, history, traced
 from core.state import AgentState
 from core.telemetry import emit
 
@@ -23,12 +23,4 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
         "reformulated_query": slots.reformulated_query or state.question,
     })
     emit(SlotsFilled(intent=intent))
-    line = (f"Slots: entities={intent.entities} dimensions={intent.dimensions}; "
-            f"query: {intent.reformulated_query}")
-    return {
-        "intent": intent,
-        "reasoning_trace": state.reasoning_trace + [step("slots", line, constraints=intent.constraints)],
-        "_summary": line,
-        "_detail": {"entities": intent.entities, "dimensions": intent.dimensions,
-                    "constraints": intent.constraints, "reformulated_query": intent.reformulated_query},
-    }
+    return {"intent": intent}

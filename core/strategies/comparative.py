@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from core.events import PlanUpdated
-from core.nodes.common import ctx_of, merge_contexts, retrieve, step, traced
+from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
@@ -33,15 +33,4 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
     contexts = merge_contexts(*groups)
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
     queries = [q for _, q in planned]
-    return {
-        "retrieved_contexts": contexts,
-        "retrieval_queries": queries,
-        "draft_answer": answer,
-        "reasoning_trace": state.reasoning_trace + [
-            step("plan", f"ReWOO plan: {len(planned)} parallel retrievals", queries=queries)] + [
-            step("action", f"RAG query [{e or 'all'}]: {q}", entity=e) for e, q in planned] + [
-            step("observation", f"Retrieved {len(contexts)} chunk(s) for {len(planned)} entities"),
-            step("synthesis", "Drafted an entity × dimension comparison")],
-        "_summary": f"{len(planned)} parallel retrievals, {len(contexts)} chunk(s)",
-        "_detail": {"queries": queries, "entities": intent.entities, "dimensions": intent.dimensions},
-    }
+    return {"retrieved_contexts": contexts, "retrieval_queries": queries, "draft_answer": answer}

@@ -7,14 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import SufficiencyJudged, ThoughtEmitted
-from core.nodes.common import ctx_of, merge_contexts, retrieve, step, traced
-from core.state import AgentState
+from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
+from core.state import AgentState, AttemptState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
 
 GRAPH = "exploratory"
-OUTPUT_KEYS = ("retrieved_contexts", "retrieval_queries", "observations", "current_react_step",
-               "draft_answer", "reasoning_trace", "next_action")
 
 
 @traced("think", GRAPH)
@@ -37,9 +35,6 @@ async def think_node(state: AgentState, runtime: Any) -> dict:
     return {
         "next_action": "act" if action == "search" else "synthesize",
         "retrieval_queries": state.retrieval_queries + ([query] if action == "search" else []),
-        "reasoning_trace": state.reasoning_trace + [step("thought", f"Thought {n}: {thought}", action=action, query=query)],
-        "_summary": f"step {n}: {'search ' + repr(query) if action == 'search' else 'finish'}",
-        "_detail": {"step": n, "thought": thought, "action": action, "query": query},
     }
 
 
@@ -52,14 +47,7 @@ async def act_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     query = state.retrieval_queries[-1]
     found = await retrieve(ctx, query)
-    known = {c.chunk_id for c in state.retrieved_contexts}
-    new = [c for c in found if c.chunk_id not in known]
-    return {
-        "retrieved_contexts": merge_contexts(state.retrieved_contexts, found),
-        "reasoning_trace": state.reasoning_trace + [step("action", f"Search: {query}", new=len(new))],
-        "_summary": f"{len(found)} chunk(s), {len(new)} new",
-        "_detail": {"query": query, "chunk_ids": [c.chunk_id for c in found], "new": len(new)},
-    }
+    return {"retrieved_contexts": merge_contexts(state.retrieved_contexts, found)}
 
 
 @traced("observe", GRAPH)
@@ -72,15 +60,10 @@ async def observe_node(state: AgentState, runtime: Any) -> dict:
     n = state.current_react_step + 1
     emit(SufficiencyJudged(judgement=judgement, step=n))
     stop = judgement.level == "fully_sufficient" or n >= state.max_react_steps
-    line = f"Observation {n}: {judgement.level} — {judgement.reason}"
     return {
         "current_react_step": n,
         "observations": state.observations + [judgement],
         "next_action": "synthesize" if stop else "continue",
-        "reasoning_trace": state.reasoning_trace + [
-            step("sufficiency", line, level=judgement.level, missing=judgement.missing)],
-        "_summary": line + (" → stop" if stop else " → continue"),
-        "_detail": judgement.model_dump(),
     }
 
 
@@ -92,12 +75,7 @@ def after_observe(state: AgentState) -> str:
 async def react_synthesize_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     answer = await synthesize(ctx, state, "exploratory", state.retrieved_contexts, "exploratory")
-    return {
-        "draft_answer": answer,
-        "reasoning_trace": state.reasoning_trace + [
-            step("synthesis", f"Synthesized {state.current_react_step} step(s) of exploration")],
-        "_summary": f"{len(answer)} chars",
-    }
+    return {"draft_answer": answer}
 
 
 def build_subgraph():
@@ -105,7 +83,7 @@ def build_subgraph():
 
     from core.nodes.common import AgentContext
 
-    g = StateGraph(AgentState, context_schema=AgentContext)
+    g = StateGraph(AgentState, context_schema=AgentContext, output_schema=AttemptState)
     g.add_node("think", think_node)
     g.add_node("act", act_node)
     g.add_node("observe", observe_node)

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.events import PlanUpdated
-from core.nodes.common import ctx_of, merge_contexts, retrieve, step, traced
-from core.state import AgentState
+from core.events import PlanUpdated, ReplanDecided
+from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
+from core.state import AgentState, AttemptState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
 
 GRAPH = "multi_hop"
 MAX_REVISIONS = 2
-OUTPUT_KEYS = ("sub_questions", "plan_revisions", "retrieved_contexts", "retrieval_queries",
-               "draft_answer", "reasoning_trace", "next_action")
 
 
 @traced("plan", GRAPH)
@@ -36,15 +34,7 @@ async def plan_node(state: AgentState, runtime: Any) -> dict:
         plan += [q for q in state.refine_queries if q not in plan]
     revision = state.plan_revisions + (1 if revising else 0)
     emit(PlanUpdated(sub_questions=plan, revision=revision, reason=out.reason))
-    label = f"Replan #{revision}" if revising else "Plan"
-    return {
-        "sub_questions": plan,
-        "plan_revisions": revision,
-        "reasoning_trace": state.reasoning_trace + [
-            step("replan" if revising else "plan", f"{label}: {plan}", reason=out.reason)],
-        "_summary": f"{label}: {len(plan)} step(s)",
-        "_detail": {"sub_questions": plan, "reason": out.reason},
-    }
+    return {"sub_questions": plan, "plan_revisions": revision}
 
 
 @traced("execute", GRAPH)
@@ -52,17 +42,12 @@ async def execute_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     i = len(state.retrieval_queries)
     if i >= len(state.sub_questions):
-        return {"_summary": "nothing left to execute"}
+        return {}
     sub_q = state.sub_questions[i]
     found = await retrieve(ctx, sub_q, top_k=max(3, ctx.settings.agent.top_k - 2))
     return {
         "retrieved_contexts": merge_contexts(state.retrieved_contexts, found),
         "retrieval_queries": state.retrieval_queries + [sub_q],
-        "reasoning_trace": state.reasoning_trace + [
-            step("action", f"Step {i + 1}: {sub_q}", step=i + 1),
-            step("observation", f"Step {i + 1} retrieved {len(found)} chunk(s)", chunk_ids=[c.chunk_id for c in found])],
-        "_summary": f"step {i + 1}/{len(state.sub_questions)}: {len(found)} chunk(s)",
-        "_detail": {"step": i + 1, "query": sub_q, "chunk_ids": [c.chunk_id for c in found]},
     }
 
 
@@ -77,13 +62,8 @@ async def replan_node(state: AgentState, runtime: Any) -> dict:
         action = "next_step"
     if action == "next_step" and len(executed) >= len(state.sub_questions):
         action = "synthesize"
-    line = f"Decision: {action} — {decision.reason}"
-    return {
-        "next_action": action,
-        "reasoning_trace": state.reasoning_trace + [step("thought", line, action=action)],
-        "_summary": line,
-        "_detail": {"action": action, "reason": decision.reason, "executed": len(executed)},
-    }
+    emit(ReplanDecided(action=action, reason=decision.reason, executed=len(executed)))
+    return {"next_action": action}
 
 
 def after_replan(state: AgentState) -> str:
@@ -95,12 +75,7 @@ async def pe_synthesize_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     answer = await synthesize(ctx, state, "multi_hop", state.retrieved_contexts, "multi_hop",
                               sub_questions=state.retrieval_queries)
-    return {
-        "draft_answer": answer,
-        "reasoning_trace": state.reasoning_trace + [
-            step("synthesis", f"Chained {len(state.retrieval_queries)} step(s) into an answer")],
-        "_summary": f"{len(answer)} chars",
-    }
+    return {"draft_answer": answer}
 
 
 def build_subgraph():
@@ -108,7 +83,7 @@ def build_subgraph():
 
     from core.nodes.common import AgentContext
 
-    g = StateGraph(AgentState, context_schema=AgentContext)
+    g = StateGraph(AgentState, context_schema=AgentContext, output_schema=AttemptState)
     g.add_node("plan", plan_node)
     g.add_node("execute", execute_node)
     g.add_node("replan", replan_node)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from core.nodes.common import ctx_of, merge_contexts, retrieve, step, traced
+from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
 
@@ -23,14 +23,4 @@ async def simple_strategy_node(state: AgentState, runtime: Any) -> dict:
     contexts = merge_contexts(*groups)
     kind = "follow_up" if state.intent.type == "follow_up" else "simple"
     answer = await synthesize(ctx, state, kind, contexts, "simple")
-    return {
-        "retrieved_contexts": contexts,
-        "retrieval_queries": queries,
-        "draft_answer": answer,
-        "reasoning_trace": state.reasoning_trace + [
-            step("action", f"RAG query: {q}") for q in queries] + [
-            step("observation", f"Retrieved {len(contexts)} chunk(s)"),
-            step("synthesis", f"Drafted a {kind} answer ({len(answer)} chars)")],
-        "_summary": f"{len(queries)} quer{'y' if len(queries) == 1 else 'ies'}, {len(contexts)} chunk(s)",
-        "_detail": {"queries": queries, "chunk_ids": [c.chunk_id for c in contexts]},
-    }
+    return {"retrieved_contexts": contexts, "retrieval_queries": queries, "draft_answer": answer}

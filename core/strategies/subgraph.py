@@ -1,5 +1,6 @@
 """Run a strategy subgraph as one main-graph node, so the strategy itself is timed and traced
-like any other node while its inner steps stream with their own graph name."""
+like any other node while its inner steps stream with their own graph name. The subgraph declares
+its output schema (:class:`~core.state.AttemptState`), so its result is the node's update as is."""
 
 from __future__ import annotations
 
@@ -9,17 +10,11 @@ from core.nodes.common import traced
 from core.state import AgentState
 
 
-def subgraph_node(name: str, build: Callable[[], Any], output_keys: tuple[str, ...]):
+def subgraph_node(name: str, build: Callable[[], Any]):
     compiled = build()
 
     @traced(name)
     async def run(state: AgentState, runtime: Any) -> dict:
-        out = await compiled.ainvoke(state, context=runtime.context)
-        values = out if isinstance(out, dict) else out.model_dump()
-        update = {k: values[k] for k in output_keys if k in values}
-        n = len(values.get("retrieval_queries") or [])
-        update["_summary"] = f"{n} retrieval step(s), {len(values.get('retrieved_contexts') or [])} chunk(s)"
-        update["_detail"] = {"queries": values.get("retrieval_queries") or []}
-        return update
+        return await compiled.ainvoke(state, context=runtime.context)
 
     return run

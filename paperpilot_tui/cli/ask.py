@@ -75,8 +75,9 @@ def result_json(result) -> dict:
 
 async def _ask(settings, args: argparse.Namespace) -> int:
     from core.agent import open_agent
-    from core.brains.base import BackendUnavailable
+    from core.errors import BackendUnavailable
     from core.config import ConfigError
+    from core.events import TurnFailed, TurnFinished
     from paperpilot_tui.cli.ask_render import Progress, render_result
 
     progress = None if args.json else Progress()
@@ -95,9 +96,10 @@ async def _ask(settings, args: argparse.Namespace) -> int:
         return _stop(progress, f"config error: {exc}", EXIT_USAGE)
     if progress:
         progress.stop()
-    if last is None or last.kind == "turn_failed":
-        code = EXIT_BACKEND if last is not None and last.category == "backend" else EXIT_FAILED
-        return fail(last.error if last is not None else "the turn produced no result", code)
+    if not isinstance(last, TurnFinished):
+        if isinstance(last, TurnFailed):
+            return fail(last.error, EXIT_BACKEND if last.category == "backend" else EXIT_FAILED)
+        return fail("the turn produced no result", EXIT_FAILED)
     if args.json:
         json.dump(result_json(last.result), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

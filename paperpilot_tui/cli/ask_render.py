@@ -22,14 +22,13 @@ class Progress:
             self.status.start()
 
     def update(self, event) -> None:
-        if self.status is None:
-            return
-        if event.kind == "node_started":
-            where = event.node if event.graph == "main" else f"{event.graph} › {event.node}"
-            retry = f" (retry {event.attempt})" if event.attempt else ""
-            self.status.update(f"[bold]{where}[/]{retry}")
-        elif event.kind == "retrieval_started":
-            self.status.update(f"[bold]retrieving[/] {event.query}")
+        from rich.markup import escape
+
+        from core.events import NodeStarted, RetrievalStarted
+        from core.tracing.describe import describe
+
+        if self.status is not None and isinstance(event, (NodeStarted, RetrievalStarted)):
+            self.status.update(f"[bold]{escape(describe(event))}[/]")
 
     def stop(self) -> None:
         if self.status is not None:

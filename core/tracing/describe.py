@@ -1,0 +1,131 @@
+"""What one event means, in words: the one describer the CLI, the trace store and the app share.
+
+:func:`describe` gives one plain-text line for any event; :func:`details` the lines below it (plan
+steps, recalled facts, the answer and its sources); :func:`node_summary` the line a node's
+``NodeFinished`` carries, from the events the node emitted. No markup, no indentation: a renderer
+adds those. Imports no LangGraph.
+"""
+
+from __future__ import annotations
+
+from core.events import (
+    AnswerReady, CriticVerdictIssued, DraftReady, Event, IntentClassified, LLMCall, MemoryRecalled, MemoryWritten,
+    NodeFinished, NodeStarted, Notice, PlanUpdated, ReplanDecided, RetrievalFinished, RetrievalStarted,
+    RetryStarted, SlotsFilled, SourcesFound, SufficiencyJudged, ThoughtEmitted, TokenDelta, TurnFailed,
+    TurnFinished, TurnStarted,
+)
+from core.memory.text import shorten
+from core.types import node_path
+
+WIDTH = 110
+
+# Streaming-only events: a finished trace's view skips them (the node's line comes when it finishes).
+QUIET: tuple[type, ...] = (NodeStarted, TokenDelta, DraftReady, RetrievalStarted, SourcesFound)
+
+
+def fmt_ms(value: float) -> str:
+    return f"{value / 1000:.2f} s" if value >= 1000 else f"{value:.0f} ms"
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def describe(e: Event) -> str:
+    """One line for one event (any event; see :data:`QUIET` for those a finished view skips)."""
+    match e:
+        case TurnStarted():
+            return f"▶ {shorten(e.question, WIDTH)}  (session {e.session_id}, brain {e.brain})"
+        case NodeStarted():
+            return f"▸ {node_path(e.node, e.graph)}" + (f" #{e.attempt}" if e.attempt else "")
+        case NodeFinished():
+            retry = f" #{e.attempt}" if e.attempt else ""
+            tail = f" — {shorten(e.summary, WIDTH - 40)}" if e.summary else ""
+            return f"{'✓' if e.ok else '✗'} {node_path(e.node, e.graph)}{retry}  {fmt_ms(e.duration_ms)}{tail}"
+        case IntentClassified():
+            return f"intent: {e.intent.type} ({e.intent.confidence:.2f}, {e.intent.router})"
+        case SlotsFilled():
+            ents = ", ".join(e.intent.entities) or "-"
+            return f"slots: entities [{ents}]  query: {shorten(e.intent.reformulated_query or '-', WIDTH - 40)}"
+        case PlanUpdated():
+            return f"plan (revision {e.revision})" + (f": {shorten(e.reason, 60)}" if e.reason else "")
+        case RetrievalStarted():
+            who = f"[{e.entity}] " if e.entity else ""
+            return f"search {who}“{shorten(e.query, 60)}” …"
+        case RetrievalFinished():
+            who = f"[{e.entity}] " if e.entity else ""
+            got = f"error: {shorten(e.error, 60)}" if e.error else f"{len(e.chunk_ids)} chunk(s)"
+            return f"search {who}“{shorten(e.query, 60)}” → {got}  {fmt_ms(e.duration_ms)}"
+        case SourcesFound():
+            return f"found {len(e.contexts)} chunk(s)"
+        case ThoughtEmitted():
+            return f"thought {e.step}: {shorten(e.content, WIDTH - 20)}"
+        case SufficiencyJudged():
+            j = e.judgement
+            return f"sufficiency: {j.level}" + (f" — {shorten(j.reason, 70)}" if j.reason else "")
+        case ReplanDecided():
+            return f"decision: {e.action}" + (f" — {shorten(e.reason, 70)}" if e.reason else "")
+        case TokenDelta():
+            return e.text
+        case DraftReady():
+            return f"draft: {len(e.answer)} chars"
+        case AnswerReady():
+            removed = f", {_plural(len(e.removed_markers), 'bad marker', 'bad markers')} removed" \
+                if e.removed_markers else ""
+            return f"answer: {len(e.sources)} source(s) cited{removed}"
+        case CriticVerdictIssued():
+            v = e.verdict
+            verdict = "pass (forced)" if v.forced else ("pass" if v.passed else "fail")
+            return (f"critic: {verdict} {v.score:.1f}/10 (faithfulness {v.faithfulness:.2f}, "
+                    f"completeness {v.completeness:.2f})")
+        case RetryStarted():
+            return f"↻ retry {e.attempt}: {shorten(e.feedback, WIDTH - 20)}"
+        case MemoryRecalled():
+            return f"recalled {len(e.facts)} fact(s)"
+        case MemoryWritten():
+            if e.skipped_reason:
+                return f"memory: skipped ({e.skipped_reason})"
+            return f"memory: {e.added} added, {e.updated} updated"
+        case LLMCall():
+            return (f"llm {e.purpose}: {e.model}  {e.prompt_tokens}+{e.completion_tokens} tokens  "
+                    f"{fmt_ms(e.duration_ms)}")
+        case Notice():
+            return f"{e.level}: {shorten(e.message, WIDTH - 20)}"
+        case TurnFinished():
+            r = e.result
+            return f"■ answer ({r.strategy}, {_plural(r.retry_count, 'retry', 'retries')}):"
+        case TurnFailed():
+            return f"✗ failed ({e.category}{', in ' + e.node if e.node else ''}): {e.error}"
+    return getattr(e, "kind", type(e).__name__)
+
+
+def details(e: Event) -> list[str]:
+    """The lines under :func:`describe`'s, for events that carry a list or a body (often none)."""
+    match e:
+        case PlanUpdated():
+            return [f"{n}. {shorten(q, WIDTH - 10)}" for n, q in enumerate(e.sub_questions, 1)]
+        case CriticVerdictIssued() if e.verdict.feedback and not e.verdict.passed:
+            return [f"feedback: {shorten(e.verdict.feedback, WIDTH - 20)}"]
+        case MemoryRecalled():
+            return [f"· {shorten(f, WIDTH - 10)}" for f in e.facts]
+        case TurnFinished():
+            r = e.result
+            lines = [line for line in r.final_answer.splitlines() if line.strip()]
+            return lines + [f"[{s.index}] {shorten(s.title or s.source or s.doc_id, 60)}  ({s.chunk_id})"
+                            for s in r.sources]
+    return []
+
+
+def node_summary(events: list[Event]) -> str:
+    """The one-line summary of a node, from the events it emitted: its searches, then the last
+    thing it decided (a verdict, a plan, a draft …)."""
+    parts: list[str] = []
+    searches = [e for e in events if isinstance(e, RetrievalFinished)]
+    if searches:
+        chunks = len({c for e in searches for c in e.chunk_ids})
+        parts.append(f"{_plural(len(searches), 'search', 'searches')}, {chunks} chunk(s)")
+    for e in reversed(events):
+        if isinstance(e, DraftReady) or not isinstance(e, (*QUIET, NodeFinished, RetrievalFinished, LLMCall)):
+            parts.append(describe(e))
+            break
+    return "; ".join(parts)
