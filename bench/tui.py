@@ -85,14 +85,14 @@ async def input_lag(n_tokens: int, rate: float) -> list[float]:
     app = PaperPilotApp(Settings(), session="bench", agent_factory=scripted_factory(agent), stores_factory=memory_stores)
     lags: list[float] = []
     async with app.run_test(size=(120, 40)) as pilot:
-        while app.agent is None:
+        while app.session.agent is None:
             await pilot.pause(0.05)
         box = app.main_screen.query_one("#chat-input")
         box.load_text("Compare LoRA and QLoRA in memory use and accuracy")
         await pilot.press("enter")
         while not any(w.kind == "token" for w in []) and not app.main_screen.query("Answer"):
             await asyncio.sleep(0.01)
-        while app.main_screen.busy:
+        while app.session.busy:
             before = len(box.text)
             t0 = time.perf_counter()
             app.post_message(events.Key("x", "x"))

@@ -36,7 +36,7 @@ async def _until(pilot: Any, predicate: Callable[[], bool], timeout: float = 30.
 
 async def _ask(pilot: Any, question: str) -> None:
     app = pilot.app
-    await _until(pilot, lambda: app.agent is not None)
+    await _until(pilot, lambda: app.session.agent is not None)
     box = app.main_screen.query_one("#chat-input")
     box.load_text(question)
     before = app.main_screen.turns_ended
@@ -86,7 +86,7 @@ async def main_high_contrast(pilot: Any) -> None:
 
 async def _open(pilot: Any, key: str, screen: str) -> None:
     app = pilot.app
-    await _until(pilot, lambda: app.stores is not None)
+    await _until(pilot, lambda: app.session.stores is not None)
     await pilot.press(key)
     await _until(pilot, lambda: type(app.screen).__name__ == screen)
     await _until(pilot, lambda: bool(getattr(app.screen, "facts", None) or getattr(app.screen, "sessions", None)
@@ -107,13 +107,13 @@ async def replay_picker(pilot: Any) -> None:
 
 
 async def help_screen(pilot: Any) -> None:
-    await _until(pilot, lambda: pilot.app.agent is not None)
+    await _until(pilot, lambda: pilot.app.session.agent is not None)
     await _open(pilot, "f1", "HelpScreen")
 
 
 async def replay_done(pilot: Any) -> None:
     app = pilot.app
-    await _until(pilot, lambda: app.stores is not None)
+    await _until(pilot, lambda: app.session.stores is not None)
     app.replay("trace-compare", speed=16.0)
     await _until(pilot, lambda: app.main_screen.turns_ended > 0)
     await _until(pilot, lambda: not any(w.group == "md-stream" and not w.is_finished for w in app.workers))

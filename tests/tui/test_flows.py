@@ -44,7 +44,7 @@ class GatedAgent(ScriptedAgent):
 
 async def ask_until_paused(pilot, app, agent) -> None:
     """Send the comparison question and wait until the gated agent holds the turn mid-stream."""
-    await wait_until(pilot, lambda: app.agent is not None)
+    await wait_until(pilot, lambda: app.session.agent is not None)
     app.main_screen.query_one("#chat-input").load_text(COMPARE_Q)
     await pilot.press("enter")
     await wait_until(pilot, lambda: agent.paused.is_set())
@@ -57,7 +57,7 @@ async def test_ask_streams_answer_then_sources(settings):
         await ask_until_paused(pilot, app, agent)
         answer = app.main_screen.query_one(Answer)
         await wait_until(pilot, lambda: "LoRA vs QLoRA" in answer.source)  # streamed before the turn ended
-        assert app.main_screen.busy
+        assert app.session.busy
         assert app.main_screen.query_one("#graph-view").active == "comparative"
         agent.gate.set()
         await wait_until(pilot, lambda: app.main_screen.turns_ended == 1)
@@ -134,21 +134,21 @@ async def test_escape_cancels_running_turn(settings):
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_until_paused(pilot, app, agent)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.main_screen.busy)
+        await wait_until(pilot, lambda: not app.session.busy)
         assert any("turn cancelled" in t for t in titles(app))
         assert app.main_screen.status.activity == "cancelled"
 
 
 async def test_memory_browser_edit_and_delete(settings):
-    from paperpilot_tui.runtime import open_real_stores
+    from core.stores import open_stores
 
     settings.memory.enabled = True
-    stores = open_real_stores(settings)
+    stores = open_stores(settings).open_all()
     first = stores.facts.add("LoRA uses rank 8 by default.")
     second = stores.facts.add("QLoRA uses NF4.")
     app = PaperPilotApp(settings, agent_factory=scripted_factory(ScriptedAgent()), stores_factory=lambda s: stores)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app.stores is not None)
+        await wait_until(pilot, lambda: app.session.stores is not None)
         await pilot.press("ctrl+p")
         await pilot.press(*"memory browser")
         await pilot.pause(0.3)
@@ -185,7 +185,7 @@ async def test_session_resume_after_restart_real_agent(settings):
     app = PaperPilotApp(settings, agent_factory=real_agent_factory(hub))
     async with app.run_test(size=(120, 40)) as pilot:
         await ask(pilot, COMPARE_Q)
-        session = app.session_id
+        session = app.session.session_id
         assert "QLoRA" in app.main_screen.query(Answer).last().source
     again = PaperPilotApp(settings, session=session, agent_factory=real_agent_factory(hub))
     async with again.run_test(size=(120, 40)) as pilot:
@@ -215,10 +215,10 @@ async def test_hub_failure_mid_turn_keeps_app_running(settings):
 
 
 async def test_replay_from_trace_store_with_pause(settings):
-    from paperpilot_tui.runtime import open_real_stores
+    from core.stores import open_stores
     from paperpilot_tui.scripted import comparative_turn
 
-    stores = open_real_stores(settings)
+    stores = open_stores(settings).open_all()
     events = comparative_turn("s1", "abc123trace")
     stores.traces.save_turn_sync("abc123trace", "s1", COMPARE_Q, events)
     app = PaperPilotApp(settings, replay="abc123", agent_factory=scripted_factory(ScriptedAgent()),
@@ -230,12 +230,12 @@ async def test_replay_from_trace_store_with_pause(settings):
         assert any(t.startswith("∥ QLoRA:") for t in titles(app))
         assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
         app.replay("abc123trace", speed=0.05)  # slow enough to pause mid-way
-        await wait_until(pilot, lambda: app.main_screen.replaying)
+        await wait_until(pilot, lambda: app.session.replaying)
         await pilot.press("space")
-        assert app.replay_control.paused
+        assert app.session.replay_control.paused
         assert app.main_screen.query_one("#chat-input").text == ""  # space went to the replay, not the input
         await pilot.press("space", "plus", "plus", "plus", "plus")  # 0.05 → 0.25 (floor) → 0.5 → 1 → 2
-        assert app.replay_control.speed == 2.0
+        assert app.session.replay_control.speed == 2.0
         await wait_until(pilot, lambda: app.main_screen.turns_ended == 2, timeout=60)
         assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
 
