@@ -13,7 +13,9 @@ import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, AsyncIterator
 
-from core.brains.base import BackendUnavailable, Brain, Turn
+from core.brains.base import Brain
+from core.errors import BackendUnavailable
+from core.types import Turn
 from core.config import ConfigError, Settings
 from core.events import (
     Event, IntentClassified, LLMCall, NodeFinished, Notice, TurnFailed, TurnFinished, TurnResult, TurnStarted,
@@ -85,11 +87,13 @@ class Agent:
         async with self._lock:
             if self.sessions is not None:
                 await self.sessions.begin_turn(session_id, question)
-            yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name))
+            agent = self.settings.agent
+            yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name,
+                                  max_retries=agent.max_retries, max_react_steps=agent.max_react_steps,
+                                  max_plan_steps=agent.max_plan_steps))
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id, vocabulary=self.vocabulary)
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
-            agent = self.settings.agent
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
             final: dict = {}
             notices_before = len(getattr(self.hub, "notices", []))

@@ -1,9 +1,14 @@
 """The one typed event stream a turn produces.
 
-The Textual app, the trace store and ``paperpilot ask`` all consume these events; nothing outside
-``core`` looks at graph internals. Every event is a Pydantic model with a ``kind`` tag, so a
-recorded trace can be turned back into the same objects (:func:`event_from_dict`) and replayed.
-This module is deliberately light: it imports no LangGraph and no model code.
+The Textual app, the trace store and ``paperpilot ask`` all consume these events and dispatch on
+their classes; nothing outside ``core`` looks at graph internals. Every event is a Pydantic model
+with a ``kind`` tag (for storage only), so a recorded trace can be turned back into the same objects
+(:func:`event_from_dict`) and replayed. This module imports only :mod:`core.types` and Pydantic:
+no LangGraph, no model code, so the app can import it before first paint.
+
+The turn's bounds travel on :class:`TurnStarted`; the graph's static shape (intent → strategy,
+each strategy's steps) is in :mod:`core.types`. :mod:`core.tracing.fold` folds a turn's events into
+one summary and :mod:`core.tracing.describe` says what one event means, for every consumer.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from core.state import CriticVerdict, Intent, RetrievedContext, Source, SufficiencyJudgement
+from core.types import CriticVerdict, Intent, RetrievedContext, Source, SufficiencyJudgement, TurnResult
 
 
 class _Event(BaseModel):
@@ -26,6 +31,11 @@ class TurnStarted(_Event):
     question: str
     session_id: str
     brain: str = "offline"
+    # The bounds of this turn, from settings (``agent.*``); a recorded trace without them gets the
+    # settings defaults (a test keeps the two in step).
+    max_retries: int = 2
+    max_react_steps: int = 5
+    max_plan_steps: int = 4
 
 
 class NodeStarted(_Event):
@@ -103,10 +113,28 @@ class TokenDelta(_Event):
     node: str = ""
 
 
+class ReplanDecided(_Event):
+    """multi_hop: after a step, go on with the plan, revise it, or synthesize."""
+
+    kind: Literal["replan_decided"] = "replan_decided"
+    action: Literal["next_step", "replan", "synthesize"]
+    reason: str = ""
+    executed: int = 0
+
+
 class DraftReady(_Event):
     kind: Literal["draft_ready"] = "draft_ready"
     answer: str
     node: str = ""
+
+
+class AnswerReady(_Event):
+    """The final answer with its citations renumbered and its sources, before memory is written."""
+
+    kind: Literal["answer_ready"] = "answer_ready"
+    answer: str
+    sources: list[Source] = Field(default_factory=list)
+    removed_markers: list[int] = Field(default_factory=list)  # cited numbers no retrieved chunk had
 
 
 class CriticVerdictIssued(_Event):
@@ -152,25 +180,6 @@ class Notice(_Event):
     source: str = ""
 
 
-class TurnResult(BaseModel):
-    """What ``ask --json`` prints and what the app shows when a turn ends."""
-
-    question: str
-    session_id: str
-    trace_id: str
-    intent: Intent | None
-    strategy: str
-    final_answer: str
-    sources: list[Source]
-    critic: CriticVerdict | None
-    retry_count: int
-    llm_calls: int
-    tokens: dict[str, int]
-    timings_ms: dict[str, float]
-    recalled_facts: list[str] = Field(default_factory=list)
-    notices: list[str] = Field(default_factory=list)
-
-
 class TurnFinished(_Event):
     kind: Literal["turn_finished"] = "turn_finished"
     result: TurnResult
@@ -186,8 +195,8 @@ class TurnFailed(_Event):
 Event = Annotated[
     Union[
         TurnStarted, NodeStarted, NodeFinished, IntentClassified, SlotsFilled, PlanUpdated,
-        RetrievalStarted, RetrievalFinished, SourcesFound, ThoughtEmitted, SufficiencyJudged,
-        TokenDelta, DraftReady, CriticVerdictIssued, RetryStarted, MemoryRecalled, MemoryWritten,
+        RetrievalStarted, RetrievalFinished, SourcesFound, ThoughtEmitted, SufficiencyJudged, ReplanDecided,
+        TokenDelta, DraftReady, AnswerReady, CriticVerdictIssued, RetryStarted, MemoryRecalled, MemoryWritten,
         LLMCall, Notice, TurnFinished, TurnFailed,
     ],
     Field(discriminator="kind"),

@@ -18,14 +18,12 @@ from core.nodes.retry_refine import retry_refine_node
 from core.nodes.route import route_node
 from core.nodes.save_memory import save_memory_node
 from core.nodes.slot_fill import slot_fill_node
-from core.state import STRATEGIES, AgentState
+from core.state import AgentState
+from core.types import STRATEGIES
 from core.strategies import exploratory, multi_hop
 from core.strategies.comparative import comparative_strategy_node
 from core.strategies.simple import simple_strategy_node
 from core.strategies.subgraph import subgraph_node
-
-MAIN_NODES = ("load_memory", "route", "slot_fill", *STRATEGIES, "critic", "retry_refine",
-              "save_memory", "format_output")
 
 
 def route_by_intent(state: AgentState) -> str:

@@ -13,71 +13,15 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
-IntentType = Literal["factual", "comparative", "multi_hop", "exploratory", "follow_up"]
-StrategyName = Literal["simple", "multi_hop", "comparative", "exploratory"]
-INTENT_TYPES: tuple[str, ...] = ("factual", "comparative", "multi_hop", "exploratory", "follow_up")
-STRATEGIES: tuple[str, ...] = ("simple", "multi_hop", "comparative", "exploratory")
-SufficiencyLevel = Literal["fully_sufficient", "partially_sufficient", "contradictory", "insufficient"]
+from core.types import (  # noqa: F401 - the value types the state is made of
+    INTENT_TYPES, STRATEGIES, CriticVerdict, Intent, IntentType, RetrievedContext, Source, StrategyName,
+    SufficiencyJudgement, SufficiencyLevel,
+)
+
 StepType = Literal[
     "route", "slots", "plan", "replan", "thought", "action", "observation", "sufficiency",
     "synthesis", "critique", "retry", "memory", "warning",
 ]
-
-
-class Intent(BaseModel):
-    """Router output (type, confidence) completed by slot filling."""
-
-    type: IntentType
-    confidence: float = Field(ge=0, le=1)
-    entities: list[str] = Field(default_factory=list)
-    dimensions: list[str] = Field(default_factory=list)
-    constraints: dict = Field(default_factory=dict)
-    reformulated_query: str = ""
-    router: str = "rules"  # which classifier decided: rules | lora:<name> | llm:<model>
-
-    def to_strategy(self) -> StrategyName:
-        """The strategy node for this intent; follow-ups are answered by ``simple`` with history."""
-        if self.type in ("factual", "follow_up"):
-            return "simple"
-        return self.type  # type: ignore[return-value]
-
-
-class RetrievedContext(BaseModel):
-    """One retrieved chunk, as the knowledge hub returned it."""
-
-    content: str
-    source: str = ""
-    title: str = ""
-    doc_id: str = ""
-    chunk_id: str
-    relevance_score: float = 0.0
-    chunk_index: int | None = None
-    breadcrumb: str = ""
-    page: int | None = None
-    url: str | None = None
-    query: str = ""  # the query that found it
-    entity: str | None = None  # comparative: the entity whose retrieval found it
-
-
-class SufficiencyJudgement(BaseModel):
-    """Whether the evidence so far answers the question (ADR: adaptive retrieval)."""
-
-    level: SufficiencyLevel
-    reason: str = ""
-    missing: list[str] = Field(default_factory=list)
-
-
-class CriticVerdict(BaseModel):
-    """The critic's judgement of a draft (Reflexion)."""
-
-    passed: bool
-    score: float = Field(ge=0, le=10)
-    completeness: float = Field(ge=0, le=1)
-    faithfulness: float = Field(ge=0, le=1)
-    feedback: str = ""
-    issues: list[str] = Field(default_factory=list)
-    suggested_queries: list[str] = Field(default_factory=list)
-    forced: bool = False
 
 
 class ReasoningStep(BaseModel):
@@ -87,20 +31,6 @@ class ReasoningStep(BaseModel):
     content: str
     timestamp: float = Field(default_factory=time.time)
     metadata: dict = Field(default_factory=dict)
-
-
-class Source(BaseModel):
-    """A citation in the final answer: ``[index]`` maps to a chunk retrieved in this turn."""
-
-    index: int
-    chunk_id: str
-    doc_id: str = ""
-    title: str = ""
-    source: str = ""
-    breadcrumb: str = ""
-    page: int | None = None
-    score: float = 0.0
-    text: str = ""
 
 
 class AgentState(BaseModel):

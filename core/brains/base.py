@@ -13,25 +13,13 @@ from typing import Awaitable, Callable, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from core.state import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
+from core.errors import BackendUnavailable, BrainError  # noqa: F401 - brains raise them
+from core.types import (  # noqa: F401 - the value types of this interface
+    CriticVerdict, Intent, IntentType, RetrievedContext, RouteDecision, SufficiencyJudgement, SynthesisKind,
+    SynthesisRequest, Turn,
+)
 
 TokenSink = Callable[[str], Awaitable[None] | None]
-SynthesisKind = Literal["simple", "follow_up", "multi_hop", "comparative", "exploratory"]
-
-
-class Turn(BaseModel):
-    """One previous exchange, as history is shown to brains."""
-
-    question: str
-    answer: str
-    entities: list[str] = Field(default_factory=list)
-
-
-class RouteDecision(BaseModel):
-    type: IntentType
-    confidence: float = Field(ge=0, le=1)
-    router: str = "rules"
-    scores: dict[str, float] = Field(default_factory=dict)
 
 
 class SlotFillingOutput(BaseModel):
@@ -63,17 +51,6 @@ class RefinePlan(BaseModel):
     reflection: str
     extra_queries: list[str] = Field(default_factory=list)
     reformulated_query: str | None = None
-
-
-class SynthesisRequest(BaseModel):
-    kind: SynthesisKind
-    question: str
-    intent: Intent
-    contexts: list[RetrievedContext]
-    sub_questions: list[str] = Field(default_factory=list)
-    prior_facts: list[str] = Field(default_factory=list)  # long-term memory, never citations
-    history: list[Turn] = Field(default_factory=list)  # only filled for follow_up
-    reflections: list[str] = Field(default_factory=list)  # critic feedback from earlier attempts
 
 
 @runtime_checkable
@@ -119,10 +96,3 @@ class Brain(Protocol):
         self, question: str, answer: str, contexts: list[RetrievedContext]
     ) -> list[str]: ...
 
-
-class BrainError(Exception):
-    """A brain could not produce a judgement (e.g. the LLM endpoint is unreachable)."""
-
-
-class BackendUnavailable(BrainError):
-    """An external backend (LLM endpoint, MCP server) cannot be reached; one user-facing line."""

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from core.brains.base import RouteDecision, Turn
+from core.types import RouteDecision, Turn
 
 FOLLOW_UP = "follow_up"
 # Used only when an adapter carries no calibrated ``fallback_threshold`` in its label_map.json (the shipped

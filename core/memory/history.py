@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from core.brains.base import Turn
+from core.types import Turn
 
 
 def turns_from_messages(messages: list[BaseMessage], max_turns: int = 3) -> list[Turn]:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from core.models.critic_format import build_critic_prompt, critic_messages, parse_critique
 from core.models.manager import LocalModelManager, ModelNotAvailable
-from core.state import CriticVerdict, Intent, RetrievedContext
+from core.types import CriticVerdict, Intent, RetrievedContext
 
 CRITIC_META_FILE = "critic_meta.json"
 DEFAULT_CRITIC_DIR = "models/critic-smollm2"  # under the data directory

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from core.state import CriticVerdict
+from core.types import CriticVerdict
 
 CRITIC_SYSTEM = (
     "You are a strict reviewer of research answers. Check every claim against the numbered "

@@ -23,9 +23,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from core.brains.base import RouteDecision, Turn
+from core.types import RouteDecision, Turn
 from core.models.manager import SHIPPED_ROUTER, LocalModelManager, ModelNotAvailable, minilm_dir, offline_env
-from core.state import INTENT_TYPES
+from core.types import INTENT_TYPES
 
 LABEL_MAP_FILE = "label_map.json"
 MAX_PREV_QUESTION = 120

@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
-from core.brains.base import Brain, Turn
+from core.brains.base import Brain
+from core.types import Turn
 from core.config import Settings
 from core.events import NodeFinished, NodeStarted, Notice, RetrievalFinished, RetrievalStarted, SourcesFound
 from core.memory.history import turns_from_messages

@@ -8,8 +8,8 @@ import typing
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from core.brains.base import Turn
-from core.state import RetrievedContext
+from core.types import Turn
+from core.types import RetrievedContext
 
 CONTEXT_CHARS = 1200
 HISTORY_CHARS = 400

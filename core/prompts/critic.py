@@ -7,7 +7,7 @@ from langchain_core.messages import BaseMessage
 from core.brains.llm.schemas import Critique
 from core.config import CriticSettings
 from core.prompts.common import bullets, chat, format_contexts, json_spec
-from core.state import Intent, RetrievedContext
+from core.types import Intent, RetrievedContext
 
 SYSTEM = """
 You are a strict reviewer of answers about AI/ML papers. Judge the answer only against the numbered

@@ -6,7 +6,7 @@ from langchain_core.messages import BaseMessage
 
 from core.brains.llm.schemas import Facts
 from core.prompts.common import chat, format_contexts, json_spec
-from core.state import RetrievedContext
+from core.types import RetrievedContext
 
 SYSTEM = """
 You pick what is worth remembering from a research answer about AI/ML papers. Extract at most

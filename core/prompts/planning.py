@@ -6,7 +6,7 @@ from langchain_core.messages import BaseMessage
 
 from core.brains.llm.schemas import Plan, Replan
 from core.prompts.common import bullets, chat, format_contexts, json_spec, numbered
-from core.state import Intent, RetrievedContext
+from core.types import Intent, RetrievedContext
 
 PLAN_SYSTEM = """
 You plan multi-step research over a knowledge base of AI/ML papers. Break the question into at most

@@ -6,7 +6,7 @@ from langchain_core.messages import BaseMessage
 
 from core.brains.llm.schemas import ReactChoice
 from core.prompts.common import bullets, chat, format_contexts, json_spec
-from core.state import Intent, RetrievedContext, SufficiencyJudgement
+from core.types import Intent, RetrievedContext, SufficiencyJudgement
 
 SYSTEM = """
 You explore a research topic over a knowledge base of AI/ML papers, one search at a time.

@@ -6,7 +6,7 @@ from langchain_core.messages import BaseMessage
 
 from core.brains.llm.schemas import Refinement
 from core.prompts.common import bullets, chat, json_spec
-from core.state import CriticVerdict, Intent
+from core.types import CriticVerdict, Intent
 
 SYSTEM = """
 An answer about AI/ML papers was rejected by a reviewer. Write a short reflection (what went wrong

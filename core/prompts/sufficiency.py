@@ -6,7 +6,7 @@ from langchain_core.messages import BaseMessage
 
 from core.brains.llm.schemas import Sufficiency
 from core.prompts.common import chat, format_contexts, json_spec
-from core.state import Intent, RetrievedContext
+from core.types import Intent, RetrievedContext
 
 SYSTEM = """
 You judge whether retrieved evidence is enough to answer a research question.

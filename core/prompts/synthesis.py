@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage
 
-from core.brains.base import SynthesisRequest
+from core.types import SynthesisRequest
 from core.prompts.common import bullets, chat, format_contexts, format_history, numbered
 
 NO_EVIDENCE = "The knowledge base holds no evidence on this question."

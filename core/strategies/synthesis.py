@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from core.brains.base import SynthesisKind, SynthesisRequest
+from core.types import SynthesisKind, SynthesisRequest
 from core.events import DraftReady
 from core.nodes.common import AgentContext, history, token_sink
-from core.state import AgentState, RetrievedContext
+from core.state import AgentState
+from core.types import RetrievedContext
 from core.telemetry import emit
 
 

@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.brains.base import BackendUnavailable
+from core.errors import BackendUnavailable
 from core.config import MCPConnection, MCPSettings
-from core.state import RetrievedContext
+from core.types import RetrievedContext
 from core.tools.parse import parse_search_result
 
 

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from core.state import RetrievedContext
+from core.types import RetrievedContext
 
 _FENCE = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
 

@@ -75,7 +75,7 @@ def result_json(result) -> dict:
 
 async def _ask(settings, args: argparse.Namespace) -> int:
     from core.agent import open_agent
-    from core.brains.base import BackendUnavailable
+    from core.errors import BackendUnavailable
     from core.config import ConfigError
     from paperpilot_tui.cli.ask_render import Progress, render_result
 

@@ -33,7 +33,7 @@ from core.prompts.router import router_messages
 from core.prompts.slots import slot_messages
 from core.prompts.sufficiency import sufficiency_messages
 from core.prompts.synthesis import NO_EVIDENCE, synthesis_messages
-from core.state import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
+from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
 from core.telemetry import emit
 
 MARKER_RE = re.compile(r"\[(\d+)\]")

@@ -21,7 +21,7 @@ from typing import Any, Awaitable, Callable
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
-from core.brains.base import BackendUnavailable
+from core.errors import BackendUnavailable
 from core.brains.llm.chat import endpoint_error, is_request_rejected, rejected_error
 from core.brains.llm.structured import message_text, parse_tolerant, strip_think
 from core.events import LLMCall

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from core.brains.base import BackendUnavailable
+from core.errors import BackendUnavailable
 from core.config import ConfigError, Settings
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

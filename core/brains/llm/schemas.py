@@ -12,7 +12,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from core.state import IntentType, SufficiencyLevel
+from core.types import IntentType, SufficiencyLevel
 
 
 class IntentClassification(BaseModel):

@@ -21,7 +21,7 @@ from core.brains.offline.synthesis import (
 )
 from core.brains.offline.text import markers, strip_markers
 from core.config import CriticSettings, Settings
-from core.state import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
+from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
 
 
 class OfflineBrain:

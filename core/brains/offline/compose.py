@@ -14,7 +14,7 @@ from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
 from core.brains.offline.text import numbers_with_units, term_set
-from core.state import RetrievedContext
+from core.types import RetrievedContext
 
 MISSING_CELL = "not found in the knowledge base"
 _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)

@@ -24,7 +24,7 @@ from core.brains.offline.compose import MISSING_CELL
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
 from core.brains.offline.text import content_terms, covered, has_cjk, markers, split_sentences, strip_markers, term_set
 from core.config import CriticSettings
-from core.state import CriticVerdict, Intent, RetrievedContext
+from core.types import CriticVerdict, Intent, RetrievedContext
 
 SUPPORT_MIN = 0.6
 

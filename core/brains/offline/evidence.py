@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, term_set
-from core.state import Intent, RetrievedContext
+from core.types import Intent, RetrievedContext
 
 
 @dataclass

@@ -16,7 +16,7 @@ from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
 from core.brains.offline.text import content_terms, split_sentences, strip_question_form, term_set
-from core.state import Intent, RetrievedContext, SufficiencyJudgement
+from core.types import Intent, RetrievedContext, SufficiencyJudgement
 
 _BUILDS = re.compile(r"\b(?:build|builds|built|building)\s+(?:on|upon)\b|\bextends?\b|\bimproves?\s+(?:on|upon)\b|基于", re.I)
 _LEADS = re.compile(r"\blead(?:s)?\s+to\b|\bcause(?:s)?\b|\bresult(?:s)?\s+in\b|导致", re.I)

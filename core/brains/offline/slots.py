@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from core.brains.base import Turn
+from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import NOT_ENTITIES, entity, find_dimensions, find_entities, mentions
 

@@ -17,7 +17,7 @@ from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import covered, split_sentences, term_set
-from core.state import Intent, RetrievedContext, SufficiencyJudgement
+from core.types import Intent, RetrievedContext, SufficiencyJudgement
 
 _COMPARISON = re.compile(r"\b(from|than|versus|vs\.?|reduc\w*|compared|up to|while|whereas|instead)\b", re.I)
 _SCALE = re.compile(r"\b\d+(?:\.\d+)?\s?[BM]\b")
