@@ -2,21 +2,22 @@
 
 The session's workers (:mod:`paperpilot_tui.session`: the agent, the replay player, store calls)
 post these; screens and panes react with ``@on``. ``AgentEvent`` wraps one :mod:`core.events`
-object unchanged, so live turns and replays go through exactly the same handlers. Turn messages
+object unchanged, so live turns and replays go through exactly the same handlers (``core.events`` is light: no LangGraph). Turn messages
 carry the ``run`` they belong to, so a screen can drop what a cancelled run had already queued.
 """
 
 from __future__ import annotations
 
-from typing import Any
 
 from textual.message import Message
+
+from core.events import Event
 
 
 class AgentEvent(Message):
     """One event of a turn (live or replayed) of run number ``run``."""
 
-    def __init__(self, event: Any, run: int = 0, replay: bool = False) -> None:
+    def __init__(self, event: Event, run: int = 0, replay: bool = False) -> None:
         super().__init__()
         self.event, self.run, self.replay = event, run, replay
 

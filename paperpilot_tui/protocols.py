@@ -11,14 +11,16 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Protocol
 
+from core.events import Event
+
 
 class Agent(Protocol):
     brain_name: str
     hub_status: str
     collection: str
 
-    def run_turn(self, question: str, session_id: str | None = None) -> AsyncIterator[Any]:
-        """The turn's typed events (``core.events``); the last is TurnFinished or TurnFailed."""
+    def run_turn(self, question: str, session_id: str | None = None) -> AsyncIterator[Event]:
+        """The turn's typed events; the last is TurnFinished or TurnFailed."""
 
     async def history(self, session_id: str) -> list[Any]:
         """Earlier turns of a session (objects with ``question`` and ``answer``)."""

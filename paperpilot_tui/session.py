@@ -17,6 +17,7 @@ from textual.app import App
 from textual.message_pump import MessagePump
 from textual.worker import Worker, WorkerState
 
+from core.events import TurnFailed
 from paperpilot_tui.messages import (
     AgentEvent, AgentReady, AgentUnavailable, HistoryLoaded, ReplayState, StoresReady, TurnEnded,
 )
@@ -24,13 +25,6 @@ from paperpilot_tui.protocols import Agent, AgentFactory, Stores, StoresFactory
 from paperpilot_tui.runtime import ReplayControl, call, new_session_id, one_line, quiet_stdio_servers
 
 TURN_GROUP = "turn"
-
-
-def _failed(error: str, category: str) -> Any:
-    """A real ``TurnFailed`` event (``core.events`` is loaded by then: an agent has run)."""
-    from core.events import TurnFailed
-
-    return TurnFailed(error=error, category=category)
 
 
 def _open_stores(settings: Any) -> Stores:
@@ -135,7 +129,7 @@ class Session:
             return False
         worker.cancel()
         if by_user and worker.name == "turn":
-            self.target.post_message(AgentEvent(_failed("cancelled by you (esc)", "cancelled"), self.run))
+            self.target.post_message(AgentEvent(TurnFailed(error="cancelled by you (esc)", category="cancelled"), self.run))
         return True
 
     def new(self) -> str:
@@ -172,7 +166,7 @@ class Session:
         run = self._runs.pop(worker)
         if event.state is WorkerState.ERROR and worker.name == "turn":
             error = one_line(worker.error) if worker.error else "unknown error"
-            self.target.post_message(AgentEvent(_failed(f"internal error: {error}", "internal"), run))
+            self.target.post_message(AgentEvent(TurnFailed(error=f"internal error: {error}", category="internal"), run))
         self.target.post_message(TurnEnded(run))
 
     async def _turn(self, question: str, session_id: str) -> None:

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Tab, Tabs
 
+from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
 from paperpilot_tui.widgets.chat import ChatPane
@@ -111,21 +112,22 @@ class MainScreen(Screen):
         ev = message.event
         for pane in self.panes():
             pane.apply(ev)
-        kind = ev.kind
-        if kind == "turn_started":
-            self.status.activity = "replaying" if message.replay else "thinking"
-            if not message.replay:
-                self.status.session = ev.session_id
-        elif kind == "node_started":
-            where = "" if ev.graph == "main" else f"{ev.graph} · "
-            self.status.activity = f"{where}{ev.node}"
-        elif kind == "notice" and ev.level != "info":
-            self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
-        elif kind == "turn_finished":
-            self.status.activity = "ready"
-        elif kind == "turn_failed":
-            self.status.activity = "cancelled" if ev.category == "cancelled" else "turn failed"
-            if ev.category != "cancelled":
+        match ev:
+            case TurnStarted():
+                self.status.activity = "replaying" if message.replay else "thinking"
+                if not message.replay:
+                    self.status.session = ev.session_id
+            case NodeStarted():
+                where = "" if ev.graph == "main" else f"{ev.graph} · "
+                self.status.activity = f"{where}{ev.node}"
+            case Notice(level="warning" | "error"):
+                self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
+            case TurnFinished():
+                self.status.activity = "ready"
+            case TurnFailed(category="cancelled"):
+                self.status.activity = "cancelled"
+            case TurnFailed():
+                self.status.activity = "turn failed"
                 self.notify(ev.error, title="Turn failed", severity="error", timeout=8)
 
     @on(TurnEnded)
