@@ -5,7 +5,8 @@
 First paint is measured from process launch (interpreter start included) to the first completed
 refresh of the main screen, with the real settings and the real agent starting in the background.
 Input lag is the time from a key event being posted to the question box showing it, sampled
-every 40 ms while the scripted agent streams a long Markdown answer (tables included).
+every 40 ms while a recorded comparison turn (tests/support/traces) streams its Markdown answer,
+repeated to the requested length (tables included).
 Goals: first paint ≤ 1 s, input lag p95 ≤ 50 ms.
 """
 
@@ -18,6 +19,9 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the recorded turns in tests/support
 
 FIRST_PAINT_CHILD = r"""
 import sys, time
@@ -58,41 +62,42 @@ def first_paint(runs: int = 3) -> list[float]:
     return out
 
 
-def long_script(n_tokens: int):
-    from paperpilot_tui.scripted import COMPARE_ANSWER, comparative_turn, tokens
+def long_answer(n_tokens: int):
+    """Stretch a recorded turn's token stream to ``n_tokens`` by repeating its answer."""
+    from core.events import TokenDelta
 
-    def script(question: str, session_id: str, n: int):
-        evs = comparative_turn(session_id)
-        body = (COMPARE_ANSWER + "\n\n") * (n_tokens // len(tokens(COMPARE_ANSWER)) + 1)
-        toks = tokens(body)[:n_tokens]
-        first = next(i for i, e in enumerate(evs) if e.kind == "token")
-        last = max(i for i, e in enumerate(evs) if e.kind == "token")
-        template = evs[first]
-        stream = [template.model_copy(update={"text": t}) for t in toks]
-        return evs[:first] + stream + evs[last + 1:]
+    def transform(events):
+        first = next(i for i, e in enumerate(events) if isinstance(e, TokenDelta))
+        last = max(i for i, e in enumerate(events) if isinstance(e, TokenDelta))
+        toks = [e.text for e in events[first:last + 1]]
+        body = (toks + ["\n\n"]) * (n_tokens // len(toks) + 1)
+        stream = [events[first].model_copy(update={"text": t}) for t in body[:n_tokens]]
+        return events[:first] + stream + events[last + 1:]
 
-    return script
+    return transform
 
 
 async def input_lag(n_tokens: int, rate: float) -> list[float]:
     from textual import events
 
-    from core.config import Settings
+    from tests.support.recorded import RecordedAgent, demo_settings, demo_stores, recorded_factory
     from paperpilot_tui.app import PaperPilotApp
-    from paperpilot_tui.scripted_agent import ScriptedAgent, memory_stores, scripted_factory
 
-    agent = ScriptedAgent(long_script(n_tokens), token_rate=rate)
-    app = PaperPilotApp(Settings(), session="bench", agent_factory=scripted_factory(agent), stores_factory=memory_stores)
+    settings = demo_settings()
+    stores = demo_stores(settings)
+    agent = RecordedAgent(stores.traces, token_rate=rate, transform=long_answer(n_tokens))
+    app = PaperPilotApp(settings, session="bench", agent_factory=recorded_factory(agent),
+                        stores_factory=lambda s: stores)
     lags: list[float] = []
     async with app.run_test(size=(120, 40)) as pilot:
-        while app.agent is None:
+        while app.session.agent is None:
             await pilot.pause(0.05)
         box = app.main_screen.query_one("#chat-input")
         box.load_text("Compare LoRA and QLoRA in memory use and accuracy")
         await pilot.press("enter")
-        while not any(w.kind == "token" for w in []) and not app.main_screen.query("Answer"):
+        while not app.main_screen.query("Answer"):
             await asyncio.sleep(0.01)
-        while app.main_screen.busy:
+        while app.session.busy:
             before = len(box.text)
             t0 = time.perf_counter()
             app.post_message(events.Key("x", "x"))

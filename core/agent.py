@@ -223,17 +223,12 @@ def _warm_encoder() -> threading.Thread:
 
 async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, Any, Any, Any]:
     from core.memory.checkpoints import open_checkpointer
-    from core.memory.facts import FactStore
-    from core.memory.sessions import SessionStore
-    from core.tracing.store import TraceStore
+    from core.stores import open_stores
 
-    paths = settings.paths
-    checkpointer = await stack.enter_async_context(open_checkpointer(paths.resolve(paths.checkpoints_db)))
-    state_db = paths.resolve(paths.state_db)
-    facts = FactStore(state_db, settings.memory, secrets=settings.secrets()) if settings.memory.enabled else None
-    sessions = SessionStore(state_db)
-    traces = TraceStore(state_db, settings.secrets())
-    return checkpointer, facts, sessions, traces
+    stores = open_stores(settings)
+    checkpointer = await stack.enter_async_context(open_checkpointer(stores.checkpoints))
+    facts = stores.facts if settings.memory.enabled else None
+    return checkpointer, facts, stores.sessions, stores.traces
 
 
 UNCHANGED = Vocabulary(revision=-1)

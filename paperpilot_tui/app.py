@@ -1,8 +1,9 @@
 """The PaperPilot Textual app.
 
 The first paint needs only Textual and the settings file: the agent (LangGraph, models, the MCP
-hub subprocess) and the SQLite stores open in workers afterwards (:mod:`paperpilot_tui.runtime`),
-with their progress in the status bar. Every action comes from :mod:`paperpilot_tui.actions`.
+hub subprocess) and the SQLite stores open in workers afterwards, owned by one
+:class:`~paperpilot_tui.session.Session`, with their progress in the status bar. Every action
+comes from :mod:`paperpilot_tui.actions`.
 """
 
 from __future__ import annotations
@@ -12,16 +13,18 @@ from typing import Any
 
 from textual import on
 from textual.app import App
+from textual.worker import Worker
 
 from paperpilot_tui.actions import BY_ID, bindings, check_keymap
 from paperpilot_tui.commands import ActionsProvider
 from paperpilot_tui.messages import AgentReady, AgentUnavailable, StoresReady
-from paperpilot_tui.runtime import AgentHost, new_session_id
+from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
+from paperpilot_tui.session import Session
 from paperpilot_tui.themes import CYCLE, HIGH_CONTRAST
 
 
-class PaperPilotApp(AgentHost, App):
+class PaperPilotApp(App):
     """Chat, live graph, trace and memory for one session; browsers for memory, sessions, traces."""
 
     TITLE = "PaperPilot"
@@ -30,7 +33,8 @@ class PaperPilotApp(AgentHost, App):
     ENABLE_COMMAND_PALETTE = True
 
     def __init__(self, settings: Any = None, *, session: str | None = None, replay: str | None = None,
-                 agent_factory: Any = None, stores_factory: Any = None, start_backend: bool = True,
+                 agent_factory: AgentFactory | None = None, stores_factory: StoresFactory | None = None,
+                 start_backend: bool = True,
                  blink: bool = True) -> None:
         super().__init__()
         self.blink = blink  # cursor blink; off for snapshots
@@ -40,13 +44,11 @@ class PaperPilotApp(AgentHost, App):
 
             settings = Settings()
         self.settings = settings
-        self.session_id = session or new_session_id()
-        self.resume = session is not None
-        self.replay_id = replay
-        self.agent_factory = agent_factory
-        self.stores_factory = stores_factory
+        self._replay_id = replay
         self._start_backend = start_backend
         self.main_screen = MainScreen()
+        self.session = Session(self, self.main_screen, settings, session_id=session,
+                               agent_factory=agent_factory, stores_factory=stores_factory)
 
     def on_mount(self) -> None:
         self.register_theme(HIGH_CONTRAST)
@@ -70,7 +72,7 @@ class PaperPilotApp(AgentHost, App):
 
         self.first_paint_at = time.time()
         if self._start_backend:
-            self.set_timer(0.05, self.start_backend)
+            self.set_timer(0.05, self.session.start)
 
     def keys_for(self, action_id: str) -> str:
         """The keys bound to an action now (user keymap first, else the registry default)."""
@@ -95,6 +97,13 @@ class PaperPilotApp(AgentHost, App):
         for screen in self.screen_stack:
             if hasattr(screen, "reload"):
                 screen.reload()
+        if self._replay_id:  # `paperpilot replay ID`
+            self.replay(self._replay_id)
+            self._replay_id = None
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        self.session.worker_changed(event)
 
     # ---- actions -------------------------------------------------------------------------------
 
@@ -127,29 +136,26 @@ class PaperPilotApp(AgentHost, App):
         self.push_screen(screen_type())
 
     def action_new_session(self) -> None:
-        self.cancel_turn()
-        self.session_id, self.resume = new_session_id(), False
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        self.main_screen.clear()
-        self.main_screen.status.session = self.session_id
-        self.notify(f"new session {self.session_id}", timeout=3)
+        self.session.new()
+        self._back_to_main()
+        self.notify(f"new session {self.session.session_id}", timeout=3)
 
     def open_session(self, session_id: str) -> None:
         """Resume a stored session on the main screen."""
-        self.cancel_turn()
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        self.main_screen.clear()
-        self.main_screen.status.session = session_id
-        self.resume_session(session_id)
+        self.session.resume(session_id)
+        self._back_to_main()
 
     def replay(self, trace_id: str, speed: float = 1.0) -> None:
         """Play a recorded turn on the main screen."""
+        self.session.replay(trace_id, speed)
+        self._back_to_main()
+
+    def _back_to_main(self) -> None:
+        """After the session switched (it has cancelled what ran): close the browser, clear the panes."""
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.main_screen.clear()
-        self.start_replay(trace_id, speed)
+        self.main_screen.status.session = self.session.session_id
 
     def action_cycle_theme(self) -> None:
         names = [t for t in CYCLE if t in self.available_themes]

@@ -1,24 +1,25 @@
 """Typed messages: the only way background work talks to the UI.
 
-Workers (the agent, the replay player, store calls) post these; screens and panes react with
-``@on``. ``AgentEvent`` wraps one :mod:`core.events` object unchanged, so live turns and replays
-go through exactly the same handlers. Nothing here imports ``core`` (first paint stays light).
+The session's workers (:mod:`paperpilot_tui.session`: the agent, the replay player, store calls)
+post these; screens and panes react with ``@on``. ``AgentEvent`` wraps one :mod:`core.events`
+object unchanged, so live turns and replays go through exactly the same handlers (``core.events`` is light: no LangGraph). Turn messages
+carry the ``run`` they belong to, so a screen can drop what a cancelled run had already queued.
 """
 
 from __future__ import annotations
 
-from typing import Any
 
 from textual.message import Message
 
+from core.events import Event
+
 
 class AgentEvent(Message):
-    """One event of a turn (live or replayed); ``event.kind`` tells which."""
+    """One event of a turn (live or replayed) of run number ``run``."""
 
-    def __init__(self, event: Any, replay: bool = False) -> None:
+    def __init__(self, event: Event, run: int = 0, replay: bool = False) -> None:
         super().__init__()
-        self.event = event
-        self.replay = replay
+        self.event, self.run, self.replay = event, run, replay
 
 
 class AgentReady(Message):
@@ -46,15 +47,20 @@ class HistoryLoaded(Message):
 
 
 class TurnEnded(Message):
-    """The worker consuming a turn stopped (finished, failed or cancelled)."""
+    """The worker of run ``run`` (a turn or a replay) stopped: finished, failed or cancelled."""
+
+    def __init__(self, run: int = 0) -> None:
+        super().__init__()
+        self.run = run
 
 
 class ReplayState(Message):
     """Replay progress: playing/paused, speed, position."""
 
     def __init__(self, trace_id: str, paused: bool, speed: float, position: int, total: int,
-                 done: bool = False) -> None:
+                 done: bool = False, run: int = 0) -> None:
         super().__init__()
+        self.run = run
         self.trace_id, self.paused, self.speed = trace_id, paused, speed
         self.position, self.total, self.done = position, total, done
 

@@ -49,9 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _store(args: argparse.Namespace):
     settings = load_settings_or_exit(args)
-    from core.memory.facts import FactStore
+    from core.stores import open_stores
 
-    return FactStore(settings.paths.resolve(settings.paths.state_db), settings.memory, secrets=settings.secrets())
+    return open_stores(settings).facts
 
 
 def _fact_json(f) -> dict:

@@ -42,10 +42,11 @@ def _when(ts: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     settings = load_settings_or_exit(args)
-    from core.memory.sessions import SessionNotFound, SessionStore
+    from core.memory.sessions import SessionNotFound
+    from core.stores import open_stores
 
-    store = SessionStore(settings.paths.resolve(settings.paths.state_db))
-    ckpt = settings.paths.resolve(settings.paths.checkpoints_db)
+    stores = open_stores(settings)
+    store, ckpt = stores.sessions, stores.checkpoints
     try:
         if args.action == "list":
             rows = store.list()

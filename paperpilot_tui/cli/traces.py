@@ -46,9 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     settings = load_settings_or_exit(args)
-    from core.tracing.store import TraceStore
+    from core.stores import open_stores
 
-    store = TraceStore(settings.paths.resolve(settings.paths.state_db), settings.secrets())
+    store = open_stores(settings).traces
     try:
         if args.action == "list":
             return _list(store, args)

@@ -1,13 +1,11 @@
 """The main screen: chat, graph/strategy, trace and memory panes, fed by one message type.
 
-``AgentEvent`` (live or replayed) arrives here and is handed to every pane's ``apply``; panes only
-render state. At 120×40 all four panes are visible; below 100×30 they become tabs (alt+1..4).
+``AgentEvent`` (live or replayed) arrives here from the app's session and is handed to every
+pane's ``apply``; panes only render state. Messages of a run the session has since replaced are
+dropped. At 120×40 all four panes are visible; below 100×30 they become tabs (alt+1..4).
 """
 
 from __future__ import annotations
-
-import time
-from types import SimpleNamespace
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static, Tab, Tabs
 
+from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
 from paperpilot_tui.widgets.chat import ChatPane
@@ -35,9 +34,7 @@ class MainScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__(id="main")
-        self.busy = False
         self.turns_ended = 0
-        self.replaying = False
         self.shown = "chat"
 
     def compose(self) -> ComposeResult:
@@ -58,7 +55,7 @@ class MainScreen(Screen):
         titles = {"chat": "Chat", "graph": "Graph · strategy", "trace": "Trace", "memory": "Memory"}
         for pane, title in titles.items():
             self.query_one(f"#{pane}").border_title = title
-        self.status.session = self.app.session_id
+        self.status.session = self.app.session.session_id
         self.status.collection = self.app.settings.mcp.collection
         self.query_one(ChatInput).focus()
         self._layout(self.size.width, self.size.height)
@@ -100,32 +97,43 @@ class MainScreen(Screen):
         self.query_one(GraphPane).reset()
         self.query_one(GraphPane).refresh_view()
 
+    @property
+    def replaying(self) -> bool:
+        """A replay is playing (read by the input, which then leaves space and +/- to the player)."""
+        return self.app.session.replaying
+
+    def _stale(self, run: int) -> bool:
+        return run != self.app.session.run
+
     @on(AgentEvent)
     def _agent_event(self, message: AgentEvent) -> None:
+        if self._stale(message.run):
+            return
         ev = message.event
         for pane in self.panes():
             pane.apply(ev)
-        kind = ev.kind
-        if kind == "turn_started":
-            self.busy = True
-            self.status.activity = "replaying" if message.replay else "thinking"
-            if not message.replay:
-                self.status.session = ev.session_id
-        elif kind == "node_started":
-            where = "" if ev.graph == "main" else f"{ev.graph} · "
-            self.status.activity = f"{where}{ev.node}"
-        elif kind == "notice" and ev.level != "info":
-            self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
-        elif kind == "turn_finished":
-            self.status.activity = "ready"
-        elif kind == "turn_failed":
-            self.status.activity = "cancelled" if ev.category == "cancelled" else "turn failed"
-            if ev.category != "cancelled":
+        match ev:
+            case TurnStarted():
+                self.status.activity = "replaying" if message.replay else "thinking"
+                if not message.replay:
+                    self.status.session = ev.session_id
+            case NodeStarted():
+                where = "" if ev.graph == "main" else f"{ev.graph} · "
+                self.status.activity = f"{where}{ev.node}"
+            case Notice(level="warning" | "error"):
+                self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
+            case TurnFinished():
+                self.status.activity = "ready"
+            case TurnFailed(category="cancelled"):
+                self.status.activity = "cancelled"
+            case TurnFailed():
+                self.status.activity = "turn failed"
                 self.notify(ev.error, title="Turn failed", severity="error", timeout=8)
 
     @on(TurnEnded)
-    def _turn_ended(self) -> None:
-        self.busy = False
+    def _turn_ended(self, message: TurnEnded) -> None:
+        if self._stale(message.run):
+            return
         self.turns_ended += 1
         if self.status.activity not in ("turn failed", "cancelled"):
             self.status.activity = "ready"
@@ -140,8 +148,9 @@ class MainScreen(Screen):
 
     @on(ReplayState)
     def _replay_state(self, message: ReplayState) -> None:
+        if self._stale(message.run):
+            return
         bar = self.query_one("#replay-bar", Static)
-        self.replaying = not message.done
         bar.set_class(True, "-on")
         state = "done" if message.done else "paused" if message.paused else "playing"
         keys = "" if message.done else "  space pause/resume · +/- speed · esc stop"
@@ -150,27 +159,19 @@ class MainScreen(Screen):
 
     @on(ChatInput.Submitted)
     def _submitted(self, message: ChatInput.Submitted) -> None:
-        if self.busy:
-            self.notify("A turn is running; esc cancels it.", severity="warning")
-            return
-        if self.app.ask(message.text):
-            self.busy = True
+        if self.app.session.ask(message.text):
             self.query_one("#replay-bar").set_class(False, "-on")
 
     # ---- actions -------------------------------------------------------------------------------
 
     def action_cancel_turn(self) -> None:
-        if not self.app.cancel_turn():
+        session = self.app.session
+        replaying = session.replaying
+        if not session.cancel(by_user=True):
             if self.focused is not self.query_one(ChatInput):
                 self.query_one(ChatInput).focus()
-            return
-        if self.replaying:
-            self.replaying = False
+        elif replaying:
             self.notify("Replay stopped.")
-            return
-        cancelled = SimpleNamespace(kind="turn_failed", error="cancelled by you (esc)", category="cancelled",
-                                    node=None, ts=time.time(), turn_id="")
-        self.post_message(AgentEvent(cancelled))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Replay keys (space, +, -) only act during a replay; otherwise they type as usual."""
@@ -196,12 +197,12 @@ class MainScreen(Screen):
         self._show(name)
 
     def action_replay_pause(self) -> None:
-        control = self.app.replay_control
+        control = self.app.session.replay_control
         if self.replaying and control is not None:
             control.toggle()
 
     def action_replay_speed(self, factor: float) -> None:
-        control = self.app.replay_control
+        control = self.app.session.replay_control
         if control is not None:
             control.speed = min(max(control.speed * factor, 0.25), 16.0)
             self.notify(f"replay speed ×{control.speed:g}", timeout=2)

@@ -49,7 +49,7 @@ class MemoryScreen(Screen):
 
     @property
     def store(self) -> Any:
-        return getattr(self.app.stores, "facts", None)
+        return getattr(self.app.session.stores, "facts", None)
 
     @work(exclusive=True, group="facts")
     async def reload(self, select: int | None = None) -> None:

@@ -44,7 +44,7 @@ class ReplayScreen(Screen):
 
     @property
     def store(self) -> Any:
-        return getattr(self.app.stores, "traces", None)
+        return getattr(self.app.session.stores, "traces", None)
 
     @work(exclusive=True, group="traces")
     async def reload(self) -> None:

@@ -42,7 +42,7 @@ class SessionsScreen(Screen):
 
     @property
     def store(self) -> Any:
-        return getattr(self.app.stores, "sessions", None)
+        return getattr(self.app.session.stores, "sessions", None)
 
     @work(exclusive=True, group="sessions")
     async def reload(self) -> None:
@@ -52,7 +52,7 @@ class SessionsScreen(Screen):
         self.sessions = await call(self.store.list)
         table = self.query_one(DataTable)
         table.clear()
-        current = self.app.session_id
+        current = self.app.session.session_id
         for s in self.sessions:
             mark = "▶ " if s.id == current else ""
             table.add_row(mark + s.id, s.title, fmt_time(s.updated), str(s.turn_count), key=s.id)
@@ -93,7 +93,7 @@ class SessionsScreen(Screen):
             return
         if await self.app.push_screen_wait(ConfirmScreen(f"Delete session {s.id}?\n\n{s.title}\n\n"
                                                          "Its conversation is removed; facts stay.")):
-            checkpoints = getattr(self.app.stores, "checkpoints", None)
+            checkpoints = getattr(self.app.session.stores, "checkpoints", None)
             await self._change(self.store.delete, s.id, checkpoints, done=f"session {s.id} deleted")
 
     async def _change(self, fn: Any, *args: Any, done: str) -> None:

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 
+from core.events import Event, RetryStarted, TokenDelta, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.sources import SourcesPanel
 
@@ -126,31 +127,31 @@ class ChatPane(Vertical):
             await stream.stop()
         await answer.update(text)
 
-    def apply(self, ev: Any) -> None:
-        kind = ev.kind
-        if kind == "token":
-            if self._stream is None:
-                self._begin_answer()
-            self._buffer.append(ev.text)
-        elif kind == "turn_started":
-            self.log_view.mount(Question(ev.question, markup=False))
-            self.log_view.anchor()
-            self.query_one(SourcesPanel).show([])
-            self._answer = None
-        elif kind == "retry":
-            if self._answer is not None:
-                self._end_stream()
-                self._answer.remove()
+    def apply(self, ev: Event) -> None:
+        match ev:
+            case TokenDelta():
+                if self._stream is None:
+                    self._begin_answer()
+                self._buffer.append(ev.text)
+            case TurnStarted():
+                self.log_view.mount(Question(ev.question, markup=False))
+                self.log_view.anchor()
+                self.query_one(SourcesPanel).show([])
                 self._answer = None
-            self.note(f"↻ the critic asked for a retry ({ev.attempt}): {ev.feedback}")
-        elif kind == "turn_finished":
-            self._final(ev.result.final_answer or "_(no answer)_")
-            self.query_one(SourcesPanel).show(ev.result.sources)
-        elif kind == "turn_failed":
-            self._end_stream()
-            self._answer = None
-            label = "cancelled" if ev.category == "cancelled" else "failed"
-            self.note(f"✗ turn {label}: {ev.error}", error=ev.category != "cancelled")
+            case RetryStarted():
+                if self._answer is not None:
+                    self._end_stream()
+                    self._answer.remove()
+                    self._answer = None
+                self.note(f"↻ the critic asked for a retry ({ev.attempt}): {ev.feedback}")
+            case TurnFinished(result=result):
+                self._final(result.final_answer or "_(no answer)_")
+                self.query_one(SourcesPanel).show(result.sources)
+            case TurnFailed():
+                self._end_stream()
+                self._answer = None
+                label = "cancelled" if ev.category == "cancelled" else "failed"
+                self.note(f"✗ turn {label}: {ev.error}", error=ev.category != "cancelled")
 
     @on(Markdown.LinkClicked)
     def _citation(self, event: Markdown.LinkClicked) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from core.types import STRATEGIES, STRATEGY_PARADIGM, STRATEGY_STEPS
+
 WIDTH, HEIGHT = 54, 15
 
 # node: (row, col, width); boxes are 3 rows high with the label centred on the middle row.
@@ -18,7 +20,6 @@ BOXES: dict[str, tuple[int, int, int]] = {
     "critic": (8, 22, 10), "retry_refine": (8, 36, 16),
     "save_memory": (12, 20, 15), "format_output": (12, 37, 17),
 }
-STRATEGY_NODES = ("simple", "multi_hop", "comparative", "exploratory")
 
 STYLES = {
     "active": "bold reverse {accent}",
@@ -66,7 +67,7 @@ def skeleton() -> list[list[str]]:
     _put(g, 1, 15, "─▶")
     _put(g, 1, 26, "─▶")
     # slot_fill fans out to the four strategies
-    centers = [_center(s) for s in STRATEGY_NODES]
+    centers = [_center(s) for s in STRATEGIES]
     sf = _center("slot_fill")
     g[2][sf] = "┬"
     _hbus(g, 3, centers + [sf], "", "", ("┌", "┐"))
@@ -121,29 +122,26 @@ def render_main(status: dict[str, str], colors: dict[str, str]) -> Text:
     return text
 
 
-SUBGRAPHS = {
-    "multi_hop": ("Plan-and-Execute", ("plan", "execute", "replan", "synthesize")),
-    "exploratory": ("ReAct", ("think", "act", "observe", "synthesize")),
-    "comparative": ("ReWOO", ("plan", "retrieve ∥", "compare")),
-    "simple": ("Direct", ("retrieve", "synthesize")),
-}
+def step_label(strategy: str, step: str) -> str:
+    """How a strategy step is drawn: comparative's retrievals run in parallel (∥)."""
+    return f"{step} ∥" if strategy == "comparative" and step == "retrieve" else step
 
 
 def render_subgraph(strategy: str, active: str | None, done: set[str], counters: str,
                     colors: dict[str, str]) -> Text:
-    """One line: the running strategy's steps, the active one highlighted, then its counters."""
+    """One line: the running strategy's steps (``core.types.STRATEGY_STEPS``), the active one
+    highlighted, then its counters."""
     styles = {k: v.format(**colors) for k, v in STYLES.items()}
     text = Text(no_wrap=True, overflow="ellipsis")
-    if strategy not in SUBGRAPHS:
+    if strategy not in STRATEGY_STEPS:
         text.append("strategy subgraph: waiting for the router", style=styles["idle"])
         return text
-    name, steps = SUBGRAPHS[strategy]
-    text.append(f"{name}: ", style="bold")
-    for i, s in enumerate(steps):
+    text.append(f"{STRATEGY_PARADIGM[strategy]}: ", style="bold")
+    for i, s in enumerate(STRATEGY_STEPS[strategy]):
         if i:
             text.append("→", style=styles["edge"])
         st = "active" if s == active else "done" if s in done else "idle"
-        text.append(f"[{s}]", style=styles[st])
+        text.append(f"[{step_label(strategy, s)}]", style=styles[st])
     if strategy in ("multi_hop", "exploratory"):
         text.append(" ↺", style=styles["edge"])
     if counters:

@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
+from core.events import Event, MemoryRecalled, MemoryWritten, TurnStarted
+
 
 class MemoryPane(Vertical):
     DEFAULT_CSS = """
@@ -42,16 +44,16 @@ class MemoryPane(Vertical):
             text.append(f"nothing saved: {self.skipped}", style="dim")
         return text
 
-    def apply(self, ev: Any) -> None:
-        kind = ev.kind
-        if kind == "turn_started":
-            self.recalled, self.written, self.skipped = [], [], ""
-        elif kind == "memory_recalled":
-            self.recalled = list(ev.facts)
-        elif kind == "memory_written":
-            self.written, self.skipped = list(ev.facts), ev.skipped_reason
-        else:
-            return
+    def apply(self, ev: Event) -> None:
+        match ev:
+            case TurnStarted():
+                self.recalled, self.written, self.skipped = [], [], ""
+            case MemoryRecalled():
+                self.recalled = list(ev.facts)
+            case MemoryWritten():
+                self.written, self.skipped = list(ev.facts), ev.skipped_reason
+            case _:
+                return
         self.query_one("#memory-facts", Static).update(self._render_facts())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

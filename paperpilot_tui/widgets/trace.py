@@ -9,6 +9,11 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Collapsible, Static
 
+from core.events import (
+    DraftReady, Event, LLMCall, NodeFinished, NodeStarted, Notice, RetrievalFinished, RetrievalStarted, SourcesFound,
+    TokenDelta, TurnFailed, TurnFinished, TurnStarted,
+)
+from core.types import node_path
 from paperpilot_tui.widgets.trace_text import (
     describe, detail_text, fmt_ms, node_title, retrieval_details, retrieval_title, short,
 )
@@ -93,64 +98,64 @@ class TracePane(Vertical):
             cut = starts[len(starts) - self.KEEP_TURNS + 1]
             self.query_one(TraceList).remove_children(steps[:cut])
 
-    def _totals(self, ev: Any, done: str = "") -> None:
+    def _totals(self, ev: Event, done: str = "") -> None:
         elapsed = max(ev.ts - self._start_ts, 0.0) * 1000
         text = f"LLM calls {self._calls} · tokens {self._tokens} · time {fmt_ms(elapsed)}"
         self.query_one("#trace-totals", Static).update(text + (f" · {done}" if done else ""))
 
-    def apply(self, ev: Any) -> None:
-        kind = ev.kind
-        if kind in ("token", "draft_ready", "sources_found"):
-            return
-        if kind == "turn_started":
-            self._drop_old_turns()
-            self._open.clear()
-            self._retrievals.clear()
-            self._start_ts, self._calls, self._tokens = ev.ts, 0, 0
-            self.query_one(TraceList).anchor()
-            self._add(f"▶ {short(ev.question, 56)}", f"question: {ev.question}\nsession: {ev.session_id}",
-                      classes="-header")
-        elif kind == "node_started":
-            sub = " -sub" if ev.graph != "main" else ""
-            where = "" if ev.graph == "main" else f"{ev.graph}."
-            self._open[(ev.graph, ev.node)] = self._add(f"… {where}{ev.node}", "", classes="-running" + sub)
-        elif kind == "node_finished":
-            step = self._open.pop((ev.graph, ev.node), None)
-            if step is None:
-                step = self._add("", "", classes="-sub" if ev.graph != "main" else "")
-            step.remove_class("-running")
-            step.set_class(not ev.ok, "-failed")
-            step.set(node_title(ev), "\n".join(x for x in (ev.summary, detail_text(ev.detail)) if x))
-        elif kind == "retrieval_started":
-            self._retrievals[(ev.query, ev.entity)] = self._add(retrieval_title(ev, False), retrieval_details(ev),
-                                                                classes="-sub -running")
-        elif kind == "retrieval_finished":
-            step = self._retrievals.pop((ev.query, ev.entity), None) or self._add("", classes="-sub")
-            step.remove_class("-running")
-            step.set_class(bool(ev.error), "-failed")
-            step.set(retrieval_title(ev, True), retrieval_details(ev))
-        elif kind == "turn_finished":
-            r = ev.result
-            self._calls, self._tokens = r.llm_calls, r.tokens.get("total", self._tokens)
-            self._totals(ev, f"{len(r.sources)} source(s)")
-            return
-        elif kind == "turn_failed":
-            for step in self._open.values():
-                step.remove_class("-running")
-                step.add_class("-failed")
-            where = f" at {ev.node}" if getattr(ev, "node", None) else ""
-            label = "cancelled" if ev.category == "cancelled" else f"failed{where}"
-            self._add(f"✗ turn {label}: {short(ev.error, 44)}", f"{ev.category}: {ev.error}", classes="-failed")
-            self._totals(ev, label)
-            return
-        else:
-            if kind == "llm_call":
-                self._calls += 1
-                self._tokens += ev.prompt_tokens + ev.completion_tokens
-            text = describe(ev)
-            if text is None:
+    def apply(self, ev: Event) -> None:
+        match ev:
+            case TokenDelta() | DraftReady() | SourcesFound():
                 return
-            title, details = text
-            self._add(title, details, classes="-sub" + (" -failed" if kind == "notice" and ev.level == "error" else ""))
+            case TurnStarted():
+                self._drop_old_turns()
+                self._open.clear()
+                self._retrievals.clear()
+                self._start_ts, self._calls, self._tokens = ev.ts, 0, 0
+                self.query_one(TraceList).anchor()
+                self._add(f"▶ {short(ev.question, 56)}", f"question: {ev.question}\nsession: {ev.session_id}",
+                          classes="-header")
+            case NodeStarted():
+                sub = " -sub" if ev.graph != "main" else ""
+                self._open[(ev.graph, ev.node)] = self._add(f"… {node_path(ev.node, ev.graph)}", "",
+                                                            classes="-running" + sub)
+            case NodeFinished():
+                step = self._open.pop((ev.graph, ev.node), None)
+                if step is None:
+                    step = self._add("", "", classes="-sub" if ev.graph != "main" else "")
+                step.remove_class("-running")
+                step.set_class(not ev.ok, "-failed")
+                step.set(node_title(ev), "\n".join(x for x in (ev.summary, detail_text(ev.detail)) if x))
+            case RetrievalStarted():
+                self._retrievals[(ev.query, ev.entity)] = self._add(
+                    retrieval_title(ev, False), retrieval_details(ev), classes="-sub -running")
+            case RetrievalFinished():
+                step = self._retrievals.pop((ev.query, ev.entity), None) or self._add("", classes="-sub")
+                step.remove_class("-running")
+                step.set_class(bool(ev.error), "-failed")
+                step.set(retrieval_title(ev, True), retrieval_details(ev))
+            case TurnFinished(result=r):
+                self._calls, self._tokens = r.llm_calls, r.tokens.get("total", self._tokens)
+                self._totals(ev, f"{len(r.sources)} source(s)")
+                return
+            case TurnFailed():
+                for step in self._open.values():
+                    step.remove_class("-running")
+                    step.add_class("-failed")
+                where = f" at {ev.node}" if ev.node else ""
+                label = "cancelled" if ev.category == "cancelled" else f"failed{where}"
+                self._add(f"✗ turn {label}: {short(ev.error, 44)}", f"{ev.category}: {ev.error}", classes="-failed")
+                self._totals(ev, label)
+                return
+            case _:
+                if isinstance(ev, LLMCall):
+                    self._calls += 1
+                    self._tokens += ev.prompt_tokens + ev.completion_tokens
+                text = describe(ev)
+                if text is None:
+                    return
+                title, details = text
+                failed = isinstance(ev, Notice) and ev.level == "error"
+                self._add(title, details, classes="-sub" + (" -failed" if failed else ""))
         if self._start_ts:
             self._totals(ev)

@@ -5,6 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from core.events import (
+    CriticVerdictIssued, Event, IntentClassified, LLMCall, MemoryRecalled, MemoryWritten, NodeFinished, Notice,
+    PlanUpdated, RetrievalFinished, RetrievalStarted, RetryStarted, SlotsFilled, SufficiencyJudged, ThoughtEmitted,
+)
+from core.types import node_path
+
 
 def fmt_ms(ms: float | None) -> str:
     if ms is None:
@@ -32,62 +38,64 @@ def detail_text(detail: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def node_title(ev: Any) -> str:
+def node_title(ev: NodeFinished) -> str:
     mark = "✓" if ev.ok else "✗"
-    where = "" if ev.graph == "main" else f"{ev.graph}."
     summary = f"  {ev.summary}" if ev.summary else ""
-    return short(f"{mark} {where}{ev.node}  {fmt_ms(ev.duration_ms)}{summary}", 54)
+    return short(f"{mark} {node_path(ev.node, ev.graph)}  {fmt_ms(ev.duration_ms)}{summary}", 54)
 
 
-def describe(ev: Any) -> tuple[str, str] | None:
-    """(title, details) for the semantic events shown as their own trace rows, else None."""
-    k = ev.kind
-    if k == "intent_classified":
-        i = ev.intent
-        return (f"intent {i.type} {i.confidence:.2f} via {i.router}  {fmt_ms(ev.latency_ms)}",
-                f"type: {i.type}\nconfidence: {i.confidence:.3f}\nrouter: {i.router}")
-    if k == "slots_filled":
-        i = ev.intent
-        ents = ", ".join(i.entities) or "—"
-        return (f"slots: {short(ents, 40)}",
-                f"entities: {ents}\ndimensions: {', '.join(i.dimensions) or '—'}\n"
-                f"constraints: {json.dumps(i.constraints, ensure_ascii=False)}\nquery: {i.reformulated_query}")
-    if k == "plan_updated":
-        rev = f" r{ev.revision}" if ev.revision else ""
-        body = "\n".join(f"{n}. {q}" for n, q in enumerate(ev.sub_questions, 1))
-        return (f"plan{rev}: {len(ev.sub_questions)} step(s)  {short(ev.reason, 36)}", body + (f"\nreason: {ev.reason}" if ev.reason else ""))
-    if k == "thought":
-        return (f"think #{ev.step}: {short(ev.content, 44)}", ev.content + (f"\nquery: {ev.query}" if ev.query else ""))
-    if k == "sufficiency":
-        j = ev.judgement
-        return (f"observe #{ev.step}: {j.level}", f"level: {j.level}\nreason: {j.reason}\nmissing: {', '.join(j.missing) or '—'}")
-    if k == "critic_verdict":
-        v = ev.verdict
-        verdict = "pass" if v.passed else "fail"
-        forced = " (forced)" if v.forced else ""
-        return (f"critic {v.score:.1f}/10 {verdict}{forced}  c={v.completeness:.2f} f={v.faithfulness:.2f}",
-                f"feedback: {v.feedback}\nissues: {'; '.join(v.issues) or '—'}\n"
-                f"suggested queries: {'; '.join(v.suggested_queries) or '—'}")
-    if k == "retry":
-        return (f"↻ retry {ev.attempt}: {short(ev.feedback, 44)}",
-                f"feedback: {ev.feedback}\nextra queries: {'; '.join(ev.queries) or '—'}")
-    if k == "memory_recalled":
-        return (f"memory: {len(ev.facts)} fact(s) recalled", "\n".join(f"• {f}" for f in ev.facts))
-    if k == "memory_written":
-        if not ev.facts:
+def describe(ev: Event) -> tuple[str, str] | None:
+    """(title, details) for the semantic events shown as their own trace rows, else None.
+
+    SEAM: the app's one event-to-text function; when ``core.tracing`` has ``describe(event)``
+    this becomes a call to it (so ``ask``, ``traces show`` and the app say the same thing).
+    """
+    match ev:
+        case IntentClassified(intent=i):
+            return (f"intent {i.type} {i.confidence:.2f} via {i.router}  {fmt_ms(ev.latency_ms)}",
+                    f"type: {i.type}\nconfidence: {i.confidence:.3f}\nrouter: {i.router}")
+        case SlotsFilled(intent=i):
+            ents = ", ".join(i.entities) or "—"
+            return (f"slots: {short(ents, 40)}",
+                    f"entities: {ents}\ndimensions: {', '.join(i.dimensions) or '—'}\n"
+                    f"constraints: {json.dumps(i.constraints, ensure_ascii=False)}\nquery: {i.reformulated_query}")
+        case PlanUpdated():
+            rev = f" r{ev.revision}" if ev.revision else ""
+            body = "\n".join(f"{n}. {q}" for n, q in enumerate(ev.sub_questions, 1))
+            return (f"plan{rev}: {len(ev.sub_questions)} step(s)  {short(ev.reason, 36)}",
+                    body + (f"\nreason: {ev.reason}" if ev.reason else ""))
+        case ThoughtEmitted():
+            return (f"think #{ev.step}: {short(ev.content, 44)}",
+                    ev.content + (f"\nquery: {ev.query}" if ev.query else ""))
+        case SufficiencyJudged(judgement=j):
+            return (f"observe #{ev.step}: {j.level}",
+                    f"level: {j.level}\nreason: {j.reason}\nmissing: {', '.join(j.missing) or '—'}")
+        case CriticVerdictIssued(verdict=v):
+            verdict = "pass" if v.passed else "fail"
+            forced = " (forced)" if v.forced else ""
+            return (f"critic {v.score:.1f}/10 {verdict}{forced}  c={v.completeness:.2f} f={v.faithfulness:.2f}",
+                    f"feedback: {v.feedback}\nissues: {'; '.join(v.issues) or '—'}\n"
+                    f"suggested queries: {'; '.join(v.suggested_queries) or '—'}")
+        case RetryStarted():
+            return (f"↻ retry {ev.attempt}: {short(ev.feedback, 44)}",
+                    f"feedback: {ev.feedback}\nextra queries: {'; '.join(ev.queries) or '—'}")
+        case MemoryRecalled():
+            return (f"memory: {len(ev.facts)} fact(s) recalled", "\n".join(f"• {f}" for f in ev.facts))
+        case MemoryWritten(facts=[]):
             return (f"memory: nothing saved ({short(ev.skipped_reason or 'no facts', 40)})", ev.skipped_reason)
-        return (f"memory: +{ev.added} new, {ev.updated} updated", "\n".join(f"• {f}" for f in ev.facts))
-    if k == "llm_call":
-        return (f"llm {ev.purpose}: {ev.prompt_tokens}+{ev.completion_tokens} tok  {fmt_ms(ev.duration_ms)}",
-                f"model: {ev.model}\npurpose: {ev.purpose}\nprompt tokens: {ev.prompt_tokens}\n"
-                f"completion tokens: {ev.completion_tokens}")
-    if k == "notice":
-        mark = {"error": "✗", "warning": "⚠"}.get(ev.level, "ℹ")
-        return (f"{mark} {short(ev.message, 56)}", f"{ev.level} from {ev.source or 'agent'}: {ev.message}")
+        case MemoryWritten():
+            return (f"memory: +{ev.added} new, {ev.updated} updated", "\n".join(f"• {f}" for f in ev.facts))
+        case LLMCall():
+            return (f"llm {ev.purpose}: {ev.prompt_tokens}+{ev.completion_tokens} tok  {fmt_ms(ev.duration_ms)}",
+                    f"model: {ev.model}\npurpose: {ev.purpose}\nprompt tokens: {ev.prompt_tokens}\n"
+                    f"completion tokens: {ev.completion_tokens}")
+        case Notice():
+            mark = {"error": "✗", "warning": "⚠"}.get(ev.level, "ℹ")
+            return (f"{mark} {short(ev.message, 56)}", f"{ev.level} from {ev.source or 'agent'}: {ev.message}")
     return None
 
 
-def retrieval_title(ev: Any, finished: bool) -> str:
+def retrieval_title(ev: RetrievalStarted | RetrievalFinished, finished: bool) -> str:
     who = f"∥ {ev.entity}: " if ev.entity else "⇢ "
     if not finished:
         return f"{who}{short(ev.query, 40)} …"
@@ -96,10 +104,10 @@ def retrieval_title(ev: Any, finished: bool) -> str:
     return f"{who}{short(ev.query, 34)} → {len(ev.chunk_ids)} chunk(s)  {fmt_ms(ev.duration_ms)}"
 
 
-def retrieval_details(ev: Any) -> str:
+def retrieval_details(ev: RetrievalStarted | RetrievalFinished) -> str:
     lines = [f"query: {ev.query}", f"entity: {ev.entity or '—'}"]
-    if getattr(ev, "chunk_ids", None):
+    if isinstance(ev, RetrievalFinished) and ev.chunk_ids:
         lines.append("chunks: " + ", ".join(ev.chunk_ids))
-    if getattr(ev, "error", None):
+    if isinstance(ev, RetrievalFinished) and ev.error:
         lines.append(f"error: {ev.error}")
     return "\n".join(lines)

@@ -51,7 +51,7 @@ async def wait_until(pilot, predicate, timeout: float = 30.0, step: float = 0.05
 
 async def ask(pilot, text: str) -> None:
     app = pilot.app
-    await wait_until(pilot, lambda: app.agent is not None)
+    await wait_until(pilot, lambda: app.session.agent is not None)
     box = app.main_screen.query_one("#chat-input")
     box.focus()
     box.load_text(text)

@@ -1,40 +1,49 @@
-"""Pilot tests: every user flow through the real app (scripted or real agent behind it)."""
+"""Pilot tests: every user flow through the real app (recorded real turns or the real agent behind it)."""
 
 from __future__ import annotations
 
 import asyncio
 
+from core.events import RetrievalFinished, TokenDelta, TurnFinished
 from paperpilot_tui.app import PaperPilotApp
-from paperpilot_tui.scripted import COMPARE_Q, FOLLOW_Q
-from paperpilot_tui.scripted_agent import ScriptedAgent, memory_stores, scripted_factory
 from paperpilot_tui.widgets.chat import Answer, Question
 from paperpilot_tui.widgets.sources import SourcesPanel
 from paperpilot_tui.widgets.trace import TracePane
+from paperpilot_tui.widgets.trace_text import fmt_ms
+from tests.support.recorded import (
+    COMPARE_Q, FOLLOW_Q, RecordedAgent, demo_stores, recorded_events, recorded_factory,
+)
 from tests.tui.conftest import ask, real_agent_factory, settle, wait_until
 from tests.tui.stub_hub import StubHub
 
+COMPARE = recorded_events("compare")
+COMPARE_RESULT = next(e for e in COMPARE if isinstance(e, TurnFinished)).result
 
-def scripted_app(settings, agent=None, **kw) -> PaperPilotApp:
-    agent = agent or ScriptedAgent()
-    return PaperPilotApp(settings, agent_factory=scripted_factory(agent), stores_factory=memory_stores, **kw)
+
+def recorded_app(settings, agent_type=RecordedAgent, **kw) -> tuple[PaperPilotApp, RecordedAgent]:
+    """The real app on seeded real stores, answering with recorded turns (and that agent)."""
+    stores = demo_stores(settings)
+    agent = agent_type(stores.traces)
+    app = PaperPilotApp(settings, agent_factory=recorded_factory(agent), stores_factory=lambda s: stores, **kw)
+    return app, agent
 
 
 def titles(app) -> list[str]:
     return [str(s.title) for s in app.main_screen.query_one(TracePane).steps]
 
 
-class GatedAgent(ScriptedAgent):
+class GatedAgent(RecordedAgent):
     """Stops mid-stream (after a few tokens) until ``gate`` is set, to look at a turn in flight."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, traces) -> None:
+        super().__init__(traces)
         self.gate = asyncio.Event()
         self.paused = asyncio.Event()
 
     async def run_turn(self, question, session_id=None):
         seen = 0
         async for ev in super().run_turn(question, session_id):
-            if ev.kind == "token":
+            if isinstance(ev, TokenDelta):
                 seen += 1
                 if seen == 6:
                     self.paused.set()
@@ -44,48 +53,49 @@ class GatedAgent(ScriptedAgent):
 
 async def ask_until_paused(pilot, app, agent) -> None:
     """Send the comparison question and wait until the gated agent holds the turn mid-stream."""
-    await wait_until(pilot, lambda: app.agent is not None)
+    await wait_until(pilot, lambda: app.session.agent is not None)
     app.main_screen.query_one("#chat-input").load_text(COMPARE_Q)
     await pilot.press("enter")
     await wait_until(pilot, lambda: agent.paused.is_set())
 
 
 async def test_ask_streams_answer_then_sources(settings):
-    agent = GatedAgent()
-    app = scripted_app(settings, agent)
+    app, agent = recorded_app(settings, GatedAgent)
+    streamed = "".join(e.text for e in COMPARE if isinstance(e, TokenDelta))[:12].strip()
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_until_paused(pilot, app, agent)
         answer = app.main_screen.query_one(Answer)
-        await wait_until(pilot, lambda: "LoRA vs QLoRA" in answer.source)  # streamed before the turn ended
-        assert app.main_screen.busy
+        await wait_until(pilot, lambda: streamed in answer.source)  # streamed before the turn ended
+        assert app.session.busy
         assert app.main_screen.query_one("#graph-view").active == "comparative"
         agent.gate.set()
         await wait_until(pilot, lambda: app.main_screen.turns_ended == 1)
         await settle(pilot)
-        assert "| Memory use |" in answer.source and "(#source-3)" in answer.source
+        assert "| Memory |" in answer.source and "(#source-3)" in answer.source  # citations became links
         panel = app.main_screen.query_one(SourcesPanel)
-        assert [s.index for s in panel.sources] == [1, 2, 3]
+        assert [s.index for s in panel.sources] == [s.index for s in COMPARE_RESULT.sources]
         await pilot.press("ctrl+o", "down")
         detail = str(app.main_screen.query_one("#source-detail").render())
-        assert "QLoRA: Efficient Finetuning" in detail and "QLoRA > Abstract" in detail and "p. 1" in detail
+        second = COMPARE_RESULT.sources[1]
+        assert second.title in detail and second.breadcrumb in detail and second.chunk_id in detail
         steps = titles(app)
-        assert any(t.startswith("∥ LoRA:") and "38 ms" in t for t in steps)
-        assert any(t.startswith("∥ QLoRA:") and "41 ms" in t for t in steps)
+        for done in (e for e in COMPARE if isinstance(e, RetrievalFinished)):
+            assert any(t.startswith(f"∥ {done.entity}:") and fmt_ms(done.duration_ms) in t for t in steps)
         graph = app.main_screen.query_one("#graph-view")
         assert graph.status["comparative"] == "done" and graph.status["critic"] == "done"
 
 
 async def test_follow_up_in_same_session_and_input_history(settings):
-    agent = ScriptedAgent()
-    app = scripted_app(settings, agent, session="s9")
+    app, agent = recorded_app(settings, session="s9")
     async with app.run_test(size=(120, 40)) as pilot:
         await ask(pilot, COMPARE_Q)
         await ask(pilot, FOLLOW_Q)
         assert [q for q, _ in agent.turns["s9"]] == [COMPARE_Q, FOLLOW_Q]
         questions = [str(q.render()) for q in app.main_screen.query(Question)]
         assert questions == [COMPARE_Q, FOLLOW_Q]
-        assert any(t.startswith("↻ retry 1") for t in titles(app))
-        assert app.main_screen.query_one("#graph-view").retries == 1
+        assert [t for t in titles(app) if t.startswith("▶ ")] == [f"▶ {COMPARE_Q}", f"▶ {FOLLOW_Q}"]
+        graph = app.main_screen.query_one("#graph-view")
+        assert graph.intent.type == "follow_up" and graph.strategy == "simple"
         box = app.main_screen.query_one("#chat-input")
         box.focus()
         await pilot.press("up")
@@ -99,7 +109,7 @@ async def test_follow_up_in_same_session_and_input_history(settings):
 
 
 async def test_chat_and_trace_follow_new_content_until_scrolled_up(settings):
-    app = scripted_app(settings)
+    app, _ = recorded_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask(pilot, COMPARE_Q)
         await ask(pilot, FOLLOW_Q)
@@ -119,7 +129,7 @@ async def test_chat_and_trace_follow_new_content_until_scrolled_up(settings):
 
 async def test_trace_pane_keeps_the_recent_turns_only(settings, monkeypatch):
     monkeypatch.setattr(TracePane, "KEEP_TURNS", 2)
-    app = scripted_app(settings)
+    app, _ = recorded_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
         for question in (COMPARE_Q, FOLLOW_Q, "What rank does LoRA use?"):
             await ask(pilot, question)
@@ -129,26 +139,26 @@ async def test_trace_pane_keeps_the_recent_turns_only(settings, monkeypatch):
 
 
 async def test_escape_cancels_running_turn(settings):
-    agent = GatedAgent()
-    app = scripted_app(settings, agent)
+    app, agent = recorded_app(settings, GatedAgent)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask_until_paused(pilot, app, agent)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.main_screen.busy)
+        await wait_until(pilot, lambda: not app.session.busy)
         assert any("turn cancelled" in t for t in titles(app))
         assert app.main_screen.status.activity == "cancelled"
 
 
 async def test_memory_browser_edit_and_delete(settings):
-    from paperpilot_tui.runtime import open_real_stores
+    from core.stores import open_stores
 
     settings.memory.enabled = True
-    stores = open_real_stores(settings)
+    stores = open_stores(settings).open_all()
     first = stores.facts.add("LoRA uses rank 8 by default.")
     second = stores.facts.add("QLoRA uses NF4.")
-    app = PaperPilotApp(settings, agent_factory=scripted_factory(ScriptedAgent()), stores_factory=lambda s: stores)
+    app = PaperPilotApp(settings, agent_factory=recorded_factory(RecordedAgent(stores.traces)),
+                        stores_factory=lambda s: stores)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app.stores is not None)
+        await wait_until(pilot, lambda: app.session.stores is not None)
         await pilot.press("ctrl+p")
         await pilot.press(*"memory browser")
         await pilot.pause(0.3)
@@ -185,7 +195,7 @@ async def test_session_resume_after_restart_real_agent(settings):
     app = PaperPilotApp(settings, agent_factory=real_agent_factory(hub))
     async with app.run_test(size=(120, 40)) as pilot:
         await ask(pilot, COMPARE_Q)
-        session = app.session_id
+        session = app.session.session_id
         assert "QLoRA" in app.main_screen.query(Answer).last().source
     again = PaperPilotApp(settings, session=session, agent_factory=real_agent_factory(hub))
     async with again.run_test(size=(120, 40)) as pilot:
@@ -215,34 +225,35 @@ async def test_hub_failure_mid_turn_keeps_app_running(settings):
 
 
 async def test_replay_from_trace_store_with_pause(settings):
-    from paperpilot_tui.runtime import open_real_stores
-    from paperpilot_tui.scripted import comparative_turn
+    from core.stores import open_stores
 
-    stores = open_real_stores(settings)
-    events = comparative_turn("s1", "abc123trace")
+    stores = open_stores(settings).open_all()
+    events = recorded_events("compare")
+    for ev in events:
+        ev.turn_id = "abc123trace"
     stores.traces.save_turn_sync("abc123trace", "s1", COMPARE_Q, events)
-    app = PaperPilotApp(settings, replay="abc123", agent_factory=scripted_factory(ScriptedAgent()),
+    app = PaperPilotApp(settings, replay="abc123", agent_factory=recorded_factory(RecordedAgent(stores.traces)),
                         stores_factory=lambda s: stores)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.main_screen.turns_ended == 1, timeout=60)
         await settle(pilot)
-        assert "LoRA vs QLoRA" in app.main_screen.query_one(Answer).source
+        assert "| Memory |" in app.main_screen.query_one(Answer).source
         assert any(t.startswith("∥ QLoRA:") for t in titles(app))
         assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
         app.replay("abc123trace", speed=0.05)  # slow enough to pause mid-way
-        await wait_until(pilot, lambda: app.main_screen.replaying)
+        await wait_until(pilot, lambda: app.session.replaying)
         await pilot.press("space")
-        assert app.replay_control.paused
+        assert app.session.replay_control.paused
         assert app.main_screen.query_one("#chat-input").text == ""  # space went to the replay, not the input
         await pilot.press("space", "plus", "plus", "plus", "plus")  # 0.05 → 0.25 (floor) → 0.5 → 1 → 2
-        assert app.replay_control.speed == 2.0
+        assert app.session.replay_control.speed == 2.0
         await wait_until(pilot, lambda: app.main_screen.turns_ended == 2, timeout=60)
         assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
 
 
 async def test_keymap_remap_help_and_narrow_layout(settings):
     settings.tui.keymap = {"open_sessions": "f6"}
-    app = scripted_app(settings)
+    app, _ = recorded_app(settings)
     async with app.run_test(size=(80, 24)) as pilot:
         assert app.main_screen.has_class("narrow")
         await pilot.press("alt+3")

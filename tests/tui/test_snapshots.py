@@ -1,11 +1,12 @@
-"""SVG snapshots of every screen at a fixed size, driven by the scripted agent (deterministic
-timestamps and durations, cursor blink off). Update with ``pytest tests/tui --snapshot-update``."""
+"""SVG snapshots of every screen at a fixed size, driven by recorded real turns replayed through
+the real trace store (fixed timestamps and durations, cursor blink off).
+Update with ``pytest tests/tui --snapshot-update``."""
 
 from __future__ import annotations
 
 import pytest
 
-from paperpilot_tui.screenshots import SCENES, scene_app
+from tests.support.screenshots import SCENES, scene_app
 
 
 @pytest.mark.parametrize("name", list(SCENES))

@@ -1,8 +1,9 @@
-"""Screens of the app in fixed, deterministic states (scripted agent, in-memory stores).
+"""Screens of the app in fixed, deterministic states: recorded real turns replayed through the
+real trace store, real stores seeded with fixed data (:mod:`tests.support.recorded`).
 
 Used by the SVG snapshot tests and to regenerate ``screenshots/``:
 
-    python -m paperpilot_tui.screenshots [OUT_DIR]
+    python -m tests.support.screenshots [OUT_DIR]
 """
 
 from __future__ import annotations
@@ -18,12 +19,9 @@ SIZE = (120, 40)
 
 
 def scene_app() -> Any:
-    from core.config import Settings
-    from paperpilot_tui.app import PaperPilotApp
-    from paperpilot_tui.scripted_agent import ScriptedAgent, memory_stores, scripted_factory
+    from tests.support.recorded import recorded_app
 
-    return PaperPilotApp(Settings(), session="s001", agent_factory=scripted_factory(ScriptedAgent()),
-                         stores_factory=memory_stores, blink=False)
+    return recorded_app(session="s001", blink=False)
 
 
 async def _until(pilot: Any, predicate: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -36,7 +34,7 @@ async def _until(pilot: Any, predicate: Callable[[], bool], timeout: float = 30.
 
 async def _ask(pilot: Any, question: str) -> None:
     app = pilot.app
-    await _until(pilot, lambda: app.agent is not None)
+    await _until(pilot, lambda: app.session.agent is not None)
     box = app.main_screen.query_one("#chat-input")
     box.load_text(question)
     before = app.main_screen.turns_ended
@@ -60,14 +58,14 @@ async def _freeze(pilot: Any) -> None:
 
 
 async def main_answer(pilot: Any) -> None:
-    from paperpilot_tui.scripted import COMPARE_Q
+    from tests.support.recorded import COMPARE_Q
 
     await _ask(pilot, COMPARE_Q)
     await _freeze(pilot)
 
 
 async def main_follow_up(pilot: Any) -> None:
-    from paperpilot_tui.scripted import COMPARE_Q, FOLLOW_Q
+    from tests.support.recorded import COMPARE_Q, FOLLOW_Q
 
     await _ask(pilot, COMPARE_Q)
     await _ask(pilot, FOLLOW_Q)
@@ -75,7 +73,9 @@ async def main_follow_up(pilot: Any) -> None:
 
 
 async def main_failure(pilot: Any) -> None:
-    await _ask(pilot, "What rank does LoRA use? (hub down: fail)")
+    from tests.support.recorded import FAIL_Q
+
+    await _ask(pilot, f"{FAIL_Q} (hub down: fail)")
     await _freeze(pilot)
 
 
@@ -86,7 +86,7 @@ async def main_high_contrast(pilot: Any) -> None:
 
 async def _open(pilot: Any, key: str, screen: str) -> None:
     app = pilot.app
-    await _until(pilot, lambda: app.stores is not None)
+    await _until(pilot, lambda: app.session.stores is not None)
     await pilot.press(key)
     await _until(pilot, lambda: type(app.screen).__name__ == screen)
     await _until(pilot, lambda: bool(getattr(app.screen, "facts", None) or getattr(app.screen, "sessions", None)
@@ -107,14 +107,16 @@ async def replay_picker(pilot: Any) -> None:
 
 
 async def help_screen(pilot: Any) -> None:
-    await _until(pilot, lambda: pilot.app.agent is not None)
+    await _until(pilot, lambda: pilot.app.session.agent is not None)
     await _open(pilot, "f1", "HelpScreen")
 
 
 async def replay_done(pilot: Any) -> None:
     app = pilot.app
-    await _until(pilot, lambda: app.stores is not None)
-    app.replay("trace-compare", speed=16.0)
+    await _until(pilot, lambda: app.session.stores is not None)
+    from tests.support.recorded import recorded_events
+
+    app.replay(recorded_events("compare")[0].turn_id, speed=16.0)
     await _until(pilot, lambda: app.main_screen.turns_ended > 0)
     await _until(pilot, lambda: not any(w.group == "md-stream" and not w.is_finished for w in app.workers))
     await _freeze(pilot)
@@ -150,7 +152,7 @@ async def _shoot(name: str, out: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else Path(__file__).resolve().parents[1] / "screenshots"
+    out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("TZ", "UTC")
     time.tzset()

@@ -1,0 +1,199 @@
+"""The session: the one owner of the agent, the stores, the running turn or replay and the session id.
+
+The app composes one :class:`Session`. After the first paint it opens the stores and the agent
+in workers; each turn or replay then runs in one worker of the ``turn`` group. It reports only
+through typed messages (:mod:`paperpilot_tui.messages`): lifecycle messages to the app, turn
+events to the main screen. "Busy" is that worker's state, and the app forwards the worker's
+``Worker.StateChanged`` here, which is where a turn's end is announced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from typing import Any
+
+from textual.app import App
+from textual.message_pump import MessagePump
+from textual.worker import Worker, WorkerState
+
+from core.events import TurnFailed
+from paperpilot_tui.messages import (
+    AgentEvent, AgentReady, AgentUnavailable, HistoryLoaded, ReplayState, StoresReady, TurnEnded,
+)
+from paperpilot_tui.protocols import Agent, AgentFactory, Stores, StoresFactory
+from paperpilot_tui.runtime import ReplayControl, call, new_session_id, one_line, quiet_stdio_servers
+
+TURN_GROUP = "turn"
+
+
+def _open_stores(settings: Any) -> Stores:
+    from core.stores import open_stores
+
+    return open_stores(settings).open_all()
+
+
+class Session:
+    """Owns one conversation's agent, stores, session id and its turn or replay worker."""
+
+    def __init__(self, app: App, target: MessagePump, settings: Any, *, session_id: str | None = None,
+                 agent_factory: AgentFactory | None = None, stores_factory: StoresFactory | None = None) -> None:
+        self.app, self.target, self.settings = app, target, settings
+        self.session_id = session_id or new_session_id()
+        self.resumed = session_id is not None
+        self.agent: Agent | None = None
+        self.stores: Stores | None = None
+        self.worker: Worker | None = None  # the current turn or replay
+        self.run = 0  # bumped per turn/replay; the main screen ignores messages of older runs
+        self.replay_control: ReplayControl | None = None
+        self._agent_factory = agent_factory
+        self._stores_factory = stores_factory or _open_stores
+        self._runs: dict[Worker, int] = {}
+
+    # ---- state -----------------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """A turn or replay is running (the worker's own state, nothing else)."""
+        return self.worker is not None and not self.worker.is_finished
+
+    @property
+    def replaying(self) -> bool:
+        return self.busy and self.worker is not None and self.worker.name == "replay"
+
+    # ---- start-up --------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the stores and the agent in the background (called after the first paint)."""
+        self.app.run_worker(self._open_stores(), name="stores", group="stores", exit_on_error=False)
+        self.app.run_worker(self._hold_agent(), name="agent", group="agent", exclusive=True, exit_on_error=False)
+
+    async def _open_stores(self) -> None:
+        try:
+            self.stores = await asyncio.to_thread(self._stores_factory, self.settings)
+        except Exception as exc:  # noqa: BLE001 - the app runs without the browsers
+            self.app.notify(f"memory/sessions/traces unavailable: {one_line(exc)}", severity="warning")
+            return
+        self.app.post_message(StoresReady())
+
+    async def _hold_agent(self) -> None:
+        try:
+            if self._agent_factory is None:
+                mod = await asyncio.to_thread(importlib.import_module, "core.agent")
+                quiet_stdio_servers(self.settings)
+                cm = mod.open_agent(self.settings)
+            else:
+                cm = self._agent_factory(self.settings)
+            async with cm as agent:
+                self.agent = agent
+                collection = getattr(agent, "collection", "") or self.settings.mcp.collection
+                self.app.post_message(AgentReady(agent.brain_name, agent.hub_status, collection))
+                if self.resumed:
+                    await self._load_history(self.session_id)
+                await asyncio.Event().wait()  # hold the agent open until the app exits
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - shown in the status bar, app keeps running
+            self.app.post_message(AgentUnavailable(one_line(exc)))
+        finally:
+            self.agent = None
+
+    async def _load_history(self, session_id: str) -> None:
+        if self.agent is None:
+            return
+        try:
+            turns = await self.agent.history(session_id)
+        except Exception as exc:  # noqa: BLE001
+            self.app.notify(f"could not load session {session_id}: {one_line(exc)}", severity="error")
+            return
+        self.target.post_message(HistoryLoaded(session_id, [(t.question, t.answer) for t in turns]))
+
+    # ---- what the user does ----------------------------------------------------------------------
+
+    def ask(self, question: str) -> bool:
+        """Start a turn; False (with a notice) if the agent is not open yet or a turn is running."""
+        if self.agent is None:
+            self.app.notify("The agent is still starting (see the status bar).", severity="warning")
+            return False
+        if self.busy:
+            self.app.notify("A turn is running; esc cancels it.", severity="warning")
+            return False
+        self._start(self._turn(question, self.session_id), "turn")
+        return True
+
+    def cancel(self, *, by_user: bool = False) -> bool:
+        """Stop the running turn or replay; True if there was one. A turn the user cancels ends
+        with a ``TurnFailed(category="cancelled")`` on the main screen."""
+        worker = self.worker
+        if worker is None or worker.is_finished:
+            return False
+        worker.cancel()
+        if by_user and worker.name == "turn":
+            self.target.post_message(AgentEvent(TurnFailed(error="cancelled by you (esc)", category="cancelled"), self.run))
+        return True
+
+    def new(self) -> str:
+        """Cancel whatever runs and start a fresh session id."""
+        self.cancel()
+        self.session_id, self.resumed = new_session_id(), False
+        return self.session_id
+
+    def resume(self, session_id: str) -> None:
+        """Cancel whatever runs, switch to ``session_id`` and load its earlier turns."""
+        self.cancel()
+        self.session_id, self.resumed = session_id, True
+        if self.agent is not None:
+            self.app.run_worker(self._load_history(session_id), group="history", exit_on_error=False)
+
+    def replay(self, trace_id: str, speed: float = 1.0) -> None:
+        """Cancel whatever runs and play a recorded turn through the same handlers as a live one."""
+        self.cancel()
+        self.replay_control = ReplayControl(speed)
+        self._start(self._replay(trace_id, self.replay_control), "replay")
+
+    # ---- workers ---------------------------------------------------------------------------------
+
+    def _start(self, work: Any, name: str) -> None:
+        self.run += 1
+        self.worker = self.app.run_worker(work, name=name, group=TURN_GROUP, exclusive=True, exit_on_error=False)
+        self._runs[self.worker] = self.run
+
+    def worker_changed(self, event: Worker.StateChanged) -> None:
+        """The app forwards ``Worker.StateChanged`` here: a finished turn/replay worker ends its run."""
+        worker = event.worker
+        if worker not in self._runs or not worker.is_finished:
+            return
+        run = self._runs.pop(worker)
+        if event.state is WorkerState.ERROR and worker.name == "turn":
+            error = one_line(worker.error) if worker.error else "unknown error"
+            self.target.post_message(AgentEvent(TurnFailed(error=f"internal error: {error}", category="internal"), run))
+        self.target.post_message(TurnEnded(run))
+
+    async def _turn(self, question: str, session_id: str) -> None:
+        assert self.agent is not None
+        run = self.run
+        async for event in self.agent.run_turn(question, session_id):
+            self.target.post_message(AgentEvent(event, run))
+
+    async def _replay(self, trace_id: str, control: ReplayControl) -> None:
+        run = self.run
+        traces = getattr(self.stores, "traces", None)
+        detail = None
+        if traces is not None:
+            full = await call(traces.resolve, trace_id)
+            detail = await call(traces.get, full or trace_id)
+        if detail is None:
+            self.app.notify(f"no trace with id {trace_id}", severity="error")
+            return
+        events = list(detail.events)
+        prev = None
+        try:
+            for i, event in enumerate(events):
+                await control.wait(0 if prev is None else max(event.ts - prev, 0.0))
+                prev = event.ts
+                self.target.post_message(AgentEvent(event, run, replay=True))
+                self.target.post_message(ReplayState(detail.trace_id, control.paused, control.speed, i + 1,
+                                                     len(events), run=run))
+        finally:
+            self.target.post_message(ReplayState(detail.trace_id, False, control.speed, len(events), len(events),
+                                                 done=True, run=run))
