@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Collapsible, Static
 
 from core.events import (
@@ -34,11 +35,12 @@ class TraceStep(Collapsible):
 
     def __init__(self, title: str, details: str = "", *, classes: str = "") -> None:
         self._body = Static(details or "(no details)", markup=False)
-        super().__init__(self._body, title=title, collapsed=True, classes=classes,
+        # titles are plain text (a search for "[QLoRA]" is not markup)
+        super().__init__(self._body, title=Content(title), collapsed=True, classes=classes,
                          collapsed_symbol="▸", expanded_symbol="▾")
 
     def set(self, title: str, details: str | None = None) -> None:
-        self.title = title
+        self.title = Content(title)
         if details is not None:
             self._body.update(details or "(no details)")
 

@@ -80,7 +80,7 @@ async def test_ask_streams_answer_then_sources(settings):
         assert second.title in detail and second.breadcrumb in detail and second.chunk_id in detail
         steps = titles(app)
         for done in (e for e in COMPARE if isinstance(e, RetrievalFinished)):
-            assert any(t.startswith(f"∥ {done.entity}:") and fmt_ms(done.duration_ms) in t for t in steps)
+            assert any(t.startswith(f"search [{done.entity}]") and fmt_ms(done.duration_ms) in t for t in steps)
         graph = app.main_screen.query_one("#graph-view")
         assert graph.status["comparative"] == "done" and graph.status["critic"] == "done"
 
@@ -238,7 +238,7 @@ async def test_replay_from_trace_store_with_pause(settings):
         await wait_until(pilot, lambda: app.main_screen.turns_ended == 1, timeout=60)
         await settle(pilot)
         assert "| Memory |" in app.main_screen.query_one(Answer).source
-        assert any(t.startswith("∥ QLoRA:") for t in titles(app))
+        assert any(t.startswith("search [QLoRA]") for t in titles(app))
         assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
         app.replay("abc123trace", speed=0.05)  # slow enough to pause mid-way
         await wait_until(pilot, lambda: app.session.replaying)
