@@ -68,6 +68,7 @@ class MCPSettings(_Section):
     connection: str = "hub"
     collection: str = "default"
     call_timeout: float = Field(30.0, gt=0)
+    server_log: str | None = None  # file for stdio servers' stderr (relative = in the data dir); null = the terminal
     connections: dict[str, MCPConnection] = Field(
         default_factory=lambda: {"hub": MCPConnection(args=["-m", "core.hub", "serve"])}
     )
