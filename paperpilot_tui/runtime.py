@@ -52,17 +52,13 @@ def open_real_stores(settings: Any) -> Any:
     return out
 
 
-def _quiet_stdio_servers(settings: Any) -> None:
-    """MCP stdio servers inherit stderr, which would scribble over the full-screen UI: send their
-    stderr to a log file in the data directory instead (the default is bound at import time)."""
-    try:
-        stdio = importlib.import_module("mcp.client.stdio")
-        log = open(settings.paths.home_dir() / "hub-stderr.log", "a", encoding="utf-8")  # noqa: SIM115
-    except (ImportError, OSError):
-        return
-    fn = stdio.stdio_client
-    if fn.__defaults__:
-        fn.__defaults__ = (log,) + tuple(fn.__defaults__[1:])
+def _quiet_stdio_servers(settings: Any) -> Any:
+    """Settings whose MCP stdio servers write their stderr to a log file in the data directory,
+    where it cannot scribble over the full-screen UI."""
+    if settings.mcp.server_log:
+        return settings
+    mcp = settings.mcp.model_copy(update={"server_log": str(settings.paths.resolve("hub-stderr.log"))})
+    return settings.model_copy(update={"mcp": mcp})
 
 
 class ReplayControl:
@@ -116,8 +112,7 @@ class AgentHost:
         try:
             if self.agent_factory is None:
                 mod = await asyncio.to_thread(importlib.import_module, "core.agent")
-                _quiet_stdio_servers(self.settings)
-                cm = mod.open_agent(self.settings)
+                cm = mod.open_agent(_quiet_stdio_servers(self.settings))
             else:
                 cm = self.agent_factory(self.settings)
             async with cm as agent:
