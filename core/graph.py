@@ -24,10 +24,6 @@ from core.strategies.comparative import comparative_strategy_node
 from core.strategies.simple import simple_strategy_node
 from core.strategies.subgraph import subgraph_node
 
-MAIN_NODES = ("load_memory", "route", "slot_fill", *STRATEGIES, "critic", "retry_refine",
-              "save_memory", "format_output")
-
-
 def route_by_intent(state: AgentState) -> str:
     assert state.intent is not None
     return state.intent.to_strategy()

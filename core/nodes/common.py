@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import inspect
 import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
@@ -123,10 +122,6 @@ def token_sink(node: str) -> Callable[[str], None]:
             emit(TokenDelta(text=text, node=node))
 
     return sink
-
-
-async def maybe_await(value: Any) -> Any:
-    return await value if inspect.isawaitable(value) else value
 
 
 def _one_line(exc: BaseException) -> str:
