@@ -1,9 +1,11 @@
-"""Settings: documented defaults, an optional user file, the environment — validated once.
+"""Settings: the models' defaults, an optional user file, the environment — validated once.
 
-Layers, later wins: ``config/settings.yaml`` (defaults) → the user file (``--config FILE`` or the
-platform config dir) → environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``,
-``PAPERPILOT_LLM_PROVIDER``). String values may use ``${VAR}`` or ``${VAR:-fallback}``.
-A bad file raises :class:`ConfigError` with one line naming the file, the line and the key.
+Every default lives in the models below and nowhere else; ``config/settings.yaml`` documents them
+and a test keeps it equal to :func:`defaults`. Layers, later wins: the defaults → the user file
+(``--config FILE`` or the platform config dir) → environment (``OPENAI_API_KEY``,
+``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``, ``PAPERPILOT_LLM_PROVIDER``). String values may use
+``${VAR}`` or ``${VAR:-fallback}``. A bad file raises :class:`ConfigError` with one line naming the
+file, the line and the key.
 """
 
 from __future__ import annotations
@@ -210,11 +212,14 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
+def defaults() -> dict[str, Any]:
+    """Every default, spelled as a settings file spells it."""
+    return Settings().model_dump(mode="json")
+
+
 def load_settings(config_file: str | Path | None = None, *, use_user_file: bool = True) -> Settings:
     """Load and validate settings; raise :class:`ConfigError` with file, line and key on failure."""
     layers: list[Path] = []
-    if paths.DEFAULT_SETTINGS.exists():
-        layers.append(paths.DEFAULT_SETTINGS)
     if config_file is not None:
         cf = Path(config_file).expanduser()
         if not cf.exists():
@@ -223,7 +228,7 @@ def load_settings(config_file: str | Path | None = None, *, use_user_file: bool 
     elif use_user_file and paths.user_config_file().exists():
         layers.append(paths.user_config_file())
 
-    merged: dict = {}
+    merged = defaults()
     origin: dict[tuple, tuple[Path, int]] = {}
     for layer in layers:
         data, lines = _read_layer(layer)
