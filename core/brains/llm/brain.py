@@ -21,7 +21,7 @@ from core.brains.base import (
     Brain, PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
     SynthesisRequest, TokenSink, Turn,
 )
-from core.brains.llm import schemas
+from core.prompts import schemas
 from core.brains.llm.caller import ModelCaller, deliver, clean_answer
 from core.brains.llm.chat import endpoint_of
 from core.config import Settings
