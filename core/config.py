@@ -57,7 +57,7 @@ class MCPConnection(_Section):
     headers: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _check_target(self) -> "MCPConnection":
+    def _check_target(self) -> MCPConnection:
         if self.transport != "stdio" and not self.url:
             raise ValueError(f"transport {self.transport!r} needs a url")
         return self
@@ -76,7 +76,7 @@ class MCPSettings(_Section):
     )
 
     @model_validator(mode="after")
-    def _check_default(self) -> "MCPSettings":
+    def _check_default(self) -> MCPSettings:
         if self.connection not in self.connections:
             raise ValueError(f"connection {self.connection!r} is not among connections")
         return self

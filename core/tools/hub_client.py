@@ -109,7 +109,7 @@ class HubClient:
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
             self._session, self._tools = await asyncio.wait_for(ready, timeout=self.settings.call_timeout)
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 - any failure to start is one line for the user
             await self.close()
             raise BackendUnavailable(f"MCP server {self.describe} unreachable: {_one_line(exc)}") from None
         self._generation += 1
@@ -147,7 +147,7 @@ class HubClient:
                 raise
             except BackendUnavailable:
                 raise
-            except Exception as exc:  # transport failure: the server process died or hung
+            except Exception as exc:  # noqa: BLE001 - a transport failure: the server died or hung
                 if attempt:
                     raise BackendUnavailable(
                         f"MCP server {self.describe} failed during {tool}: {_one_line(exc)}"

@@ -15,7 +15,8 @@ import json
 import re
 import types
 import typing
-from typing import Any, Iterator, Literal
+from collections.abc import Iterator
+from typing import Any, Literal
 
 from annotated_types import Ge, Le
 from pydantic import BaseModel, ValidationError
