@@ -28,9 +28,10 @@ class ToolError(Exception):
 
 @dataclass
 class ToolResult:
+    """A successful tool call: its text blocks and its ``structuredContent``, if any."""
+
     texts: list[str]
     structured: dict | None
-    is_error: bool = False
 
     @property
     def text(self) -> str:
