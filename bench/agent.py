@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("PAPERPILOT_HOME", tempfile.mkdtemp(prefix="paperpilot-bench-"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from core.agent import open_agent  # noqa: E402
-from core.config import load_settings  # noqa: E402
-from core.state import RetrievedContext  # noqa: E402
-from tests.support.scripted_model import ScriptedChatModel, by_purpose  # noqa: E402
+from core.agent import open_agent
+from core.config import load_settings
+from core.state import RetrievedContext
+from tests.support.scripted_model import ScriptedChatModel, by_purpose
 
 QUESTION = "What rank does LoRA use by default?"
 REPLIES = {

@@ -111,7 +111,7 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
                 den.append((t3 - t2) * 1e3)
         e2e = []
         e2e_searcher = Searcher(searcher.store)  # embeds each query with MiniLM, like the server
-        e2e_searcher._matrices = searcher._matrices  # noqa: SLF001 - reuse the loaded matrix
+        e2e_searcher._matrices = searcher._matrices
         for i in range(min(n_queries, 20)):  # fresh query text each time: MiniLM embeds it
             q = f"{QUERIES[i % len(QUERIES)]} variant {i}"
             t0 = time.perf_counter()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 WORDS = ("lora adapter rank attention transformer quantization memory gradient optimizer adam dpo rlhf "
          "reward policy retrieval chunk index embedding tokenizer decoder encoder layer head dropout "

@@ -13,7 +13,8 @@ import threading
 import time
 import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any
+from collections.abc import AsyncIterator
 
 from core.brains.base import Brain
 from core.errors import BackendUnavailable
@@ -207,7 +208,7 @@ async def check_llm_endpoint(settings: Settings, timeout: float = 5.0) -> None:
     port = url.port or (443 if url.scheme == "https" else 80)
     try:
         _, writer = await asyncio.wait_for(asyncio.open_connection(url.hostname, port), timeout)
-    except (OSError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, OSError) as exc:
         reason = "timed out" if isinstance(exc, asyncio.TimeoutError) else (exc.strerror or str(exc))
         raise BackendUnavailable(f"LLM endpoint {settings.llm.base_url} unreachable: {reason}") from None
     writer.close()

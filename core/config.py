@@ -1,9 +1,11 @@
-"""Settings: documented defaults, an optional user file, the environment — validated once.
+"""Settings: the models' defaults, an optional user file, the environment — validated once.
 
-Layers, later wins: ``config/settings.yaml`` (defaults) → the user file (``--config FILE`` or the
-platform config dir) → environment (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``,
-``PAPERPILOT_LLM_PROVIDER``). String values may use ``${VAR}`` or ``${VAR:-fallback}``.
-A bad file raises :class:`ConfigError` with one line naming the file, the line and the key.
+Every default lives in the models below and nowhere else; ``config/settings.yaml`` documents them
+and a test keeps it equal to :func:`defaults`. Layers, later wins: the defaults → the user file
+(``--config FILE`` or the platform config dir) → environment (``OPENAI_API_KEY``,
+``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``, ``PAPERPILOT_LLM_PROVIDER``). String values may use
+``${VAR}`` or ``${VAR:-fallback}``. A bad file raises :class:`ConfigError` with one line naming the
+file, the line and the key.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ class MCPConnection(_Section):
     headers: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _check_target(self) -> "MCPConnection":
+    def _check_target(self) -> MCPConnection:
         if self.transport != "stdio" and not self.url:
             raise ValueError(f"transport {self.transport!r} needs a url")
         return self
@@ -68,12 +70,13 @@ class MCPSettings(_Section):
     connection: str = "hub"
     collection: str = "default"
     call_timeout: float = Field(30.0, gt=0)
+    server_log: str | None = None  # file for stdio servers' stderr (relative = in the data dir); null = the terminal
     connections: dict[str, MCPConnection] = Field(
         default_factory=lambda: {"hub": MCPConnection(args=["-m", "core.hub", "serve"])}
     )
 
     @model_validator(mode="after")
-    def _check_default(self) -> "MCPSettings":
+    def _check_default(self) -> MCPSettings:
         if self.connection not in self.connections:
             raise ValueError(f"connection {self.connection!r} is not among connections")
         return self
@@ -209,11 +212,14 @@ def _merge(base: dict, over: dict) -> dict:
     return out
 
 
+def defaults() -> dict[str, Any]:
+    """Every default, spelled as a settings file spells it."""
+    return Settings().model_dump(mode="json")
+
+
 def load_settings(config_file: str | Path | None = None, *, use_user_file: bool = True) -> Settings:
     """Load and validate settings; raise :class:`ConfigError` with file, line and key on failure."""
     layers: list[Path] = []
-    if paths.DEFAULT_SETTINGS.exists():
-        layers.append(paths.DEFAULT_SETTINGS)
     if config_file is not None:
         cf = Path(config_file).expanduser()
         if not cf.exists():
@@ -222,7 +228,7 @@ def load_settings(config_file: str | Path | None = None, *, use_user_file: bool 
     elif use_user_file and paths.user_config_file().exists():
         layers.append(paths.user_config_file())
 
-    merged: dict = {}
+    merged = defaults()
     origin: dict[tuple, tuple[Path, int]] = {}
     for layer in layers:
         data, lines = _read_layer(layer)

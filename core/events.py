@@ -14,7 +14,7 @@ one summary and :mod:`core.tracing.describe` says what one event means, for ever
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -193,12 +193,10 @@ class TurnFailed(_Event):
 
 
 Event = Annotated[
-    Union[
-        TurnStarted, NodeStarted, NodeFinished, IntentClassified, SlotsFilled, PlanUpdated,
-        RetrievalStarted, RetrievalFinished, SourcesFound, ThoughtEmitted, SufficiencyJudged, ReplanDecided,
-        TokenDelta, DraftReady, AnswerReady, CriticVerdictIssued, RetryStarted, MemoryRecalled, MemoryWritten,
-        LLMCall, Notice, TurnFinished, TurnFailed,
-    ],
+    (TurnStarted | NodeStarted | NodeFinished | IntentClassified | SlotsFilled | PlanUpdated
+     | RetrievalStarted | RetrievalFinished | SourcesFound | ThoughtEmitted | SufficiencyJudged | ReplanDecided
+     | TokenDelta | DraftReady | AnswerReady | CriticVerdictIssued | RetryStarted | MemoryRecalled | MemoryWritten
+     | LLMCall | Notice | TurnFinished | TurnFailed),
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter = TypeAdapter(Event)

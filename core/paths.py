@@ -11,8 +11,6 @@ import os
 from pathlib import Path
 
 APP = "paperpilot"
-REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SETTINGS = REPO_ROOT / "config" / "settings.yaml"
 
 
 def home() -> Path:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 _sink: ContextVar[Callable[[object], None] | None] = ContextVar("paperpilot_event_sink", default=None)
 _collectors: ContextVar[tuple[list, ...]] = ContextVar("paperpilot_event_collectors", default=())

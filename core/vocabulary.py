@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 VERSION_SUFFIX = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro|Base|Large|Small|Huge|Tiny)(?![A-Za-z0-9_.]))*"
 # Names as papers write them: QLoRA, LayoutLMv3, SEW, mT5, T5, wav2vec 2.0, phi-1.5, GPT-3.5,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import AsyncIterator, Callable
 
 from core.events import Event
 

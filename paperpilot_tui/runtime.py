@@ -7,9 +7,9 @@ Nothing here imports ``core`` at module level (first paint stays light).
 from __future__ import annotations
 
 import asyncio
-import importlib
 import uuid
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 
 def one_line(exc: BaseException) -> str:
@@ -29,17 +29,13 @@ async def call(fn: Callable, *args: Any) -> Any:
     return await asyncio.to_thread(fn, *args)
 
 
-def quiet_stdio_servers(settings: Any) -> None:
-    """MCP stdio servers inherit stderr, which would scribble over the full-screen UI: send their
-    stderr to a log file in the data directory instead (the default is bound at import time)."""
-    try:
-        stdio = importlib.import_module("mcp.client.stdio")
-        log = open(settings.paths.home_dir() / "hub-stderr.log", "a", encoding="utf-8")  # noqa: SIM115
-    except (ImportError, OSError):
-        return
-    fn = stdio.stdio_client
-    if fn.__defaults__:
-        fn.__defaults__ = (log,) + tuple(fn.__defaults__[1:])
+def quiet_stdio_servers(settings: Any) -> Any:
+    """Settings whose MCP stdio servers write their stderr to a log file in the data directory,
+    where it cannot scribble over the full-screen UI (``mcp.server_log``, unless one is set)."""
+    if settings.mcp.server_log:
+        return settings
+    mcp = settings.mcp.model_copy(update={"server_log": str(settings.paths.resolve("hub-stderr.log"))})
+    return settings.model_copy(update={"mcp": mcp})
 
 
 class ReplayControl:

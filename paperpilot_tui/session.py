@@ -80,8 +80,7 @@ class Session:
         try:
             if self._agent_factory is None:
                 mod = await asyncio.to_thread(importlib.import_module, "core.agent")
-                quiet_stdio_servers(self.settings)
-                cm = mod.open_agent(self.settings)
+                cm = mod.open_agent(quiet_stdio_servers(self.settings))
             else:
                 cm = self._agent_factory(self.settings)
             async with cm as agent:

@@ -1,11 +1,11 @@
 """The local critic: LoRA + TRL ``DPOTrainer`` on the committed preference pairs.
 
 Pairs are conversational (system + user prompt, assistant review) so training and inference use the
-same chat template (``core.models.critic_format.critic_messages``). With a ``peft_config`` and no
+same chat template (``core.prompts.local_critic.critic_messages``). With a ``peft_config`` and no
 ``ref_model``, TRL uses the base with the adapter disabled as the frozen reference; β sets the KL
 strength. SmolLM2-135M on CPU for a handful of steps, or a local model on CUDA in 4-bit NF4.
 The same trainer trains the ReAct critical-step policy on its pairs (``paperpilot train react``), with
-that policy's own system line (``core.models.critic_format.preference_messages``).
+that policy's own system line (``core.prompts.local_critic.preference_messages``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.models.critic_format import preference_messages
+from core.prompts.local_critic import preference_messages
 from training.data.generate_critic import TRAIN_FILE
 from training.data.generate_router import read_jsonl
 from training.router_sft import load_base_for_training, lora_config, trainer_precision

@@ -74,7 +74,7 @@ def preference_accuracy(model: Any, tokenizer: Any, rows: list[dict]) -> dict:
     chosen – the quantity DPO optimises; only for PEFT models.
     """
     from core.models.critic import completion_logp
-    from core.models.critic_format import preference_messages
+    from core.prompts.local_critic import preference_messages
 
     def logp(prompt_text: str, completion: str) -> float:
         return completion_logp(model, tokenizer, prompt_text, completion)
@@ -116,7 +116,7 @@ def majority(rows: list[dict]) -> float:
 def verdict_by_likelihood(model: Any, tokenizer: Any, row: dict) -> CriticVerdict:
     """Only the verdict line, chosen by likelihood (what the guided critic starts its review with)."""
     from core.models.critic import VERDICT_LINES, completion_logp
-    from core.models.critic_format import critic_messages
+    from core.prompts.local_critic import critic_messages
 
     start = tokenizer.apply_chat_template(critic_messages(row["prompt"]), tokenize=False, add_generation_prompt=True)
     line = max(VERDICT_LINES, key=lambda v: completion_logp(model, tokenizer, start, v))
@@ -151,7 +151,7 @@ def evaluate_critic(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | 
         critic = load_critic_dir(model_dir)
         model, tok = critic.model, critic.tokenizer
         raws = [critic.generate(r["prompt"]) for r in subset]
-        from core.models.critic_format import parse_critique
+        from core.prompts.local_critic import parse_critique
 
         parsed = [parse_critique(t) for t in raws]
         base = None

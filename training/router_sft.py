@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from core.brains.base import RouteDecision, Turn
-from core.models.router import LABEL_MAP_FILE, format_router_input, turns_from_chat
+from core.models.router import LABEL_MAP_FILE
+from core.prompts.local_router import format_router_input, turns_from_chat
 from core.state import INTENT_TYPES
 from training.data.generate_router import TRAIN_FILE, read_jsonl
 

@@ -9,7 +9,8 @@ LLM synthesis). Brains never touch MCP: nodes retrieve, brains reason over what 
 
 from __future__ import annotations
 
-from typing import Awaitable, Callable, Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
+from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel, Field
 

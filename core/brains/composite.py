@@ -14,7 +14,8 @@ built are emitted at the first call inside a turn, so they reach that turn's tra
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from core.brains.base import Brain, BrainError
 from core.events import Notice

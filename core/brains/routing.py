@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from core.types import RouteDecision, Turn
 
@@ -45,12 +45,12 @@ _ORDINARY = {
     "give", "tell", "name", "please", "hey", "hmm", "quick", "question", "i", "i'm", "i've", "the", "a", "an",
     "any", "same", "say", "interesting", "thanks", "cheers", "sure", "right", "yes", "no", "great", "nice",
     "explain", "describe", "compare", "contrast", "summarize", "list", "rank", "trace", "walk", "map", "survey",
-    "between", "both", "is", "it", "its", "they", "their", "that", "this", "those", "these", "there", "here",
+    "between", "both", "it", "its", "they", "their", "that", "this", "those", "these", "there", "here",
     "gpu", "gpus", "cpu", "tpu", "tpus", "ai", "ml", "nlp", "faq", "q", "why's", "what's", "who's", "how's",
     "relative", "apart", "rather", "instead", "since", "given", "if", "starting", "looking", "across",
-    "first", "one", "not", "curious", "could", "would", "let", "let's", "now", "then", "well",
+    "first", "one", "not", "curious", "let", "let's", "now", "well",
     # measures and units: what is asked about, not a name
-    "f1", "bleu", "rouge", "rouge-l", "miou", "ap", "map", "wer", "cer", "fid", "cider", "ndcg", "ndcg@10", "em",
+    "f1", "bleu", "rouge", "rouge-l", "miou", "ap", "wer", "cer", "fid", "cider", "ndcg", "ndcg@10", "em",
     "auc", "mae", "mse", "psnr", "ssim", "flops", "gflops", "tflops", "pass@1", "pass@10", "top-1", "top-5", "acc",
     "recall@20", "mrr", "bpc", "mos", "v100", "a100", "h100", "ram", "vram",
 }

@@ -12,7 +12,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from core.hub.chunking import chunk_blocks, offline_summary
 from core.hub.readers import SUFFIXES, ReadError, read_document

@@ -100,7 +100,7 @@ def parse_markdown(text: str, fallback_title: str) -> ParsedDoc:
     meta, body = _front_matter(text.replace("\r\n", "\n"))
     lines = body.split("\n")
     headings = [(i, len(m.group(1)), _clean_md(m.group(2))) for i, m in
-                ((i, _HEADING.match(l)) for i, l in enumerate(_unfenced(lines))) if m]
+                ((i, _HEADING.match(line)) for i, line in enumerate(_unfenced(lines))) if m]
     h1 = [h for h in headings if h[1] == 1]
     title = str(meta.get("title") or "").strip()
     root_is_h1 = len(h1) == 1 and headings and headings[0][1] == 1
@@ -182,7 +182,7 @@ def _read_pdf(path: Path) -> ParsedDoc:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
         raise ReadError(f"corrupt PDF ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
-    page_lines = [[l.strip() for l in t.splitlines() if l.strip()] for t in pages]
+    page_lines = [[line.strip() for line in t.splitlines() if line.strip()] for t in pages]
     running = _running_lines(page_lines)
     title = str(getattr(info, "title", None) or "").strip() if info else ""
     if not title:
@@ -229,7 +229,7 @@ def _running_lines(page_lines: list[list[str]]) -> set[str]:
         return set()
     counts: Counter[str] = Counter()
     for lines in page_lines:
-        counts.update({_norm(l) for l in lines[:2] + lines[-2:]})
+        counts.update({_norm(line) for line in lines[:2] + lines[-2:]})
     return {k for k, c in counts.items() if c >= max(2, len(page_lines) // 2)}
 
 

@@ -109,7 +109,7 @@ class SectionNode(BaseModel):
     depth: int
     pages: list[int] = Field(default_factory=list)
     chunk_ids: list[str] = Field(default_factory=list)
-    children: list["SectionNode"] = Field(default_factory=list)
+    children: list[SectionNode] = Field(default_factory=list)
 
 
 class DocumentStructure(BaseModel):

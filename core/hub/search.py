@@ -16,7 +16,8 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Protocol
+from collections.abc import Callable
 
 import numpy as np
 

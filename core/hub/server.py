@@ -10,7 +10,8 @@ unknown collections and unknown ids are ``isError=true``; no hits is an empty, s
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any, Callable
+from typing import Annotated, Any
+from collections.abc import Callable
 
 import anyio
 from mcp.server.fastmcp import FastMCP

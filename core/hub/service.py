@@ -50,7 +50,7 @@ class Hub:
                 rep = sync_bundled(self.store, embed=False)
                 if rep.added or rep.updated or rep.failed:
                     log.info("bundled notes: added %s updated %s failed %s", rep.added, rep.updated, rep.failed)
-        except BaseException as exc:  # noqa: BLE001 - reported to every tool call
+        except BaseException as exc:
             log.exception("hub start-up failed")
             self._error = exc
             self._ready.set()
@@ -63,7 +63,7 @@ class Hub:
                 n = backfill_embeddings(self.store, name)
                 if n:
                     log.info("embedded %d chunks of %s", n, name)
-        except BaseException as exc:  # noqa: BLE001 - reported to every tool call
+        except BaseException as exc:
             log.exception("hub start-up failed")
             self._error = exc
         finally:
@@ -73,7 +73,7 @@ class Hub:
                 self.searcher.matrix(name)
                 self.searcher.lexical_index(name)
             self.searcher.embed_query("warm up")  # loads the encoder before the first real query
-        except Exception:  # noqa: BLE001 - a later query will retry and report
+        except Exception:
             log.exception("encoder warm-up failed")
 
     def wait_ready(self, timeout: float = 600, dense: bool = False) -> None:

@@ -14,7 +14,7 @@ import sqlite3
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 BUSY_TIMEOUT_MS = 15000
 

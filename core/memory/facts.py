@@ -14,7 +14,7 @@ import json
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -24,7 +24,7 @@ from core.memory.db import StateDB
 from core.memory.protocol import MemoryWriteResult, RecalledFact
 from core.memory.recall import lexical_scores, rank
 from core.memory.text import clean_fact, fts_query, fts_terms, keywords, normalize
-from core.memory.vectors import VectorIndex, from_blob, generation, to_blob
+from core.memory.vectors import VectorIndex, generation, to_blob
 from core.tracing.redact import Redactor
 
 MIN_FACT_CHARS = 8

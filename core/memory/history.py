@@ -26,24 +26,9 @@ def turns_from_messages(messages: list[BaseMessage], max_turns: int = 3) -> list
     return turns[-max_turns:] if max_turns > 0 else []
 
 
-def format_conversation_history(
-    messages: list[BaseMessage], max_turns: int = 3, max_chars_per_msg: int = 200
-) -> str:
-    """The recent turns as plain text for prompts; empty string when there is no history."""
-    lines = []
-    for turn in turns_from_messages(messages, max_turns):
-        lines.append(f"User: {_clip(turn.question, max_chars_per_msg)}")
-        lines.append(f"Assistant: {_clip(turn.answer, max_chars_per_msg)}")
-    return "\n".join(lines)
-
-
 def _text(msg: BaseMessage) -> str:
     content = msg.content
     if isinstance(content, str):
         return content
     return " ".join(b.get("text", "") for b in content if isinstance(b, dict))
 
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -9,7 +9,8 @@ LangChain's default async path runs the sync stream in an executor, so the event
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel

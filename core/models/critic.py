@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, Protocol
 
-from core.models.critic_format import build_critic_prompt, critic_messages, parse_critique
+from core.prompts.local_critic import build_critic_prompt, critic_messages, parse_critique
 from core.models.manager import LocalModelManager, ModelNotAvailable
 from core.types import CriticVerdict, Intent, RetrievedContext
 

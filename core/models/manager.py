@@ -14,7 +14,8 @@ import importlib.util
 import os
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 SHIPPED_ADAPTERS = Path(__file__).resolve().parent / "adapters"
 SHIPPED_ROUTER = SHIPPED_ADAPTERS / "router-minilm"
@@ -103,14 +104,14 @@ def causal_lm_kwargs(*, quantize: bool | None = None, cpu_dtype: str = "float32"
 class LocalModelManager:
     """Process-wide cache of loaded models; ``get`` loads once per key, thread-safe."""
 
-    _instance: "LocalModelManager | None" = None
+    _instance: LocalModelManager | None = None
 
     def __init__(self) -> None:
         self._cache: dict[str, Any] = {}
         self._lock = threading.Lock()
 
     @classmethod
-    def shared(cls) -> "LocalModelManager":
+    def shared(cls) -> LocalModelManager:
         if cls._instance is None:
             cls._instance = cls()
         return cls._instance

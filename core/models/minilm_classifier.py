@@ -40,7 +40,7 @@ class CharVocab:
         self.unk_id = tokenizer.unk_token_id
 
     @classmethod
-    def build(cls, tokenizer: Any, texts: list[str], limit: int | None = None) -> "CharVocab":
+    def build(cls, tokenizer: Any, texts: list[str], limit: int | None = None) -> CharVocab:
         """The unknown characters of ``texts``, most frequent first (ties by code point)."""
         counts: dict[str, int] = {}
         for text in texts:

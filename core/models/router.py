@@ -1,7 +1,7 @@
 """The local LoRA intent router: MiniLM sequence classifier + LoRA adapter + trained head.
 
-``format_router_input`` is the one place that turns (question, history) into model text, used by
-training and inference alike. An adapter folder holds PEFT's ``adapter_config.json`` and
+``core.prompts.local_router.format_router_input`` is the one place that turns (question, history)
+into model text, used by training and inference alike. An adapter folder holds PEFT's ``adapter_config.json`` and
 ``adapter_model.safetensors`` (LoRA on query/key/value), ``classifier_head.safetensors`` (a linear
 head over mean-pooled tokens, see ``core.models.minilm_classifier``) and ``label_map.json``. Confidence is the softmax over the label
 logits. Loading imports torch/peft lazily and may run in a worker thread; ``classify`` runs the
@@ -24,45 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from core.types import RouteDecision, Turn
-from core.models.manager import SHIPPED_ROUTER, LocalModelManager, ModelNotAvailable, minilm_dir, offline_env
+from core.models.manager import SHIPPED_ROUTER, LocalModelManager, ModelNotAvailable
+from core.prompts.local_router import format_router_input
 from core.types import INTENT_TYPES
 
 LABEL_MAP_FILE = "label_map.json"
-MAX_PREV_QUESTION = 120
-MAX_PREV_ANSWER = 120
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def format_router_input(question: str, history: list[Turn]) -> str:
-    """The router's input text: the question, then at most the last turn, clipped.
-
-    The question comes first so truncation only ever cuts history.
-    """
-    text = " ".join(question.split())
-    if history:
-        last = history[-1]
-        text += (f" [SEP] previous question: {_clip(last.question, MAX_PREV_QUESTION)}"
-                 f" previous answer: {_clip(last.answer, MAX_PREV_ANSWER)}")
-    return text
-
-
-def turns_from_chat(history: list[dict]) -> list[Turn]:
-    """``[{"role": "user"|"assistant", "content": ...}, ...]`` (the data files' format) → turns."""
-    turns: list[Turn] = []
-    pending: str | None = None
-    for msg in history:
-        if msg.get("role") == "user":
-            pending = str(msg.get("content", ""))
-        elif msg.get("role") == "assistant" and pending is not None:
-            turns.append(Turn(question=pending, answer=str(msg.get("content", ""))))
-            pending = None
-    if pending is not None:  # a trailing question without an answer still counts as context
-        turns.append(Turn(question=pending, answer=""))
-    return turns
 
 
 class LoRARouter:

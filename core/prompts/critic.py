@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage
 
-from core.brains.llm.schemas import Critique
+from core.prompts.schemas import Critique
 from core.config import CriticSettings
 from core.prompts.common import bullets, chat, format_contexts, json_spec
 from core.types import Intent, RetrievedContext

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage
 
-from core.brains.llm.schemas import Plan, Replan
+from core.prompts.schemas import Plan, Replan
 from core.prompts.common import bullets, chat, format_contexts, json_spec, numbered
 from core.types import Intent, RetrievedContext
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage
 
-from core.brains.llm.schemas import Refinement
+from core.prompts.schemas import Refinement
 from core.prompts.common import bullets, chat, json_spec
 from core.types import CriticVerdict, Intent
 

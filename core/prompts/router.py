@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage
 
 from core.types import Turn
-from core.brains.llm.schemas import IntentClassification
+from core.prompts.schemas import IntentClassification
 from core.prompts.common import chat, history_section, json_spec
 
 SYSTEM = """

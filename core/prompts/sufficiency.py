@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage
 
-from core.brains.llm.schemas import Sufficiency
+from core.prompts.schemas import Sufficiency
 from core.prompts.common import chat, format_contexts, json_spec
 from core.types import Intent, RetrievedContext
 

@@ -4,7 +4,8 @@ its output schema (:class:`~core.state.AttemptState`), so its result is the node
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from core.nodes.common import traced
 from core.state import AgentState

@@ -1,23 +1,23 @@
 """One persistent MCP session to the knowledge hub, with the RAG wrapper on top.
 
-The session is opened once per run (``client.session(...)`` + ``load_mcp_tools``) and owned by a
+The session (:func:`core.tools.mcp_session.open_session`) is opened once per run and owned by a
 dedicated task, so tool calls may come from any task (the comparative strategy calls in
 parallel). If the server dies, the next call reconnects once and reports it through ``notices``.
+Each hub tool is one small method over :meth:`HubClient.call`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import time
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from core.errors import BackendUnavailable
-from core.config import MCPConnection, MCPSettings
+from core.config import MCPSettings
 from core.types import RetrievedContext
+from core.tools.mcp_session import open_session
 from core.tools.parse import parse_search_result
-
 
 FIRST_QUERY_TIMEOUT_S = 600
 
@@ -28,23 +28,14 @@ class ToolError(Exception):
 
 @dataclass
 class ToolResult:
+    """A successful tool call: its text blocks and its ``structuredContent``, if any."""
+
     texts: list[str]
     structured: dict | None
-    is_error: bool = False
 
     @property
     def text(self) -> str:
         return "\n".join(self.texts)
-
-
-def connection_dict(conn: MCPConnection) -> dict[str, Any]:
-    """The langchain-mcp-adapters connection for one configured server (argument list, no shell)."""
-    if conn.transport == "stdio":
-        env = {**os.environ, **conn.env}
-        return {"transport": "stdio", "command": conn.resolved_command(), "args": list(conn.args),
-                "env": env, "cwd": conn.cwd}
-    transport = "streamable_http" if conn.transport == "streamable_http" else "sse"
-    return {"transport": transport, "url": conn.url, "headers": dict(conn.headers) or None}
 
 
 @dataclass
@@ -59,40 +50,57 @@ class HubClient:
     def __post_init__(self) -> None:
         self.name = self.connection or self.settings.connection
         self._conn = self.settings.connections[self.name]
-        self._tools: dict[str, Any] = {}
+        self._session: Any = None
+        self._tools: set[str] = set()
         self._owner: asyncio.Task | None = None
         self._closing: asyncio.Event | None = None
+        self._errlog: TextIO | None = None
         self._lock = asyncio.Lock()
         self._generation = 0
         self._searched = False
 
-    async def __aenter__(self) -> "HubClient":
-        await self.connect()
+    async def __aenter__(self) -> HubClient:
+        try:
+            await self.connect()
+        except BaseException:
+            self._close_log()
+            raise
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+        self._close_log()
 
     @property
     def describe(self) -> str:
         c = self._conn
         return f"{self.name} ({c.url})" if c.transport != "stdio" else f"{self.name} (stdio)"
 
-    async def connect(self) -> None:
-        from langchain_mcp_adapters.client import MultiServerMCPClient
-        from langchain_mcp_adapters.tools import load_mcp_tools
+    def _server_log(self) -> TextIO | None:
+        """The file a stdio server's stderr goes to (``mcp.server_log``); None = this stderr."""
+        if self._errlog is None and self.settings.server_log and self._conn.transport == "stdio":
+            from core import paths
 
-        client = MultiServerMCPClient({self.name: connection_dict(self._conn)})
+            path = Path(self.settings.server_log).expanduser()
+            self._errlog = (path if path.is_absolute() else paths.home() / path).open("a", encoding="utf-8")
+        return self._errlog
+
+    def _close_log(self) -> None:
+        if self._errlog is not None:
+            self._errlog.close()
+            self._errlog = None
+
+    async def connect(self) -> None:
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
         closing = asyncio.Event()
+        errlog = self._server_log()
 
         async def own() -> None:
             try:
-                async with client.session(self.name) as session:
-                    _compile_output_validation(session)
-                    tools = await load_mcp_tools(session, server_name=self.name)
+                async with open_session(self._conn, errlog) as session:
+                    listed = await session.list_tools()
                     if not ready.done():
-                        ready.set_result({t.name: t for t in tools})
+                        ready.set_result((session, {t.name for t in listed.tools}))
                     await closing.wait()
             except BaseException as exc:  # noqa: BLE001 - surfaced through `ready`
                 if not ready.done():
@@ -101,8 +109,8 @@ class HubClient:
         self._closing = closing
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
-            self._tools = await asyncio.wait_for(ready, timeout=self.settings.call_timeout)
-        except BaseException as exc:
+            self._session, self._tools = await asyncio.wait_for(ready, timeout=self.settings.call_timeout)
+        except BaseException as exc:  # noqa: BLE001 - any failure to start is one line for the user
             await self.close()
             raise BackendUnavailable(f"MCP server {self.describe} unreachable: {_one_line(exc)}") from None
         self._generation += 1
@@ -116,7 +124,8 @@ class HubClient:
             except BaseException:  # noqa: BLE001 - a dead server may not close cleanly
                 self._owner.cancel()
         self._owner = None
-        self._tools = {}
+        self._session = None
+        self._tools = set()
 
     async def _reconnect(self, generation: int, reason: BaseException) -> None:
         async with self._lock:
@@ -139,7 +148,7 @@ class HubClient:
                 raise
             except BackendUnavailable:
                 raise
-            except Exception as exc:  # transport failure: the server process died or hung
+            except Exception as exc:  # noqa: BLE001 - a transport failure: the server died or hung
                 if attempt:
                     raise BackendUnavailable(
                         f"MCP server {self.describe} failed during {tool}: {_one_line(exc)}"
@@ -152,14 +161,11 @@ class HubClient:
             if not self._tools:
                 raise ConnectionError("no session")
             raise ToolError(f"the knowledge hub has no tool {tool!r}")
-        call = {"type": "tool_call", "name": tool, "args": args, "id": f"pp-{time.monotonic_ns()}"}
-        msg = await asyncio.wait_for(self._tools[tool].ainvoke(call), timeout=timeout)
-        texts = _texts(msg.content)
-        structured = getattr(msg, "artifact", None)
-        structured = structured.get("structured_content") if isinstance(structured, dict) else None
-        if getattr(msg, "status", "success") == "error":
+        result = await asyncio.wait_for(self._session.call_tool(tool, args), timeout=timeout)
+        texts = [block.text for block in result.content if block.type == "text"]
+        if result.isError:
             raise ToolError(" ".join(texts).strip() or f"{tool} failed")
-        return ToolResult(texts=texts, structured=structured)
+        return ToolResult(texts=texts, structured=result.structuredContent)
 
     async def search(self, query: str, top_k: int = 5, collection: str | None = None) -> list[RetrievedContext]:
         # The first query of a session may wait for a fresh data dir's initial embedding pass.
@@ -180,52 +186,6 @@ class HubClient:
         return await self.call(
             "get_document_summary", {"doc_id": doc_id, "collection": collection or self.settings.collection}
         )
-
-    def has_tool(self, name: str) -> bool:
-        return name in self._tools
-
-
-def _compile_output_validation(session: Any) -> None:
-    """Validate structured tool results with one compiled validator per tool.
-
-    The MCP SDK's ``ClientSession`` calls ``jsonschema.validate`` on every result, which re-checks
-    the output schema against the metaschema each time (~8 ms a call, the bulk of a hub query's
-    round trip). Same validation, compiled once per tool, on this session only.
-    """
-    import jsonschema
-    from referencing import Registry
-
-    validators: dict[str, Any] = {}
-
-    async def validate(name: str, result: Any) -> None:
-        if name not in session._tool_output_schemas:
-            await session.list_tools()
-        schema = session._tool_output_schemas.get(name)
-        if schema is None:
-            return
-        if result.structuredContent is None:
-            raise RuntimeError(f"Tool {name} has an output schema but did not return structured content")
-        if name not in validators:
-            cls = jsonschema.validators.validator_for(schema)
-            cls.check_schema(schema)
-            validators[name] = cls(schema, registry=Registry())
-        error = jsonschema.exceptions.best_match(validators[name].iter_errors(result.structuredContent))
-        if error is not None:
-            raise RuntimeError(f"Invalid structured content returned by tool {name}: {error.message}")
-
-    session._validate_tool_result = validate
-
-
-def _texts(content: Any) -> list[str]:
-    if isinstance(content, str):
-        return [content]
-    out = []
-    for block in content or []:
-        if isinstance(block, dict) and block.get("type") == "text":
-            out.append(block.get("text", ""))
-        elif isinstance(block, str):
-            out.append(block)
-    return out
 
 
 def _one_line(exc: BaseException) -> str:

@@ -91,6 +91,10 @@ def _fields(line: str) -> dict[str, str]:
     return out
 
 
+def _first(fields: dict[str, str], keys: set[str]) -> str:
+    return next((v for k, v in fields.items() if k in keys), "")
+
+
 def parse_markdown(texts: list[str], query: str = "") -> list[RetrievedContext]:
     """Last-resort parse of a Markdown hit list: the upstream Chinese-labelled format
     (``### [n] 结果 n``, ``**相关度:** 65.40%``, ``**来源:** `path```, ``> snippet``) or ours."""
@@ -111,10 +115,9 @@ def parse_markdown(texts: list[str], query: str = "") -> list[RetrievedContext]:
     out = []
     for h in hits:
         f = h["fields"]
-        get = lambda keys: next((v for k, v in f.items() if k in keys), "")  # noqa: E731
-        source = get(_SOURCE_KEYS)
+        source = _first(f, _SOURCE_KEYS)
         content = " ".join(q for q in h["quote"] if q)
-        chunk_id = get(_CHUNK_KEYS)
+        chunk_id = _first(f, _CHUNK_KEYS)
         if not chunk_id:
             stem = re.sub(r"[^A-Za-z0-9-]+", "-", source.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("-") or "hit"
             digest = hashlib.sha1(f"{source}\n{content}".encode()).hexdigest()[:8]
@@ -122,8 +125,8 @@ def parse_markdown(texts: list[str], query: str = "") -> list[RetrievedContext]:
         heading = h["heading"]
         generic = re.fullmatch(r"(结果|result)\s*\d*", heading, re.I) is not None
         out.append(citation_to_context({
-            "chunk_id": chunk_id, "source": source, "score": _score(get(_SCORE_KEYS)), "text": content,
-            "page": _int_or_none(get(_PAGE_KEYS)),
+            "chunk_id": chunk_id, "source": source, "score": _score(_first(f, _SCORE_KEYS)), "text": content,
+            "page": _int_or_none(_first(f, _PAGE_KEYS)),
             "metadata": {"breadcrumb": "" if generic else heading},
         }, query))
     return out

@@ -11,7 +11,7 @@ Imports no LangGraph.
 from __future__ import annotations
 
 import time
-from typing import Iterable
+from collections.abc import Iterable
 
 from pydantic import BaseModel, Field
 

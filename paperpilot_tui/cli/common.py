@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any, Awaitable
+from collections.abc import Awaitable
+from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
 

@@ -16,8 +16,6 @@ import warnings
 # Subcommand modules under paperpilot_tui.cli, in --help order.
 COMMANDS = ("ask", "ingest", "hub", "sessions", "memory", "traces", "replay", "train", "eval")
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
-
 DESCRIPTION = """\
 PaperPilot — ask questions about AI/ML papers and watch an agent answer them.
 
@@ -55,13 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--session", metavar="ID", help="open the app on this session")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"paperpilot_tui.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"paperpilot_tui.cli.{name}":
-                raise
-            continue  # command not built yet
-        module.register(sub)
+        importlib.import_module(f"paperpilot_tui.cli.{name}").register(sub)
     return parser
 
 

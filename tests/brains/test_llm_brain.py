@@ -255,3 +255,31 @@ async def test_by_purpose_helper_and_stream_delay_option():
     req = SynthesisRequest(kind="simple", question="q", intent=INTENT, contexts=[LORA])
     assert await b.synthesize(req) == "Rank 8 [1]."
     assert [c.purpose for c in model.calls] == ["route", "synthesis"]
+
+
+class RecordingFallback:
+    """Answers any Brain method with a marker and records the call as it was made."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, tuple, dict]] = []
+
+    def __getattr__(self, name: str):
+        async def answer(*args, **kwargs):
+            self.calls.append((name, args, kwargs))
+            return f"fallback:{name}"
+
+        return answer
+
+
+async def test_fallback_gets_the_same_call_for_empty_plans_and_replies(events):
+    fallback = RecordingFallback()
+    model = ScriptedChatModel(script=['{"sub_questions": [], "reason": "none"}', "  "])
+    b = LLMBrain(model, Settings(), fallback=fallback)
+    kwargs = dict(executed=[], contexts=[LORA], previous_plan=[], reflections=["r"], max_steps=3)
+    assert await b.plan("How does QLoRA build on LoRA?", INTENT, **kwargs) == "fallback:plan"
+    request = SynthesisRequest(kind="simple", question="q", intent=INTENT, contexts=[LORA])
+    assert await b.synthesize(request, None) == "fallback:synthesize"
+    assert fallback.calls == [("plan", ("How does QLoRA build on LoRA?", INTENT), kwargs),
+                              ("synthesize", (request, None), {})]
+    notices = [e.message for e in events if isinstance(e, Notice)]
+    assert len(notices) == 2 and "for plan" in notices[0] and "synthesis (empty reply)" in notices[1]

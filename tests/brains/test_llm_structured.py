@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.brains.llm import schemas
+from core.prompts import schemas
 from core.brains.llm.caller import ThinkFilter
 from core.brains.llm.structured import coerce_literal, coerce_number, extract_json, parse_tolerant
 

@@ -10,7 +10,7 @@ from core.config import Settings
 from core.state import CriticVerdict, Intent
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_offline_answers import COMPARE, CORPUS, FACTUAL, MULTI, OFF_TOPIC, answer  # noqa: E402
+from test_offline_answers import COMPARE, CORPUS, FACTUAL, MULTI, OFF_TOPIC, answer
 
 GOOD_TABLE = (
     "| | Memory | Accuracy |\n|---|---|---|\n"

@@ -9,7 +9,7 @@ from core.brains.offline import OfflineBrain
 from core.state import Intent, SufficiencyJudgement
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_offline_answers import (  # noqa: E402
+from test_offline_answers import (
     COMPARE, CORPUS, DPO_1, EXPLORE, LORA_1, LORA_2, MULTI, OFF_TOPIC, QLORA_1, QLORA_2, RLHF_1, ctx,
 )
 

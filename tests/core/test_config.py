@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from core.config import ConfigError, load_settings
+import pytest
+import yaml
+from pydantic import BaseModel
+
+from core import config
+from core.config import ConfigError, MCPConnection, Settings, load_settings
 
 
 def test_defaults_match_documented_file():
@@ -81,3 +86,45 @@ def test_paperpilot_home_holds_data(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "h"))
     s = load_settings(use_user_file=False)
     assert s.paths.resolve(s.paths.state_db) == tmp_path / "h" / "paperpilot.sqlite3"
+
+
+DOCUMENTED = Path(__file__).resolve().parents[2] / "config" / "settings.yaml"
+
+
+def _documented_keys(model: type[BaseModel], doc: dict, prefix: str = "") -> list[str]:
+    """Fields of ``model`` (recursively through sections) missing from the documented mapping."""
+    missing = []
+    for name, field in model.model_fields.items():
+        if name not in doc:
+            missing.append(prefix + name)
+        elif isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel):
+            missing += _documented_keys(field.annotation, doc[name], f"{prefix}{name}.")
+    return missing
+
+
+def test_documented_file_equals_the_model_defaults():
+    doc = yaml.safe_load(DOCUMENTED.read_text(encoding="utf-8"))
+    assert Settings.model_validate(doc) == Settings()
+    assert _documented_keys(Settings, doc) == []
+    hub = doc["mcp"]["connections"]["hub"]
+    assert MCPConnection.model_validate(hub) == Settings().mcp.connections["hub"]
+
+
+def test_defaults_come_from_the_models_not_a_file(monkeypatch):
+    read = []
+    real = config._read_layer
+    monkeypatch.setattr(config, "_read_layer", lambda path: read.append(path) or real(path))
+    for var in config._ENV_OVERRIDES:
+        monkeypatch.delenv(var, raising=False)
+    assert load_settings(use_user_file=False) == Settings()
+    assert read == []
+    assert config.defaults()["mcp"]["connections"]["hub"]["args"] == ["-m", "core.hub", "serve"]
+
+
+def test_user_connections_add_to_the_default_hub(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_text("mcp:\n  connections:\n    hub:\n      command: /opt/hub\n    up:\n      transport: sse\n"
+                 "      url: http://127.0.0.1:1/sse\n")
+    s = load_settings(f)
+    assert s.mcp.connections["hub"].args == ["-m", "core.hub", "serve"]
+    assert s.mcp.connections["hub"].command == "/opt/hub" and s.mcp.connections["up"].transport == "sse"

@@ -21,7 +21,7 @@ def test_events_fold_and_describe_import_no_langgraph_nor_state():
 
 
 def test_layers_below_brains_import_types_not_brains():
-    probe = ("import sys, core.memory.history, core.tools.parse, core.models.critic_format, core.prompts.common; "
+    probe = ("import sys, core.memory.history, core.tools.parse, core.prompts.local_critic, core.prompts.local_router, core.prompts.common; "
              "print(sorted(m for m in sys.modules if m.startswith('core.brains')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "[]"

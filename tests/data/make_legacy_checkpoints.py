@@ -1,7 +1,9 @@
 """Wrote tests/data/legacy_checkpoints.sqlite3 with the code before TurnState (commit 30d664e): one offline
 turn in session "legacy-session", whose checkpoint names core.state types and holds a reasoning_trace.
 Run from that tree: PYTHONPATH=<old tree> python tests/data/make_legacy_checkpoints.py OUT"""
-import asyncio, sys, os, sqlite3
+import asyncio
+import sys
+import sqlite3
 from pathlib import Path
 
 from core.agent import Agent

@@ -9,7 +9,7 @@ LABELS = Path(__file__).resolve().parents[1] / "data" / "retrieval_labels.jsonl"
 
 
 def load_labels(path: Path = LABELS) -> list[dict]:
-    return [json.loads(l) for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def recall_at_k(searcher, labels: list[dict], legs: str, k: int = 5, collection: str = "default") -> float:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-import pytest
 
 from core.config import load_settings
-from tests.support.cli import cli, home  # noqa: F401 - home is a fixture
+from tests.support.cli import cli
 
 
 def test_memory_round_trip_through_list_json(home, capsys, tmp_path):

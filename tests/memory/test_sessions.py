@@ -11,7 +11,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 
 from core.memory.checkpoints import open_checkpointer, read_messages, thread_exists
-from core.memory.history import format_conversation_history
+from core.memory.history import turns_from_messages
 from core.memory.sessions import SessionNotFound, SessionStore
 
 
@@ -67,7 +67,7 @@ async def test_delete_removes_checkpoints_and_traces(tmp_path):
         await traces.save_turn(f"t-{sid}", sid, "What is LoRA?", [TurnStarted(question="What is LoRA?", session_id=sid)])
     msgs = await read_messages(ckpt, "gone")
     assert [type(m).__name__ for m in msgs] == ["HumanMessage", "AIMessage"] * 2
-    assert "User: And its memory cost?" in format_conversation_history(msgs)
+    assert turns_from_messages(msgs)[-1].question == "And its memory cost?"
 
     assert sessions.delete("gone", ckpt) is True
     assert await read_messages(ckpt, "gone") == [] and not await thread_exists(ckpt, "gone")

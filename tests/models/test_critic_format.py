@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.models.critic_format import build_critic_prompt, format_critique, parse_critique
+from core.prompts.local_critic import build_critic_prompt, format_critique, parse_critique
 from core.state import RetrievedContext
 
 

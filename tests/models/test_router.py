@@ -9,7 +9,8 @@ import pytest
 from core.brains.base import Turn
 from core.config import Settings
 from core.models.manager import SHIPPED_ROUTER, ModelNotAvailable
-from core.models.router import format_router_input, load_router, turns_from_chat
+from core.models.router import load_router
+from core.prompts.local_router import format_router_input, turns_from_chat
 
 DEMO = [
     ("What rank does LoRA use by default?", "factual"),

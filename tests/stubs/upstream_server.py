@@ -37,14 +37,14 @@ def _load() -> tuple[list[dict], dict[str, dict]]:
         if not path.exists():
             continue
         text = re.sub(r"\A---\n.*?\n---\n", "", path.read_text(encoding="utf-8"), flags=re.S)
-        title = next((l[2:].strip() for l in text.splitlines() if l.startswith("# ")), name)
+        title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), name)
         doc_id = hashlib.md5(str(path).encode()).hexdigest()[:12]
         parts = [p for p in re.split(r"\n(?=#{2,3} )", text) if p.strip()]
         summary = ""
         for part in parts:
             lines = part.strip().splitlines()
             head = lines[0].lstrip("#").strip() if lines[0].startswith("#") else ""
-            body = " ".join(l.strip() for l in lines[1:] if l.strip() and not l.startswith("# "))
+            body = " ".join(line.strip() for line in lines[1:] if line.strip() and not line.startswith("# "))
             if not body:
                 continue
             summary = summary or body[:400]

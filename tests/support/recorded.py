@@ -16,7 +16,8 @@ import tempfile
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, AsyncIterator, Callable
+from typing import Any
+from collections.abc import AsyncIterator, Callable
 from unittest import mock
 
 TRACES = Path(__file__).parent / "traces"

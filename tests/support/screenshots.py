@@ -13,7 +13,8 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
+from collections.abc import Awaitable, Callable
 
 SIZE = (120, 40)
 

@@ -23,7 +23,8 @@ import json
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable, Iterator, Sequence
+from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel

@@ -37,7 +37,7 @@ def test_a_recorded_turn_folds_to_its_summary():
 def test_a_prefix_folds_too_and_apply_is_the_step():
     events = turn_events()
     live = fold([])
-    for i, e in enumerate(events[:15]):
+    for e in events[:15]:
         assert apply(live, e) is live
     assert live.result is None and live.final_answer == "LoRA reduces memory." and live.strategy == "simple"
     assert fold(events[:15]) == live

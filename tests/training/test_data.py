@@ -96,7 +96,7 @@ def test_react_critical_step_pairs():
 
 
 def test_react_step_replies_parse_into_decision_and_action():
-    from core.models.critic_format import parse_react_step
+    from core.prompts.local_critic import parse_react_step
     from training.eval_react import CANDIDATES, STRATEGIES, chosen_line
 
     rows = read_jsonl(generate_react_steps.TRAIN_FILE) + read_jsonl(generate_react_steps.HELDOUT_FILE)

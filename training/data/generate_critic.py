@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import re
 
-from core.models.critic_format import build_critic_prompt, format_critique
+from core.prompts.local_critic import build_critic_prompt, format_critique
 from training.data import vocab as V
 from training.data.generate_router import DATA_DIR, generator_main
 

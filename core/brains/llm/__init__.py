@@ -9,12 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# The ``purpose`` of every model call (LLMCall events, run metadata ``paperpilot_purpose``).
-# A repair request after an unparsable reply uses ``<purpose>.repair``.
-PURPOSES = ("route", "slots", "plan", "plan.revise", "replan", "react", "sufficiency", "synthesis",
-            "critic", "refine", "facts")
-
-__all__ = ["LLMBrain", "build_chat_model", "PURPOSES"]
+__all__ = ["LLMBrain", "build_chat_model"]
 
 
 def __getattr__(name: str) -> Any:

@@ -9,9 +9,11 @@ offline brain and a warning :class:`core.events.Notice` says so. An unreachable 
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 
@@ -19,7 +21,7 @@ from core.brains.base import (
     Brain, PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
     SynthesisRequest, TokenSink, Turn,
 )
-from core.brains.llm import schemas
+from core.prompts import schemas
 from core.brains.llm.caller import ModelCaller, deliver, clean_answer
 from core.brains.llm.chat import endpoint_of
 from core.config import Settings
@@ -39,6 +41,37 @@ from core.telemetry import emit
 MARKER_RE = re.compile(r"\[(\d+)\]")
 NO_EVIDENCE_RE = re.compile(r"knowledge base (?:holds|has|contains) no evidence|no evidence in the knowledge base", re.I)
 MAX_FACTS = 3
+
+T = TypeVar("T")
+Method = TypeVar("Method", bound=Callable[..., Awaitable[Any]])
+
+
+class Unusable(Exception):
+    """The model's reply gave nothing usable for one judgement (after one repair request)."""
+
+
+def usable(out: T | None) -> T:
+    """``out`` itself; :class:`Unusable` when the model gave nothing."""
+    if out is None or (isinstance(out, (str, list)) and not out):
+        raise Unusable
+    return out
+
+
+def falls_back(purpose: str) -> Callable[[Method], Method]:
+    """On :class:`Unusable`, warn once and let the offline brain answer the same call."""
+
+    def wrap(method: Method) -> Method:
+        @functools.wraps(method)
+        async def run(self: LLMBrain, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await method(self, *args, **kwargs)
+            except Unusable:
+                self._fell_back(purpose)
+                return await getattr(self.fallback, method.__name__)(*args, **kwargs)
+
+        return run  # type: ignore[return-value]
+
+    return wrap
 
 
 def _model_name(model: Any, settings: Settings) -> str:
@@ -88,65 +121,52 @@ class LLMBrain:
                             f"used the offline brain for this step"))
 
     # -- routing and slots ------------------------------------------------------------------
+    @falls_back("route")
     async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
-        out = await self.caller.structured(schemas.IntentClassification, router_messages(question, history), "route")
-        if out is None:
-            self._fell_back("route")
-            return await self.fallback.classify(question, history)
+        out = usable(await self.caller.structured(schemas.IntentClassification, router_messages(question, history),
+                                                  "route"))
         intent = out.type if (out.type != "follow_up" or history) else "factual"
         return RouteDecision(type=intent, confidence=out.confidence, router=self.name,
                              scores={intent: round(out.confidence, 4)})
 
+    @falls_back("slots")
     async def fill_slots(self, question: str, intent_type: IntentType, history: list[Turn],
                          vocabulary: list[str]) -> SlotFillingOutput:
-        out = await self.caller.structured(schemas.Slots, slot_messages(question, intent_type, history, vocabulary),
-                                           "slots")
-        if out is None:
-            self._fell_back("slots")
-            return await self.fallback.fill_slots(question, intent_type, history, vocabulary)
+        out = usable(await self.caller.structured(
+            schemas.Slots, slot_messages(question, intent_type, history, vocabulary), "slots"))
         return SlotFillingOutput(
             entities=_dedupe(out.entities), dimensions=_dedupe(out.dimensions), constraints=out.constraints,
             reformulated_query=" ".join(out.reformulated_query.split()) or question,
         )
 
     # -- Plan-and-Execute ---------------------------------------------------------------------
+    @falls_back("plan")
     async def plan(self, question: str, intent: Intent, *, executed: list[str], contexts: list[RetrievedContext],
                    previous_plan: list[str], reflections: list[str], max_steps: int) -> PlanOutput:
         messages = plan_messages(question, intent, executed=executed, contexts=contexts,
                                  previous_plan=previous_plan, reflections=reflections, max_steps=max_steps)
-        out = await self.caller.structured(schemas.Plan, messages, "plan.revise" if previous_plan else "plan")
-        steps = _dedupe(out.sub_questions)[:max_steps] if out is not None else []
-        if not steps:
-            self._fell_back("plan")
-            return await self.fallback.plan(question, intent, executed=executed, contexts=contexts,
-                                            previous_plan=previous_plan, reflections=reflections,
-                                            max_steps=max_steps)
+        out = usable(await self.caller.structured(schemas.Plan, messages, "plan.revise" if previous_plan else "plan"))
+        steps = usable(_dedupe(out.sub_questions)[:max_steps])
         return PlanOutput(sub_questions=steps, reason=out.reason)
 
+    @falls_back("replan decision")
     async def replan(self, question: str, plan: list[str], executed: list[str],
                      latest: list[RetrievedContext]) -> ReplanDecision:
-        out = await self.caller.structured(schemas.Replan, replan_messages(question, plan, executed, latest),
-                                           "replan")
-        if out is None:
-            self._fell_back("replan decision")
-            return await self.fallback.replan(question, plan, executed, latest)
+        out = usable(await self.caller.structured(schemas.Replan, replan_messages(question, plan, executed, latest),
+                                                  "replan"))
         action = out.action
         if action == "next_step" and len(executed) >= len(plan):
             action = "synthesize"
         return ReplanDecision(action=action, reason=out.reason)
 
     # -- ReAct ----------------------------------------------------------------------------------
+    @falls_back("ReAct step")
     async def react_step(self, question: str, intent: Intent, *, step: int, max_steps: int, queries: list[str],
                          contexts: list[RetrievedContext], observations: list[SufficiencyJudgement],
                          reflections: list[str]) -> ReactAction:
         messages = react_messages(question, intent, step=step, max_steps=max_steps, queries=queries,
                                   contexts=contexts, observations=observations, reflections=reflections)
-        out = await self.caller.structured(schemas.ReactChoice, messages, "react")
-        if out is None:
-            self._fell_back("ReAct step")
-            return await self.fallback.react_step(question, intent, step=step, max_steps=max_steps, queries=queries,
-                                                  contexts=contexts, observations=observations,
-                                                  reflections=reflections)
+        out = usable(await self.caller.structured(schemas.ReactChoice, messages, "react"))
         query = " ".join(out.query.split())
         if out.action == "search" and not query:
             query = "" if queries else (intent.reformulated_query or question)
@@ -154,43 +174,35 @@ class LLMBrain:
         return ReactAction(thought=out.thought.strip() or f"Next: {action}", action=action,
                            query=query if action == "search" else "")
 
+    @falls_back("sufficiency")
     async def judge_sufficiency(self, question: str, intent: Intent, contexts: list[RetrievedContext],
                                 new: list[RetrievedContext]) -> SufficiencyJudgement:
-        out = await self.caller.structured(schemas.Sufficiency, sufficiency_messages(question, intent, contexts, new),
-                                           "sufficiency")
-        if out is None:
-            self._fell_back("sufficiency")
-            return await self.fallback.judge_sufficiency(question, intent, contexts, new)
+        out = usable(await self.caller.structured(
+            schemas.Sufficiency, sufficiency_messages(question, intent, contexts, new), "sufficiency"))
         return SufficiencyJudgement(level=out.level, reason=out.reason, missing=_dedupe(out.missing))
 
     # -- synthesis ------------------------------------------------------------------------------
+    @falls_back("synthesis (empty reply)")
     async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
         if not request.contexts:
             # Nothing retrieved: there is nothing to cite, so no model call can do better than this.
             await deliver(on_token, NO_EVIDENCE)
             return NO_EVIDENCE
-        text = clean_answer(await self.caller.stream(synthesis_messages(request), "synthesis", on_token))
-        if not text:
-            self._fell_back("synthesis (empty reply)")
-            return await self.fallback.synthesize(request, on_token)
-        return text
+        return usable(clean_answer(await self.caller.stream(synthesis_messages(request), "synthesis", on_token)))
 
     # -- critic and Reflexion -------------------------------------------------------------------
+    @falls_back("critic")
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
                        sub_questions: list[str]) -> CriticVerdict:
         thresholds = self.settings.agent.critic_thresholds
-        out = await self.caller.structured(
-            schemas.Critique, critic_messages(question, intent, contexts, answer, sub_questions, thresholds), "critic")
-        if out is None:
-            self._fell_back("critic")
-            return await self.fallback.critique(question, intent, contexts, answer, sub_questions)
+        out = usable(await self.caller.structured(
+            schemas.Critique, critic_messages(question, intent, contexts, answer, sub_questions, thresholds), "critic"))
         return apply_thresholds(out, answer, contexts, thresholds)
 
+    @falls_back("refine")
     async def refine(self, question: str, intent: Intent, verdict: CriticVerdict) -> RefinePlan:
-        out = await self.caller.structured(schemas.Refinement, refine_messages(question, intent, verdict), "refine")
-        if out is None:
-            self._fell_back("refine")
-            return await self.fallback.refine(question, intent, verdict)
+        out = usable(await self.caller.structured(schemas.Refinement, refine_messages(question, intent, verdict),
+                                                  "refine"))
         queries = _dedupe(out.extra_queries) or _dedupe(verdict.suggested_queries)
         queries = [q for q in queries if q.lower() != question.lower()][:3]
         reformulated = " ".join((out.reformulated_query or "").split()) or None
@@ -199,14 +211,12 @@ class LLMBrain:
         return RefinePlan(reflection=out.reflection.strip() or verdict.feedback, extra_queries=queries,
                           reformulated_query=reformulated)
 
+    @falls_back("fact extraction")
     async def extract_facts(self, question: str, answer: str, contexts: list[RetrievedContext]) -> list[str]:
         if not answer.strip() or (NO_EVIDENCE_RE.search(answer) and not MARKER_RE.search(answer)):
             return []  # an abstention teaches nothing worth remembering
-        out = await self.caller.structured(schemas.Facts, facts_messages(question, answer, contexts, MAX_FACTS),
-                                           "facts")
-        if out is None:
-            self._fell_back("fact extraction")
-            return await self.fallback.extract_facts(question, answer, contexts)
+        out = usable(await self.caller.structured(
+            schemas.Facts, facts_messages(question, answer, contexts, MAX_FACTS), "facts"))
         facts = []
         for fact in out.facts:
             fact = re.sub(r"\s+([.,;:])", r"\1", " ".join(MARKER_RE.sub("", fact).split())).strip()

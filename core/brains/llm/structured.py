@@ -4,7 +4,7 @@ Models break JSON in predictable ways: code fences, prose around the object, tra
 single quotes, Python literals, ``"85%"`` for a confidence, ``"multi-hop"`` for ``multi_hop``,
 ``{"intent": ...}`` instead of ``{"type": ...}``. :func:`parse_tolerant` repairs all of these and
 coerces each field to what the schema declares (driven by the schema's annotations, so every
-schema in :mod:`core.brains.llm.schemas` gets the same treatment). It returns ``None`` rather than
+schema in :mod:`core.prompts.schemas` gets the same treatment). It returns ``None`` rather than
 raising, so the caller can decide to ask again or fall back.
 """
 
@@ -15,7 +15,8 @@ import json
 import re
 import types
 import typing
-from typing import Any, Iterator, Literal
+from collections.abc import Iterator
+from typing import Any, Literal
 
 from annotated_types import Ge, Le
 from pydantic import BaseModel, ValidationError

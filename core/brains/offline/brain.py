@@ -36,10 +36,6 @@ class OfflineBrain:
         intent, confidence, probs, _ = router.classify(question, bool(history))
         return RouteDecision(type=intent, confidence=confidence, router="rules", scores=probs)
 
-    def explain(self, question: str, history: list[Turn]) -> list[str]:
-        """The features that fired for a question (for traces and debugging)."""
-        return router.score(question, bool(history))[1]
-
     async def fill_slots(self, question: str, intent_type: IntentType, history: list[Turn], vocabulary: list[str]) -> SlotFillingOutput:
         return SlotFillingOutput(**slots.fill(question, intent_type, history, vocabulary))
 

@@ -109,7 +109,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     for i, sq in enumerate(sub_questions or [prof.question], start=1):
         sp = profile(sq)
         focus = key_terms(sq)
-        def score(s: Sentence, sp=sp, focus=focus) -> float:
+        def score(s: Sentence, sp=sp, focus=focus, picked=picked) -> float:
             base = relevance(s, sp, focus) + 0.25 * relevance(s, prof)
             return base - (3.0 if any(s is p for p in picked) else 0.0)
         chosen = mmr(pool, score, 2, min_ratio=0.75, exclude=picked)

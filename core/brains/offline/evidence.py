@@ -171,7 +171,7 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
     return pool
 
 
-def weigh(prof: Profile, pool: list["Sentence"]) -> None:
+def weigh(prof: Profile, pool: list[Sentence]) -> None:
     """IDF-style weights in [0.5, 1.5] for the key terms over this pool of sentences."""
     n = len(pool)
     if n < 2:

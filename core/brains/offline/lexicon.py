@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from core.vocabulary import NOT_ENTITIES, Term, Vocabulary, current
+from core.vocabulary import Term, Vocabulary, current
 
 
 Entity = Term  # a name the collection uses (see core.vocabulary)

@@ -13,7 +13,8 @@ import re
 
 from core.types import Turn
 from core.brains.offline.glossary import with_english
-from core.brains.offline.lexicon import NOT_ENTITIES, entity, find_dimensions, find_entities, mentions
+from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mentions
+from core.vocabulary import NOT_ENTITIES
 
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?[0-9]*)(?![\w-])")
 _SCALE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BbMm])(?![A-Za-z])")

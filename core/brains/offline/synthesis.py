@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from core.brains.base import TokenSink
 from core.brains.offline.evidence import Profile, Sentence, dim_hits, measures, subject
