@@ -26,7 +26,7 @@ VERSION_SUFFIX = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro
 # Transformer-XL, AlphaFold 2, Gemini 1.5 Pro, Perceiver IO.
 NAME = re.compile(
     r"(?<![A-Za-z0-9_-])(?:"
-    r"[A-Z][a-z]*[A-Z][A-Za-z0-9_]*(?:-[A-Za-z0-9]+)*"  # CamelCase and acronyms: QLoRA, LayoutLMv3, BERT, R-CNN
+    r"[A-Z][a-z]*[A-Z][A-Za-z0-9_]*(?:-[A-Z0-9][A-Za-z0-9]*)*"  # CamelCase and acronyms: QLoRA, LayoutLMv3, R-CNN
     r"|[a-z]+[A-Z][A-Za-z0-9_]*"  # mT5, wav2Vec
     r"|[A-Za-z]+\d[A-Za-z0-9_]*"  # T5, wav2vec2
     r"|[A-Za-z]+(?:-[A-Za-z0-9]+)*-\d+(?:\.\d+)*[A-Za-z]*"  # phi-1.5, GPT-3.5, WikiText-103, Kosmos-2
@@ -34,7 +34,7 @@ NAME = re.compile(
     r"|[a-z]+\d*(?= \d+\.\d+\b)"  # wav2vec (2.0)
     r"|[A-Z][a-z]+(?= \d)"  # Gemini (1.5)
     r"|[A-Z][a-z]+ [A-Z]{2,}(?![A-Za-z0-9_-])"  # Perceiver IO
-    r")" + VERSION_SUFFIX + r"(?![A-Za-z0-9_-])")
+    r")" + VERSION_SUFFIX + r"(?![A-Za-z0-9_]|-[A-Z0-9]|\.\d)")
 
 # Acronyms and units that name no method.
 NOT_ENTITIES = frozenset(

@@ -54,3 +54,13 @@ def test_the_vocabulary_round_trips_through_the_wire_format():
     v = build(DOCS, revision=7)
     assert Vocabulary.from_dict(v.to_dict()) == v
     assert Vocabulary.from_titles(["Kolmogorov Nets: a study"]).get("Kolmogorov Nets").kind == "paper"
+
+
+def test_a_lower_case_compound_tail_is_not_part_of_a_name():
+    from core.vocabulary import NAME
+
+    found = lambda text: [m.group(0) for m in NAME.finditer(text)]  # noqa: E731
+    assert found("GPT-3.5-generated textbooks") == ["GPT-3.5"]
+    assert found("BERT-style encoders and ViT-based nets") == ["BERT", "ViT"]
+    assert found("Transformer-XL, text-davinci-003, phi-1.5 and ViT-B") == ["Transformer-XL", "text-davinci-003",
+                                                                           "phi-1.5", "ViT-B"]

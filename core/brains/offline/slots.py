@@ -14,7 +14,7 @@ import re
 from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mentions
-from core.vocabulary import NOT_ENTITIES
+from core.vocabulary import NAME, NOT_ENTITIES, VERSION_SUFFIX
 
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?[0-9]*)(?![\w-])")
 _SCALE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BbMm])(?![A-Za-z])")
@@ -38,20 +38,8 @@ def _vocab_names(vocabulary: list[str]) -> list[str]:
     return names
 
 
-_VERSION = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro|Base|Large|Small|Huge|Tiny)(?![A-Za-z0-9_.]))*"
-# Names as papers write them: QLoRA, LayoutLMv3, SEW, mT5, T5, wav2vec 2.0, phi-1.5, GPT-3.5,
-# Transformer-XL, AlphaFold 2, Gemini 1.5 Pro, and Title-Case runs mid-sentence (Stable Diffusion).
-_NAME = re.compile(
-    r"(?<![A-Za-z0-9_-])(?:"
-    r"[A-Z][a-z]*[A-Z][A-Za-z0-9_]*(?:-[A-Za-z0-9]+)*"  # CamelCase and acronyms: QLoRA, LayoutLMv3, BERT, R-CNN
-    r"|[a-z]+[A-Z][A-Za-z0-9_]*"  # mT5, wav2Vec
-    r"|[A-Za-z]+\d[A-Za-z0-9_]*"  # T5, wav2vec2
-    r"|[A-Za-z]+(?:-[A-Za-z0-9]+)*-\d+(?:\.\d+)*[A-Za-z]*"  # phi-1.5, GPT-3.5, WikiText-103, Kosmos-2
-    r"|[A-Z][a-z]+-[A-Z][A-Za-z0-9_]*"  # Transformer-XL, ViT-Huge
-    r"|[a-z]+\d*(?= \d+\.\d+\b)"  # wav2vec (2.0)
-    r"|[A-Z][a-z]+(?= \d)"  # Gemini (1.5)
-    r"|[A-Z][a-z]+ [A-Z]{2,}(?![A-Za-z0-9_-])"  # Perceiver IO
-    r")" + _VERSION + r"(?![A-Za-z0-9_-])")
+_VERSION = VERSION_SUFFIX
+_NAME = NAME  # names as papers write them (see core.vocabulary)
 _TITLE_RUN = re.compile(r"(?<=[a-z0-9,;:(] )[A-Z][a-z]+(?: (?:[A-Z][A-Za-z0-9_-]*|[Vv]\d+))+" + _VERSION)
 _COMMON = frozenset("I A The This That These Those What Which Who How When Where Why In On For And Or But".split())
 
