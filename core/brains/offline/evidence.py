@@ -75,12 +75,21 @@ def names(ctx: RetrievedContext, name: str) -> bool:
 
 
 def is_document_of(ctx: RetrievedContext, name: str) -> bool:
-    """Whether the chunk comes from ``name``'s own paper: its file is named so, or its title
-    starts with the name ("T5" for ``t5.pdf``, "Longformer" for "Longformer: The Long-Document …")."""
+    """Whether the chunk comes from ``name``'s own paper: its file is named so, its title starts
+    with the name ("T5" for ``t5.pdf``, "Longformer" for "Longformer: The Long-Document …"), or
+    with the name's long form from the vocabulary."""
     stem = ctx.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0] if ctx.source else ""
     head = ctx.title.split(":", 1)[0] if ":" in ctx.title else ""
     key = _compact(name)
-    return bool(key) and key in (_compact(stem), _compact(head), _compact(ctx.title))
+    if not key:
+        return False
+    if key in (_compact(stem), _compact(head), _compact(ctx.title)):
+        return True
+    # the title opens with the name's long form: "Masked Autoencoders Are …" is MAE's paper
+    ent = entity(name)
+    title = _compact(ctx.title)
+    return bool(ent) and len(key) >= 3 and any(
+        len(a.split()) >= 2 and title.startswith(_compact(a)) for a in ent.aliases)
 
 
 def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[str, ...] = ()) -> bool:
