@@ -178,3 +178,14 @@ async def test_a_question_about_the_papers_here_gets_one_section_per_paper() -> 
     intent = Intent(type="exploratory", confidence=1.0, entities=["OCR"], reformulated_query=q)
     text = await answer("exploratory", intent, docs)
     assert "### Kestrel" in text and "### Osprey" in text
+
+
+async def test_a_comparison_cell_answers_what_is_asked_not_the_introduction() -> None:
+    docs = [ctx(0, "kestrel", "Kestrel: Speech Models",
+                "We introduce Kestrel, a speech model trained for watches. Kestrel uses a contrastive training objective."),
+            ctx(0, "osprey", "Osprey: Vision Models",
+                "We introduce Osprey, a vision model trained for phones. Osprey uses a masked reconstruction training objective.")]
+    q = "How do Kestrel and Osprey differ in their training objective?"
+    intent = Intent(type="comparative", confidence=1.0, entities=["Kestrel", "Osprey"], reformulated_query=q)
+    rows = [ln for ln in (await answer("comparative", intent, docs)).splitlines() if ln.startswith("| **")]
+    assert "contrastive training objective" in rows[0] and "masked reconstruction" in rows[1]

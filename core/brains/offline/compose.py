@@ -69,7 +69,7 @@ def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
     """The sentence that best states ``name``'s ``dim``; never one whose subject is a rival entity."""
     best, best_val = None, 0.0
     ent_terms = {t for e in ents for t in term_set(e)}
-    key = set(prof.key_terms) - ent_terms
+    key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
     for s in pool:
         if not attributed(s, name, contexts):
             continue
@@ -86,7 +86,7 @@ def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
             val += 1.0  # a measured value says more than a qualitative remark
         if prof.numeric:
             val += 2.0 if re.search(r"\d", s.text) else 0.0  # a cell without a number does not answer
-        elif dim == "overview" and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):
+        elif dim == "overview" and not key and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):
             val += 1.5
         if best is None or val > best_val:
             best, best_val = s, val
