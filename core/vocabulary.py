@@ -50,6 +50,7 @@ _DEFINED = re.compile(r"((?:[A-Za-z][\w'-]*[ -]){1,6}[A-Za-z][\w'-]*)\s*\(([A-Z]
 _STOP_LEAD = frozenset("a an the we our this that these those its their in on of for and or with to by as is are "
                        "than from using via into called named namely based".split())
 _PROPER = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*[,;]? ([A-Z][a-z]{3,})(?![\w-])(?! [A-Z])")
+_CAPITAL_BEFORE = re.compile(r"[A-Z][\w-]* $")
 _LOWER_LEAD = frozenset("the a an on in of for and or with to by as we our this that these its their within over "
                         "under than from at is are was".split())
 
@@ -209,6 +210,8 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
             proper.update(set(_PROPER.findall(chunk)))
             for m in NAME.finditer(chunk):
                 word = m.group(0)
+                if " " in word and _CAPITAL_BEFORE.search(chunk, max(0, m.start() - 20), m.start()):
+                    continue  # "Hugging Face PEFT": the tail of a longer name, not "Face PEFT"
                 if _name_ok(word):
                     shape_chunks[word.lower()] += 1
                     casing[word.lower()][word] += 1
@@ -231,6 +234,7 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
         if n >= 3 and word.lower() not in found and lower_words[word.lower()] < n and word.lower() not in _LOWER_LEAD:
             add(word)
     _merge_spelled_papers(found)
+    _merge_identifiers(found)
     related = _related(docs, found)
     terms = []
     for low, e in found.items():
@@ -250,6 +254,22 @@ def _merge_spelled_papers(found: dict[str, dict]) -> None:
             if other is not entry and entry["name"].lower() in (a.lower() for a in other["aliases"]):
                 other["aliases"] += [a for a in [entry["name"], *entry["aliases"]] if a not in other["aliases"]]
                 other["year"], other["kind"] = entry["year"], "paper"
+                del found[low]
+                break
+
+
+def _merge_identifiers(found: dict[str, dict]) -> None:
+    """An identifier built on a name ("LoraConfig" on LoRA) is a mention of that name, not a rival."""
+    names = sorted((e["name"] for e in found.values() if len(e["name"]) >= 3), key=len, reverse=True)
+    for low, entry in list(found.items()):
+        word = entry["name"]
+        if entry["kind"] == "paper" or " " in word:
+            continue
+        for name in names:
+            rest = word[len(name):]
+            if len(rest) >= 3 and word.lower().startswith(name.lower()) and rest[0].isupper() and rest[1:].islower():
+                base = found[name.lower()]
+                base["aliases"].append(word)
                 del found[low]
                 break
 

@@ -165,3 +165,14 @@ async def test_an_answer_without_the_asked_for_thing_or_number_fails() -> None:
     broad = Intent(type="exploratory", confidence=1.0, entities=[], reformulated_query=q)
     verdict = await critique(broad, "### Kestrel\n- Kestrel is a small model for watches [1].", ctxs)
     assert not verdict.passed and "number" in verdict.feedback
+
+
+async def test_a_measure_asked_with_a_qualifier_needs_the_qualifier_not_just_the_measure() -> None:
+    from test_offline_answers import ctx
+
+    ctxs = [ctx(0, "kestrel", "Kestrel: Tiny Speech Models",
+                "A much larger width such as w = 64 does not help Kestrel. Kestrel uses w = 8 as its default width.")]
+    q = "What width does Kestrel use by default?"
+    intent = Intent(type="factual", confidence=1.0, entities=["Kestrel"], reformulated_query=q)
+    assert not (await critique(intent, "A much larger width such as w = 64 does not help Kestrel [1].", ctxs)).passed
+    assert (await critique(intent, "Kestrel uses w = 8 as its default width [1].", ctxs)).passed

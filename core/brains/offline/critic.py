@@ -202,10 +202,14 @@ def _asked_for(prof, lead: Claim) -> str:
     """
     ent_terms = expand_terms(prof.entities)
     focus = [t for t in prof.key_terms if t not in ent_terms and t.isascii()]
+    head = asked_noun(prof.question)
+    if prof.numeric and head and len(focus) > 1:
+        # "what rank … by default": the number answers "rank"; the words around it must be there
+        focus = [t for t in focus if t != head] or focus
     have = term_set(strip_markers(lead.text))
     if focus and not any(covered(t, have) for t in focus):
         return "the asked-for " + " ".join(focus[:4]) + " in the direct answer"
-    head = "" if prof.numeric else asked_noun(prof.question)  # a measure is checked as a number
+    head = "" if prof.numeric else head  # a measure is checked as a number
     if head and head not in _GENERIC_HEADS and not covered(head, have):
         return f"the asked-for {head} in the direct answer"
     if prof.numeric and not _NUMBER.search(strip_markers(lead.text)):
