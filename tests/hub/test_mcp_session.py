@@ -69,8 +69,8 @@ async def test_stdio_server_stderr_goes_to_the_configured_log(tmp_path):
 
 def test_the_app_sends_stdio_server_stderr_to_the_data_dir(tmp_path):
     from core.config import Settings
-    from paperpilot_tui.runtime import _quiet_stdio_servers
+    from paperpilot_tui.runtime import quiet_stdio_servers
 
     settings = Settings.model_validate({"paths": {"home": str(tmp_path)}})
-    quiet = _quiet_stdio_servers(settings)
+    quiet = quiet_stdio_servers(settings)
     assert quiet.mcp.server_log == str(tmp_path / "hub-stderr.log") and settings.mcp.server_log is None
