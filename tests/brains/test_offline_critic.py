@@ -176,3 +176,14 @@ async def test_a_measure_asked_with_a_qualifier_needs_the_qualifier_not_just_the
     intent = Intent(type="factual", confidence=1.0, entities=["Kestrel"], reformulated_query=q)
     assert not (await critique(intent, "A much larger width such as w = 64 does not help Kestrel [1].", ctxs)).passed
     assert (await critique(intent, "Kestrel uses w = 8 as its default width [1].", ctxs)).passed
+
+
+async def test_part_of_a_name_is_not_an_asked_for_word() -> None:
+    from test_offline_answers import ctx
+
+    ctxs = [ctx(0, "quokka-2", "Quokka-2: Grounded Models",
+                "We introduce Quokka-2, a grounded model. Quokka-2 writes each box as location tokens in the text.")]
+    q = "How are those boxes written down for Quokka-2?"
+    intent = Intent(type="follow_up", confidence=1.0, entities=["Quokka-2"], reformulated_query=q)
+    assert not (await critique(intent, "We introduce Quokka-2, a grounded model [1].", ctxs)).passed
+    assert (await critique(intent, "Quokka-2 writes each box as location tokens in the text [1].", ctxs)).passed

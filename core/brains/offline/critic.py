@@ -200,7 +200,8 @@ def _asked_for(prof, lead: Claim) -> str:
     The first claim must carry at least one of the question's own words beyond the names it
     mentions, and a number when the question asks for one ("how many", "what score").
     """
-    ent_terms = expand_terms(prof.entities)
+    # the names and their parts ("kosmo" of Kosmos-2) are not what is asked about them
+    ent_terms = expand_terms(prof.entities) | {t for e in prof.entities for t in content_terms(e, parts=True)}
     focus = [t for t in prof.key_terms if t not in ent_terms and t.isascii()]
     head = asked_noun(prof.question)
     if prof.numeric and head and len(focus) > 1:
