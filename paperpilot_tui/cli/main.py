@@ -35,7 +35,8 @@ examples:
   paperpilot ingest paper.pdf notes/ --collection mine
 
 data lives in $PAPERPILOT_HOME (default: your platform's data dir); settings in
-~/.config/paperpilot/settings.yaml or --config FILE (see config/settings.yaml).
+~/.config/paperpilot/settings.yaml or --config FILE; only the keys you set change (every key and
+default: config/settings.yaml in the source, or the models in core/config.py).
 """
 
 
