@@ -29,6 +29,7 @@ from core.vocabulary import active as vocabulary_scope
 
 
 FIRST_INDEX_TIMEOUT_S = 600  # a fresh data dir indexes the bundled corpus before answering
+VOCABULARY_CHECK_S = 5.0  # how often a turn asks whether the collection's vocabulary changed
 
 
 def new_id() -> str:
@@ -50,6 +51,7 @@ class Agent:
         self.collection = collection or settings.mcp.collection
         self.vocabulary = vocabulary or Vocabulary()
         self._vocabulary_tool = True  # the hub answers get_vocabulary (an upstream server may not)
+        self._vocabulary_checked = time.monotonic() if vocabulary is not None else float("-inf")
         self.checkpointer = checkpointer
         self.graph = build_graph(checkpointer)
         self._lock = asyncio.Lock()
@@ -123,9 +125,12 @@ class Agent:
             await self._finish(turn_id, session_id, question, events, ok=isinstance(events[-1], TurnFinished))
 
     async def refresh_vocabulary(self) -> None:
-        """Fetch the collection's vocabulary again when the hub's revision moved (one small call)."""
-        if not self._vocabulary_tool:
+        """Fetch the collection's vocabulary again when the hub's revision moved (one small call,
+        at most every VOCABULARY_CHECK_S: a collection another process changes is seen that soon)."""
+        now = time.monotonic()
+        if not self._vocabulary_tool or now - self._vocabulary_checked < VOCABULARY_CHECK_S:
             return
+        self._vocabulary_checked = now
         fresh = await _vocabulary(self.hub, self.collection, self.vocabulary.revision)
         if fresh is UNCHANGED:
             return
