@@ -182,22 +182,23 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
     lower_words: Counter = Counter()
     proper: Counter = Counter()  # capitalised words mid-sentence ("the Transformer uses"), by chunk
 
-    def add(name: str, *, alias: str = "", year: int = 0, kind: str = "method") -> dict:
-        entry = found.setdefault(name.lower(), {"name": name, "aliases": [], "year": 0, "kind": kind})
+    def add(name: str, *, alias: str = "", year: int = 0, paper: bool = False) -> dict:
+        entry = found.setdefault(name.lower(), {"name": name, "aliases": [], "year": 0, "kind": "method"})
         if alias and alias.lower() != name.lower() and alias not in entry["aliases"]:
             entry["aliases"].append(alias)
-        if year and (kind == "paper" or (entry["kind"] != "paper" and (not entry["year"] or year < entry["year"]))):
-            entry["year"] = year
-        if kind == "paper":
+        named_paper = entry["kind"] == "paper"
+        if year and (paper or (not named_paper and (not entry["year"] or year < entry["year"]))):
+            entry["year"] = year  # a paper's own year; otherwise the earliest document defining it
+        if paper:
             entry["kind"] = "paper"
         return entry
 
     for doc in docs:
         head = title_head(doc.title)
         if not head and 1 < len(doc.title.split()) <= 8:
-            add(doc.title.strip(), year=doc.year, kind="paper")  # "Attention Is All You Need"
+            add(doc.title.strip(), year=doc.year, paper=True)  # "Attention Is All You Need"
         elif head and _name_ok(head):
-            add(head, alias=doc.title.strip() if doc.title.strip() != head else "", year=doc.year, kind="paper")
+            add(head, alias=doc.title.strip() if doc.title.strip() != head else "", year=doc.year, paper=True)
             if long := _spelled_by_subtitle(doc.title, head):
                 add(head, alias=long)
         texts = [doc.title, *doc.headings, *doc.chunks]

@@ -171,8 +171,7 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
     near = {r for e in prof.entities if lex_entity(e) for r in lex_entity(e).related}
     near |= {x.name for x in (lex_entity(n) for n in counts) if x and set(x.related) & set(prof.entities)}
     for name, n in sorted(counts.items(), key=lambda x: (-x[1], x[0])):
-        ent = lex_entity(name)
-        if name in themes or n < 2 or (ent is not None and ent.kind == "concept"):
+        if name in themes or n < 2:
             continue
         if prof.entities and name not in near:
             continue  # a method merely mentioned alongside is not a stage of this story
