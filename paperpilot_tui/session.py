@@ -115,7 +115,8 @@ class Session:
             self.app.notify("The agent is still starting (see the status bar).", severity="warning")
             return False
         if self.busy:
-            self.app.notify("A turn is running; esc cancels it.", severity="warning")
+            self.app.notify("A turn is running: your question stays in the box (esc cancels the turn).",
+                            severity="warning")
             return False
         self._start(self._turn(question, self.session_id), "turn")
         return True

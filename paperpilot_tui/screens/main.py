@@ -160,6 +160,7 @@ class MainScreen(Screen):
     @on(ChatInput.Submitted)
     def _submitted(self, message: ChatInput.Submitted) -> None:
         if self.app.session.ask(message.text):
+            self.query_one(ChatInput).accept(message.text)
             self.query_one("#replay-bar").set_class(False, "-on")
 
     # ---- actions -------------------------------------------------------------------------------

@@ -1,0 +1,27 @@
+"""Pilot tests for keys and the question input: sending while busy, replay keys, pane keys, keymaps."""
+
+from __future__ import annotations
+
+from tests.tui.conftest import wait_until
+from tests.tui.test_flows import GatedAgent, ask_until_paused, recorded_app
+
+
+def notices(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_enter_during_a_turn_keeps_the_typed_question(settings):
+    app, agent = recorded_app(settings, GatedAgent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask_until_paused(pilot, app, agent)
+        box = app.main_screen.query_one("#chat-input")
+        box.load_text("and which one is faster?")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert box.text == "and which one is faster?"
+        assert any("turn is running" in n for n in notices(app))
+        agent.gate.set()
+        await wait_until(pilot, lambda: app.main_screen.turns_ended == 1)
+        await pilot.press("enter")  # now it goes
+        await wait_until(pilot, lambda: box.text == "")
+        assert box.past[-1] == "and which one is faster?"
