@@ -25,3 +25,15 @@ async def test_enter_during_a_turn_keeps_the_typed_question(settings):
         await pilot.press("enter")  # now it goes
         await wait_until(pilot, lambda: box.text == "")
         assert box.past[-1] == "and which one is faster?"
+
+
+async def test_replay_of_an_unknown_trace_leaves_the_input_typing(settings):
+    app, _ = recorded_app(settings, replay="nosuchtrace")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: any("no trace with id nosuchtrace" in n for n in notices(app)))
+        await wait_until(pilot, lambda: not app.session.busy)
+        box = app.main_screen.query_one("#chat-input")
+        box.focus()
+        await pilot.press("a", "space", "plus", "space", "minus", "equals_sign")
+        assert box.text == "a + -="
+        assert not app.main_screen.query_one("#replay-bar").has_class("-on")
