@@ -140,6 +140,16 @@ class PaperPilotApp(App):
         self._back_to_main()
         self.notify(f"new session {self.session.session_id}", timeout=3)
 
+    def session_deleted(self, session_id: str) -> None:
+        """A stored session was deleted: if it is the current one, continue in a fresh session
+        (its conversation is gone; a next question must not recreate it under the old id)."""
+        if session_id != self.session.session_id:
+            return
+        self.session.new()
+        self.main_screen.clear()
+        self.main_screen.status.session = self.session.session_id
+        self.notify(f"the current session was deleted; new session {self.session.session_id}", timeout=4)
+
     def open_session(self, session_id: str) -> None:
         """Resume a stored session on the main screen."""
         self.session.resume(session_id)
