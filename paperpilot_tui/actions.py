@@ -62,7 +62,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     # question input
     ActionSpec("send", "Send the question", "enter", "input", "send", palette=False,
                label="Send"),
-    ActionSpec("newline", "New line in the question", "shift+enter,ctrl+j,alt+enter", "input", "newline",
+    ActionSpec("newline", "New line in the question (ctrl+j in every terminal; shift+enter and alt+enter only "
+               "where the terminal sends them: not in tmux, which sends them as enter)", "ctrl+j,shift+enter,alt+enter",
+               "input", "newline",
                palette=False, show=False),
     ActionSpec("history_prev", "Previous question (on the first line)", "up", "input", "history(-1)",
                palette=False, show=False),
@@ -108,8 +110,3 @@ def in_scope(*scopes: str) -> list[ActionSpec]:
 def _short(description: str) -> str:
     """Footer label: the part before the colon, trimmed."""
     return description.split(":")[0].split(" (")[0]
-
-
-def check_keymap(keymap: dict[str, str]) -> list[str]:
-    """Unknown action ids in a user keymap (shown as one warning)."""
-    return [k for k in keymap if k not in BY_ID]

@@ -37,3 +37,37 @@ async def test_replay_of_an_unknown_trace_leaves_the_input_typing(settings):
         await pilot.press("a", "space", "plus", "space", "minus", "equals_sign")
         assert box.text == "a + -="
         assert not app.main_screen.query_one("#replay-bar").has_class("-on")
+
+
+async def test_keymap_refuses_keys_that_cannot_fire_and_keeps_the_defaults(settings):
+    settings.tui.keymap = {"open_memory": "ctrl+m", "open_replay": "f6", "open_sessions": "f8"}
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        warned = "\n".join(notices(app))
+        assert "open_memory: ctrl+m is enter" in warned
+        assert "open_replay: f6 is taken by the question input" in warned
+        assert "open_sessions" not in warned
+        assert app.keys_for("open_memory") == "f3" and app.keys_for("open_replay") == "f4"
+        await pilot.press("f3")  # the default still works
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "MemoryScreen")
+        await pilot.press("f8")  # a good remap applies
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SessionsScreen")
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+
+
+async def test_help_says_ctrl_j_is_the_newline_that_always_works(settings):
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(160, 50)) as pilot:
+        box = app.main_screen.query_one("#chat-input")
+        await pilot.press("a", "ctrl+j", "b")
+        assert box.text == "a\nb"
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+        from rich.console import Console
+
+        console = Console(width=160, record=True)
+        console.print(app.screen.query("Static").last().content)
+        text = console.export_text()
+        assert "ctrl+j / shift+enter / alt+enter" in text and "ctrl+j in every terminal" in text
