@@ -53,10 +53,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("focus_input", "Focus the question input", "ctrl+l", "main", "focus_input", show=False),
     ActionSpec("focus_sources", "Focus the sources list", "ctrl+o", "main", "focus_sources", label="Sources"),
     ActionSpec("focus_trace", "Focus the trace (enter expands a step)", "ctrl+t", "main", "focus_trace", show=False),
-    ActionSpec("pane_chat", "Show chat (narrow layout)", "alt+1", "main", "pane('chat')", show=False),
-    ActionSpec("pane_graph", "Show graph (narrow layout)", "alt+2", "main", "pane('graph')", show=False),
-    ActionSpec("pane_trace", "Show trace (narrow layout)", "alt+3", "main", "pane('trace')", show=False),
-    ActionSpec("pane_memory", "Show memory (narrow layout)", "alt+4", "main", "pane('memory')", show=False),
+    # panes: F5..F8 reach the app in every terminal; alt+1..4 only where the terminal sends alt
+    # (macOS Terminal types ¡™£¢ instead). Priority, so the question input cannot take them.
+    ActionSpec("pane_chat", "Show chat (narrow layout)", "f5,alt+1", "main", "pane('chat')", show=False, priority=True),
+    ActionSpec("pane_graph", "Show graph (narrow layout)", "f6,alt+2", "main", "pane('graph')", show=False,
+               priority=True),
+    ActionSpec("pane_trace", "Show trace (narrow layout)", "f7,alt+3", "main", "pane('trace')", show=False,
+               priority=True),
+    ActionSpec("pane_memory", "Show memory (narrow layout)", "f8,alt+4", "main", "pane('memory')", show=False,
+               priority=True),
     ActionSpec("replay_pause", "Replay: pause / resume", "space", "main", "replay_pause", show=False,
                palette=False, priority=True),
     # question input

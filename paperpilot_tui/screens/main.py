@@ -2,7 +2,7 @@
 
 ``AgentEvent`` (live or replayed) arrives here from the app's session and is handed to every
 pane's ``apply``; panes only render state. Messages of a run the session has since replaced are
-dropped. At 120×40 all four panes are visible; below 100×30 they become tabs (alt+1..4).
+dropped. At 120×40 all four panes are visible; below 100×30 they become tabs (F5–F8, or alt+1..4 where the terminal sends alt).
 """
 
 from __future__ import annotations

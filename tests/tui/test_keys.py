@@ -40,18 +40,18 @@ async def test_replay_of_an_unknown_trace_leaves_the_input_typing(settings):
 
 
 async def test_keymap_refuses_keys_that_cannot_fire_and_keeps_the_defaults(settings):
-    settings.tui.keymap = {"open_memory": "ctrl+m", "open_replay": "f6", "open_sessions": "f8"}
+    settings.tui.keymap = {"open_memory": "ctrl+m", "open_replay": "f6", "open_sessions": "f12"}
     app, _ = recorded_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         warned = "\n".join(notices(app))
         assert "open_memory: ctrl+m is enter" in warned
-        assert "open_replay: f6 is taken by the question input" in warned
+        assert "open_replay: f6 is taken by" in warned
         assert "open_sessions" not in warned
         assert app.keys_for("open_memory") == "f3" and app.keys_for("open_replay") == "f4"
         await pilot.press("f3")  # the default still works
         await wait_until(pilot, lambda: type(app.screen).__name__ == "MemoryScreen")
-        await pilot.press("f8")  # a good remap applies
+        await pilot.press("f12")  # a good remap applies
         await wait_until(pilot, lambda: type(app.screen).__name__ == "SessionsScreen")
         await pilot.press("f1")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
@@ -71,3 +71,16 @@ async def test_help_says_ctrl_j_is_the_newline_that_always_works(settings):
         console.print(app.screen.query("Static").last().content)
         text = console.export_text()
         assert "ctrl+j / shift+enter / alt+enter" in text and "ctrl+j in every terminal" in text
+
+
+async def test_pane_keys_reach_the_app_while_the_input_has_focus(settings):
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        box = app.main_screen.query_one("#chat-input")
+        assert app.main_screen.has_class("narrow") and app.focused is box
+        box.load_text("draft")
+        for key, pane in (("f7", "trace"), ("f6", "graph"), ("f8", "memory"), ("f5", "chat"), ("alt+3", "trace")):
+            await pilot.press(key)
+            assert app.main_screen.query_one(f"#{pane}").has_class("-shown"), key
+        assert box.text == "draft" and box.selected_text == ""  # not typed, not select-line/all
+        assert app.keys_for("pane_trace") == "f7 / alt+3"
