@@ -165,6 +165,7 @@ class PaperPilotApp(App):
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.main_screen.clear()
+        self.main_screen.replay_shown = False
         self.main_screen.status.session = self.session.session_id
 
     def action_cycle_theme(self) -> None:

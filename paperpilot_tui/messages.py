@@ -39,11 +39,14 @@ class AgentUnavailable(Message):
 
 
 class HistoryLoaded(Message):
-    """The previous turns of a resumed session: list of (question, answer)."""
+    """The previous turns of a session: list of (question, answer). ``restored``: shown again after
+    a replay (not a resume); ``then_ask``: a question to send once they are shown."""
 
-    def __init__(self, session_id: str, turns: list[tuple[str, str]]) -> None:
+    def __init__(self, session_id: str, turns: list[tuple[str, str]], *, restored: bool = False,
+                 then_ask: str | None = None) -> None:
         super().__init__()
         self.session_id, self.turns = session_id, turns
+        self.restored, self.then_ask = restored, then_ask
 
 
 class TurnEnded(Message):

@@ -97,15 +97,17 @@ class Session:
         finally:
             self.agent = None
 
-    async def _load_history(self, session_id: str) -> None:
-        if self.agent is None:
-            return
-        try:
-            turns = await self.agent.history(session_id)
-        except Exception as exc:  # noqa: BLE001
-            self.app.notify(f"could not load session {session_id}: {one_line(exc)}", severity="error")
-            return
-        self.target.post_message(HistoryLoaded(session_id, [(t.question, t.answer) for t in turns]))
+    async def _load_history(self, session_id: str, *, restored: bool = False, then_ask: str | None = None) -> None:
+        turns: list = []
+        if self.agent is not None and (self.resumed or restored):
+            try:
+                turns = await self.agent.history(session_id)
+            except Exception as exc:  # noqa: BLE001
+                self.app.notify(f"could not load session {session_id}: {one_line(exc)}", severity="error")
+                if not restored:
+                    return
+        self.target.post_message(HistoryLoaded(session_id, [(t.question, t.answer) for t in turns],
+                                               restored=restored, then_ask=then_ask))
 
     # ---- what the user does ----------------------------------------------------------------------
 
@@ -144,6 +146,12 @@ class Session:
         self.session_id, self.resumed = session_id, True
         if self.agent is not None:
             self.app.run_worker(self._load_history(session_id), group="history", exit_on_error=False)
+
+    def restore(self, then_ask: str | None = None) -> None:
+        """Show this session's conversation again (after a replay took the panes); then, optionally, ask."""
+        self.cancel()
+        self.app.run_worker(self._load_history(self.session_id, restored=True, then_ask=then_ask),
+                            group="history", exit_on_error=False)
 
     def replay(self, trace_id: str, speed: float = 1.0) -> None:
         """Cancel whatever runs and play a recorded turn through the same handlers as a live one."""
@@ -186,14 +194,15 @@ class Session:
             self.app.notify(f"no trace with id {trace_id}", severity="error")
             return
         events = list(detail.events)
-        prev = None
+        prev, shown = None, 0
         try:
-            for i, event in enumerate(events):
+            for event in events:
                 await control.wait(0 if prev is None else max(event.ts - prev, 0.0))
                 prev = event.ts
                 self.target.post_message(AgentEvent(event, run, replay=True))
-                self.target.post_message(ReplayState(detail.trace_id, control.paused, control.speed, i + 1,
+                shown += 1
+                self.target.post_message(ReplayState(detail.trace_id, control.paused, control.speed, shown,
                                                      len(events), run=run))
-        finally:
-            self.target.post_message(ReplayState(detail.trace_id, False, control.speed, len(events), len(events),
+        finally:  # done, or stopped early at ``shown``
+            self.target.post_message(ReplayState(detail.trace_id, False, control.speed, shown, len(events),
                                                  done=True, run=run))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from paperpilot_tui.widgets.chat import Question
-from tests.support.recorded import COMPARE_Q
+from tests.support.recorded import COMPARE_Q, FOLLOW_Q, recorded_events
 from tests.tui.conftest import ask, wait_until
 from tests.tui.test_flows import recorded_app
 
@@ -27,3 +27,45 @@ async def test_deleting_the_current_session_starts_a_fresh_one(settings):
         await pilot.press("escape")
         await ask(pilot, COMPARE_Q)
         assert len(agent.turns["s001"]) == 1  # the new question did not go to the deleted id
+
+
+def bar(app) -> str:
+    return str(app.main_screen.query_one("#replay-bar").render())
+
+
+async def test_replay_says_paused_and_stopped_and_gives_the_conversation_back(settings):
+    app, _ = recorded_app(settings, session="s9")
+    trace_id = recorded_events("compare")[0].turn_id
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        app.replay(trace_id, speed=0.05)
+        await wait_until(pilot, lambda: "playing" in bar(app))
+        await pilot.press("space")
+        await pilot.pause()
+        assert "paused" in bar(app) and "playing" not in bar(app)
+        await pilot.press("space")
+        await pilot.pause()
+        assert "playing" in bar(app)
+        await pilot.press("escape")  # stop early
+        await wait_until(pilot, lambda: not app.session.busy)
+        await pilot.pause()
+        text = bar(app)
+        total = len(recorded_events("compare"))
+        assert "stopped" in text and f"{total}/{total}" not in text and "done" not in text
+        await pilot.press("escape")  # back to the conversation the replay replaced
+        await wait_until(pilot, lambda: not app.main_screen.replay_shown)
+        await wait_until(pilot, lambda: [str(q.render()) for q in app.main_screen.query(Question)] == [COMPARE_Q])
+        assert app.main_screen.status.session == "s9"
+
+
+async def test_a_question_after_a_replay_goes_below_the_restored_conversation(settings):
+    app, agent = recorded_app(settings, session="s9")
+    trace_id = recorded_events("compare")[0].turn_id
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        app.replay(trace_id, speed=0)
+        await wait_until(pilot, lambda: "done" in bar(app))
+        await ask(pilot, FOLLOW_Q)
+        assert [str(q.render()) for q in app.main_screen.query(Question)] == [COMPARE_Q, FOLLOW_Q]
+        assert not app.main_screen.replay_shown
+        assert [q for q, _ in agent.turns["s9"]] == [COMPARE_Q, FOLLOW_Q]
