@@ -49,6 +49,7 @@ class Session:
         self._agent_factory = agent_factory
         self._stores_factory = stores_factory or _open_stores
         self._runs: dict[Worker, int] = {}
+        self._stores_tried = asyncio.Event()  # set once opening the stores succeeded or failed
 
     # ---- state -----------------------------------------------------------------------------------
 
@@ -74,6 +75,8 @@ class Session:
         except Exception as exc:  # noqa: BLE001 - the app runs without the browsers
             self.app.notify(f"memory/sessions/traces unavailable: {one_line(exc)}", severity="warning")
             return
+        finally:
+            self._stores_tried.set()
         self.app.post_message(StoresReady())
 
     async def _hold_agent(self) -> None:
@@ -106,8 +109,23 @@ class Session:
                 self.app.notify(f"could not load session {session_id}: {one_line(exc)}", severity="error")
                 if not restored:
                     return
+        last = await self._last_trace(session_id, turns[-1].question) if turns else []
         self.target.post_message(HistoryLoaded(session_id, [(t.question, t.answer) for t in turns],
-                                               restored=restored, then_ask=then_ask))
+                                               restored=restored, then_ask=then_ask, last_events=last))
+
+    async def _last_trace(self, session_id: str, question: str) -> list:
+        """The events of the session's most recent recorded turn that asked ``question`` (its last turn)."""
+        await self._stores_tried.wait()
+        traces = getattr(self.stores, "traces", None)
+        if traces is None:
+            return []
+        try:
+            recent = await call(traces.list, session_id, 20)
+            match = next((t for t in recent if t.question == question), None)
+            detail = await call(traces.get, match.trace_id) if match else None
+        except Exception:  # noqa: BLE001 - the conversation still shows, without its sources
+            return []
+        return list(detail.events) if detail is not None else []
 
     # ---- what the user does ----------------------------------------------------------------------
 

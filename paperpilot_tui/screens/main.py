@@ -146,7 +146,14 @@ class MainScreen(Screen):
         self.replay_shown = False
         self.status.session = message.session_id
         chat = self.query_one(ChatPane)
-        chat.show_history(message.turns)
+        if message.last_events:  # the last turn as recorded: with its sources, trace and graph
+            chat.show_history(message.turns[:-1])
+            for ev in message.last_events:
+                for pane in self.panes():
+                    pane.apply(ev)
+        else:
+            chat.show_history(message.turns)
+        self.query_one(ChatInput).remember(*(q for q, _ in message.turns))
         if not message.restored:
             chat.note(f"resumed session {message.session_id} · {len(message.turns)} earlier turn(s)")
         if message.then_ask is not None:

@@ -69,3 +69,25 @@ async def test_a_question_after_a_replay_goes_below_the_restored_conversation(se
         assert [str(q.render()) for q in app.main_screen.query(Question)] == [COMPARE_Q, FOLLOW_Q]
         assert not app.main_screen.replay_shown
         assert [q for q, _ in agent.turns["s9"]] == [COMPARE_Q, FOLLOW_Q]
+
+
+async def test_a_resumed_session_restores_sources_trace_and_input_history(settings):
+    from core.events import TurnFinished
+    from paperpilot_tui.widgets.sources import SourcesPanel
+    from paperpilot_tui.widgets.trace import TracePane
+
+    events = recorded_events("compare")
+    first = events[0]
+    result = next(e for e in events if isinstance(e, TurnFinished)).result
+    app, agent = recorded_app(settings, session=first.session_id)
+    agent.turns[first.session_id] = [(first.question, result.final_answer)]
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: len(screen.query(Question)) == 1)
+        await wait_until(pilot, lambda: [s.index for s in screen.query_one(SourcesPanel).sources]
+                         == [s.index for s in result.sources])
+        assert any(str(s.title).startswith("search [") for s in screen.query_one(TracePane).steps)
+        box = screen.query_one("#chat-input")
+        box.focus()
+        await pilot.press("up")
+        assert box.text == first.question
