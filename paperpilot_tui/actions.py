@@ -53,16 +53,23 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("focus_input", "Focus the question input", "ctrl+l", "main", "focus_input", show=False),
     ActionSpec("focus_sources", "Focus the sources list", "ctrl+o", "main", "focus_sources", label="Sources"),
     ActionSpec("focus_trace", "Focus the trace (enter expands a step)", "ctrl+t", "main", "focus_trace", show=False),
-    ActionSpec("pane_chat", "Show chat (narrow layout)", "alt+1", "main", "pane('chat')", show=False),
-    ActionSpec("pane_graph", "Show graph (narrow layout)", "alt+2", "main", "pane('graph')", show=False),
-    ActionSpec("pane_trace", "Show trace (narrow layout)", "alt+3", "main", "pane('trace')", show=False),
-    ActionSpec("pane_memory", "Show memory (narrow layout)", "alt+4", "main", "pane('memory')", show=False),
+    # panes: F5..F8 reach the app in every terminal; alt+1..4 only where the terminal sends alt
+    # (macOS Terminal types ¡™£¢ instead). Priority, so the question input cannot take them.
+    ActionSpec("pane_chat", "Show chat (narrow layout)", "f5,alt+1", "main", "pane('chat')", show=False, priority=True),
+    ActionSpec("pane_graph", "Show graph (narrow layout)", "f6,alt+2", "main", "pane('graph')", show=False,
+               priority=True),
+    ActionSpec("pane_trace", "Show trace (narrow layout)", "f7,alt+3", "main", "pane('trace')", show=False,
+               priority=True),
+    ActionSpec("pane_memory", "Show memory (narrow layout)", "f8,alt+4", "main", "pane('memory')", show=False,
+               priority=True),
     ActionSpec("replay_pause", "Replay: pause / resume", "space", "main", "replay_pause", show=False,
                palette=False, priority=True),
     # question input
     ActionSpec("send", "Send the question", "enter", "input", "send", palette=False,
                label="Send"),
-    ActionSpec("newline", "New line in the question", "shift+enter,ctrl+j,alt+enter", "input", "newline",
+    ActionSpec("newline", "New line in the question (ctrl+j in every terminal; shift+enter and alt+enter only "
+               "where the terminal sends them: not in tmux, which sends them as enter)", "ctrl+j,shift+enter,alt+enter",
+               "input", "newline",
                palette=False, show=False),
     ActionSpec("history_prev", "Previous question (on the first line)", "up", "input", "history(-1)",
                palette=False, show=False),
@@ -108,8 +115,3 @@ def in_scope(*scopes: str) -> list[ActionSpec]:
 def _short(description: str) -> str:
     """Footer label: the part before the colon, trimmed."""
     return description.split(":")[0].split(" (")[0]
-
-
-def check_keymap(keymap: dict[str, str]) -> list[str]:
-    """Unknown action ids in a user keymap (shown as one warning)."""
-    return [k for k in keymap if k not in BY_ID]

@@ -15,8 +15,9 @@ from textual import on
 from textual.app import App
 from textual.worker import Worker
 
-from paperpilot_tui.actions import BY_ID, bindings, check_keymap
+from paperpilot_tui.actions import BY_ID, bindings
 from paperpilot_tui.commands import ActionsProvider
+from paperpilot_tui.keycheck import check_keymap
 from paperpilot_tui.messages import AgentReady, AgentUnavailable, StoresReady
 from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
@@ -57,12 +58,11 @@ class PaperPilotApp(App):
             self.theme = theme
         else:
             self.notify(f"unknown theme {theme!r} in settings; using {self.theme}", severity="warning")
-        keymap = dict(self.settings.tui.keymap)
-        unknown = check_keymap(keymap)
-        if unknown:
-            self.notify(f"tui.keymap: unknown action id(s) {', '.join(unknown)} (F1 lists the ids)",
-                        severity="warning")
-        self.set_keymap({k: v for k, v in keymap.items() if k not in unknown})
+        keymap, problems = check_keymap(self._normalize_keymap(dict(self.settings.tui.keymap)))
+        if problems:
+            self.notify("\n".join(problems), title="tui.keymap: these remaps are ignored (defaults kept)",
+                        severity="warning", timeout=12)
+        self.set_keymap(keymap)
         self.push_screen(self.main_screen)
         self.call_after_refresh(self._painted)
 
@@ -140,6 +140,16 @@ class PaperPilotApp(App):
         self._back_to_main()
         self.notify(f"new session {self.session.session_id}", timeout=3)
 
+    def session_deleted(self, session_id: str) -> None:
+        """A stored session was deleted: if it is the current one, continue in a fresh session
+        (its conversation is gone; a next question must not recreate it under the old id)."""
+        if session_id != self.session.session_id:
+            return
+        self.session.new()
+        self.main_screen.clear()
+        self.main_screen.status.session = self.session.session_id
+        self.notify(f"the current session was deleted; new session {self.session.session_id}", timeout=4)
+
     def open_session(self, session_id: str) -> None:
         """Resume a stored session on the main screen."""
         self.session.resume(session_id)
@@ -155,6 +165,7 @@ class PaperPilotApp(App):
         while len(self.screen_stack) > 2:
             self.pop_screen()
         self.main_screen.clear()
+        self.main_screen.replay_shown = False
         self.main_screen.status.session = self.session.session_id
 
     def action_cycle_theme(self) -> None:

@@ -39,11 +39,16 @@ class AgentUnavailable(Message):
 
 
 class HistoryLoaded(Message):
-    """The previous turns of a resumed session: list of (question, answer)."""
+    """The previous turns of a session: list of (question, answer), and the last turn's trace (so its
+    sources, trace steps and graph come back too). ``restored``: shown again after
+    a replay (not a resume); ``then_ask``: a question to send once they are shown."""
 
-    def __init__(self, session_id: str, turns: list[tuple[str, str]]) -> None:
+    def __init__(self, session_id: str, turns: list[tuple[str, str]], *, restored: bool = False,
+                 then_ask: str | None = None, last_events: list[Event] | None = None) -> None:
         super().__init__()
         self.session_id, self.turns = session_id, turns
+        self.restored, self.then_ask = restored, then_ask
+        self.last_events = last_events or []  # the last turn's recorded events, when the trace store has them
 
 
 class TurnEnded(Message):

@@ -45,6 +45,7 @@ class ReplayControl:
         self.speed = speed
         self.running = asyncio.Event()
         self.running.set()
+        self.trace_id, self.position, self.total = "", 0, 0  # last reported progress
 
     @property
     def paused(self) -> bool:

@@ -49,6 +49,7 @@ class Session:
         self._agent_factory = agent_factory
         self._stores_factory = stores_factory or _open_stores
         self._runs: dict[Worker, int] = {}
+        self._stores_tried = asyncio.Event()  # set once opening the stores succeeded or failed
 
     # ---- state -----------------------------------------------------------------------------------
 
@@ -74,6 +75,8 @@ class Session:
         except Exception as exc:  # noqa: BLE001 - the app runs without the browsers
             self.app.notify(f"memory/sessions/traces unavailable: {one_line(exc)}", severity="warning")
             return
+        finally:
+            self._stores_tried.set()
         self.app.post_message(StoresReady())
 
     async def _hold_agent(self) -> None:
@@ -97,15 +100,32 @@ class Session:
         finally:
             self.agent = None
 
-    async def _load_history(self, session_id: str) -> None:
-        if self.agent is None:
-            return
+    async def _load_history(self, session_id: str, *, restored: bool = False, then_ask: str | None = None) -> None:
+        turns: list = []
+        if self.agent is not None and (self.resumed or restored):
+            try:
+                turns = await self.agent.history(session_id)
+            except Exception as exc:  # noqa: BLE001
+                self.app.notify(f"could not load session {session_id}: {one_line(exc)}", severity="error")
+                if not restored:
+                    return
+        last = await self._last_trace(session_id, turns[-1].question) if turns else []
+        self.target.post_message(HistoryLoaded(session_id, [(t.question, t.answer) for t in turns],
+                                               restored=restored, then_ask=then_ask, last_events=last))
+
+    async def _last_trace(self, session_id: str, question: str) -> list:
+        """The events of the session's most recent recorded turn that asked ``question`` (its last turn)."""
+        await self._stores_tried.wait()
+        traces = getattr(self.stores, "traces", None)
+        if traces is None:
+            return []
         try:
-            turns = await self.agent.history(session_id)
-        except Exception as exc:  # noqa: BLE001
-            self.app.notify(f"could not load session {session_id}: {one_line(exc)}", severity="error")
-            return
-        self.target.post_message(HistoryLoaded(session_id, [(t.question, t.answer) for t in turns]))
+            recent = await call(traces.list, session_id, 20)
+            match = next((t for t in recent if t.question == question), None)
+            detail = await call(traces.get, match.trace_id) if match else None
+        except Exception:  # noqa: BLE001 - the conversation still shows, without its sources
+            return []
+        return list(detail.events) if detail is not None else []
 
     # ---- what the user does ----------------------------------------------------------------------
 
@@ -115,7 +135,8 @@ class Session:
             self.app.notify("The agent is still starting (see the status bar).", severity="warning")
             return False
         if self.busy:
-            self.app.notify("A turn is running; esc cancels it.", severity="warning")
+            self.app.notify("A turn is running: your question stays in the box (esc cancels the turn).",
+                            severity="warning")
             return False
         self._start(self._turn(question, self.session_id), "turn")
         return True
@@ -143,6 +164,12 @@ class Session:
         self.session_id, self.resumed = session_id, True
         if self.agent is not None:
             self.app.run_worker(self._load_history(session_id), group="history", exit_on_error=False)
+
+    def restore(self, then_ask: str | None = None) -> None:
+        """Show this session's conversation again (after a replay took the panes); then, optionally, ask."""
+        self.cancel()
+        self.app.run_worker(self._load_history(self.session_id, restored=True, then_ask=then_ask),
+                            group="history", exit_on_error=False)
 
     def replay(self, trace_id: str, speed: float = 1.0) -> None:
         """Cancel whatever runs and play a recorded turn through the same handlers as a live one."""
@@ -185,14 +212,15 @@ class Session:
             self.app.notify(f"no trace with id {trace_id}", severity="error")
             return
         events = list(detail.events)
-        prev = None
+        prev, shown = None, 0
         try:
-            for i, event in enumerate(events):
+            for event in events:
                 await control.wait(0 if prev is None else max(event.ts - prev, 0.0))
                 prev = event.ts
                 self.target.post_message(AgentEvent(event, run, replay=True))
-                self.target.post_message(ReplayState(detail.trace_id, control.paused, control.speed, i + 1,
+                shown += 1
+                self.target.post_message(ReplayState(detail.trace_id, control.paused, control.speed, shown,
                                                      len(events), run=run))
-        finally:
-            self.target.post_message(ReplayState(detail.trace_id, False, control.speed, len(events), len(events),
+        finally:  # done, or stopped early at ``shown``
+            self.target.post_message(ReplayState(detail.trace_id, False, control.speed, shown, len(events),
                                                  done=True, run=run))

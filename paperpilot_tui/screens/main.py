@@ -2,7 +2,7 @@
 
 ``AgentEvent`` (live or replayed) arrives here from the app's session and is handed to every
 pane's ``apply``; panes only render state. Messages of a run the session has since replaced are
-dropped. At 120×40 all four panes are visible; below 100×30 they become tabs (alt+1..4).
+dropped. At 120×40 all four panes are visible; below 100×30 they become tabs (F5–F8, or alt+1..4 where the terminal sends alt).
 """
 
 from __future__ import annotations
@@ -140,27 +140,72 @@ class MainScreen(Screen):
 
     @on(HistoryLoaded)
     def _history(self, message: HistoryLoaded) -> None:
+        if message.session_id != self.app.session.session_id:
+            return
         self.clear()
+        self.replay_shown = False
         self.status.session = message.session_id
         chat = self.query_one(ChatPane)
-        chat.show_history(message.turns)
-        chat.note(f"resumed session {message.session_id} · {len(message.turns)} earlier turn(s)")
+        if message.last_events:  # the last turn as recorded: with its sources, trace and graph
+            chat.show_history(message.turns[:-1])
+            for ev in message.last_events:
+                for pane in self.panes():
+                    pane.apply(ev)
+        else:
+            chat.show_history(message.turns)
+        self.query_one(ChatInput).remember(*(q for q, _ in message.turns))
+        if not message.restored:
+            chat.note(f"resumed session {message.session_id} · {len(message.turns)} earlier turn(s)")
+        if message.then_ask is not None:
+            self._ask(message.then_ask)
+
+    @property
+    def replay_shown(self) -> bool:
+        """The panes show a replay (playing or ended) instead of this session's conversation."""
+        return self.query_one("#replay-bar").has_class("-on")
+
+    @replay_shown.setter
+    def replay_shown(self, on: bool) -> None:
+        self.query_one("#replay-bar").set_class(on, "-on")
 
     @on(ReplayState)
     def _replay_state(self, message: ReplayState) -> None:
         if self._stale(message.run):
             return
-        bar = self.query_one("#replay-bar", Static)
-        bar.set_class(True, "-on")
-        state = "done" if message.done else "paused" if message.paused else "playing"
-        keys = "" if message.done else "  space pause/resume · +/- speed · esc stop"
-        bar.update(f"⏵ replay {message.trace_id}  {state}  {message.position}/{message.total}"
-                   f"  speed ×{message.speed:g}{keys}")
+        control = self.app.session.replay_control
+        if control is not None:
+            control.trace_id, control.position, control.total = message.trace_id, message.position, message.total
+        self._replay_bar(message.trace_id, message.paused, message.speed, message.position, message.total,
+                         message.done)
+
+    def _replay_bar(self, trace_id: str, paused: bool, speed: float, position: int, total: int,
+                    done: bool) -> None:
+        self.replay_shown = True
+        if done:
+            state = "done" if position == total else "stopped"
+            keys = "  esc back to your conversation"
+        else:
+            state = "paused" if paused else "playing"
+            keys = "  space pause/resume · +/- speed · esc stop"
+        self.query_one("#replay-bar", Static).update(
+            f"⏵ replay {trace_id}  {state}  {position}/{total}  speed ×{speed:g}{keys}")
+
+    def _control_changed(self) -> None:
+        control = self.app.session.replay_control
+        if control is not None and self.replaying:
+            self._replay_bar(control.trace_id, control.paused, control.speed, control.position, control.total,
+                             False)
 
     @on(ChatInput.Submitted)
     def _submitted(self, message: ChatInput.Submitted) -> None:
-        if self.app.session.ask(message.text):
-            self.query_one("#replay-bar").set_class(False, "-on")
+        if self.replay_shown and not self.app.session.busy:
+            self.app.session.restore(then_ask=message.text)  # the conversation first, then the question
+            return
+        self._ask(message.text)
+
+    def _ask(self, text: str) -> None:
+        if self.app.session.ask(text):
+            self.query_one(ChatInput).accept(text)
 
     # ---- actions -------------------------------------------------------------------------------
 
@@ -168,10 +213,12 @@ class MainScreen(Screen):
         session = self.app.session
         replaying = session.replaying
         if not session.cancel(by_user=True):
-            if self.focused is not self.query_one(ChatInput):
+            if self.replay_shown:
+                session.restore()
+            elif self.focused is not self.query_one(ChatInput):
                 self.query_one(ChatInput).focus()
         elif replaying:
-            self.notify("Replay stopped.")
+            self.notify("Replay stopped; esc again goes back to your conversation.")
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Replay keys (space, +, -) only act during a replay; otherwise they type as usual."""
@@ -200,9 +247,10 @@ class MainScreen(Screen):
         control = self.app.session.replay_control
         if self.replaying and control is not None:
             control.toggle()
+            self._control_changed()
 
     def action_replay_speed(self, factor: float) -> None:
         control = self.app.session.replay_control
         if control is not None:
             control.speed = min(max(control.speed * factor, 0.25), 16.0)
-            self.notify(f"replay speed ×{control.speed:g}", timeout=2)
+            self._control_changed()

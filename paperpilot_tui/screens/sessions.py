@@ -94,16 +94,18 @@ class SessionsScreen(Screen):
         if await self.app.push_screen_wait(ConfirmScreen(f"Delete session {s.id}?\n\n{s.title}\n\n"
                                                          "Its conversation is removed; facts stay.")):
             checkpoints = getattr(self.app.session.stores, "checkpoints", None)
-            await self._change(self.store.delete, s.id, checkpoints, done=f"session {s.id} deleted")
+            if await self._change(self.store.delete, s.id, checkpoints, done=f"session {s.id} deleted"):
+                self.app.session_deleted(s.id)
 
-    async def _change(self, fn: Any, *args: Any, done: str) -> None:
+    async def _change(self, fn: Any, *args: Any, done: str) -> bool:
         try:
             await call(fn, *args)
         except Exception as exc:  # noqa: BLE001
             self.notify(one_line(exc), severity="error")
-            return
+            return False
         self.notify(done, timeout=3)
         self.reload()
+        return True
 
     def action_dismiss_screen(self) -> None:
         self.app.pop_screen()

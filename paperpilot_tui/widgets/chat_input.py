@@ -23,6 +23,8 @@ class ChatInput(TextArea):
     """
 
     class Submitted(Message):
+        """enter: the user offers ``text``; the box is cleared only if it is accepted."""
+
         def __init__(self, text: str) -> None:
             super().__init__()
             self.text = text
@@ -55,15 +57,24 @@ class ChatInput(TextArea):
             await self.run_action(action)
 
     def action_send(self) -> None:
+        """Offer the question; the box keeps it until the screen accepts it (a turn may be running)."""
         text = self.text.strip()
-        if not text:
-            return
-        if not self.past or self.past[-1] != text:
-            self.past.append(text)
-        self._pos = len(self.past)
+        if text:
+            self.post_message(self.Submitted(text))
+
+    def accept(self, text: str) -> None:
+        """The question was sent: remember it in the history and clear the box (unless it was edited since)."""
+        self.remember(text)
         self._draft = ""
-        self.clear()
-        self.post_message(self.Submitted(text))
+        if self.text.strip() == text:
+            self.clear()
+
+    def remember(self, *questions: str) -> None:
+        """Add questions to the ↑ history (also used to fill it from a resumed session)."""
+        for text in questions:
+            if not self.past or self.past[-1] != text:
+                self.past.append(text)
+        self._pos = len(self.past)
 
     def action_newline(self) -> None:
         self.insert("\n")

@@ -252,18 +252,18 @@ async def test_replay_from_trace_store_with_pause(settings):
 
 
 async def test_keymap_remap_help_and_narrow_layout(settings):
-    settings.tui.keymap = {"open_sessions": "f6"}
+    settings.tui.keymap = {"open_sessions": "f12"}
     app, _ = recorded_app(settings)
     async with app.run_test(size=(80, 24)) as pilot:
         assert app.main_screen.has_class("narrow")
         await pilot.press("alt+3")
         assert app.main_screen.query_one("#trace").has_class("-shown")
         assert not app.main_screen.query_one("#chat").has_class("-shown")
-        await pilot.press("f6")
+        await pilot.press("f12")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "SessionsScreen")
         await pilot.press("f1")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
-        assert app.keys_for("open_sessions") == "f6"
+        assert app.keys_for("open_sessions") == "f12"
         await pilot.press("escape", "escape")
         await wait_until(pilot, lambda: app.screen is app.main_screen)
         await pilot.press("f10")
