@@ -27,3 +27,16 @@ async def test_memory_pane_lists_saved_facts_one_per_line(settings):
         assert f"saved {written.added} new, {written.updated} updated:" in lines
         for fact in written.facts:
             assert f"+ {fact}" in lines, text
+
+
+async def test_two_chunks_of_one_paper_look_different_in_sources(settings):
+    """[1] and [2] are both from the LoRA paper: their entries show the chunk and its section."""
+    from textual.widgets import OptionList
+
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        options = app.main_screen.query_one("#source-list", OptionList)
+        lines = [options.render_line(y).text.strip() for y in range(4)]
+        assert lines[0].startswith("[1] LoRA") and lines[2].startswith("[2] LoRA"), lines
+        assert lines[1].startswith("#11 Limitations") and lines[3].startswith("#9 Memory"), lines
