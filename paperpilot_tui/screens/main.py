@@ -2,7 +2,8 @@
 
 ``AgentEvent`` (live or replayed) arrives here from the app's session and is handed to every
 pane's ``apply``; panes only render state. Messages of a run the session has since replaced are
-dropped. At 120×40 all four panes are visible; below 100×30 they become tabs (F5–F8, or alt+1..4 where the terminal sends alt).
+dropped. From 100×24 up all four panes are visible, sized in proportion (``main.tcss``);
+narrower or lower, they become tabs (F5–F8, or alt+1..4 where the terminal sends alt).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from paperpilot_tui.widgets.status import StatusBar
 from paperpilot_tui.widgets.trace import TracePane
 
 PANES = ("chat", "graph", "trace", "memory")
-NARROW_WIDTH, NARROW_HEIGHT = 100, 30
+NARROW_WIDTH, NARROW_HEIGHT = 100, 24
 
 
 class MainScreen(Screen):

@@ -1,5 +1,9 @@
 """Memory browser: list and search long-term facts, edit in place, add, pin/unpin, delete (with a
-confirmation). Each change is one fact-store call, i.e. one transaction, run off the UI thread."""
+confirmation). Each change is one fact-store call, i.e. one transaction, run off the UI thread.
+
+The fact column takes the width the other columns leave; the highlighted fact is shown in full
+below the table with where it came from (session, question) and when it was created, updated and
+last recalled."""
 
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ class MemoryScreen(Screen):
         yield Static("Memory — facts the agent remembers across sessions", classes="browser-title")
         yield Input(placeholder="search facts (/)", id="fact-search")
         yield DataTable(id="facts", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="fact-detail", markup=False)
         yield Input(placeholder="edit the fact; enter saves, esc cancels", id="fact-editor", classes="-hidden",
                     select_on_focus=False)
         yield Static("", id="browser-status")
@@ -40,8 +45,8 @@ class MemoryScreen(Screen):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_column("id", key="id", width=4)
-        table.add_column("📌", key="pin", width=2)
-        table.add_column("fact", key="fact", width=70)
+        table.add_column("pin", key="pin", width=3)
+        table.add_column("fact", key="fact", width=self._fact_width())
         table.add_column("recalls", key="recalls", width=7)
         table.add_column("updated", key="updated", width=16)
         table.focus()
@@ -60,14 +65,44 @@ class MemoryScreen(Screen):
         table = self.query_one(DataTable)
         table.clear()
         for f in self.facts:
-            table.add_row(str(f.id), "★" if f.pinned else "", f.content, str(f.recall_count),
+            table.add_row(str(f.id), "●" if f.pinned else "", f.content, str(f.recall_count),
                           fmt_time(f.updated), key=str(f.id))
         if select is not None:
             for row, f in enumerate(self.facts):
                 if f.id == select:
                     table.move_cursor(row=row)
+        self._show_detail()
         where = f" matching “{self.query_text}”" if self.query_text else ""
         self._status(f"{len(self.facts)} fact(s){where} · a add · e edit · p pin · d delete · / search · esc back")
+
+    def _fact_width(self) -> int:
+        """What the id, pin, recalls and updated columns (and cell padding) leave of the screen."""
+        return max(20, self.size.width - (4 + 3 + 7 + 16) - 2 * 5 - 2)
+
+    def on_resize(self) -> None:
+        table = self.query_one(DataTable)
+        column = table.columns.get("fact")  # type: ignore[call-overload]
+        if column is not None and column.width != self._fact_width():
+            column.width = self._fact_width()
+            table.refresh(layout=True)
+            table._require_update_dimensions = True
+
+    @on(DataTable.RowHighlighted)
+    def _show_detail(self) -> None:
+        fact = self.selected()
+        detail = self.query_one("#fact-detail", Static)
+        if fact is None:
+            detail.update("No facts yet: the agent saves what it learns after each answer (a adds one by hand)."
+                          if not self.query_text else "No fact matches the search.")
+            return
+        origin = f"session {fact.session_id}" if fact.session_id else "added by hand"
+        if fact.source_question:
+            origin += f" · asked: “{fact.source_question}”"
+        recalled = (f"recalled {fact.recall_count}×, last {fmt_time(fact.last_recalled)}" if fact.last_recalled
+                    else f"recalled {fact.recall_count}×")
+        pinned = " · pinned" if fact.pinned else ""
+        detail.update(f"fact {fact.id}{pinned}\n{fact.content}\n{origin}\n"
+                      f"created {fmt_time(fact.created)} · updated {fmt_time(fact.updated)} · {recalled}")
 
     def _status(self, text: str) -> None:
         self.query_one("#browser-status", Static).update(text)

@@ -24,6 +24,7 @@ class MemoryPane(Vertical):
         self.recalled: list[str] = []
         self.written: list[str] = []
         self.skipped = ""
+        self.added = self.updated = 0
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="memory-scroll"):
@@ -38,8 +39,10 @@ class MemoryPane(Vertical):
             text.append("• ", style="bold")
             text.append(fact + "\n")
         if self.written:
-            text.append(f"saved {len(self.written)}: ", style="dim")
-            text.append("; ".join(self.written), style="italic")
+            text.append(f"saved {self.added} new, {self.updated} updated:\n", style="dim")
+            for fact in self.written:
+                text.append("+ ", style="bold")
+                text.append(fact + "\n", style="italic")
         elif self.skipped:
             text.append(f"nothing saved: {self.skipped}", style="dim")
         return text
@@ -52,6 +55,7 @@ class MemoryPane(Vertical):
                 self.recalled = list(ev.facts)
             case MemoryWritten():
                 self.written, self.skipped = list(ev.facts), ev.skipped_reason
+                self.added, self.updated = ev.added, ev.updated
             case _:
                 return
         self.query_one("#memory-facts", Static).update(self._render_facts())

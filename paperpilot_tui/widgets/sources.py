@@ -1,5 +1,6 @@
 """Sources of the last answer: a list of ``[n]`` citations and the chunk behind the selected one
-(title, breadcrumb, page and text)."""
+(title, breadcrumb, page and text). Each citation shows its paper and, under it, what tells two
+chunks of one paper apart: the section, the page, or the chunk's position."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from textual.widgets.option_list import Option
 class SourcesPanel(Horizontal):
     DEFAULT_CSS = """
     SourcesPanel { height: 8; border-top: solid $primary 40%; }
-    SourcesPanel > OptionList { width: 26; border: none; height: 1fr; padding: 0; }
+    SourcesPanel > OptionList { width: 40%; min-width: 22; max-width: 40; border: none; height: 1fr; padding: 0;
+                               text-wrap: nowrap; text-overflow: ellipsis; }
     SourcesPanel > VerticalScroll { width: 1fr; padding: 0 1; }
     SourcesPanel.-empty { display: none; }
     """
@@ -33,7 +35,7 @@ class SourcesPanel(Horizontal):
         self.sources = list(sources)
         options = self.query_one(OptionList)
         options.clear_options()
-        options.add_options([Option(_clip(f"[{s.index}] {s.title or s.chunk_id}", 24), id=str(s.index)) for s in self.sources])
+        options.add_options([Option(source_label(s), id=str(s.index)) for s in self.sources])
         self.set_class(not self.sources, "-empty")
         if self.sources:
             options.highlighted = 0
@@ -64,5 +66,20 @@ class SourcesPanel(Horizontal):
         self.query_one("#source-detail", Static).update(text)
 
 
-def _clip(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
+def where_in_paper(s: Any) -> str:
+    """The chunk's position, section (last breadcrumb part) and page: what sets a chunk apart from
+    the paper's other chunks (the position first: it is short and always differs)."""
+    section = s.breadcrumb.split(" > ")[-1].strip() if s.breadcrumb else ""
+    page = f"p. {s.page}" if s.page is not None else ""
+    tail = s.chunk_id.rsplit("_", 1)[-1] if "_" in s.chunk_id else ""
+    position = f"#{int(tail)}" if tail.isdigit() else ""
+    return " ".join(x for x in (position, " · ".join(x for x in (section, page) if x)) if x) or s.chunk_id
+
+
+def source_label(s: Any) -> Text:
+    """Two lines: ``[n] title`` and, dimmed, where in the paper the chunk is."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"[{s.index}] ", style="bold")
+    text.append(s.title or s.doc_id or s.chunk_id)
+    text.append(f"\n  {where_in_paper(s)}", style="dim")
+    return text

@@ -1,10 +1,16 @@
-"""Status bar: brain, knowledge-hub status, session, collection, and what the agent is doing."""
+"""Status bar: brain, knowledge-hub status, session, collection, and what the agent is doing.
+
+The activity is always shown: where the bar is too narrow, the lower-priority segments
+(collection, then hub, session, brain) are dropped first."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
+
+# segments dropped first when the bar is too narrow, in order
+DROP_ORDER = ("collection", "hub", "session", "brain")
 
 
 class StatusBar(Static):
@@ -19,9 +25,18 @@ class StatusBar(Static):
     activity = reactive("starting the agent")
 
     def render(self) -> Text:
+        segments = {"brain": self.brain, "hub": self.hub, "session": self.session, "collection": self.collection}
+        width = self.content_region.width or self.app.size.width
+        for dropped in range(len(DROP_ORDER) + 1):
+            shown = {k: v for k, v in segments.items() if k not in DROP_ORDER[:dropped]}
+            text = self._line(shown)
+            if text.cell_len <= width:
+                break
+        return text
+
+    def _line(self, segments: dict[str, str]) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        for label, value in (("brain", self.brain), ("hub", self.hub), ("session", self.session),
-                             ("collection", self.collection)):
+        for label, value in segments.items():
             text.append(f"{label} ", style="dim")
             text.append(value or "—", style="bold")
             text.append("  ")

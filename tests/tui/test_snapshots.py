@@ -13,3 +13,29 @@ from tests.support.screenshots import SCENES, scene_app
 def test_screen_snapshot(snap_compare, name):
     size, setup = SCENES[name]
     assert snap_compare(scene_app(), terminal_size=size, run_before=setup)
+
+
+async def _answer_then_pane(pilot, pane: str) -> None:
+    from tests.support.screenshots import _freeze, main_answer
+
+    await main_answer(pilot)
+    pilot.app.main_screen.action_pane(pane)
+    await _freeze(pilot)
+
+
+LAYOUTS = {
+    # all four panes side by side, sized in proportion (120×40 is ``main_answer`` above)
+    "100x30": ((100, 30), "chat"),
+    "160x50": ((160, 50), "chat"),
+    # 80×24 shows one pane at a time (chat is ``main_narrow_80x24`` above)
+    "80x24_graph": ((80, 24), "graph"),
+    "80x24_trace": ((80, 24), "trace"),
+    "80x24_memory": ((80, 24), "memory"),
+}
+
+
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_layout_snapshot(snap_compare, name):
+    """Every pane with rows to show at each size from 80×24 up."""
+    size, pane = LAYOUTS[name]
+    assert snap_compare(scene_app(), terminal_size=size, run_before=lambda pilot: _answer_then_pane(pilot, pane))
