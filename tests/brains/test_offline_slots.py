@@ -82,3 +82,15 @@ async def test_chinese_pronoun_rewrite() -> None:
     history = [Turn(question="什么是LoRA？", answer="...", entities=["LoRA"])]
     out = await fill("那它能节省多少显存？", "follow_up", history)
     assert out.reformulated_query == "LoRA 能节省多少显存？ (memory)"  # pronoun resolved, terms in English
+
+
+async def test_the_hub_vocabulary_list_does_not_override_a_terms_casing() -> None:
+    from core.vocabulary import DocumentText, active, build
+
+    v = build([DocumentText(title="ReAct: Reasoning and Acting", chunks=["ReAct prompts.", "Agents react to tools."])])
+    assert v.get("ReAct").case_sensitive == ("ReAct",)
+    with active(v):  # the agent passes the active vocabulary's names along as the hub vocabulary
+        out = await OfflineBrain().fill_slots("How do language models react to noisy retrieval?", "factual", [],
+                                              v.names())
+        assert "ReAct" not in out.entities
+        assert "ReAct" in (await OfflineBrain().fill_slots("How does ReAct act?", "factual", [], v.names())).entities

@@ -52,10 +52,11 @@ def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]
     for _, name in find_entities(text):
         out += [(m.start(), m.end(), name) for m in mention_pattern(name).finditer(text)]
     for name in _vocab_names(vocabulary or []):
+        if entity(name) is not None:
+            continue  # a term of the active vocabulary: matched above, with its aliases and casing
         if len(name) > 3 or name.isupper() or any(c.isupper() for c in name[1:]):
-            canon = entity(name)
             for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.I):
-                out.append((m.start(), m.end(), canon.name if canon else name))
+                out.append((m.start(), m.end(), name))
     for pat in (_NAME, _TITLE_RUN):
         for m in pat.finditer(text):
             word = m.group(0).strip()
