@@ -187,3 +187,15 @@ async def test_part_of_a_name_is_not_an_asked_for_word() -> None:
     intent = Intent(type="follow_up", confidence=1.0, entities=["Quokka-2"], reformulated_query=q)
     assert not (await critique(intent, "We introduce Quokka-2, a grounded model [1].", ctxs)).passed
     assert (await critique(intent, "Quokka-2 writes each box as location tokens in the text [1].", ctxs)).passed
+
+
+async def test_extract_facts_keeps_identifiers_and_drops_only_markdown_emphasis() -> None:
+    """Underscores inside a word (``lora_alpha``) are part of the name; ``**bold**`` and code
+    backticks are formatting. Learned facts keep the first and lose the second."""
+    from test_offline_answers import ctx
+
+    doc = ctx(0, "peft", "PEFT configuration",
+              "The lora_alpha parameter scales the low-rank update, and PEFT sets lora_alpha to 16 by default.")
+    text = "The **lora_alpha** parameter scales the `low-rank` update, and PEFT sets lora_alpha to 16 by default [1]."
+    facts = await OfflineBrain().extract_facts("What does lora_alpha do?", text, [doc])
+    assert facts == ["The lora_alpha parameter scales the low-rank update, and PEFT sets lora_alpha to 16 by default."]

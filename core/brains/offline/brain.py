@@ -19,7 +19,7 @@ from core.brains.offline.evidence import profile, relevant_indexes, sentence_poo
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
 )
-from core.brains.offline.text import markers, strip_markers
+from core.brains.offline.text import markers, plain_text, strip_markers
 from core.config import CriticSettings, Settings
 from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
 
@@ -134,7 +134,7 @@ class OfflineBrain:
             if c.subject:  # table cells are clauses, not self-contained facts
                 continue
             ok, _why = critic.support(c, contexts)
-            text = re.sub(r"[*_`]", "", strip_markers(c.text)).strip()
+            text = plain_text(strip_markers(c.text)).strip()
             if not ok or len(text.split()) < 6 or re.match(r"(?i)^(it|they|this|these|that|those|he|she)\b", text):
                 continue
             ranked.append((-len(slots.extract_entities(text)) > -1, i, text))

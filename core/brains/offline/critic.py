@@ -22,7 +22,7 @@ from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.compose import MISSING_CELL
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
-from core.brains.offline.text import content_terms, covered, has_cjk, markers, split_sentences, strip_markers, term_set
+from core.brains.offline.text import content_terms, covered, has_cjk, markers, plain_text, split_sentences, strip_markers, term_set
 from core.config import CriticSettings
 from core.types import CriticVerdict, Intent, RetrievedContext
 
@@ -52,7 +52,7 @@ def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
             if not header:
                 header = cells
                 continue
-            subject = re.sub(r"[*_`]", "", cells[0]).strip()
+            subject = plain_text(cells[0]).strip()
             for col, cell in zip(header[1:], cells[1:]):
                 target = gaps if MISSING_CELL in cell.lower() else out
                 target.append(Claim(cell, subject, col.strip().lower()))

@@ -13,6 +13,7 @@ from functools import lru_cache
 WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z0-9]|[\u4e00-\u9fff]+")
 MARKER_RE = re.compile(r"\[(\d+)\]")
 CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+_INLINE_TEXT = ("text", "code_inline", "softbreak", "hardbreak")
 
 STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for with from into onto over under about as is
@@ -183,3 +184,21 @@ def numbers_with_units(text: str) -> list[tuple[str, str]]:
     for m in re.finditer(r"(\d+(?:\.\d+)?)\s?(%|gb|GB|B\b|M\b|x\b|×|-bit|bit\b)", text):
         found.append((m.group(1), m.group(2).lower().lstrip("-")))
     return found
+
+
+@lru_cache(maxsize=1)
+def _markdown():
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark")
+
+
+def plain_text(markdown: str) -> str:
+    """One line of Markdown as plain text: emphasis, strong and code spans lose their markers,
+    while characters that are part of words stay (``lora_alpha`` keeps its underscore, as in CommonMark)."""
+    parts = []
+    for block in _markdown().parseInline(markdown):
+        for tok in block.children or []:
+            if tok.type in _INLINE_TEXT:
+                parts.append(tok.content if tok.type in ("text", "code_inline") else " ")
+    return "".join(parts)
