@@ -166,11 +166,13 @@ def _last_node(events: list[Event]) -> str | None:
 
 @asynccontextmanager
 async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any = None,
-                     collection: str | None = None, persist: bool = True) -> AsyncIterator[Agent]:
+                     collection: str | None = None, persist: bool = True,
+                     pace: float = 0.0) -> AsyncIterator[Agent]:
     """Open everything a session needs; close it all on exit.
 
     ``persist=False`` keeps the run in memory (no checkpoints, facts, sessions or traces), which
-    benchmarks and some tests use.
+    benchmarks and some tests use. ``pace``: seconds between the sentences an offline answer
+    streams (the app's ``tui.answer_pace``; commands answer at once).
     """
     from core.tools.hub_client import HubClient
 
@@ -179,7 +181,7 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
             from core.brains.factory import build_brain
 
             await check_llm_endpoint(settings)
-            brain = build_brain(settings)
+            brain = build_brain(settings, pace=pace)
         if hasattr(brain, "warm"):
             brain.warm()  # local models load while the hub starts
         # the encoder loads while the hub starts; a failed start waits for it, since a process that

@@ -134,6 +134,7 @@ class PathSettings(_Section):
 class TUISettings(_Section):
     theme: str = "textual-dark"
     keymap: dict[str, str] = Field(default_factory=dict)  # action id -> keys
+    answer_pace: float = Field(default=0.25, ge=0, le=5)  # seconds between streamed offline sentences
 
 
 class Settings(_Section):

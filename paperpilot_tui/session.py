@@ -83,7 +83,7 @@ class Session:
         try:
             if self._agent_factory is None:
                 mod = await asyncio.to_thread(importlib.import_module, "core.agent")
-                cm = mod.open_agent(quiet_stdio_servers(self.settings))
+                cm = mod.open_agent(quiet_stdio_servers(self.settings), pace=self.settings.tui.answer_pace)
             else:
                 cm = self._agent_factory(self.settings)
             async with cm as agent:

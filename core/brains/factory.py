@@ -24,10 +24,11 @@ from core.config import Settings
 Notes = list[tuple[str, str]]
 
 
-def build_brain(settings: Settings) -> Brain:
+def build_brain(settings: Settings, *, pace: float = 0.0) -> Brain:
+    """The configured brain. ``pace``: seconds between the sentences an offline answer streams."""
     from core.brains.offline.brain import OfflineBrain
 
-    offline = OfflineBrain(settings)
+    offline = OfflineBrain(settings, pace=pace)
     provider = settings.llm.resolved_provider()
     agent = settings.agent
     notes: Notes = []

@@ -189,3 +189,36 @@ async def test_a_comparison_cell_answers_what_is_asked_not_the_introduction() ->
     intent = Intent(type="comparative", confidence=1.0, entities=["Kestrel", "Osprey"], reformulated_query=q)
     rows = [ln for ln in (await answer("comparative", intent, docs)).splitlines() if ln.startswith("| **")]
     assert "contrastive training objective" in rows[0] and "masked reconstruction" in rows[1]
+
+
+def test_an_answer_streams_in_sentences_and_lines_losing_nothing() -> None:
+    from core.brains.offline.synthesis import pieces
+
+    text = ("LoRA freezes the weights [1]. It adds no latency, e.g. at 3.5 ms [2][3].\n\n"
+            "| | Memory |\n|---|---|\n| **LoRA** | 350 GB [1] |\nLast line without a stop")
+    got = pieces(text)
+    assert "".join(got) == text
+    assert got[:2] == ["LoRA freezes the weights [1]. ", "It adds no latency, e.g. at 3.5 ms [2][3].\n\n"]
+    assert "| **LoRA** | 350 GB [1] |\n" in got and got[-1] == "Last line without a stop"
+
+
+async def test_a_paced_offline_answer_waits_between_sentences(monkeypatch) -> None:
+    """``pace`` spaces the pieces out (the app's readable stream); 0 sends them back to back."""
+    import asyncio
+
+    from core.brains.offline import synthesis
+
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(synthesis.asyncio, "sleep", sleep)
+    got: list[str] = []
+    await synthesis.stream("One fact [1]. Two facts [2]. Three [3].", got.append, pace=0.4)
+    assert got == ["One fact [1]. ", "Two facts [2]. ", "Three [3]."] and waits == [0.4, 0.4]
+    waits.clear()
+    await synthesis.stream("One fact [1]. Two facts [2].", got.append, pace=0)
+    assert waits == []

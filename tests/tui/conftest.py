@@ -22,6 +22,7 @@ def settings(tmp_path):
     s.agent.router = "rules"
     s.agent.critic = "rules"
     s.tui.theme = "textual-dark"
+    s.tui.answer_pace = 0  # offline answers arrive at once unless a test paces them
     return s
 
 
@@ -32,7 +33,7 @@ def real_agent_factory(hub):
     async def factory(settings):
         from core.agent import open_agent
 
-        async with open_agent(settings, hub=hub) as agent:
+        async with open_agent(settings, hub=hub, pace=settings.tui.answer_pace) as agent:
             yield agent
 
     return factory

@@ -29,8 +29,9 @@ class OfflineBrain:
 
     name = "offline"
 
-    def __init__(self, settings: Settings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, *, pace: float = 0.0) -> None:
         self.thresholds: CriticSettings = settings.agent.critic_thresholds if settings else CriticSettings()
+        self.pace = pace  # seconds between streamed sentences (the app's ``tui.answer_pace``); 0 = at once
 
     async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
         intent, confidence, probs, _ = router.classify(question, bool(history))
@@ -78,7 +79,7 @@ class OfflineBrain:
 
     async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
         text = self.compose(request)
-        await stream(text, on_token)
+        await stream(text, on_token, self.pace)
         return text
 
     def compose(self, request: SynthesisRequest) -> str:

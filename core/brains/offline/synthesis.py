@@ -8,6 +8,7 @@ its entities/dimensions and the critic's feedback, minus overlap with what is al
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import re
 from collections.abc import Callable
@@ -155,13 +156,31 @@ def _conflicts(fact: str, evidence: str) -> bool:
     return False
 
 
-async def stream(text: str, on_token: TokenSink | None, words_per_chunk: int = 4) -> None:
-    """Send ``text`` to ``on_token`` a few words at a time (sync or async sinks)."""
+# A piece ends at a line break, or after a sentence's last mark (and its citation markers) when
+# what follows does not continue the sentence ("e.g. at" does); it takes the whitespace after it.
+_PIECE_END = re.compile(r"(?:[.!?。](?:\[\d+\])*(?=\s+(?:[^a-z\s]|$))|\n)\s*")
+
+
+def pieces(text: str) -> list[str]:
+    """``text`` cut into sentences and lines, in order, losing nothing (``"".join`` gives it back)."""
+    out, start = [], 0
+    for m in _PIECE_END.finditer(text):
+        out.append(text[start:m.end()])
+        start = m.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+async def stream(text: str, on_token: TokenSink | None, pace: float = 0.0) -> None:
+    """Send ``text`` to ``on_token`` sentence by sentence (table rows and list items line by line),
+    waiting ``pace`` seconds between pieces so a reader sees the answer build up (sync or async sinks)."""
     if on_token is None or not text:
         return
-    parts = re.findall(r"\s*\S+\s*", text) or [text]
-    for i in range(0, len(parts), words_per_chunk):
-        r = on_token("".join(parts[i : i + words_per_chunk]))
+    for n, piece in enumerate(pieces(text)):
+        if n and pace > 0:
+            await asyncio.sleep(pace)
+        r = on_token(piece)
         if inspect.isawaitable(r):
             await r
 
