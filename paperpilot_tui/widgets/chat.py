@@ -16,6 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 
 from core.events import Event, RetryStarted, TokenDelta, TurnFailed, TurnFinished, TurnStarted
+from paperpilot_tui.widgets.answer_table import AnswerTable
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.sources import SourcesPanel
 
@@ -38,6 +39,7 @@ class Answer(Markdown):
     DEFAULT_CSS = """
     Answer { margin: 0 0 0 0; padding: 0 1; background: transparent; }
     """
+    BLOCKS = {**Markdown.BLOCKS, "table_open": AnswerTable}
 
 
 class ChatNote(Static):

@@ -1,0 +1,30 @@
+"""Answer tables: the first column (the compared items) as wide as its longest name (up to
+``MAX_FIRST``), every other column an equal share of the rest.
+
+Textual's Markdown sizes each table column to its content and then shrinks them, which leaves a
+comparison's middle column a dozen characters wide beside a wide last one, and cuts the names.
+A streamed table grows row by row (``_update_from_block``), so the widths follow each update.
+"""
+
+from __future__ import annotations
+
+from textual.widgets._markdown import MarkdownBlock, MarkdownTable, MarkdownTableContent
+
+MAX_FIRST = 24  # longer names wrap
+
+
+class AnswerTable(MarkdownTable):
+    def on_mount(self) -> None:
+        self._size_columns()
+
+    async def _update_from_block(self, block: MarkdownBlock) -> None:
+        await super()._update_from_block(block)
+        self._size_columns()
+
+    def _size_columns(self) -> None:
+        columns = len(self._headers)
+        if columns < 2:
+            return
+        names = [self._headers[0], *(row[0] for row in self._rows if row)]
+        first = min(max(name.cell_length for name in names) + 2, MAX_FIRST)  # + the cell's padding
+        self.query_one(MarkdownTableContent).styles.grid_columns = " ".join([str(first), *["1fr"] * (columns - 1)])
