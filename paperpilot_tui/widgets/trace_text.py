@@ -3,7 +3,6 @@ pane's width, with the event's own fields as details where the describer has no 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from core.events import (
@@ -32,16 +31,27 @@ def short(text: str, n: int = 60) -> str:
 
 
 def detail_text(detail: dict[str, Any]) -> str:
+    """Event fields as readable lines: lists as bullets, records as ``key value · key value``."""
     lines = []
     for key, value in detail.items():
         if isinstance(value, list):
             lines.append(f"{key}:")
-            lines += [f"  • {short(v, 200) if isinstance(v, str) else json.dumps(v, default=str)}" for v in value]
-        elif isinstance(value, dict):
-            lines.append(f"{key}: {json.dumps(value, default=str, ensure_ascii=False)}")
+            lines += [f"  • {_value(v, 200)}" for v in value]
         else:
-            lines.append(f"{key}: {value}")
+            lines.append(f"{key}: {_value(value, 400)}")
     return "\n".join(lines)
+
+
+def _value(value: Any, width: int) -> str:
+    """One value as words: numbers trimmed, records flattened, never a Python or JSON repr."""
+    if isinstance(value, float):
+        return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    if isinstance(value, dict):
+        parts = [f"{k} {_value(v, 60)}" for k, v in value.items() if v not in (None, "", [], {})]
+        return short(" · ".join(parts), width)
+    if isinstance(value, list):
+        return short(", ".join(_value(v, 60) for v in value), width)
+    return short(str(value), width)
 
 
 def _fields(ev: Event) -> str:

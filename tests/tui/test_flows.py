@@ -245,8 +245,10 @@ async def test_replay_from_trace_store_with_pause(settings):
         await pilot.press("space")
         assert app.session.replay_control.paused
         assert app.main_screen.query_one("#chat-input").text == ""  # space went to the replay, not the input
-        await pilot.press("space", "plus", "plus", "plus", "plus")  # 0.05 → 0.25 (floor) → 0.5 → 1 → 2
+        await pilot.press("plus", "plus", "plus", "plus")  # while paused: 0.05 → 0.25 (floor) → 0.5 → 1 → 2
         assert app.session.replay_control.speed == 2.0
+        assert "paused" in str(app.main_screen.query_one("#replay-bar").render())
+        await pilot.press("space")
         await wait_until(pilot, lambda: app.main_screen.turns_ended == 2, timeout=60)
         assert "replay abc123trace  done" in str(app.main_screen.query_one("#replay-bar").render())
 
