@@ -53,8 +53,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("focus_input", "Focus the question input", "ctrl+l", "main", "focus_input", show=False),
     ActionSpec("focus_sources", "Focus the sources list", "ctrl+o", "main", "focus_sources", label="Sources"),
     ActionSpec("focus_trace", "Focus the trace (enter expands a step)", "ctrl+t", "main", "focus_trace", show=False),
-    # panes: F5..F8 reach the app in every terminal; alt+1..4 only where the terminal sends alt
-    # (macOS Terminal types ¡™£¢ instead). Priority, so the question input cannot take them.
+    # panes: F5..F8 reach the app in every terminal (checked in tmux 3.3); alt+1..4 only under the
+    # kitty keyboard protocol: xterm, tmux and most terminals send ESC+digit, which Textual reads as
+    # ¡™£¢ (macOS option characters). Priority, so the question input cannot take them.
     ActionSpec("pane_chat", "Show chat (narrow layout)", "f5,alt+1", "main", "pane('chat')", show=False, priority=True),
     ActionSpec("pane_graph", "Show graph (narrow layout)", "f6,alt+2", "main", "pane('graph')", show=False,
                priority=True),
