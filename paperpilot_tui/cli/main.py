@@ -69,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
             from paperpilot_tui.cli import app_launcher
 
             return app_launcher.run(args)
-        return int(args.run(args) or 0)
+        code = int(args.run(args) or 0)
+        sys.stdout.flush()  # a pipe buffers: a reader that left shows up here, not at exit
+        return code
     except BrokenPipeError:  # e.g. `paperpilot sessions list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
                 return fail("--speed must be 0 (instant) or more", EXIT_USAGE)
             return run_async(_replay(store, trace_id, args.speed, args.max_gap))
         return fail(f"unknown action {args.action}", EXIT_USAGE)
+    except BrokenPipeError:
+        raise  # the reader stopped early (`| head`): main() ends quietly
     except OSError as exc:
         return fail(f"{exc.filename}: {exc.strerror}", EXIT_FAILED)
     finally:
