@@ -51,6 +51,7 @@ class TurnState(AttemptState):
     best_verdict: CriticVerdict | None = None
     reflections: list[str] = Field(default_factory=list)  # critic feedback carried into retries
     refine_queries: list[str] = Field(default_factory=list)  # extra queries the retry must run
+    refined_query: str = ""  # the retry's reformulated query; replaces slot filling's in later attempts
 
     retry_count: int = 0
     max_retries: int = 2

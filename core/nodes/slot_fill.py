@@ -20,7 +20,7 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
         "entities": slots.entities,
         "dimensions": slots.dimensions,
         "constraints": slots.constraints,
-        "reformulated_query": slots.reformulated_query or state.question,
+        "reformulated_query": state.refined_query or slots.reformulated_query or state.question,
     })
     emit(SlotsFilled(intent=intent))
     return {"intent": intent}

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from core.brains.offline.brain import OfflineBrain
 from core.events import NodeFinished, TurnFinished
 from core.nodes.retry_refine import retry_refine_node
+from core.brains.base import RefinePlan
 from core.state import AgentState, AttemptState, TurnState, turn_input
 from core.telemetry import capture
 from core.types import CriticVerdict, Intent, RetrievedContext, SufficiencyJudgement
@@ -41,7 +42,7 @@ def _mid_attempt_state() -> AgentState:
 async def test_a_retry_resets_the_attempt_as_one_value_and_keeps_the_turn():
     class Brain:
         async def refine(self, question, intent, verdict):
-            return SimpleNamespace(reflection="look again", extra_queries=["more"])
+            return RefinePlan(reflection="look again", extra_queries=["more"], reformulated_query="q sharper")
 
     state = _mid_attempt_state()
     with capture(lambda ev: None):
@@ -49,7 +50,9 @@ async def test_a_retry_resets_the_attempt_as_one_value_and_keeps_the_turn():
     after = state.model_copy(update=update)
     assert {k: getattr(after, k) for k in AttemptState.model_fields} == AttemptState().model_dump()
     assert (after.retry_count, after.reflections, after.refine_queries) == (1, ["r0", "look again"], ["more"])
-    kept = set(TurnState.model_fields) - set(AttemptState.model_fields) - {"retry_count", "reflections", "refine_queries"}
+    assert after.refined_query == "q sharper"
+    kept = set(TurnState.model_fields) - set(AttemptState.model_fields) - {
+        "retry_count", "reflections", "refine_queries", "refined_query"}
     assert {k: getattr(after, k) for k in kept} == {k: getattr(state, k) for k in kept}
 
 

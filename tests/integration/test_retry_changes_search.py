@@ -1,0 +1,48 @@
+"""Reflexion that changes something (issue 16, points 2-3): the refined query reaches the next
+attempt, and junk that a weak LLM puts in a refine plan never reaches the hub."""
+
+from __future__ import annotations
+
+from core.brains.base import RefinePlan
+from core.brains.offline import OfflineBrain
+from core.nodes.retry_refine import usable_queries
+from core.state import CriticVerdict
+from tests.integration.helpers import ask_all, settings
+
+JUNK = ["[1]", "null", "(none)", "reformulated_query", "  ", "N/A", "extra_queries", "[2][3]", "..."]
+
+
+class JunkRefiningBrain(OfflineBrain):
+    """The offline brain, except that the first draft fails and its refine plan is what a weak
+    LLM wrote: a better query, plus junk."""
+
+    def __init__(self, s) -> None:
+        super().__init__(s)
+        self.critiques = 0
+
+    async def critique(self, question, intent, contexts, answer, sub_questions) -> CriticVerdict:
+        self.critiques += 1
+        if self.critiques == 1:
+            return CriticVerdict(passed=False, score=4, completeness=0.4, faithfulness=1.0, feedback="too thin")
+        return await super().critique(question, intent, contexts, answer, sub_questions)
+
+    async def refine(self, question, intent, verdict) -> RefinePlan:
+        return RefinePlan(reflection="search the default rank", reformulated_query="LoRA default rank r hyperparameter",
+                          extra_queries=[*JUNK, "PEFT LoRA default rank"])
+
+
+def test_usable_queries_drops_junk_repeats_and_the_question() -> None:
+    q = "What rank does LoRA use by default?"
+    assert usable_queries([*JUNK, "PEFT rank", "peft  rank", q, "LoRA rank"], q, ["lora rank"]) == ["PEFT rank"]
+
+
+async def test_a_retry_searches_the_refined_query_and_no_junk() -> None:
+    s = settings(max_retries=1)
+    turn = (await ask_all(["What rank does LoRA use by default?"], s, brain=JunkRefiningBrain(s)))[0]
+    slots = turn.of("slots_filled")
+    assert len(slots) == 2
+    assert slots[1].intent.reformulated_query == "LoRA default rank r hyperparameter"
+    searched = [e.query for e in turn.of("retrieval_started")]
+    assert "PEFT LoRA default rank" in searched and "LoRA default rank r hyperparameter" in searched
+    assert not set(searched) & set(JUNK), searched
+    assert turn.result.final_answer
