@@ -39,7 +39,7 @@ class MainScreen(Screen):
         self.shown = "chat"
 
     def compose(self) -> ComposeResult:
-        yield Tabs(*(Tab(f"{n + 1} {p.title()}", id=f"tab-{p}") for n, p in enumerate(PANES)), id="pane-tabs")
+        yield Tabs(*(Tab(f"{self._pane_key(p)} {p.title()}", id=f"tab-{p}") for p in PANES), id="pane-tabs")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
                 yield ChatPane(id="chat", classes="pane")
@@ -51,6 +51,11 @@ class MainScreen(Screen):
         yield Static("", id="replay-bar")
         yield StatusBar(id="status")
         yield Footer()
+
+    def _pane_key(self, pane: str) -> str:
+        """The tab's label key: the first key bound to the pane (F5..F8 unless remapped), as the footer writes it."""
+        key = self.app.keys_for(f"pane_{pane}").split(" / ")[0]
+        return key.upper() if len(key) <= 3 else key
 
     def on_mount(self) -> None:
         titles = {"chat": "Chat", "graph": "Graph · strategy", "trace": "Trace", "memory": "Memory"}
