@@ -17,7 +17,7 @@ from textual.widgets import Footer, Static, Tab, Tabs
 from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
-from paperpilot_tui.widgets.chat import ChatPane
+from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.graph import GraphPane
 from paperpilot_tui.widgets.memory_pane import MemoryPane
@@ -245,6 +245,19 @@ class MainScreen(Screen):
         steps = self.query_one(TracePane).steps
         if steps:
             steps[-1].query_one("CollapsibleTitle").focus()
+
+    def action_copy_answer(self) -> None:
+        """The focused code block's code, else the last answer (as written, with its [n]), via OSC 52."""
+        focused = self.focused
+        if isinstance(focused, CodeBlock):
+            text, what = focused.code, "the code block"
+        else:
+            text, what = self.query_one(ChatPane).last_answer(), "the answer"
+        if not text:
+            self.notify("No answer to copy yet.", severity="warning", timeout=3)
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {what} to the clipboard ({len(text)} characters).", timeout=3)
 
     def action_pane(self, name: str) -> None:
         self._show(name)

@@ -2,7 +2,9 @@
 
 Tokens are buffered and written to a ``MarkdownStream`` every 80 ms (one widget update per flush,
 never per token); when the turn ends the answer gets one final ``update()`` with the formatted
-text, whose ``[n]`` citations become links to the sources list.
+text, whose ``[n]`` citations become links to the sources list. The pane keeps one
+:class:`~paperpilot_tui.transcript.TurnRecord` per turn (question, answer as written, numbered
+sources) for copy and export; code blocks in answers take focus, so one can be copied alone.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
+from textual.widgets._markdown import MarkdownFence
 
 from core.events import Event, RetryStarted, TokenDelta, TurnFailed, TurnFinished, TurnStarted
+from paperpilot_tui.transcript import TurnRecord
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.sources import SourcesPanel
 
@@ -33,11 +37,24 @@ class Question(Static):
     Question { margin: 1 0 0 0; padding: 0 1; background: $primary 15%; color: $text; text-style: bold; }
     """
 
+    def __init__(self, text: str, **kwargs: Any) -> None:
+        super().__init__(text, markup=False, **kwargs)
+        self.text = text
+
+
+class CodeBlock(MarkdownFence, can_focus=True):
+    """A code block in an answer: focusable (tab, click), so the copy key takes just its code."""
+
+    DEFAULT_CSS = """
+    CodeBlock:focus { background-tint: $accent 25%; }
+    """
+
 
 class Answer(Markdown):
     DEFAULT_CSS = """
     Answer { margin: 0 0 0 0; padding: 0 1; background: transparent; }
     """
+    BLOCKS = {**Markdown.BLOCKS, "fence": CodeBlock, "code_block": CodeBlock}
 
 
 class ChatNote(Static):
@@ -65,6 +82,7 @@ class ChatPane(Vertical):
         self._stream: Any = None
         self._buffer: list[str] = []
         self._timer: Any = None
+        self.record: list[TurnRecord] = []
 
     def compose(self) -> ComposeResult:
         with ChatLog(id="chat-log"):
@@ -79,14 +97,23 @@ class ChatPane(Vertical):
 
     def clear(self) -> None:
         self._end_stream()
+        self.record = []
         self.log_view.remove_children()
         self.query_one(SourcesPanel).show([])
 
+    def _question(self, text: str) -> None:
+        self.log_view.mount(Question(text))
+
     def show_history(self, turns: list[tuple[str, str]]) -> None:
         for question, answer in turns:
-            self.log_view.mount(Question(question, markup=False))
+            self._question(question)
             self.log_view.mount(Answer(link_citations(answer)))
+            self.record.append(TurnRecord(question, answer))
         self.log_view.anchor()
+
+    def last_answer(self) -> str:
+        """The newest answer as the agent wrote it (``[n]`` citations), or ''."""
+        return next((t.answer for t in reversed(self.record) if t.answer), "")
 
     def note(self, text: str, error: bool = False) -> None:
         self.log_view.mount(ChatNote(text, markup=False, classes="-error" if error else ""))
@@ -134,7 +161,8 @@ class ChatPane(Vertical):
                     self._begin_answer()
                 self._buffer.append(ev.text)
             case TurnStarted():
-                self.log_view.mount(Question(ev.question, markup=False))
+                self._question(ev.question)
+                self.record.append(TurnRecord(ev.question))
                 self.log_view.anchor()
                 self.query_one(SourcesPanel).show([])
                 self._answer = None
@@ -147,7 +175,11 @@ class ChatPane(Vertical):
             case TurnFinished(result=result):
                 self._final(result.final_answer or "_(no answer)_")
                 self.query_one(SourcesPanel).show(result.sources)
+                if self.record:
+                    self.record[-1].answer, self.record[-1].sources = result.final_answer, list(result.sources)
             case TurnFailed():
+                if self.record and not self.record[-1].answer:
+                    self.record[-1].failed = ev.error
                 self._end_stream()
                 self._answer = None
                 label = "cancelled" if ev.category == "cancelled" else "failed"
@@ -161,3 +193,4 @@ class ChatPane(Vertical):
             n = int(event.href.rsplit("-", 1)[1])
             if self.query_one(SourcesPanel).select_index(n):
                 self.query_one("#source-list").focus()
+

@@ -6,7 +6,9 @@ from __future__ import annotations
 from textual.widgets import Tabs
 
 from paperpilot_tui.app import PaperPilotApp
-from tests.tui.conftest import wait_until
+from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
+from tests.tui.conftest import ask, real_agent_factory, wait_until
+from tests.tui.stub_hub import StubHub
 
 
 async def test_narrow_tabs_are_labelled_with_the_keys_that_switch_them(settings):
@@ -37,3 +39,35 @@ async def test_the_chosen_theme_comes_back_at_the_next_launch(settings):
     third = PaperPilotApp(settings, start_backend=False)
     async with third.run_test(size=(120, 40)):
         assert third.theme == "paperpilot-high-contrast"
+
+
+def real_app(settings, **kw) -> PaperPilotApp:
+    """The real agent (offline brain, real graph, checkpointer, stores) on the stub hub."""
+    settings.memory.enabled = False
+    return PaperPilotApp(settings, agent_factory=real_agent_factory(StubHub()), **kw)
+
+
+async def test_copy_puts_the_last_answer_or_the_focused_code_block_on_the_clipboard(settings):
+    app = real_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+g")
+        assert app.clipboard == ""  # nothing to copy yet: a warning, not an empty clipboard
+        await ask(pilot, "What does LoRA freeze?")
+        result = app.main_screen.query_one(ChatPane).record[-1]
+        assert "freezes the pretrained model weights" in result.answer
+        await pilot.press("ctrl+g")
+        assert app.clipboard == result.answer  # as written: [n] citations, not the chat's links
+        assert "[1]" in app.clipboard and "#source-" not in app.clipboard
+        assert any("Copied the answer" in str(n.message) for n in app._notifications)
+        chat = app.main_screen.query_one(ChatPane)
+        chat.show_history([("a code question", "Use this:\n\n```python\nprint('lora')\n```\n\nDone [1].")])
+        block = await _wait_for(pilot, lambda: chat.query(CodeBlock).last() if chat.query(CodeBlock) else None)
+        block.focus()
+        await pilot.press("ctrl+g")
+        assert app.clipboard == "print('lora')"
+
+
+async def _wait_for(pilot, get):
+    await wait_until(pilot, lambda: get() is not None)
+    return get()
+
