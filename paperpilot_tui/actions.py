@@ -94,11 +94,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
                priority=True),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
-    # ---- chat features: copy (paperpilot_tui/widgets/chat*.py, transcript.py) ----
-    # ctrl+g: not bound by the question input (a TextArea), sent by every terminal and
+    # ---- chat features: copy, export (paperpilot_tui/widgets/chat*.py, transcript.py) ----
+    # ctrl+g/ctrl+s: not bound by the question input (a TextArea), sent by every terminal and
     # tmux. Not in the footer (it is full at 120 columns): F1 and the palette list them.
     ActionSpec("copy_answer", "Copy the last answer (or the focused code block) to the clipboard", "ctrl+g",
                "main", "copy_answer", show=False),
+    ActionSpec("export_session", "Export the session to Markdown, with each answer's sources", "ctrl+s",
+               "main", "export_session", show=False),
 )
 
 BY_ID = {a.id: a for a in ACTIONS}

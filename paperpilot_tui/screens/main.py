@@ -259,6 +259,11 @@ class MainScreen(Screen):
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {what} to the clipboard ({len(text)} characters).", timeout=3)
 
+    def action_export_session(self) -> None:
+        from paperpilot_tui.screens.export import export_session
+
+        export_session(self)
+
     def action_pane(self, name: str) -> None:
         self._show(name)
 

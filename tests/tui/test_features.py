@@ -71,3 +71,34 @@ async def _wait_for(pilot, get):
     await wait_until(pilot, lambda: get() is not None)
     return get()
 
+
+async def test_export_writes_the_session_with_each_answers_numbered_sources(settings, tmp_path):
+    from textual.widgets import Input
+
+    app = real_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, "What does LoRA freeze?")
+        await ask(pilot, "How much GPU memory does QLoRA need to finetune a 65B model?")
+        record = app.main_screen.query_one(ChatPane).record
+        assert [len(t.sources) > 0 for t in record] == [True, True]
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "PromptScreen")
+        box = app.screen.query_one(Input)
+        session = app.session.session_id
+        assert box.value == str(settings.paths.resolve("exports") / f"{session}.md")
+        target = tmp_path / "out" / "lora.md"
+        box.value = str(target)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: target.exists())
+    text = target.read_text(encoding="utf-8")
+    assert session in text
+    for n, turn in enumerate(record, 1):
+        assert f"## {n}. {turn.question}" in text
+        assert turn.answer.strip() in text
+    first, second = text.split("## 2. ")
+    for part, turn in ((first, record[0]), (second, record[1])):
+        assert "### Sources" in part
+        for s in turn.sources:  # each cited [n] with its paper and chunk, under its own turn
+            assert f"- **[{s.index}]** {s.title}" in part and f"`{s.chunk_id}`" in part
+            assert f"[{s.index}]" in turn.answer
+
