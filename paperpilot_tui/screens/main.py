@@ -18,6 +18,7 @@ from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStart
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
 from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
+from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.graph import GraphPane
 from paperpilot_tui.widgets.memory_pane import MemoryPane
@@ -216,6 +217,10 @@ class MainScreen(Screen):
     # ---- actions -------------------------------------------------------------------------------
 
     def action_cancel_turn(self) -> None:
+        search = self.query_one(ChatSearch)
+        if search.is_open and search.has_focus_within:  # esc in the search bar closes it first
+            search.close()
+            return
         session = self.app.session
         replaying = session.replaying
         if not session.cancel(by_user=True):
@@ -258,6 +263,10 @@ class MainScreen(Screen):
             return
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {what} to the clipboard ({len(text)} characters).", timeout=3)
+
+    def action_search_chat(self) -> None:
+        self._show("chat")
+        self.query_one(ChatSearch).open()
 
     def action_export_session(self) -> None:
         from paperpilot_tui.screens.export import export_session

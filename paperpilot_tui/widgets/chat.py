@@ -16,11 +16,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
-from textual.widgets._markdown import MarkdownFence
+from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownTable
 
 from core.events import Event, RetryStarted, TokenDelta, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.transcript import TurnRecord
 from paperpilot_tui.widgets.chat_input import ChatInput
+from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.sources import SourcesPanel
 
 FLUSH_S = 0.08
@@ -69,6 +70,8 @@ class ChatLog(VerticalScroll):
 
     DEFAULT_CSS = """
     ChatLog { layout: stream; height: 1fr; scrollbar-size-vertical: 1; }
+    ChatLog .-search-hit { background-tint: $warning 20%; }
+    ChatLog .-search-current { background-tint: $warning 50%; text-style: bold; }
     """
 
     def on_mount(self) -> None:
@@ -85,6 +88,7 @@ class ChatPane(Vertical):
         self.record: list[TurnRecord] = []
 
     def compose(self) -> ComposeResult:
+        yield ChatSearch(self.search_units, id="chat-search")
         with ChatLog(id="chat-log"):
             yield ChatNote("Ask about the papers in your knowledge hub. enter sends · ctrl+j new line · "
                            "↑/↓ history · esc cancels · F1 help", id="chat-hint")
@@ -114,6 +118,17 @@ class ChatPane(Vertical):
     def last_answer(self) -> str:
         """The newest answer as the agent wrote it (``[n]`` citations), or ''."""
         return next((t.answer for t in reversed(self.record) if t.answer), "")
+
+    def search_units(self) -> list[tuple[Any, str]]:
+        """What find-in-chat looks through, top to bottom: each question, and each block of each
+        answer (paragraph, list, table, code) with its text as shown."""
+        units: list[tuple[Any, str]] = []
+        for child in self.log_view.children:
+            if isinstance(child, Question):
+                units.append((child, child.text))
+            elif isinstance(child, Answer):
+                units += [(block, block_text(block)) for block in child.children if isinstance(block, MarkdownBlock)]
+        return units
 
     def note(self, text: str, error: bool = False) -> None:
         self.log_view.mount(ChatNote(text, markup=False, classes="-error" if error else ""))
@@ -185,6 +200,10 @@ class ChatPane(Vertical):
                 label = "cancelled" if ev.category == "cancelled" else "failed"
                 self.note(f"✗ turn {label}: {ev.error}", error=ev.category != "cancelled")
 
+    @on(ChatSearch.Closed)
+    def _search_closed(self) -> None:
+        self.query_one(ChatInput).focus()
+
     @on(Markdown.LinkClicked)
     def _citation(self, event: Markdown.LinkClicked) -> None:
         if event.href.startswith("#source-"):
@@ -194,3 +213,15 @@ class ChatPane(Vertical):
             if self.query_one(SourcesPanel).select_index(n):
                 self.query_one("#source-list").focus()
 
+
+def block_text(block: MarkdownBlock) -> str:
+    """A Markdown block's text as shown: code as written, a table's cells, else its inline text and
+    its nested blocks'."""
+    if isinstance(block, MarkdownFence):
+        return block.code
+    if isinstance(block, MarkdownTable):
+        cells = [*block._headers, *(c for row in block._rows for c in row)]
+        return " | ".join(c.plain for c in cells)
+    parts = [block._content.plain]
+    parts += [block_text(b) for b in block.children if isinstance(b, MarkdownBlock)]
+    return "\n".join(p for p in parts if p)

@@ -102,3 +102,57 @@ async def test_export_writes_the_session_with_each_answers_numbered_sources(sett
             assert f"- **[{s.index}]** {s.title}" in part and f"`{s.chunk_id}`" in part
             assert f"[{s.index}]" in turn.answer
 
+
+async def test_search_in_the_chat_jumps_between_matches_and_scrolls_to_them(settings):
+    from paperpilot_tui.widgets.chat import Answer, ChatLog
+    from paperpilot_tui.widgets.chat_input import ChatInput
+    from paperpilot_tui.widgets.chat_search import ChatSearch
+
+    app = real_app(settings)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, "What does LoRA freeze?")
+        await ask(pilot, "How much GPU memory does QLoRA need to finetune a 65B model?")
+        screen = app.main_screen
+        log, search = screen.query_one(ChatLog), screen.query_one(ChatSearch)
+        record = screen.query_one(ChatPane).record
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y  # at the bottom, the first answer above
+
+        await pilot.press("slash")  # the question box has focus: "/" is typed there, no search
+        assert screen.query_one(ChatInput).text == "/" and not search.is_open
+        screen.query_one(ChatInput).clear()
+        await pilot.press("ctrl+f")
+        assert search.is_open and app.focused is search.query_one("#chat-search-input")
+        await pilot.press(*"pretrained")
+        expected = sum((t.question + " " + t.answer).lower().count("pretrained") for t in record)
+        assert expected >= 1 and "pretrained" not in record[1].answer.lower()
+        count = search.query_one("#chat-search-count")
+        assert str(count.render()) == f"1 of {expected}"
+        first_answer = screen.query(Answer).first()
+        current = search.matches[search.current]
+        assert current.parent is first_answer and current.has_class("-search-current")
+        await wait_until(pilot, lambda: log.scroll_y < log.max_scroll_y)  # scrolled up to the first answer
+        assert current.region.height > 0 and log.content_region.overlaps(current.region)
+
+        search.query_one("#chat-search-input").value = "qlora"
+        await pilot.pause()
+        total = sum((t.question + " " + t.answer).lower().count("qlora") for t in record)
+        assert total >= 3 and str(count.render()) == f"1 of {total}"
+        await pilot.press("enter")
+        assert str(count.render()) == f"2 of {total}"
+        await pilot.press("down")
+        assert str(count.render()) == f"3 of {total}"
+        await pilot.press("up", "up", "up")  # wraps around to the last match
+        assert str(count.render()) == f"{total} of {total}"
+        last = search.matches[-1]
+        assert last.parent is screen.query(Answer).last()
+        await wait_until(pilot, lambda: last.region.height > 0 and log.content_region.overlaps(last.region))
+        assert len(log.query(".-search-current")) == 1 and len(log.query(".-search-hit")) >= 3
+
+        await pilot.press("escape")
+        assert not search.is_open and not log.query(".-search-hit")
+        assert app.focused is screen.query_one(ChatInput)
+        assert screen.status.activity == "ready"
+
+        log.focus()  # where "/" is not typed, it opens the search too
+        await pilot.press("slash")
+        assert search.is_open
