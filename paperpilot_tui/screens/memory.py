@@ -92,8 +92,7 @@ class MemoryScreen(Screen):
         fact = self.selected()
         detail = self.query_one("#fact-detail", Static)
         if fact is None:
-            detail.update("No facts yet: the agent saves what it learns after each answer (a adds one by hand)."
-                          if not self.query_text else "No fact matches the search.")
+            detail.update(self._empty())
             return
         origin = f"session {fact.session_id}" if fact.session_id else "added by hand"
         if fact.source_question:
@@ -103,6 +102,15 @@ class MemoryScreen(Screen):
         pinned = " · pinned" if fact.pinned else ""
         detail.update(f"fact {fact.id}{pinned}\n{fact.content}\n{origin}\n"
                       f"created {fmt_time(fact.created)} · updated {fmt_time(fact.updated)} · {recalled}")
+
+    def _empty(self) -> str:
+        if self.query_text:
+            return f"No fact matches “{self.query_text}” (esc, then / to search again)."
+        how = ("After each answer the agent keeps what it learned: short facts from the question and the "
+               "answer, recalled in later sessions when a question needs them."
+               if self.app.settings.memory.enabled else
+               "Memory is off (memory.enabled: false in the settings): answers are not remembered.")
+        return f"No facts yet. {how}\nPress a to add one by hand."
 
     def _status(self, text: str) -> None:
         self.query_one("#browser-status", Static).update(text)

@@ -5,6 +5,7 @@ never per token); when the turn ends the answer gets one final ``update()`` with
 text, whose ``[n]`` citations become links to the sources list. The pane keeps one
 :class:`~paperpilot_tui.transcript.TurnRecord` per turn (question, answer as written, numbered
 sources) for copy and export; code blocks in answers take focus, so one can be copied alone.
+An empty conversation shows a hint of what to ask and the keys.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from paperpilot_tui.widgets.sources import SourcesPanel
 
 FLUSH_S = 0.08
 _CITE = re.compile(r"\[(\d+)\](?!\()")
+HINT = ("Ask about the papers in your knowledge hub, e.g. “Compare LoRA and QLoRA in memory use and "
+        "accuracy”. enter sends · ctrl+j new line · ↑/↓ history · esc cancels · F1 help")
 
 
 def link_citations(answer: str) -> str:
@@ -90,8 +93,7 @@ class ChatPane(Vertical):
     def compose(self) -> ComposeResult:
         yield ChatSearch(self.search_units, id="chat-search")
         with ChatLog(id="chat-log"):
-            yield ChatNote("Ask about the papers in your knowledge hub. enter sends · ctrl+j new line · "
-                           "↑/↓ history · esc cancels · F1 help", id="chat-hint")
+            yield ChatNote(self._hint(), classes="chat-hint", markup=False)
         yield SourcesPanel(id="sources")
         yield ChatInput(id="chat-input")
 
@@ -99,13 +101,31 @@ class ChatPane(Vertical):
     def log_view(self) -> ChatLog:
         return self.query_one(ChatLog)
 
+    def _hint(self) -> str:
+        keys = getattr(self.app, "keys_for", None)
+        if keys is None:
+            return HINT
+        first = {a: keys(a).split(" / ")[0] for a in ("search_chat", "copy_answer", "export_session")}
+        return (f"{HINT} · {first['search_chat']} search · {first['copy_answer']} copy · "
+                f"{first['export_session']} export")
+
     def clear(self) -> None:
+        """An empty conversation: the hint again (a new session; until a resumed one has loaded)."""
         self._end_stream()
+        search = self.query_one(ChatSearch)
+        if search.is_open:
+            search.close()
         self.record = []
         self.log_view.remove_children()
+        self.log_view.mount(ChatNote(self._hint(), classes="chat-hint", markup=False))
         self.query_one(SourcesPanel).show([])
 
+    def _drop_hint(self) -> None:
+        for hint in self.log_view.query(".chat-hint"):
+            hint.remove()
+
     def _question(self, text: str) -> None:
+        self._drop_hint()
         self.log_view.mount(Question(text))
 
     def show_history(self, turns: list[tuple[str, str]]) -> None:

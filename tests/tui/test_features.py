@@ -41,9 +41,9 @@ async def test_the_chosen_theme_comes_back_at_the_next_launch(settings):
         assert third.theme == "paperpilot-high-contrast"
 
 
-def real_app(settings, **kw) -> PaperPilotApp:
+def real_app(settings, memory: bool = False, **kw) -> PaperPilotApp:
     """The real agent (offline brain, real graph, checkpointer, stores) on the stub hub."""
-    settings.memory.enabled = False
+    settings.memory.enabled = memory
     return PaperPilotApp(settings, agent_factory=real_agent_factory(StubHub()), **kw)
 
 
@@ -156,3 +156,35 @@ async def test_search_in_the_chat_jumps_between_matches_and_scrolls_to_them(sett
         log.focus()  # where "/" is not typed, it opens the search too
         await pilot.press("slash")
         assert search.is_open
+
+
+async def test_a_new_session_shows_what_to_ask_and_the_keys(settings):
+    from paperpilot_tui.widgets.chat import ChatLog, Question
+
+    app = real_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        log = app.main_screen.query_one(ChatLog)
+        hint = lambda: " ".join(str(n.render()) for n in log.query(".chat-hint"))  # noqa: E731
+        assert "Ask about the papers" in hint() and "ctrl+f search" in hint() and "ctrl+s export" in hint()
+        await ask(pilot, "What does LoRA freeze?")
+        assert not log.query(".chat-hint")  # the conversation replaces the hint
+        await pilot.press("ctrl+n")
+        await wait_until(pilot, lambda: not log.query(Question) and bool(log.query(".chat-hint")))
+        assert "Ask about the papers" in hint() and "enter sends" in hint() and "F1 help" in hint()
+        assert app.main_screen.query_one(ChatPane).record == []
+
+
+async def test_an_empty_memory_browser_says_how_facts_get_there_and_a_adds_one(settings):
+    app = real_app(settings, memory=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session.stores is not None)
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: "0 fact(s)" in str(app.screen.query_one("#browser-status").render()))
+        detail = str(app.screen.query_one("#fact-detail").render())
+        assert "No facts yet" in detail and "After each answer" in detail and "Press a to add" in detail
+        await pilot.press("a")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "PromptScreen")
+        await pilot.press(*"LoRA rank 8 is the default", "enter")
+        await wait_until(pilot, lambda: len(getattr(app.screen, "facts", [])) == 1)
+        detail = str(app.screen.query_one("#fact-detail").render())
+        assert "LoRA rank 8 is the default" in detail and "added by hand" in detail
