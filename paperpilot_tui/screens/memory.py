@@ -2,8 +2,8 @@
 confirmation). Each change is one fact-store call, i.e. one transaction, run off the UI thread.
 
 The fact column takes the width the other columns leave; the highlighted fact is shown in full
-below the table with where it came from (session, question) and when it was created, updated and
-last recalled."""
+below the table with where it came from (session, question), when it was created, updated and
+last recalled, and the keywords it is recalled by."""
 
 from __future__ import annotations
 
@@ -100,8 +100,9 @@ class MemoryScreen(Screen):
         recalled = (f"recalled {fact.recall_count}×, last {fmt_time(fact.last_recalled)}" if fact.last_recalled
                     else f"recalled {fact.recall_count}×")
         pinned = " · pinned" if fact.pinned else ""
+        keywords = f"\nkeywords: {', '.join(fact.keywords)}" if fact.keywords else ""
         detail.update(f"fact {fact.id}{pinned}\n{fact.content}\n{origin}\n"
-                      f"created {fmt_time(fact.created)} · updated {fmt_time(fact.updated)} · {recalled}")
+                      f"created {fmt_time(fact.created)} · updated {fmt_time(fact.updated)} · {recalled}{keywords}")
 
     def _empty(self) -> str:
         if self.query_text:

@@ -188,3 +188,54 @@ async def test_an_empty_memory_browser_says_how_facts_get_there_and_a_adds_one(s
         await wait_until(pilot, lambda: len(getattr(app.screen, "facts", [])) == 1)
         detail = str(app.screen.query_one("#fact-detail").render())
         assert "LoRA rank 8 is the default" in detail and "added by hand" in detail
+
+
+async def test_sessions_browser_says_when_there_are_none_and_details_the_highlighted_one(settings):
+    from textual.widgets import DataTable
+
+    app = real_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session.stores is not None)
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: "0 session(s)" in str(app.screen.query_one("#browser-status").render()))
+        assert "No sessions yet" in str(app.screen.query_one("#session-detail").render())
+        await pilot.press("escape")
+        await ask(pilot, "What does LoRA freeze?")
+        await ask(pilot, "How much GPU memory does QLoRA need to finetune a 65B model?")
+        first = app.session.session_id
+        await pilot.press("ctrl+n")
+        await ask(pilot, "What does QLoRA reach on the Vicuna benchmark?")
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: len(getattr(app.screen, "sessions", [])) == 2)
+        screen = app.screen
+        detail = lambda: str(screen.query_one("#session-detail").render())  # noqa: E731
+        await wait_until(pilot, lambda: "first question: What does QLoRA reach" in detail())
+        assert "the current session" in detail() and "1 turn(s)" in detail()
+        row = next(n for n, s in enumerate(screen.sessions) if s.id == first)
+        screen.query_one(DataTable).move_cursor(row=row)
+        await wait_until(pilot, lambda: "first question: What does LoRA freeze?" in detail())
+        text = detail()
+        assert f"session {first} · 2 turn(s)" in text and "last used " in text and "started " in text
+        assert "latest question: How much GPU memory" in text and "0 LLM call(s)" in text
+        assert screen.sessions[row].title in text
+
+
+async def test_memory_browser_details_a_fact_where_it_came_from_and_when_it_was_recalled(settings):
+    from core.stores import open_stores
+
+    stores = open_stores(settings).open_all()
+    fact = stores.facts.add("QLoRA finetunes a 65B model on a single 48GB GPU with 4-bit NormalFloat weights",
+                            source_question="How much memory does QLoRA need?", session_id="s-qlora",
+                            created=1_700_000_000)
+    with stores.facts.db.write() as conn:  # recalled twice, last at a known time
+        conn.execute("UPDATE facts SET recall_count = 2, last_recalled = ? WHERE id = ?", (1_700_086_400, fact.id))
+    app = PaperPilotApp(settings, agent_factory=real_agent_factory(StubHub()), stores_factory=lambda s: stores)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session.stores is not None)
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: len(getattr(app.screen, "facts", [])) == 1)
+        detail = str(app.screen.query_one("#fact-detail").render())
+        assert fact.content in detail  # in full, though wider than the fact column at 100 columns
+        assert "session s-qlora" in detail and "asked: “How much memory does QLoRA need?”" in detail
+        assert "created 2023-11-14 22:13" in detail and "recalled 2×, last 2023-11-15 22:13" in detail
+        assert "keywords: " in detail and "qlora" in detail.split("keywords: ")[1].lower()
