@@ -16,6 +16,7 @@ from textual.widgets import Footer, Static, Tab, Tabs
 
 from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
+from paperpilot_tui.cost import CostMeter
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
 from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
 from paperpilot_tui.widgets.chat_search import ChatSearch
@@ -38,6 +39,7 @@ class MainScreen(Screen):
         super().__init__(id="main")
         self.turns_ended = 0
         self.shown = "chat"
+        self.cost = CostMeter()
 
     def compose(self) -> ComposeResult:
         yield Tabs(*(Tab(f"{self._pane_key(p)} {p.title()}", id=f"tab-{p}") for p in PANES), id="pane-tabs")
@@ -99,6 +101,9 @@ class MainScreen(Screen):
                 self.query_one(MemoryPane))
 
     def clear(self) -> None:
+        if self.app.session.session_id != self.cost.session_id:  # another session: its own costs
+            self.cost = CostMeter()
+            self.status.cost = ""
         self.query_one(ChatPane).clear()
         self.query_one(TracePane).clear()
         self.query_one(GraphPane).reset()
@@ -119,6 +124,8 @@ class MainScreen(Screen):
         ev = message.event
         for pane in self.panes():
             pane.apply(ev)
+        if not message.replay and self.cost.apply(ev):  # a replay costs nothing
+            self.status.cost = self.cost.line()
         match ev:
             case TurnStarted():
                 self.status.activity = "replaying" if message.replay else "thinking"

@@ -239,3 +239,45 @@ async def test_memory_browser_details_a_fact_where_it_came_from_and_when_it_was_
         assert "session s-qlora" in detail and "asked: “How much memory does QLoRA need?”" in detail
         assert "created 2023-11-14 22:13" in detail and "recalled 2×, last 2023-11-15 22:13" in detail
         assert "keywords: " in detail and "qlora" in detail.split("keywords: ")[1].lower()
+
+
+async def test_status_bar_shows_seconds_llm_calls_and_tokens_of_the_last_turn_and_the_session(settings):
+    import re
+
+    from core.events import LLMCall, TurnFinished, TurnStarted
+    from paperpilot_tui.messages import AgentEvent
+
+    app = real_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        status = app.main_screen.status
+        assert status.cost == "" and "last " not in str(status.render())  # no turn yet: nothing claimed
+        await ask(pilot, "What does LoRA freeze?")
+        shape = r"last (\d+\.\d) s · 0 calls · 0 tok · total (\d+\.\d) s"  # the offline brain calls no LLM
+        first = re.fullmatch(shape, status.cost)
+        assert first and first[1] == first[2], status.cost
+        assert status.cost in str(status.render())  # shown at 120 columns
+        await ask(pilot, "How much GPU memory does QLoRA need to finetune a 65B model?")
+        second = re.fullmatch(shape, status.cost)
+        meter = app.main_screen.cost
+        assert second and meter.total.turns == 2
+        assert abs(float(second[2]) - (meter.total.seconds)) < 0.06 and meter.total.seconds >= meter.last.seconds
+        # a turn of an LLM brain: its calls and tokens come from the LLMCall events and the result
+        run, sid = app.session.run, app.session.session_id
+        started = TurnStarted(question="q", session_id=sid, ts=100.0)
+        calls = [LLMCall(purpose="answer", model="m", prompt_tokens=30, completion_tokens=12, ts=101.0),
+                 LLMCall(purpose="critic", model="m", prompt_tokens=5, completion_tokens=1, ts=102.0)]
+        finished = TurnFinished(result=_result(sid, llm_calls=2, total_ms=2500.0), ts=102.5)
+        for ev in (started, *calls, finished):
+            app.main_screen.post_message(AgentEvent(ev, run))
+        await wait_until(pilot, lambda: status.cost.startswith("last 2.5 s · 2 calls · 48 tok"))
+        assert status.cost.endswith(" · 2 calls · 48 tok") and meter.total.turns == 3
+        await pilot.press("ctrl+n")  # a new session starts from nothing
+        await wait_until(pilot, lambda: status.cost == "")
+
+
+def _result(session_id: str, *, llm_calls: int, total_ms: float):
+    from core.types import TurnResult
+
+    return TurnResult(question="q", session_id=session_id, trace_id="t", intent=None, strategy="simple",
+                      final_answer="a", sources=[], critic=None, retry_count=0, llm_calls=llm_calls,
+                      tokens={"prompt": 35, "completion": 13, "total": 48}, timings_ms={"total": total_ms})
