@@ -98,13 +98,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
     # ---- chat features: copy, export, search (paperpilot_tui/widgets/chat*.py, transcript.py) ----
     # ctrl+g/ctrl+s/ctrl+f: not bound by the question input (a TextArea), sent by every terminal and
     # tmux. Not in the footer (it is full at 120 columns): the empty chat's hint, F1 and the palette list them.
-    # "/" opens the search only where it is not typed: the question input has focus by default.
+    # Search is ctrl+f, not "/": the question input has focus by default and types "/" (keycheck refuses it).
     ActionSpec("copy_answer", "Copy the last answer (or the focused code block) to the clipboard", "ctrl+g",
                "main", "copy_answer", show=False),
     ActionSpec("export_session", "Export the session to Markdown, with each answer's sources", "ctrl+s",
                "main", "export_session", show=False),
-    ActionSpec("search_chat", "Search the conversation (/ where the question box does not have focus)",
-               "ctrl+f,slash", "main", "search_chat", show=False),
+    ActionSpec("search_chat", "Search the conversation (esc closes)", "ctrl+f", "main", "search_chat", show=False),
     ActionSpec("search_next", "Next match (enter, or ↓)", "enter,down", "search", "next", palette=False,
                show=False),
     ActionSpec("search_prev", "Previous match (↑; shift+enter where the terminal sends it, not tmux)",
