@@ -19,6 +19,7 @@ SCOPES = {
     "sessions": "Sessions",
     "replay": "Replay",
     "dialog": "Dialogs",
+    "search": "Search in the chat",
 }
 
 
@@ -95,6 +96,21 @@ ACTIONS: tuple[ActionSpec, ...] = (
                priority=True),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
+    # ---- chat features: copy, export, search (paperpilot_tui/widgets/chat*.py, transcript.py) ----
+    # ctrl+g/ctrl+s/ctrl+f: not bound by the question input (a TextArea), sent by every terminal and
+    # tmux. Not in the footer (it is full at 120 columns): the empty chat's hint, F1 and the palette list them.
+    # Search is ctrl+f, not "/": the question input has focus by default and types "/" (keycheck refuses it).
+    ActionSpec("copy_answer", "Copy the last answer (or the focused code block) to the clipboard", "ctrl+g",
+               "main", "copy_answer", show=False),
+    ActionSpec("export_session", "Export the session to Markdown, with each answer's sources", "ctrl+s",
+               "main", "export_session", show=False),
+    ActionSpec("search_chat", "Search the conversation (esc closes)", "ctrl+f", "main", "search_chat", show=False),
+    ActionSpec("search_next", "Next match (enter, or ↓)", "enter,down", "search", "next", palette=False,
+               show=False),
+    ActionSpec("search_prev", "Previous match (↑; shift+enter where the terminal sends it, not tmux)",
+               "shift+enter,up", "search", "previous", palette=False, show=False),
+    ActionSpec("search_close", "Close the search, back to the question", "escape", "search", "close",
+               palette=False, show=False),
 )
 
 BY_ID = {a.id: a for a in ACTIONS}

@@ -19,6 +19,7 @@ from paperpilot_tui.actions import BY_ID, bindings
 from paperpilot_tui.commands import ActionsProvider
 from paperpilot_tui.keycheck import check_keymap
 from paperpilot_tui.messages import AgentReady, AgentUnavailable, StoresReady
+from paperpilot_tui.prefs import load_prefs, save_pref
 from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
 from paperpilot_tui.session import Session
@@ -53,11 +54,12 @@ class PaperPilotApp(App):
 
     def on_mount(self) -> None:
         self.register_theme(HIGH_CONTRAST)
-        theme = self.settings.tui.theme
+        theme = load_prefs(self.settings).get("theme") or self.settings.tui.theme  # the last one chosen
         if theme in self.available_themes:
             self.theme = theme
         else:
             self.notify(f"unknown theme {theme!r} in settings; using {self.theme}", severity="warning")
+        self._theme_restored = True  # from now on a theme change is the user's: remember it
         keymap, problems = check_keymap(self._normalize_keymap(dict(self.settings.tui.keymap)))
         if problems:
             self.notify("\n".join(problems), title="tui.keymap: these remaps are ignored (defaults kept)",
@@ -182,6 +184,11 @@ class PaperPilotApp(App):
             self.pop_screen()
 
     def watch_theme(self, theme: str) -> None:
+        if getattr(self, "_theme_restored", False):
+            try:
+                save_pref(self.settings, "theme", theme)
+            except OSError as exc:
+                self.notify(f"could not remember the theme: {exc}", severity="warning")
         if self.main_screen.is_mounted:
             self.main_screen.query_one("#graph-view").refresh_view()
 

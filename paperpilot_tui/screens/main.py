@@ -16,8 +16,10 @@ from textual.widgets import Footer, Static, Tab, Tabs
 
 from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
+from paperpilot_tui.cost import CostMeter
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
-from paperpilot_tui.widgets.chat import ChatPane
+from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
+from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.graph import GraphPane
 from paperpilot_tui.widgets.memory_pane import MemoryPane
@@ -37,9 +39,10 @@ class MainScreen(Screen):
         super().__init__(id="main")
         self.turns_ended = 0
         self.shown = "chat"
+        self.cost = CostMeter()
 
     def compose(self) -> ComposeResult:
-        yield Tabs(*(Tab(f"{n + 1} {p.title()}", id=f"tab-{p}") for n, p in enumerate(PANES)), id="pane-tabs")
+        yield Tabs(*(Tab(f"{self._pane_key(p)} {p.title()}", id=f"tab-{p}") for p in PANES), id="pane-tabs")
         with Horizontal(id="panes"):
             with Vertical(id="left"):
                 yield ChatPane(id="chat", classes="pane")
@@ -51,6 +54,11 @@ class MainScreen(Screen):
         yield Static("", id="replay-bar")
         yield StatusBar(id="status")
         yield Footer()
+
+    def _pane_key(self, pane: str) -> str:
+        """The tab's label key: the first key bound to the pane (F5..F8 unless remapped), as the footer writes it."""
+        key = self.app.keys_for(f"pane_{pane}").split(" / ")[0]
+        return key.upper() if len(key) <= 3 else key
 
     def on_mount(self) -> None:
         titles = {"chat": "Chat", "graph": "Graph · strategy", "trace": "Trace", "memory": "Memory"}
@@ -93,6 +101,9 @@ class MainScreen(Screen):
                 self.query_one(MemoryPane))
 
     def clear(self) -> None:
+        if self.app.session.session_id != self.cost.session_id:  # another session: its own costs
+            self.cost = CostMeter()
+            self.status.cost = ""
         self.query_one(ChatPane).clear()
         self.query_one(TracePane).clear()
         self.query_one(GraphPane).reset()
@@ -113,6 +124,8 @@ class MainScreen(Screen):
         ev = message.event
         for pane in self.panes():
             pane.apply(ev)
+        if not message.replay and self.cost.apply(ev):  # a replay costs nothing
+            self.status.cost = self.cost.line()
         match ev:
             case TurnStarted():
                 self.status.activity = "replaying" if message.replay else "thinking"
@@ -211,6 +224,10 @@ class MainScreen(Screen):
     # ---- actions -------------------------------------------------------------------------------
 
     def action_cancel_turn(self) -> None:
+        search = self.query_one(ChatSearch)
+        if search.is_open and search.has_focus_within:  # esc in the search bar closes it first
+            search.close()
+            return
         session = self.app.session
         replaying = session.replaying
         if not session.cancel(by_user=True):
@@ -240,6 +257,28 @@ class MainScreen(Screen):
         steps = self.query_one(TracePane).steps
         if steps:
             steps[-1].query_one("CollapsibleTitle").focus()
+
+    def action_copy_answer(self) -> None:
+        """The focused code block's code, else the last answer (as written, with its [n]), via OSC 52."""
+        focused = self.focused
+        if isinstance(focused, CodeBlock):
+            text, what = focused.code, "the code block"
+        else:
+            text, what = self.query_one(ChatPane).last_answer(), "the answer"
+        if not text:
+            self.notify("No answer to copy yet.", severity="warning", timeout=3)
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {what} to the clipboard ({len(text)} characters).", timeout=3)
+
+    def action_search_chat(self) -> None:
+        self._show("chat")
+        self.query_one(ChatSearch).open()
+
+    def action_export_session(self) -> None:
+        from paperpilot_tui.screens.export import export_session
+
+        export_session(self)
 
     def action_pane(self, name: str) -> None:
         self._show(name)

@@ -2,8 +2,8 @@
 confirmation). Each change is one fact-store call, i.e. one transaction, run off the UI thread.
 
 The fact column takes the width the other columns leave; the highlighted fact is shown in full
-below the table with where it came from (session, question) and when it was created, updated and
-last recalled."""
+below the table with where it came from (session, question), when it was created, updated and
+last recalled, and the keywords it is recalled by."""
 
 from __future__ import annotations
 
@@ -92,8 +92,7 @@ class MemoryScreen(Screen):
         fact = self.selected()
         detail = self.query_one("#fact-detail", Static)
         if fact is None:
-            detail.update("No facts yet: the agent saves what it learns after each answer (a adds one by hand)."
-                          if not self.query_text else "No fact matches the search.")
+            detail.update(self._empty())
             return
         origin = f"session {fact.session_id}" if fact.session_id else "added by hand"
         if fact.source_question:
@@ -101,8 +100,18 @@ class MemoryScreen(Screen):
         recalled = (f"recalled {fact.recall_count}×, last {fmt_time(fact.last_recalled)}" if fact.last_recalled
                     else f"recalled {fact.recall_count}×")
         pinned = " · pinned" if fact.pinned else ""
+        keywords = f"\nkeywords: {', '.join(fact.keywords)}" if fact.keywords else ""
         detail.update(f"fact {fact.id}{pinned}\n{fact.content}\n{origin}\n"
-                      f"created {fmt_time(fact.created)} · updated {fmt_time(fact.updated)} · {recalled}")
+                      f"created {fmt_time(fact.created)} · updated {fmt_time(fact.updated)} · {recalled}{keywords}")
+
+    def _empty(self) -> str:
+        if self.query_text:
+            return f"No fact matches “{self.query_text}” (esc, then / to search again)."
+        how = ("After each answer the agent keeps what it learned: short facts from the question and the "
+               "answer, recalled in later sessions when a question needs them."
+               if self.app.settings.memory.enabled else
+               "Memory is off (memory.enabled: false in the settings): answers are not remembered.")
+        return f"No facts yet. {how}\nPress a to add one by hand."
 
     def _status(self, text: str) -> None:
         self.query_one("#browser-status", Static).update(text)

@@ -1,4 +1,8 @@
-"""Sessions: list (title, last update, turns), open/resume, rename, delete (with a confirmation), new."""
+"""Sessions: list (title, last update, turns), open/resume, rename, delete (with a confirmation), new.
+
+Below the table, the highlighted session in detail: its title and id, when it was started and last
+used, how many turns it has, and its first and latest questions with the time and LLM calls its
+turns took (from the trace store, when tracing recorded them)."""
 
 from __future__ import annotations
 
@@ -24,10 +28,12 @@ class SessionsScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="sessions-screen")
         self.sessions: list[Any] = []
+        self.traces: dict[str, list[Any]] | None = None  # session id → its recorded turns, newest first
 
     def compose(self) -> ComposeResult:
         yield Static("Sessions — conversations you can resume", classes="browser-title")
         yield DataTable(id="sessions", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="session-detail", markup=False)
         yield Static("", id="browser-status")
         yield Footer()
 
@@ -49,6 +55,7 @@ class SessionsScreen(Screen):
         if self.store is None:
             self.query_one("#browser-status", Static).update("the session store is not open yet")
             return
+        self.traces = await self._traces()
         self.sessions = await call(self.store.list)
         table = self.query_one(DataTable)
         table.clear()
@@ -58,6 +65,47 @@ class SessionsScreen(Screen):
             table.add_row(mark + s.id, s.title, fmt_time(s.updated), str(s.turn_count), key=s.id)
         self.query_one("#browser-status", Static).update(
             f"{len(self.sessions)} session(s) · enter open · n new · r rename · d delete · esc back")
+        self._show_detail()
+
+    @on(DataTable.RowHighlighted)
+    def _show_detail(self) -> None:
+        s = self.selected()
+        detail = self.query_one("#session-detail", Static)
+        if s is None:
+            detail.update("No sessions yet. Every question you ask is saved in the current session, so you can "
+                          "resume the conversation here later (enter), also after a restart.\n"
+                          "Press n (or ctrl+n anywhere) to start a new one.")
+            return
+        detail.update(self._describe(s, self.traces.get(s.id, []) if self.traces is not None else None))
+
+    def _describe(self, s: Any, traces: list[Any] | None) -> str:
+        current = " · the current session" if s.id == self.app.session.session_id else ""
+        lines = [f"{s.title}", f"session {s.id}{current} · {s.turn_count} turn(s) · started {fmt_time(s.created)}"
+                 f" · last used {fmt_time(s.updated)}"]
+        if traces:  # newest first
+            lines.append(f"first question: {traces[-1].question}")
+            if len(traces) > 1:
+                lines.append(f"latest question: {traces[0].question}")
+            seconds = sum(t.duration_ms for t in traces) / 1000
+            calls = sum(t.llm_calls for t in traces)
+            lines.append(f"{len(traces)} recorded turn(s) · {seconds:.1f} s · {calls} LLM call(s)")
+        elif traces is not None:
+            lines.append("no recorded turns in the trace store (tracing.enabled was off)")
+        return "\n".join(lines)
+
+    async def _traces(self) -> dict[str, list[Any]] | None:
+        """Every recorded turn (summaries only), by session; None without a trace store."""
+        store = getattr(self.app.session.stores, "traces", None)
+        if store is None:
+            return None
+        try:
+            summaries = await call(store.list, None, None)
+        except Exception:  # noqa: BLE001 - the detail keeps what the session rows say
+            return None
+        out: dict[str, list[Any]] = {}
+        for t in summaries:
+            out.setdefault(t.session_id, []).append(t)
+        return out
 
     def selected(self) -> Any:
         table = self.query_one(DataTable)

@@ -2,7 +2,10 @@
 
 Tokens are buffered and written to a ``MarkdownStream`` every 80 ms (one widget update per flush,
 never per token); when the turn ends the answer gets one final ``update()`` with the formatted
-text, whose ``[n]`` citations become links to the sources list.
+text, whose ``[n]`` citations become links to the sources list. The pane keeps one
+:class:`~paperpilot_tui.transcript.TurnRecord` per turn (question, answer as written, numbered
+sources) for copy and export; code blocks in answers take focus, so one can be copied alone.
+An empty conversation shows a hint of what to ask and the keys.
 """
 
 from __future__ import annotations
@@ -14,14 +17,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
+from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownTable
 
 from core.events import Event, RetryStarted, TokenDelta, TurnFailed, TurnFinished, TurnStarted
+from paperpilot_tui.transcript import TurnRecord
 from paperpilot_tui.widgets.answer_table import AnswerTable
 from paperpilot_tui.widgets.chat_input import ChatInput
+from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.sources import SourcesPanel
 
 FLUSH_S = 0.08
 _CITE = re.compile(r"\[(\d+)\](?!\()")
+HINT = ("Ask about the papers in your knowledge hub, e.g. “Compare LoRA and QLoRA in memory use and "
+        "accuracy”. enter sends · ctrl+j new line · ↑/↓ history · esc cancels · F1 help")
 
 
 def link_citations(answer: str) -> str:
@@ -34,12 +42,24 @@ class Question(Static):
     Question { margin: 1 0 0 0; padding: 0 1; background: $primary 15%; color: $text; text-style: bold; }
     """
 
+    def __init__(self, text: str, **kwargs: Any) -> None:
+        super().__init__(text, markup=False, **kwargs)
+        self.text = text
+
+
+class CodeBlock(MarkdownFence, can_focus=True):
+    """A code block in an answer: focusable (tab, click), so the copy key takes just its code."""
+
+    DEFAULT_CSS = """
+    CodeBlock:focus { background-tint: $accent 25%; }
+    """
+
 
 class Answer(Markdown):
     DEFAULT_CSS = """
     Answer { margin: 0 0 0 0; padding: 0 1; background: transparent; }
     """
-    BLOCKS = {**Markdown.BLOCKS, "table_open": AnswerTable}
+    BLOCKS = {**Markdown.BLOCKS, "fence": CodeBlock, "code_block": CodeBlock, "table_open": AnswerTable}
 
 
 class ChatNote(Static):
@@ -54,6 +74,8 @@ class ChatLog(VerticalScroll):
 
     DEFAULT_CSS = """
     ChatLog { layout: stream; height: 1fr; scrollbar-size-vertical: 1; }
+    ChatLog .-search-hit { background-tint: $warning 20%; }
+    ChatLog .-search-current { background-tint: $warning 50%; text-style: bold; }
     """
 
     def on_mount(self) -> None:
@@ -67,11 +89,12 @@ class ChatPane(Vertical):
         self._stream: Any = None
         self._buffer: list[str] = []
         self._timer: Any = None
+        self.record: list[TurnRecord] = []
 
     def compose(self) -> ComposeResult:
+        yield ChatSearch(self.search_units, id="chat-search")
         with ChatLog(id="chat-log"):
-            yield ChatNote("Ask about the papers in your knowledge hub. enter sends · ctrl+j new line · "
-                           "↑/↓ history · esc cancels · F1 help", id="chat-hint")
+            yield ChatNote(self._hint(), classes="chat-hint", markup=False)
         yield SourcesPanel(id="sources")
         yield ChatInput(id="chat-input")
 
@@ -79,16 +102,54 @@ class ChatPane(Vertical):
     def log_view(self) -> ChatLog:
         return self.query_one(ChatLog)
 
+    def _hint(self) -> str:
+        keys = getattr(self.app, "keys_for", None)
+        if keys is None:
+            return HINT
+        first = {a: keys(a).split(" / ")[0] for a in ("search_chat", "copy_answer", "export_session")}
+        return (f"{HINT} · {first['search_chat']} search · {first['copy_answer']} copy · "
+                f"{first['export_session']} export")
+
     def clear(self) -> None:
+        """An empty conversation: the hint again (a new session; until a resumed one has loaded)."""
         self._end_stream()
+        search = self.query_one(ChatSearch)
+        if search.is_open:
+            search.close()
+        self.record = []
         self.log_view.remove_children()
+        self.log_view.mount(ChatNote(self._hint(), classes="chat-hint", markup=False))
         self.query_one(SourcesPanel).show([])
+
+    def _drop_hint(self) -> None:
+        for hint in self.log_view.query(".chat-hint"):
+            hint.remove()
+
+    def _question(self, text: str) -> None:
+        self._drop_hint()
+        self.log_view.mount(Question(text))
 
     def show_history(self, turns: list[tuple[str, str]]) -> None:
         for question, answer in turns:
-            self.log_view.mount(Question(question, markup=False))
+            self._question(question)
             self.log_view.mount(Answer(link_citations(answer)))
+            self.record.append(TurnRecord(question, answer))
         self.log_view.anchor()
+
+    def last_answer(self) -> str:
+        """The newest answer as the agent wrote it (``[n]`` citations), or ''."""
+        return next((t.answer for t in reversed(self.record) if t.answer), "")
+
+    def search_units(self) -> list[tuple[Any, str]]:
+        """What find-in-chat looks through, top to bottom: each question, and each block of each
+        answer (paragraph, list, table, code) with its text as shown."""
+        units: list[tuple[Any, str]] = []
+        for child in self.log_view.children:
+            if isinstance(child, Question):
+                units.append((child, child.text))
+            elif isinstance(child, Answer):
+                units += [(block, block_text(block)) for block in child.children if isinstance(block, MarkdownBlock)]
+        return units
 
     def note(self, text: str, error: bool = False) -> None:
         self.log_view.mount(ChatNote(text, markup=False, classes="-error" if error else ""))
@@ -136,7 +197,8 @@ class ChatPane(Vertical):
                     self._begin_answer()
                 self._buffer.append(ev.text)
             case TurnStarted():
-                self.log_view.mount(Question(ev.question, markup=False))
+                self._question(ev.question)
+                self.record.append(TurnRecord(ev.question))
                 self.log_view.anchor()
                 self.query_one(SourcesPanel).show([])
                 self._answer = None
@@ -149,11 +211,19 @@ class ChatPane(Vertical):
             case TurnFinished(result=result):
                 self._final(result.final_answer or "_(no answer)_")
                 self.query_one(SourcesPanel).show(result.sources)
+                if self.record:
+                    self.record[-1].answer, self.record[-1].sources = result.final_answer, list(result.sources)
             case TurnFailed():
+                if self.record and not self.record[-1].answer:
+                    self.record[-1].failed = ev.error
                 self._end_stream()
                 self._answer = None
                 label = "cancelled" if ev.category == "cancelled" else "failed"
                 self.note(f"✗ turn {label}: {ev.error}", error=ev.category != "cancelled")
+
+    @on(ChatSearch.Closed)
+    def _search_closed(self) -> None:
+        self.query_one(ChatInput).focus()
 
     @on(Markdown.LinkClicked)
     def _citation(self, event: Markdown.LinkClicked) -> None:
@@ -163,3 +233,16 @@ class ChatPane(Vertical):
             n = int(event.href.rsplit("-", 1)[1])
             if self.query_one(SourcesPanel).select_index(n):
                 self.query_one("#source-list").focus()
+
+
+def block_text(block: MarkdownBlock) -> str:
+    """A Markdown block's text as shown: code as written, a table's cells, else its inline text and
+    its nested blocks'."""
+    if isinstance(block, MarkdownFence):
+        return block.code
+    if isinstance(block, MarkdownTable):
+        cells = [*block._headers, *(c for row in block._rows for c in row)]
+        return " | ".join(c.plain for c in cells)
+    parts = [block._content.plain]
+    parts += [block_text(b) for b in block.children if isinstance(b, MarkdownBlock)]
+    return "\n".join(p for p in parts if p)

@@ -1,4 +1,4 @@
-"""Status bar: brain, knowledge-hub status, session, collection, and what the agent is doing.
+"""Status bar: brain, knowledge-hub status, session, collection, what turns cost, and what the agent is doing.
 
 The activity is always shown: where the bar is too narrow, the lower-priority segments
 (collection, then hub, session, brain) are dropped first."""
@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 # segments dropped first when the bar is too narrow, in order
-DROP_ORDER = ("collection", "hub", "session", "brain")
+DROP_ORDER = ("collection", "cost", "hub", "session", "brain")
 
 
 class StatusBar(Static):
@@ -23,9 +23,11 @@ class StatusBar(Static):
     session = reactive("")
     collection = reactive("")
     activity = reactive("starting the agent")
+    cost = reactive("")  # last turn and session totals (paperpilot_tui.cost), once a turn has ended
 
     def render(self) -> Text:
-        segments = {"brain": self.brain, "hub": self.hub, "session": self.session, "collection": self.collection}
+        segments = {"brain": self.brain, "hub": self.hub, "session": self.session, "collection": self.collection,
+                    **({"cost": self.cost} if self.cost else {})}
         width = self.content_region.width or self.app.size.width
         for dropped in range(len(DROP_ORDER) + 1):
             shown = {k: v for k, v in segments.items() if k not in DROP_ORDER[:dropped]}

@@ -10,7 +10,7 @@ from tests.tui.stub_hub import StubHub
 
 async def test_the_offline_answer_is_shown_in_parts_before_the_turn_ends(settings):
     settings.memory.enabled = False
-    settings.tui.answer_pace = 0.3
+    settings.tui.answer_pace = 0.6  # well above a table append under load
     app = PaperPilotApp(settings, agent_factory=real_agent_factory(StubHub()))
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.session.agent is not None)
