@@ -1,13 +1,16 @@
-"""TUI benchmark: time to first paint, and input lag while an answer streams at 200 tokens/s.
+"""TUI benchmark: time to first paint, input lag while an answer streams at 200 tokens/s, and quit.
 
-    python bench/tui.py [--tokens 1000] [--rate 200]
+    python bench/tui.py [--tokens 1000] [--rate 200] [--quit-runs 2]
 
 First paint is measured from process launch (interpreter start included) to the first completed
 refresh of the main screen, with the real settings and the real agent starting in the background.
 Input lag is the time from a key event being posted to the question box showing it, sampled
 every 40 ms while a recorded comparison turn (tests/support/traces) streams its Markdown answer,
 repeated to the requested length (tables included).
-Goals: first paint ≤ 1 s, input lag p95 ≤ 50 ms.
+Quit is measured from ``app.exit()`` to the end of the process, after a real offline turn over the
+bundled hub (so torch is loaded in the app and in the hub), through ``run_app`` (what
+``paperpilot`` runs) beside a plain ``App.run`` in the same run.
+Goals: first paint ≤ 1 s, input lag p95 ≤ 50 ms, quit ≤ 1 s.
 """
 
 from __future__ import annotations
@@ -59,6 +62,48 @@ def first_paint(runs: int = 3) -> list[float]:
         out.append(float(painted[0].split()[1]) - t0)
         if heavy and heavy[0].strip() != "HEAVY":
             print(f"  warning: heavy modules loaded before first paint: {heavy[0][6:]}")
+    return out
+
+
+QUIT_CHILD = r"""
+import sys, time
+from paperpilot_tui.app import PaperPilotApp, run_app
+from core.config import load_settings
+
+async def auto(pilot):
+    app = pilot.app
+    while app.session.agent is None:
+        await pilot.pause(0.05)
+    box = app.main_screen.query_one("#chat-input")
+    box.load_text("What rank does LoRA use by default?")
+    await pilot.press("enter")
+    while app.main_screen.turns_ended < 1:
+        await pilot.pause(0.05)
+    print(f"EXIT {time.time():.6f}", flush=True)
+    app.exit()
+
+app = PaperPilotApp(load_settings())
+if sys.argv[1] == "run_app":
+    run_app(app, headless=True, size=(120, 40), auto_pilot=auto)
+else:
+    app.run(headless=True, size=(120, 40), auto_pilot=auto)
+"""
+
+
+def quit_times(how: str, runs: int) -> list[float]:
+    """Seconds from ``app.exit()`` to the end of the process (``how``: run_app or plain run)."""
+    out = []
+    for _ in range(runs):
+        proc = subprocess.Popen([sys.executable, "-c", QUIT_CHILD, how], stdout=subprocess.PIPE, text=True,
+                                stderr=subprocess.DEVNULL)
+        exited = None
+        for line in proc.stdout:
+            if line.startswith("EXIT"):
+                exited = float(line.split()[1])
+        proc.wait(300)
+        if exited is None:
+            raise SystemExit("quit child did not finish its turn")
+        out.append(time.time() - exited)
     return out
 
 
@@ -121,6 +166,7 @@ def main() -> int:
     parser.add_argument("--tokens", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=200.0)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quit-runs", type=int, default=2)
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     paints = first_paint(args.runs)
@@ -129,6 +175,11 @@ def main() -> int:
     lags = asyncio.run(input_lag(args.tokens, args.rate))
     print(f"input lag while streaming {args.tokens} tokens at {args.rate:g} tok/s: {len(lags)} samples, "
           f"p50 {pct(lags, 50):.1f} ms, p95 {pct(lags, 95):.1f} ms, max {max(lags):.1f} ms (goal p95 ≤ 50 ms)")
+    if args.quit_runs:
+        fast, plain = quit_times("run_app", args.quit_runs), quit_times("run", args.quit_runs)
+        print(f"quit after a real turn: run_app median {statistics.median(fast):.2f} s, plain App.run "
+              f"{statistics.median(plain):.2f} s, ratio {statistics.median(plain) / statistics.median(fast):.1f}x "
+              f"(goal ≤ 1 s)")
     return 0
 
 

@@ -202,6 +202,18 @@ def main(config: str | None = None, session: str | None = None, replay: str | No
     except ConfigError as exc:
         print(f"paperpilot: config error: {exc}", file=sys.stderr)
         return 2
-    app = PaperPilotApp(settings, session=session, replay=replay)
-    app.run()
+    return run_app(PaperPilotApp(settings, session=session, replay=replay))
+
+
+def run_app(app: App, **run_kwargs: Any) -> int:
+    """Run the app to the end, then leave the process ready to exit at once.
+
+    When ``run`` returns, everything is saved and the terminal restored. The interpreter's final
+    garbage collection would then walk every object torch and transformers made, which took
+    2-4 s after the screen was gone (``bench/tui.py`` measures quit): frozen objects are left to
+    the OS, which frees the memory at once."""
+    import gc
+
+    app.run(**run_kwargs)
+    gc.freeze()
     return 0

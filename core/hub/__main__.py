@@ -86,5 +86,23 @@ def main(argv: list[str] | None = None) -> int:
     return serve(argv[1:])
 
 
+def exit_now(code: int) -> None:
+    """End the server process at once, once its work is done (stdin closed, or interrupted).
+
+    Every index write is a committed SQLite transaction by then, so there is nothing to tear
+    down; an interpreter that loaded torch otherwise spends about 2 s in native finalizers, which
+    is exactly the MCP client's grace period before it kills the process (and the app's quit).
+    """
+    import logging
+
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_now(main())
