@@ -17,7 +17,7 @@ from typing import Any
 from collections.abc import AsyncIterator
 
 from core.brains.base import Brain
-from core.errors import BackendUnavailable
+from core.errors import BackendUnavailable, LLMUnavailable
 from core.types import Turn
 from core.config import ConfigError, Settings
 from core.events import Event, NodeFinished, NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
@@ -217,7 +217,7 @@ async def check_llm_endpoint(settings: Settings, timeout: float = 5.0) -> None:
         _, writer = await asyncio.wait_for(asyncio.open_connection(url.hostname, port), timeout)
     except (TimeoutError, OSError) as exc:
         reason = "timed out" if isinstance(exc, asyncio.TimeoutError) else (exc.strerror or str(exc))
-        raise BackendUnavailable(f"LLM endpoint {settings.llm.base_url} unreachable: {reason}") from None
+        raise LLMUnavailable(f"LLM endpoint {settings.llm.base_url} unreachable: {reason}") from None
     writer.close()
 
 

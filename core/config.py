@@ -41,10 +41,19 @@ class LLMSettings(_Section):
     max_tokens: int = Field(1024, gt=0)
 
     def resolved_provider(self) -> str:
-        """``auto`` means openai when an endpoint or key is configured, else offline."""
+        return self.choice()[0]
+
+    def choice(self) -> tuple[str, str]:
+        """(provider, why). ``auto`` means openai only when an API key is configured: an
+        ``OPENAI_BASE_URL`` exported for some other tool must not switch the brain on its own
+        (a keyless local server is chosen with ``provider: openai`` or ``--llm openai``)."""
         if self.provider != "auto":
-            return self.provider
-        return "openai" if (self.api_key or self.base_url) else "offline"
+            return self.provider, "chosen"
+        if self.api_key and self.api_key.get_secret_value():
+            return "openai", "auto: an API key is set"
+        if self.base_url:
+            return "offline", "auto: a base URL but no API key"
+        return "offline", "auto: no API key"
 
 
 class MCPConnection(_Section):

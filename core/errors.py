@@ -12,3 +12,7 @@ class BrainError(Exception):
 
 class BackendUnavailable(BrainError):
     """An external backend (LLM endpoint, MCP server) cannot be reached; one user-facing line."""
+
+
+class LLMUnavailable(BackendUnavailable):
+    """The configured LLM endpoint cannot be reached (the knowledge hub may be fine)."""

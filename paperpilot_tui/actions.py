@@ -48,6 +48,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("cycle_theme", "Next theme (incl. high contrast)", "f9", "app", "cycle_theme", show=False),
     ActionSpec("high_contrast", "High-contrast theme", "f10", "app", "high_contrast", show=False),
     ActionSpec("quit", "Quit", "ctrl+q", "app", "quit", priority=True),
+    # agent start-up (palette; offered by the status bar and the toast when the agent could not start)
+    ActionSpec("retry_agent", "Retry: start the agent again (after the LLM or hub was unreachable)", "", "app",
+               "retry_agent", show=False),
+    ActionSpec("use_offline_brain", "Use the offline brain (when the LLM endpoint is down)", "", "app",
+               "use_offline_brain", show=False),
     # main screen
     ActionSpec("cancel_turn", "Cancel the running turn", "escape", "main", "cancel_turn", priority=True,
                label="Cancel"),
@@ -120,7 +125,7 @@ def bindings(*scopes: str) -> list[Binding]:
     """Textual Bindings (id = action id, so keymaps apply) for the actions in these scopes."""
     out = []
     for a in ACTIONS:
-        if a.where in scopes:
+        if a.where in scopes and a.keys:  # palette-only actions have no keys
             out.append(Binding(a.keys, a.action, a.label or _short(a.description), show=a.show, priority=a.priority, id=a.id))
     return out
 

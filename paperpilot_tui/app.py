@@ -84,14 +84,23 @@ class PaperPilotApp(App):
     @on(AgentReady)
     def _agent_ready(self, message: AgentReady) -> None:
         status = self.main_screen.status
-        status.brain, status.hub, status.collection = message.brain, message.hub, message.collection
-        if status.activity.startswith("starting"):
+        provider, why = self.session.settings.llm.choice()
+        status.brain = f"{message.brain} ({why})" if why.startswith("auto") else message.brain
+        status.hub, status.collection = message.hub, message.collection
+        if status.activity.startswith("starting") or status.activity.startswith("agent not running"):
             status.activity = "ready"
 
     @on(AgentUnavailable)
     def _agent_unavailable(self, message: AgentUnavailable) -> None:
         status = self.main_screen.status
-        status.hub, status.brain, status.activity = "unavailable", "—", "agent not running"
+        if message.part == "brain":  # the LLM endpoint: the hub was never the problem
+            status.brain, status.hub = "LLM unreachable", "not started"
+            status.activity = "agent not running · ctrl+p: retry, or use the offline brain"
+            self.notify(f"{message.error}\nctrl+p → 'Use the offline brain', or 'Retry' once the server is up.",
+                        title="LLM endpoint unreachable", severity="error", timeout=20)
+            return
+        status.hub = "unavailable" if message.part == "hub" else status.hub
+        status.brain, status.activity = "—", "agent not running · ctrl+p: retry"
         self.notify(message.error, title="Agent could not start", severity="error", timeout=12)
 
     @on(StoresReady)
@@ -170,6 +179,16 @@ class PaperPilotApp(App):
         self.main_screen.replay_shown = False
         self.main_screen.status.session = self.session.session_id
 
+    def action_retry_agent(self) -> None:
+        self.main_screen.status.activity = "starting the agent"
+        self.session.restart()
+
+    def action_use_offline_brain(self) -> None:
+        status = self.main_screen.status
+        status.brain, status.activity = "offline (switching)", "starting the agent"
+        self.session.restart(provider="offline")
+        self.notify("switching to the offline brain (no network); --llm openai picks the LLM again", timeout=5)
+
     def action_cycle_theme(self) -> None:
         names = [t for t in CYCLE if t in self.available_themes]
         idx = names.index(self.theme) if self.theme in names else -1
@@ -193,7 +212,8 @@ class PaperPilotApp(App):
             self.main_screen.query_one("#graph-view").refresh_view()
 
 
-def main(config: str | None = None, session: str | None = None, replay: str | None = None) -> int:
+def main(config: str | None = None, session: str | None = None, replay: str | None = None,
+         llm: str | None = None) -> int:
     """Entry point for ``paperpilot`` (and ``paperpilot replay``): load settings, run the app."""
     from core.config import ConfigError, load_settings
 
@@ -202,6 +222,8 @@ def main(config: str | None = None, session: str | None = None, replay: str | No
     except ConfigError as exc:
         print(f"paperpilot: config error: {exc}", file=sys.stderr)
         return 2
+    if llm:  # --llm: this run's brain, whatever llm.provider says
+        settings.llm.provider = llm
     return run_app(PaperPilotApp(settings, session=session, replay=replay))
 
 

@@ -31,11 +31,12 @@ class AgentReady(Message):
 
 
 class AgentUnavailable(Message):
-    """The agent could not be opened; ``error`` is one user-facing line."""
+    """The agent could not be opened; ``error`` is one user-facing line, ``part`` what failed:
+    ``brain`` (the LLM endpoint), ``hub`` (the MCP server) or ``agent`` (anything else)."""
 
-    def __init__(self, error: str) -> None:
+    def __init__(self, error: str, part: str = "agent") -> None:
         super().__init__()
-        self.error = error
+        self.error, self.part = error, part
 
 
 class HistoryLoaded(Message):

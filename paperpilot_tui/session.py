@@ -33,6 +33,14 @@ def _open_stores(settings: Any) -> Stores:
     return open_stores(settings).open_all()
 
 
+def _failed_part(exc: BaseException) -> str:
+    from core.errors import BackendUnavailable, LLMUnavailable
+
+    if isinstance(exc, LLMUnavailable):
+        return "brain"
+    return "hub" if isinstance(exc, BackendUnavailable) else "agent"
+
+
 class Session:
     """Owns one conversation's agent, stores, session id and its turn or replay worker."""
 
@@ -96,9 +104,18 @@ class Session:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - shown in the status bar, app keeps running
-            self.app.post_message(AgentUnavailable(one_line(exc)))
+            self.app.post_message(AgentUnavailable(one_line(exc), _failed_part(exc)))
         finally:
             self.agent = None
+
+    def restart(self, provider: str | None = None) -> None:
+        """Open the agent again (after it failed to start), optionally with another brain
+        (``llm.provider``); the running agent, if any, is closed first."""
+        self.cancel()
+        if provider is not None:
+            llm = self.settings.llm.model_copy(update={"provider": provider})
+            self.settings = self.settings.model_copy(update={"llm": llm})
+        self.app.run_worker(self._hold_agent(), name="agent", group="agent", exclusive=True, exit_on_error=False)
 
     async def _load_history(self, session_id: str, *, restored: bool = False, then_ask: str | None = None) -> None:
         turns: list = []

@@ -8,4 +8,4 @@ import argparse
 def run(args: argparse.Namespace) -> int:
     from paperpilot_tui.app import main as app_main
 
-    return app_main(config=args.config, session=args.session)
+    return app_main(config=args.config, session=args.session, llm=getattr(args, "llm", None))

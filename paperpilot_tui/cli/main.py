@@ -30,6 +30,7 @@ EPILOG = """\
 examples:
   paperpilot                                 open the app
   paperpilot --session s1                    resume a session in the app
+  paperpilot --llm openai                    the app with the LLM brain (OPENAI_BASE_URL, OPENAI_API_KEY)
   paperpilot ask "What rank does LoRA use by default?"
   paperpilot ask --json --session s1 "And how much memory does it save?"
   paperpilot ingest paper.pdf notes/ --collection mine
@@ -52,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_common(parser)
     parser.add_argument("--session", metavar="ID", help="open the app on this session")
+    parser.add_argument("--llm", choices=["offline", "openai", "transformers"],
+                        help="which brain answers in the app (default: llm.provider, auto = openai only "
+                             "when an API key is set)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"paperpilot_tui.cli.{name}").register(sub)
