@@ -241,3 +241,37 @@ class OnnxEncoder:
             idx = order[start:start + batch_size]
             out[idx] = self._forward(sess, [texts[i] for i in idx])
         return out
+
+
+class OnnxClassifier:
+    """The router's classifier graph: ``logits(texts)`` like ``MeanPoolClassifier`` on torch.
+
+    Tokenizes as ``CharVocab.encode`` does (truncation at ``max_length``, padding to the longest,
+    characters of ``extra_chars`` that come out as ``[UNK]`` remapped onto BERT's ``[unusedN]`` rows
+    in order), with the ``tokenizers`` library instead of transformers.
+    """
+
+    def __init__(self, path: Path, *, max_length: int = 128, extra_chars: str = "") -> None:
+        self.path = Path(path)
+        self.tok = tokenizer(max_length)
+        reserved = sorted(i for t, i in self.tok.get_vocab().items() if t.startswith("[unused"))
+        if len(extra_chars) > len(reserved):
+            raise ValueError(f"{len(extra_chars)} extra characters but only {len(reserved)} reserved token ids")
+        self.ids = {ch: reserved[n] for n, ch in enumerate(extra_chars)}
+        self.unk_id = self.tok.token_to_id("[UNK]")
+        self.session = session(self.path, 1)
+
+    def encode(self, texts: list[str]) -> dict[str, np.ndarray]:
+        enc = self.tok.encode_batch(texts)
+        ids = np.asarray([e.ids for e in enc], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in enc], dtype=np.int64)
+        if self.ids:
+            for row, col in zip(*np.nonzero(ids == self.unk_id)):
+                start, end = enc[row].offsets[col]
+                new = self.ids.get(texts[row][start:end]) if end - start == 1 else None
+                if new is not None:
+                    ids[row, col] = new
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+
+    def logits(self, texts: list[str]) -> np.ndarray:
+        return self.session.run(None, self.encode(list(texts)))[0]
