@@ -184,6 +184,9 @@ def session(path: Path, threads: int) -> Any:
 
 def tokenizer(max_length: int) -> Any:
     """MiniLM's fast tokenizer: truncation at ``max_length``, padding to the longest in the batch."""
+    # Rayon's pool only adds thread hand-offs for a query's few tokens, and competes with ONNX
+    # Runtime's threads on a batch (the model, not tokenization, is the cost).
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
