@@ -74,14 +74,18 @@ def quantize(src: Path, out: Path) -> None:
 
     fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".onnx.tmp")
     os.close(fd)
-    level = logging.getLogger().level
-    logging.getLogger().setLevel(logging.ERROR)  # "consider pre-processing" advice on every call
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    root.setLevel(logging.ERROR)  # "consider pre-processing" advice on every call, via logging's root
     try:
         quantize_dynamic(str(src), tmp, weight_type=QuantType.QInt8, per_channel=True, op_types_to_quantize=["MatMul"],
                          nodes_to_exclude=keep)
         os.replace(tmp, out)
     finally:
-        logging.getLogger().setLevel(level)
+        root.setLevel(level)
+        for h in root.handlers[:]:  # quantize_dynamic's logging.warning() adds a root handler: take it back
+            if h not in handlers:
+                root.removeHandler(h)
         Path(tmp).unlink(missing_ok=True)
 
 

@@ -103,3 +103,15 @@ def test_encoder_file_lives_in_the_cache_and_names_the_weights_hash():
     src = onnx_runtime.minilm_dir()
     fp = onnx_runtime.fingerprint([src / "model.safetensors", src / "config.json"], onnx_runtime.ENCODER_RECIPE)
     assert path.name == f"minilm-{fp}.onnx"
+
+
+def test_without_torch_a_missing_graph_says_how_to_fill_the_cache(tmp_path, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))
+    with pytest.raises(onnx_runtime.ExportUnavailable, match="PAPERPILOT_ONNX_CACHE"):
+        onnx_runtime._ensure(tmp_path / "missing.onnx", lambda p: None)
+    cached = tmp_path / "cached.onnx"
+    cached.write_bytes(b"graph")
+    assert onnx_runtime._ensure(cached, lambda p: None) == cached  # a cached graph needs no torch
