@@ -7,7 +7,8 @@ Three configurations measured in one run, each after warm-up, so the ratios are 
   graph+mcp    retrieval through the bundled hub over a persistent MCP stdio session
   full         graph + MCP + SQLite checkpointer, sessions, traces and fact memory
 The LLM answers instantly from a script (every brain call goes to it), so what is timed is
-PaperPilot's own overhead. Goal: median ≤ 20 ms for `full`. Prints numbers; asserts nothing.
+PaperPilot's own overhead. The fact-memory row is measured once per encoder runtime (--encoders,
+torch and ONNX side by side). Goal: median ≤ 20 ms for `full`. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -109,21 +110,28 @@ def report(label: str, walls: list[float], overheads: list[float], base: float |
     return med
 
 
-async def main(turns: int) -> None:
+async def main(turns: int, encoders: list[str]) -> None:
     print(f"PaperPilot per-turn overhead, {turns} turns each; overhead = wall time minus time inside")
     print("the brain (a zero-latency scripted LLM behind LangChain, 5 calls a turn)")
     g = await measure("graph", turns, hub=InProcessRetriever(), persist=False)
     m = await measure("graph+mcp", turns, persist=False)
     f = await measure("graph+mcp+sqlite", turns, memory=False, persist=True)
-    fm = await measure("+fact memory", turns, memory=True, persist=True)
+    fm = {}
+    for enc in encoders:  # fact memory embeds with MiniLM: once per encoder runtime, same run
+        os.environ["PAPERPILOT_ENCODER"] = enc  # read on each embed; the hub child inherits it
+        fm[enc] = await measure(f"+fact memory ({enc})", turns, memory=True, persist=True)
     base = report("graph", *g, None)
     report("graph+mcp", *m, base)
     full = report("graph+mcp+sqlite", *f, base)
-    report("+ fact memory (MiniLM)", *fm, base)
+    meds = {enc: report(f"+ fact memory ({enc})", *fm[enc], base) for enc in encoders}
+    if {"torch", "onnx"} <= set(meds):
+        print(f"fact memory turn overhead, torch/onnx: {meds['torch'] / meds['onnx']:.2f}x")
     print(f"goal: graph+mcp+sqlite median ≤ 20 ms → {'met' if full <= 20 else 'NOT met'}")
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--turns", type=int, default=30)
-    asyncio.run(main(ap.parse_args().turns))
+    ap.add_argument("--encoders", default="torch,onnx", help="encoder runtimes for the fact-memory row")
+    a = ap.parse_args()
+    asyncio.run(main(a.turns, a.encoders.split(",")))

@@ -1,8 +1,9 @@
 """Knowledge-hub benchmarks: query latency by index size, ingestion speed, MCP session reuse.
 
-    python bench/hub.py [--sizes 1000,10000,100000] [--queries 50] [--pdfs 8] [--fresh 3]
+    python bench/hub.py [--sizes 1000,10000,100000] [--queries 50] [--pdfs 8] [--fresh 3] [--encoders torch,onnx]
 
-Prints numbers; asserts nothing. Synthetic chunks get random unit vectors (no embedding time in
+Prints numbers; asserts nothing. Everything that embeds is measured once per encoder runtime
+(``--encoders``, torch and ONNX by default) in the same run, side by side, with the ratios. Synthetic chunks get random unit vectors (no embedding time in
 the index build); query latency is reported for the search alone (query vector precomputed) and
 end to end (query embedded by MiniLM). Goals from the issue: p95 ≤ 50 ms at 100k chunks,
 ≥ 20 pages/s ingestion without embedding, persistent MCP session ≥ 50× faster than a fresh one.
@@ -31,6 +32,7 @@ import numpy as np  # noqa: E402
 from core.hub.search import Searcher  # noqa: E402
 from core.hub.store import EMBED_MODEL, HubStore  # noqa: E402
 
+ENCODERS = ["torch", "onnx"]  # encoder runtimes measured side by side (--encoders)
 QUERIES = ["What rank does LoRA use by default?", "4-bit NormalFloat double quantization memory",
            "how does DPO avoid a reward model", "Plan and execute agents replanning",
            "reflexion verbal feedback episodic memory", "attention heads scaled dot product",
@@ -77,6 +79,32 @@ def build_synthetic(path: Path, n: int, rng: random.Random) -> None:
     store.close()
 
 
+def bench_query_embedding(n: int) -> None:
+    """One short query at a time, a fresh text each time (the hub caches repeated queries)."""
+    from core import embeddings
+
+    print("\n## Query embedding (MiniLM, one short query, fresh text each time), encoder runtimes side by side")
+    print("(calls alternate between the runtimes, so both see the same load on a shared machine)")
+    res: dict[str, list[float]] = {b: [] for b in ENCODERS}
+    for b in ENCODERS:
+        os.environ["PAPERPILOT_ENCODER"] = b
+        t = time.perf_counter()
+        embeddings.embed(["warm up"])
+        print(f"{b:>10}: load {time.perf_counter() - t:5.2f} s")
+    for i in range(n + 5):
+        for b in ENCODERS:
+            os.environ["PAPERPILOT_ENCODER"] = b
+            t = time.perf_counter()
+            embeddings.embed([f"{QUERIES[i % len(QUERIES)]} ({i})"])
+            if i >= 5:
+                res[b].append((time.perf_counter() - t) * 1e3)
+    for b in ENCODERS:
+        print(f"{b:>10}: p50 {pct(res[b], 50):6.2f} ms   p95 {pct(res[b], 95):6.2f} ms")
+    if "torch" in res and "onnx" in res:
+        print(f"torch/onnx: p50 {pct(res['torch'], 50) / pct(res['onnx'], 50):.1f}x"
+              f"   p95 {pct(res['torch'], 95) / pct(res['onnx'], 95):.1f}x")
+
+
 def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
     from core.embeddings import embed
 
@@ -84,7 +112,8 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
     print("\n## Query latency (hybrid: in-memory BM25 (bm25s) + dense matrix scan + RRF, top_k=5)")
     print("synthetic chunks, random unit vectors for the dense matrix (no embedding time in the build)")
     print(f"{'chunks':>8} {'build s':>8} {'load s':>7} {'p50 ms':>7} {'p95 ms':>7} {'p95 lex':>8} {'p95 dense':>9}"
-          f" {'p95 e2e':>8}")
+          + "".join(f" {'e2e ' + b:>13}" for b in ENCODERS))
+    print(f"{'':>58}" + "".join(f" {'p50/p95 ms':>13}" for _ in ENCODERS))
     rng = random.Random(0)
     for n in sizes:
         db = tmp / f"bench-{n}.sqlite3"
@@ -109,16 +138,21 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
                 total.append((t1 - t0) * 1e3)
                 lex.append((t2 - t1) * 1e3)
                 den.append((t3 - t2) * 1e3)
-        e2e = []
-        e2e_searcher = Searcher(searcher.store)  # embeds each query with MiniLM, like the server
-        e2e_searcher._matrices = searcher._matrices
-        for i in range(min(n_queries, 20)):  # fresh query text each time: MiniLM embeds it
-            q = f"{QUERIES[i % len(QUERIES)]} variant {i}"
-            t0 = time.perf_counter()
-            e2e_searcher.search("bench", q, 5)
-            e2e.append((time.perf_counter() - t0) * 1e3)
         print(f"{n:>8} {build:>8.1f} {load:>7.2f} {pct(total, 50):>7.1f} {pct(total, 95):>7.1f} {pct(lex, 95):>8.1f}"
-              f" {pct(den, 95):>9.1f} {pct(e2e, 95):>8.1f}")
+              f" {pct(den, 95):>9.1f}", end="")
+        for b in ENCODERS:
+            os.environ["PAPERPILOT_ENCODER"] = b
+            e2e = []
+            e2e_searcher = Searcher(searcher.store)  # embeds each query with MiniLM, like the server
+            e2e_searcher._matrices = searcher._matrices
+            e2e_searcher._lexical = searcher._lexical
+            for i in range(min(n_queries, 30)):  # fresh query text each time: MiniLM embeds it
+                q = f"{QUERIES[i % len(QUERIES)]} variant {i}"
+                t0 = time.perf_counter()
+                e2e_searcher.search("bench", q, 5)
+                e2e.append((time.perf_counter() - t0) * 1e3)
+            print(f" {pct(e2e, 50):>6.1f}/{pct(e2e, 95):<6.1f}", end="")
+        print()
         db.unlink(missing_ok=True)
 
 
@@ -142,17 +176,48 @@ def bench_ingest(n_pdfs: int, tmp: Path) -> None:
             pages += 1
         pdf.output(str(folder / f"paper{k}.pdf"))
     print("\n## Ingestion (generated text PDFs, 10 pages each, ~420 words a page)")
-    for embed in (False, True):
-        store = HubStore(tmp / f"ingest-{embed}.sqlite3")
+    runs = [(False, None)] + [(True, b) for b in ENCODERS]
+    rates = {}
+    for embed, b in runs:
+        store = HubStore(tmp / f"ingest-{b}.sqlite3")
         if embed:
+            os.environ["PAPERPILOT_ENCODER"] = b
             from core.embeddings import embed as warm
 
             warm(["warm up"])  # model load is not ingestion
         t = time.perf_counter()
         rep = Ingestor(store, embed=embed).ingest([folder], "bench")
         dt = time.perf_counter() - t
-        label = "with embedding" if embed else "without embedding"
-        print(f"{label:>18}: {rep.pages} pages, {rep.chunks} chunks in {dt:.2f} s = {rep.pages / dt:.1f} pages/s")
+        label = f"with embedding, {b}" if embed else "without embedding"
+        rates[b] = rep.pages / dt
+        print(f"{label:>26}: {rep.pages} pages, {rep.chunks} chunks in {dt:.2f} s = {rep.pages / dt:.1f} pages/s"
+              f" = {rep.chunks / dt:.1f} chunks/s")
+    if "torch" in rates and "onnx" in rates:
+        print(f"ingestion with embedding, onnx/torch: {rates['onnx'] / rates['torch']:.2f}x")
+
+    texts = [f"{c['breadcrumb']}: {c['text']}" for c in _chunk_rows(tmp / f"ingest-{ENCODERS[0]}.sqlite3")]
+    print(f"\n## Embedding throughput alone ({len(texts)} ingested chunks, batch 64, all cores)")
+    tput = {}
+    for b in ENCODERS:
+        os.environ["PAPERPILOT_ENCODER"] = b
+        from core.embeddings import embed as emb
+
+        t = time.perf_counter()
+        emb(texts)
+        tput[b] = len(texts) / (time.perf_counter() - t)
+        print(f"{b:>10}: {tput[b]:6.1f} texts/s")
+    if "torch" in tput and "onnx" in tput:
+        print(f"onnx/torch: {tput['onnx'] / tput['torch']:.2f}x")
+
+
+def _chunk_rows(db: Path) -> list[dict]:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    rows = [dict(r) for r in conn.execute("SELECT breadcrumb, text FROM chunks")]
+    conn.close()
+    return rows
 
 
 async def bench_sessions(n_persistent: int, n_fresh: int, home: Path) -> None:
@@ -195,16 +260,21 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--pdfs", type=int, default=8)
     ap.add_argument("--fresh", type=int, default=3)
-    ap.add_argument("--only", choices=["latency", "ingest", "mcp"], default=None)
+    ap.add_argument("--only", choices=["embed", "latency", "ingest", "mcp"], default=None)
+    ap.add_argument("--encoders", default="torch,onnx", help="encoder runtimes to compare (torch, onnx, onnx-int8)")
     a = ap.parse_args()
+    ENCODERS[:] = a.encoders.split(",")
     print(f"knowledge hub benchmark · {os.cpu_count()} CPUs · numpy {np.__version__}")
     with tempfile.TemporaryDirectory(prefix="pp-bench-hub-") as d:
         tmp = Path(d)
+        if a.only in (None, "embed"):
+            bench_query_embedding(a.queries)
         if a.only in (None, "latency"):
             bench_latency([int(x) for x in a.sizes.split(",")], a.queries, tmp)
         if a.only in (None, "ingest"):
             bench_ingest(a.pdfs, tmp)
         if a.only in (None, "mcp"):
+            os.environ["PAPERPILOT_ENCODER"] = ENCODERS[-1]  # the hub child follows this
             home = tmp / "home"
             home.mkdir()
             asyncio.run(bench_sessions(20, a.fresh, home))

@@ -5,7 +5,8 @@
 Prints numbers only (median and p95 in milliseconds); the targets live in the issue, not here.
 Filler facts get random unit vectors (the recall cost does not depend on what the vectors say) and
 are inserted directly, so the run takes seconds instead of embedding 10k sentences; the queries and
-a handful of real facts go through the real MiniLM encoder.
+a handful of real facts go through the real MiniLM encoder, once per encoder runtime (torch and
+ONNX side by side in the same run, ``--encoders``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's core, as bench/hub.py does
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import numpy as np
@@ -61,18 +63,38 @@ def fill(db: Path, n: int) -> None:
     sdb.close()
 
 
-def bench_recall(tmp: Path, n: int) -> None:
+def side_by_side(rows: list[tuple[str, dict[str, list[float]]]], backends: list[str]) -> None:
+    """One line per measurement: median (p95) in ms for each encoder runtime, and torch/onnx ratios."""
+    head = "".join(f"{b:>24}" for b in backends)
+    ratio = "torch/onnx" if {"torch", "onnx"} <= set(backends) else ""
+    print(f"{'':44}{head}  {ratio}")
+    for label, by in rows:
+        cells = "".join(f"{statistics.median(by[b]) * 1e3:>11.2f} ({pct95(by[b]) * 1e3:8.2f}) ms" for b in backends)
+        r = f"  {statistics.median(by['torch']) / statistics.median(by['onnx']):>6.1f}x" if ratio else ""
+        print(f"{label:44}{cells}{r}")
+
+
+def pct95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def bench_recall(tmp: Path, n: int, backends: list[str]) -> None:
+    from core import embeddings
     from core.config import MemorySettings
-    from core.embeddings import embed
     from core.memory.facts import FactStore
 
     db = tmp / "facts.sqlite3"
     t = time.perf_counter()
     fill(db, n)
     print(f"fill {n} facts (bench setup)              {time.perf_counter() - t:7.2f} s")
-    t = time.perf_counter()
-    embed(["warm up the encoder"])
-    print(f"encoder load (first use, lazy)           {time.perf_counter() - t:7.2f} s")
+    load: dict[str, list[float]] = {}
+    for b in backends:  # before anything embeds: the first use loads the runtime
+        os.environ["PAPERPILOT_ENCODER"] = b
+        t = time.perf_counter()
+        embeddings.embed(["warm up the encoder"])
+        load[b] = [time.perf_counter() - t]
+    os.environ["PAPERPILOT_ENCODER"] = backends[0]
     store = FactStore(db, MemorySettings(max_facts=max(n * 2, 10)))
     store.memorize_sync(["LoRA freezes the pretrained weights and trains low-rank update matrices.",
                          "QLoRA fine-tunes a 65B model on one 48GB GPU with 4-bit NF4 quantization."], "q", "s")
@@ -82,16 +104,10 @@ def bench_recall(tmp: Path, n: int) -> None:
         store._index.sync(conn)
     print(f"embedding matrix load at {len(store._index)} facts          {(time.perf_counter() - t) * 1000:7.2f} ms")
 
-    qvecs = {q: embed([q])[0] for q in QUESTIONS}
-    emb_t = []
-    for i in range(60):
-        q = QUESTIONS[i % len(QUESTIONS)]
-        t = time.perf_counter()
-        embed([q])
-        emb_t.append(time.perf_counter() - t)
+    qvecs = {q: embeddings.embed([q])[0] for q in QUESTIONS}
     cached = FactStore(db, store.settings, embedder=lambda texts: np.stack([qvecs[x] for x in texts]))
     cached.search_sync(QUESTIONS[0], 3)  # matrix load
-    store_t, full_t, browse_t = [], [], []
+    store_t, browse_t = [], []
     for i in range(200):
         q = QUESTIONS[i % len(QUESTIONS)]
         t = time.perf_counter()
@@ -100,22 +116,43 @@ def bench_recall(tmp: Path, n: int) -> None:
         t = time.perf_counter()
         cached.search_sync(q, 3, touch=False)
         browse_t.append(time.perf_counter() - t)
-    for i in range(60):
-        t = time.perf_counter()
-        asyncio.run(store.recall(QUESTIONS[i % len(QUESTIONS)], 3))
-        full_t.append(time.perf_counter() - t)
     print(f"recall @{n}: store (FTS+cosine+bookkeeping)  {ms(store_t)}")
     print(f"recall @{n}: store, no recall_count update  {ms(browse_t)}")
-    print(f"recall: query embedding (MiniLM, 1 text)    {ms(emb_t)}")
-    print(f"recall @{n}: end to end (async, + embedding) {ms(full_t)}")
     top = cached.search_sync(QUESTIONS[0], 1, False)
     print(f"  top hit for {QUESTIONS[0]!r}: {top[0].content[:60] if top else None!r}")
-    mem_t = []
-    for i in range(20):
-        t = time.perf_counter()
-        store.memorize_sync([f"New fact {i}: adapters of rank {i} cut optimizer memory by {i + 2}x."], "q", "s")
-        mem_t.append(time.perf_counter() - t)
-    print(f"memorize 1 fact @{n} (embed + dedup + cap)  {ms(mem_t)}")
+
+    # Everything that embeds, once per encoder runtime, in this one process (PAPERPILOT_ENCODER is
+    # read on every call; each runtime is loaded once).
+    emb: dict[str, list[float]] = {}
+    full: dict[str, list[float]] = {}
+    mem: dict[str, list[float]] = {}
+
+    async def recalls() -> list[float]:  # one event loop, as the app runs recall (to_thread inside)
+        out = []
+        for i in range(60):
+            t = time.perf_counter()
+            await store.recall(f"{QUESTIONS[i % len(QUESTIONS)]} [{i}]", 3)
+            out.append(time.perf_counter() - t)
+        return out
+
+    for b in backends:
+        os.environ["PAPERPILOT_ENCODER"] = b
+        emb[b], mem[b] = [], []
+        for i in range(60):
+            q = f"{QUESTIONS[i % len(QUESTIONS)]} ({i})"  # a fresh text each time
+            t = time.perf_counter()
+            embeddings.embed([q])
+            emb[b].append(time.perf_counter() - t)
+        full[b] = asyncio.run(recalls())
+        for i in range(20):
+            t = time.perf_counter()
+            store.memorize_sync([f"New fact {b} {i}: adapters of rank {i} cut optimizer memory by {i + 2}x."], "q", "s")
+            mem[b].append(time.perf_counter() - t)
+    print(f"\n## encoder runtimes side by side, same run: {', '.join(backends)}")
+    side_by_side([("encoder load (first use, lazy)", load),
+                  ("recall: query embedding (MiniLM, 1 text)", emb),
+                  (f"recall @{n}: end to end (async, + embedding)", full),
+                  (f"memorize 1 fact @{n} (embed + dedup + cap)", mem)], backends)
     store.close(), cached.close()
 
 
@@ -192,13 +229,14 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--facts", type=int, default=10000)
     p.add_argument("--turns", type=int, default=30)
+    p.add_argument("--encoders", default="torch,onnx", help="encoder runtimes to compare (torch, onnx, onnx-int8)")
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="pp-bench-") as d:
         tmp = Path(d)
         # In a worker thread, as the stores' async API runs it: with torch's 2 OpenMP threads on a
         # busy 2-core machine, encoding from the main thread measured ~30x slower than from a worker.
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
-            pool.submit(bench_recall, tmp, args.facts).result()
+            pool.submit(bench_recall, tmp, args.facts, args.encoders.split(",")).result()
         asyncio.run(bench_checkpoints(tmp, args.turns))
         bench_traces(tmp, args.turns)
     return 0

@@ -10,6 +10,9 @@ import tempfile
 # cannot switch the suite to the LLM brain.
 _HOME = tempfile.mkdtemp(prefix="paperpilot-test-home-")
 os.environ["PAPERPILOT_HOME"] = _HOME
+# One ONNX export cache for the whole run, also for tests (and hub child processes) that point
+# PAPERPILOT_HOME elsewhere: the encoder and router graphs are exported once per run, not per home.
+os.environ["PAPERPILOT_ONNX_CACHE"] = os.path.join(_HOME, "models", "onnx")
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["TOKENIZERS_PARALLELISM"] = "false"

