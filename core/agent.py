@@ -55,6 +55,7 @@ class Agent:
         self.checkpointer = checkpointer
         self.graph = build_graph(checkpointer)
         self._lock = asyncio.Lock()
+        self.warming: list[threading.Thread] = []  # local models still loading (core.warmup waits)
 
     @property
     def brain_name(self) -> str:
@@ -199,8 +200,10 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
             if warm is not None:
                 await asyncio.to_thread(warm.join, 120)
             raise
-        yield Agent(settings, brain, hub, checkpointer=checkpointer, facts=facts, sessions=sessions,
-                    traces=traces, collection=collection, vocabulary=vocabulary)
+        agent = Agent(settings, brain, hub, checkpointer=checkpointer, facts=facts, sessions=sessions,
+                      traces=traces, collection=collection, vocabulary=vocabulary)
+        agent.warming = [warm] if warm is not None else []
+        yield agent
 
 
 async def check_llm_endpoint(settings: Settings, timeout: float = 5.0) -> None:

@@ -50,10 +50,10 @@ class LLMSettings(_Section):
         if self.provider != "auto":
             return self.provider, "chosen"
         if self.api_key and self.api_key.get_secret_value():
-            return "openai", "auto: an API key is set"
+            return "openai", "auto: key set"
         if self.base_url:
-            return "offline", "auto: a base URL but no API key"
-        return "offline", "auto: no API key"
+            return "offline", "auto: URL, no key"
+        return "offline", "auto: no key"
 
 
 class MCPConnection(_Section):

@@ -18,7 +18,7 @@ from textual.worker import Worker
 from paperpilot_tui.actions import BY_ID, bindings
 from paperpilot_tui.commands import ActionsProvider
 from paperpilot_tui.keycheck import check_keymap
-from paperpilot_tui.messages import AgentReady, AgentUnavailable, StoresReady
+from paperpilot_tui.messages import AgentReady, AgentUnavailable, AgentWarm, AgentWarming, StoresReady
 from paperpilot_tui.prefs import load_prefs, save_pref
 from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
@@ -87,8 +87,27 @@ class PaperPilotApp(App):
         provider, why = self.session.settings.llm.choice()
         status.brain = f"{message.brain} ({why})" if why.startswith("auto") else message.brain
         status.hub, status.collection = message.hub, message.collection
-        if status.activity.startswith("starting") or status.activity.startswith("agent not running"):
+        if not self.session.busy:
+            status.activity = "warming up"
+
+    @on(AgentWarming)
+    def _agent_warming(self, message: AgentWarming) -> None:
+        status = self.main_screen.status
+        if self.session.busy and not message.phase.startswith("your question"):
+            status.activity = f"{message.phase} · your question waits"
+        else:
+            status.activity = message.phase
+        if message.total:
+            filled = round(8 * message.done / message.total)
+            status.activity += f" {message.done}/{message.total} {'▰' * filled}{'▱' * (8 - filled)}"
+
+    @on(AgentWarm)
+    def _agent_warm(self) -> None:
+        status = self.main_screen.status
+        if not self.session.busy:
             status.activity = "ready"
+        elif "waits" in status.activity:
+            status.activity = "thinking"
 
     @on(AgentUnavailable)
     def _agent_unavailable(self, message: AgentUnavailable) -> None:

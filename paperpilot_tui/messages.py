@@ -30,6 +30,19 @@ class AgentReady(Message):
         self.brain, self.hub, self.collection = brain, hub, collection
 
 
+class AgentWarming(Message):
+    """The open agent is still warming up (:mod:`core.warmup`): ``phase``, and ``done`` of ``total``
+    chunks while the hub embeds its documents."""
+
+    def __init__(self, phase: str, done: int = 0, total: int = 0) -> None:
+        super().__init__()
+        self.phase, self.done, self.total = phase, done, total
+
+
+class AgentWarm(Message):
+    """Warm-up finished: a question now gets a quick answer."""
+
+
 class AgentUnavailable(Message):
     """The agent could not be opened; ``error`` is one user-facing line, ``part`` what failed:
     ``brain`` (the LLM endpoint), ``hub`` (the MCP server) or ``agent`` (anything else)."""

@@ -19,7 +19,8 @@ from textual.worker import Worker, WorkerState
 
 from core.events import TurnFailed
 from paperpilot_tui.messages import (
-    AgentEvent, AgentReady, AgentUnavailable, HistoryLoaded, ReplayState, StoresReady, TurnEnded,
+    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HistoryLoaded, ReplayState, StoresReady,
+    TurnEnded,
 )
 from paperpilot_tui.protocols import Agent, AgentFactory, Stores, StoresFactory
 from paperpilot_tui.runtime import ReplayControl, call, new_session_id, one_line, quiet_stdio_servers
@@ -58,6 +59,8 @@ class Session:
         self._stores_factory = stores_factory or _open_stores
         self._runs: dict[Worker, int] = {}
         self._stores_tried = asyncio.Event()  # set once opening the stores succeeded or failed
+        self.warm = asyncio.Event()  # set once the agent is warm, or could not start (see agent_error)
+        self.agent_error = ""
 
     # ---- state -----------------------------------------------------------------------------------
 
@@ -95,23 +98,40 @@ class Session:
             else:
                 cm = self._agent_factory(self.settings)
             async with cm as agent:
-                self.agent = agent
+                self.agent, self.agent_error = agent, ""
                 collection = getattr(agent, "collection", "") or self.settings.mcp.collection
                 self.app.post_message(AgentReady(agent.brain_name, agent.hub_status, collection))
                 if self.resumed:
                     await self._load_history(self.session_id)
+                await self._warm_up(agent)
                 await asyncio.Event().wait()  # hold the agent open until the app exits
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - shown in the status bar, app keeps running
-            self.app.post_message(AgentUnavailable(one_line(exc), _failed_part(exc)))
+            self.agent_error = one_line(exc)
+            self.warm.set()  # a waiting question learns that the agent could not start
+            self.app.post_message(AgentUnavailable(self.agent_error, _failed_part(exc)))
         finally:
             self.agent = None
+
+    async def _warm_up(self, agent: Agent) -> None:
+        from core.warmup import warm_up
+
+        def report(phase: str, done: int, total: int) -> None:
+            self.app.post_message(AgentWarming(phase, done, total))
+
+        try:
+            await warm_up(agent, report)
+        except Exception as exc:  # noqa: BLE001 - warming is an optimisation: the agent still answers
+            self.app.notify(f"warm-up stopped early: {one_line(exc)}", severity="warning")
+        self.warm.set()
+        self.app.post_message(AgentWarm())
 
     def restart(self, provider: str | None = None) -> None:
         """Open the agent again (after it failed to start), optionally with another brain
         (``llm.provider``); the running agent, if any, is closed first."""
         self.cancel()
+        self.warm.clear()
         if provider is not None:
             llm = self.settings.llm.model_copy(update={"provider": provider})
             self.settings = self.settings.model_copy(update={"llm": llm})
@@ -147,9 +167,11 @@ class Session:
     # ---- what the user does ----------------------------------------------------------------------
 
     def ask(self, question: str) -> bool:
-        """Start a turn; False (with a notice) if the agent is not open yet or a turn is running."""
-        if self.agent is None:
-            self.app.notify("The agent is still starting (see the status bar).", severity="warning")
+        """Start a turn; False (with a notice) if the agent could not start or a turn is running.
+        A question asked while the agent still starts or warms up waits for it, visibly."""
+        if self.agent is None and self.warm.is_set():
+            self.app.notify(f"The agent is not running ({self.agent_error or 'stopped'}); ctrl+p → Retry.",
+                            severity="error")
             return False
         if self.busy:
             self.app.notify("A turn is running: your question stays in the box (esc cancels the turn).",
@@ -213,8 +235,14 @@ class Session:
         self.target.post_message(TurnEnded(run))
 
     async def _turn(self, question: str, session_id: str) -> None:
-        assert self.agent is not None
         run = self.run
+        if not self.warm.is_set():
+            self.target.post_message(AgentWarming("your question waits for the warm-up"))
+            await self.warm.wait()
+        if self.agent is None:
+            self.target.post_message(AgentEvent(TurnFailed(
+                error=f"the agent could not start: {self.agent_error}", category="backend"), run))
+            return
         async for event in self.agent.run_turn(question, session_id):
             self.target.post_message(AgentEvent(event, run))
 

@@ -80,6 +80,12 @@ class CompositeBrain:
             if isinstance(part, LazyPart):
                 part.warm()
 
+    async def ready(self) -> None:
+        """Wait until every lazy local model has loaded (or been given up for its fallback)."""
+        for part in {id(p): p for p in self.parts.values()}.values():
+            if isinstance(part, LazyPart):
+                await part._target()
+
     async def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         while self._pending:
             level, message = self._pending.pop(0)

@@ -148,17 +148,23 @@ class Ingestor:
         return report
 
 
-def backfill_embeddings(store: HubStore, collection: str, batch: int = 256) -> int:
-    """Embed chunks stored without a vector; returns how many were embedded."""
+def backfill_embeddings(store: HubStore, collection: str, batch: int = 256,
+                        progress: Callable[[int, int], None] | None = None) -> int:
+    """Embed chunks stored without a vector; returns how many were embedded. ``progress(done,
+    total)`` is called before the first batch and after each one."""
     rows = store.missing_embeddings(collection)
     if not rows:
         return 0
     from core.embeddings import embed
 
     for i in range(0, len(rows), batch):
+        if progress is not None:
+            progress(i, len(rows))
         part = rows[i:i + batch]
         vecs = embed([f"{b}: {t}" for _, b, t in part])
         store.put_embeddings(collection, [(r[0], v) for r, v in zip(part, vecs)])
+    if progress is not None:
+        progress(len(rows), len(rows))
     return len(rows)
 
 

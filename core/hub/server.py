@@ -1,8 +1,8 @@
 """The knowledge hub as an MCP server (official ``mcp`` SDK, FastMCP).
 
-Six tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
-contract) plus the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
-``get_node_content``. Each returns ``structuredContent`` matching its output schema and a text
+Tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
+contract), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
+``get_node_content``, ``get_vocabulary`` and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
 """
@@ -69,6 +69,11 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
         text = (f"Vocabulary of `{v.collection}` (revision {v.revision}): "
                 + ("unchanged" if v.unchanged else ", ".join(t.name for t in v.terms)))
         return render.structured(v, text)
+
+    @mcp.tool(description="Start-up progress: phase (indexing, embedding, warming, ready, failed) and, while "
+                          "embedding, done of total chunks. Queries are fast once the phase is ready.")
+    async def hub_status() -> dict[str, Any]:
+        return hub.status()
 
     @mcp.tool(description="Title, source, authors/year, pages, sections and a short summary of one document. "
                           "doc_id may also be a chunk_id of that document.")

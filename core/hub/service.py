@@ -36,6 +36,8 @@ class Hub:
         self._error: BaseException | None = None
         self._vocab: dict[str, Vocabulary] = {}
         self._vocab_lock = threading.Lock()
+        # what start-up is doing, for hub_status: indexing → embedding (done/total) → warming → ready
+        self.phase, self.done, self.total = "indexing", 0, 0
 
     # -- start-up ---------------------------------------------------------------------------------
     def start(self, background: bool = True) -> None:
@@ -57,24 +59,40 @@ class Hub:
         finally:
             self._indexed.set()
         if self._error is not None:
+            self.phase = "failed"
             return
         try:
+            self.phase = "embedding"
             for name in self.store.collections():
-                n = backfill_embeddings(self.store, name)
+                n = backfill_embeddings(self.store, name, batch=32, progress=self._progress)
                 if n:
                     log.info("embedded %d chunks of %s", n, name)
         except BaseException as exc:
             log.exception("hub start-up failed")
             self._error = exc
+            self.phase = "failed"
         finally:
             self._ready.set()
+        if self._error is not None:
+            return
         try:
+            self.phase = "warming"
             for name in self.store.collections():
                 self.searcher.matrix(name)
                 self.searcher.lexical_index(name)
             self.searcher.embed_query("warm up")  # loads the encoder before the first real query
         except Exception:
             log.exception("encoder warm-up failed")
+        self.phase = "ready"
+
+    def _progress(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
+
+    def status(self) -> dict:
+        """Start-up progress: ``phase`` (indexing, embedding, warming, ready, failed) and, while
+        embedding, ``done`` of ``total`` chunks."""
+        return {"phase": self.phase, "done": self.done, "total": self.total,
+                "error": str(self._error) if self._error is not None else None}
 
     def wait_ready(self, timeout: float = 600, dense: bool = False) -> None:
         """Block until the index (and, with ``dense``, every vector) is current."""

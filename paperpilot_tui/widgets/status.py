@@ -1,7 +1,7 @@
 """Status bar: brain, knowledge-hub status, session, collection, what turns cost, and what the agent is doing.
 
 The activity is always shown: where the bar is too narrow, the lower-priority segments
-(collection, then hub, session, brain) are dropped first."""
+(collection, then hub, cost, session, brain) are dropped first."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 # segments dropped first when the bar is too narrow, in order
-DROP_ORDER = ("collection", "cost", "hub", "session", "brain")
+DROP_ORDER = ("collection", "hub", "cost", "session", "brain")
 
 
 class StatusBar(Static):

@@ -72,9 +72,9 @@ def test_env_expansion_and_overrides(tmp_path, monkeypatch):
     assert up.env["X"] == "fallback"
     assert s.llm.base_url == "http://127.0.0.1:9/v1" and s.llm.model == "my-model"
     # a base URL exported for some other tool does not switch the brain on by itself (app issue, defect 9)
-    assert s.llm.choice() == ("offline", "auto: a base URL but no API key")
+    assert s.llm.choice() == ("offline", "auto: URL, no key")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    assert load_settings(f).llm.choice() == ("openai", "auto: an API key is set")
+    assert load_settings(f).llm.choice() == ("openai", "auto: key set")
     assert "Bearer sekret" in s.secrets()
 
 

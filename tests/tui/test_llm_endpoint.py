@@ -44,7 +44,7 @@ async def test_auto_provider_says_which_brain_and_why(settings, monkeypatch):
     async with app.run_test(size=(160, 45)) as pilot:
         await wait_until(pilot, lambda: app.session.agent is not None)
         await pilot.pause()
-        assert app.main_screen.status.brain.endswith("offline (auto: a base URL but no API key)")
+        assert app.main_screen.status.brain.endswith("offline (auto: URL, no key)")
 
 
 def test_the_app_takes_llm():
