@@ -222,3 +222,16 @@ async def test_a_paced_offline_answer_waits_between_sentences(monkeypatch) -> No
     waits.clear()
     await synthesis.stream("One fact [1]. Two facts [2].", got.append, pace=0)
     assert waits == []
+
+
+def test_prior_knowledge_must_be_about_what_the_question_asks() -> None:
+    """A remembered fact joins an answer only when it is about the asked-for dimension too."""
+    from core.brains.offline.evidence import Profile
+    from core.brains.offline.synthesis import PRIOR_PREFIX, prior_line
+
+    prof = Profile(question="Compare LoRA and QLoRA in memory use", entities=["LoRA", "QLoRA"],
+                   dimensions=["memory"], key_terms=["lora", "qlora", "memori"])
+    off = "The LoRA paper shows that very small ranks such as r = 1 or 2 give competitive results."
+    on = "LoRA reduces GPU memory by 3 times compared with full fine-tuning of GPT-3 175B."
+    assert prior_line([off], prof, ["QLoRA fits a 65B model in 48 GB."]) == ""
+    assert prior_line([off, on], prof, ["QLoRA fits a 65B model in 48 GB."]) == f"{PRIOR_PREFIX} {on}"

@@ -133,7 +133,12 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         if not f or NO_EVIDENCE_RE.search(f):
             continue
         ft = term_set(f)
-        on_topic = any(mentions(f, e) for e in prof.entities) or len(ft & set(prof.key_terms)) >= 2
+        # about a named subject, and about what is asked of it (a fact on LoRA's rank is no
+        # prior knowledge for a question on LoRA's memory)
+        about = any(mentions(f, e) for e in prof.entities)
+        if about and prof.dimensions:
+            about = any(dim_hits(f, d) for d in prof.dimensions)
+        on_topic = about or len(ft & set(prof.key_terms)) >= 2
         if not on_topic or any(jaccard(ft, ct) >= 0.6 for ct in chosen_terms):
             continue
         if _conflicts(f, evidence):
