@@ -129,3 +129,14 @@ def node_summary(events: list[Event]) -> str:
             parts.append(describe(e))
             break
     return "; ".join(parts)
+
+
+def forced_pass(result: object) -> str:
+    """One line saying why a turn's answer was delivered without the critic's approval, or ""."""
+    critic = getattr(result, "critic", None)
+    if critic is None or not critic.forced:
+        return ""
+    retries = getattr(result, "retry_count", 0)
+    why = shorten(" ".join(critic.feedback.split()), 160) if critic.feedback else "no reason given"
+    return (f"forced pass: no draft satisfied the critic in {_plural(retries, 'retry', 'retries')} "
+            f"(best {critic.score:.1f}/10: {why}); check the cited sources, and nothing was memorized")

@@ -37,6 +37,10 @@ class Progress:
 
 
 def render_result(result) -> None:
+    from rich.markup import escape
+
+    from core.tracing.describe import forced_pass
+
     out = Console()
     intent = result.intent
     head = f"[bold]{result.strategy}[/]"
@@ -61,6 +65,8 @@ def render_result(result) -> None:
         out.print(table)
     else:
         out.print("[dim]No sources cited.[/]")
+    if forced := forced_pass(result):
+        out.print(f"[yellow]⚠ {escape(forced)}[/]")
     for note in result.notices:
         out.print(f"[yellow]note:[/] {note}")
     timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.timings_ms.items() if k != "total")

@@ -20,6 +20,7 @@ from textual.widgets import Markdown, Static
 from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownTable
 
 from core.events import Event, RetryStarted, TokenDelta, TurnFailed, TurnFinished, TurnStarted
+from core.tracing.describe import forced_pass
 from paperpilot_tui.transcript import TurnRecord
 from paperpilot_tui.widgets.answer_table import AnswerTable
 from paperpilot_tui.widgets.chat_input import ChatInput
@@ -66,6 +67,7 @@ class ChatNote(Static):
     DEFAULT_CSS = """
     ChatNote { padding: 0 1; color: $text-muted; }
     ChatNote.-error { color: $error; text-style: bold; }
+    ChatNote.-warning { color: $warning; }
     """
 
 
@@ -151,8 +153,8 @@ class ChatPane(Vertical):
                 units += [(block, block_text(block)) for block in child.children if isinstance(block, MarkdownBlock)]
         return units
 
-    def note(self, text: str, error: bool = False) -> None:
-        self.log_view.mount(ChatNote(text, markup=False, classes="-error" if error else ""))
+    def note(self, text: str, error: bool = False, warning: bool = False) -> None:
+        self.log_view.mount(ChatNote(text, markup=False, classes="-error" if error else "-warning" if warning else ""))
 
     def _begin_answer(self) -> None:
         self._end_stream()
@@ -210,6 +212,8 @@ class ChatPane(Vertical):
                 self.note(f"↻ the critic asked for a retry ({ev.attempt}): {ev.feedback}")
             case TurnFinished(result=result):
                 self._final(result.final_answer or "_(no answer)_")
+                if forced := forced_pass(result):
+                    self.note(f"⚠ {forced}", warning=True)
                 self.query_one(SourcesPanel).show(result.sources)
                 if self.record:
                     self.record[-1].answer, self.record[-1].sources = result.final_answer, list(result.sources)

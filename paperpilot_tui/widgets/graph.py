@@ -124,7 +124,8 @@ class GraphPane(Static):
         except Exception:  # noqa: BLE001 - not mounted yet
             v = {}
         return {"accent": v.get("accent", "cyan"), "success": v.get("success", "green"),
-                "error": v.get("error", "red"), "muted": v.get("foreground-muted", "grey50")}
+                "error": v.get("error", "red"), "warning": v.get("warning", "yellow"),
+                "muted": v.get("foreground-muted", "grey50")}
 
     def _counters(self) -> str:
         if self.strategy == "multi_hop":
@@ -154,9 +155,10 @@ class GraphPane(Static):
         tail.append("retries ", style="dim")
         tail.append(f"{self.retries}/{self.started.max_retries if self.started else '—'}")
         if self.critic is not None:
-            verdict = "pass" if self.critic.passed else "fail"
+            verdict = "forced pass" if self.critic.forced else "pass" if self.critic.passed else "fail"
+            tone = "warning" if self.critic.forced else "success" if self.critic.passed else "error"
             tail.append("  critic ", style="dim")
-            tail.append(f"{self.critic.score:.1f}/10 {verdict}", style=colors["success" if self.critic.passed else "error"])
+            tail.append(f"{self.critic.score:.1f}/10 {verdict}", style=colors[tone])
         if self.outcome:
             tail.append(f"  · {self.outcome}", style="dim")
         lines.append(tail)
