@@ -175,14 +175,45 @@ _ENV_OVERRIDES = {
 }
 
 
-def _expand(value: Any) -> Any:
+MAX_YAML_NODES = 100_000  # a settings file is a few hundred nodes; aliases must not multiply them
+
+
+class _UndefinedVar(Exception):
+    def __init__(self, loc: tuple, var: str) -> None:
+        super().__init__(var)
+        self.loc, self.var = loc, var
+
+
+def _expand(value: Any, loc: tuple = ()) -> Any:
+    """``${VAR}`` and ``${VAR:-fallback}`` in strings; an unset ``${VAR}`` without a fallback raises."""
     if isinstance(value, str):
-        return _VAR.sub(lambda m: os.environ.get(m.group(1), m.group(2) or ""), value)
+        def var(m: re.Match) -> str:
+            if m.group(1) in os.environ:
+                return os.environ[m.group(1)]
+            if m.group(2) is not None:
+                return m.group(2)
+            raise _UndefinedVar(loc, m.group(1))
+
+        return _VAR.sub(var, value)
     if isinstance(value, dict):
-        return {k: _expand(v) for k, v in value.items()}
+        return {k: _expand(v, (*loc, str(k))) for k, v in value.items()}
     if isinstance(value, list):
-        return [_expand(v) for v in value]
+        return [_expand(v, (*loc, str(i))) for i, v in enumerate(value)]
     return value
+
+
+def _check_size(node: yaml.Node | None, path: Path) -> None:
+    """Refuse a document whose aliases expand past :data:`MAX_YAML_NODES` (counted, not built)."""
+    seen, stack = 0, [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        seen += 1
+        if seen > MAX_YAML_NODES:
+            raise ConfigError(f"{path}: aliases expand to more than {MAX_YAML_NODES:,} values; not a settings file")
+        if isinstance(n, yaml.MappingNode):
+            stack += [x for pair in n.value for x in pair]
+        elif isinstance(n, yaml.SequenceNode):
+            stack += n.value
 
 
 def _lines(node: yaml.Node, prefix: tuple = ()) -> dict[tuple, int]:
@@ -203,6 +234,7 @@ def _read_layer(path: Path) -> tuple[dict, dict[tuple, int]]:
         raise ConfigError(f"{path}: cannot read settings file ({exc.strerror})") from None
     try:
         node = yaml.compose(text)
+        _check_size(node, path)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -244,7 +276,11 @@ def load_settings(config_file: str | Path | None = None, *, use_user_file: bool 
         data, lines = _read_layer(layer)
         merged = _merge(merged, data)
         origin.update({k: (layer, n) for k, n in lines.items()})
-    merged = _expand(merged)
+    try:
+        merged = _expand(merged)
+    except _UndefinedVar as exc:
+        raise ConfigError(f"{_where(exc.loc, origin, layers)}: {'.'.join(exc.loc)}: ${{{exc.var}}} is not set "
+                          f"(export it, or write ${{{exc.var}:-default}})") from None
     for var, (section, key) in _ENV_OVERRIDES.items():
         if os.environ.get(var):
             merged.setdefault(section, {})
@@ -256,13 +292,15 @@ def load_settings(config_file: str | Path | None = None, *, use_user_file: bool 
         err = exc.errors()[0]
         loc = tuple(str(p) for p in err["loc"])
         key = ".".join(loc) or "(top level)"
-        where = "environment"
-        for n in range(len(loc), 0, -1):
-            if loc[:n] in origin:
-                f, line = origin[loc[:n]]
-                where = f"{f}:{line}"
-                break
-        else:
-            if layers and not any(var for var in _ENV_OVERRIDES if os.environ.get(var)):
-                where = str(layers[-1])
-        raise ConfigError(f"{where}: {key}: {err['msg']}") from None
+        raise ConfigError(f"{_where(loc, origin, layers)}: {key}: {err['msg']}") from None
+
+
+def _where(loc: tuple, origin: dict[tuple, tuple[Path, int]], layers: list[Path]) -> str:
+    """``file:line`` of the key at ``loc`` (or its nearest parent), else the file, else the environment."""
+    for n in range(len(loc), 0, -1):
+        if loc[:n] in origin:
+            f, line = origin[loc[:n]]
+            return f"{f}:{line}"
+    if layers and not any(var for var in _ENV_OVERRIDES if os.environ.get(var)):
+        return str(layers[-1])
+    return "environment"

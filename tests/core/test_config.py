@@ -131,3 +131,27 @@ def test_user_connections_add_to_the_default_hub(tmp_path):
     s = load_settings(f)
     assert s.mcp.connections["hub"].args == ["-m", "core.hub", "serve"]
     assert s.mcp.connections["hub"].command == "/opt/hub" and s.mcp.connections["up"].transport == "sse"
+
+
+def test_an_undefined_variable_is_an_error_naming_key_and_line(tmp_path, monkeypatch):
+    """Issue 17 point 7: ${UNDEFINED} used to become "" silently (one such config created a
+    directory at the filesystem root); ${VAR:-fallback} and ${VAR:-} stay allowed."""
+    monkeypatch.delenv("PP_SURELY_UNSET", raising=False)
+    f = tmp_path / "s.yaml"
+    f.write_text("paths:\n  home: ${PP_SURELY_UNSET}/data\n")
+    with pytest.raises(ConfigError) as err:
+        load_settings(f)
+    assert str(err.value) == f"{f}:2: paths.home: ${{PP_SURELY_UNSET}} is not set (export it, or write ${{PP_SURELY_UNSET:-default}})"
+    f.write_text("paths:\n  home: ${PP_SURELY_UNSET:-/tmp/pp}\nllm:\n  model: 'm${PP_SURELY_UNSET:-}'\n")
+    s = load_settings(f)
+    assert (s.paths.home, s.llm.model) == ("/tmp/pp", "m")
+
+
+def test_a_yaml_alias_bomb_is_refused_quickly(tmp_path):
+    """Issue 17 point 7: a 1 KB file that expands to billions of entries used 2.5 GB."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 10)]
+    f = tmp_path / "bomb.yaml"
+    f.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ConfigError, match="aliases expand to more than"):
+        load_settings(f)
