@@ -40,6 +40,7 @@ def render_result(result) -> None:
     from rich.markup import escape
 
     from core.tracing.describe import forced_pass
+    from paperpilot_tui.cli.common import clean
 
     out = Console()
     intent = result.intent
@@ -51,7 +52,7 @@ def render_result(result) -> None:
         head += f" · critic {c.score:.1f}/10{' (forced)' if c.forced else ''}"
     if result.retry_count:
         head += f" · {result.retry_count} retr{'y' if result.retry_count == 1 else 'ies'}"
-    out.print(Panel(Markdown(result.final_answer or "_(no answer)_"), title=head, title_align="left"))
+    out.print(Panel(Markdown(clean(result.final_answer) or "_(no answer)_"), title=head, title_align="left"))
     if result.sources:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
         table.add_column("#", justify="right")
@@ -61,7 +62,7 @@ def render_result(result) -> None:
             where = s.breadcrumb or ""
             if s.page is not None:
                 where = f"{where} · p.{s.page}" if where else f"p.{s.page}"
-            table.add_row(f"[{s.index}]", s.title or s.source, where)
+            table.add_row(f"[{s.index}]", escape(clean(s.title or s.source)), escape(clean(where)))
         out.print(table)
     else:
         out.print("[dim]No sources cited.[/]")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sys
 from collections.abc import Awaitable
 from typing import Any
@@ -32,3 +33,19 @@ def run_async(coro: Awaitable[int]) -> int:
         return asyncio.run(coro)  # type: ignore[arg-type]
     except KeyboardInterrupt:
         return fail("interrupted", 130)
+
+
+# ESC sequences (CSI ... final byte, OSC ... BEL/ST, two-byte ESC x) and every other C0/C1 control
+# character but tab and newline: stored text (questions, documents, facts) must never drive the terminal.
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
+                      r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def clean(text: str) -> str:
+    """``text`` with terminal control sequences removed (printable text, tabs and newlines kept)."""
+    return _CONTROL.sub("", text)
+
+
+def say(*parts: object, **kwargs: object) -> None:
+    """``print`` for stored text: control sequences removed first."""
+    print(*(clean(str(p)) for p in parts), **kwargs)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async, say
 
 HELP = "list, search, add, edit, pin or delete long-term facts"
 DESCRIPTION = """\
@@ -83,11 +83,11 @@ def _dispatch(store, args: argparse.Namespace) -> int:
     if act == "list":
         facts = store.list(limit=args.limit)
         if args.json:
-            print(json.dumps([_fact_json(f) for f in facts], ensure_ascii=False, indent=2))
+            say(json.dumps([_fact_json(f) for f in facts], ensure_ascii=False, indent=2))
         elif not facts:
-            print(EMPTY)
+            say(EMPTY)
         else:
-            print("\n".join(_line(f) for f in facts))
+            say("\n".join(_line(f) for f in facts))
         return EXIT_OK
     if act == "search":
         if not args.query.strip():
@@ -96,28 +96,28 @@ def _dispatch(store, args: argparse.Namespace) -> int:
         return hits
     if act == "add":
         f = store.add(args.text, pinned=args.pin)
-        print(f"fact {f.id}: {f.content}")
+        say(f"fact {f.id}: {f.content}")
         return EXIT_OK
     if act == "edit":
         f = store.edit(args.id, args.text)
-        print(f"fact {f.id}: {f.content}")
+        say(f"fact {f.id}: {f.content}")
         return EXIT_OK
     if act == "rm":
         if not store.delete(args.id):
             return fail(f"no fact with id {args.id}", EXIT_FAILED)
-        print(f"deleted fact {args.id}")
+        say(f"deleted fact {args.id}")
         return EXIT_OK
     if act in ("pin", "unpin"):
         f = store.pin(args.id) if act == "pin" else store.unpin(args.id)
-        print(f"fact {f.id} {'pinned' if f.pinned else 'unpinned'}")
+        say(f"fact {f.id} {'pinned' if f.pinned else 'unpinned'}")
         return EXIT_OK
     if act == "export":
         n = store.export(args.file)
-        print(f"exported {n} fact(s) to {args.file}")
+        say(f"exported {n} fact(s) to {args.file}")
         return EXIT_OK
     if act == "import":
         n = store.import_(args.file)
-        print(f"imported {n} new fact(s) from {args.file}")
+        say(f"imported {n} new fact(s) from {args.file}")
         return EXIT_OK
     return fail(f"unknown action {act}", EXIT_USAGE)  # argparse prevents this
 
@@ -125,11 +125,11 @@ def _dispatch(store, args: argparse.Namespace) -> int:
 async def _search(store, query: str, top_k: int, as_json: bool) -> int:
     hits = await store.search(query, top_k)
     if as_json:
-        print(json.dumps([h.model_dump(mode="json") for h in hits], ensure_ascii=False, indent=2))
+        say(json.dumps([h.model_dump(mode="json") for h in hits], ensure_ascii=False, indent=2))
     elif not hits:
-        print("No facts match." if store.count() else EMPTY)
+        say("No facts match." if store.count() else EMPTY)
     else:
         for h in hits:
-            print(f"{h.id:>5} {'📌' if h.pinned else '  '} {h.score:.2f}  {h.content}")
+            say(f"{h.id:>5} {'📌' if h.pinned else '  '} {h.score:.2f}  {h.content}")
     sys.stdout.flush()
     return EXIT_OK

@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async, say
 
 HELP = "list, show, rename or delete conversations"
 DESCRIPTION = """\
@@ -51,25 +51,25 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "list":
             rows = store.list()
             if args.json:
-                print(json.dumps([s.model_dump(mode="json") for s in rows], ensure_ascii=False, indent=2))
+                say(json.dumps([s.model_dump(mode="json") for s in rows], ensure_ascii=False, indent=2))
             elif not rows:
-                print(EMPTY)
+                say(EMPTY)
             else:
                 width = max(len(s.id) for s in rows)
                 for s in rows:
-                    print(f"{s.id:<{width}}  {_when(s.updated)}  {s.turn_count:>3} turn(s)  {s.title}")
+                    say(f"{s.id:<{width}}  {_when(s.updated)}  {s.turn_count:>3} turn(s)  {s.title}")
             return EXIT_OK
         if args.action == "show":
             return run_async(_show(store, ckpt, args.id, args.json))
         if args.action == "rename":
             s = store.rename(args.id, args.title)
-            print(f"session {s.id}: {s.title}")
+            say(f"session {s.id}: {s.title}")
             return EXIT_OK
         if args.action == "rm":
             if store.get(args.id) is None:
                 return fail(f"no session with id {args.id}", EXIT_FAILED)
             store.delete(args.id, ckpt)
-            print(f"deleted session {args.id}")
+            say(f"deleted session {args.id}")
             return EXIT_OK
         return fail(f"unknown action {args.action}", EXIT_USAGE)
     except SessionNotFound as exc:
@@ -92,13 +92,13 @@ async def _show(store, ckpt, session_id: str, as_json: bool) -> int:
              for m in messages if m.type in ("human", "ai")]
     if as_json:
         data = session.model_dump(mode="json") if session else {"id": session_id}
-        print(json.dumps({**data, "messages": turns}, ensure_ascii=False, indent=2))
+        say(json.dumps({**data, "messages": turns}, ensure_ascii=False, indent=2))
         return EXIT_OK
     if session is not None:
-        print(f"{session.id} — {session.title}  ({session.turn_count} turn(s), last {_when(session.updated)})")
+        say(f"{session.id} — {session.title}  ({session.turn_count} turn(s), last {_when(session.updated)})")
     if not turns:
-        print("No messages in this session yet.")
+        say("No messages in this session yet.")
     for t in turns:
         who = "You" if t["role"] == "user" else "PaperPilot"
-        print(f"\n{who}:\n  " + t["content"].replace("\n", "\n  "))
+        say(f"\n{who}:\n  " + t["content"].replace("\n", "\n  "))
     return EXIT_OK

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async, say
 
 HELP = "list, show, export or replay what the agent did on a turn"
 DESCRIPTION = """\
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             lines = store.export_lines(trace_id)
             if args.file:
                 store.export(trace_id, args.file)
-                print(f"exported {len(lines)} event(s) to {args.file}")
+                say(f"exported {len(lines)} event(s) to {args.file}")
             else:
                 sys.stdout.write("".join(line + "\n" for line in lines))
             return EXIT_OK
@@ -81,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
 def _list(store, args: argparse.Namespace) -> int:
     rows = store.list(session_id=args.session, limit=args.limit)
     if args.json:
-        print(json.dumps([r.model_dump(mode="json") for r in rows], ensure_ascii=False, indent=2))
+        say(json.dumps([r.model_dump(mode="json") for r in rows], ensure_ascii=False, indent=2))
         return EXIT_OK
     if not rows:
-        print(EMPTY)
+        say(EMPTY)
         return EXIT_OK
     import time
 
@@ -93,7 +93,7 @@ def _list(store, args: argparse.Namespace) -> int:
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started))
         status = "ok " if r.error is None else "ERR"
-        print(f"{r.trace_id}  {when}  {status}  {r.session_id or '-':<12} {r.intent or '-':<11} "
+        say(f"{r.trace_id}  {when}  {status}  {r.session_id or '-':<12} {r.intent or '-':<11} "
               f"{r.duration_ms / 1000:6.2f}s  {shorten(r.question, 60)}")
     return EXIT_OK
 
@@ -103,13 +103,13 @@ def _show(store, trace_id: str, as_json: bool) -> int:
 
     detail = store.get(trace_id)
     if as_json:
-        print(detail.model_dump_json(indent=2))
+        say(detail.model_dump_json(indent=2))
         return EXIT_OK
     for line in render_header(detail):
-        print(line)
+        say(line)
     for event in detail.events:
         for line in render_event(event):
-            print(line)
+            say(line)
     return EXIT_OK
 
 
@@ -117,8 +117,8 @@ async def _replay(store, trace_id: str, speed: float, max_gap: float | None) -> 
     from core.tracing.render import render_event, render_header
 
     for line in render_header(store.get(trace_id)):
-        print(line)
+        say(line)
     async for event in store.replay(trace_id, speed=speed, max_gap=max_gap):
         for line in render_event(event):
-            print(line, flush=True)
+            say(line, flush=True)
     return EXIT_OK
