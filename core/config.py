@@ -131,7 +131,7 @@ class PathSettings(_Section):
     def home_dir(self) -> Path:
         if self.home:
             p = Path(self.home).expanduser()
-            p.mkdir(parents=True, exist_ok=True)
+            p.mkdir(mode=0o700, parents=True, exist_ok=True)
             return p
         return paths.home()
 

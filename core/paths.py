@@ -22,8 +22,30 @@ def home() -> Path:
         from platformdirs import user_data_path
 
         path = user_data_path(APP, appauthor=False)
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)  # the data holds questions, facts, traces
     return path
+
+
+def private_file(path: str | Path) -> Path:
+    """Create ``path`` (if missing) readable and writable by its owner only (0600); SQLite then
+    gives its -wal and -shm files the same mode."""
+    path = Path(path)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    return path
+
+
+def too_open(path: str | Path | None = None) -> str:
+    """A warning when the data directory can be read or entered by other users, else ""."""
+    path = Path(path) if path is not None else home()
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        return ""
+    if mode & 0o077:
+        return (f"the data directory {path} is readable by other users (mode {mode:o}); "
+                f"it holds your questions and facts: chmod 700 {path}")
+    return ""
 
 
 def user_config_file() -> Path:

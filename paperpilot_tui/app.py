@@ -53,6 +53,10 @@ class PaperPilotApp(App):
                                agent_factory=agent_factory, stores_factory=stores_factory)
 
     def on_mount(self) -> None:
+        from core.paths import too_open
+
+        if warning := too_open(self.settings.paths.home_dir()):
+            self.notify(warning, title="Data directory", severity="warning", timeout=10)
         self.register_theme(HIGH_CONTRAST)
         theme = load_prefs(self.settings).get("theme") or self.settings.tui.theme  # the last one chosen
         if theme in self.available_themes:

@@ -90,8 +90,9 @@ class HubStore:
     """Thread-safe access to one hub database file."""
 
     def __init__(self, path: str | Path):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        from core.paths import private_file
+
+        self.path = private_file(path)  # 0600: the index holds the user's documents
         self._local = threading.local()
         self.conn().executescript(SCHEMA)  # idempotent DDL, runs in its own transaction
 

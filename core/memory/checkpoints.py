@@ -21,7 +21,9 @@ async def open_checkpointer(path: Path) -> AsyncIterator[Any]:
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    from core.paths import private_file
+
+    private_file(path)
     async with aiosqlite.connect(str(path), timeout=15) as conn:
         await conn.execute("PRAGMA busy_timeout = 15000")
         await conn.execute("PRAGMA journal_mode = WAL")

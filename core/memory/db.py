@@ -104,7 +104,9 @@ class SchemaTooNew(RuntimeError):
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from core.paths import private_file
+
+    private_file(path)
     conn = sqlite3.connect(
         str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
     )

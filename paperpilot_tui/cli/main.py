@@ -73,12 +73,21 @@ def main(argv: list[str] | None = None) -> int:
             from paperpilot_tui.cli import app_launcher
 
             return app_launcher.run(args)
+        _warn_if_data_dir_open()
         code = int(args.run(args) or 0)
         sys.stdout.flush()  # a pipe buffers: a reader that left shows up here, not at exit
         return code
     except BrokenPipeError:  # e.g. `paperpilot sessions list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _warn_if_data_dir_open() -> None:
+    """One stderr line when the data directory can be read by other users (issue: secrets at rest)."""
+    from core.paths import too_open
+
+    if warning := too_open():
+        print(f"paperpilot: warning: {warning}", file=sys.stderr)
 
 
 if __name__ == "__main__":
