@@ -30,7 +30,7 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None) -> Asy
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
             params = StdioServerParameters(command=conn.resolved_command(), args=list(conn.args),
-                                           env={**os.environ, **conn.env}, cwd=conn.cwd)
+                                           env=child_env(conn.env), cwd=conn.cwd)
             read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog or sys.stderr))
         elif conn.transport == "streamable_http":
             import httpx
@@ -47,6 +47,15 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None) -> Asy
         await session.initialize()
         compile_output_validation(session)
         yield session
+
+
+_SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.I)
+
+
+def child_env(extra: dict[str, str]) -> dict[str, str]:
+    """The environment of a stdio server: this process's, without anything shaped like a secret
+    (``OPENAI_API_KEY``, ``*_TOKEN``, ...), plus what the connection sets explicitly (``env``)."""
+    return {k: v for k, v in os.environ.items() if not _SECRET.search(k)} | dict(extra)
 
 
 def _mcp_version() -> tuple[int, ...]:
