@@ -232,6 +232,10 @@ def _read_layer(path: Path) -> tuple[dict, dict[tuple, int]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read settings file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise ConfigError(f"{path}:{line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                          "save the settings file as UTF-8") from None
     try:
         node = yaml.compose(text)
         _check_size(node, path)

@@ -67,6 +67,13 @@ def main(argv: list[str] | None = None) -> int:
         # Library deprecation chatter is not for users; PAPERPILOT_DEBUG=1 shows it.
         warnings.simplefilter("ignore")
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for n, arg in enumerate(argv, 1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:  # undecodable bytes from the shell arrive as surrogates
+            print(f"paperpilot: argument {n} is not valid UTF-8 text; check the terminal's encoding", file=sys.stderr)
+            return 2
     args = parser.parse_args(argv)
     try:
         if args.command is None:

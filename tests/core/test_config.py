@@ -155,3 +155,11 @@ def test_a_yaml_alias_bomb_is_refused_quickly(tmp_path):
     f.write_text("\n".join(lines) + "\n")
     with pytest.raises(ConfigError, match="aliases expand to more than"):
         load_settings(f)
+
+
+def test_a_settings_file_that_is_not_utf8_names_file_and_line(tmp_path):
+    f = tmp_path / "s.yaml"
+    f.write_bytes(b"llm:\n  model: caf\xe9\n")
+    with pytest.raises(ConfigError) as err:
+        load_settings(f)
+    assert str(err.value) == f"{f}:2: not UTF-8 text (byte 0xe9); save the settings file as UTF-8"
