@@ -189,11 +189,11 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
         # exits while a thread is still loading torch aborts instead of exiting with its own code
         warm = _warm_encoder() if persist and settings.memory.enabled else None
         try:
+            checkpointer = facts = sessions = traces = None
+            if persist:  # first: a corrupt store is reported before the hub is started for nothing
+                checkpointer, facts, sessions, traces = await _open_stores(settings, stack)
             if hub is None:
                 hub = await stack.enter_async_context(HubClient(settings.mcp))
-            checkpointer = facts = sessions = traces = None
-            if persist:
-                checkpointer, facts, sessions, traces = await _open_stores(settings, stack)
             vocabulary = await _vocabulary(hub, collection or settings.mcp.collection, None)
             vocabulary = vocabulary if isinstance(vocabulary, Vocabulary) else None
         except BaseException:

@@ -14,5 +14,14 @@ class BackendUnavailable(BrainError):
     """An external backend (LLM endpoint, MCP server) cannot be reached; one user-facing line."""
 
 
+class StoreUnreadable(Exception):
+    """A data file is not a readable SQLite database; the message names it and what to do."""
+
+    @classmethod
+    def of(cls, path: object, exc: BaseException) -> StoreUnreadable:
+        return cls(f"{path} is not a readable database ({exc}); move it aside (mv {path} {path}.bad) "
+                   "to start it afresh, or restore it from a backup")
+
+
 class LLMUnavailable(BackendUnavailable):
     """The configured LLM endpoint cannot be reached (the knowledge hub may be fine)."""

@@ -21,15 +21,19 @@ async def open_checkpointer(path: Path) -> AsyncIterator[Any]:
     import aiosqlite
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
+    from core.errors import StoreUnreadable
     from core.paths import private_file
 
     private_file(path)
     async with aiosqlite.connect(str(path), timeout=15) as conn:
-        await conn.execute("PRAGMA busy_timeout = 15000")
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing committed
-        saver = AsyncSqliteSaver(conn, serde=serializer())
-        await saver.setup()
+        try:
+            await conn.execute("PRAGMA busy_timeout = 15000")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing committed
+            saver = AsyncSqliteSaver(conn, serde=serializer())
+            await saver.setup()
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnreadable.of(path, exc) from None
         yield saver
 
 

@@ -66,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     if not os.environ.get("PAPERPILOT_DEBUG"):
         # Library deprecation chatter is not for users; PAPERPILOT_DEBUG=1 shows it.
         warnings.simplefilter("ignore")
+    from core.errors import StoreUnreadable  # standard library only: light
+
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     for n, arg in enumerate(argv, 1):
@@ -84,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         code = int(args.run(args) or 0)
         sys.stdout.flush()  # a pipe buffers: a reader that left shows up here, not at exit
         return code
+    except StoreUnreadable as exc:  # a corrupt data file: its name and what to do, never a traceback
+        print(f"paperpilot: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # e.g. `paperpilot sessions list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
