@@ -108,6 +108,12 @@ def _locked(name: str):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+# One export at a time in a process: the encoder and the router may both need theirs on a fresh data
+# dir, from two threads, and two threads importing transformers at once can see it half-initialized
+# ("cannot import name 'AutoModel'"), which sent the router to torch on every first run.
+_export_lock = threading.Lock()
+
+
 class ExportUnavailable(RuntimeError):
     """No cached graph, and no torch to export one."""
 
@@ -121,8 +127,8 @@ def _ensure(out: Path, build) -> Path:
         raise ExportUnavailable(f"no cached ONNX graph {out.name} in {out.parent} and torch is not installed to "
                                 "export it: run `python -m core.models.onnx_export --cache DIR` where torch is "
                                 "installed and point PAPERPILOT_ONNX_CACHE at DIR")
-    with _locked(out.stem):
-        if not out.exists():  # another process may have built it while we waited
+    with _export_lock, _locked(out.stem):
+        if not out.exists():  # another thread or process may have built it while we waited
             build(out)
     return out
 
