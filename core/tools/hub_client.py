@@ -4,6 +4,10 @@ The session (:func:`core.tools.mcp_session.open_session`) is opened once per run
 dedicated task, so tool calls may come from any task (the comparative strategy calls in
 parallel). If the server dies, the next call reconnects once and reports it through ``notices``.
 Each hub tool is one small method over :meth:`HubClient.call`.
+
+When the connection is the bundled stdio hub as configured by default and ``mcp.use_daemon`` is on,
+a running warm hub (``paperpilot hub start``, :mod:`core.hub.daemon`) takes its place; a daemon that
+does not answer is passed over with a notice, and the stdio child is started as before.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from core.errors import BackendUnavailable
-from core.config import MCPSettings
+from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import open_session
 from core.tools.parse import parse_search_result
@@ -49,7 +53,9 @@ class HubClient:
 
     def __post_init__(self) -> None:
         self.name = self.connection or self.settings.connection
-        self._conn = self.settings.connections[self.name]
+        self._configured = self.settings.connections[self.name]
+        self._conn = self._configured
+        self.daemon_port: int | None = None  # set while connected to the warm hub daemon
         self._session: Any = None
         self._tools: set[str] = set()
         self._owner: asyncio.Task | None = None
@@ -74,7 +80,26 @@ class HubClient:
     @property
     def describe(self) -> str:
         c = self._conn
+        if self.daemon_port is not None:
+            return f"{self.name} (daemon :{self.daemon_port})"
         return f"{self.name} ({c.url})" if c.transport != "stdio" else f"{self.name} (stdio)"
+
+    def _daemon(self) -> tuple[MCPConnection, int] | None:
+        """The warm hub's connection, when it may stand in for this one and answers; else None."""
+        if not (self.settings.use_daemon and self._configured == MCPSettings().connections.get(self.name)
+                and self.name == "hub"):
+            return None  # only ever in place of the default bundled stdio hub, never a user's server
+        from core.hub import daemon
+
+        state, why = daemon.find_daemon()
+        if why:
+            self.notices.append(f"hub daemon: removed a stale file ({why})")
+        if state is None:
+            return None
+        if daemon.ping(state) in (None, 401):
+            self.notices.append(f"hub daemon (pid {state.pid}, :{state.port}) did not answer; using the stdio hub")
+            return None
+        return MCPConnection(transport="streamable_http", url=state.url, headers=state.headers), state.port
 
     def _server_log(self) -> TextIO | None:
         """The file a stdio server's stderr goes to (``mcp.server_log``); None = this stderr."""
@@ -91,6 +116,18 @@ class HubClient:
             self._errlog = None
 
     async def connect(self) -> None:
+        self._conn, self.daemon_port = self._configured, None
+        warm = self._daemon()
+        if warm is not None:
+            self._conn, self.daemon_port = warm
+            try:
+                return await self._connect()
+            except BackendUnavailable as exc:
+                self.notices.append(f"{exc}; using the stdio hub")
+            self._conn, self.daemon_port = self._configured, None
+        await self._connect()
+
+    async def _connect(self) -> None:
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
         closing = asyncio.Event()
         errlog = self._server_log()
