@@ -24,6 +24,7 @@ from core.tools.mcp_session import open_session
 from core.tools.parse import parse_search_result
 
 FIRST_QUERY_TIMEOUT_S = 600
+DAEMON_CONNECT_TIMEOUT_S = 10  # a daemon that answered the ping but cannot open a session is passed over
 
 
 class ToolError(Exception):
@@ -117,17 +118,17 @@ class HubClient:
 
     async def connect(self) -> None:
         self._conn, self.daemon_port = self._configured, None
-        warm = self._daemon()
+        warm = await asyncio.to_thread(self._daemon)  # a file read and a loopback ping (≤ 1.5 s)
         if warm is not None:
             self._conn, self.daemon_port = warm
             try:
-                return await self._connect()
+                return await self._connect(min(self.settings.call_timeout, DAEMON_CONNECT_TIMEOUT_S))
             except BackendUnavailable as exc:
                 self.notices.append(f"{exc}; using the stdio hub")
             self._conn, self.daemon_port = self._configured, None
         await self._connect()
 
-    async def _connect(self) -> None:
+    async def _connect(self, timeout: float | None = None) -> None:
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
         closing = asyncio.Event()
         errlog = self._server_log()
@@ -146,7 +147,7 @@ class HubClient:
         self._closing = closing
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
-            self._session, self._tools = await asyncio.wait_for(ready, timeout=self.settings.call_timeout)
+            self._session, self._tools = await asyncio.wait_for(ready, timeout=timeout or self.settings.call_timeout)
         except BaseException as exc:  # noqa: BLE001 - any failure to start is one line for the user
             await self.close()
             raise BackendUnavailable(f"MCP server {self.describe} unreachable: {_one_line(exc)}") from None
