@@ -55,6 +55,7 @@ class Agent:
         self.checkpointer = checkpointer
         self.graph = build_graph(checkpointer)
         self._lock = asyncio.Lock()
+        self._notices_seen = 0  # hub notices already reported in a turn
         self.warming: list[threading.Thread] = []  # local models still loading (core.warmup waits)
 
     @property
@@ -96,7 +97,7 @@ class Agent:
             if self.sessions is not None:
                 await self.sessions.begin_turn(session_id, question)
             agent = self.settings.agent
-            yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name,
+            yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name, hub=self.hub_status,
                                   max_retries=agent.max_retries, max_react_steps=agent.max_react_steps,
                                   max_plan_steps=agent.max_plan_steps))
             await self.refresh_vocabulary()
@@ -105,12 +106,13 @@ class Agent:
                                vocabulary=self.vocabulary.names())
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
-            notices_before = len(getattr(self.hub, "notices", []))
             try:
                 async for event in _stream(self.graph, inp, config, ctx, self.vocabulary):
                     yield tag(event)
-                for msg in getattr(self.hub, "notices", [])[notices_before:]:
+                notices = getattr(self.hub, "notices", [])
+                for msg in notices[self._notices_seen:]:  # the first turn also gets those from opening
                     yield tag(Notice(level="warning", message=msg, source="mcp"))
+                self._notices_seen = len(notices)
                 yield tag(TurnFinished(result=fold(events).to_result(now=time.time())))
             except asyncio.CancelledError:
                 tag(TurnFailed(error="turn cancelled", category="cancelled"))

@@ -80,6 +80,7 @@ class MCPSettings(_Section):
     collection: str = "default"
     call_timeout: float = Field(30.0, gt=0)
     server_log: str | None = None  # file for stdio servers' stderr (relative = in the data dir); null = the terminal
+    use_daemon: bool = True  # a running `paperpilot hub start` daemon stands in for the default bundled stdio hub
     connections: dict[str, MCPConnection] = Field(
         default_factory=lambda: {"hub": MCPConnection(args=["-m", "core.hub", "serve"])}
     )

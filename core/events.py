@@ -31,6 +31,7 @@ class TurnStarted(_Event):
     question: str
     session_id: str
     brain: str = "offline"
+    hub: str = ""  # the hub connection used: "hub (stdio)", "hub (daemon :PORT)", ... ("" in older traces)
     # The bounds of this turn, from settings (``agent.*``); a recorded trace without them gets the
     # settings defaults (a test keeps the two in step).
     max_retries: int = 2

@@ -161,3 +161,4 @@ class TurnResult(BaseModel):
     timings_ms: dict[str, float]
     recalled_facts: list[str] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
+    hub: str = ""  # which hub connection answered, e.g. "hub (stdio)" or "hub (daemon :PORT)"

@@ -1,4 +1,5 @@
-"""``python -m core.hub serve [--transport stdio|http] [--port N] [--host H] [--rerank SPEC]``.
+"""``python -m core.hub serve [--transport stdio|http] [--port N] [--host H] [--rerank SPEC]``, and
+``python -m core.hub daemon`` (the warm hub, see :mod:`core.hub.daemon`).
 
 Over stdio nothing but protocol reaches stdout and stderr stays quiet: progress bars and library
 chatter are switched off before anything heavy is imported, and logs go to ``hub.log`` in the
@@ -80,6 +81,10 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "daemon":  # what `paperpilot hub start` runs (see core.hub.daemon)
+        from core.hub.daemon import run_daemon
+
+        return run_daemon(argv[1:])
     if not argv or argv[0] != "serve":
         print("usage: python -m core.hub serve [--transport stdio|http] [--port N] [--host H]", file=sys.stderr)
         return 2

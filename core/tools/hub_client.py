@@ -4,6 +4,10 @@ The session (:func:`core.tools.mcp_session.open_session`) is opened once per run
 dedicated task, so tool calls may come from any task (the comparative strategy calls in
 parallel). If the server dies, the next call reconnects once and reports it through ``notices``.
 Each hub tool is one small method over :meth:`HubClient.call`.
+
+When the connection is the bundled stdio hub as configured by default and ``mcp.use_daemon`` is on,
+a running warm hub (``paperpilot hub start``, :mod:`core.hub.daemon`) takes its place; a daemon that
+does not answer is passed over with a notice, and the stdio child is started as before.
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from core.errors import BackendUnavailable
-from core.config import MCPSettings
+from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import open_session
 from core.tools.parse import parse_search_result
 
 FIRST_QUERY_TIMEOUT_S = 600
+DAEMON_CONNECT_TIMEOUT_S = 10  # a daemon that answered the ping but cannot open a session is passed over
 
 
 class ToolError(Exception):
@@ -49,7 +54,9 @@ class HubClient:
 
     def __post_init__(self) -> None:
         self.name = self.connection or self.settings.connection
-        self._conn = self.settings.connections[self.name]
+        self._configured = self.settings.connections[self.name]
+        self._conn = self._configured
+        self.daemon_port: int | None = None  # set while connected to the warm hub daemon
         self._session: Any = None
         self._tools: set[str] = set()
         self._owner: asyncio.Task | None = None
@@ -74,7 +81,26 @@ class HubClient:
     @property
     def describe(self) -> str:
         c = self._conn
+        if self.daemon_port is not None:
+            return f"{self.name} (daemon :{self.daemon_port})"
         return f"{self.name} ({c.url})" if c.transport != "stdio" else f"{self.name} (stdio)"
+
+    def _daemon(self) -> tuple[MCPConnection, int] | None:
+        """The warm hub's connection, when it may stand in for this one and answers; else None."""
+        if not (self.settings.use_daemon and self._configured == MCPSettings().connections.get(self.name)
+                and self.name == "hub"):
+            return None  # only ever in place of the default bundled stdio hub, never a user's server
+        from core.hub import daemon
+
+        state, why = daemon.find_daemon()
+        if why:
+            self.notices.append(f"hub daemon: removed a stale file ({why})")
+        if state is None:
+            return None
+        if daemon.ping(state) in (None, 401):
+            self.notices.append(f"hub daemon (pid {state.pid}, :{state.port}) did not answer; using the stdio hub")
+            return None
+        return MCPConnection(transport="streamable_http", url=state.url, headers=state.headers), state.port
 
     def _server_log(self) -> TextIO | None:
         """The file a stdio server's stderr goes to (``mcp.server_log``); None = this stderr."""
@@ -91,6 +117,18 @@ class HubClient:
             self._errlog = None
 
     async def connect(self) -> None:
+        self._conn, self.daemon_port = self._configured, None
+        warm = await asyncio.to_thread(self._daemon)  # a file read and a loopback ping (≤ 1.5 s)
+        if warm is not None:
+            self._conn, self.daemon_port = warm
+            try:
+                return await self._connect(min(self.settings.call_timeout, DAEMON_CONNECT_TIMEOUT_S))
+            except BackendUnavailable as exc:
+                self.notices.append(f"{exc}; using the stdio hub")
+            self._conn, self.daemon_port = self._configured, None
+        await self._connect()
+
+    async def _connect(self, timeout: float | None = None) -> None:
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
         closing = asyncio.Event()
         errlog = self._server_log()
@@ -109,7 +147,7 @@ class HubClient:
         self._closing = closing
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
-            self._session, self._tools = await asyncio.wait_for(ready, timeout=self.settings.call_timeout)
+            self._session, self._tools = await asyncio.wait_for(ready, timeout=timeout or self.settings.call_timeout)
         except BaseException as exc:  # noqa: BLE001 - any failure to start is one line for the user
             await self.close()
             raise BackendUnavailable(f"MCP server {self.describe} unreachable: {_one_line(exc)}") from None

@@ -35,7 +35,8 @@ def describe(e: Event) -> str:
     """One line for one event (any event; see :data:`QUIET` for those a finished view skips)."""
     match e:
         case TurnStarted():
-            return f"▶ {shorten(e.question, WIDTH)}  (session {e.session_id}, brain {e.brain})"
+            hub = f", {e.hub}" if e.hub else ""
+            return f"▶ {shorten(e.question, WIDTH)}  (session {e.session_id}, brain {e.brain}{hub})"
         case NodeStarted():
             return f"▸ {node_path(e.node, e.graph)}" + (f" #{e.attempt}" if e.attempt else "")
         case NodeFinished():

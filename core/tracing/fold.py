@@ -43,6 +43,7 @@ class TurnSummary(BaseModel):
     session_id: str = ""
     question: str = ""
     brain: str = ""
+    hub: str = ""
     max_retries: int = 2  # the bounds TurnStarted carried
     max_react_steps: int = 5
     max_plan_steps: int = 4
@@ -129,6 +130,7 @@ class TurnSummary(BaseModel):
             retry_count=self.retries, llm_calls=self.llm_calls,
             tokens={"prompt": prompt, "completion": completion, "total": prompt + completion},
             timings_ms=timings, recalled_facts=self.recalled_facts, notices=[n.message for n in self.notices],
+            hub=self.hub,
         )
 
 
@@ -158,7 +160,7 @@ def apply(s: TurnSummary, e: Event) -> TurnSummary:
         s.turn_id = e.turn_id
     match e:
         case TurnStarted():
-            s.question, s.session_id, s.brain = e.question, e.session_id, e.brain
+            s.question, s.session_id, s.brain, s.hub = e.question, e.session_id, e.brain, e.hub
             s.max_retries, s.max_react_steps, s.max_plan_steps = e.max_retries, e.max_react_steps, e.max_plan_steps
         case NodeStarted():
             s.steps.append(TraceStep(node=e.node, graph=e.graph, attempt=e.attempt, started=e.ts))

@@ -70,6 +70,7 @@ def result_json(result) -> dict:
         "timings_ms": result.timings_ms,
         "recalled_facts": result.recalled_facts,
         "notices": result.notices,
+        "hub": result.hub,
     }
 
 

@@ -73,4 +73,4 @@ def render_result(result) -> None:
     timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.timings_ms.items() if k != "total")
     out.print(f"[dim]{timings} · total {result.timings_ms.get('total', 0):.0f}ms · "
               f"{result.llm_calls} LLM call(s), {result.tokens.get('total', 0)} tokens · trace {result.trace_id} · "
-              f"session {result.session_id}[/]")
+              f"session {result.session_id}{f' · {result.hub}' if result.hub else ''}[/]")

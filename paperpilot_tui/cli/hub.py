@@ -1,4 +1,4 @@
-"""``paperpilot hub serve|status|rm``: run and manage the bundled knowledge hub."""
+"""``paperpilot hub serve|start|stop|status|rm``: run and manage the bundled knowledge hub."""
 
 from __future__ import annotations
 
@@ -10,6 +10,10 @@ HELP = "run or manage the bundled knowledge hub (MCP server)"
 DESCRIPTION = """\
 The knowledge hub is PaperPilot's MCP retrieval server. The agent starts it by itself over stdio;
 run it yourself to serve other MCP clients (--transport http), to inspect it, or to remove documents.
+
+`hub start` keeps a warm hub running in the background (loopback HTTP, token in hub-daemon.json,
+mode 0600); ask, eval and the app then use it instead of starting their own, and fall back to the
+stdio hub when it is not running. `hub stop` stops it; `hub status` says whether it runs.
 """
 
 
@@ -23,7 +27,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     add_serve_args(s)
     s.set_defaults(run=_serve)
-    st = hub.add_parser("status", help="collections, document and chunk counts, database path")
+    start = hub.add_parser("start", help="run the hub as a background daemon (a warm hub between commands)")
+    start.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                       help="seconds to wait for the daemon to answer (default 120)")
+    start.set_defaults(run=_start)
+    stop = hub.add_parser("stop", help="stop the background hub daemon")
+    stop.set_defaults(run=_stop)
+    st = hub.add_parser("status", help="the daemon (running or not), collections, document and chunk counts")
     st.add_argument("--collection", metavar="NAME", help="also list this collection's documents")
     st.set_defaults(run=_status)
     rm = hub.add_parser("rm", help="remove a document (and its chunks) by doc_id")
@@ -44,8 +54,68 @@ def _store(args: argparse.Namespace):
     return HubStore(settings.paths.resolve(settings.paths.hub_db))
 
 
+def _home(args: argparse.Namespace):
+    load_settings_or_exit(args)  # a broken config fails here, as for every command
+    from core import paths
+
+    return paths.home()
+
+
+def _start(args: argparse.Namespace) -> int:
+    from core.hub import daemon
+
+    home = _home(args)
+    running, _ = daemon.read_state(daemon.state_path(home))
+    if running is not None:
+        print(f"hub daemon already running: pid {running.pid}, {running.url}")
+        return EXIT_OK
+    try:
+        state = daemon.start(home, getattr(args, "config", None), timeout=args.timeout)
+    except RuntimeError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    print(f"hub daemon started: pid {state.pid}, {state.url} (token in {daemon.state_path(home)}, "
+          f"log {daemon.log_path(home)})")
+    return EXIT_OK
+
+
+def _stop(args: argparse.Namespace) -> int:
+    from core.hub import daemon
+
+    home = _home(args)
+    _, why = daemon.read_state(daemon.state_path(home))
+    if why:
+        print(f"removed a stale daemon file: {why}")
+    state = daemon.stop(home)
+    print(f"hub daemon stopped (pid {state.pid})" if state else "hub daemon not running")
+    return EXIT_OK
+
+
+def daemon_line(home) -> str:
+    """One line on the background daemon: pid, port and uptime, or that it is not running."""
+    from core.hub import daemon
+
+    state, why = daemon.read_state(daemon.state_path(home))
+    if state is None:
+        return "daemon: not running" + (f" (removed a stale file: {why})" if why else "") + \
+            " · start it with: paperpilot hub start"
+    import time
+
+    answers = "answering" if daemon.ping(state) not in (None, 401) else "NOT answering"
+    return (f"daemon: running, pid {state.pid}, 127.0.0.1:{state.port}, up {_uptime(time.time() - state.started)}"
+            f", {answers}")
+
+
+def _uptime(seconds: float) -> str:
+    m, s = divmod(int(max(seconds, 0)), 60)
+    h, m = divmod(m, 60)
+    return f"{h}h{m:02d}m" if h else f"{m}m{s:02d}s" if m else f"{s}s"
+
+
 def _status(args: argparse.Namespace) -> int:
     store = _store(args)
+    from core import paths
+
+    print(daemon_line(paths.home()))
     print(f"database: {store.path}")
     names = store.collections()
     if not names:

@@ -1,0 +1,324 @@
+"""The warm hub: the bundled knowledge hub as a background daemon on a loopback port.
+
+``paperpilot hub start`` runs ``python -m core.hub daemon`` in its own session. The daemon binds a
+free port on 127.0.0.1, serves the hub over streamable HTTP and writes ``hub-daemon.json`` (pid,
+port, token, start time; mode 0600) to the data dir; every request must carry
+``Authorization: Bearer <token>`` (401 otherwise). Its stdout/stderr go to ``hub-daemon.log``.
+
+:func:`find_daemon` is what clients use: it trusts the state file only when it is a private file of
+this user and its pid is alive and still runs the hub daemon (a pid reused by another program does
+not count); anything else is removed. Nothing heavy is imported here: the server loads in
+:func:`run_daemon`, in the daemon process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+STATE_FILE = "hub-daemon.json"
+LOG_FILE = "hub-daemon.log"
+MARKER = "core.hub daemon"  # what the daemon's command line contains
+PING_TIMEOUT_S = 1.5
+
+
+@dataclass(frozen=True)
+class DaemonState:
+    pid: int
+    port: int
+    token: str
+    started: float
+    db: str = ""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+
+def state_path(home: Path | None = None) -> Path:
+    if home is None:
+        from core import paths
+
+        home = paths.home()
+    return home / STATE_FILE
+
+
+def log_path(home: Path | None = None) -> Path:
+    return state_path(home).with_name(LOG_FILE)
+
+
+# -- process checks --------------------------------------------------------------------------------
+
+def _cmdline(pid: int) -> str | None:
+    """The process's command line, or None when there is no such (live) process."""
+    proc = Path(f"/proc/{pid}")
+    if proc.is_dir():
+        try:
+            if (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                return None  # a zombie is gone
+            return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, IndexError):
+            return None
+    if Path("/proc/self").is_dir():
+        return None  # /proc exists, so the pid is gone
+    try:  # no /proc (macOS): ask ps
+        out = subprocess.run(["ps", "-o", "stat=,command=", "-p", str(pid)], capture_output=True, text=True,
+                             timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    line = out.stdout.strip()
+    if out.returncode != 0 or not line or line.startswith("Z"):
+        return None
+    return line.split(None, 1)[1] if " " in line else ""
+
+
+def alive(pid: int) -> bool:
+    return _cmdline(pid) is not None
+
+
+def is_daemon(pid: int) -> bool:
+    """True when ``pid`` is alive and runs the hub daemon (not some other program that got the pid)."""
+    cmd = _cmdline(pid)
+    return cmd is not None and MARKER in cmd
+
+
+# -- the state file --------------------------------------------------------------------------------
+
+def write_state(path: Path, state: DaemonState) -> None:
+    """Write the state file atomically, created with mode 0600 (it holds the token)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    try:
+        tmp.unlink()
+    except FileNotFoundError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(state.__dict__, f)
+    os.replace(tmp, path)
+
+
+def remove_state(path: Path, pid: int | None = None) -> None:
+    """Remove the state file (only if it names ``pid``, when given)."""
+    if pid is not None:
+        raw = _read_raw(path)
+        if raw is not None and raw.get("pid") != pid:
+            return
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _read_raw(path: Path) -> dict[str, Any] | None:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return raw if isinstance(raw, dict) else None
+
+
+def read_state(path: Path | None = None) -> tuple[DaemonState | None, str | None]:
+    """The running daemon's state, or (None, why a file that was there was removed)."""
+    path = path or state_path()
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None, None
+    why = None
+    raw = _read_raw(path)
+    state = None
+    if st.st_mode & 0o077 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
+        why = f"{path.name} was readable by others or not ours"
+    elif raw is None:
+        why = f"{path.name} was unreadable"
+    else:
+        try:
+            state = DaemonState(pid=int(raw["pid"]), port=int(raw["port"]), token=str(raw["token"]),
+                                started=float(raw["started"]), db=str(raw.get("db", "")))
+        except (KeyError, TypeError, ValueError):
+            why = f"{path.name} was malformed"
+        else:
+            if not is_daemon(state.pid):
+                why = f"{path.name} named pid {state.pid}, which is not a running hub daemon"
+    if why is not None:
+        remove_state(path)
+        return None, why
+    return state, None
+
+
+def ping(state: DaemonState, timeout: float = PING_TIMEOUT_S, token: str | None = None) -> int | None:
+    """The HTTP status the daemon answers an authenticated GET with, or None if it does not answer."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", state.port, timeout=timeout)
+    try:
+        conn.request("GET", "/mcp", headers={"Authorization": f"Bearer {state.token if token is None else token}",
+                                             "Accept": "text/event-stream"})
+        return conn.getresponse().status
+    except (OSError, http.client.HTTPException):
+        return None
+    finally:
+        conn.close()
+
+
+def find_daemon(home: Path | None = None) -> tuple[DaemonState | None, str | None]:
+    """A running daemon that is ours (see :func:`read_state`); never raises."""
+    try:
+        return read_state(state_path(home))
+    except OSError as exc:
+        return None, f"{STATE_FILE}: {exc}"
+
+
+# -- start and stop (the CLI) ----------------------------------------------------------------------
+
+def start(home: Path, config: str | None = None, timeout: float = 120.0) -> DaemonState:
+    """Start the daemon and return once it answers. Raises RuntimeError with the reason."""
+    state, _ = read_state(state_path(home))
+    if state is not None:
+        return state
+    cmd = [sys.executable, "-m", "core.hub", "daemon"]
+    if config:
+        cmd += ["--config", str(Path(config).resolve())]
+    import core
+
+    root = Path(core.__file__).resolve().parent.parent  # so `-m core.hub` finds this very code
+    with log_path(home).open("ab") as log:
+        proc = subprocess.Popen(cmd, cwd=root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True, env={**os.environ, "PAPERPILOT_HOME": str(home)})
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the hub daemon exited with code {proc.returncode}; see {log_path(home)}")
+        raw = _read_raw(state_path(home))
+        if raw and raw.get("pid") == proc.pid:
+            state, _ = read_state(state_path(home))
+            if state is not None and ping(state) not in (None, 401):
+                proc.returncode = 0  # it lives on by design; no ResourceWarning when this object goes
+                return state
+        time.sleep(0.1)
+    stop_pid(proc.pid)
+    raise RuntimeError(f"the hub daemon did not answer within {timeout:.0f} s; see {log_path(home)}")
+
+
+def stop_pid(pid: int, grace: float = 10.0) -> bool:
+    """SIGTERM, wait up to ``grace`` s, then SIGKILL. True if it had to be killed."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return False
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        if not alive(pid):
+            return False
+        time.sleep(0.05)
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return False
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return True
+
+
+def stop(home: Path) -> DaemonState | None:
+    """Stop the running daemon (if any) and remove its state file; the stopped state or None."""
+    path = state_path(home)
+    state, _ = read_state(path)
+    if state is None:
+        return None
+    stop_pid(state.pid)
+    remove_state(path)
+    return state
+
+
+# -- the daemon process ----------------------------------------------------------------------------
+
+class BearerAuth:
+    """ASGI middleware: HTTP requests without ``Authorization: Bearer <token>`` get 401."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            import hmac
+
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                body = b'{"error": "unauthorized"}'
+                await send({"type": "http.response.start", "status": 401,
+                            "headers": [(b"content-type", b"application/json"),
+                                        (b"content-length", str(len(body)).encode()),
+                                        (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def run_daemon(argv: list[str]) -> int:
+    import argparse
+    import secrets
+    import socket
+
+    from core.hub.__main__ import quiet_environment, setup_logging
+
+    quiet_environment()
+    p = argparse.ArgumentParser(prog="python -m core.hub daemon")
+    p.add_argument("--config", default=None)
+    args = p.parse_args(argv)
+
+    from core import paths
+    from core.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings(args.config)
+    except ConfigError as exc:
+        print(f"hub daemon: config error: {exc}", file=sys.stderr)
+        return 2
+    db = settings.paths.resolve(settings.paths.hub_db)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    setup_logging(db.parent)
+    home = paths.home()
+    path = state_path(home)
+    existing, _ = read_state(path)
+    if existing is not None and existing.pid != os.getpid():
+        print(f"hub daemon: already running (pid {existing.pid}, port {existing.port})", file=sys.stderr)
+        return 1
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+
+    import uvicorn
+
+    from core.hub.server import build_server
+    from core.hub.service import Hub
+
+    hub = Hub(db)
+    hub.start(background=True)
+    server = build_server(hub, host="127.0.0.1", port=port)
+    token = secrets.token_urlsafe(32)
+    app = BearerAuth(server.streamable_http_app(), token)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    write_state(path, DaemonState(pid=os.getpid(), port=port, token=token, started=time.time(), db=str(db)))
+    print(f"hub daemon: pid {os.getpid()} serving http://127.0.0.1:{port}/mcp", flush=True)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        remove_state(path, os.getpid())
+        print("hub daemon: stopped", flush=True)
+    return 0
