@@ -88,7 +88,7 @@ class PaperPilotApp(App):
     @on(AgentReady)
     def _agent_ready(self, message: AgentReady) -> None:
         status = self.main_screen.status
-        provider, why = self.session.settings.llm.choice()
+        _, why = self.session.settings.llm.choice()
         status.brain = f"{message.brain} ({why})" if why.startswith("auto") else message.brain
         status.hub, status.collection = message.hub, message.collection
         if not self.session.busy:
