@@ -37,17 +37,47 @@ def _int_or_none(v: Any) -> int | None:
         return None
 
 
+_DOC_KEYS = ("doc_id", "document_id", "source_ref", "doc_hash")
+# Upstream chunk ids: <document hash>_<chunk index>_<content hash>, e.g. 71ba55d8_0026_367f4a30.
+_UPSTREAM_CHUNK = re.compile(r"^([0-9A-Za-z]+)_\d+_[0-9A-Za-z]+$")
+_SOURCE_PREFIX = re.compile(r"^\s*\[Source:[^\]]*\]\s*", re.I)
+_HEADING_LINE = re.compile(r"^\s*#{1,6}\s+\S")
+
+
+def document_id(meta: dict, c: dict, chunk_id: str, source: str) -> str:
+    """The document a hit belongs to: a document field when the server gives one; else the
+    document hash that leads an upstream chunk id (what its get_document_summary accepts); else
+    one id per source file. Never the chunk id itself: that would make each chunk a document."""
+    for key in _DOC_KEYS:
+        value = meta.get(key) or c.get(key)
+        if value:
+            return str(value)
+    if (m := _UPSTREAM_CHUNK.match(chunk_id)):
+        return m.group(1)
+    if source:
+        return "src-" + hashlib.sha1(source.encode()).hexdigest()[:10]
+    return chunk_id.rsplit("_", 1)[0] if "_" in chunk_id else chunk_id
+
+
+def clean_snippet(text: str) -> str:
+    """A hit's text without the ``[Source: file]`` label some servers put in front of it."""
+    return _SOURCE_PREFIX.sub("", text, count=1)
+
+
+def heading_only(text: str) -> bool:
+    """A chunk that is nothing but section headings: no evidence for any claim."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return bool(lines) and all(_HEADING_LINE.match(line) for line in lines)
+
+
 def citation_to_context(c: dict, query: str = "") -> RetrievedContext:
     """One citation dict (structured or References-JSON form) as a context."""
     meta = c.get("metadata") or {}
     chunk_id = str(c.get("chunk_id") or meta.get("chunk_id") or "")
-    doc_id = str(meta.get("doc_id") or c.get("doc_id") or "")
-    if not doc_id and chunk_id:
-        # Upstream omits doc_id; its get_document_summary accepts a chunk-id prefix.
-        doc_id = chunk_id.rsplit("_", 1)[0] if "_" in chunk_id else chunk_id
-    source = str(c.get("source") or "")
+    source = str(c.get("source") or meta.get("source_path") or "")
+    doc_id = document_id(meta, c, chunk_id, source)
     return RetrievedContext(
-        content=str(c.get("text") or c.get("content") or c.get("text_snippet") or ""),
+        content=clean_snippet(str(c.get("text") or c.get("content") or c.get("text_snippet") or "")),
         source=source,
         title=str(meta.get("title") or c.get("title") or source.rsplit("/", 1)[-1]),
         doc_id=doc_id,
@@ -135,10 +165,12 @@ def parse_markdown(texts: list[str], query: str = "") -> list[RetrievedContext]:
 def parse_search_result(
     texts: list[str], structured: dict | None, query: str = ""
 ) -> list[RetrievedContext]:
-    """Contexts from one ``query_knowledge_hub`` result, best first."""
+    """Contexts from one ``query_knowledge_hub`` result, best first; empty and heading-only hits
+    are left out (they cannot support a claim)."""
     if structured and isinstance(structured.get("citations"), list):
-        return [citation_to_context(c, query) for c in structured["citations"]]
-    block = find_json_block(texts)
-    if block is not None:
-        return [citation_to_context(c, query) for c in block.get("citations") or []]
-    return parse_markdown(texts, query)
+        contexts = [citation_to_context(c, query) for c in structured["citations"]]
+    elif (block := find_json_block(texts)) is not None:
+        contexts = [citation_to_context(c, query) for c in block.get("citations") or []]
+    else:
+        contexts = parse_markdown(texts, query)
+    return [c for c in contexts if c.content.strip() and not heading_only(c.content)]

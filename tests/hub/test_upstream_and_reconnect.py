@@ -71,6 +71,40 @@ async def test_hub_client_against_stub():
             await client.search("x", top_k=50)
 
 
+async def test_upstream_hits_group_into_documents_with_their_chunk_counts():
+    """Upstream chunk ids are <doc hash>_<index>_<content hash>: hits of one file are one document,
+    whose summary counts all its chunks (not one, as when the id kept the chunk index); the
+    ``[Source: …]`` labels are not evidence text, and heading-only chunks are not evidence."""
+    import re
+
+    from tests.stubs.upstream_server import CHUNKS
+
+    conn = MCPConnection(args=[str(STUB)], cwd=str(REPO))
+    async with HubClient(_settings("upstream", conn, "knowledge_hub")) as client:
+        ctxs = await client.search("LoRA low-rank adaptation rank method", top_k=20)
+        assert len({c.source for c in ctxs}) == len({c.doc_id for c in ctxs}) >= 1
+        lora = [c for c in ctxs if Path(c.source).name == "lora.md"]
+        assert len(lora) > 1 and len({c.doc_id for c in lora}) == 1
+        summary = (await client.get_document_summary(lora[0].doc_id)).text
+        count = int(re.search(r"\*\*块数量:\*\*\s*(\d+)", summary).group(1))
+        assert count == sum(1 for c in CHUNKS if c["source"] == lora[0].source) > 1
+        assert not any(c.content.lstrip().startswith("[Source:") for c in ctxs)
+        assert all(re.search(r"[a-z]{3,}.*\s.*[a-z]{3,}", c.content) and not c.content.lstrip().startswith("#")
+                   for c in ctxs)
+        headings = await client.call("query_knowledge_hub", {"query": "Method Results", "top_k": 20})
+        assert "] ## " in headings.text  # the stub does serve heading-only chunks
+
+
+def test_document_ids_come_from_document_fields_then_source():
+    from core.tools.parse import citation_to_context
+
+    assert citation_to_context({"chunk_id": "a1b2c3d4_0026_367f4a30"}).doc_id == "a1b2c3d4"
+    assert citation_to_context({"chunk_id": "x_1", "metadata": {"source_ref": "docA"}}).doc_id == "docA"
+    one = citation_to_context({"chunk_id": "c-1", "source": "/p/a.pdf"}).doc_id
+    assert one == citation_to_context({"chunk_id": "c-2", "source": "/p/a.pdf"}).doc_id
+    assert one != citation_to_context({"chunk_id": "c-3", "source": "/p/b.pdf"}).doc_id
+
+
 def _hub_children() -> list[int]:
     """Pids of this process's children running the hub server."""
     out = []

@@ -6,7 +6,12 @@ output schema): a Chinese-labelled Markdown list (``## 检索结果``, ``### [n]
 ``**相关度:** 65.40%``, ``**来源:** `path```, ``> snippet`` cut at 300 chars, ``## 引用来源``) then
 ``**References (JSON):**`` and a fenced json block whose citations carry no ``doc_id``. Scores mix
 two scales like the real server (≈0.02 fused, ≈0.6 cosine). No hits → ``## 未找到相关结果``;
-failures → ``## 查询失败`` with ``isError=true``. ``get_document_summary`` accepts a chunk-id prefix.
+failures → ``## 查询失败`` with ``isError=true``.
+
+As upstream does: chunk ids are ``<doc hash>_<index:04d>_<content hash>`` (``71ba55d8_0026_367f4a30``);
+every snippet starts with ``[Source: <file name>]``; a section heading with no text of its own is a
+chunk of its own (heading only); ``get_document_summary`` counts the chunks whose id starts with the
+given id, so a chunk-id prefix longer than the document hash counts one chunk.
 Scoring is a small idf-weighted term overlap, deterministic and model-free.
 """
 
@@ -38,20 +43,22 @@ def _load() -> tuple[list[dict], dict[str, dict]]:
             continue
         text = re.sub(r"\A---\n.*?\n---\n", "", path.read_text(encoding="utf-8"), flags=re.S)
         title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), name)
-        doc_id = hashlib.md5(str(path).encode()).hexdigest()[:12]
+        doc_id = hashlib.md5(str(path).encode()).hexdigest()[:8]
         parts = [p for p in re.split(r"\n(?=#{2,3} )", text) if p.strip()]
         summary = ""
         for part in parts:
             lines = part.strip().splitlines()
             head = lines[0].lstrip("#").strip() if lines[0].startswith("#") else ""
             body = " ".join(line.strip() for line in lines[1:] if line.strip() and not line.startswith("# "))
-            if not body:
+            if not body and not lines[0].startswith("## "):
                 continue
             summary = summary or body[:400]
-            chunks.append({"chunk_id": f"{doc_id}_{len([c for c in chunks if c['doc'] == doc_id]):04d}",
-                           "doc": doc_id, "source": str(path), "title": title, "section": head, "text": body})
-        docs[doc_id] = {"title": title, "source": str(path), "summary": summary,
-                        "chunks": sum(1 for c in chunks if c["doc"] == doc_id)}
+            body = body or lines[0].strip()  # a section heading with no text of its own
+            index = sum(1 for c in chunks if c["doc"] == doc_id)
+            chunk_id = f"{doc_id}_{index:04d}_{hashlib.md5(body.encode()).hexdigest()[:8]}"
+            chunks.append({"chunk_id": chunk_id, "index": index, "doc": doc_id, "source": str(path),
+                           "title": title, "section": head, "text": f"[Source: {path.name}] {body}"})
+        docs[doc_id] = {"title": title, "source": str(path), "summary": summary}
     return chunks, docs
 
 
@@ -105,7 +112,7 @@ def query_knowledge_hub(query: str, top_k: int = 5, collection: str = COLLECTION
             refs["citations"].append({
                 "index": i, "chunk_id": c["chunk_id"], "source": c["source"], "score": round(score, 4),
                 "text_snippet": snippet, "page": None,
-                "metadata": {"title": c["title"], "chunk_index": int(c["chunk_id"].rsplit("_", 1)[1]),
+                "metadata": {"title": c["title"], "chunk_index": c["index"],
                              "doc_type": "md", "breadcrumb": f"{c['title']} > {c['section']}"}})
         lines += ["## 引用来源", ""] + [f"[{i}] {c['source']}" for i, (_, c) in enumerate(hits, start=1)]
         text = "\n".join(lines)
@@ -121,12 +128,12 @@ def list_collections(include_stats: bool = True) -> CallToolResult:
 
 @mcp.tool()
 def get_document_summary(doc_id: str, collection: str = COLLECTION) -> CallToolResult:
-    match = next((d for d in DOCS if doc_id == d or doc_id.startswith(d)), None)
-    if match is None:
+    hits = [c for c in CHUNKS if doc_id and c["chunk_id"].startswith(doc_id)]
+    if not hits:
         return _fail(f"文档不存在: {doc_id}")
-    d = DOCS[match]
-    text = (f"## 文档摘要\n\n**文档ID:** `{match}`\n**标题:** {d['title']}\n**来源:** `{d['source']}`\n"
-            f"**块数量:** {d['chunks']}\n\n{d['summary']}")
+    d = DOCS[hits[0]["doc"]]
+    text = (f"## 文档摘要\n\n**文档ID:** `{doc_id}`\n**标题:** {d['title']}\n**来源:** `{d['source']}`\n"
+            f"**块数量:** {len(hits)}\n\n{d['summary']}")
     return CallToolResult(content=[TextContent(type="text", text=text)])
 
 
