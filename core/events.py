@@ -136,6 +136,7 @@ class AnswerReady(_Event):
     answer: str
     sources: list[Source] = Field(default_factory=list)
     removed_markers: list[int] = Field(default_factory=list)  # cited numbers no retrieved chunk had
+    citation_changes: list[str] = Field(default_factory=list)  # unsupported [n] re-pointed or dropped
 
 
 class CriticVerdictIssued(_Event):

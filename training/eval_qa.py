@@ -14,6 +14,9 @@ Questions are JSONL rows ``{id, question, label, docs, must_contain_any, history
 - right-document rate: a cited source comes from one of ``docs`` (matched by file stem);
 - citation validity: every ``[n]`` of the final answer names a source retrieved in that turn, and
   how many markers the formatter had to drop from drafts;
+- claim-level citation precision (ALCE-style): of all (claim, cited source) pairs of the final
+  answers, the share whose source supports the claim (:mod:`core.citations`: content words,
+  numbers and names present), and how many unsupported citations the turns re-pointed or dropped;
 - abstention: recall on unanswerable questions, false-abstention rate on answerable ones;
 - routing: accuracy per label and language, confusion matrix, expected calibration error;
 - critic: pass rate on answers that miss the gold term (should be low) and that contain it (high);
@@ -34,6 +37,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
+from core.citations import claim_support
 from core.state import INTENT_TYPES
 from training.eval_router import _percentile
 
@@ -107,6 +111,9 @@ class Outcome:
     answer: str
     error: str = ""
     critic_feedback: str = ""
+    claims_supported: int = 0  # (claim, cited source) pairs whose source supports the claim
+    claims_cited: int = 0  # all (claim, cited source) pairs of the answer
+    citations_changed: int = 0  # unsupported citations the turn re-pointed or dropped
 
 
 def doc_slug(source: str, doc_id: str = "") -> str:
@@ -118,7 +125,8 @@ def doc_slug(source: str, doc_id: str = "") -> str:
     return name or doc_id
 
 
-def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0, error: str = "") -> Outcome:
+def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0, citations_changed: int = 0,
+          error: str = "") -> Outcome:
     """Score one finished turn (a :class:`core.events.TurnResult`, or ``None`` when it failed)."""
     if result is None:
         return Outcome(q.id, q.label, q.lang, q.answerable, None, 0.0, "", "", False, False, True, 0, False,
@@ -130,6 +138,7 @@ def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0,
     marks = [int(m) for m in MARKER_RE.findall(answer)]
     intent = result.intent
     critic = result.critic
+    supported, pairs = claim_support(answer, sources)
     return Outcome(
         id=q.id, label=q.label, lang=q.lang, answerable=q.answerable,
         predicted=intent.type if intent else None, confidence=float(intent.confidence) if intent else 0.0,
@@ -143,6 +152,7 @@ def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0,
         seconds=round(seconds, 3), llm_calls=int(result.llm_calls or 0),
         tokens=int((result.tokens or {}).get("total", 0)), cited_docs=list(dict.fromkeys(cited)), answer=answer,
         error=error, critic_feedback=critic.feedback if critic else "",
+        claims_supported=supported, claims_cited=pairs, citations_changed=citations_changed,
     )
 
 
@@ -173,6 +183,7 @@ def _answer_scores(rows: list[Outcome]) -> dict:
         "gold_term": _rate(sum(o.gold_hit for o in ans), len(ans)),
         "right_document": _rate(sum(o.right_doc for o in ans), len(ans)),
         "citation_validity": _rate(sum(o.citations_valid for o in rows), len(rows)),
+        "claim_citation_precision": _rate(sum(o.claims_supported for o in rows), sum(o.claims_cited for o in rows)),
         "abstention_recall": _rate(sum(o.abstained for o in unans), len(unans)),
         "false_abstention": _rate(sum(o.abstained for o in ans), len(ans)),
         "false_answer": _rate(sum(not o.abstained for o in unans), len(unans)),
@@ -184,6 +195,7 @@ def summarize(rows: list[Outcome]) -> dict:
     report = _answer_scores(rows)
     report["errors"] = sum(1 for o in rows if o.error)
     report["dropped_markers"] = sum(o.dropped_markers for o in rows)
+    report["citations_changed"] = sum(o.citations_changed for o in rows)
     # routing
     routed = [o for o in rows if o.predicted]
     idx = {label: i for i, label in enumerate(LABELS)}
@@ -266,23 +278,23 @@ async def _seed_history(agent: Any, session_id: str, history: list[dict]) -> Non
 async def run_questions(agent: Any, questions: list[Question],
                         on_done: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """Ask every question through ``agent.run_turn`` (fresh session each) and score it."""
-    from core.events import Notice, TurnFinished
+    from core.events import AnswerReady, TurnFinished
 
     rows: list[Outcome] = []
     for i, q in enumerate(questions):
         session = f"eval-{i:04d}-{agent.new_session_id()}"
         await _seed_history(agent, session, q.history)
         t0 = time.perf_counter()
-        result, error, dropped = None, "", 0
+        result, error, dropped, changed = None, "", 0, 0
         async for ev in agent.run_turn(q.question, session):
-            if isinstance(ev, Notice) and ev.source == "format_output":
-                m = re.search(r"\[([\d,\s]+)\]", ev.message)
-                dropped += len(m.group(1).split(",")) if m else 0
+            if isinstance(ev, AnswerReady):
+                dropped, changed = len(ev.removed_markers), len(ev.citation_changes)
             if isinstance(ev, TurnFinished):
                 result = ev.result
             elif ev.kind == "turn_failed":
                 error = ev.error
-        outcome = score(q, result, seconds=time.perf_counter() - t0, dropped_markers=dropped, error=error)
+        outcome = score(q, result, seconds=time.perf_counter() - t0, dropped_markers=dropped,
+                        citations_changed=changed, error=error)
         rows.append(outcome)
         if on_done:
             on_done(outcome)
@@ -323,7 +335,9 @@ def format_report(report: dict) -> Any:
     head.add_column("measure")
     head.add_column("value", justify="right")
     for label, key in (("gold-term accuracy", "gold_term"), ("right document", "right_document"),
-                       ("citation validity", "citation_validity"), ("abstention recall", "abstention_recall"),
+                       ("citation validity", "citation_validity"),
+                       ("claim-level citation precision", "claim_citation_precision"),
+                       ("abstention recall", "abstention_recall"),
                        ("false abstention", "false_abstention"), ("false answer (unanswerable)", "false_answer")):
         head.add_row(label, pct(report[key]))
     r = report["router"]

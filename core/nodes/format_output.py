@@ -1,4 +1,5 @@
-"""format_output: validate citations, number the sources, and append the answer to the history."""
+"""format_output: check each citation supports its claim (:mod:`core.citations`), drop markers no
+retrieved chunk has, number the sources, and append the answer to the history."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
+from core.citations import check_citations
 from core.events import AnswerReady, Notice
 from core.nodes.common import traced
 from core.state import AgentState
@@ -50,11 +52,15 @@ def renumber_citations(answer: str, contexts: list[RetrievedContext]) -> tuple[s
 
 @traced("format_output")
 async def format_output_node(state: AgentState, runtime: Any) -> dict:
-    answer, sources, removed = renumber_citations(state.draft_answer, state.retrieved_contexts)
+    checked, changes = check_citations(state.draft_answer, state.retrieved_contexts)
+    for change in changes:
+        emit(Notice(level="info", message=f"Citation {change}", source="format_output"))
+    answer, sources, removed = renumber_citations(checked, state.retrieved_contexts)
     if removed:
         msg = f"Removed citation marker(s) {sorted(set(removed))}: no such chunk was retrieved in this turn"
         emit(Notice(level="warning", message=msg, source="format_output"))
-    emit(AnswerReady(answer=answer, sources=sources, removed_markers=sorted(set(removed))))
+    emit(AnswerReady(answer=answer, sources=sources, removed_markers=sorted(set(removed)),
+                     citation_changes=changes))
     intent = state.intent
     meta = {
         "turn_id": state.turn_id,

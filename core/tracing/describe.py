@@ -73,7 +73,9 @@ def describe(e: Event) -> str:
         case AnswerReady():
             removed = f", {_plural(len(e.removed_markers), 'bad marker', 'bad markers')} removed" \
                 if e.removed_markers else ""
-            return f"answer: {len(e.sources)} source(s) cited{removed}"
+            checked = f", {_plural(len(e.citation_changes), 'unsupported citation', 'unsupported citations')}" \
+                " re-pointed or dropped" if e.citation_changes else ""
+            return f"answer: {len(e.sources)} source(s) cited{removed}{checked}"
         case CriticVerdictIssued():
             v = e.verdict
             verdict = "pass (forced)" if v.forced else ("pass" if v.passed else "fail")

@@ -53,7 +53,10 @@ async def run(questions, s, model, session="s", persist=False, setup=None):
 def test_each_strategy_runs_its_shape_with_llm_brain():
     for intent, strategy, sub in [("comparative", "comparative", None), ("multi_hop", "multi_hop", "multi_hop"),
                                   ("exploratory", "exploratory", "exploratory")]:
-        model = ScriptedChatModel(respond=by_purpose(replies(intent)))
+        # the scripted answer's claims are about LoRA and QLoRA: the ReAct step must retrieve them
+        # too, or format_output rightly drops citations no retrieved chunk supports
+        react = '{"thought": "look up QLoRA", "action": "search", "query": "LoRA QLoRA 4-bit frozen model"}'
+        model = ScriptedChatModel(respond=by_purpose(replies(intent, react=react)))
         (t,) = asyncio.run(run(["Compare LoRA and QLoRA"], llm_settings(), model))
         r = t.result
         assert r.strategy == strategy and r.sources and r.llm_calls == len(model.calls)

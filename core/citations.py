@@ -1,0 +1,154 @@
+"""Claim-level citation support: a ``[n]`` stays only where chunk n supports the claim it ends.
+
+A claim is the text a marker closes: from the start of its sentence, table cell or list line (or
+from the previous marker group in the same sentence, when that leaves enough words) up to the
+marker. Chunk n supports it when, in the chunk's text with its title and breadcrumb,
+
+- at least half of the claim's content words are present (light stemming, shared 5-letter stems),
+- every number of the claim is present, and
+- every name of the claim (acronyms, CamelCase or letter-digit words: ``QLoRA``, ``GPT-3``) is present.
+
+:func:`check_citations` re-points an unsupported marker to the retrieved chunk that supports the
+claim best, or drops it, and lists what it changed; :func:`claim_support` counts the supported (claim,
+source) pairs of a final answer for an evaluation (ALCE-style citation precision). Lexical and deterministic: no model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.brains.offline.text import content_terms, covered, term_set
+from core.types import RetrievedContext, Source
+
+MARKER_GROUP = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+_BOUNDARY = re.compile(r"(?:[.!?。！？](?=\s)|\n|\|)")
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+_NAME = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9-]*|[A-Z]{2,}[A-Za-z0-9-]*|[A-Za-z]+-?\d+[A-Za-z0-9-]*)\b")
+_LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+_BOLD_LABEL = re.compile(r"^\*\*[^*]+\*\*:?\s*")
+MIN_COVERAGE = 0.5
+MIN_CLAIM_TERMS = 2  # a shorter span after the previous marker reaches back to the sentence start
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One marker group and the text it cites for."""
+
+    start: int  # the marker group's span in the answer
+    end: int
+    numbers: tuple[int, ...]
+    text: str
+
+
+def claims(answer: str) -> list[Claim]:
+    """Every marker group of ``answer`` with the claim it closes, in order."""
+    out: list[Claim] = []
+    prev_end = 0
+    for m in MARKER_GROUP.finditer(answer):
+        sentence_start = _sentence_start(answer, m.start())
+        start = max(sentence_start, prev_end)
+        text = MARKER_GROUP.sub(" ", answer[start:m.start()])
+        if start != sentence_start and len(content_terms(text, drop_frame=True)) < MIN_CLAIM_TERMS:
+            text = MARKER_GROUP.sub(" ", answer[sentence_start:m.start()])
+        if not content_terms(text, drop_frame=True):  # a marker that opens its sentence cites what follows
+            text = MARKER_GROUP.sub(" ", answer[m.end():_sentence_end(answer, m.end())])
+        out.append(Claim(m.start(), m.end(), tuple(int(n) for n in m.group(1).split(",")), _unlabel(text)))
+        prev_end = m.end()
+    return out
+
+
+def _unlabel(text: str) -> str:
+    """A claim without the list number and bold label that open its line
+    (``2. **How many datasets?** We benchmark on 30 datasets`` → ``We benchmark on 30 datasets``)."""
+    text = _LIST_ITEM.sub("", text.strip())
+    rest = _BOLD_LABEL.sub("", text)
+    return rest if len(content_terms(rest, drop_frame=True)) >= MIN_CLAIM_TERMS else text
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    last = 0
+    for b in _BOUNDARY.finditer(text, 0, pos):
+        last = b.end()
+    return last
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    b = _BOUNDARY.search(text, pos)
+    return b.start() if b else len(text)
+
+
+def evidence_text(ctx: RetrievedContext | Source) -> str:
+    """What a chunk (or a cited source) offers as evidence: its title, breadcrumb and text."""
+    body = ctx.content if isinstance(ctx, RetrievedContext) else ctx.text
+    return " ".join(part for part in (ctx.title, ctx.breadcrumb, body) if part)
+
+
+def support(claim: str, ctx: RetrievedContext | Source) -> float:
+    """How well ``ctx`` supports ``claim``: the share of its content words present, or 0 when a
+    number or a name of the claim is missing from the chunk."""
+    evidence = evidence_text(ctx)
+    numbers = set(_NUMBER.findall(evidence))
+    if any(n not in numbers for n in _NUMBER.findall(claim)):
+        return 0.0
+    low = evidence.lower()
+    if any(name.lower() not in low for name in _NAME.findall(claim)):
+        return 0.0
+    terms = content_terms(claim, drop_frame=True)
+    if not terms:
+        return 1.0
+    have = term_set(evidence)
+    return sum(covered(t, have) for t in terms) / len(terms)
+
+
+def supports(claim: str, ctx: RetrievedContext | Source) -> bool:
+    return support(claim, ctx) >= MIN_COVERAGE
+
+
+def check_citations(answer: str, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
+    """``answer`` with each unsupported ``[n]`` re-pointed to the best supporting chunk or dropped
+    (numbers index ``contexts``, 1-based; unknown numbers are left to the renumbering step), and
+    one line per change."""
+    changes: list[str] = []
+    pieces: list[str] = []
+    last = 0
+    for claim in claims(answer):
+        kept: list[int] = []
+        for n in claim.numbers:
+            if not 1 <= n <= len(contexts) or supports(claim.text, contexts[n - 1]):
+                kept.append(n)
+                continue
+            best = _best(claim.text, contexts)
+            if best is not None:
+                kept.append(best)
+                changes.append(f"[{n}] re-pointed to [{best}]: {_quote(claim.text)}")
+            else:
+                changes.append(f"[{n}] dropped, no retrieved chunk supports: {_quote(claim.text)}")
+        pieces.append(answer[last:claim.start])
+        pieces.append("".join(f"[{n}]" for n in dict.fromkeys(kept)))
+        last = claim.end
+    pieces.append(answer[last:])
+    text = "".join(pieces)
+    if changes:
+        text = re.sub(r"(\[\d+\])(?:\s*\1)+", r"\1", text)  # a re-pointed marker next to the same one
+        text = re.sub(r"[ \t]+([.,;:!?])", r"\1", text)
+    return text, changes
+
+
+def _best(claim: str, contexts: list[RetrievedContext]) -> int | None:
+    scored = [(support(claim, c), i) for i, c in enumerate(contexts, start=1)]
+    score, index = max(scored, key=lambda s: (s[0], -s[1]), default=(0.0, 0))
+    return index if score >= MIN_COVERAGE else None
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return f'"{text[:limit]}…"' if len(text) > limit else f'"{text}"'
+
+
+def claim_support(answer: str, sources: list[Source]) -> tuple[int, int]:
+    """(supported, all) (claim, cited source) pairs of a final answer, whose ``[n]`` are the
+    sources' indexes: the counts behind ALCE-style citation precision."""
+    by_index = {s.index: s for s in sources}
+    pairs = [(c.text, by_index[n]) for c in claims(answer) for n in c.numbers if n in by_index]
+    return sum(supports(text, src) for text, src in pairs), len(pairs)
