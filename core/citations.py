@@ -58,6 +58,16 @@ def claims(answer: str) -> list[Claim]:
     return out
 
 
+def numbers(text: str) -> list[str]:
+    """The numbers written in ``text`` (``4-bit`` → 4, ``65B`` → 65, ``0.5``)."""
+    return _NUMBER.findall(text)
+
+
+def names(text: str) -> list[str]:
+    """The names in ``text``: acronyms, CamelCase and letter-digit words (``DPO``, ``QLoRA``, ``GPT-3``)."""
+    return _NAME.findall(text)
+
+
 def _unlabel(text: str) -> str:
     """A claim without the list number and bold label that open its line
     (``2. **How many datasets?** We benchmark on 30 datasets`` → ``We benchmark on 30 datasets``)."""
@@ -88,11 +98,11 @@ def support(claim: str, ctx: RetrievedContext | Source) -> float:
     """How well ``ctx`` supports ``claim``: the share of its content words present, or 0 when a
     number or a name of the claim is missing from the chunk."""
     evidence = evidence_text(ctx)
-    numbers = set(_NUMBER.findall(evidence))
-    if any(n not in numbers for n in _NUMBER.findall(claim)):
+    present = set(numbers(evidence))
+    if any(n not in present for n in numbers(claim)):
         return 0.0
     low = evidence.lower()
-    if any(name.lower() not in low for name in _NAME.findall(claim)):
+    if any(name.lower() not in low for name in names(claim)):
         return 0.0
     terms = content_terms(claim, drop_frame=True)
     if not terms:

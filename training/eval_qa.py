@@ -44,6 +44,7 @@ from training.eval_router import _percentile
 LABELS = list(INTENT_TYPES)
 ABSTAIN_RE = re.compile(r"knowledge base (?:holds|has|contains) no evidence|no evidence in the knowledge base", re.I)
 MARKER_RE = re.compile(r"\[(\d+)\]")
+FALLBACK_NOTE = "used the offline brain for this step"  # core.brains.llm.brain's notices
 CJK_RE = re.compile(r"[\u4e00-\u9fff]")
 SUFFIXES = (".md", ".markdown", ".txt", ".pdf", ".docx", ".pptx")
 
@@ -114,6 +115,7 @@ class Outcome:
     claims_supported: int = 0  # (claim, cited source) pairs whose source supports the claim
     claims_cited: int = 0  # all (claim, cited source) pairs of the answer
     citations_changed: int = 0  # unsupported citations the turn re-pointed or dropped
+    llm_fallbacks: int = 0  # LLM steps whose reply was unusable or failed its check (offline answered)
 
 
 def doc_slug(source: str, doc_id: str = "") -> str:
@@ -126,7 +128,7 @@ def doc_slug(source: str, doc_id: str = "") -> str:
 
 
 def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0, citations_changed: int = 0,
-          error: str = "") -> Outcome:
+          llm_fallbacks: int = 0, error: str = "") -> Outcome:
     """Score one finished turn (a :class:`core.events.TurnResult`, or ``None`` when it failed)."""
     if result is None:
         return Outcome(q.id, q.label, q.lang, q.answerable, None, 0.0, "", "", False, False, True, 0, False,
@@ -153,6 +155,7 @@ def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0,
         tokens=int((result.tokens or {}).get("total", 0)), cited_docs=list(dict.fromkeys(cited)), answer=answer,
         error=error, critic_feedback=critic.feedback if critic else "",
         claims_supported=supported, claims_cited=pairs, citations_changed=citations_changed,
+        llm_fallbacks=llm_fallbacks,
     )
 
 
@@ -196,6 +199,7 @@ def summarize(rows: list[Outcome]) -> dict:
     report["errors"] = sum(1 for o in rows if o.error)
     report["dropped_markers"] = sum(o.dropped_markers for o in rows)
     report["citations_changed"] = sum(o.citations_changed for o in rows)
+    report["llm_fallbacks"] = sum(o.llm_fallbacks for o in rows)
     # routing
     routed = [o for o in rows if o.predicted]
     idx = {label: i for i, label in enumerate(LABELS)}
@@ -278,15 +282,17 @@ async def _seed_history(agent: Any, session_id: str, history: list[dict]) -> Non
 async def run_questions(agent: Any, questions: list[Question],
                         on_done: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """Ask every question through ``agent.run_turn`` (fresh session each) and score it."""
-    from core.events import AnswerReady, TurnFinished
+    from core.events import AnswerReady, Notice, TurnFinished
 
     rows: list[Outcome] = []
     for i, q in enumerate(questions):
         session = f"eval-{i:04d}-{agent.new_session_id()}"
         await _seed_history(agent, session, q.history)
         t0 = time.perf_counter()
-        result, error, dropped, changed = None, "", 0, 0
+        result, error, dropped, changed, fallbacks = None, "", 0, 0, 0
         async for ev in agent.run_turn(q.question, session):
+            if isinstance(ev, Notice) and FALLBACK_NOTE in ev.message:
+                fallbacks += 1
             if isinstance(ev, AnswerReady):
                 dropped, changed = len(ev.removed_markers), len(ev.citation_changes)
             if isinstance(ev, TurnFinished):
@@ -294,7 +300,7 @@ async def run_questions(agent: Any, questions: list[Question],
             elif ev.kind == "turn_failed":
                 error = ev.error
         outcome = score(q, result, seconds=time.perf_counter() - t0, dropped_markers=dropped,
-                        citations_changed=changed, error=error)
+                        citations_changed=changed, llm_fallbacks=fallbacks, error=error)
         rows.append(outcome)
         if on_done:
             on_done(outcome)
@@ -350,6 +356,8 @@ def format_report(report: dict) -> Any:
     head.add_row(f"critic pass on hits ({c['hits']})", pct(c["pass_rate_on_hit"]))
     head.add_row("seconds per turn p50 / p95", f"{report['seconds']['p50']:.2f} / {report['seconds']['p95']:.2f}")
     head.add_row("LLM calls / tokens", f"{report['llm']['calls']} / {report['llm']['tokens']}")
+    if report.get("llm_fallbacks"):
+        head.add_row("LLM steps answered offline (unusable or failed check)", str(report["llm_fallbacks"]))
     if report["errors"]:
         head.add_row("failed turns", str(report["errors"]))
 

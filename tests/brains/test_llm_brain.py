@@ -80,18 +80,49 @@ async def test_fill_slots_cleans_and_defaults(events):
     assert out.constraints == {} and out.reformulated_query == "Compare LoRA and QLoRA memory"
 
 
+@pytest.mark.parametrize("reply, problem", [
+    ('{"entities": ["list of strings", "dimensions"], "dimensions": ["memory"], "reformulated_query": "LoRA"}',
+     "entity 'list of strings'"),
+    ('{"entities": ["LoRA", "QLOAR"], "dimensions": ["memory"], "reformulated_query": "LoRA QLoRA"}',
+     "entity 'QLOAR'"),
+    ('{"entities": ["LoRA", "QLoRA"], "dimensions": ["[\'refinement_level\', 1]"], "reformulated_query": "LoRA"}',
+     "is not a plain phrase"),
+    ('{"entities": ["LoRA", "QLoRA"], "dimensions": ["memory"], "reformulated_query": "QLoRA 65B memory"}',
+     "adds the number 65"),
+    ('{"entities": ["LoRA", "QLoRA"], "dimensions": ["memory"], "reformulated_query": "Guanaco chatbot memory"}',
+     "adds the name Guanaco"),
+])
+async def test_slots_that_fail_the_check_fall_back_to_the_offline_slots(events, reply, problem):
+    b, _ = brain(reply)
+    out = await b.fill_slots("Compare LoRA and QLoRA memory", "comparative", [], ["LoRA", "QLoRA"])
+    assert set(out.entities) == {"LoRA", "QLoRA"}  # the offline slot filler's answer
+    assert "QLOAR" not in out.reformulated_query and "65" not in out.reformulated_query
+    notes = [e.message for e in events if isinstance(e, Notice)]
+    assert len(notes) == 1 and "slots failed the check" in notes[0] and problem in notes[0]
+
+
 async def test_plan_truncates_and_dedupes(events):
-    b, model = brain(json.dumps({"sub_questions": ["What is LoRA?", "What is LoRA?", "What is NF4?", "What is Guanaco?",
-                                                   "Extra?"], "reason": "chain"}))
+    b, model = brain(json.dumps({"sub_questions": ["What is LoRA?", "What is LoRA?", "What is NF4?",
+                                                   "What does QLoRA add?", "Extra?"], "reason": "chain"}))
     out = await b.plan("How does QLoRA build on LoRA?", INTENT, executed=[], contexts=[], previous_plan=[],
                        reflections=["cover NF4"], max_steps=3)
-    assert out.sub_questions == ["What is LoRA?", "What is NF4?", "What is Guanaco?"] and out.reason == "chain"
+    assert out.sub_questions == ["What is LoRA?", "What is NF4?", "What does QLoRA add?"] and out.reason == "chain"
     assert "at most 3 sub-questions" in model.calls[0].text and "cover NF4" in model.calls[0].text
+
+
+async def test_a_plan_step_with_an_invented_name_falls_back_to_the_offline_planner(events):
+    b, model = brain(json.dumps({"sub_questions": ["What is LoRA?", "What is Guanaco?"], "reason": "chain"}))
+    out = await b.plan("How does QLoRA build on LoRA?", INTENT, executed=[], contexts=[], previous_plan=[],
+                       reflections=[], max_steps=3)
+    assert "What is Guanaco?" not in out.sub_questions and out.sub_questions
+    notes = [e.message for e in events if e.kind == "notice"]
+    assert any("plan failed the check" in n and "Guanaco" in n and "offline brain" in n for n in notes)
 
 
 async def test_revised_plan_shows_executed_steps_and_evidence(events):
     b, model = brain('{"sub_questions": ["How does NF4 quantize weights?"]}')
-    out = await b.plan("How does QLoRA build on LoRA?", INTENT, executed=["What is LoRA?"], contexts=[LORA],
+    # NF4 is not in the question: the step may name it because the evidence the model saw does
+    out = await b.plan("How does QLoRA build on LoRA?", INTENT, executed=["What is LoRA?"], contexts=[LORA, QLORA],
                        previous_plan=["What is LoRA?", "What is X?"], reflections=[], max_steps=4)
     assert out.sub_questions == ["How does NF4 quantize weights?"]
     call = model.calls[0]

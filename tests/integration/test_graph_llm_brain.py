@@ -55,7 +55,7 @@ def test_each_strategy_runs_its_shape_with_llm_brain():
                                   ("exploratory", "exploratory", "exploratory")]:
         # the scripted answer's claims are about LoRA and QLoRA: the ReAct step must retrieve them
         # too, or format_output rightly drops citations no retrieved chunk supports
-        react = '{"thought": "look up QLoRA", "action": "search", "query": "LoRA QLoRA 4-bit frozen model"}'
+        react = '{"thought": "look up QLoRA", "action": "search", "query": "LoRA QLoRA frozen model quantization"}'
         model = ScriptedChatModel(respond=by_purpose(replies(intent, react=react)))
         (t,) = asyncio.run(run(["Compare LoRA and QLoRA"], llm_settings(), model))
         r = t.result

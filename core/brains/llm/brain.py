@@ -2,8 +2,9 @@
 
 Each method builds its prompt from :mod:`core.prompts`, asks the model (structured output with a
 tolerant parser and one repair request; synthesis streamed token by token) and checks the reply in
-code. A reply that cannot be parsed never crashes a turn: that one judgement falls back to the
-offline brain and a warning :class:`core.events.Notice` says so. An unreachable endpoint raises
+code (:mod:`core.brains.llm.checks`: slots and queries against the question, the conversation and
+the evidence). A reply that cannot be parsed, or fails its check, never crashes a turn: that one
+judgement falls back to the offline brain and a warning :class:`core.events.Notice` says so. An unreachable endpoint raises
 :class:`BackendUnavailable` with one line.
 """
 
@@ -24,6 +25,7 @@ from core.brains.base import (
 from core.prompts import schemas
 from core.brains.llm.caller import ModelCaller, deliver, clean_answer
 from core.brains.llm.chat import endpoint_of
+from core.brains.llm.checks import known_text, query_problems, slot_problems
 from core.config import Settings
 from core.events import Notice
 from core.prompts.critic import critic_messages
@@ -50,6 +52,21 @@ class Unusable(Exception):
     """The model's reply gave nothing usable for one judgement (after one repair request)."""
 
 
+class Rejected(Unusable):
+    """The model's reply parsed but failed a check (:mod:`core.brains.llm.checks`)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def checked(out: T, problems: list[str]) -> T:
+    """``out`` itself; :class:`Rejected` when a check found problems."""
+    if problems:
+        raise Rejected(problems)
+    return out
+
+
 def usable(out: T | None) -> T:
     """``out`` itself; :class:`Unusable` when the model gave nothing."""
     if out is None or (isinstance(out, (str, list)) and not out):
@@ -65,6 +82,9 @@ def falls_back(purpose: str) -> Callable[[Method], Method]:
         async def run(self: LLMBrain, *args: Any, **kwargs: Any) -> Any:
             try:
                 return await method(self, *args, **kwargs)
+            except Rejected as exc:
+                self._rejected(purpose, exc.problems)
+                return await getattr(self.fallback, method.__name__)(*args, **kwargs)
             except Unusable:
                 self._fell_back(purpose)
                 return await getattr(self.fallback, method.__name__)(*args, **kwargs)
@@ -120,6 +140,12 @@ class LLMBrain:
                     message=f"{self.name}: unusable reply for {purpose} (after one repair request); "
                             f"used the offline brain for this step"))
 
+    def _rejected(self, purpose: str, problems: list[str]) -> None:
+        more = f" (+{len(problems) - 2} more)" if len(problems) > 2 else ""
+        emit(Notice(level="warning", source=self.name,
+                    message=f"{self.name}: {purpose} failed the check: {'; '.join(problems[:2])}{more}; "
+                            f"used the offline brain for this step"))
+
     # -- routing and slots ------------------------------------------------------------------
     @falls_back("route")
     async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
@@ -134,10 +160,11 @@ class LLMBrain:
                          vocabulary: list[str]) -> SlotFillingOutput:
         out = usable(await self.caller.structured(
             schemas.Slots, slot_messages(question, intent_type, history, vocabulary), "slots"))
-        return SlotFillingOutput(
+        slots = SlotFillingOutput(
             entities=_dedupe(out.entities), dimensions=_dedupe(out.dimensions), constraints=out.constraints,
             reformulated_query=" ".join(out.reformulated_query.split()) or question,
         )
+        return checked(slots, slot_problems(slots, question, history, vocabulary))
 
     # -- Plan-and-Execute ---------------------------------------------------------------------
     @falls_back("plan")
@@ -147,6 +174,9 @@ class LLMBrain:
                                  previous_plan=previous_plan, reflections=reflections, max_steps=max_steps)
         out = usable(await self.caller.structured(schemas.Plan, messages, "plan.revise" if previous_plan else "plan"))
         steps = usable(_dedupe(out.sub_questions)[:max_steps])
+        known = known_text(question, [], *executed, *reflections, *(c.content for c in contexts),
+                           *(intent.entities or []))
+        checked(steps, [p for step in steps for p in query_problems(step, known)])
         return PlanOutput(sub_questions=steps, reason=out.reason)
 
     @falls_back("replan decision")
@@ -171,6 +201,9 @@ class LLMBrain:
         if out.action == "search" and not query:
             query = "" if queries else (intent.reformulated_query or question)
         action = "search" if out.action == "search" and query else "finish"
+        if action == "search":
+            known = known_text(question, [], *queries, *(c.content for c in contexts), *(intent.entities or []))
+            checked(query, query_problems(query, known))
         return ReactAction(thought=out.thought.strip() or f"Next: {action}", action=action,
                            query=query if action == "search" else "")
 
@@ -208,6 +241,9 @@ class LLMBrain:
         reformulated = " ".join((out.reformulated_query or "").split()) or None
         if reformulated and reformulated.lower() in ("null", "none", question.lower()):
             reformulated = None
+        known = known_text(question, [], verdict.feedback, *verdict.issues, *verdict.suggested_queries,
+                           *(intent.entities or []))
+        checked(queries, [p for q in [*queries, reformulated or ""] for p in query_problems(q, known)])
         return RefinePlan(reflection=out.reflection.strip() or verdict.feedback, extra_queries=queries,
                           reformulated_query=reformulated)
 

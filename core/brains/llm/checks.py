@@ -1,0 +1,81 @@
+"""Checks on a model's structured output before the graph uses it (a weak model's slots and
+queries are often format words, misspellings or invented specifics).
+
+- an entity must occur in the question, the conversation or the collection's vocabulary;
+- a dimension must be a plain phrase (words only, at most six), never a format word;
+- a query must not bring in a number or a name that the question, the conversation (and, for
+  steps that have read evidence, the retrieved text) does not contain.
+
+Each check returns the problems it found, as short phrases for the trace; none means usable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from core.brains.base import SlotFillingOutput, Turn
+from core.brains.offline.text import content_terms, covered, term_set
+from core.citations import names, numbers
+
+FORMAT_WORDS = frozenset({
+    "list of strings", "list", "string", "strings", "str", "entity", "entities", "dimension", "dimensions",
+    "constraint", "constraints", "reformulated query", "reformulated_query", "query", "null", "none", "n/a",
+    "na", "array", "object", "json", "example", "examples", "value", "values", "item", "items", "text",
+    "...", "…", "tbd", "unknown",
+})
+_PLAIN_PHRASE = re.compile(r"[^\W_][\w\s\-/+.&']*", re.UNICODE)
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]{2,}\b")
+MAX_DIMENSION_WORDS = 6
+
+
+def known_text(question: str, history: list[Turn], *more: str) -> str:
+    """What a step may draw names and numbers from, lower-cased."""
+    parts = [question, *(f"{t.question} {t.answer}" for t in history), *more]
+    return " ".join(parts).lower()
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s\-_]+", " ", text.lower()).strip()
+
+
+def entity_problems(entities: Iterable[str], known: str, vocabulary: Iterable[str]) -> list[str]:
+    have = _norm(known)
+    vocab = {_norm(v) for v in vocabulary}
+    out = []
+    for entity in entities:
+        e = _norm(entity)
+        if not e or e in FORMAT_WORDS or not (e in have or e in vocab):
+            out.append(f"entity {entity!r} is not in the question, the conversation or the collection")
+    return out
+
+
+def dimension_problems(dimensions: Iterable[str]) -> list[str]:
+    out = []
+    for dim in dimensions:
+        text = dim.strip()
+        if (text.lower() in FORMAT_WORDS or not _PLAIN_PHRASE.fullmatch(text)
+                or len(text.split()) > MAX_DIMENSION_WORDS):
+            out.append(f"dimension {dim!r} is not a plain phrase")
+    return out
+
+
+def query_problems(query: str, known: str) -> list[str]:
+    """Numbers and names of ``query`` that ``known`` (lower-cased) lacks. A capitalised word counts
+    as a name unless a word of ``known`` shares its stem (``Comparison`` after "compare")."""
+    have_numbers = set(numbers(known))
+    out = [f"query {query!r} adds the number {n}" for n in numbers(query) if n not in have_numbers]
+    out += [f"query {query!r} adds the name {n}" for n in names(query) if n.lower() not in known]
+    have_terms = term_set(known)
+    for word in _CAPITALISED.findall(query):
+        if word in names(query) or word.lower() in known:
+            continue
+        if not all(covered(t, have_terms) for t in content_terms(word)):
+            out.append(f"query {query!r} adds the name {word}")
+    return out
+
+
+def slot_problems(out: SlotFillingOutput, question: str, history: list[Turn], vocabulary: list[str]) -> list[str]:
+    known = known_text(question, history)
+    return (entity_problems(out.entities, known, vocabulary) + dimension_problems(out.dimensions)
+            + query_problems(out.reformulated_query, known))
