@@ -310,7 +310,7 @@ def run_daemon(argv: list[str]) -> int:
 
     hub = Hub(db)
     hub.start(background=True)
-    server = build_server(hub, host="127.0.0.1", port=port)
+    server = build_server(hub, host="127.0.0.1", port=port, request_bytes=settings.limits.request_bytes)
     token = secrets.token_urlsafe(32)
     app = BearerAuth(server.streamable_http_app(), token)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
