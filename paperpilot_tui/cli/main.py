@@ -58,8 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="which brain answers, in the app and every command (default: llm.provider, "
                              "auto = openai only when an API key is set)")
     parser.add_argument("--offline", action="store_true",
-                        help="reach no network for anything (the offline brain, offline document summaries, "
-                             "no model downloads), whatever --llm, the settings or OPENAI_API_KEY say")
+                        help="keep everything local whatever --llm, the settings or OPENAI_API_KEY say: the "
+                             "offline brain, offline document summaries, no model downloads (an MCP server "
+                             "you configured at a remote URL is still asked)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"paperpilot_tui.cli.{name}").register(sub)
