@@ -11,7 +11,14 @@ from pathlib import Path
 import pytest
 
 from core.config import LimitsSettings
-from tests.support.cli import cli, home  # noqa: F401 - home is a fixture, used by name
+from tests.support.cli import cli
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A private, empty PAPERPILOT_HOME."""
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
 
 NOTE = "# Adapters\n\n## Abstract\n\nLoRA trains a low-rank update and keeps the base model frozen.\n"
 

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from core.config import LimitsSettings
-from tests.support.cli import cli, home  # noqa: F401 - home is a fixture, used by name
+from tests.support.cli import cli
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    """A private, empty PAPERPILOT_HOME."""
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
 
 
 def test_a_question_over_the_default_limit_is_refused_before_any_work(home, capsys):
