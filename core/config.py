@@ -141,6 +141,18 @@ class PathSettings(_Section):
         return p if p.is_absolute() else self.home_dir() / p
 
 
+class LimitsSettings(_Section):
+    """Size limits on what users and clients hand in (issue 17): past one, the input is refused
+    with one line naming the setting, before any work is done on it (see :mod:`core.limits`)."""
+
+    question_chars: int = Field(16_000, ge=1)  # a question (ask, the app); ~10 pages of text
+    fact_chars: int = Field(2_000, ge=1)  # one long-term fact (memory add/edit/import, the browser)
+    import_file_bytes: int = Field(20_000_000, ge=1)  # a `memory import` file
+    ingest_file_bytes: int = Field(100_000_000, ge=1)  # one PDF, DOCX or PPTX to ingest
+    ingest_text_bytes: int = Field(10_000_000, ge=1)  # one Markdown or text file to ingest (all of it is text)
+    request_bytes: int = Field(100_000, ge=1)  # a hub tool call's arguments (UTF-8), and an HTTP request body
+
+
 class TUISettings(_Section):
     theme: str = "textual-dark"
     keymap: dict[str, str] = Field(default_factory=dict)  # action id -> keys
@@ -155,6 +167,7 @@ class Settings(_Section):
     tracing: TracingSettings = Field(default_factory=TracingSettings)
     paths: PathSettings = Field(default_factory=PathSettings)
     tui: TUISettings = Field(default_factory=TUISettings)
+    limits: LimitsSettings = Field(default_factory=LimitsSettings)
 
     def secrets(self) -> list[str]:
         """Configured secret values, for redaction in traces and exports."""

@@ -35,7 +35,8 @@ class Stores:
     def facts(self) -> FactStore:
         from core.memory.facts import FactStore
 
-        return FactStore(self.state_db, self.settings.memory, secrets=self.settings.secrets())
+        return FactStore(self.state_db, self.settings.memory, secrets=self.settings.secrets(),
+                         limits=self.settings.limits)
 
     @cached_property
     def sessions(self) -> SessionStore:

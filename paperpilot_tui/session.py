@@ -167,8 +167,16 @@ class Session:
     # ---- what the user does ----------------------------------------------------------------------
 
     def ask(self, question: str) -> bool:
-        """Start a turn; False (with a notice) if the agent could not start or a turn is running.
+        """Start a turn; False (with a notice) if the agent could not start, a turn is running or the
+        question is over ``limits.question_chars``.
         A question asked while the agent still starts or warms up waits for it, visibly."""
+        limit = self.settings.limits.question_chars
+        if len(question) > limit:  # refused before any work; the box keeps it to shorten
+            from core.limits import LimitExceeded
+
+            self.app.notify(f"{LimitExceeded('Your question', len(question), limit, 'question_chars')}; "
+                            "it stays in the box.", severity="error", timeout=8)
+            return False
         if self.agent is None and self.warm.is_set():
             self.app.notify(f"The agent is not running ({self.agent_error or 'stopped'}); ctrl+p → Retry.",
                             severity="error")

@@ -71,7 +71,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     hub = Hub(db, rerank=args.rerank)
     hub.start(background=True)
-    server = build_server(hub, host=args.host, port=args.port)
+    server = build_server(hub, host=args.host, port=args.port, request_bytes=settings.limits.request_bytes)
     try:
         server.run("streamable-http" if args.transport == "http" else "stdio")
     except KeyboardInterrupt:

@@ -182,6 +182,14 @@ def find_daemon(home: Path | None = None) -> tuple[DaemonState | None, str | Non
 
 # -- start and stop (the CLI) ----------------------------------------------------------------------
 
+def daemon_env(home: Path) -> dict[str, str]:
+    """The daemon's environment: this process's without secret-shaped variables (the hub needs no
+    API key; a long-lived process should not hold one), with ``PAPERPILOT_HOME`` set."""
+    from core.tools.mcp_session import child_env
+
+    return child_env({"PAPERPILOT_HOME": str(home)})
+
+
 def start(home: Path, config: str | None = None, timeout: float = 120.0) -> DaemonState:
     """Start the daemon and return once it answers. Raises RuntimeError with the reason."""
     state, _ = read_state(state_path(home))
@@ -195,7 +203,7 @@ def start(home: Path, config: str | None = None, timeout: float = 120.0) -> Daem
     root = Path(core.__file__).resolve().parent.parent  # so `-m core.hub` finds this very code
     with log_path(home).open("ab") as log:
         proc = subprocess.Popen(cmd, cwd=root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True, env={**os.environ, "PAPERPILOT_HOME": str(home)})
+                                start_new_session=True, env=daemon_env(home))
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -310,7 +318,7 @@ def run_daemon(argv: list[str]) -> int:
 
     hub = Hub(db)
     hub.start(background=True)
-    server = build_server(hub, host="127.0.0.1", port=port)
+    server = build_server(hub, host="127.0.0.1", port=port, request_bytes=settings.limits.request_bytes)
     token = secrets.token_urlsafe(32)
     app = BearerAuth(server.streamable_http_app(), token)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)

@@ -25,6 +25,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from core.hub.chunking import chunk_blocks, offline_summary
+from core.limits import LimitExceeded, check_bytes, ingest_limit
 from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document
 from core.hub.store import HubStore, NewChunk
 
@@ -124,9 +125,14 @@ class Ingestor:
     """Writes documents into one store; ``embed=False`` leaves vectors for later (see backfill)."""
 
     def __init__(self, store: HubStore, embed: bool = True,
-                 summarize: Callable[[str, str], str] | None = None):
+                 summarize: Callable[[str, str], str] | None = None, limits=None):
         """``summarize(title, text) -> summary`` (the LLM brain's, when configured) replaces the
-        offline leading-sentences summary; failures fall back and are listed in ``summary_errors``."""
+        offline leading-sentences summary; failures fall back and are listed in ``summary_errors``.
+        ``limits`` (:class:`core.config.LimitsSettings`, default its defaults) caps each file's size:
+        a larger file is reported as failed, unread, and the rest continue."""
+        from core.config import LimitsSettings
+
+        self.limits = limits or LimitsSettings()
         self.store = store
         self.embed = embed
         self.summarize = summarize
@@ -193,7 +199,11 @@ class Ingestor:
         todo: list[tuple[Path, str, bool]] = []
         for f in files:
             try:
+                self._check_size(f)
                 digest = file_hash(f)
+            except LimitExceeded as exc:
+                self._failed(report, f, str(exc), progress)
+                continue
             except OSError as exc:
                 self._failed(report, f, exc.strerror or type(exc).__name__, progress)
                 continue
@@ -279,6 +289,11 @@ class Ingestor:
             if progress:
                 progress(p.path, status, doc.pages or 1)
 
+    def _check_size(self, path: Path) -> None:
+        """:class:`LimitExceeded` for a file over its type's ingest limit (before it is even hashed)."""
+        limit, setting = ingest_limit(path.suffix, self.limits)
+        check_bytes(path.stat().st_size, limit, "the file", setting)
+
     @staticmethod
     def _failed(report: IngestReport, path: Path, reason: str, progress) -> None:
         report.failed.append((str(path), reason))
@@ -291,8 +306,9 @@ class Ingestor:
         for f in files:
             pages = 0
             try:
+                self._check_size(f)
                 status, doc_id, pages, n = self.ingest_file(f, collection, force)
-            except ReadError as exc:
+            except (ReadError, LimitExceeded) as exc:
                 report.failed.append((str(f), str(exc)))
                 status = "failed"
             except OSError as exc:

@@ -20,6 +20,7 @@ from pydantic import Field
 
 from core.hub import render
 from core.hub.service import Hub, HubError
+from core.limits import LimitExceeded, arguments_size
 
 INSTRUCTIONS = (
     "PaperPilot knowledge hub: hybrid (BM25 + MiniLM) retrieval over AI/ML paper notes and your "
@@ -39,19 +40,32 @@ async def _run(fn: Callable[..., Any], *args: Any) -> Any:
         raise ValueError(str(exc)) from None
 
 
-def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP:
+def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_bytes: int | None = None) -> FastMCP:
+    """The MCP server over ``hub``. A tool call whose string arguments exceed ``request_bytes``
+    (``limits.request_bytes``; default its default) is refused with a tool error before any work."""
+    if request_bytes is None:
+        from core.config import LimitsSettings
+
+        request_bytes = LimitsSettings().request_bytes
+
+    async def run(fn: Callable[..., Any], *args: Any) -> Any:
+        size = arguments_size(args)
+        if size > request_bytes:
+            raise ValueError(str(LimitExceeded("this tool call", size, request_bytes, "request_bytes", "bytes")))
+        return await _run(fn, *args)
+
     mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
 
     @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection. "
                           "Returns cited chunks with breadcrumb, page and full text.")
     async def query_knowledge_hub(query: str, top_k: TopK = 5,
                                   collection: Coll = "default") -> Annotated[CallToolResult, render.SearchResult]:
-        hits = await _run(hub.query, query, top_k, collection)
+        hits = await run(hub.query, query, top_k, collection)
         return render.search_result(hits, query, collection)
 
     @mcp.tool(description="List collections; with include_stats, document/chunk counts and document titles.")
     async def list_collections(include_stats: bool = True) -> Annotated[CallToolResult, render.CollectionList]:
-        res: render.CollectionList = await _run(hub.list_collections, include_stats)
+        res: render.CollectionList = await run(hub.list_collections, include_stats)
         lines = ["## Collections"]
         for c in res.collections:
             stats = f" — {c.document_count} documents, {c.chunk_count} chunks" if include_stats else ""
@@ -65,7 +79,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
                           "With since_revision equal to the current revision, answers unchanged=true only.")
     async def get_vocabulary(collection: Coll = "default", since_revision: int | None = None) -> Annotated[
             CallToolResult, render.VocabularyResult]:
-        v: render.VocabularyResult = await _run(hub.vocabulary, collection, since_revision)
+        v: render.VocabularyResult = await run(hub.vocabulary, collection, since_revision)
         text = (f"Vocabulary of `{v.collection}` (revision {v.revision}): "
                 + ("unchanged" if v.unchanged else ", ".join(t.name for t in v.terms)))
         return render.structured(v, text)
@@ -79,7 +93,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
                           "doc_id may also be a chunk_id of that document.")
     async def get_document_summary(doc_id: str, collection: Coll = "default") -> Annotated[
             CallToolResult, render.DocumentSummary]:
-        s: render.DocumentSummary = await _run(hub.summary, doc_id, collection)
+        s: render.DocumentSummary = await run(hub.summary, doc_id, collection)
         by = ", ".join(s.authors) + (f" ({s.year})" if s.year else "") if s.authors or s.year else ""
         text = "\n".join(filter(None, [
             f"## {s.title}", f"**Document:** `{s.doc_id}` · **Source:** `{s.source}` · version {s.version}",
@@ -91,12 +105,12 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
                           "prefix- and typo-tolerant) keyword search for names, numbers and terms.")
     async def keyword_search(keywords: list[str], mode: str = "exact", collection: Coll = "default",
                              top_k: TopK = 10) -> Annotated[CallToolResult, render.SearchResult]:
-        hits = await _run(hub.keyword, keywords, mode, collection, top_k)
+        hits = await run(hub.keyword, keywords, mode, collection, top_k)
         return render.search_result(hits, " ".join(map(str, keywords)), collection, mode=mode)
 
     @mcp.tool(description="Section tree of one document with the chunk ids (and pages) under each section.")
     async def get_document_structure(doc_id: str) -> Annotated[CallToolResult, render.DocumentStructure]:
-        s: render.DocumentStructure = await _run(hub.structure, doc_id)
+        s: render.DocumentStructure = await run(hub.structure, doc_id)
         lines = [f"## {s.title} (`{s.doc_id}`)"]
 
         def walk(node: render.SectionNode) -> None:
@@ -112,7 +126,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
 
     @mcp.tool(description="Full text of one chunk with its breadcrumb, page and the neighbouring chunks.")
     async def get_node_content(chunk_id: str) -> Annotated[CallToolResult, render.NodeContent]:
-        n: render.NodeContent = await _run(hub.node, chunk_id)
+        n: render.NodeContent = await run(hub.node, chunk_id)
         where = f" · page {n.page}" if n.page is not None else ""
         text = "\n".join(filter(None, [
             f"## {n.breadcrumb}", f"**Chunk:** `{n.chunk_id}` · **Source:** `{n.source}`{where}", "", n.text, "",

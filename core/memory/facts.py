@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 from pydantic import BaseModel, Field
 
-from core.config import MemorySettings
+from core.config import LimitsSettings, MemorySettings
+from core.limits import check_chars
 from core.memory.db import StateDB
 from core.memory.protocol import MemoryWriteResult, RecalledFact
 from core.memory.recall import lexical_scores, rank
@@ -65,9 +66,11 @@ class FactStore:
     """Implements :class:`core.memory.protocol.FactMemory` plus CRUD for the CLI and the app."""
 
     def __init__(self, path: Path, settings: MemorySettings | None = None, *,
-                 secrets: list[str] | None = None, embedder: Callable[[list[str]], np.ndarray] | None = None):
+                 secrets: list[str] | None = None, embedder: Callable[[list[str]], np.ndarray] | None = None,
+                 limits: LimitsSettings | None = None):
         self.db = StateDB(path)
         self.settings = settings or MemorySettings()
+        self.limits = limits or LimitsSettings()  # fact_chars, import_file_bytes
         self._redact = Redactor(secrets)
         self._embed = embedder or _default_embed
         self._index = VectorIndex()
@@ -119,7 +122,8 @@ class FactStore:
         texts: list[str] = []
         for raw in facts:
             text = clean_fact(self._redact.text(raw))
-            if len(text) >= MIN_FACT_CHARS and normalize(text) not in {normalize(t) for t in texts}:
+            if (MIN_FACT_CHARS <= len(text) <= self.limits.fact_chars
+                    and normalize(text) not in {normalize(t) for t in texts}):
                 texts.append(text)
         result = MemoryWriteResult()
         if not texts:
@@ -246,21 +250,15 @@ class FactStore:
         return len(lines)
 
     def import_(self, path: Path) -> int:
-        """Add facts from a JSONL export (objects with ``content``, or bare strings); returns how many were new."""
+        """Add facts from a JSONL export (objects with ``content``, or bare strings); returns how many were new.
+        The whole file is checked first (:mod:`core.memory.fact_import`): a bad line imports nothing."""
+        from core.memory.fact_import import read_import
+
+        items = read_import(path, self.limits.import_file_bytes, self.limits.fact_chars)
         before = self.count()
-        for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError:
-                raise ValueError(f"{path}:{n}: not a JSON line") from None
-            if isinstance(item, str):
-                item = {"content": item}
-            if not isinstance(item, dict) or not isinstance(item.get("content"), str):
-                raise ValueError(f"{path}:{n}: expected an object with a 'content' string")
-            self.add(item["content"], bool(item.get("pinned")), source_question=str(item.get("source_question", "")),
-                     session_id=str(item.get("session_id", "")), created=item.get("created"))
+        for item in items:
+            self.add(item.content, item.pinned, source_question=item.source_question,
+                     session_id=item.session_id, created=item.created)
         return self.count() - before
 
     # ---- internals ----
@@ -278,7 +276,7 @@ class FactStore:
         text = clean_fact(self._redact.text(text))
         if not text:
             raise ValueError("a fact needs some text")
-        return text
+        return check_chars(text, self.limits.fact_chars, "the fact", "fact_chars")
 
     def _get_in(self, conn, fact_id: int) -> Fact:
         row = conn.execute(f"SELECT {_COLS} FROM facts WHERE id = ?", (int(fact_id),)).fetchone()

@@ -15,7 +15,8 @@ exploratory, follow_up), retrieves from the knowledge hub over MCP, critiques an
 prints the answer with numbered sources. Use --session to continue a conversation (follow-ups
 like "and what about its memory cost?" resolve against earlier turns).
 
-exit codes: 0 ok · 1 the turn failed · 2 usage or config error · 3 LLM endpoint or MCP server unreachable
+exit codes: 0 ok · 1 the turn failed · 2 usage or config error, or a question over limits.question_chars ·
+3 LLM endpoint or MCP server unreachable
 """
 
 
@@ -26,19 +27,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--session", metavar="ID", help="continue (or start) this session")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of formatted text")
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
-    p.add_argument("--llm", choices=["offline", "openai", "transformers"], help="which brain answers")
+    p.add_argument("--llm", choices=["offline", "openai", "transformers"],
+                   default=argparse.SUPPRESS, help="which brain answers")
     p.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = load_settings_or_exit(args)
-    if args.llm:
-        settings.llm.provider = args.llm
+    from core.limits import LimitExceeded, check_chars
+
+    settings = load_settings_or_exit(args)  # applies --llm / --offline
     if args.collection:
         settings.mcp.collection = args.collection
     if not args.question.strip():
         return fail("the question is empty", EXIT_USAGE)
+    try:
+        check_chars(args.question, settings.limits.question_chars, "the question", "question_chars")
+    except LimitExceeded as exc:
+        return fail(str(exc), EXIT_USAGE)
     return run_async(_ask(settings, args))
 
 

@@ -13,14 +13,18 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
 
 
 def load_settings_or_exit(args: argparse.Namespace) -> Any:
-    """Load settings; on a bad file print one line and exit 2."""
+    """Load settings (with ``--llm``/``--offline`` applied: every command uses the brain the user
+    chose, not whichever key is in the environment); on a bad file print one line and exit 2."""
     from core.config import ConfigError, load_settings
 
     try:
-        return load_settings(getattr(args, "config", None))
+        settings = load_settings(getattr(args, "config", None))
     except ConfigError as exc:
         print(f"paperpilot: config error: {exc}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
+    if getattr(args, "llm", None):  # `paperpilot --llm X CMD`, `CMD --llm X`, or --offline (main sets llm)
+        settings.llm.provider = args.llm
+    return settings
 
 
 def fail(message: str, code: int) -> int:

@@ -55,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     qa.add_argument("--questions", type=Path, required=True, metavar="FILE", help="questions JSONL")
     qa.add_argument("--collection", metavar="NAME",
                     help="use this existing collection instead of ingesting (default: one named after DIR's content)")
-    qa.add_argument("--llm", choices=["offline", "openai", "transformers"], help="which brain answers")
+    qa.add_argument("--llm", choices=["offline", "openai", "transformers"],
+                    default=argparse.SUPPRESS, help="which brain answers")
     qa.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N questions")
     qa.add_argument("--json", action="store_true", help="print one JSON object (with every question's row)")
     qa.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")

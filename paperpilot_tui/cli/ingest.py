@@ -12,8 +12,10 @@ DESCRIPTION = """\
 Index documents into a knowledge-hub collection: PDFs keep page numbers, Markdown/text/DOCX are split
 by headings into sections (breadcrumbs like "QLoRA > Method > 4-bit NormalFloat"), PPTX by slide.
 Unchanged files are skipped; a changed file replaces its previous version. Document summaries are the
-leading abstract/summary sentences, or the LLM's when one is configured (OPENAI_API_KEY / llm.provider). Files that cannot be read
-(corrupt, empty or encrypted PDFs, ...) are reported by name and skipped; the rest continue.
+leading abstract/summary sentences, or the LLM's when the brain is one (llm.provider, or auto with an
+API key; `paperpilot --offline ingest` never asks it). Files that cannot be read (corrupt, empty or
+encrypted PDFs, ...) or are larger than limits.ingest_file_bytes (PDF, DOCX, PPTX; 100 MB) or
+limits.ingest_text_bytes (Markdown, text; 10 MB) are reported by name and skipped; the rest continue.
 
 exit codes: 0 all files ingested or unchanged · 1 some file failed · 2 usage or config error
 """
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
     files, _ = expand_paths(args.paths)
     store = HubStore(settings.paths.resolve(settings.paths.hub_db))
-    ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings))
+    ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits)
     report, seconds = _with_progress(ingestor, args, files)
     for path, reason in report.failed:
         print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)

@@ -23,7 +23,7 @@ Run with no command to open the full-screen app. The agent routes each question 
 runs one of four strategies (simple, multi-hop plan-and-execute, comparative ReWOO,
 exploratory ReAct) over a knowledge hub reached through MCP, critiques its own draft,
 retries with feedback and remembers facts across sessions. Works offline by default;
-set OPENAI_API_KEY / OPENAI_BASE_URL to let an LLM drive the same graph.
+set OPENAI_API_KEY / OPENAI_BASE_URL to let an LLM drive the same graph (--offline keeps it local).
 """
 
 EPILOG = """\
@@ -31,6 +31,7 @@ examples:
   paperpilot                                 open the app
   paperpilot --session s1                    resume a session in the app
   paperpilot --llm openai                    the app with the LLM brain (OPENAI_BASE_URL, OPENAI_API_KEY)
+  paperpilot --offline ingest papers/        no network at all, even with OPENAI_API_KEY set
   paperpilot ask "What rank does LoRA use by default?"
   paperpilot ask --json --session s1 "And how much memory does it save?"
   paperpilot ingest paper.pdf notes/ --collection mine
@@ -54,8 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_common(parser)
     parser.add_argument("--session", metavar="ID", help="open the app on this session")
     parser.add_argument("--llm", choices=["offline", "openai", "transformers"],
-                        help="which brain answers in the app (default: llm.provider, auto = openai only "
-                             "when an API key is set)")
+                        help="which brain answers, in the app and every command (default: llm.provider, "
+                             "auto = openai only when an API key is set)")
+    parser.add_argument("--offline", action="store_true",
+                        help="keep everything local whatever --llm, the settings or OPENAI_API_KEY say: the "
+                             "offline brain, offline document summaries, no model downloads (an MCP server "
+                             "you configured at a remote URL is still asked)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"paperpilot_tui.cli.{name}").register(sub)
@@ -77,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"paperpilot: argument {n} is not valid UTF-8 text; check the terminal's encoding", file=sys.stderr)
             return 2
     args = parser.parse_args(argv)
+    if args.offline:  # wins over --llm anywhere on the line, the settings and the environment
+        args.llm = "offline"
+        os.environ["HF_HUB_OFFLINE"] = os.environ["TRANSFORMERS_OFFLINE"] = "1"
     try:
         if args.command is None:
             from paperpilot_tui.cli import app_launcher

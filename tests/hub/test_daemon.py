@@ -23,12 +23,13 @@ from core.hub import daemon
 
 REPO = Path(__file__).resolve().parents[2]
 QUESTION = "What rank does LoRA use by default?"
+SECRET_ENV = {"PAPERPILOT_TEST_API_KEY": "sk-daemon-test-secret"}  # every command gets it; the daemon must not
 
 
 def cli(home: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     code = "import sys; from paperpilot_tui.cli.main import main; sys.exit(main())"
     return subprocess.run([sys.executable, "-c", code, *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "PAPERPILOT_HOME": str(home)})
+                          timeout=timeout, env={**os.environ, "PAPERPILOT_HOME": str(home), **SECRET_ENV})
 
 
 def wait_gone(pid: int, deadline_s: float = 20) -> bool:
@@ -85,6 +86,13 @@ def test_start_prints_where_and_writes_a_private_state_file(home, running):
     assert daemon.is_daemon(running.pid)
     again = cli(home, "hub", "start")
     assert again.returncode == 0 and f"already running: pid {running.pid}" in again.stdout
+
+
+def test_the_daemon_gets_no_secret_shaped_environment_variables(running):
+    """`hub start` runs with an API-key-shaped variable set; the daemon needs none and gets none."""
+    environ = Path(f"/proc/{running.pid}/environ").read_bytes().split(b"\0")
+    assert any(v.startswith(b"PAPERPILOT_HOME=") for v in environ)
+    assert not any(b"sk-daemon-test-secret" in v or v.startswith(b"PAPERPILOT_TEST_API_KEY=") for v in environ)
 
 
 def test_requests_without_the_token_get_401(running):

@@ -1,0 +1,63 @@
+"""Size limits on inputs (``limits:`` in the settings, :class:`core.config.LimitsSettings`).
+
+A question, a fact, an import file, a file to ingest or a hub request past its limit is refused
+before any work is done on it: unbounded inputs cost minutes of CPU and gigabytes of memory (a
+5 MB question took 131 s and 2.2 GB) or make the hub slow for everyone after them. The refusal
+is :class:`LimitExceeded`, whose ``str()`` is one line naming the limit and the setting to change.
+Standard library only: the app and the CLI import this before first paint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TEXT_TYPES = {".md", ".markdown", ".txt"}  # files that are text all the way through
+
+
+class LimitExceeded(ValueError):
+    """An input over a configured size limit; ``str()`` is one line naming the setting."""
+
+    def __init__(self, what: str, size: int, limit: int, setting: str, unit: str = "characters") -> None:
+        self.what, self.size, self.limit, self.setting, self.unit = what, size, limit, setting, unit
+        super().__init__(f"{what} is {_amount(size, unit)}, over the limit of {_amount(limit, unit)} "
+                         f"(raise limits.{setting} in the settings to allow it)")
+
+
+def _amount(n: int, unit: str) -> str:
+    if unit == "bytes":
+        for step, name in ((1_000_000_000, "GB"), (1_000_000, "MB"), (1_000, "kB")):
+            if n >= step:
+                return f"{n / step:.1f} {name}"
+    return f"{n:,} {unit}"
+
+
+def check_chars(text: str, limit: int, what: str, setting: str) -> str:
+    """``text`` unchanged, or :class:`LimitExceeded` when it has more than ``limit`` characters."""
+    if len(text) > limit:
+        raise LimitExceeded(what, len(text), limit, setting)
+    return text
+
+
+def check_bytes(size: int, limit: int, what: str, setting: str) -> None:
+    """:class:`LimitExceeded` when ``size`` bytes are more than ``limit``."""
+    if size > limit:
+        raise LimitExceeded(what, size, limit, setting, "bytes")
+
+
+def ingest_limit(suffix: str, limits: Any) -> tuple[int, str]:
+    """(byte limit, setting name) for a file to ingest: text files have the smaller limit, since
+    every byte of them is text to chunk and embed; a PDF's bytes are mostly fonts and images."""
+    if suffix.lower() in TEXT_TYPES:
+        return limits.ingest_text_bytes, "ingest_text_bytes"
+    return limits.ingest_file_bytes, "ingest_file_bytes"
+
+
+def arguments_size(value: Any) -> int:
+    """UTF-8 bytes of the strings in a tool call's arguments (nested lists and dicts included)."""
+    if isinstance(value, str):
+        return len(value.encode("utf-8", "surrogatepass"))
+    if isinstance(value, dict):
+        return sum(arguments_size(k) + arguments_size(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(arguments_size(v) for v in value)
+    return 8
