@@ -164,6 +164,7 @@ class MemoryWritten(_Event):
     added: int = 0
     updated: int = 0
     skipped_reason: str = ""
+    refused: list[str] = Field(default_factory=list)  # "fact — reason": failed the memory hygiene checks
 
 
 class LLMCall(_Event):

@@ -95,6 +95,15 @@ MIGRATIONS: list[tuple[int, str]] = [
         PRIMARY KEY (trace_id, seq)
     ) WITHOUT ROWID;
     """),
+    # v2, memory hygiene: where a fact came from. doc_id/doc_title/chunk_id name the retrieved chunk
+    # that supports it; source_docs is a JSON array of every document that supported it so far
+    # (grows when a near-duplicate is learnt again). NULL source_docs: learnt before provenance.
+    (2, """
+    ALTER TABLE facts ADD COLUMN doc_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE facts ADD COLUMN doc_title TEXT NOT NULL DEFAULT '';
+    ALTER TABLE facts ADD COLUMN chunk_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE facts ADD COLUMN source_docs TEXT;
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

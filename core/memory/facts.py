@@ -22,14 +22,16 @@ from pydantic import BaseModel, Field
 from core.config import LimitsSettings, MemorySettings
 from core.limits import check_chars
 from core.memory.db import StateDB
-from core.memory.protocol import MemoryWriteResult, RecalledFact
+from core.memory.hygiene import instruction_reason
+from core.memory.protocol import FactSource, MemoryWriteResult, RecalledFact
 from core.memory.recall import lexical_scores, rank
 from core.memory.text import clean_fact, fts_query, fts_terms, keywords, normalize
 from core.memory.vectors import VectorIndex, generation, to_blob
 from core.tracing.redact import Redactor
 
 MIN_FACT_CHARS = 8
-_COLS = "id, content, keywords, source_question, session_id, created, updated, recall_count, last_recalled, pinned"
+_COLS = ("id, content, keywords, source_question, session_id, created, updated, recall_count, last_recalled, pinned,"
+         " doc_id, doc_title, chunk_id, source_docs")
 
 
 class Fact(BaseModel):
@@ -43,6 +45,12 @@ class Fact(BaseModel):
     recall_count: int = 0
     last_recalled: float | None = None
     pinned: bool = False
+    # provenance (schema v2): the supporting chunk, and every document that supported the fact;
+    # source_docs is None for facts learnt before provenance was recorded, or added by hand
+    doc_id: str = ""
+    doc_title: str = ""
+    chunk_id: str = ""
+    source_docs: list[str] | None = None
 
 
 class FactNotFound(KeyError):
@@ -53,7 +61,22 @@ class FactNotFound(KeyError):
 def _fact(row) -> Fact:
     return Fact(id=row[0], content=row[1], keywords=row[2].split(), source_question=row[3],
                 session_id=row[4], created=row[5], updated=row[6], recall_count=row[7],
-                last_recalled=row[8], pinned=bool(row[9]))
+                last_recalled=row[8], pinned=bool(row[9]), doc_id=row[10], doc_title=row[11], chunk_id=row[12],
+                source_docs=None if row[13] is None else json.loads(row[13]))
+
+
+def _merged_docs(old: str | None, source: FactSource | None, tracked: bool) -> str | None:
+    """The JSON ``source_docs`` after one more learning of the fact; NULL while nothing is known.
+
+    ``tracked``: the caller records provenance, so a fact without a source gets ``[]`` (no document
+    supported it) rather than NULL (unknown: learnt before provenance, or by a caller that does not say).
+    """
+    if old is None and source is None and not tracked:
+        return None
+    docs = [] if old is None else json.loads(old)
+    if source is not None and source.doc_id and source.doc_id not in docs:
+        docs.append(source.doc_id)
+    return json.dumps(docs)
 
 
 def _default_embed(texts: list[str]) -> np.ndarray:
@@ -88,8 +111,9 @@ class FactStore:
         """Like :meth:`recall` but browsing: recall counters are left alone."""
         return await asyncio.to_thread(self.search_sync, query, top_k, False)
 
-    async def memorize(self, facts: list[str], *, source_question: str, session_id: str) -> MemoryWriteResult:
-        return await asyncio.to_thread(self.memorize_sync, facts, source_question, session_id)
+    async def memorize(self, facts: list[str], *, source_question: str, session_id: str,
+                       sources: list[FactSource | None] | None = None) -> MemoryWriteResult:
+        return await asyncio.to_thread(self.memorize_sync, facts, source_question, session_id, sources)
 
     def search_sync(self, question: str, top_k: int, touch: bool = True) -> list[RecalledFact]:
         if top_k <= 0 or not question.strip():
@@ -117,15 +141,28 @@ class FactStore:
                 )
         return out
 
-    def memorize_sync(self, facts: list[str], source_question: str = "", session_id: str = "") -> MemoryWriteResult:
-        """Add facts; a near-duplicate (same normalized text or cosine ≥ dedup_threshold) updates the old one."""
+    def memorize_sync(self, facts: list[str], source_question: str = "", session_id: str = "",
+                      sources: list[FactSource | None] | None = None) -> MemoryWriteResult:
+        """Add facts; a near-duplicate (same normalized text or cosine ≥ dedup_threshold) updates the old one.
+
+        This is where learnt facts enter long-term memory, so instruction-like text is refused here
+        (:mod:`core.memory.hygiene`) whatever brain extracted it. ``sources[i]`` is the chunk that
+        supports ``facts[i]`` (provenance), recorded with the fact.
+        """
         texts: list[str] = []
-        for raw in facts:
+        found: list[FactSource | None] = []
+        tracked = sources is not None
+        result = MemoryWriteResult()
+        for i, raw in enumerate(facts):
             text = clean_fact(self._redact.text(raw))
-            if (MIN_FACT_CHARS <= len(text) <= self.limits.fact_chars
+            if instruction_reason(text):
+                result.rejected.append(text)
+            elif (MIN_FACT_CHARS <= len(text) <= self.limits.fact_chars
                     and normalize(text) not in {normalize(t) for t in texts}):
                 texts.append(text)
-        result = MemoryWriteResult()
+                src = sources[i] if sources is not None and i < len(sources) else None
+                found.append(None if src is None else FactSource(
+                    doc_id=src.doc_id, title=self._redact.text(src.title), chunk_id=src.chunk_id))
         if not texts:
             return result
         self._backfill()
@@ -134,27 +171,36 @@ class FactStore:
         now = time.time()
         with self.db.write() as conn:
             self._index.sync(conn)
-            for text, vec in zip(texts, vecs):
+            for text, vec, src in zip(texts, vecs, found):
                 norm = normalize(text)
-                row = conn.execute("SELECT id, pinned FROM facts WHERE norm = ? LIMIT 1", (norm,)).fetchone()
+                q = "SELECT id, pinned, source_docs FROM facts WHERE"
+                row = conn.execute(f"{q} norm = ? LIMIT 1", (norm,)).fetchone()
                 if row is None:
                     near, sim = self._index.nearest(vec)
                     if near is not None and sim >= self.settings.dedup_threshold:
-                        row = conn.execute("SELECT id, pinned FROM facts WHERE id = ?", (near,)).fetchone()
+                        row = conn.execute(f"{q} id = ?", (near,)).fetchone()
                 if row is not None and row[1]:  # pinned: the user's wording stays
-                    conn.execute("UPDATE facts SET updated = ? WHERE id = ?", (now, row[0]))
+                    conn.execute("UPDATE facts SET updated = ?, source_docs = ? WHERE id = ?",
+                                 (now, _merged_docs(row[2], src, tracked), row[0]))
                 elif row is not None:
                     conn.execute(
                         "UPDATE facts SET content = ?, norm = ?, keywords = ?, embedding = ?, updated = ?,"
-                        " source_question = ?, session_id = ? WHERE id = ?",
-                        (text, norm, " ".join(keywords(text)), to_blob(vec), now, source_question, session_id, row[0]),
+                        " source_question = ?, session_id = ?, source_docs = ? WHERE id = ?",
+                        (text, norm, " ".join(keywords(text)), to_blob(vec), now, source_question, session_id,
+                         _merged_docs(row[2], src, tracked), row[0]),
                     )
+                    if src is not None:
+                        conn.execute("UPDATE facts SET doc_id = ?, doc_title = ?, chunk_id = ? WHERE id = ?",
+                                     (src.doc_id, src.title, src.chunk_id, row[0]))
                     self._index.upsert(row[0], vec)
                 else:
+                    src_ = src or FactSource()
                     cur = conn.execute(
                         "INSERT INTO facts (content, norm, keywords, embedding, source_question, session_id,"
-                        " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (text, norm, " ".join(keywords(text)), to_blob(vec), source_question, session_id, now, now),
+                        " created, updated, doc_id, doc_title, chunk_id, source_docs)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (text, norm, " ".join(keywords(text)), to_blob(vec), source_question, session_id, now, now,
+                         src_.doc_id, src_.title, src_.chunk_id, _merged_docs(None, src, tracked)),
                     )
                     self._index.upsert(int(cur.lastrowid), vec)
                     result.added += 1

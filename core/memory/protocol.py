@@ -14,16 +14,26 @@ class RecalledFact(BaseModel):
     pinned: bool = False
 
 
+class FactSource(BaseModel):
+    """The retrieved chunk that supports a fact (its provenance)."""
+
+    doc_id: str = ""
+    title: str = ""
+    chunk_id: str = ""
+
+
 class MemoryWriteResult(BaseModel):
     added: int = 0
     updated: int = 0
     evicted: int = 0
     facts: list[str] = []
+    rejected: list[str] = []  # refused as instruction-like (core.memory.hygiene)
 
 
 class FactMemory(Protocol):
     async def recall(self, question: str, top_k: int) -> list[RecalledFact]: ...
 
     async def memorize(
-        self, facts: list[str], *, source_question: str, session_id: str
+        self, facts: list[str], *, source_question: str, session_id: str,
+        sources: list[FactSource | None] | None = None,
     ) -> MemoryWriteResult: ...

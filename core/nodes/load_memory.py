@@ -1,10 +1,16 @@
-"""load_memory: recall long-term facts relevant to the question (used only at synthesis)."""
+"""load_memory: recall long-term facts relevant to the question (used only at synthesis).
+
+Facts that read like instructions (:mod:`core.memory.hygiene`) are left out unless the user pinned
+them: a store written before memory hygiene existed may hold planted ones, and they must not reach a
+prompt. ``paperpilot memory audit`` lists them for deletion.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.events import MemoryRecalled
+from core.events import MemoryRecalled, Notice
+from core.memory.hygiene import is_instruction_like
 from core.nodes.common import ctx_of, traced
 from core.state import AgentState
 from core.telemetry import emit
@@ -17,6 +23,11 @@ async def load_memory_node(state: AgentState, runtime: Any) -> dict:
     if ctx.facts is None or not mem.enabled or mem.recall_top_k == 0 or state.retry_count > 0:
         return {}
     recalled = await ctx.facts.recall(state.question, mem.recall_top_k)
-    facts = [f.content for f in recalled]
-    emit(MemoryRecalled(facts=facts, fact_ids=[f.id for f in recalled]))
+    kept = [f for f in recalled if f.pinned or not is_instruction_like(f.content)]
+    if len(kept) < len(recalled):
+        emit(Notice(level="warning", source="memory",
+                    message=f"left out {len(recalled) - len(kept)} remembered fact(s) that read like instructions; "
+                            "review them with: paperpilot memory audit"))
+    facts = [f.content for f in kept]
+    emit(MemoryRecalled(facts=facts, fact_ids=[f.id for f in kept]))
     return {"accumulated_facts": facts}

@@ -1,4 +1,8 @@
-"""save_memory: memorize facts from an answer the critic passed on its merits (never a forced pass)."""
+"""save_memory: memorize facts from an answer the critic passed on its merits (never a forced pass).
+
+Only facts that pass :func:`core.nodes.fact_sources.screen` are kept: not instruction-like, stated
+by the answer and supported by a retrieved chunk, which is recorded as the fact's provenance.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Any
 
 from core.events import MemoryWritten
 from core.nodes.common import ctx_of, traced
+from core.nodes.fact_sources import screen
 from core.state import AgentState
 from core.telemetry import emit
 
@@ -25,9 +30,14 @@ async def save_memory_node(state: AgentState, runtime: Any) -> dict:
         emit(MemoryWritten(facts=[], skipped_reason=reason))
         return {}
     facts = await ctx.brain.extract_facts(state.question, state.draft_answer, state.retrieved_contexts)
-    if not facts:
-        emit(MemoryWritten(facts=[], skipped_reason="no fact worth keeping"))
+    kept = screen(facts, state.draft_answer, state.retrieved_contexts)
+    if not kept.facts:
+        emit(MemoryWritten(facts=[], refused=kept.refused,
+                           skipped_reason="no fact worth keeping" if not kept.refused else
+                           "no fact passed the memory hygiene checks"))
         return {}
-    result = await ctx.facts.memorize(facts, source_question=state.question, session_id=ctx.session_id)
-    emit(MemoryWritten(facts=facts, added=result.added, updated=result.updated))
+    result = await ctx.facts.memorize(kept.facts, source_question=state.question, session_id=ctx.session_id,
+                                      sources=kept.sources)
+    refused = kept.refused + [f"{f} — instruction-like" for f in result.rejected]
+    emit(MemoryWritten(facts=result.facts, added=result.added, updated=result.updated, refused=refused))
     return {}

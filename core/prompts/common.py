@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import typing
 
@@ -54,6 +55,16 @@ def history_section(turns: list[Turn]) -> str:
 
 def bullets(items: list[str], empty: str = "(none)") -> str:
     return "\n".join(f"- {i}" for i in items) if items else empty
+
+
+def quoted_block(tag: str, items: list[str]) -> str:
+    """Items as JSON-quoted lines inside ``<tag> … </tag>``: data for the model, never instructions.
+
+    Any ``<tag>``/``</tag>`` inside an item is removed so an item cannot close the block early.
+    """
+    strip = re.compile(rf"<\s*/?\s*{re.escape(tag)}\s*>", re.I)
+    lines = [f"- {json.dumps(strip.sub('', i), ensure_ascii=False)}" for i in items]
+    return "\n".join([f"<{tag}>", *lines, f"</{tag}>"])
 
 
 def numbered(items: list[str], empty: str = "(none)") -> str:

@@ -86,9 +86,10 @@ def describe(e: Event) -> str:
         case MemoryRecalled():
             return f"recalled {len(e.facts)} fact(s)"
         case MemoryWritten():
+            refused = f", {len(e.refused)} refused" if e.refused else ""
             if e.skipped_reason:
-                return f"memory: skipped ({e.skipped_reason})"
-            return f"memory: {e.added} added, {e.updated} updated"
+                return f"memory: skipped ({e.skipped_reason}{refused})"
+            return f"memory: {e.added} added, {e.updated} updated{refused}"
         case LLMCall():
             return (f"llm {e.purpose}: {e.model}  {e.prompt_tokens}+{e.completion_tokens} tokens  "
                     f"{fmt_ms(e.duration_ms)}")

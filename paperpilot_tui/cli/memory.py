@@ -9,14 +9,17 @@ import time
 
 from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async, say
 
-HELP = "list, search, add, edit, pin or delete long-term facts"
+HELP = "list, search, add, edit, pin, delete or audit long-term facts"
 DESCRIPTION = """\
 Long-term facts the agent learnt from answers that passed its critic. They are recalled into later
 answers as "prior knowledge" (never as citations). Pinned facts are never evicted by the cap.
+Each learnt fact records its source (document, chunk) and session; instruction-like text is never
+learnt, and `audit` lists facts that read like instructions or rest on a single document.
 
   paperpilot memory list [--json]           paperpilot memory edit ID TEXT
-  paperpilot memory search QUERY [--json]   paperpilot memory rm ID
-  paperpilot memory add TEXT [--pin]        paperpilot memory pin ID / unpin ID
+  paperpilot memory show ID [--json]        paperpilot memory rm ID
+  paperpilot memory search QUERY [--json]   paperpilot memory pin ID / unpin ID
+  paperpilot memory add TEXT [--pin]        paperpilot memory audit [--json]
   paperpilot memory export FILE             paperpilot memory import FILE   (JSON lines)
 """
 EMPTY = "No facts yet — ask a few questions (facts are kept from answers that pass the critic) or add one: paperpilot memory add \"...\""
@@ -34,6 +37,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("query")
     a.add_argument("-k", "--top-k", type=int, default=10, metavar="N", help="how many (default 10)")
     a.add_argument("--json", action="store_true", help="print a JSON array")
+    a = acts.add_parser("show", help="one fact with its provenance (document, chunk, session)")
+    a.add_argument("id", type=int)
+    a.add_argument("--json", action="store_true", help="print a JSON object")
+    a = acts.add_parser("audit", help="facts that read like instructions or rest on a single document")
+    a.add_argument("--json", action="store_true", help="print a JSON object")
     a = acts.add_parser("add", help="add a fact")
     a.add_argument("text")
     a.add_argument("--pin", action="store_true", help="pin it (never evicted)")
@@ -55,7 +63,9 @@ def _store(args: argparse.Namespace):
 
 
 def _fact_json(f) -> dict:
-    return f.model_dump(mode="json")
+    from core.memory.audit import provenance
+
+    return {**f.model_dump(mode="json"), "provenance": provenance(f)}
 
 
 def _line(f) -> str:
@@ -89,6 +99,14 @@ def _dispatch(store, args: argparse.Namespace) -> int:
         else:
             say("\n".join(_line(f) for f in facts))
         return EXIT_OK
+    if act == "show":
+        f = store.get(args.id)
+        if f is None:
+            return fail(f"no fact with id {args.id}", EXIT_FAILED)
+        say(json.dumps(_fact_json(f), ensure_ascii=False, indent=2) if args.json else _detail(f))
+        return EXIT_OK
+    if act == "audit":
+        return _audit(store, args.json)
     if act == "search":
         if not args.query.strip():
             return fail("the query is empty", EXIT_USAGE)
@@ -120,6 +138,38 @@ def _dispatch(store, args: argparse.Namespace) -> int:
         say(f"imported {n} new fact(s) from {args.file}")
         return EXIT_OK
     return fail(f"unknown action {act}", EXIT_USAGE)  # argparse prevents this
+
+
+def _detail(f) -> str:
+    from core.memory.audit import provenance
+
+    day = "%Y-%m-%d %H:%M"
+    lines = [f"fact {f.id}{' · pinned' if f.pinned else ''}", f.content, provenance(f)]
+    if f.session_id:
+        lines.append(f"session {f.session_id}" + (f" · asked: {f.source_question}" if f.source_question else ""))
+    lines.append(f"created {time.strftime(day, time.localtime(f.created))} · updated "
+                 f"{time.strftime(day, time.localtime(f.updated))} · recalled {f.recall_count}×")
+    return "\n".join(lines)
+
+
+def _audit(store, as_json: bool) -> int:
+    from core.memory.audit import audit
+
+    report = audit(store.list())
+    if as_json:
+        say(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if not report.total:
+        say(EMPTY)
+        return EXIT_OK
+    for f in report.findings:
+        say(f"{f.id:>5}  {'; '.join(f.reasons)}  — {f.content}")
+    unknown = len(report.provenance_unknown)
+    if unknown:
+        say(f"{unknown} fact(s) learnt before sources were recorded: provenance unknown (not flagged)")
+    say(f"{len(report.findings)} of {report.total} fact(s) flagged"
+        + (" · delete one with: paperpilot memory rm ID" if report.findings else ""))
+    return EXIT_OK
 
 
 async def _search(store, query: str, top_k: int, as_json: bool) -> int:

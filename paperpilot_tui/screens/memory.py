@@ -2,8 +2,8 @@
 confirmation). Each change is one fact-store call, i.e. one transaction, run off the UI thread.
 
 The fact column takes the width the other columns leave; the highlighted fact is shown in full
-below the table with where it came from (session, question), when it was created, updated and
-last recalled, and the keywords it is recalled by."""
+below the table with where it came from (session, question, and the document and chunk that
+supported it), when it was created, updated and last recalled, and the keywords it is recalled by."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
+from core.memory.audit import by_hand, provenance
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.runtime import call, one_line
 from paperpilot_tui.screens.dialogs import ConfirmScreen, PromptScreen
@@ -97,6 +98,8 @@ class MemoryScreen(Screen):
         origin = f"session {fact.session_id}" if fact.session_id else "added by hand"
         if fact.source_question:
             origin += f" · asked: “{fact.source_question}”"
+        if not by_hand(fact):  # the document and chunk it was learnt from (or that this is unknown)
+            origin += f"\n{provenance(fact)}"
         recalled = (f"recalled {fact.recall_count}×, last {fmt_time(fact.last_recalled)}" if fact.last_recalled
                     else f"recalled {fact.recall_count}×")
         pinned = " · pinned" if fact.pinned else ""

@@ -237,6 +237,24 @@ async def test_memory_browser_details_a_fact_where_it_came_from_and_when_it_was_
         assert "keywords: " in detail and "qlora" in detail.split("keywords: ")[1].lower()
 
 
+async def test_memory_browser_shows_the_document_and_chunk_a_fact_was_learnt_from(settings):
+    from core.stores import open_stores
+
+    stores = open_stores(settings).open_all()
+    fact = stores.facts.add("QLoRA backpropagates through a frozen 4-bit model into LoRA adapters",
+                            source_question="What is QLoRA?", session_id="s-q")
+    with stores.facts.db.write() as conn:  # provenance as the agent's memorize path records it
+        conn.execute("UPDATE facts SET doc_id = 'qlora', doc_title = 'QLoRA', chunk_id = 'qlora_0002',"
+                     " source_docs = '[\"qlora\", \"lora\"]' WHERE id = ?", (fact.id,))
+    app = PaperPilotApp(settings, agent_factory=real_agent_factory(StubHub()), stores_factory=lambda s: stores)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: app.session.stores is not None)
+        await pilot.press("f3")
+        await wait_until(pilot, lambda: len(getattr(app.screen, "facts", [])) == 1)
+        detail = str(app.screen.query_one("#fact-detail").render())
+        assert "source: QLoRA (qlora) · chunk qlora_0002 · supported by 2 documents" in detail
+        assert "session s-q" in detail
+
 async def test_status_bar_shows_seconds_llm_calls_and_tokens_of_the_last_turn_and_the_session(settings):
     import re
 

@@ -76,14 +76,19 @@ def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
     bad = [m for m in marks if not 1 <= m <= len(contexts)]
     if bad:
         return False, f"marker [{bad[0]}] is out of range ({len(contexts)} sources)"
-    words = content_terms(strip_markers(claim.text).rstrip("…"))
-    if not words:
-        return True, ""
     have: set[str] = set()
     for m in marks:
         have |= term_set(contexts[m - 1].content)
-    ratio = sum(1 for w in words if w in have) / len(words)
+    ratio = word_share(claim.text, have)
     return (ratio >= SUPPORT_MIN, "" if ratio >= SUPPORT_MIN else f"only {ratio:.0%} of its words occur in the cited source")
+
+
+def word_share(text: str, have: set[str] | frozenset[str]) -> float:
+    """The share of ``text``'s content words (markers dropped) found in ``have``; 1.0 when it has none."""
+    words = content_terms(strip_markers(text).rstrip("…"))
+    if not words:
+        return 1.0
+    return sum(1 for w in words if w in have) / len(words)
 
 
 def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
