@@ -1,7 +1,8 @@
 """The main graph — wiring only.
 
 START → load_memory → route → slot_fill → {simple | multi_hop | comparative | exploratory}
-→ critic → (pass) save_memory → format_output → END, or (retry) retry_refine → route.
+→ critic → (pass) save_memory → format_output → END, or (retry) retry_refine → route (or, when the
+refinement has nothing new to search, a forced pass → save_memory).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from core.nodes.common import AgentContext
 from core.nodes.critic import critic_gate, critic_node
 from core.nodes.format_output import format_output_node
 from core.nodes.load_memory import load_memory_node
-from core.nodes.retry_refine import retry_refine_node
+from core.nodes.retry_refine import retry_gate, retry_refine_node
 from core.nodes.route import route_node
 from core.nodes.save_memory import save_memory_node
 from core.nodes.slot_fill import slot_fill_node
@@ -52,7 +53,7 @@ def build_graph(checkpointer: Any = None):
     for s in STRATEGIES:
         g.add_edge(s, "critic")
     g.add_conditional_edges("critic", critic_gate, {"pass": "save_memory", "retry": "retry_refine"})
-    g.add_edge("retry_refine", "route")
+    g.add_conditional_edges("retry_refine", retry_gate, {"retry": "route", "stop": "save_memory"})
     g.add_edge("save_memory", "format_output")
     g.add_edge("format_output", END)
     return g.compile(checkpointer=checkpointer)

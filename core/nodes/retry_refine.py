@@ -4,6 +4,8 @@ The refine plan's queries are checked here, in one place, before anything search
 LLM writes markers (``[1]``), placeholders (``null``, ``(none)``) and field names
 (``reformulated_query``) where queries belong. The refined query replaces slot filling's
 reformulation in the next attempt, which would otherwise reproduce the query that just failed.
+When refinement finds nothing new to search, the retry would repeat the attempt that just failed:
+the best draft so far is delivered as a forced pass instead.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from core.events import RetryStarted
+from core.events import CriticVerdictIssued, Notice, RetryStarted
 from core.nodes.common import ctx_of, traced
 from core.state import AgentState, fresh_attempt
 from core.telemetry import emit
@@ -48,8 +50,35 @@ async def retry_refine_node(state: AgentState, runtime: Any) -> dict:
     plan = await ctx.brain.refine(state.question, state.intent, state.critic_verdict)
     attempt = state.retry_count + 1
     queries = usable_queries(plan.extra_queries, state.question, state.retrieval_queries)
-    refined = usable_queries([plan.reformulated_query or ""], state.question)
+    refined = usable_queries([plan.reformulated_query or ""], state.question,
+                             [*state.retrieval_queries, state.refined_query])
+    if not queries and not refined:
+        return stop_repeating(state)
     emit(RetryStarted(attempt=attempt, feedback=plan.reflection, queries=queries))
     # The next attempt retrieves and drafts afresh, guided by the reflections.
     return {**fresh_attempt(), "retry_count": attempt, "reflections": state.reflections + [plan.reflection],
             "refine_queries": queries, "refined_query": refined[0] if refined else state.refined_query}
+
+
+def stop_repeating(state: AgentState) -> dict:
+    """The refinement found no query that was not already searched: another attempt would repeat
+    this one's searches, so the best draft so far is delivered now as a forced pass (no calls
+    spent on a retry that cannot change the evidence)."""
+    verdict = state.critic_verdict
+    assert verdict is not None
+    update: dict = {}
+    best = state.best_verdict
+    if best is not None and best.score > verdict.score:
+        update = {"draft_answer": state.best_draft, "retrieved_contexts": state.best_contexts}
+        verdict = best
+    emit(Notice(level="warning", source="retry_refine",
+                message="the retry would repeat the same searches; delivering the best draft so far as a forced pass"))
+    verdict = verdict.model_copy(update={"passed": True, "forced": True})
+    emit(CriticVerdictIssued(verdict=verdict, attempt=state.retry_count))
+    return {**update, "critic_verdict": verdict}
+
+
+def retry_gate(state: AgentState) -> str:
+    """After refinement: a new attempt (route), or the forced pass :func:`stop_repeating` made."""
+    verdict = state.critic_verdict
+    return "stop" if verdict is not None and verdict.passed else "retry"

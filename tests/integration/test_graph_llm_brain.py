@@ -85,6 +85,20 @@ def test_critic_feedback_drives_the_retry_and_max_retries_forces_a_pass():
     assert "QLoRA MMLU accuracy" in {e.query for e in t.of("retrieval_started")}
 
 
+def test_a_retry_that_would_repeat_the_same_searches_stops_as_a_forced_pass():
+    # the refinement only offers the question itself (searched already), and no new reformulation
+    refine = '{"reflection": "Try again.", "extra_queries": ["Compare LoRA and QLoRA"], "reformulated_query": null}'
+    model = ScriptedChatModel(respond=by_purpose(replies("comparative", critic=BAD_CRITIC, refine=refine)))
+    (t,) = asyncio.run(run(["Compare LoRA and QLoRA"], llm_settings(max_retries=2), model))
+    r = t.result
+    assert r.critic.forced and r.critic.passed
+    assert len(model.calls_for("synthesis")) == 1 and len(model.calls_for("critic")) == 1  # no second attempt
+    nodes = [e.node for e in t.of("node_started") if e.graph == "main"]
+    assert nodes.count("route") == 1 and nodes[nodes.index("retry_refine") + 1] == "save_memory"
+    assert any("would repeat the same searches" in e.message for e in t.of("notice"))
+    assert r.sources  # the draft keeps its citations
+
+
 def test_history_only_reaches_follow_up_synthesis():
     model = ScriptedChatModel(respond=by_purpose(replies(
         route=lambda call: json.dumps({"type": "follow_up" if "save" in call.text.splitlines()[-1] or
