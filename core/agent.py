@@ -4,6 +4,9 @@
 (``subgraphs=True``) and wraps them between TurnStarted and TurnFinished/TurnFailed, whose result is
 the fold of the turn's events (:func:`core.tracing.fold.fold`). Errors become one user-facing line;
 the session (checkpointed messages) and the facts survive a failed turn.
+
+A turn holds its session's :class:`~core.memory.turnlock.TurnLock` from reading the history to writing
+the checkpoint and session row (turns never interleave); its question is scrubbed of secrets first.
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ from core.errors import BackendUnavailable, LLMUnavailable
 from core.types import Turn
 from core.config import ConfigError, Settings
 from core.events import Event, NodeFinished, NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
+from core.memory.checkpoints import aprune_thread
 from core.memory.history import turns_from_messages
+from core.memory.turnlock import TurnLock
+from core.redact import Redactor
 from core.state import turn_input
 from core.tracing.fold import fold
 from core.vocabulary import Vocabulary
@@ -55,6 +61,7 @@ class Agent:
         self.checkpointer = checkpointer
         self.graph = build_graph(checkpointer)
         self._lock = asyncio.Lock()
+        self._redact = Redactor(settings.secrets())
         self._notices_seen = 0  # hub notices already reported in a turn
         self.warming: list[threading.Thread] = []  # local models still loading (core.warmup waits)
 
@@ -85,6 +92,7 @@ class Agent:
         from core.nodes.common import AgentContext
 
         session_id = session_id or new_id()
+        question = self._redact.text(question)  # a pasted key never reaches the LLM or the data dir
         turn_id = new_id()
         events: list[Event] = []
 
@@ -93,13 +101,19 @@ class Agent:
             events.append(ev)
             return ev
 
-        async with self._lock:
-            if self.sessions is not None:
-                await self.sessions.begin_turn(session_id, question)
+        async with self._lock, TurnLock.of(self.settings, session_id, self.checkpointer is not None) as turn_lock:
             agent = self.settings.agent
             yield tag(TurnStarted(question=question, session_id=session_id, brain=self.brain_name, hub=self.hub_status,
                                   max_retries=agent.max_retries, max_react_steps=agent.max_react_steps,
                                   max_plan_steps=agent.max_plan_steps))
+            if not turn_lock.held:  # another process runs a turn in this session: wait (with a notice) or fail
+                if turn_lock.busy == "wait":
+                    yield tag(Notice(level="warning", message=turn_lock.waiting_message(), source="session"))
+                if not await turn_lock.wait():
+                    yield tag(TurnFailed(error=turn_lock.busy_message(), category="busy"))
+                    return
+            if self.sessions is not None:
+                await self.sessions.begin_turn(session_id, question)
             await self.refresh_vocabulary()
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
@@ -145,8 +159,11 @@ class Agent:
     async def _finish(self, turn_id: str, session_id: str, question: str, events: list[Event], ok: bool) -> None:
         if self.traces is not None and self.settings.tracing.enabled:
             await self.traces.save_turn(turn_id, session_id, question, events)
-        if self.sessions is not None and ok:
-            await self.sessions.end_turn(session_id)
+        if self.checkpointer is not None:  # keep the latest checkpoint (it holds the whole history); the
+            await aprune_thread(self.checkpointer, session_id)  # session row counts its turns, failed turn or not
+        if self.sessions is not None and (ok or self.checkpointer is not None):
+            turns = len(await self.history(session_id, 1 << 30)) if self.checkpointer is not None else None
+            await self.sessions.end_turn(session_id, turns)
 
 
 async def _stream(graph: Any, inp: dict, config: dict, ctx: Any, vocab: Vocabulary) -> AsyncIterator[Event]:
@@ -239,7 +256,7 @@ async def _open_stores(settings: Settings, stack: AsyncExitStack) -> tuple[Any, 
     from core.stores import open_stores
 
     stores = open_stores(settings)
-    checkpointer = await stack.enter_async_context(open_checkpointer(stores.checkpoints))
+    checkpointer = await stack.enter_async_context(open_checkpointer(stores.checkpoints, settings.secrets()))
     facts = stores.facts if settings.memory.enabled else None
     return checkpointer, facts, stores.sessions, stores.traces
 

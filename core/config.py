@@ -103,6 +103,10 @@ class AgentSettings(_Section):
     max_react_steps: int = Field(5, ge=1, le=20)
     max_plan_steps: int = Field(4, ge=1, le=10)
     top_k: int = Field(5, ge=1, le=20)
+    # a turn in a session another process is running a turn in: wait for it (at most session_wait
+    # seconds, with a "waiting for session" notice) or fail at once with one line
+    session_busy: Literal["wait", "fail"] = "wait"
+    session_wait: float = Field(300.0, ge=0)
     router: Literal["auto", "rules", "lora", "llm"] = "auto"
     router_model: str | None = None  # adapter dir; null = the shipped adapter
     critic: Literal["auto", "rules", "local", "llm"] = "auto"
@@ -170,7 +174,8 @@ class Settings(_Section):
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
 
     def secrets(self) -> list[str]:
-        """Configured secret values, for redaction in traces and exports."""
+        """Configured secret values, scrubbed from everything persisted: traces, facts, checkpoints,
+        session titles and exports (:class:`core.redact.Redactor`)."""
         out = [s for s in self.tracing.redact if s]
         if self.llm.api_key and self.llm.api_key.get_secret_value():
             out.append(self.llm.api_key.get_secret_value())

@@ -191,7 +191,8 @@ class TurnFinished(_Event):
 class TurnFailed(_Event):
     kind: Literal["turn_failed"] = "turn_failed"
     error: str  # one user-facing line, never a traceback
-    category: Literal["backend", "config", "cancelled", "internal"] = "internal"
+    # busy: another process is running a turn in the session (agent.session_busy: fail, or session_wait ran out)
+    category: Literal["backend", "config", "cancelled", "busy", "internal"] = "internal"
     node: str | None = None
 
 

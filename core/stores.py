@@ -1,7 +1,7 @@
 """The one place that opens the persistent stores: facts, sessions and traces on the state database.
 
 The agent, the app and the CLI all open them through :func:`open_stores`, so every store gets the
-same paths and the configured secrets: a fact typed in the memory browser, added with
+same paths and the configured secrets (session titles are scrubbed too): a fact typed in the memory browser, added with
 ``paperpilot memory add`` or memorized by the agent is scrubbed of the API key alike.
 Each store opens on first use, so ``paperpilot memory list`` never imports the trace store.
 """
@@ -42,7 +42,7 @@ class Stores:
     def sessions(self) -> SessionStore:
         from core.memory.sessions import SessionStore
 
-        return SessionStore(self.state_db)
+        return SessionStore(self.state_db, self.settings.secrets())
 
     @cached_property
     def traces(self) -> TraceStore:

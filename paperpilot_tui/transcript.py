@@ -43,9 +43,13 @@ def _quote(text: str) -> str:
     return "\n".join(f"  > {line}" if line else "  >" for line in text.strip().splitlines())
 
 
-def to_markdown(session_id: str, turns: list[TurnRecord], *, title: str = "", now: float | None = None) -> str:
+def to_markdown(session_id: str, turns: list[TurnRecord], *, title: str = "", now: float | None = None,
+                secrets: list[str] | None = None) -> str:
     """The session as Markdown: each question and answer, and under each answer its numbered sources
-    (title, where in the paper, chunk id, and the chunk's text quoted) so the ``[n]`` can be checked."""
+    (title, where in the paper, chunk id, and the chunk's text quoted) so the ``[n]`` can be checked.
+    The configured ``secrets`` and key-shaped strings are scrubbed (:class:`core.redact.Redactor`)."""
+    from core.redact import Redactor
+
     stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(now if now is not None else time.time()))
     out = [f"# {title or 'PaperPilot session'}", "", f"Session `{session_id}` · exported {stamp} · "
            f"{len(turns)} turn(s)", ""]
@@ -63,7 +67,7 @@ def to_markdown(session_id: str, turns: list[TurnRecord], *, title: str = "", no
                     out += ["", _quote(s.text), ""]
             if out[-1]:
                 out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    return Redactor(secrets).text("\n".join(out).rstrip() + "\n")
 
 
 def write_export(path: Path, text: str) -> Path:

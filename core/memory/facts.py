@@ -27,7 +27,7 @@ from core.memory.protocol import FactSource, MemoryWriteResult, RecalledFact
 from core.memory.recall import lexical_scores, rank
 from core.memory.text import clean_fact, fts_query, fts_terms, keywords, normalize
 from core.memory.vectors import VectorIndex, generation, to_blob
-from core.tracing.redact import Redactor
+from core.redact import Redactor
 
 MIN_FACT_CHARS = 8
 _COLS = ("id, content, keywords, source_question, session_id, created, updated, recall_count, last_recalled, pinned,"

@@ -1,7 +1,9 @@
 """Sessions: one row per conversation (id = LangGraph thread id), for listing, naming and deleting.
 
 The conversation itself lives in the checkpoint database (:mod:`core.memory.checkpoints`); this
-table only says which sessions exist, what they are called and how far they went.
+table only says which sessions exist, what they are called and how far they went. The agent sets
+``turn_count`` from the checkpointed history after every turn (under the session's turn lock), so the
+two agree even after a failed turn. Titles are scrubbed of secrets before they are stored.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pydantic import BaseModel
 
 from core.memory.db import StateDB
 from core.memory.text import shorten
+from core.redact import Redactor
 
 TITLE_CHARS = 60
 _COLS = "id, title, created, updated, turn_count"
@@ -37,8 +40,9 @@ def _session(row) -> Session:
 
 
 class SessionStore:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, secrets: list[str] | None = None):
         self.db = StateDB(path)
+        self._redact = Redactor(secrets)
 
     def close(self) -> None:
         self.db.close()
@@ -47,8 +51,10 @@ class SessionStore:
         """Create the session on its first turn (titled by the question); mark it as updated."""
         return await asyncio.to_thread(self.begin_turn_sync, session_id, question)
 
-    async def end_turn(self, session_id: str) -> Session | None:
-        return await asyncio.to_thread(self.end_turn_sync, session_id)
+    async def end_turn(self, session_id: str, turns: int | None = None) -> Session | None:
+        """Mark the session updated; ``turns``: its number of turns as the checkpoints have it
+        (None: one more than before)."""
+        return await asyncio.to_thread(self.end_turn_sync, session_id, turns)
 
     def begin_turn_sync(self, session_id: str, question: str) -> Session:
         now = time.time()
@@ -56,14 +62,14 @@ class SessionStore:
             conn.execute(
                 "INSERT INTO sessions (id, title, created, updated) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(id) DO UPDATE SET updated = excluded.updated",
-                (session_id, shorten(question, TITLE_CHARS) or session_id, now, now),
+                (session_id, shorten(self._redact.text(question), TITLE_CHARS) or session_id, now, now),
             )
             return _session(conn.execute(f"SELECT {_COLS} FROM sessions WHERE id = ?", (session_id,)).fetchone())
 
-    def end_turn_sync(self, session_id: str) -> Session | None:
+    def end_turn_sync(self, session_id: str, turns: int | None = None) -> Session | None:
         with self.db.write() as conn:
-            conn.execute("UPDATE sessions SET turn_count = turn_count + 1, updated = ? WHERE id = ?",
-                         (time.time(), session_id))
+            conn.execute("UPDATE sessions SET turn_count = COALESCE(?, turn_count + 1), updated = ? WHERE id = ?",
+                         (turns, time.time(), session_id))
             row = conn.execute(f"SELECT {_COLS} FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return _session(row) if row else None
 
@@ -80,7 +86,7 @@ class SessionStore:
         return _session(row) if row else None
 
     def rename(self, session_id: str, title: str) -> Session:
-        title = " ".join(title.split())
+        title = " ".join(self._redact.text(title).split())
         if not title:
             raise ValueError("a session title needs some text")
         with self.db.write() as conn:

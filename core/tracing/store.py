@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 
 from core.events import event_from_dict
 from core.memory.db import StateDB
-from core.tracing.redact import Redactor
+from core.redact import Redactor
 from core.tracing.summary import TraceDetail, TraceSummary, summarize
 
 _SUMMARY_COLS = ("id, session_id, question, intent, strategy, started, finished, duration_ms, retries,"

@@ -13,7 +13,9 @@ DESCRIPTION = """\
 Ask one question without opening the app. The agent routes it (factual, comparative, multi_hop,
 exploratory, follow_up), retrieves from the knowledge hub over MCP, critiques and retries, and
 prints the answer with numbered sources. Use --session to continue a conversation (follow-ups
-like "and what about its memory cost?" resolve against earlier turns).
+like "and what about its memory cost?" resolve against earlier turns). A session runs one turn at
+a time: while another window runs one in it, ask waits ("waiting for session ...") or, with
+agent.session_busy: fail, exits 1 with one line.
 
 exit codes: 0 ok · 1 the turn failed · 2 usage or config error, or a question over limits.question_chars ·
 3 LLM endpoint or MCP server unreachable
@@ -85,7 +87,7 @@ async def _ask(settings, args: argparse.Namespace) -> int:
     from core.errors import BackendUnavailable
     from core.config import ConfigError
     from core.events import TurnFailed, TurnFinished
-    from paperpilot_tui.cli.ask_render import Progress, render_result
+    from paperpilot_tui.cli.ask_render import Progress, is_waiting, render_result
 
     progress = None if args.json else Progress()
     try:
@@ -97,6 +99,8 @@ async def _ask(settings, args: argparse.Namespace) -> int:
                 last = event
                 if progress:
                     progress.update(event)
+                elif is_waiting(event):  # --json: stdout stays one JSON object
+                    print(f"{event.message}…", file=sys.stderr, flush=True)
     except BackendUnavailable as exc:
         return _stop(progress, str(exc), EXIT_BACKEND)
     except ConfigError as exc:

@@ -29,11 +29,22 @@ class Progress:
 
         if self.status is not None and isinstance(event, (NodeStarted, RetrievalStarted)):
             self.status.update(f"[bold]{escape(describe(event))}[/]")
+        if is_waiting(event):  # another process runs a turn in this session
+            self.console.print(f"[yellow]{escape(event.message)}…[/]")
+            if self.status is not None:
+                self.status.update("[bold]waiting for the session…[/]")
 
     def stop(self) -> None:
         if self.status is not None:
             self.status.stop()
             self.status = None
+
+
+def is_waiting(event) -> bool:
+    """The turn waits for its session, which another process (the app, another ``ask``) is using."""
+    from core.events import Notice
+
+    return isinstance(event, Notice) and event.source == "session"
 
 
 def render_result(result) -> None:

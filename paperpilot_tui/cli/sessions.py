@@ -82,12 +82,14 @@ def run(args: argparse.Namespace) -> int:
 
 async def _show(store, ckpt, session_id: str, as_json: bool) -> int:
     from core.memory.checkpoints import read_messages
-    from core.memory.history import _text
+    from core.memory.history import _text, turns_from_messages
 
     session = store.get(session_id)
     messages = await read_messages(ckpt, session_id)
     if session is None and not messages:
         return fail(f"no session with id {session_id}", EXIT_FAILED)
+    if session is not None and messages:  # the count of the turns shown (a row from before the turn lock
+        session.turn_count = len(turns_from_messages(messages, len(messages)))  # may count lost ones)
     turns = [{"role": "user" if m.type == "human" else "assistant", "content": _text(m)}
              for m in messages if m.type in ("human", "ai")]
     if as_json:

@@ -35,7 +35,7 @@ async def _export(screen: Any) -> None:
         placeholder="path of the .md file"))
     if not answer or not answer.strip():
         return
-    text = to_markdown(session_id, turns, title=turns[0].question.strip())
+    text = to_markdown(session_id, turns, title=turns[0].question.strip(), secrets=app.settings.secrets())
     try:
         path = await asyncio.to_thread(write_export, Path(answer.strip()), text)
     except OSError as exc:

@@ -134,6 +134,9 @@ class MainScreen(Screen):
             case NodeStarted():
                 where = "" if ev.graph == "main" else f"{ev.graph} · "
                 self.status.activity = f"{where}{ev.node}"
+            case Notice(source="session"):  # another window runs a turn in this session: this one waits
+                self.status.activity = "waiting for the session"
+                self.notify(ev.message, title="Session busy", severity="warning", timeout=6)
             case Notice(level="warning" | "error"):
                 self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
             case TurnFinished():

@@ -83,3 +83,21 @@ async def test_read_messages_without_checkpoint_db(tmp_path):
     missing = tmp_path / "none.sqlite3"
     assert await read_messages(missing, "s1") == []
     assert not missing.exists()  # reading never creates the database
+
+
+def test_show_counts_the_turns_it_shows(home, capsys):
+    """A row that counts turns a race lost (before the turn lock) does not contradict the messages."""
+    import asyncio
+    import json
+
+    from tests.support.cli import cli
+
+    sessions = SessionStore(home / "paperpilot.sqlite3")
+    sessions.begin_turn_sync("s1", "What is LoRA?")
+    for _ in range(5):
+        sessions.end_turn_sync("s1")
+    sessions.close()
+    asyncio.run(_two_turns(home / "checkpoints.sqlite3", "s1"))
+    code, out, _ = cli(capsys, "sessions", "show", "s1", "--json")
+    shown = json.loads(out)
+    assert code == 0 and shown["turn_count"] == 2 and len(shown["messages"]) == 4
