@@ -185,6 +185,17 @@ async def test_synthesize_without_contexts_makes_no_call(events):
     assert "knowledge base holds no evidence" in answer and model.calls == []
 
 
+async def test_synthesize_over_irrelevant_contexts_declines_without_a_call(events):
+    """Abstention is the same with either brain: retrieval that does not bear on the question (the
+    offline brain finds no relevant sentence) is declined, whatever the model would have written."""
+    b, model = brain("Tungsten boils at 5555 C [1].")
+    tungsten = Intent(type="factual", confidence=0.9, entities=["tungsten"], reformulated_query="tungsten boiling point")
+    req = SynthesisRequest(kind="simple", question="What is the boiling point of tungsten?", intent=tungsten,
+                           contexts=[LORA, QLORA])
+    answer = await b.synthesize(req)
+    assert "knowledge base holds no evidence" in answer and "[1]" not in answer and model.calls == []
+
+
 async def test_empty_synthesis_falls_back_to_offline(events):
     b, _ = brain("   ")
     req = SynthesisRequest(kind="simple", question="What rank does LoRA use?", intent=INTENT, contexts=[LORA])

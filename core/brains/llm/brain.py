@@ -217,8 +217,10 @@ class LLMBrain:
     # -- synthesis ------------------------------------------------------------------------------
     @falls_back("synthesis (empty reply)")
     async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
-        if not request.contexts:
-            # Nothing retrieved: there is nothing to cite, so no model call can do better than this.
+        has_evidence = getattr(self.fallback, "has_evidence", None)
+        if not request.contexts or (has_evidence is not None and not has_evidence(request)):
+            # Nothing retrieved bears on the question (the offline brain's rule, so abstention does
+            # not depend on the brain): there is nothing to cite, and no model call can do better.
             await deliver(on_token, NO_EVIDENCE)
             return NO_EVIDENCE
         return usable(clean_answer(await self.caller.stream(synthesis_messages(request), "synthesis", on_token)))

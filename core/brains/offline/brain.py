@@ -8,6 +8,8 @@ Each method delegates to a small rule module: ``router`` (intent + confidence), 
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 
 from core.brains.base import (
@@ -82,8 +84,9 @@ class OfflineBrain:
         await stream(text, on_token, self.pace)
         return text
 
-    def compose(self, request: SynthesisRequest) -> str:
-        """The answer text for a request (synchronous core of :meth:`synthesize`)."""
+    @staticmethod
+    def _evidence(request: SynthesisRequest) -> tuple[Any, list]:
+        """The question's profile and the pool of retrieved sentences relevant to it."""
         m_ents, m_dims, feedback = missing_from_reflections(request.reflections)
         prof = profile(request.question, request.intent, extra=feedback if request.reflections else "")
         prof.entities += [e for e in m_ents if e not in prof.entities and request.intent.type != "comparative"]
@@ -91,7 +94,16 @@ class OfflineBrain:
         if request.intent.type == "comparative":
             prof.entities += [e for e in m_ents if e not in prof.entities and len(prof.entities) < 4]
         steps = request.sub_questions if request.kind == "multi_hop" else None
-        pool = sentence_pool(request.contexts, prof, steps=steps)
+        return prof, sentence_pool(request.contexts, prof, steps=steps)
+
+    def has_evidence(self, request: SynthesisRequest) -> bool:
+        """Whether any retrieved sentence bears on the question: the abstention rule, shared with
+        the LLM brain so that irrelevant retrieval is declined whichever brain writes."""
+        return bool(request.contexts) and bool(self._evidence(request)[1])
+
+    def compose(self, request: SynthesisRequest) -> str:
+        """The answer text for a request (synchronous core of :meth:`synthesize`)."""
+        prof, pool = self._evidence(request)
         if not pool:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         kind = request.kind
