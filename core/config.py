@@ -78,7 +78,10 @@ class MCPConnection(_Section):
 class MCPSettings(_Section):
     connection: str = "hub"
     collection: str = "default"
+    # deadlines: one tool call (a fresh data dir's first query may wait longer for its index), and
+    # opening a session (start a stdio server, connect over HTTP, initialize, list the tools)
     call_timeout: float = Field(30.0, gt=0)
+    connect_timeout: float = Field(30.0, gt=0)
     server_log: str | None = None  # file for stdio servers' stderr (relative = in the data dir); null = the terminal
     use_daemon: bool = True  # a running `paperpilot hub start` daemon stands in for the default bundled stdio hub
     connections: dict[str, MCPConnection] = Field(
@@ -103,6 +106,7 @@ class AgentSettings(_Section):
     max_react_steps: int = Field(5, ge=1, le=20)
     max_plan_steps: int = Field(4, ge=1, le=10)
     top_k: int = Field(5, ge=1, le=20)
+    turn_deadline: float = Field(900.0, gt=0)  # seconds for a whole turn (covers a fresh data dir's first index)
     router: Literal["auto", "rules", "lora", "llm"] = "auto"
     router_model: str | None = None  # adapter dir; null = the shipped adapter
     critic: Literal["auto", "rules", "local", "llm"] = "auto"
