@@ -5,11 +5,18 @@ contract), the DropQA browsing tools ``keyword_search``, ``get_document_structur
 ``get_node_content``, ``get_vocabulary`` and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
+
+Over HTTP the server stays bounded: a session with no request in flight and no open stream for
+SESSION_IDLE_S (a client that was killed: a live client keeps its GET stream open) is dropped, at
+most MAX_SESSIONS are open at once (another gets 503), and at most WORKERS tool calls run their
+blocking work at a time (every extra worker thread keeps its own malloc arena). SDKs without an
+idle timeout serve statelessly instead: nothing is kept between requests.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Annotated, Any
 from collections.abc import Callable
 
@@ -28,30 +35,50 @@ INSTRUCTIONS = (
 )
 
 TopK = Annotated[int, Field(description="number of hits, 1..20", json_schema_extra={"minimum": 1, "maximum": 20})]
+SESSION_IDLE_S = 600.0
+MAX_SESSIONS = 64
+WORKERS = 4
+
 Coll = Annotated[str, Field(description="collection name (see list_collections)")]
 
 
-async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+async def _run(fn: Callable[..., Any], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
     """Run blocking hub work off the event loop; HubError becomes a clean tool error."""
     try:
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args))
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=limiter)
     except HubError as exc:
         raise ValueError(str(exc)) from None
 
 
+def http_bounds() -> dict[str, Any]:
+    """FastMCP settings that drop abandoned HTTP sessions, for the installed SDK."""
+    accepted = inspect.signature(FastMCP.__init__).parameters
+    if "session_idle_timeout" in accepted:
+        return {"session_idle_timeout": SESSION_IDLE_S} | (
+            {"max_sessions": MAX_SESSIONS} if "max_sessions" in accepted else {})
+    return {"stateless_http": True}
+
+
 def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP:
-    mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+    mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
+                  **http_bounds())
+    workers: list[anyio.CapacityLimiter] = []  # made in the server's own event loop, on first use
+
+    async def run(fn: Callable[..., Any], *args: Any) -> Any:
+        if not workers:
+            workers.append(anyio.CapacityLimiter(WORKERS))
+        return await _run(fn, *args, limiter=workers[0])
 
     @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection. "
                           "Returns cited chunks with breadcrumb, page and full text.")
     async def query_knowledge_hub(query: str, top_k: TopK = 5,
                                   collection: Coll = "default") -> Annotated[CallToolResult, render.SearchResult]:
-        hits = await _run(hub.query, query, top_k, collection)
+        hits = await run(hub.query, query, top_k, collection)
         return render.search_result(hits, query, collection)
 
     @mcp.tool(description="List collections; with include_stats, document/chunk counts and document titles.")
     async def list_collections(include_stats: bool = True) -> Annotated[CallToolResult, render.CollectionList]:
-        res: render.CollectionList = await _run(hub.list_collections, include_stats)
+        res: render.CollectionList = await run(hub.list_collections, include_stats)
         lines = ["## Collections"]
         for c in res.collections:
             stats = f" — {c.document_count} documents, {c.chunk_count} chunks" if include_stats else ""
@@ -65,7 +92,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
                           "With since_revision equal to the current revision, answers unchanged=true only.")
     async def get_vocabulary(collection: Coll = "default", since_revision: int | None = None) -> Annotated[
             CallToolResult, render.VocabularyResult]:
-        v: render.VocabularyResult = await _run(hub.vocabulary, collection, since_revision)
+        v: render.VocabularyResult = await run(hub.vocabulary, collection, since_revision)
         text = (f"Vocabulary of `{v.collection}` (revision {v.revision}): "
                 + ("unchanged" if v.unchanged else ", ".join(t.name for t in v.terms)))
         return render.structured(v, text)
@@ -79,7 +106,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
                           "doc_id may also be a chunk_id of that document.")
     async def get_document_summary(doc_id: str, collection: Coll = "default") -> Annotated[
             CallToolResult, render.DocumentSummary]:
-        s: render.DocumentSummary = await _run(hub.summary, doc_id, collection)
+        s: render.DocumentSummary = await run(hub.summary, doc_id, collection)
         by = ", ".join(s.authors) + (f" ({s.year})" if s.year else "") if s.authors or s.year else ""
         text = "\n".join(filter(None, [
             f"## {s.title}", f"**Document:** `{s.doc_id}` · **Source:** `{s.source}` · version {s.version}",
@@ -91,12 +118,12 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
                           "prefix- and typo-tolerant) keyword search for names, numbers and terms.")
     async def keyword_search(keywords: list[str], mode: str = "exact", collection: Coll = "default",
                              top_k: TopK = 10) -> Annotated[CallToolResult, render.SearchResult]:
-        hits = await _run(hub.keyword, keywords, mode, collection, top_k)
+        hits = await run(hub.keyword, keywords, mode, collection, top_k)
         return render.search_result(hits, " ".join(map(str, keywords)), collection, mode=mode)
 
     @mcp.tool(description="Section tree of one document with the chunk ids (and pages) under each section.")
     async def get_document_structure(doc_id: str) -> Annotated[CallToolResult, render.DocumentStructure]:
-        s: render.DocumentStructure = await _run(hub.structure, doc_id)
+        s: render.DocumentStructure = await run(hub.structure, doc_id)
         lines = [f"## {s.title} (`{s.doc_id}`)"]
 
         def walk(node: render.SectionNode) -> None:
@@ -112,7 +139,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000) -> FastMCP
 
     @mcp.tool(description="Full text of one chunk with its breadcrumb, page and the neighbouring chunks.")
     async def get_node_content(chunk_id: str) -> Annotated[CallToolResult, render.NodeContent]:
-        n: render.NodeContent = await _run(hub.node, chunk_id)
+        n: render.NodeContent = await run(hub.node, chunk_id)
         where = f" · page {n.page}" if n.page is not None else ""
         text = "\n".join(filter(None, [
             f"## {n.breadcrumb}", f"**Chunk:** `{n.chunk_id}` · **Source:** `{n.source}`{where}", "", n.text, "",
