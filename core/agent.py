@@ -121,7 +121,7 @@ class Agent:
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
             try:
-                async for event in _stream(self.graph, inp, config, ctx, self.vocabulary):
+                async for event in _stream(self.graph, inp, config, ctx, self.vocabulary, agent.turn_deadline):
                     yield tag(event)
                 notices = getattr(self.hub, "notices", [])
                 for msg in notices[self._notices_seen:]:  # the first turn also gets those from opening
@@ -166,15 +166,37 @@ class Agent:
             await self.sessions.end_turn(session_id, turns)
 
 
-async def _stream(graph: Any, inp: dict, config: dict, ctx: Any, vocab: Vocabulary) -> AsyncIterator[Event]:
-    """The events the nodes emit, from every (sub)graph, in order."""
+async def _stream(graph: Any, inp: dict, config: dict, ctx: Any, vocab: Vocabulary,
+                  deadline_s: float | None = None) -> AsyncIterator[Event]:
+    """The events the nodes emit, from every (sub)graph, in order, within ``deadline_s`` seconds.
+
+    Past the deadline the graph is cancelled where it stands and BackendUnavailable names the
+    limit (``agent.turn_deadline``). The deadline covers only the graph's own work: the time the
+    consumer spends between events (rendering) is not the turn's to answer for, and no
+    cancellation can land there.
+    """
     # durability="exit": one checkpoint write per turn instead of one per step; a turn that fails
     # leaves the previous turns' history intact. The nodes' tasks copy the active vocabulary.
     extra = {"durability": "exit"} if graph.checkpointer is not None else {}
+    until = asyncio.get_running_loop().time() + deadline_s if deadline_s else None
     with vocabulary_scope(vocab):
-        async for _ns, event in graph.astream(inp, config, context=ctx, stream_mode="custom", subgraphs=True,
-                                              **extra):
-            yield event
+        stream = graph.astream(inp, config, context=ctx, stream_mode="custom", subgraphs=True, **extra)
+        try:
+            while True:
+                limit = asyncio.timeout_at(until)
+                try:
+                    async with limit:
+                        _ns, event = await anext(stream)
+                except StopAsyncIteration:
+                    return
+                except TimeoutError:
+                    if not limit.expired():
+                        raise
+                    raise BackendUnavailable(
+                        f"the turn took longer than agent.turn_deadline ({deadline_s:g} s); stopped") from None
+                yield event
+        finally:
+            await stream.aclose()
 
 
 def _last_node(events: list[Event]) -> str | None:

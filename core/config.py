@@ -78,7 +78,10 @@ class MCPConnection(_Section):
 class MCPSettings(_Section):
     connection: str = "hub"
     collection: str = "default"
+    # deadlines: one tool call (a fresh data dir's first query may wait longer for its index), and
+    # opening a session (start a stdio server, connect over HTTP, initialize, list the tools)
     call_timeout: float = Field(30.0, gt=0)
+    connect_timeout: float = Field(30.0, gt=0)
     server_log: str | None = None  # file for stdio servers' stderr (relative = in the data dir); null = the terminal
     use_daemon: bool = True  # a running `paperpilot hub start` daemon stands in for the default bundled stdio hub
     connections: dict[str, MCPConnection] = Field(
@@ -107,6 +110,7 @@ class AgentSettings(_Section):
     # seconds, with a "waiting for session" notice) or fail at once with one line
     session_busy: Literal["wait", "fail"] = "wait"
     session_wait: float = Field(300.0, ge=0)
+    turn_deadline: float = Field(900.0, gt=0)  # seconds for a whole turn (covers a fresh data dir's first index)
     router: Literal["auto", "rules", "lora", "llm"] = "auto"
     router_model: str | None = None  # adapter dir; null = the shipped adapter
     critic: Literal["auto", "rules", "local", "llm"] = "auto"

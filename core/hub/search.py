@@ -13,8 +13,6 @@ import difflib
 import importlib
 import os
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Protocol
 from collections.abc import Callable
@@ -22,11 +20,15 @@ from collections.abc import Callable
 import numpy as np
 
 from core.hub.lexical import LexicalIndex
+from core.hub.lru import LRU
 from core.hub.store import ChunkRow, HubStore
 
 RRF_K = 60
 LEG_DEPTH = 50
 DENSE_FLOOR = 0.1
+CACHED_COLLECTIONS = 8  # dense matrices and BM25 indexes kept
+CACHED_QUERIES = 256  # query vectors kept
+CACHED_QUERY_CHARS = 2000  # longer queries are embedded each time
 _STOP = frozenset("""a an and are as at be by can could did do does for from had has have how i in
 into is it its of on or our than that the their them then there these they this to was what when
 where which who whom whose why will with would you your vs versus about use used using""".split())
@@ -76,10 +78,10 @@ class Searcher:
         self.store = store
         self._embed_query = embed_query
         self.reranker = reranker
-        self._matrices: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}
-        self._lexical: dict[str, tuple[int | None, LexicalIndex]] = {}
-        self._qcache: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
+        # bounded: a long-lived hub keeps the indexes of the collections in use, not of every one seen
+        self._matrices: LRU[str, tuple[int, np.ndarray, np.ndarray]] = LRU(CACHED_COLLECTIONS)
+        self._lexical: LRU[str, tuple[int | None, LexicalIndex]] = LRU(CACHED_COLLECTIONS)
+        self._qcache: LRU[str, np.ndarray] = LRU(CACHED_QUERIES)
 
     # -- legs ----------------------------------------------------------------------------------------
     def lexical(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
@@ -90,30 +92,25 @@ class Searcher:
     def lexical_index(self, collection: str) -> LexicalIndex:
         """The collection's BM25 index, rebuilt only when its revision changes."""
         rev = self.store.revision(collection)
-        with self._lock:
-            cached = self._lexical.get(collection)
+        cached = self._lexical.get(collection)
         if cached is not None and cached[0] == rev:
             return cached[1]
         index = LexicalIndex(self.store.lexical_rows(collection), _STOP)
-        with self._lock:
-            self._lexical[collection] = (rev, index)
+        self._lexical.put(collection, (rev, index))
         return index
 
     def embed_query(self, query: str) -> np.ndarray:
-        with self._lock:
-            if query in self._qcache:
-                self._qcache.move_to_end(query)
-                return self._qcache[query]
+        cached = self._qcache.get(query)
+        if cached is not None:
+            return cached
         if self._embed_query is not None:
             vec = self._embed_query(query)
         else:
             from core.embeddings import embed_one
 
             vec = embed_one(query)
-        with self._lock:
-            self._qcache[query] = vec
-            if len(self._qcache) > 256:
-                self._qcache.popitem(last=False)
+        if len(query) <= CACHED_QUERY_CHARS:  # a huge query is not worth keeping as a key
+            self._qcache.put(query, vec)
         return vec
 
     def matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
@@ -122,7 +119,7 @@ class Searcher:
         if cached is not None and cached[0] == rev:
             return cached[1], cached[2]
         ids, mat = self.store.embedding_matrix(collection)
-        self._matrices[collection] = (rev, ids, mat)
+        self._matrices.put(collection, (rev, ids, mat))
         return ids, mat
 
     def dense(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:

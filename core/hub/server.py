@@ -5,11 +5,18 @@ contract), the DropQA browsing tools ``keyword_search``, ``get_document_structur
 ``get_node_content``, ``get_vocabulary`` and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
+
+Over HTTP the server stays bounded: a session with no request in flight and no open stream for
+SESSION_IDLE_S (a client that was killed: a live client keeps its GET stream open) is dropped, at
+most MAX_SESSIONS are open at once (another gets 503), and at most WORKERS tool calls run their
+blocking work at a time (every extra worker thread keeps its own malloc arena). SDKs without an
+idle timeout serve statelessly instead: nothing is kept between requests.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Annotated, Any
 from collections.abc import Callable
 
@@ -29,15 +36,28 @@ INSTRUCTIONS = (
 )
 
 TopK = Annotated[int, Field(description="number of hits, 1..20", json_schema_extra={"minimum": 1, "maximum": 20})]
+SESSION_IDLE_S = 600.0
+MAX_SESSIONS = 64
+WORKERS = 4
+
 Coll = Annotated[str, Field(description="collection name (see list_collections)")]
 
 
-async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+async def _run(fn: Callable[..., Any], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
     """Run blocking hub work off the event loop; HubError becomes a clean tool error."""
     try:
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args))
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=limiter)
     except HubError as exc:
         raise ValueError(str(exc)) from None
+
+
+def http_bounds() -> dict[str, Any]:
+    """FastMCP settings that drop abandoned HTTP sessions, for the installed SDK."""
+    accepted = inspect.signature(FastMCP.__init__).parameters
+    if "session_idle_timeout" in accepted:
+        return {"session_idle_timeout": SESSION_IDLE_S} | (
+            {"max_sessions": MAX_SESSIONS} if "max_sessions" in accepted else {})
+    return {"stateless_http": True}
 
 
 def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_bytes: int | None = None) -> FastMCP:
@@ -47,14 +67,17 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
         from core.config import LimitsSettings
 
         request_bytes = LimitsSettings().request_bytes
+    mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
+                  **http_bounds())
+    workers: list[anyio.CapacityLimiter] = []  # made in the server's own event loop, on first use
 
     async def run(fn: Callable[..., Any], *args: Any) -> Any:
         size = arguments_size(args)
         if size > request_bytes:
             raise ValueError(str(LimitExceeded("this tool call", size, request_bytes, "request_bytes", "bytes")))
-        return await _run(fn, *args)
-
-    mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING")
+        if not workers:
+            workers.append(anyio.CapacityLimiter(WORKERS))
+        return await _run(fn, *args, limiter=workers[0])
 
     @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection. "
                           "Returns cited chunks with breadcrumb, page and full text.")

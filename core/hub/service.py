@@ -14,7 +14,8 @@ from pathlib import Path
 
 from core.hub import render
 from core.hub.ingest import backfill_embeddings, sync_bundled
-from core.hub.search import Hit, Searcher, load_reranker
+from core.hub.lru import LRU
+from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import HubStore
 from core.vocabulary import DocumentText, Vocabulary, build
 
@@ -34,7 +35,7 @@ class Hub:
         self._indexed = threading.Event()  # lexical index current: browsing tools may answer
         self._ready = threading.Event()  # vectors current too: hybrid queries may answer
         self._error: BaseException | None = None
-        self._vocab: dict[str, Vocabulary] = {}
+        self._vocab: LRU[str, Vocabulary] = LRU(CACHED_COLLECTIONS)
         self._vocab_lock = threading.Lock()
         # what start-up is doing, for hub_status: indexing → embedding (done/total) → warming → ready
         self.phase, self.done, self.total = "indexing", 0, 0
@@ -139,7 +140,8 @@ class Hub:
         with self._vocab_lock:
             cached = self._vocab.get(name)
             if cached is None or cached.revision != rev:
-                cached = self._vocab[name] = build_vocabulary(self.store, name, rev)
+                cached = build_vocabulary(self.store, name, rev)
+                self._vocab.put(name, cached)
         terms = [render.VocabularyTerm(**t.to_dict()) for t in cached.terms]
         return render.VocabularyResult(collection=name, revision=rev, terms=terms)
 

@@ -2,8 +2,15 @@
 
 The session (:func:`core.tools.mcp_session.open_session`) is opened once per run and owned by a
 dedicated task, so tool calls may come from any task (the comparative strategy calls in
-parallel). If the server dies, the next call reconnects once and reports it through ``notices``.
+parallel). If the server dies, the call reconnects once and reports it through ``notices``.
 Each hub tool is one small method over :meth:`HubClient.call`.
+
+Deadlines: opening a session is bounded by ``mcp.connect_timeout`` and every call by
+``mcp.call_timeout`` (a fresh data dir's first query by FIRST_QUERY_TIMEOUT_S). A call also ends
+the moment its connection is lost (an HTTP server killed mid-answer, a stdio server that exited),
+not at its deadline. A call past its deadline is cancelled and the session closed, which ends the
+request on the wire too (the SDK would otherwise keep reading its response); the next call opens
+a new session. Every failure reaches the caller as one line in :class:`BackendUnavailable`.
 
 When the connection is the bundled stdio hub as configured by default and ``mcp.use_daemon`` is on,
 a running warm hub (``paperpilot hub start``, :mod:`core.hub.daemon`) takes its place; a daemon that
@@ -25,6 +32,10 @@ from core.tools.parse import parse_search_result
 
 FIRST_QUERY_TIMEOUT_S = 600
 DAEMON_CONNECT_TIMEOUT_S = 10  # a daemon that answered the ping but cannot open a session is passed over
+
+
+class ConnectionLost(ConnectionError):
+    """The session's connection went while a call was in flight."""
 
 
 class ToolError(Exception):
@@ -65,6 +76,10 @@ class HubClient:
         self._lock = asyncio.Lock()
         self._generation = 0
         self._searched = False
+        self._lost: asyncio.Event | None = None  # set when this session's connection is lost
+        self._lost_reason = ""
+        self._dropped: str | None = None  # why the session was closed on purpose (a call timed out)
+        self._connect_error = ""  # the last failed connect's reason
 
     async def __aenter__(self) -> HubClient:
         try:
@@ -122,7 +137,7 @@ class HubClient:
         if warm is not None:
             self._conn, self.daemon_port = warm
             try:
-                return await self._connect(min(self.settings.call_timeout, DAEMON_CONNECT_TIMEOUT_S))
+                return await self._connect(min(self.settings.connect_timeout, DAEMON_CONNECT_TIMEOUT_S))
             except BackendUnavailable as exc:
                 self.notices.append(f"{exc}; using the stdio hub")
             self._conn, self.daemon_port = self._configured, None
@@ -130,12 +145,18 @@ class HubClient:
 
     async def _connect(self, timeout: float | None = None) -> None:
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
-        closing = asyncio.Event()
+        closing, lost = asyncio.Event(), asyncio.Event()
         errlog = self._server_log()
+        limit = timeout or self.settings.connect_timeout
+
+        def on_lost(reason: str) -> None:
+            if not lost.is_set() and not closing.is_set():
+                self._lost_reason = reason
+                lost.set()
 
         async def own() -> None:
             try:
-                async with open_session(self._conn, errlog) as session:
+                async with open_session(self._conn, errlog, connect_timeout=limit, on_lost=on_lost) as session:
                     listed = await session.list_tools()
                     if not ready.done():
                         ready.set_result((session, {t.name for t in listed.tools}))
@@ -144,14 +165,21 @@ class HubClient:
                 if not ready.done():
                     ready.set_exception(exc)
 
-        self._closing = closing
+        self._closing, self._lost, self._lost_reason = closing, lost, ""
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
-            self._session, self._tools = await asyncio.wait_for(ready, timeout=timeout or self.settings.call_timeout)
+            self._session, self._tools = await asyncio.wait_for(ready, timeout=limit)
         except BaseException as exc:  # noqa: BLE001 - any failure to start is one line for the user
             await self.close()
-            raise BackendUnavailable(f"MCP server {self.describe} unreachable: {_one_line(exc)}") from None
+            me = asyncio.current_task()
+            if isinstance(exc, asyncio.CancelledError) and me is not None and me.cancelling():
+                raise  # this task is cancelled (the turn's deadline, the user): not a server failure
+            why = f"no session within {limit:g} s (mcp.connect_timeout)" if isinstance(exc, TimeoutError) \
+                else _one_line(exc)
+            self._connect_error = why
+            raise BackendUnavailable(f"MCP server {self.describe} unreachable: {why}") from None
         self._generation += 1
+        self._dropped = None
 
     async def close(self) -> None:
         if self._closing is not None:
@@ -169,41 +197,76 @@ class HubClient:
         async with self._lock:
             if generation != self._generation:
                 return  # another task already reconnected
+            why = self._dropped or (str(reason) if isinstance(reason, ConnectionLost) else _one_line(reason))
             await self.close()
-            await self.connect()
+            self._connect_error = ""
+            try:
+                await self.connect()
+            except BackendUnavailable as exc:
+                if not self._connect_error:
+                    raise
+                raise BackendUnavailable(f"MCP server {self.describe} unreachable: {why}; "
+                                         f"reconnecting: {self._connect_error}") from None
             self.reconnects += 1
-            self.notices.append(
-                f"knowledge hub connection lost ({_one_line(reason)}); reconnected to {self.describe}"
-            )
+            self.notices.append(f"knowledge hub connection lost ({why}); reconnected to {self.describe}")
 
     async def call(self, tool: str, args: dict[str, Any], timeout: float | None = None) -> ToolResult:
         """Call a tool; reconnect once if the session broke. Raises ToolError / BackendUnavailable."""
+        limit = timeout or self.settings.call_timeout
         for attempt in (0, 1):
             generation = self._generation
             try:
-                return await self._call_once(tool, args, timeout or self.settings.call_timeout)
-            except ToolError:
+                return await self._call_once(tool, args, limit)
+            except (ToolError, BackendUnavailable):
                 raise
-            except BackendUnavailable:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a transport failure: the server died or hung
+            except TimeoutError:  # the server hung: end the call and its session, do not wait twice
+                await self._drop(generation, f"{tool} timed out")
+                raise BackendUnavailable(
+                    f"MCP server {self.describe} did not answer {tool} within {limit:g} s (mcp.call_timeout)"
+                ) from None
+            except Exception as exc:  # noqa: BLE001 - a transport failure: the server died
                 if attempt:
                     raise BackendUnavailable(
-                        f"MCP server {self.describe} failed during {tool}: {_one_line(exc)}"
+                        f"MCP server {self.describe} unreachable: {_one_line(exc)} during {tool}"
                     ) from None
                 await self._reconnect(generation, exc)
         raise AssertionError("unreachable")
+
+    async def _drop(self, generation: int, why: str) -> None:
+        """Close the session a timed-out call used (the next call reconnects)."""
+        async with self._lock:
+            if generation == self._generation and self._session is not None:
+                await self.close()
+                self._dropped = why
 
     async def _call_once(self, tool: str, args: dict[str, Any], timeout: float) -> ToolResult:
         if tool not in self._tools:
             if not self._tools:
                 raise ConnectionError("no session")
             raise ToolError(f"the knowledge hub has no tool {tool!r}")
-        result = await asyncio.wait_for(self._session.call_tool(tool, args), timeout=timeout)
+        result = await self._watched(self._session.call_tool(tool, args), timeout)
         texts = [block.text for block in result.content if block.type == "text"]
         if result.isError:
             raise ToolError(" ".join(texts).strip() or f"{tool} failed")
         return ToolResult(texts=texts, structured=result.structuredContent)
+
+    async def _watched(self, call: Any, timeout: float) -> Any:
+        """``call``'s result, or ConnectionLost the moment the connection goes, or TimeoutError."""
+        task = asyncio.ensure_future(call)
+        lost = asyncio.ensure_future(self._lost.wait()) if self._lost is not None else None
+        watch = [w for w in (lost, self._owner) if w is not None]
+        try:
+            done, _ = await asyncio.wait([task, *watch], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if task in done:
+                return task.result()
+            if done:
+                raise ConnectionLost(f"connection lost mid-call ({self._lost_reason or 'the session ended'})")
+            raise TimeoutError
+        finally:
+            mine = [t for t in (task, lost) if t is not None]  # never the owner: close() ends it
+            for t in mine:
+                t.cancel()
+            await asyncio.gather(*mine, return_exceptions=True)
 
     async def search(self, query: str, top_k: int = 5, collection: str | None = None) -> list[RetrievedContext]:
         # The first query of a session may wait for a fresh data dir's initial embedding pass.

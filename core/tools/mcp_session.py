@@ -1,18 +1,25 @@
 """Open one initialized ``mcp.ClientSession`` for a configured connection.
 
 stdio servers run as argument lists (never through a shell) with their stderr sent to ``errlog``;
-streamable HTTP and SSE servers get the configured headers. The one deviation from the SDK's
+streamable HTTP and SSE servers get the configured headers, a connect timeout, and a watch on the
+wire: the SDK's HTTP transport swallows a connection that drops mid-response (the call then waits
+for an answer that never comes), so :class:`WatchedTransport` reports it through ``on_lost`` and
+the caller (:class:`core.tools.hub_client.HubClient`) fails the call at once. The SDK's own log
+records (tracebacks included) never reach the terminal. The other deviation from the SDK's
 defaults is :func:`compile_output_validation`.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, TextIO
+
+import httpx
 
 from core.config import MCPConnection
 
@@ -20,9 +27,22 @@ from core.config import MCPConnection
 VALIDATION_CHECKED = ((1, 20), (2, 0))
 
 
+# No handler here means logging's last resort prints the SDK's warnings, tracebacks included, to
+# stderr (into the app's screen); a NullHandler stops that and still lets a configured root log them.
+for _name in ("mcp", "httpx", "httpcore"):
+    logging.getLogger(_name).addHandler(logging.NullHandler())
+
+HTTP_READ_TIMEOUT_S = 300  # an idle SSE stream; calls have their own deadline (mcp.call_timeout)
+
+
 @asynccontextmanager
-async def open_session(conn: MCPConnection, errlog: TextIO | None = None) -> AsyncIterator[Any]:
-    """An initialized ``ClientSession`` to ``conn``, with the tools listed once."""
+async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, connect_timeout: float = 30.0,
+                       on_lost: Callable[[str], None] | None = None) -> AsyncIterator[Any]:
+    """An initialized ``ClientSession`` to ``conn``, with the tools listed once.
+
+    ``connect_timeout`` bounds an HTTP connection attempt; ``on_lost(reason)`` is called when an
+    HTTP connection fails or drops mid-response (the server died): see :class:`WatchedTransport`.
+    """
     from mcp import ClientSession
 
     async with AsyncExitStack() as stack:
@@ -33,11 +53,11 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None) -> Asy
                                            env=child_env(conn.env), cwd=conn.cwd)
             read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog or sys.stderr))
         elif conn.transport == "streamable_http":
-            import httpx
             from mcp.client.streamable_http import streamable_http_client
 
-            http = await stack.enter_async_context(
-                httpx.AsyncClient(headers=dict(conn.headers), timeout=httpx.Timeout(30, read=300)))
+            timeout = httpx.Timeout(connect_timeout, read=HTTP_READ_TIMEOUT_S)
+            http = await stack.enter_async_context(httpx.AsyncClient(
+                headers=dict(conn.headers), timeout=timeout, transport=WatchedTransport(on_lost)))
             read, write, _ = await stack.enter_async_context(streamable_http_client(conn.url, http_client=http))
         else:
             from mcp.client.sse import sse_client
@@ -47,6 +67,54 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None) -> Asy
         await session.initialize()
         compile_output_validation(session)
         yield session
+
+
+class WatchedTransport(httpx.AsyncBaseTransport):
+    """An ``httpx`` transport that reports a failed or dropped connection to ``on_lost``.
+
+    A connect error, or a response body that breaks off (the server was killed mid-answer), calls
+    ``on_lost("ReadError: ...")`` and is then raised as before; the SDK may swallow it, the caller
+    does not have to wait for its deadline. A clean end of a response is not a loss.
+    """
+
+    def __init__(self, on_lost: Callable[[str], None] | None = None) -> None:
+        self._inner = httpx.AsyncHTTPTransport()
+        self._on_lost = on_lost
+
+    def _lost(self, exc: BaseException) -> None:
+        if self._on_lost is not None:
+            text = str(exc).strip().splitlines()
+            self._on_lost(f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            response = await self._inner.handle_async_request(request)
+        except httpx.TransportError as exc:
+            self._lost(exc)
+            raise
+        response.stream = _WatchedStream(response.stream, self._lost)
+        return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _WatchedStream(httpx.AsyncByteStream):
+    """A response body that reports a transport error before re-raising it."""
+
+    def __init__(self, inner: Any, lost: Callable[[BaseException], None]) -> None:
+        self._inner, self._lost = inner, lost
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._inner:
+                yield chunk
+        except httpx.TransportError as exc:
+            self._lost(exc)
+            raise
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
 
 _SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.I)
