@@ -169,7 +169,7 @@ class HubClient:
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
             self._session, self._tools = await asyncio.wait_for(ready, timeout=limit)
-        except BaseException as exc:  # noqa: BLE001 - any failure to start is one line for the user
+        except BaseException as exc:
             await self.close()
             me = asyncio.current_task()
             if isinstance(exc, asyncio.CancelledError) and me is not None and me.cancelling():
@@ -202,7 +202,7 @@ class HubClient:
             self._connect_error = ""
             try:
                 await self.connect()
-            except BackendUnavailable as exc:
+            except BackendUnavailable:
                 if not self._connect_error:
                     raise
                 raise BackendUnavailable(f"MCP server {self.describe} unreachable: {why}; "
