@@ -39,6 +39,9 @@ class LLMSettings(_Section):
     timeout: float = Field(30.0, gt=0)
     retries: int = Field(2, ge=0, le=10)
     max_tokens: int = Field(1024, gt=0)
+    # the model's context window in tokens (a local server's n_ctx / num_ctx): when set, the evidence
+    # in a prompt is cut, lowest-ranked chunks first, so prompt + max_tokens fit, and the trace says so
+    context_tokens: int | None = Field(None, gt=0)
 
     def resolved_provider(self) -> str:
         return self.choice()[0]

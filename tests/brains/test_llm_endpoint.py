@@ -51,7 +51,8 @@ def test_openai_provider_needs_a_key_or_a_base_url(monkeypatch):
         build_chat_model(Settings.model_validate({"llm": {"provider": "openai"}}))
     local = build_chat_model(Settings.model_validate({"llm": {"provider": "openai", "base_url": "http://127.0.0.1:11434/v1",
                                                               "timeout": 7, "retries": 1}}))
-    assert local.openai_api_base == "http://127.0.0.1:11434/v1" and local.max_retries == 1
+    # the client never re-sends on its own: core.brains.llm.resend decides (never after a timeout)
+    assert local.openai_api_base == "http://127.0.0.1:11434/v1" and local.max_retries == 0
     assert local.request_timeout == 7
 
 
@@ -61,6 +62,7 @@ class FakeServer:
     def __init__(self) -> None:
         self.requests: list[dict] = []
         self.status = 200
+        self.fail_first: list[int] = []  # statuses answered to the first requests, in order
         self.delay = 0.0
         self.tool_args: dict = {"type": "comparative", "confidence": 0.77}
         self.text = "LoRA uses rank 8 [1]."
@@ -75,8 +77,9 @@ class FakeServer:
                 server.requests.append(body)
                 if server.delay:
                     time.sleep(server.delay)
-                if server.status != 200:
-                    return self._json(server.status, {"error": {"message": f"status {server.status}", "type": "x"}})
+                status = server.fail_first.pop(0) if server.fail_first else server.status
+                if status != 200:
+                    return self._json(status, {"error": {"message": f"status {status}", "type": "x"}})
                 if body.get("stream"):
                     return self._stream(body)
                 message: dict = {"role": "assistant", "content": server.text}
@@ -89,9 +92,14 @@ class FakeServer:
                                  "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
                                  "usage": {"prompt_tokens": 111, "completion_tokens": 22, "total_tokens": 133}})
 
+            def do_GET(self):  # GET /v1/models: the probe after a timeout
+                self._json(200, {"object": "list", "data": [{"id": "local-model", "object": "model"}]})
+
             def _json(self, status: int, payload: dict) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
+                if status == 429:
+                    self.send_header("Retry-After", "0.3")
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -175,7 +183,60 @@ async def test_rejected_request_retries_structured_without_tools_then_reports_te
     assert b.caller.tools_ok is True  # not blamed on tools: the plain request failed too
 
 
-async def test_timeout_maps_to_one_line(server):
+async def test_a_busy_server_is_slow_not_unreachable_and_gets_no_second_request(server):
     server.delay = 1.0
-    with pytest.raises(BackendUnavailable, match="timed out"):
-        await llm_brain(server.url, timeout=0.2).classify("What is LoRA?", [])
+    with pytest.raises(BackendUnavailable) as err:
+        await llm_brain(server.url, timeout=0.3, retries=2).classify("What is LoRA?", [])
+    msg = str(err.value)
+    assert msg.startswith(f"LLM endpoint {server.url} is slow: no reply within 0.3 s (llm.timeout)")
+    assert "unreachable" not in msg and "\n" not in msg
+    assert len(server.requests) == 1  # the long prompt was not queued a second time
+
+
+async def test_a_timeout_with_nothing_answering_is_unreachable():
+    import socket
+
+    silent = socket.socket()  # accepts connections (backlog) but never answers anything
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+    try:
+        with pytest.raises(BackendUnavailable, match=r"unreachable: request timed out after 0.3 s"):
+            await llm_brain(url, timeout=0.3, retries=2).classify("What is LoRA?", [])
+    finally:
+        silent.close()
+
+
+async def test_transient_errors_are_sent_again_after_a_backoff(server):
+    server.fail_first = [503, 429]
+    started = time.perf_counter()
+    out = await llm_brain(server.url, retries=2).classify("Compare LoRA and QLoRA", [])
+    assert out.type == "comparative" and len(server.requests) == 3
+    assert time.perf_counter() - started >= 0.5 + 0.3  # 0.5 s back-off, then the server's Retry-After
+    server.fail_first = [503]
+    with pytest.raises(BackendUnavailable, match="server error"):  # retries: 0 means one request
+        await llm_brain(server.url, retries=0).classify("Compare LoRA and QLoRA", [])
+
+
+async def test_evidence_is_cut_to_fit_the_context_window_and_the_trace_says_so(server):
+    contexts = [RetrievedContext(content=f"LoRA note {i}: " + "rank adapters freeze weights. " * 60,
+                                 chunk_id=f"c{i}", title="LoRA") for i in range(6)]
+    events: list = []
+    with capture(events.append):
+        await llm_brain(server.url, context_tokens=2500, max_tokens=500).synthesize(
+            SynthesisRequest(kind="simple", question="What rank does LoRA use?", intent=INTENT, contexts=contexts))
+    sent = json.dumps(server.requests[0]["messages"])
+    assert "LoRA note 0" in sent and "LoRA note 5" not in sent  # lowest-ranked chunks go first
+    assert len(sent) // 4 <= 2500
+    notes = [e.message for e in events if e.kind == "notice"]
+    assert any("synthesis prompt cut to fit llm.context_tokens=2500" in n for n in notes)
+
+
+async def test_a_server_that_read_less_of_the_prompt_than_was_sent_is_reported(server):
+    # the fake server reports 111 prompt tokens whatever it is sent: a long prompt was cut there
+    contexts = [RetrievedContext(content="LoRA freezes the weights. " * 200, chunk_id="c1", title="LoRA")]
+    events: list = []
+    with capture(events.append):
+        await llm_brain(server.url).critique("What is LoRA?", INTENT, contexts, "LoRA freezes weights [1].", [])
+    assert any("the server read 111 tokens of a prompt of about" in e.message
+               for e in events if e.kind == "notice")

@@ -23,7 +23,7 @@ from core.brains.base import (
     SynthesisRequest, TokenSink, Turn,
 )
 from core.prompts import schemas
-from core.brains.llm.caller import ModelCaller, deliver, clean_answer
+from core.brains.llm.caller import ModelCaller, deliver, clean_answer, prompt_tokens
 from core.brains.llm.chat import endpoint_of
 from core.brains.llm.checks import known_text, query_problems, slot_problems
 from core.config import Settings
@@ -123,7 +123,8 @@ class LLMBrain:
         self.model_name = _model_name(model, settings)
         self.name = name or f"llm:{self.model_name}"
         base_url = getattr(model, "openai_api_base", None) or endpoint_of(settings)
-        self.caller = ModelCaller(model, model_name=self.model_name, base_url=base_url)
+        self.caller = ModelCaller(model, model_name=self.model_name, base_url=base_url,
+                                  retries=settings.llm.retries, timeout=settings.llm.timeout)
         self._fallback = fallback
 
     @property
@@ -145,6 +146,23 @@ class LLMBrain:
         emit(Notice(level="warning", source=self.name,
                     message=f"{self.name}: {purpose} failed the check: {'; '.join(problems[:2])}{more}; "
                             f"used the offline brain for this step"))
+
+    def _fit(self, purpose: str, contexts: list[RetrievedContext],
+             build: Callable[[list[RetrievedContext]], list[Any]]) -> list[Any]:
+        """The prompt ``build(contexts)``, with the lowest-ranked chunks left out until it fits
+        ``llm.context_tokens`` with room for the reply (a notice says how many were cut)."""
+        messages = build(contexts)
+        budget = (self.settings.llm.context_tokens or 0) - self.settings.llm.max_tokens
+        if budget <= 0 or prompt_tokens(messages) <= budget:
+            return messages
+        kept = list(contexts)
+        while len(kept) > 1 and prompt_tokens(messages) > budget:
+            kept.pop()
+            messages = build(kept)
+        emit(Notice(level="warning", source=self.name,
+                    message=f"{purpose} prompt cut to fit llm.context_tokens={self.settings.llm.context_tokens}: "
+                            f"{len(contexts) - len(kept)} of {len(contexts)} lowest-ranked chunks left out"))
+        return messages
 
     # -- routing and slots ------------------------------------------------------------------
     @falls_back("route")
@@ -223,15 +241,18 @@ class LLMBrain:
             # not depend on the brain): there is nothing to cite, and no model call can do better.
             await deliver(on_token, NO_EVIDENCE)
             return NO_EVIDENCE
-        return usable(clean_answer(await self.caller.stream(synthesis_messages(request), "synthesis", on_token)))
+        messages = self._fit("synthesis", request.contexts,
+                             lambda kept: synthesis_messages(request.model_copy(update={"contexts": kept})))
+        return usable(clean_answer(await self.caller.stream(messages, "synthesis", on_token)))
 
     # -- critic and Reflexion -------------------------------------------------------------------
     @falls_back("critic")
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
                        sub_questions: list[str]) -> CriticVerdict:
         thresholds = self.settings.agent.critic_thresholds
-        out = usable(await self.caller.structured(
-            schemas.Critique, critic_messages(question, intent, contexts, answer, sub_questions, thresholds), "critic"))
+        messages = self._fit("critic", contexts,
+                             lambda kept: critic_messages(question, intent, kept, answer, sub_questions, thresholds))
+        out = usable(await self.caller.structured(schemas.Critique, messages, "critic"))
         return apply_thresholds(out, answer, contexts, thresholds)
 
     @falls_back("refine")

@@ -24,8 +24,9 @@ from pydantic import BaseModel
 
 from core.errors import BackendUnavailable
 from core.brains.llm.chat import endpoint_error, is_request_rejected, rejected_error
+from core.brains.llm.resend import send, is_timeout, timeout_error
 from core.brains.llm.structured import message_text, parse_tolerant, strip_think
-from core.events import LLMCall
+from core.events import LLMCall, Notice
 from core.prompts.common import REPAIR, json_spec
 from core.telemetry import emit
 
@@ -40,13 +41,24 @@ def estimate_tokens(text: str) -> int:
     return max(1, len(text) // 4) if text else 0
 
 
+def prompt_tokens(messages: list[BaseMessage]) -> int:
+    """An estimate of a prompt's tokens (about 4 characters a token)."""
+    return estimate_tokens("".join(message_text(m.content) for m in messages))
+
+
+CUT_RATIO = 1.6  # a server that counts this much less of a long prompt than was sent has cut it
+
+
 class ModelCaller:
     """Wraps one chat model; knows its endpoint (for error lines) and its display name."""
 
-    def __init__(self, model: Any, *, model_name: str, base_url: str) -> None:
+    def __init__(self, model: Any, *, model_name: str, base_url: str, retries: int = 0,
+                 timeout: float = 30.0) -> None:
         self.model = model
         self.model_name = model_name
         self.base_url = base_url
+        self.retries = retries  # transient failures are sent again by :func:`resend.send`, never timeouts
+        self.timeout = timeout
         self.tools_ok = True  # cleared when the server rejects tool calls; then JSON-in-text only
         self._runnables: dict[type, Any] = {}
 
@@ -59,8 +71,13 @@ class ModelCaller:
         prompt = completion = 0
         if usage:
             prompt, completion = int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
+        sent = prompt_tokens(messages)
+        if prompt and sent > 500 and sent > CUT_RATIO * prompt:
+            emit(Notice(level="warning", source=f"llm:{self.model_name}",
+                        message=f"the server read {prompt} tokens of a prompt of about {sent}: it probably cut the "
+                                f"prompt to its context size; set llm.context_tokens to that size (or enlarge it)"))
         if not prompt:
-            prompt = estimate_tokens("".join(message_text(m.content) for m in messages))
+            prompt = sent
         if not completion:
             completion = estimate_tokens(reply_text)
         emit(LLMCall(purpose=purpose, model=self.model_name, prompt_tokens=prompt, completion_tokens=completion,
@@ -77,13 +94,16 @@ class ModelCaller:
         if mapped is not None:
             raise mapped from None
 
+    def _send(self, call: Callable[[], Awaitable[Any]]) -> Awaitable[Any]:
+        return send(call, retries=self.retries, base_url=self.base_url, timeout=self.timeout)
+
     # -- plain text ---------------------------------------------------------------------------
     async def text(self, messages: list[BaseMessage], purpose: str) -> str:
         started = time.perf_counter()
         try:
             token = current_purpose.set(purpose)
             try:
-                reply = await self.model.ainvoke(messages, config=self._config(purpose))
+                reply = await self._send(lambda: self.model.ainvoke(messages, config=self._config(purpose)))
             finally:
                 current_purpose.reset(token)
         except BackendUnavailable:
@@ -115,6 +135,8 @@ class ModelCaller:
         except BackendUnavailable:
             raise
         except Exception as exc:
+            if is_timeout(exc):  # never re-sent: the server may still be working on it
+                raise await timeout_error(self.base_url, self.timeout) from None
             self._raise_if_endpoint(exc)
             raise
         finally:
@@ -147,7 +169,7 @@ class ModelCaller:
             started = time.perf_counter()
             token = current_purpose.set(purpose)
             try:
-                out = await runnable.ainvoke(messages, config=self._config(purpose))
+                out = await self._send(lambda: runnable.ainvoke(messages, config=self._config(purpose)))
             except BackendUnavailable:
                 raise
             except Exception as exc:

@@ -21,7 +21,7 @@ def endpoint_of(settings: Settings) -> str:
 
 
 def build_chat_model(settings: Settings) -> Any:
-    """A ``ChatOpenAI`` for ``settings.llm`` (timeout and retries from settings; no network yet)."""
+    """A ``ChatOpenAI`` for ``settings.llm`` (its timeout; retries are :mod:`core.brains.llm.resend`'s)."""
     from langchain_openai import ChatOpenAI
 
     llm = settings.llm
@@ -39,7 +39,9 @@ def build_chat_model(settings: Settings) -> Any:
         extra["extra_body"] = {"max_tokens": llm.max_tokens}
     return ChatOpenAI(
         model=llm.model, base_url=base_url, api_key=key, temperature=llm.temperature,
-        timeout=llm.timeout, max_retries=llm.retries, max_tokens=llm.max_tokens, **extra,
+        # no client-side retries: core.brains.llm.resend sends again only what is worth it (never a
+        # request that timed out, which a busy local server would queue a second time)
+        timeout=llm.timeout, max_retries=0, max_tokens=llm.max_tokens, **extra,
     )
 
 
