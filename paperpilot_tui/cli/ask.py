@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import json
 import sys
 
@@ -79,6 +80,7 @@ def result_json(result) -> dict:
         "recalled_facts": result.recalled_facts,
         "notices": result.notices,
         "hub": result.hub,
+        "warm": bool(os.environ.get("PAPERPILOT_WARM")),  # run by the warm ask server (hub start)
     }
 
 

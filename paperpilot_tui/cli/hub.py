@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, fail, load_settings_or_exit
 
@@ -68,14 +69,27 @@ def _start(args: argparse.Namespace) -> int:
     running, _ = daemon.read_state(daemon.state_path(home))
     if running is not None:
         print(f"hub daemon already running: pid {running.pid}, {running.url}")
-        return EXIT_OK
-    try:
-        state = daemon.start(home, getattr(args, "config", None), timeout=args.timeout)
-    except RuntimeError as exc:
-        return fail(str(exc), EXIT_FAILED)
-    print(f"hub daemon started: pid {state.pid}, {state.url} (token in {daemon.state_path(home)}, "
-          f"log {daemon.log_path(home)})")
+    else:
+        try:
+            state = daemon.start(home, getattr(args, "config", None), timeout=args.timeout)
+        except RuntimeError as exc:
+            return fail(str(exc), EXIT_FAILED)
+        print(f"hub daemon started: pid {state.pid}, {state.url} (token in {daemon.state_path(home)}, "
+              f"log {daemon.log_path(home)})")
+    _start_warm(home)
     return EXIT_OK
+
+
+def _start_warm(home) -> None:
+    """The warm ask server (:mod:`paperpilot_tui.cli.warm`) beside the hub; ask works without it."""
+    from paperpilot_tui.cli import warm
+
+    try:
+        pid = warm.start(home)
+    except RuntimeError as exc:
+        print(f"paperpilot: warning: no warm ask ({exc}); ask imports everything itself", file=sys.stderr)
+        return
+    print(f"warm ask ready: pid {pid}, {warm.socket_path(home)}")
 
 
 def _stop(args: argparse.Namespace) -> int:
@@ -87,6 +101,10 @@ def _stop(args: argparse.Namespace) -> int:
         print(f"removed a stale daemon file: {why}")
     state = daemon.stop(home)
     print(f"hub daemon stopped (pid {state.pid})" if state else "hub daemon not running")
+    from paperpilot_tui.cli import warm
+
+    if (pid := warm.stop(home)) is not None:
+        print(f"warm ask stopped (pid {pid})")
     return EXIT_OK
 
 
@@ -100,9 +118,12 @@ def daemon_line(home) -> str:
             " · start it with: paperpilot hub start"
     import time
 
+    from paperpilot_tui.cli import warm
+
     answers = "answering" if daemon.ping(state) not in (None, 401) else "NOT answering"
+    warm_pid = warm.read_pid(home)
     return (f"daemon: running, pid {state.pid}, 127.0.0.1:{state.port}, up {_uptime(time.time() - state.started)}"
-            f", {answers}")
+            f", {answers}; warm ask: " + (f"pid {warm_pid}" if warm_pid else "not running"))
 
 
 def _uptime(seconds: float) -> str:

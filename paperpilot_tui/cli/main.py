@@ -85,6 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.offline:  # wins over --llm anywhere on the line, the settings and the environment
         args.llm = "offline"
         os.environ["HF_HUB_OFFLINE"] = os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    if args.command == "ask" and not os.environ.get("PAPERPILOT_WARM"):
+        from core.paths import home
+        from paperpilot_tui.cli.warm import run_warm
+
+        code = run_warm(argv, home())  # in a child of the warm server when `hub start` left one up
+        if code is not None:
+            return code
     try:
         if args.command is None:
             from paperpilot_tui.cli import app_launcher

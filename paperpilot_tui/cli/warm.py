@@ -1,0 +1,308 @@
+"""A warm ``ask``: a fork server that keeps the agent's modules imported between commands.
+
+A fresh ``paperpilot ask`` spends about a second importing LangGraph, the MCP SDK, NumPy and ONNX
+Runtime before it does any work. ``paperpilot hub start`` therefore also starts this server: one
+process that imports all of that once and then waits on a Unix socket in the data directory
+(``ask.sock``, mode 0600, peers must be the same user). ``paperpilot ask`` connects, hands over its
+arguments, environment, working directory and its stdin/stdout/stderr file descriptors, and the
+server forks a child that runs exactly the ``ask`` command a cold process would run, writing
+straight to the caller's terminal. The caller forwards Ctrl-C to the child and exits with its code.
+
+The server never starts a thread or opens a model or database, so forking stays safe; every child
+opens its own stores, hub connection and models. Anything unexpected (no server, a stale socket,
+a refusal) makes ``ask`` run in its own process as before. ``PAPERPILOT_NO_WARM=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import time
+from pathlib import Path
+
+SOCKET_NAME = "ask.sock"
+STATE_NAME = "warm-ask.json"
+HEADER = struct.Struct("!Q")
+# What a cold `ask` spends its first second importing (none of these starts a thread on import).
+PRELOAD = (
+    "paperpilot_tui.cli.ask", "paperpilot_tui.cli.ask_render", "core.agent", "core.graph", "core.brains.factory",
+    "core.brains.offline.brain", "core.memory.checkpoints", "core.stores", "core.tools.hub_client",
+    "core.embeddings", "core.onnx_runtime", "mcp.client.session", "mcp.client.streamable_http", "mcp.client.stdio",
+    "langgraph.checkpoint.sqlite.aio", "aiosqlite", "httpx", "numpy", "onnxruntime", "tokenizers",
+)
+
+
+def socket_path(home: Path) -> Path:
+    return Path(home) / SOCKET_NAME
+
+
+def state_path(home: Path) -> Path:
+    return Path(home) / STATE_NAME
+
+
+# -- the caller -------------------------------------------------------------------------------------
+
+def run_warm(argv: list[str], home: Path) -> int | None:
+    """Run ``paperpilot ARGV`` in a child of the warm server; its exit code, or None to run here."""
+    path = socket_path(home)
+    if os.environ.get("PAPERPILOT_NO_WARM") or not path.exists():
+        return None
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.settimeout(3)
+    try:
+        conn.connect(str(path))
+        payload = json.dumps({"argv": argv, "env": dict(os.environ), "cwd": os.getcwd(),
+                              "encoding": getattr(sys.stdout, "encoding", None) or "utf-8"}).encode()
+        socket.send_fds(conn, [HEADER.pack(len(payload))], [0, 1, 2])
+        conn.sendall(payload)
+        reader = conn.makefile("r", encoding="utf-8")
+        first = json.loads(reader.readline() or "{}")
+    except ConnectionRefusedError:  # a socket file with no server behind it
+        conn.close()
+        path.unlink(missing_ok=True)
+        return None
+    except (OSError, ValueError):
+        conn.close()
+        return None
+    pid = first.get("pid")
+    if not isinstance(pid, int):
+        conn.close()
+        return None  # refused (e.g. not fork-safe right now): run in this process
+    conn.settimeout(None)
+
+    def forward(signum: int, _frame: object) -> None:
+        try:
+            os.kill(pid, signum)
+        except ProcessLookupError:
+            pass
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, forward)
+    try:
+        line = reader.readline()
+    except OSError:
+        line = ""
+    conn.close()
+    try:
+        return int(json.loads(line)["exit"])
+    except (ValueError, KeyError, TypeError):
+        print("paperpilot: the warm ask server stopped mid-answer; run `paperpilot hub start` again",
+              file=sys.stderr)
+        return 1
+
+
+# -- the server -------------------------------------------------------------------------------------
+
+def serve(home: Path) -> int:
+    """Import the agent once, then fork a child per ``ask`` until SIGTERM."""
+    import importlib
+    import selectors
+    import threading
+
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    path = socket_path(home)
+    path.unlink(missing_ok=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        server.bind(str(path))
+    finally:
+        os.umask(old)
+    server.listen(16)
+    _write_state(home)
+    stopping: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, _f: stopping.append(signum))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    children: dict[int, socket.socket] = {}
+    selector = selectors.DefaultSelector()
+    selector.register(server, selectors.EVENT_READ)
+    try:
+        while not stopping:
+            for _key, _mask in selector.select(timeout=0.2):
+                try:
+                    conn, _ = server.accept()
+                except OSError:
+                    continue
+                _accept(conn, server, children, fork_safe=threading.active_count() == 1)
+            _reap(children)
+    finally:
+        selector.close()
+        server.close()
+        path.unlink(missing_ok=True)
+        state_path(home).unlink(missing_ok=True)
+    return 0
+
+
+def _accept(conn: socket.socket, server: socket.socket, children: dict[int, socket.socket], *,
+            fork_safe: bool) -> None:
+    fds: list[int] = []
+    try:
+        conn.settimeout(5)
+        pid_uid_gid = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        if struct.unpack("3i", pid_uid_gid)[1] != os.getuid():
+            raise PermissionError("another user")
+        head, fds, _flags, _addr = socket.recv_fds(conn, HEADER.size, 3)
+        size = HEADER.unpack(head)[0]
+        body = b""
+        while len(body) < size:
+            chunk = conn.recv(size - len(body))
+            if not chunk:
+                raise ConnectionError("short request")
+            body += chunk
+        request = json.loads(body)
+        if len(fds) != 3 or not fork_safe:
+            raise RuntimeError("refused")
+    except (OSError, ValueError, RuntimeError):
+        for fd in fds:
+            os.close(fd)
+        _send(conn, {"refused": True})
+        conn.close()
+        return
+    pid = os.fork()
+    if pid == 0:
+        server.close()
+        conn.close()
+        _child(request, fds)
+    for fd in fds:
+        os.close(fd)
+    if _send(conn, {"pid": pid}):
+        children[pid] = conn
+    else:
+        conn.close()
+        children[pid] = None  # type: ignore[assignment]  # the caller left; still reap the child
+
+
+def _reap(children: dict[int, socket.socket]) -> None:
+    while children:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        conn = children.pop(pid, None)
+        if conn is not None:
+            _send(conn, {"exit": os.waitstatus_to_exitcode(status)})
+            conn.close()
+
+
+def _send(conn: socket.socket, message: dict) -> bool:
+    try:
+        conn.sendall((json.dumps(message) + "\n").encode())
+        return True
+    except OSError:
+        return False
+
+
+def _child(request: dict, fds: list[int]) -> None:
+    """Become the caller's ``paperpilot ARGV`` process; never returns."""
+    code = 1
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for target, fd in zip((0, 1, 2), fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.environ["PAPERPILOT_WARM"] = "1"
+        encoding = request.get("encoding") or "utf-8"
+        sys.stdin = open(0, encoding=encoding, closefd=False)
+        sys.stdout = open(1, "w", buffering=1 if os.isatty(1) else -1, encoding=encoding, closefd=False)
+        sys.stderr = open(2, "w", buffering=1, encoding=encoding, closefd=False)
+        sys.argv = ["paperpilot", *request["argv"]]
+        from paperpilot_tui.cli.main import main
+
+        code = int(main(list(request["argv"])) or 0)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except KeyboardInterrupt:
+        code = 130
+    except BaseException as exc:  # noqa: BLE001 - one line, as a cold process would print
+        print(f"paperpilot: internal error: {type(exc).__name__}: {exc}".splitlines()[0], file=sys.stderr)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except OSError:
+                pass
+        os._exit(code)
+
+
+# -- start, stop, status ----------------------------------------------------------------------------
+
+def _write_state(home: Path) -> None:
+    from core.paths import private_file
+
+    path = state_path(home)
+    path.write_text(json.dumps({"pid": os.getpid(), "socket": str(socket_path(home)), "started": time.time()}))
+    private_file(path)
+
+
+def read_pid(home: Path) -> int | None:
+    """The running server's pid, or None (a stale state file or socket is removed)."""
+    try:
+        pid = int(json.loads(state_path(home).read_text())["pid"])
+        os.kill(pid, 0)
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        if b"paperpilot_tui.cli.warm" in cmdline or not Path("/proc").is_dir():
+            return pid
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    state_path(home).unlink(missing_ok=True)
+    socket_path(home).unlink(missing_ok=True)
+    return None
+
+
+def start(home: Path, timeout: float = 60.0) -> int:
+    """Start the server (if not running) and return its pid once its socket is up."""
+    import subprocess
+
+    pid = read_pid(home)
+    if pid is not None:
+        return pid
+    from core.hub.daemon import daemon_env, log_path
+
+    import paperpilot_tui
+
+    root = Path(paperpilot_tui.__file__).resolve().parent.parent
+    with log_path(home).open("ab") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "paperpilot_tui.cli.warm", str(home)], cwd=root,
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True, env=daemon_env(home))
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the warm ask server exited with code {proc.returncode}; see {log_path(home)}")
+        if socket_path(home).exists() and read_pid(home) == proc.pid:
+            proc.returncode = 0  # it lives on by design
+            return proc.pid
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"the warm ask server did not start within {timeout:.0f} s; see {log_path(home)}")
+
+
+def stop(home: Path) -> int | None:
+    """Stop the running server; its pid, or None when none ran."""
+    from core.hub.daemon import stop_pid
+
+    pid = read_pid(home)
+    if pid is None:
+        return None
+    stop_pid(pid)
+    state_path(home).unlink(missing_ok=True)
+    socket_path(home).unlink(missing_ok=True)
+    return pid
+
+
+if __name__ == "__main__":
+    sys.exit(serve(Path(sys.argv[1])))
