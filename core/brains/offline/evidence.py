@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, term_set
+from core.memory.hygiene import is_instruction_like
 from core.types import Intent, RetrievedContext
 
 
@@ -151,6 +152,7 @@ class Sentence:
 def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relevant: bool = True,
                   steps: list[str] | None = None) -> list[Sentence]:
     """Every usable sentence of the (relevant) contexts; duplicates merged into one with all markers.
+    Sentences that read like instructions (:mod:`core.memory.hygiene`) are never quoted as evidence.
 
     With ``steps`` (a multi-hop plan), a chunk relevant to any one step is kept too.
     """
@@ -164,6 +166,8 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
             continue
         for pos, text in enumerate(split_sentences(ctx.content)):
             if (len(text.split()) < 4 and not re.search(r"[\u4e00-\u9fff]{6,}", text)) or is_metadata(text):
+                continue
+            if is_instruction_like(text):  # a planted "ignore previous instructions…" is no evidence
                 continue
             norm = " ".join(content_terms(text))
             if norm in seen:
