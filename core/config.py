@@ -138,6 +138,7 @@ class AgentSettings(_Section):
     # unless asked otherwise; under critic auto the rule critic decides, and the LLM critic is asked only
     # when the rule score is within critic_band of pass_score
     slots: Literal["auto", "rules", "llm"] = "auto"  # auto = rules unless the question is ambiguous
+    replan: Literal["auto", "llm"] = "auto"  # after a multi-hop step: auto = rules unless they would revise the plan
     facts: Literal["rules", "llm"] = "rules"  # rules = facts taken from the answer's own cited claims
     critic_band: float = Field(1.5, ge=0, le=10)
     # budgets per turn (null = unlimited): when one is reached the turn stops with the best draft so far
