@@ -111,7 +111,7 @@ async def calls_per_strategy(settings: Settings | None = None) -> list[Measured]
     brain = build_brain(settings, model=model)
     out = []
     async with open_agent(settings, brain=brain, persist=False) as agent:
-        for strategy, question in QUESTIONS.items():
+        for question in QUESTIONS.values():
             before = len(model.calls)
             events = [ev async for ev in agent.run_turn(question)]
             summary = fold(events)
