@@ -8,7 +8,12 @@ Three configurations measured in one run, each after warm-up, so the ratios are 
   full         graph + MCP + SQLite checkpointer, sessions, traces and fact memory
 The LLM answers instantly from a script (every brain call goes to it), so what is timed is
 PaperPilot's own overhead. The fact-memory row is measured once per encoder runtime (--encoders,
-torch and ONNX side by side). Goal: median ≤ 20 ms for `full`. Prints numbers; asserts nothing.
+torch and ONNX side by side). Goal: median ≤ 20 ms for `full`.
+
+Then the LLM calls per strategy under the call plan (README, "LLM calls per turn"): one question per
+strategy through the brain the default settings build, with the scripted model and the upstream stub
+hub (tests/support/call_plan.py). Goals when the first draft passes: factual ≤ 2, comparative ≤ 3,
+multi_hop ≤ 2 + plan steps. ``--calls-only`` runs just that section. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -110,9 +115,21 @@ def report(label: str, walls: list[float], overheads: list[float], base: float |
     return med
 
 
+async def calls_section() -> None:
+    from tests.support.call_plan import calls_per_strategy, goal
+
+    print("LLM calls per turn, by strategy (scripted model, default call plan, first draft judged):")
+    for m in await calls_per_strategy():
+        limit = goal(m.strategy, m.plan_steps)
+        verdict = "no goal" if limit is None else f"goal ≤ {limit} → {'met' if m.calls <= limit else 'NOT met'}"
+        steps = f", {m.plan_steps} plan steps" if m.strategy == "multi_hop" else ""
+        print(f"  {m.strategy:<12} {m.calls} call(s){steps}  [{', '.join(m.purposes)}]  "
+              f"first draft {'passed' if m.first_draft_passed else 'failed'}  {verdict}")
+
+
 async def main(turns: int, encoders: list[str]) -> None:
     print(f"PaperPilot per-turn overhead, {turns} turns each; overhead = wall time minus time inside")
-    print("the brain (a zero-latency scripted LLM behind LangChain, 5 calls a turn)")
+    print("the brain (a zero-latency scripted LLM behind LangChain; every brain call goes to it)")
     g = await measure("graph", turns, hub=InProcessRetriever(), persist=False)
     m = await measure("graph+mcp", turns, persist=False)
     f = await measure("graph+mcp+sqlite", turns, memory=False, persist=True)
@@ -133,5 +150,8 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--turns", type=int, default=30)
     ap.add_argument("--encoders", default="torch,onnx", help="encoder runtimes for the fact-memory row")
+    ap.add_argument("--calls-only", action="store_true", help="only the LLM calls per strategy")
     a = ap.parse_args()
-    asyncio.run(main(a.turns, a.encoders.split(",")))
+    if not a.calls_only:
+        asyncio.run(main(a.turns, a.encoders.split(",")))
+    asyncio.run(calls_section())

@@ -3,7 +3,9 @@
 ``run_turn`` is the single producer of :mod:`core.events`: it streams LangGraph's custom events
 (``subgraphs=True``) and wraps them between TurnStarted and TurnFinished/TurnFailed, whose result is
 the fold of the turn's events (:func:`core.tracing.fold.fold`). Errors become one user-facing line;
-the session (checkpointed messages) and the facts survive a failed turn.
+the session (checkpointed messages) and the facts survive a failed turn. Each turn runs under its
+LLM budget (:mod:`core.budget`): a turn stopped by it ends with its best draft as a forced pass, or
+fails with category ``budget`` when no draft was written.
 
 A turn holds its session's :class:`~core.memory.turnlock.TurnLock` from reading the history to writing
 the checkpoint and session row (turns never interleave); its question is scrubbed of secrets first.
@@ -19,7 +21,9 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 from collections.abc import AsyncIterator
 
+from core import budget
 from core.brains.base import Brain
+from core.budget import BudgetExceeded
 from core.errors import BackendUnavailable, LLMUnavailable
 from core.types import Turn
 from core.config import ConfigError, Settings
@@ -121,8 +125,9 @@ class Agent:
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
             try:
-                async for event in _stream(self.graph, inp, config, ctx, self.vocabulary, agent.turn_deadline):
-                    yield tag(event)
+                with budget.scope(budget.TurnBudget.of(agent)):
+                    async for event in _stream(self.graph, inp, config, ctx, self.vocabulary, agent.turn_deadline):
+                        yield tag(event)
                 notices = getattr(self.hub, "notices", [])
                 for msg in notices[self._notices_seen:]:  # the first turn also gets those from opening
                     yield tag(Notice(level="warning", message=msg, source="mcp"))
@@ -132,6 +137,16 @@ class Agent:
                 tag(TurnFailed(error="turn cancelled", category="cancelled"))
                 await self._finish(turn_id, session_id, question, events, ok=False)
                 raise
+            except BudgetExceeded as exc:
+                if exc.draft is None:
+                    yield tag(TurnFailed(error=f"{exc}; no draft had been written yet", category="budget",
+                                         node=_last_node(events)))
+                else:
+                    from core.nodes.budget_stop import deliver
+
+                    for event in await deliver(self.graph, config, exc, turn_id, fold(events).intent):
+                        yield tag(event)
+                    yield tag(TurnFinished(result=fold(events).to_result(now=time.time())))
             except BackendUnavailable as exc:
                 yield tag(TurnFailed(error=str(exc), category="backend", node=_last_node(events)))
             except ConfigError as exc:

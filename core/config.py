@@ -30,6 +30,17 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Price(_Section):
+    input_per_mtok: float = Field(0.0, ge=0)
+    output_per_mtok: float = Field(0.0, ge=0)
+
+
+DEFAULT_PRICES = {  # OpenAI list prices, USD per million input / output tokens
+    "gpt-4o-mini": (0.15, 0.60), "gpt-4o": (2.50, 10.00), "gpt-4.1": (2.00, 8.00), "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1-nano": (0.10, 0.40), "o4-mini": (1.10, 4.40),
+}
+
+
 class LLMSettings(_Section):
     provider: Literal["auto", "offline", "openai", "transformers"] = "auto"
     model: str = "gpt-4o-mini"
@@ -42,6 +53,10 @@ class LLMSettings(_Section):
     # the model's context window in tokens (a local server's n_ctx / num_ctx): when set, the evidence
     # in a prompt is cut, lowest-ranked chunks first, so prompt + max_tokens fit, and the trace says so
     context_tokens: int | None = Field(None, gt=0)
+    # US dollars per million tokens, by model name (a dated name like gpt-4o-mini-2024-07-18 matches its
+    # longest listed prefix); a model not listed (a local server's) costs 0. A user file adds entries.
+    pricing: dict[str, Price] = Field(default_factory=lambda: {name: Price(input_per_mtok=i, output_per_mtok=o)
+                                                               for name, (i, o) in DEFAULT_PRICES.items()})
 
     def resolved_provider(self) -> str:
         return self.choice()[0]
@@ -119,6 +134,16 @@ class AgentSettings(_Section):
     critic: Literal["auto", "rules", "local", "llm"] = "auto"
     critic_model: str | None = None
     critic_thresholds: CriticSettings = Field(default_factory=CriticSettings)
+    # the call plan with an LLM brain (README "LLM calls per turn"): slot filling and memory facts by rules
+    # unless asked otherwise; under critic auto the rule critic decides, and the LLM critic is asked only
+    # when the rule score is within critic_band of pass_score
+    slots: Literal["auto", "rules", "llm"] = "auto"  # auto = rules unless the question is ambiguous
+    replan: Literal["auto", "llm"] = "auto"  # after a multi-hop step: auto = rules unless they would revise the plan
+    facts: Literal["rules", "llm"] = "rules"  # rules = facts taken from the answer's own cited claims
+    critic_band: float = Field(1.5, ge=0, le=10)
+    # budgets per turn (null = unlimited): when one is reached the turn stops with the best draft so far
+    max_llm_calls_per_turn: int | None = Field(None, ge=1)
+    max_cost_per_turn: float | None = Field(None, gt=0)  # US dollars, from llm.pricing
 
 
 class MemorySettings(_Section):

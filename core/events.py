@@ -173,6 +173,7 @@ class LLMCall(_Event):
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cost: float = 0.0  # US dollars, from llm.pricing (0 for an unpriced model, and in older traces)
     duration_ms: float = 0.0
 
 
@@ -191,8 +192,9 @@ class TurnFinished(_Event):
 class TurnFailed(_Event):
     kind: Literal["turn_failed"] = "turn_failed"
     error: str  # one user-facing line, never a traceback
-    # busy: another process is running a turn in the session (agent.session_busy: fail, or session_wait ran out)
-    category: Literal["backend", "config", "cancelled", "busy", "internal"] = "internal"
+    # busy: another process is running a turn in the session (agent.session_busy: fail, or session_wait ran out);
+    # budget: agent.max_llm_calls_per_turn or max_cost_per_turn was reached before any draft was written
+    category: Literal["backend", "config", "cancelled", "busy", "budget", "internal"] = "internal"
     node: str | None = None
 
 

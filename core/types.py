@@ -144,6 +144,15 @@ class SynthesisRequest(BaseModel):
     reflections: list[str] = Field(default_factory=list)  # critic feedback from earlier attempts
 
 
+class NodeUsage(BaseModel):
+    """The LLM calls one node made in a turn (its path as :func:`node_path` spells it)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0  # US dollars
+
+
 class TurnResult(BaseModel):
     """What ``ask --json`` prints and what the app shows when a turn ends."""
 
@@ -158,6 +167,8 @@ class TurnResult(BaseModel):
     retry_count: int
     llm_calls: int
     tokens: dict[str, int]
+    cost: float = 0.0  # US dollars for the turn's LLM calls (llm.pricing)
+    llm_by_node: dict[str, NodeUsage] = Field(default_factory=dict)
     timings_ms: dict[str, float]
     recalled_facts: list[str] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)

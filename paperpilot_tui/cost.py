@@ -1,8 +1,9 @@
-"""What turns cost: seconds, LLM calls and tokens for the last turn and the session so far.
+"""What turns cost: seconds, LLM calls, tokens and money for the last turn and the session so far.
 
 Folded from the turn's own events: ``LLMCall`` (one per call to a language model, with its prompt
-and completion tokens) and the ``TurnResult`` on ``TurnFinished`` (``llm_calls``, ``tokens``,
-``timings_ms["total"]``). The offline brain makes no LLM calls, so it truthfully shows 0 calls and
+and completion tokens and its cost from ``llm.pricing``) and the ``TurnResult`` on ``TurnFinished``
+(``llm_calls``, ``tokens``, ``cost``, ``timings_ms["total"]``). Money shows once a turn made a call
+(a local model's calls cost $0). The offline brain makes no LLM calls, so it truthfully shows 0 calls and
 0 tokens. A failed or cancelled turn counts the time until it ended and the calls it had made.
 Streamed ``TokenDelta`` chunks are not tokens and are not counted.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.budget import dollars
 from core.events import Event, LLMCall, TurnFailed, TurnFinished, TurnStarted
 
 
@@ -20,12 +22,14 @@ class Cost:
     calls: int = 0
     tokens: int = 0
     turns: int = 0
+    money: float = 0.0  # US dollars
 
     def add(self, other: Cost) -> None:
         self.seconds += other.seconds
         self.calls += other.calls
         self.tokens += other.tokens
         self.turns += other.turns
+        self.money += other.money
 
 
 def _calls(n: int) -> str:
@@ -52,11 +56,13 @@ class CostMeter:
             case LLMCall():
                 self._running.calls += 1
                 self._running.tokens += ev.prompt_tokens + ev.completion_tokens
+                self._running.money += ev.cost
             case TurnFinished(result=result) if self._started is not None:
                 total_ms = result.timings_ms.get("total")
                 self._running.seconds = total_ms / 1000 if total_ms is not None else ev.ts - self._started
                 self._running.calls = max(self._running.calls, result.llm_calls)
                 self._running.tokens = max(self._running.tokens, result.tokens.get("total", 0))
+                self._running.money = max(self._running.money, result.cost)
                 return self._end()
             case TurnFailed() if self._started is not None:
                 self._running.seconds = max(ev.ts - self._started, 0.0)
@@ -72,7 +78,9 @@ class CostMeter:
         if self.last is None:
             return ""
         last, total = self.last, self.total
-        out = f"last {last.seconds:.1f} s · {_calls(last.calls)} · {last.tokens} tok · total {total.seconds:.1f} s"
+        out = f"last {last.seconds:.1f} s · {_calls(last.calls)} · {last.tokens} tok"
+        out += f" · {dollars(last.money)}" if last.calls else ""
+        out += f" · total {total.seconds:.1f} s"
         if total.turns > 1 and (total.calls or total.tokens):
-            out += f" · {_calls(total.calls)} · {total.tokens} tok"
+            out += f" · {_calls(total.calls)} · {total.tokens} tok · {dollars(total.money)}"
         return out

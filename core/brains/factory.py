@@ -2,9 +2,13 @@
 
 - ``llm.provider: offline`` → the offline brain; with ``agent.router: auto|lora`` the local LoRA
   router classifies when its adapter is there (else the rule router, with a Notice).
-- ``openai`` → the LLM brain for everything, except the router (local LoRA when available under
-  ``auto``/``lora``, the rule router under ``rules``) and the critic (``rules`` = offline rules,
-  ``local`` = the local critic model when available, ``auto``/``llm`` = the LLM).
+- ``openai`` → the LLM brain for planning and synthesis, with the call plan of the README ("LLM calls
+  per turn"): a local router (LoRA under ``auto``/``lora`` when its adapter is there, else the rule
+  router; the LLM only under ``llm``), rule slot filling unless the question is ambiguous
+  (``agent.slots: auto``), the rule critic first and the LLM critic only when the rules cannot decide
+  (``agent.critic: auto``; ``local`` = the local critic model), multi-hop replanning by rules unless
+  they would revise the plan (``agent.replan: auto``), and memory facts taken from the
+  answer by rules (``agent.facts: rules``). Any of them can be given to the LLM with ``llm``.
 - ``transformers`` → the same with a local chat model (``core.models.chat``).
 
 Local models load lazily on first use (:class:`LazyPart`), so building a brain is cheap and never
@@ -24,8 +28,9 @@ from core.config import Settings
 Notes = list[tuple[str, str]]
 
 
-def build_brain(settings: Settings, *, pace: float = 0.0) -> Brain:
-    """The configured brain. ``pace``: seconds between the sentences an offline answer streams."""
+def build_brain(settings: Settings, *, pace: float = 0.0, model: Any = None) -> Brain:
+    """The configured brain. ``pace``: seconds between the sentences an offline answer streams;
+    ``model``: a chat model to use instead of the configured provider's (benchmarks, tests)."""
     from core.brains.offline.brain import OfflineBrain
 
     offline = OfflineBrain(settings, pace=pace)
@@ -46,18 +51,22 @@ def build_brain(settings: Settings, *, pace: float = 0.0) -> Brain:
                 parts["critique"] = critic
         return CompositeBrain(parts, offline, notices=notes) if parts or notes else offline
 
+    from core.brains.cascade import RulesFirst
     from core.brains.llm.brain import LLMBrain
 
-    model = _chat_model(settings, provider)
-    llm = LLMBrain(model, settings, fallback=offline)
+    llm = LLMBrain(model if model is not None else _chat_model(settings, provider), settings, fallback=offline)
+    first = RulesFirst(offline, llm, settings)
     if agent.router in ("auto", "lora"):
-        parts["classify"] = local_router(settings, llm, notes, explicit=agent.router == "lora") or llm
+        parts["classify"] = local_router(settings, offline, notes, explicit=agent.router == "lora") or offline
     elif agent.router == "rules":
         parts["classify"] = offline
-    if agent.critic == "rules":
-        parts["critique"] = offline
-    elif agent.critic == "local":
-        parts["critique"] = local_critic(settings, llm, notes) or llm
+    parts["fill_slots"] = {"auto": first, "rules": offline, "llm": llm}[agent.slots]
+    parts["replan"] = first if agent.replan == "auto" else llm
+    if agent.critic == "local":
+        parts["critique"] = local_critic(settings, first, notes) or first
+    else:
+        parts["critique"] = {"auto": first, "rules": offline, "llm": llm}[agent.critic]
+    parts["extract_facts"] = offline if agent.facts == "rules" else llm
     parts = {m: p for m, p in parts.items() if p is not llm}
     return CompositeBrain(parts, llm, notices=notes) if parts or notes else llm
 

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from collections.abc import Awaitable, Callable
 
 from core.brains.base import Brain
+from core.budget import BudgetExceeded
 from core.types import Turn
 from core.config import Settings
 from core.events import NodeFinished, NodeStarted, Notice, RetrievalFinished, RetrievalStarted, SourcesFound
@@ -56,6 +57,9 @@ NodeFn = Callable[[AgentState, Any], Awaitable[dict]]
 def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
     """Emit NodeStarted/NodeFinished (with duration) around a node.
 
+    A node stopped by the turn's LLM budget hands the best draft in its state to the exception
+    (:mod:`core.nodes.budget_stop`), so the agent can still deliver it.
+
     NodeFinished's summary is derived from the events the node emitted (:func:`node_summary`);
     the node's return value goes to LangGraph unchanged.
     """
@@ -69,6 +73,14 @@ def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
             with collect() as seen:
                 try:
                     update = await fn(state, runtime)
+                except BudgetExceeded as exc:  # the innermost node knows the freshest draft
+                    if exc.draft is None:
+                        from core.nodes.budget_stop import best_draft
+
+                        exc.draft = best_draft(state, ctx_of(runtime).settings, name)
+                    emit(NodeFinished(node=name, graph=graph, attempt=attempt, ok=False,
+                                      duration_ms=(time.perf_counter() - t0) * 1000, summary=str(exc)))
+                    raise
                 except BaseException as exc:
                     emit(NodeFinished(node=name, graph=graph, attempt=attempt, ok=False,
                                       duration_ms=(time.perf_counter() - t0) * 1000, summary=_one_line(exc)))

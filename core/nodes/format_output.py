@@ -12,7 +12,7 @@ from core.citations import check_citations
 from core.events import AnswerReady, Notice
 from core.nodes.common import traced
 from core.state import AgentState
-from core.types import RetrievedContext, Source
+from core.types import Intent, RetrievedContext, Source
 from core.telemetry import emit
 
 _MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
@@ -61,13 +61,17 @@ async def format_output_node(state: AgentState, runtime: Any) -> dict:
         emit(Notice(level="warning", message=msg, source="format_output"))
     emit(AnswerReady(answer=answer, sources=sources, removed_markers=sorted(set(removed)),
                      citation_changes=changes))
-    intent = state.intent
+    message = answer_message(state.turn_id, state.intent, answer, sources)
+    return {"final_answer": answer, "sources": sources, "messages": [message]}
+
+
+def answer_message(turn_id: str, intent: Intent | None, answer: str, sources: list[Source]) -> AIMessage:
+    """The answer as the conversation history keeps it (with what the next turns' routing reads)."""
     meta = {
-        "turn_id": state.turn_id,
+        "turn_id": turn_id,
         "intent": intent.type if intent else None,
         "strategy": intent.to_strategy() if intent else None,
         "entities": intent.entities if intent else [],
         "sources": [s.chunk_id for s in sources],
     }
-    message = AIMessage(content=answer, id=f"{state.turn_id}-a", additional_kwargs={"paperpilot": meta})
-    return {"final_answer": answer, "sources": sources, "messages": [message]}
+    return AIMessage(content=answer, id=f"{turn_id}-a", additional_kwargs={"paperpilot": meta})

@@ -20,7 +20,7 @@ from core.events import (
     NodeFinished, NodeStarted, Notice, PlanUpdated, RetrievalFinished, RetrievalStarted, RetryStarted, SlotsFilled,
     SourcesFound, SufficiencyJudged, TurnFailed, TurnFinished, TurnStarted,
 )
-from core.types import CriticVerdict, Intent, Source, TurnResult, node_path
+from core.types import CriticVerdict, Intent, NodeUsage, Source, TurnResult, node_path
 
 
 class TraceStep(BaseModel):
@@ -62,6 +62,7 @@ class TurnSummary(BaseModel):
     draft: str = ""
     answer: AnswerReady | None = None
     llm: list[LLMCall] = Field(default_factory=list)
+    llm_by_node: dict[str, NodeUsage] = Field(default_factory=dict)  # each call counts for the node it ran in
     recalled_facts: list[str] = Field(default_factory=list)
     memorized_facts: list[str] = Field(default_factory=list)
     memory_skipped: str = ""
@@ -108,6 +109,10 @@ class TurnSummary(BaseModel):
                    self.result.tokens.get("completion", 0) if self.result else 0)
 
     @property
+    def cost(self) -> float:
+        return max(sum(c.cost for c in self.llm), self.result.cost if self.result else 0.0)
+
+    @property
     def duration_ms(self) -> float:
         if self.started is None or self.finished is None:
             return 0.0
@@ -129,6 +134,7 @@ class TurnSummary(BaseModel):
             strategy=self.strategy, final_answer=self.final_answer, sources=self.sources, critic=self.verdict,
             retry_count=self.retries, llm_calls=self.llm_calls,
             tokens={"prompt": prompt, "completion": completion, "total": prompt + completion},
+            cost=self.cost, llm_by_node={k: v.model_copy() for k, v in self.llm_by_node.items()},
             timings_ms=timings, recalled_facts=self.recalled_facts, notices=[n.message for n in self.notices],
             hub=self.hub,
         )
@@ -199,6 +205,13 @@ def apply(s: TurnSummary, e: Event) -> TurnSummary:
             s.answer = e
         case LLMCall():
             s.llm.append(e)
+            running = next((x for x in reversed(s.steps) if x.finished is None), None)  # the innermost open node
+            usage = s.llm_by_node.setdefault(node_path(running.node, running.graph) if running else "(none)",
+                                             NodeUsage())
+            usage.calls += 1
+            usage.prompt_tokens += e.prompt_tokens
+            usage.completion_tokens += e.completion_tokens
+            usage.cost += e.cost
         case MemoryRecalled():
             s.recalled_facts = list(e.facts)
         case MemoryWritten():
@@ -207,6 +220,8 @@ def apply(s: TurnSummary, e: Event) -> TurnSummary:
             s.notices.append(e)
         case TurnFinished():
             s.result = e.result
+            if not s.llm_by_node:  # a trace recorded before calls were counted per node
+                s.llm_by_node = {k: v.model_copy() for k, v in e.result.llm_by_node.items()}
             s.retries = max(s.retries, e.result.retry_count)
             if e.result.intent is not None:
                 s.intent = e.result.intent

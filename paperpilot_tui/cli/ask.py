@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     return run_async(_ask(settings, args))
 
 
-def result_json(result) -> dict:
-    """The documented ``ask --json`` shape."""
+def result_json(result, session: dict | None = None) -> dict:
+    """The documented ``ask --json`` shape; ``session``: :func:`session_total` (None without traces)."""
     intent = result.intent
     critic = result.critic
     return {
@@ -76,6 +76,9 @@ def result_json(result) -> dict:
         "retry_count": result.retry_count,
         "llm_calls": result.llm_calls,
         "tokens": result.tokens,
+        "cost": round(result.cost, 8),  # US dollars (llm.pricing)
+        "llm_by_node": {node: u.model_dump() for node, u in result.llm_by_node.items()},
+        "session_total": session,
         "timings_ms": result.timings_ms,
         "recalled_facts": result.recalled_facts,
         "notices": result.notices,
@@ -103,6 +106,7 @@ async def _ask(settings, args: argparse.Namespace) -> int:
                     progress.update(event)
                 elif is_waiting(event):  # --json: stdout stays one JSON object
                     print(f"{event.message}…", file=sys.stderr, flush=True)
+            session = session_total(agent, last.result.session_id) if isinstance(last, TurnFinished) else None
     except BackendUnavailable as exc:
         return _stop(progress, str(exc), EXIT_BACKEND)
     except ConfigError as exc:
@@ -114,11 +118,27 @@ async def _ask(settings, args: argparse.Namespace) -> int:
             return fail(last.error, EXIT_BACKEND if last.category == "backend" else EXIT_FAILED)
         return fail("the turn produced no result", EXIT_FAILED)
     if args.json:
-        json.dump(result_json(last.result), sys.stdout, ensure_ascii=False, indent=2)
+        json.dump(result_json(last.result, session), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
-        render_result(last.result)
+        render_result(last.result, session)
     return EXIT_OK
+
+
+def session_total(agent, session_id: str) -> dict | None:
+    """LLM calls, tokens and cost of every recorded turn of the session, this one included
+    (None when traces are off: nothing else remembers earlier turns' costs)."""
+    if agent.traces is None or not agent.settings.tracing.enabled:
+        return None
+    total = {"turns": 0, "llm_calls": 0, "tokens": 0, "cost": 0.0}
+    for summary in agent.traces.list(session_id, limit=None):
+        detail = agent.traces.get(summary.trace_id)
+        total["turns"] += 1
+        total["llm_calls"] += summary.llm_calls
+        total["tokens"] += summary.prompt_tokens + summary.completion_tokens
+        total["cost"] += sum(c.get("cost", 0.0) for c in detail.llm) if detail else 0.0
+    total["cost"] = round(total["cost"], 8)
+    return total
 
 
 def _stop(progress, message: str, code: int) -> int:

@@ -47,9 +47,10 @@ def is_waiting(event) -> bool:
     return isinstance(event, Notice) and event.source == "session"
 
 
-def render_result(result) -> None:
+def render_result(result, session: dict | None = None) -> None:
     from rich.markup import escape
 
+    from core.budget import dollars
     from core.tracing.describe import forced_pass
     from paperpilot_tui.cli.common import clean
 
@@ -82,6 +83,11 @@ def render_result(result) -> None:
     for note in result.notices:
         out.print(f"[yellow]note:[/] {note}")
     timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.timings_ms.items() if k != "total")
-    out.print(f"[dim]{timings} · total {result.timings_ms.get('total', 0):.0f}ms · "
-              f"{result.llm_calls} LLM call(s), {result.tokens.get('total', 0)} tokens · trace {result.trace_id} · "
+    tokens = result.tokens
+    usage = (f"{result.llm_calls} LLM call(s), {tokens.get('total', 0)} tokens ({tokens.get('prompt', 0)} in, "
+             f"{tokens.get('completion', 0)} out), {dollars(result.cost)}")
+    if session and session["turns"] > 1:
+        usage += (f" · session: {session['turns']} turns, {session['llm_calls']} LLM call(s), "
+                  f"{session['tokens']} tokens, {dollars(session['cost'])}")
+    out.print(f"[dim]{timings} · total {result.timings_ms.get('total', 0):.0f}ms · {usage} · trace {result.trace_id} · "
               f"session {result.session_id}{f' · {result.hub}' if result.hub else ''}[/]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.brains.base import BackendUnavailable, RouteDecision, SynthesisRequest
+from core.brains.cascade import RulesFirst
 from core.brains.composite import CompositeBrain, LazyPart
 from core.brains.factory import build_brain
 from core.brains.llm.brain import LLMBrain
@@ -129,18 +130,30 @@ def test_factory_offline_auto_router_without_adapter_notes_the_fallback(tmp_path
 
 def test_factory_openai_router_and_critic_choices(tmp_path):
     base = {"provider": "openai", "base_url": "http://127.0.0.1:9/v1"}
-    plain = build_brain(_settings(llm=base, agent={"router": "llm", "critic": "auto"}))
+    every = {"router": "llm", "slots": "llm", "replan": "llm", "critic": "llm", "facts": "llm"}
+    plain = build_brain(_settings(llm=base, agent=every))
     assert isinstance(plain, LLMBrain) and plain.name == "llm:gpt-4o-mini"
 
-    mixed = build_brain(_settings(llm=base, agent={"router": "rules", "critic": "rules"}))
+    mixed = build_brain(_settings(llm=base, agent={**every, "router": "rules", "critic": "rules"}))
     assert isinstance(mixed, CompositeBrain) and isinstance(mixed.default, LLMBrain)
     assert isinstance(mixed.brain_for("classify"), OfflineBrain) and isinstance(mixed.brain_for("critique"), OfflineBrain)
     assert isinstance(mixed.brain_for("synthesize"), LLMBrain)
     assert mixed.name == "offline (router, critic) + llm:gpt-4o-mini"
 
     auto = build_brain(_settings(llm=base, agent={"router": "lora", "router_model": str(tmp_path)}))
-    assert isinstance(auto.brain_for("classify"), LLMBrain)  # no adapter: the LLM routes
-    assert auto.notices[0][0] == "warning" and "using the llm:gpt-4o-mini router" in auto.notices[0][1]
+    assert isinstance(auto.brain_for("classify"), OfflineBrain)  # no adapter: the rule router, never a call
+    assert auto.notices[0][0] == "warning" and "using the rule router" in auto.notices[0][1]
+
+
+def test_factory_default_call_plan_gives_the_llm_only_planning_synthesis_and_the_undecided():
+    brain = build_brain(_settings(llm={"provider": "openai", "base_url": "http://127.0.0.1:9/v1"},
+                                  agent={"router": "rules"}))
+    assert isinstance(brain.brain_for("classify"), OfflineBrain)
+    assert isinstance(brain.brain_for("extract_facts"), OfflineBrain)
+    first = brain.brain_for("fill_slots")
+    assert isinstance(first, RulesFirst) and brain.brain_for("critique") is first and brain.brain_for("replan") is first
+    assert all(isinstance(brain.brain_for(m), LLMBrain) for m in ("plan", "synthesize", "refine", "react_step"))
+    assert brain.name == "offline (router, facts) + rules-first (slots, replan, critic) + llm:gpt-4o-mini"
 
 
 def test_factory_uses_lazy_lora_router_when_adapter_present(tmp_path):
@@ -150,7 +163,8 @@ def test_factory_uses_lazy_lora_router_when_adapter_present(tmp_path):
     brain = build_brain(_settings(llm={"provider": "openai", "base_url": "http://127.0.0.1:9/v1"},
                                   agent={"router": "auto", "router_model": str(tmp_path)}))
     part = brain.brain_for("classify")
-    assert isinstance(part, LazyPart) and brain.name == "lora-router + llm:gpt-4o-mini"
+    assert isinstance(part, LazyPart)
+    assert brain.name == "lora-router + rules-first (slots, replan, critic) + offline (facts) + llm:gpt-4o-mini"
     assert part.impl is None  # nothing loaded (no torch) until the first question
 
 

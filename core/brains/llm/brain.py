@@ -25,6 +25,7 @@ from core.brains.base import (
 from core.prompts import schemas
 from core.brains.llm.caller import ModelCaller, deliver, clean_answer, prompt_tokens
 from core.brains.llm.chat import endpoint_of
+from core.budget import price_of
 from core.brains.llm.checks import known_text, query_problems, slot_problems
 from core.config import Settings
 from core.events import Notice
@@ -124,7 +125,8 @@ class LLMBrain:
         self.name = name or f"llm:{self.model_name}"
         base_url = getattr(model, "openai_api_base", None) or endpoint_of(settings)
         self.caller = ModelCaller(model, model_name=self.model_name, base_url=base_url,
-                                  retries=settings.llm.retries, timeout=settings.llm.timeout)
+                                  retries=settings.llm.retries, timeout=settings.llm.timeout,
+                                  price=price_of(settings.llm.pricing, self.model_name))
         self._fallback = fallback
 
     @property

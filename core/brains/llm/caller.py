@@ -1,8 +1,10 @@
 """Calling the chat model: structured replies with repair, streamed text, and accounting.
 
-Every request emits one :class:`core.events.LLMCall` (purpose, model, tokens, duration); token
-counts come from ``usage_metadata`` when the server reports it, else an estimate of ~4 characters
-per token. Endpoint failures become :class:`BackendUnavailable` with one line.
+Every request is first admitted by the turn's budget (:mod:`core.budget`; past a limit it is not
+sent and :class:`~core.budget.BudgetExceeded` is raised), then emits one :class:`core.events.LLMCall`
+(purpose, model, tokens, cost, duration); token counts come from ``usage_metadata`` when the server
+reports it, else an estimate of ~4 characters per token, and the cost from ``llm.pricing``.
+Endpoint failures become :class:`BackendUnavailable` with one line.
 
 Structured replies go through ``with_structured_output(..., include_raw=True)`` using function
 calling (the most widely supported mode among OpenAI-compatible servers). Whatever comes back is
@@ -22,6 +24,8 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
+from core import budget
+from core.config import Price
 from core.errors import BackendUnavailable
 from core.brains.llm.chat import endpoint_error, is_request_rejected, rejected_error
 from core.brains.llm.resend import send, is_timeout, timeout_error
@@ -53,8 +57,9 @@ class ModelCaller:
     """Wraps one chat model; knows its endpoint (for error lines) and its display name."""
 
     def __init__(self, model: Any, *, model_name: str, base_url: str, retries: int = 0,
-                 timeout: float = 30.0) -> None:
+                 timeout: float = 30.0, price: Price | None = None) -> None:
         self.model = model
+        self.price = price  # llm.pricing's entry for this model; None = free (a local model)
         self.model_name = model_name
         self.base_url = base_url
         self.retries = retries  # transient failures are sent again by :func:`resend.send`, never timeouts
@@ -63,6 +68,12 @@ class ModelCaller:
         self._runnables: dict[type, Any] = {}
 
     # -- accounting -------------------------------------------------------------------------
+    def _admit(self, purpose: str) -> None:
+        """Let the turn's budget refuse the request before it is sent (:mod:`core.budget`)."""
+        turn = budget.current()
+        if turn is not None:
+            turn.admit(purpose)
+
     def _config(self, purpose: str) -> dict:
         return {"run_name": f"paperpilot.{purpose}", "metadata": {"paperpilot_purpose": purpose}}
 
@@ -80,8 +91,12 @@ class ModelCaller:
             prompt = sent
         if not completion:
             completion = estimate_tokens(reply_text)
+        cost = budget.cost_of(self.price, prompt, completion)
+        turn = budget.current()
+        if turn is not None:
+            turn.charge(cost)
         emit(LLMCall(purpose=purpose, model=self.model_name, prompt_tokens=prompt, completion_tokens=completion,
-                     duration_ms=(time.perf_counter() - started) * 1000))
+                     cost=cost, duration_ms=(time.perf_counter() - started) * 1000))
 
     def _raise_if_endpoint(self, exc: BaseException, *, allow_rejected: bool = False) -> None:
         """Raise the one-line BackendUnavailable for endpoint failures; return for anything else.
@@ -99,6 +114,7 @@ class ModelCaller:
 
     # -- plain text ---------------------------------------------------------------------------
     async def text(self, messages: list[BaseMessage], purpose: str) -> str:
+        self._admit(purpose)
         started = time.perf_counter()
         try:
             token = current_purpose.set(purpose)
@@ -117,6 +133,7 @@ class ModelCaller:
 
     async def stream(self, messages: list[BaseMessage], purpose: str, on_token: TokenSink | None) -> str:
         """Stream a reply, forwarding visible tokens (``<think>`` blocks are hidden) to ``on_token``."""
+        self._admit(purpose)
         started = time.perf_counter()
         hide = ThinkFilter()
         parts: list[str] = []
@@ -166,6 +183,7 @@ class ModelCaller:
         raw_text, rejected = "", False
         runnable = self._structured_runnable(schema) if self.tools_ok else None
         if runnable is not None:
+            self._admit(purpose)
             started = time.perf_counter()
             token = current_purpose.set(purpose)
             try:
