@@ -96,7 +96,7 @@ def causal_lm_kwargs(*, quantize: bool | None = None, cpu_dtype: str = "float32"
     use_4bit = cuda_available() if quantize is None else quantize
     if use_4bit:
         if importlib.util.find_spec("bitsandbytes") is None:
-            raise ModelNotAvailable("4-bit loading needs bitsandbytes (pip install 'paperpilot[gpu]')")
+            raise ModelNotAvailable("4-bit loading needs bitsandbytes (pip install 'paperpilot-agent[gpu]')")
         return {"quantization_config": bnb_4bit_config(), "device_map": "auto", "dtype": torch.bfloat16}
     return {"dtype": getattr(torch, cpu_dtype)}
 

@@ -14,7 +14,7 @@ import sys
 import warnings
 
 # Subcommand modules under paperpilot_tui.cli, in --help order.
-COMMANDS = ("ask", "ingest", "hub", "sessions", "memory", "traces", "replay", "train", "eval")
+COMMANDS = ("ask", "ingest", "hub", "sessions", "memory", "traces", "replay", "serve", "train", "eval")
 
 DESCRIPTION = """\
 PaperPilot — ask questions about AI/ML papers and watch an agent answer them.
