@@ -163,3 +163,12 @@ def test_a_settings_file_that_is_not_utf8_names_file_and_line(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_settings(f)
     assert str(err.value) == f"{f}:2: not UTF-8 text (byte 0xe9); save the settings file as UTF-8"
+
+
+def test_a_self_referencing_settings_file_is_one_config_error(tmp_path):
+    """Issue 17 point 6: a settings file whose alias refers to itself."""
+    f = tmp_path / "self.yaml"
+    f.write_text("agent: &a\n  nested: *a\n")
+    with pytest.raises(ConfigError) as err:
+        load_settings(f)
+    assert str(err.value).startswith(str(f)) and "\n" not in str(err.value)
