@@ -36,17 +36,20 @@ def _ask(home: Path, config: Path, question: str, session: str, env: dict | None
         ask.kill()  # the group: a stdio hub left behind
 
 
-def poisoned_corpus(indexed: Path) -> dict:
-    """Ingest the poisoned notes, ask what hits them with memory on; count instruction-like facts kept."""
+def poisoned_corpus(indexed: Path, attacks: int | None = None) -> dict:
+    """Ingest the poisoned notes, ask what hits them (the first ``attacks`` attack questions; all by
+    default) and an ordinary question with memory on; count instruction-like facts kept."""
     from core.memory.hygiene import is_instruction_like
     from tests.integration.test_memory_hygiene import ATTACKS, COLLECTION, ORDINARY, PLANTED, POISONED
+
+    asked = ATTACKS[:attacks]
 
     home = home_with_hub(indexed, "faults-poison-")
     config = settings_file(home, memory=True, mcp=f"  collection: {COLLECTION}\n")
     try:
         outcomes = [run_cli(home, "--config", str(config), "ingest", str(POISONED), "--collection", COLLECTION,
                             timeout=300)]
-        outcomes += [_ask(home, config, q, f"poison-{i}") for i, q in enumerate([*ATTACKS, ORDINARY])]
+        outcomes += [_ask(home, config, q, f"poison-{i}") for i, q in enumerate([*asked, ORDINARY])]
         listed = run_cli(home, "--config", str(config), "memory", "list", "--json")
         outcomes.append(listed)
         facts = [f["content"] for f in json.loads(listed["stdout"])] if listed["code"] == 0 else []
@@ -57,9 +60,9 @@ def poisoned_corpus(indexed: Path) -> dict:
         return any(p in text.lower() for p in PLANTED)
 
     kept = [f for f in facts if is_instruction_like(f) or planted(f)]
-    quoted = sum(planted(o["data"]["final_answer"]) for o in outcomes[1:1 + len(ATTACKS)] if o.get("data"))
+    quoted = sum(planted(o["data"]["final_answer"]) for o in outcomes[1:1 + len(asked)] if o.get("data"))
     c = tally(outcomes)
-    notes = (f"memorized_instructions={len(kept)}; {len(facts)} fact(s) learnt; {quoted}/{len(ATTACKS)} attack "
+    notes = (f"memorized_instructions={len(kept)}; {len(facts)} fact(s) learnt; {quoted}/{len(asked)} attack "
              f"answers quoted the planted text")
     if kept:
         notes += "; kept e.g. " + repr(kept[0][:120])
@@ -82,8 +85,9 @@ def _copies(home: Path, needles: list[bytes]) -> dict[str, int]:
     return found
 
 
-def secrets_grep(indexed: Path) -> dict:
-    """Questions, a fact and a title carry a configured key; then count its copies under the home."""
+def secrets_grep(indexed: Path, quick: bool = False) -> dict:
+    """Questions, a fact and a title carry a configured key; then count its copies under the home.
+    ``quick`` (the test suite): two asks and one command of each kind instead of three and all forms."""
     key = f"pp-fault-{secrets.token_hex(10)}"  # configured (OPENAI_API_KEY), not key-shaped
     shaped = f"sk-proj-{secrets.token_urlsafe(18).replace('-', 'x').replace('_', 'y')}"  # caught by shape
     env = {"OPENAI_API_KEY": key}
@@ -91,19 +95,21 @@ def secrets_grep(indexed: Path) -> dict:
     config = settings_file(home, memory=True)
     base = ["--llm", "offline", "--config", str(config)]
     try:
-        outcomes = [_ask(home, config, q, s, env) for q, s in (
-            (f"my key is {key}; what rank does LoRA use by default?", "S"),
-            (f"and with {key} and {shaped} set, how much memory does it save?", "S"),
-            (f"{shaped} / {key}: what is QLoRA?", "T"))]
+        questions = [(f"my key is {key}; what rank does LoRA use by default?", "S"),
+                     (f"and with {key} and {shaped} set, how much memory does it save?", "S"),
+                     (f"{shaped} / {key}: what is QLoRA?", "T")]
+        outcomes = [_ask(home, config, q, s, env) for q, s in questions[1 if quick else 0:]]
         traces = [o["data"]["trace_id"] for o in outcomes if o.get("data")]
-        cmds = [["sessions", "list"], ["sessions", "list", "--json"], ["sessions", "show", "S"],
-                ["sessions", "show", "S", "--json"], ["sessions", "rename", "T", f"title with {key}"],
-                ["sessions", "show", "T", "--json"], ["traces", "list"], ["traces", "list", "--json"],
+        cmds = [["sessions", "list"], ["sessions", "show", "S", "--json"],
+                ["sessions", "rename", "T", f"title with {key}"], ["traces", "list"],
                 ["memory", "add", f"the deployment key {key} is not a finding"], ["memory", "list", "--json"],
-                ["memory", "export", str(home / "facts-export.jsonl")], ["memory", "audit"]]
-        for tid in traces[:2]:
-            cmds += [["traces", "show", tid], ["traces", "show", tid, "--json"],
-                     ["traces", "export", tid, str(home / f"trace-{tid[:8]}.jsonl")]]
+                ["memory", "export", str(home / "facts-export.jsonl")]]
+        if not quick:
+            cmds += [["sessions", "list", "--json"], ["sessions", "show", "S"], ["sessions", "show", "T", "--json"],
+                     ["traces", "list", "--json"], ["memory", "audit"]]
+        for tid in traces[:1 if quick else 2]:
+            cmds += [["traces", "show", tid, "--json"], ["traces", "export", tid, str(home / f"trace-{tid[:8]}.jsonl")]]
+            cmds += [] if quick else [["traces", "show", tid]]
         outcomes += [run_cli(home, *base, *cmd, env=env_for(home, **env)) for cmd in cmds]
         found = _copies(home, [key.encode(), shaped.encode()])
     finally:
@@ -112,7 +118,7 @@ def secrets_grep(indexed: Path) -> dict:
     c = tally(outcomes)
     copies = sum(found.values())
     notes = (f"copies={copies} in {len(found)} file(s){' ' + ', '.join(sorted(found)) if found else ''}; "
-             f"{len(outcomes)} commands (3 asks), {printed} printed the key")
+             f"{len(outcomes)} commands ({len(traces)} asks answered), {printed} printed the key")
     return row("secrets grep", tries=len(outcomes), survived=c["survived"], clear_error=c["clear_error"],
                traceback=c["traceback"], hang=c["hang"], lost="n/a", notes=notes, copies=copies, files=found,
                printed=printed, answered=c["answered"])

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
+
+import pytest
 
 # Set before any test module imports core: every test sees a private PAPERPILOT_HOME unless it
 # sets its own, the encoder never reaches for a model hub, and a developer's OpenAI variables
@@ -18,3 +21,18 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPERPILOT_LLM_PROVIDER"):
     os.environ.pop(_var, None)
+
+
+@pytest.fixture(scope="session")
+def hub_db(tmp_path_factory) -> Path:
+    """A hub.sqlite3 already holding the bundled corpus with vectors, indexed once per run and shared
+    by every test that starts real hubs (``ask`` subprocesses, bench/faults.py): each starts in seconds."""
+    from core.hub.service import Hub
+
+    db = tmp_path_factory.mktemp("indexed-hub") / "hub.sqlite3"
+    hub = Hub(db)
+    hub.start(background=False)
+    hub.wait_ready()
+    assert hub.store.stats("default")["embedded_chunks"] > 0
+    hub.store.close()
+    return db
