@@ -10,6 +10,7 @@ traceback, hang, lost, notes; the table adds its wall time):
 * ``writes``: SIGKILL a process doing ``memory add/edit/rm/import``; integrity, acknowledged facts lost.
 * ``poison``: a poisoned corpus; instruction-like facts memorized.
 * ``secrets``: a configured key in questions; copies of it anywhere under ``$PAPERPILOT_HOME``.
+* ``hubmem`` (only when named in ``--only``): RSS of an HTTP hub that clients abandon.
 
 Everything runs on loopback in temporary data homes (removed afterwards); every wait is bounded;
 every process the suite starts leads its own process group and is ended with it, so no hub outlives
@@ -33,10 +34,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.faults_common import COLUMNS, indexed_home, row
 from bench.faults_data import poisoned_corpus, secrets_grep
 from bench.faults_hub import hub_kills
+from bench.faults_hubmem import hub_memory
 from bench.faults_turns import concurrent_turns
 from bench.faults_writes import fact_kills
 
-NAMES = ("http", "stdio", "turns", "writes", "poison", "secrets")
+DEFAULT = ("http", "stdio", "turns", "writes", "poison", "secrets")
+NAMES = (*DEFAULT, "hubmem")
 
 
 def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30) -> dict:
@@ -54,7 +57,7 @@ def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30)
 def failures(r: dict) -> list[str]:
     """The must-show properties a row breaks (empty: it holds)."""
     bad = [k for k in ("traceback", "hang") if r.get(k)]
-    bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped")
+    bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped", "failed")
             if isinstance(r.get(k), int) and r[k]]
     if r.get("tries") and r["survived"] != r["tries"]:
         bad.append("survived")
@@ -70,6 +73,7 @@ def run(names: list[str], sizes: dict[str, int]) -> list[dict]:
         "writes": lambda ix: fact_kills(sizes["kills"]),
         "poison": poisoned_corpus,
         "secrets": secrets_grep,
+        "hubmem": hub_memory,
     }
     cache = None
     if "PAPERPILOT_ONNX_CACHE" not in os.environ:  # export the encoder graph once, not once per home
@@ -108,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stdio", type=int, default=10, help="SIGKILLs of ask's stdio hub mid-query")
     p.add_argument("--rounds", type=int, default=10, help="rounds of 2-4 concurrent asks on one session")
     p.add_argument("--kills", type=int, default=50, help="SIGKILLs of the fact writer")
-    p.add_argument("--only", default=",".join(NAMES), help=f"comma-separated subset of {','.join(NAMES)}")
+    p.add_argument("--only", default=",".join(DEFAULT), help=f"comma-separated subset of {','.join(NAMES)}")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = p.parse_args(argv)
     names = [n.strip() for n in args.only.split(",") if n.strip()]

@@ -137,6 +137,7 @@ def fact_kills(kills: int = 50, seed: int = 17) -> dict:
     config = home / "settings.yaml"
     config.write_text("memory:\n  max_facts: 10000000\n")  # no eviction: every missing fact is a loss
     ledger, lost, corrupt, acks, traceback, hang, early = Ledger(), set(), 0, 0, 0, 0, 0
+    stderr = ""  # the first writer's stderr that said anything: why a writer failed, if one did
     try:
         for i in range(kills):
             outcome = _one_kill(i, home, config, work, rng, ledger)
@@ -144,6 +145,7 @@ def fact_kills(kills: int = 50, seed: int = 17) -> dict:
             traceback += "Traceback" in outcome["stderr"]
             hang += outcome["hang"]
             early += outcome["died_early"]
+            stderr = stderr or outcome["stderr"].strip()[-600:]
             problems, missing = _check(home / "paperpilot.sqlite3", ledger)
             corrupt += bool(problems)
             lost |= missing
@@ -155,4 +157,4 @@ def fact_kills(kills: int = 50, seed: int = 17) -> dict:
         notes += "; lost e.g. " + ", ".join(sorted(lost)[:3])
     return row("kill -9 during fact writes", tries=kills, survived=kills - corrupt, clear_error="n/a",
                traceback=traceback, hang=hang, lost=len(lost), notes=notes, corrupt=corrupt, acks=acks,
-               died_early=early)
+               died_early=early, writer_stderr=stderr)
