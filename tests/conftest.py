@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -23,12 +24,12 @@ for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPER
 
 
 @pytest.fixture(scope="session")
-def hub_db(tmp_path_factory):
-    """A hub.sqlite3 already holding the bundled corpus with vectors, indexed once per run, for
-    tests that start ``paperpilot ask`` subprocesses (the hub then starts in seconds)."""
+def hub_db(tmp_path_factory) -> Path:
+    """A hub.sqlite3 already holding the bundled corpus with vectors, indexed once per run and shared
+    by every test that starts real hubs (``ask`` subprocesses, bench/faults.py): each starts in seconds."""
     from core.hub.service import Hub
 
-    db = tmp_path_factory.mktemp("shared-hub") / "hub.sqlite3"
+    db = tmp_path_factory.mktemp("indexed-hub") / "hub.sqlite3"
     hub = Hub(db)
     hub.start(background=False)
     hub.wait_ready()

@@ -1,5 +1,5 @@
-"""The memory tests' fixtures: a private data home (tests.support.cli.home); the indexed hub
-database ``hub_db`` that ``paperpilot ask`` subprocesses share lives in tests/conftest.py."""
+"""The memory tests' fixtures: a private data home (tests.support.cli.home); the indexed hub database
+that ``paperpilot ask`` subprocesses share is ``hub_db`` in tests/conftest.py."""
 
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -22,14 +23,15 @@ def write_settings(path: Path, hub_db: Path, *, memory: bool = False, extra: str
 
 
 class Ask:
-    """One ``paperpilot ask --json`` process; its stderr lines are collected as they come."""
+    """One ``paperpilot ask --json`` process; its stderr lines are collected as they come. It leads its
+    own process group, so :meth:`kill` also ends the stdio hub it started."""
 
     def __init__(self, home: Path, config: Path, question: str, *, session: str, env: dict | None = None) -> None:
         self.question = question
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "paperpilot_tui.cli.main", "ask", "--json", "--llm", "offline",
              "--config", str(config), "--session", session, question],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
             env={**os.environ, "PAPERPILOT_HOME": str(home), **(env or {})})
         self.err_lines: list[str] = []
         self._out: list[str] = []
@@ -42,6 +44,14 @@ class Ask:
     def _read(stream, into: list[str]) -> None:
         for line in stream:
             into.append(line.rstrip("\n"))
+
+    def kill(self) -> None:
+        """SIGKILL the process group (``ask`` and its hub child); a no-op once all of it is gone."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait(10)
 
     def finish(self, timeout: float = 120) -> tuple[int, dict | None, str]:
         """(exit code, the JSON result or None, stderr)."""

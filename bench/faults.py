@@ -1,0 +1,136 @@
+"""The fault suite of issue 17 ("Nothing lost, nothing hung, nothing leaked"), in one run.
+
+    python bench/faults.py [--http 30] [--stdio 10] [--rounds 10] [--kills 50] [--json] [--only NAME,...]
+
+Experiments (each a function returning one row: experiment, tries, survived, clear_error,
+traceback, hang, lost, notes; the table adds its wall time):
+
+* ``http``, ``stdio``: SIGKILL the hub mid-query in real ``ask`` runs (``bench/faults_hub.py``).
+* ``turns``: 2-4 concurrent ``ask --session S`` per round; acknowledged turns missing from history.
+* ``writes``: SIGKILL a process doing ``memory add/edit/rm/import``; integrity, acknowledged facts lost.
+* ``poison``: a poisoned corpus; instruction-like facts memorized.
+* ``secrets``: a configured key in questions; copies of it anywhere under ``$PAPERPILOT_HOME``.
+* ``hubmem`` (only when named in ``--only``): RSS of an HTTP hub that clients abandon.
+
+Everything runs on loopback in temporary data homes (removed afterwards); every wait is bounded;
+every process the suite starts leads its own process group and is ended with it, so no hub outlives
+the run. Exit code 1 when a row breaks a must-show property (a hang, a traceback, anything lost, a
+copy of the key, a memorized instruction), so the run can gate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.faults_common import COLUMNS, indexed_home, row
+from bench.faults_data import poisoned_corpus, secrets_grep
+from bench.faults_hub import hub_kills
+from bench.faults_hubmem import hub_memory
+from bench.faults_turns import concurrent_turns
+from bench.faults_writes import fact_kills
+
+DEFAULT = ("http", "stdio", "turns", "writes", "poison", "secrets")
+NAMES = (*DEFAULT, "hubmem")
+
+
+def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30) -> dict:
+    """``faults_hub.hub_kills`` as a row: nothing is stored by these tries, so lost is n/a."""
+    c = hub_kills(transport, tries, indexed, call_timeout=call_timeout)
+    notes = (f"{c['answered']} answered, slowest exit {c['max_exit_s']} s after the kill (bound "
+             f"{call_timeout + 5:g} s)" + (f", {c['skipped']} skipped" if c["skipped"] else ""))
+    if c["examples"]:
+        notes += f"; e.g. {c['examples'][0][:160]}"
+    return row(f"hub kills ({transport})", tries=c["tries"], survived=c["survived"], clear_error=c["clear_error"],
+               traceback=c["traceback"], hang=c["hang"], lost="n/a", notes=notes, answered=c["answered"],
+               skipped=c["skipped"], max_exit_s=c["max_exit_s"])
+
+
+def failures(r: dict) -> list[str]:
+    """The must-show properties a row breaks (empty: it holds)."""
+    bad = [k for k in ("traceback", "hang") if r.get(k)]
+    bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped", "failed")
+            if isinstance(r.get(k), int) and r[k]]
+    if r.get("tries") and r["survived"] != r["tries"]:
+        bad.append("survived")
+    return bad
+
+
+def run(names: list[str], sizes: dict[str, int]) -> list[dict]:
+    """Run the chosen experiments on one indexed hub database; each row gains ``wall_s``."""
+    jobs = {
+        "http": lambda ix: hub_row("http", sizes["http"], ix),
+        "stdio": lambda ix: hub_row("stdio", sizes["stdio"], ix),
+        "turns": lambda ix: concurrent_turns(ix, sizes["rounds"]),
+        "writes": lambda ix: fact_kills(sizes["kills"]),
+        "poison": poisoned_corpus,
+        "secrets": secrets_grep,
+        "hubmem": hub_memory,
+    }
+    cache = None
+    if "PAPERPILOT_ONNX_CACHE" not in os.environ:  # export the encoder graph once, not once per home
+        cache = tempfile.mkdtemp(prefix="faults-onnx-")
+        os.environ["PAPERPILOT_ONNX_CACHE"] = cache
+    indexed = indexed_home()
+    rows = []
+    try:
+        for name in names:
+            start = time.monotonic()
+            r = jobs[name](indexed)
+            r["wall_s"] = round(time.monotonic() - start, 1)
+            rows.append(r)
+            print(f"[faults] {r['experiment']}: done in {r['wall_s']} s", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(indexed, ignore_errors=True)
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
+            os.environ.pop("PAPERPILOT_ONNX_CACHE", None)
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    """A Markdown table (the README shows it as printed)."""
+    head = [*COLUMNS, "wall", "notes"]
+    lines = ["| " + " | ".join(h.replace("_", " ") for h in head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = [str(r[c]) for c in COLUMNS] + [f"{r.get('wall_s', 0):.0f} s", r["notes"].replace("|", "/")]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--http", type=int, default=30, help="SIGKILLs of an HTTP hub mid-query")
+    p.add_argument("--stdio", type=int, default=10, help="SIGKILLs of ask's stdio hub mid-query")
+    p.add_argument("--rounds", type=int, default=10, help="rounds of 2-4 concurrent asks on one session")
+    p.add_argument("--kills", type=int, default=50, help="SIGKILLs of the fact writer")
+    p.add_argument("--only", default=",".join(DEFAULT), help=f"comma-separated subset of {','.join(NAMES)}")
+    p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = p.parse_args(argv)
+    names = [n.strip() for n in args.only.split(",") if n.strip()]
+    unknown = [n for n in names if n not in NAMES]
+    if unknown:
+        p.error(f"unknown experiment(s) {', '.join(unknown)}; choose from {', '.join(NAMES)}")
+    start = time.monotonic()
+    rows = run(names, {"http": args.http, "stdio": args.stdio, "rounds": args.rounds, "kills": args.kills})
+    if args.json:
+        print(json.dumps(rows, indent=2, default=str))
+    else:
+        print(table(rows))
+        print(f"\n{time.strftime('%Y-%m-%d')}, {time.monotonic() - start:.0f} s in all")
+    broken = {r["experiment"]: failures(r) for r in rows if failures(r)}
+    for name, what in broken.items():
+        print(f"faults: {name}: {', '.join(what)}", file=sys.stderr)
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
