@@ -51,7 +51,7 @@ class Agent:
 
     def __init__(self, settings: Settings, brain: Brain, hub: Any, *, checkpointer: Any = None,
                  facts: Any = None, sessions: Any = None, traces: Any = None,
-                 collection: str | None = None, vocabulary: Vocabulary | None = None) -> None:
+                 collection: str | None = None, vocabulary: Vocabulary | None = None, web: Any = None) -> None:
         from core.graph import build_graph
 
         self.settings = settings
@@ -63,7 +63,8 @@ class Agent:
         self._vocabulary_tool = True  # the hub answers get_vocabulary (an upstream server may not)
         self._vocabulary_checked = time.monotonic() if vocabulary is not None else float("-inf")
         self.checkpointer = checkpointer
-        self.graph = build_graph(checkpointer)
+        self.web = web  # the web search client of stage K, or None (off, or no key / URL)
+        self.graph = build_graph(checkpointer, settings.agent.web_search_fallback if web is not None else None)
         self._lock = asyncio.Lock()
         self._redact = Redactor(settings.secrets())
         self._notices_seen = 0  # hub notices already reported in a turn
@@ -121,7 +122,7 @@ class Agent:
             await self.refresh_vocabulary()
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
-                               vocabulary=self.vocabulary.names())
+                               vocabulary=self.vocabulary.names(), web=self.web)
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
             try:
@@ -256,8 +257,11 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
             if warm is not None:
                 await asyncio.to_thread(warm.join, 120)
             raise
+        from core.tools.web_search import create_web_search_client
+
         agent = Agent(settings, brain, hub, checkpointer=checkpointer, facts=facts, sessions=sessions,
-                      traces=traces, collection=collection, vocabulary=vocabulary)
+                      traces=traces, collection=collection, vocabulary=vocabulary,
+                      web=create_web_search_client(settings))
         agent.warming = [warm] if warm is not None else []
         yield agent
 

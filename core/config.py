@@ -119,6 +119,28 @@ class CriticSettings(_Section):
     min_completeness: float = Field(0.6, ge=0, le=1)
 
 
+class WebFallbackSettings(_Section):
+    """Stage K: when the knowledge base cannot support an answer, search beyond it (off by default;
+    ``--offline`` keeps it off). ``url`` null = the provider's public endpoint (arxiv: arxiv.api_url,
+    tavily: its cloud API); searxng needs its instance's URL, tavily an api_key."""
+
+    enabled: bool = False
+    provider: Literal["arxiv", "tavily", "searxng"] = "arxiv"
+    api_key: SecretStr | None = None
+    url: str | None = None
+    max_results: int = Field(5, ge=1, le=20)
+    timeout: float = Field(15.0, gt=0)
+    on_no_evidence: bool = True  # also when the answer is the knowledge base's "no evidence", not only a forced pass
+
+
+class ArxivSettings(_Section):
+    """arXiv's public endpoints: the Atom search/metadata API and the PDFs (``ingest arxiv:ID``)."""
+
+    api_url: str = "http://export.arxiv.org/api/query"
+    pdf_url: str = "https://arxiv.org/pdf"
+    timeout: float = Field(60.0, gt=0)
+
+
 class AgentSettings(_Section):
     max_retries: int = Field(2, ge=0, le=10)
     max_react_steps: int = Field(5, ge=1, le=20)
@@ -144,6 +166,7 @@ class AgentSettings(_Section):
     # budgets per turn (null = unlimited): when one is reached the turn stops with the best draft so far
     max_llm_calls_per_turn: int | None = Field(None, ge=1)
     max_cost_per_turn: float | None = Field(None, gt=0)  # US dollars, from llm.pricing
+    web_search_fallback: WebFallbackSettings = Field(default_factory=WebFallbackSettings)
 
 
 class MemorySettings(_Section):
@@ -204,6 +227,7 @@ class Settings(_Section):
     paths: PathSettings = Field(default_factory=PathSettings)
     tui: TUISettings = Field(default_factory=TUISettings)
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
+    arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
 
     def secrets(self) -> list[str]:
         """Configured secret values, scrubbed from everything persisted: traces, facts, checkpoints,
@@ -211,6 +235,9 @@ class Settings(_Section):
         out = [s for s in self.tracing.redact if s]
         if self.llm.api_key and self.llm.api_key.get_secret_value():
             out.append(self.llm.api_key.get_secret_value())
+        web_key = self.agent.web_search_fallback.api_key
+        if web_key and web_key.get_secret_value():
+            out.append(web_key.get_secret_value())
         for conn in self.mcp.connections.values():
             out += [v for k, v in conn.headers.items() if v and k.lower() in {"authorization", "x-api-key"}]
             out += [v for k, v in conn.env.items() if v and re.search(r"KEY|TOKEN|SECRET|PASS", k, re.I)]

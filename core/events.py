@@ -184,6 +184,20 @@ class Notice(_Event):
     source: str = ""
 
 
+class WebSearched(_Event):
+    """Stage K: a search beyond the knowledge base (``web_fallback``); ``used`` when the answer
+    written from its results passed the critic and was delivered."""
+
+    kind: Literal["web_search"] = "web_search"
+    provider: str
+    query: str
+    result_count: int = 0
+    urls: list[str] = Field(default_factory=list)
+    used: bool = False
+    error: str | None = None
+    duration_ms: float = 0.0
+
+
 class TurnFinished(_Event):
     kind: Literal["turn_finished"] = "turn_finished"
     result: TurnResult
@@ -202,7 +216,7 @@ Event = Annotated[
     (TurnStarted | NodeStarted | NodeFinished | IntentClassified | SlotsFilled | PlanUpdated
      | RetrievalStarted | RetrievalFinished | SourcesFound | ThoughtEmitted | SufficiencyJudged | ReplanDecided
      | TokenDelta | DraftReady | AnswerReady | CriticVerdictIssued | RetryStarted | MemoryRecalled | MemoryWritten
-     | LLMCall | Notice | TurnFinished | TurnFailed),
+     | LLMCall | Notice | WebSearched | TurnFinished | TurnFailed),
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter = TypeAdapter(Event)

@@ -59,6 +59,11 @@ class TurnState(AttemptState):
 
     accumulated_facts: list[str] = Field(default_factory=list)
 
+    # stage K (core.nodes.web_fallback): whether the delivered answer rests on a web search, and the search
+    used_web_fallback: bool = False
+    web_query: str = ""
+    web_result_count: int = 0
+
 
 class AgentState(TurnState):
     """What the graph carries: the per-turn state plus the conversation, which accumulates across

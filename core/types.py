@@ -112,6 +112,7 @@ class Source(BaseModel):
     page: int | None = None
     score: float = 0.0
     text: str = ""
+    url: str | None = None  # a web fallback result's page (arXiv abs URL, ...)
 
 
 class Turn(BaseModel):
@@ -173,3 +174,6 @@ class TurnResult(BaseModel):
     recalled_facts: list[str] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
     hub: str = ""  # which hub connection answered, e.g. "hub (stdio)" or "hub (daemon :PORT)"
+    used_web_fallback: bool = False  # the answer was written from a web search (stage K)
+    web_query: str = ""  # that search's query, and how many results it gave ("", 0: no search)
+    web_result_count: int = 0

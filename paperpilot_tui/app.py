@@ -236,8 +236,9 @@ class PaperPilotApp(App):
 
 
 def main(config: str | None = None, session: str | None = None, replay: str | None = None,
-         llm: str | None = None) -> int:
-    """Entry point for ``paperpilot`` (and ``paperpilot replay``): load settings, run the app."""
+         llm: str | None = None, offline: bool = False) -> int:
+    """Entry point for ``paperpilot`` (and ``paperpilot replay``): load settings, run the app
+    (``offline``: no network, so no web search fallback either)."""
     from core.config import ConfigError, load_settings
 
     try:
@@ -247,6 +248,8 @@ def main(config: str | None = None, session: str | None = None, replay: str | No
         return 2
     if llm:  # --llm: this run's brain, whatever llm.provider says
         settings.llm.provider = llm
+    if offline:
+        settings.agent.web_search_fallback.enabled = False
     return run_app(PaperPilotApp(settings, session=session, replay=replay))
 
 

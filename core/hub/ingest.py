@@ -185,12 +185,15 @@ class Ingestor:
 
     def ingest(self, paths: list[str | Path], collection: str = DEFAULT_COLLECTION, force: bool = False,
                progress: Callable[[Path, str, int], None] | None = None, *,
-               pipeline: bool = True, workers: int | None = None) -> IngestReport:
+               pipeline: bool = True, workers: int | None = None,
+               meta: dict[str, dict] | None = None) -> IngestReport:
         """Ingest files and directories; failures are collected, never raised.
 
         ``progress(path, status, pages)`` is called once per file, when it is written (or skipped,
         or failed). ``pipeline=False`` is the old one-file-at-a-time path (parse, embed, write),
-        kept for the benchmark; ``workers`` overrides :func:`parse_workers`.
+        kept for the benchmark; ``workers`` overrides :func:`parse_workers`. ``meta`` maps a file's
+        resolved path to what is known of it better than its text says (title, authors, year, url:
+        a paper fetched from arXiv), stored over what parsing found.
         """
         report = IngestReport()
         files, report.failed = expand_paths(paths)
@@ -221,9 +224,9 @@ class Ingestor:
                 continue
             pending.append(item)
             if sum(len(p.chunks) for p in pending) >= EMBED_BATCH:
-                self._write(pending, collection, report, progress)
+                self._write(pending, collection, report, progress, meta)
                 pending = []
-        self._write(pending, collection, report, progress)
+        self._write(pending, collection, report, progress, meta)
         return report
 
     def _parsed(self, todo: list[tuple[Path, str, bool]], workers: int | None):
@@ -256,7 +259,7 @@ class Ingestor:
             pool.shutdown(wait=True, cancel_futures=True)
 
     def _write(self, batch: list[Parsed], collection: str, report: IngestReport,
-               progress: Callable[[Path, str, int], None] | None) -> None:
+               progress: Callable[[Path, str, int], None] | None, meta: dict[str, dict] | None = None) -> None:
         """Embed a batch's chunks in one call, then write each document in its own transaction."""
         if not batch:
             return
@@ -280,7 +283,7 @@ class Ingestor:
                 "doc_id": doc_id, "collection": collection, "path": rpath, "doc_type": doc.doc_type,
                 "file_hash": p.digest, "file_size": size, "title": doc.title,
                 "authors": doc.authors, "year": doc.year, "pages": doc.pages,
-                "summary": self._summary(doc, p.offline_summary),
+                "summary": self._summary(doc, p.offline_summary), **(meta or {}).get(rpath, {}),
             }, p.chunks)
             status = "updated" if p.existed else "added"
             getattr(report, status).append(doc_id)

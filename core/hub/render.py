@@ -28,6 +28,10 @@ class CitationMeta(BaseModel):
     lexical_rank: int | None = None
     dense_rank: int | None = None
     dense_score: float | None = None
+    # the document's own metadata, where known (a paper fetched with `ingest arxiv:ID`)
+    authors: list[str] | None = None
+    year: int | None = None
+    url: str | None = None
 
 
 class VocabularyTerm(BaseModel):
@@ -101,6 +105,7 @@ class DocumentSummary(BaseModel):
     chunk_count: int
     sections: list[str]
     summary: str
+    url: str | None = None  # where the document came from (an arXiv abs page), when it was fetched
 
 
 class SectionNode(BaseModel):
@@ -155,7 +160,8 @@ def citation(index: int, hit: Hit) -> Citation:
         text_snippet=snippet(c.text), text=c.text, page=c.page,
         metadata=CitationMeta(title=c.title, chunk_index=c.position, doc_type=c.doc_type, doc_id=c.doc_id,
                               breadcrumb=c.breadcrumb, lexical_rank=hit.lexical_rank, dense_rank=hit.dense_rank,
-                              dense_score=None if hit.dense_score is None else round(hit.dense_score, 4)))
+                              dense_score=None if hit.dense_score is None else round(hit.dense_score, 4),
+                              authors=c.authors or None, year=c.year, url=c.url))
 
 
 def references_block(result: SearchResult) -> str:

@@ -178,7 +178,8 @@ class Hub:
         return render.DocumentSummary(
             doc_id=doc["doc_id"], collection=doc["collection"], title=doc["title"], source=doc["path"],
             doc_type=doc["doc_type"], version=doc["version"], authors=doc["authors"], year=doc["year"],
-            pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "")
+            pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "",
+            url=doc.get("url"))
 
     def structure(self, doc_id: str, collection: str | None = None) -> render.DocumentStructure:
         doc = self._document(doc_id, collection)

@@ -59,6 +59,9 @@ class ChunkRow:
     title: str = ""
     path: str = ""
     doc_type: str = ""
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    url: str | None = None  # where the document came from (an arXiv abs page), when it was fetched
 
 
 @dataclass
@@ -77,13 +80,14 @@ class NewChunk:
 
 _CHUNK_SELECT = (
     "SELECT c.id, c.chunk_id, c.doc_id, c.collection, c.position, c.section_path, c.breadcrumb,"
-    " c.page, c.text, d.title, d.path, d.doc_type FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
+    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url"
+    " FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
 )
 
 
 def _chunk(row: tuple) -> ChunkRow:
     return ChunkRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8],
-                    row[9], row[10], row[11])
+                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14])
 
 
 class HubStore:
@@ -95,6 +99,8 @@ class HubStore:
         self.path = private_file(path)  # 0600: the index holds the user's documents
         self._local = threading.local()
         self.conn().executescript(SCHEMA)  # idempotent DDL, runs in its own transaction
+        if "url" not in {r[1] for r in self.conn().execute("PRAGMA table_info(documents)")}:
+            self.conn().execute("ALTER TABLE documents ADD COLUMN url TEXT")  # a store from before `ingest arxiv:`
 
     # -- connections -------------------------------------------------------------------------
     def conn(self) -> sqlite3.Connection:
@@ -206,11 +212,11 @@ class HubStore:
             self._delete_chunks(db, doc["doc_id"])
             db.execute(
                 "INSERT OR REPLACE INTO documents(doc_id, collection, path, doc_type, file_hash, file_size,"
-                " version, title, authors, year, pages, summary, created_at, updated_at)"
-                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " version, title, authors, year, pages, summary, created_at, updated_at, url)"
+                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (doc["doc_id"], doc["collection"], doc["path"], doc["doc_type"], doc["file_hash"],
                  doc.get("file_size"), version, doc["title"], json.dumps(doc.get("authors") or []),
-                 doc.get("year"), doc.get("pages"), doc.get("summary"), created, now))
+                 doc.get("year"), doc.get("pages"), doc.get("summary"), created, now, doc.get("url")))
             width = max(4, len(str(len(chunks))))
             for pos, ch in enumerate(chunks):
                 chunk_id = f"{doc['doc_id']}_{pos:0{width}d}"

@@ -40,6 +40,7 @@ class AgentContext:
     collection: str = "default"
     session_id: str = ""
     vocabulary: list[str] = field(default_factory=list)
+    web: Any = None  # a core.tools.web_search client when the web fallback is on (stage K)
 
 
 def ctx_of(runtime: Any) -> AgentContext:

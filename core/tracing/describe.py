@@ -12,7 +12,7 @@ from core.events import (
     AnswerReady, CriticVerdictIssued, DraftReady, Event, IntentClassified, LLMCall, MemoryRecalled, MemoryWritten,
     NodeFinished, NodeStarted, Notice, PlanUpdated, ReplanDecided, RetrievalFinished, RetrievalStarted,
     RetryStarted, SlotsFilled, SourcesFound, SufficiencyJudged, ThoughtEmitted, TokenDelta, TurnFailed,
-    TurnFinished, TurnStarted,
+    TurnFinished, TurnStarted, WebSearched,
 )
 from core.memory.text import shorten
 from core.types import node_path
@@ -95,6 +95,11 @@ def describe(e: Event) -> str:
                     f"{fmt_ms(e.duration_ms)}")
         case Notice():
             return f"{e.level}: {shorten(e.message, WIDTH - 20)}"
+        case WebSearched():
+            got = (f"error: {shorten(e.error, 60)}" if e.error else
+                   f"{_plural(e.result_count, 'result', 'results')}, "
+                   + ("used_web_fallback: the answer rests on them" if e.used else "local answer kept"))
+            return f"web search ({e.provider}) “{shorten(e.query, 50)}” → {got}  {fmt_ms(e.duration_ms)}"
         case TurnFinished():
             r = e.result
             return f"■ answer ({r.strategy}, {_plural(r.retry_count, 'retry', 'retries')}):"
@@ -112,10 +117,12 @@ def details(e: Event) -> list[str]:
             return [f"feedback: {shorten(e.verdict.feedback, WIDTH - 20)}"]
         case MemoryRecalled():
             return [f"· {shorten(f, WIDTH - 10)}" for f in e.facts]
+        case WebSearched():
+            return [f"· {url}" for url in e.urls]
         case TurnFinished():
             r = e.result
             lines = [line for line in r.final_answer.splitlines() if line.strip()]
-            return lines + [f"[{s.index}] {shorten(s.title or s.source or s.doc_id, 60)}  ({s.chunk_id})"
+            return lines + [f"[{s.index}] {shorten(s.title or s.source or s.doc_id, 60)}  ({s.url or s.chunk_id})"
                             for s in r.sources]
     return []
 

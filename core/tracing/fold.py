@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 from core.events import (
     AnswerReady, CriticVerdictIssued, DraftReady, Event, IntentClassified, LLMCall, MemoryRecalled, MemoryWritten,
     NodeFinished, NodeStarted, Notice, PlanUpdated, RetrievalFinished, RetrievalStarted, RetryStarted, SlotsFilled,
-    SourcesFound, SufficiencyJudged, TurnFailed, TurnFinished, TurnStarted,
+    SourcesFound, SufficiencyJudged, TurnFailed, TurnFinished, TurnStarted, WebSearched,
 )
 from core.types import CriticVerdict, Intent, NodeUsage, Source, TurnResult, node_path
 
@@ -67,6 +67,7 @@ class TurnSummary(BaseModel):
     memorized_facts: list[str] = Field(default_factory=list)
     memory_skipped: str = ""
     notices: list[Notice] = Field(default_factory=list)
+    web_search: WebSearched | None = None  # stage K's search beyond the knowledge base, if one ran
     steps: list[TraceStep] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)  # per node path, plus "router"
     result: TurnResult | None = None  # from TurnFinished
@@ -136,7 +137,9 @@ class TurnSummary(BaseModel):
             tokens={"prompt": prompt, "completion": completion, "total": prompt + completion},
             cost=self.cost, llm_by_node={k: v.model_copy() for k, v in self.llm_by_node.items()},
             timings_ms=timings, recalled_facts=self.recalled_facts, notices=[n.message for n in self.notices],
-            hub=self.hub,
+            hub=self.hub, used_web_fallback=bool(self.web_search and self.web_search.used),
+            web_query=self.web_search.query if self.web_search else "",
+            web_result_count=self.web_search.result_count if self.web_search else 0,
         )
 
 
@@ -218,6 +221,8 @@ def apply(s: TurnSummary, e: Event) -> TurnSummary:
             s.memorized_facts, s.memory_skipped = list(e.facts), e.skipped_reason
         case Notice():
             s.notices.append(e)
+        case WebSearched():
+            s.web_search = e
         case TurnFinished():
             s.result = e.result
             if not s.llm_by_node:  # a trace recorded before calls were counted per node

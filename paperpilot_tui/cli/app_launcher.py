@@ -8,4 +8,5 @@ import argparse
 def run(args: argparse.Namespace) -> int:
     from paperpilot_tui.app import main as app_main
 
-    return app_main(config=args.config, session=args.session, llm=getattr(args, "llm", None))
+    return app_main(config=args.config, session=args.session, llm=getattr(args, "llm", None),
+                    offline=getattr(args, "offline", False))

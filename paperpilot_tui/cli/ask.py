@@ -67,7 +67,8 @@ def result_json(result, session: dict | None = None) -> dict:
         "strategy": result.strategy,
         "final_answer": result.final_answer,
         "sources": [{"index": s.index, "chunk_id": s.chunk_id, "doc_id": s.doc_id, "title": s.title,
-                     "source": s.source, "breadcrumb": s.breadcrumb, "page": s.page, "score": s.score}
+                     "source": s.source, "breadcrumb": s.breadcrumb, "page": s.page, "score": s.score,
+                     "url": s.url}
                     for s in result.sources],
         "critic": None if critic is None else {
             "passed": critic.passed, "score": critic.score, "completeness": critic.completeness,
@@ -84,6 +85,9 @@ def result_json(result, session: dict | None = None) -> dict:
         "notices": result.notices,
         "hub": result.hub,
         "warm": bool(os.environ.get("PAPERPILOT_WARM")),  # run by the warm ask server (hub start)
+        "used_web_fallback": result.used_web_fallback,  # stage K: the answer rests on a web search
+        "web_query": result.web_query,
+        "web_result_count": result.web_result_count,
     }
 
 

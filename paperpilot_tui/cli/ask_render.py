@@ -74,10 +74,14 @@ def render_result(result, session: dict | None = None) -> None:
             where = s.breadcrumb or ""
             if s.page is not None:
                 where = f"{where} · p.{s.page}" if where else f"p.{s.page}"
-            table.add_row(f"[{s.index}]", escape(clean(s.title or s.source)), escape(clean(where)))
+            name = clean(s.title or s.source) + (f" ({clean(s.url)})" if s.url else "")
+            table.add_row(f"[{s.index}]", escape(name), escape(clean(where)))
         out.print(table)
     else:
         out.print("[dim]No sources cited.[/]")
+    if result.used_web_fallback:
+        out.print(f"[cyan]web fallback:[/] the knowledge base could not support an answer; this one rests on "
+                  f"{result.web_result_count} result(s) for “{escape(clean(result.web_query))}”")
     if forced := forced_pass(result):
         out.print(f"[yellow]⚠ {escape(forced)}[/]")
     for note in result.notices:

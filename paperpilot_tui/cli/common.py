@@ -24,6 +24,8 @@ def load_settings_or_exit(args: argparse.Namespace) -> Any:
         raise SystemExit(EXIT_USAGE) from None
     if getattr(args, "llm", None):  # `paperpilot --llm X CMD`, `CMD --llm X`, or --offline (main sets llm)
         settings.llm.provider = args.llm
+    if getattr(args, "offline", False):  # no network at all: no web search fallback either
+        settings.agent.web_search_fallback.enabled = False
     return settings
 
 

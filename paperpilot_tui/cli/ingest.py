@@ -7,7 +7,7 @@ import sys
 
 from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit
 
-HELP = "add PDFs, Markdown, text, DOCX or PPTX files (or folders) to the knowledge hub"
+HELP = "add PDFs, Markdown, text, DOCX or PPTX files (or folders, or arXiv papers) to the knowledge hub"
 DESCRIPTION = """\
 Index documents into a knowledge-hub collection: PDFs keep page numbers, Markdown/text/DOCX are split
 by headings into sections (breadcrumbs like "QLoRA > Method > 4-bit NormalFloat"), PPTX by slide.
@@ -16,6 +16,8 @@ leading abstract/summary sentences, or the LLM's when the brain is one (llm.prov
 API key; `paperpilot --offline ingest` never asks it). Files that cannot be read (corrupt, empty or
 encrypted PDFs, ...) or are larger than limits.ingest_file_bytes (PDF, DOCX, PPTX; 100 MB) or
 limits.ingest_text_bytes (Markdown, text; 10 MB) are reported by name and skipped; the rest continue.
+arxiv:ID (e.g. arxiv:2106.09685) fetches the paper's PDF (arxiv.pdf_url) and its title, authors and year
+(arxiv.api_url); its chunks carry them and the paper's arXiv URL. `--offline` fetches nothing.
 
 exit codes: 0 all files ingested or unchanged · 1 some file failed · 2 usage or config error
 """
@@ -24,7 +26,8 @@ exit codes: 0 all files ingested or unchanged · 1 some file failed · 2 usage o
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ingest", help=HELP, description=DESCRIPTION,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders (searched recursively) or arxiv:ID")
     p.add_argument("--collection", default="default", metavar="NAME", help="collection (default: default)")
     p.add_argument("--force", action="store_true", help="re-index files even when unchanged")
     p.add_argument("--no-embed", action="store_true",
@@ -43,10 +46,16 @@ def run(args: argparse.Namespace) -> int:
 
     if not valid_collection(args.collection):
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
+    refs = [p for p in args.paths if p.lower().startswith("arxiv:")]
+    args.paths = [p for p in args.paths if p not in refs]
+    fetched, unfetched = _fetch_arxiv(refs, settings, getattr(args, "offline", False))
+    args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
     store = HubStore(settings.paths.resolve(settings.paths.hub_db))
     ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits)
-    report, seconds = _with_progress(ingestor, args, files)
+    meta = {str(path.resolve()): info for path, info in fetched}
+    report, seconds = _with_progress(ingestor, args, files, meta)
+    report.failed = unfetched + report.failed
     for path, reason in report.failed:
         print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)
     if ingestor.summary_errors:
@@ -57,6 +66,18 @@ def run(args: argparse.Namespace) -> int:
           f"({report.pages} pages, {report.chunks} chunks in {seconds:.1f} s, "
           f"{report.pages / max(seconds, 1e-9):.1f} pages/s)")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _fetch_arxiv(refs: list[str], settings, offline: bool):
+    """The PDFs and metadata of the ``arxiv:ID`` arguments, and (ref, reason) for those not fetched."""
+    if not refs:
+        return [], []
+    if offline:
+        return [], [(ref, "not fetched: --offline allows no network") for ref in refs]
+    from core.tools.arxiv import ArxivClient, fetch_papers
+
+    client = ArxivClient(settings.arxiv.api_url, settings.arxiv.pdf_url, timeout=settings.arxiv.timeout)
+    return fetch_papers(refs, client, settings.paths.home_dir() / "arxiv", settings.limits.ingest_file_bytes)
 
 
 def llm_summarizer(settings):
@@ -75,7 +96,7 @@ def llm_summarizer(settings):
     return summarize
 
 
-def _with_progress(ingestor, args: argparse.Namespace, files: list):
+def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict | None = None):
     """Ingest with a Rich progress bar on a terminal (files, pages/s, elapsed, ETA by bytes);
     nothing extra otherwise. Returns (report, seconds)."""
     import time
@@ -111,5 +132,5 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list):
             progress.update(task, advance=sizes.get(str(path), 1), done=t.fields["done"] + 1,
                             pages=t.fields["pages"] + pages, description=f"{path.name} ({status})")
 
-        report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step)
+        report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step, meta=meta)
     return report, time.perf_counter() - started

@@ -1,11 +1,13 @@
 """Sources of the last answer: a list of ``[n]`` citations and the chunk behind the selected one
 (title, breadcrumb, page and text). Each citation shows its paper and, under it, what tells two
-chunks of one paper apart: the section, the page, or the chunk's position."""
+chunks of one paper apart: the section, the page, or the chunk's position. A source from the web
+fallback shows its URL as a link (an OSC 8 hyperlink: ctrl/cmd+click in most terminals)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -61,6 +63,9 @@ class SourcesPanel(Horizontal):
         where = " · ".join(x for x in (s.breadcrumb, f"p. {s.page}" if s.page is not None else "") if x)
         if where:
             text.append(where + "\n", style="italic")
+        if url := getattr(s, "url", None):
+            text.append(url, style=Style(link=url, underline=True))
+            text.append("\n")
         text.append(f"{s.chunk_id}\n", style="dim")
         text.append(s.text or "(no text)")
         self.query_one("#source-detail", Static).update(text)
@@ -81,5 +86,9 @@ def source_label(s: Any) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"[{s.index}] ", style="bold")
     text.append(s.title or s.doc_id or s.chunk_id)
-    text.append(f"\n  {where_in_paper(s)}", style="dim")
+    if url := getattr(s, "url", None):
+        text.append("\n  ")
+        text.append(url, style=Style(link=url, dim=True))
+    else:
+        text.append(f"\n  {where_in_paper(s)}", style="dim")
     return text

@@ -8,7 +8,7 @@ from typing import Any
 from core.events import (
     AnswerReady, CriticVerdictIssued, Event, IntentClassified, LLMCall, MemoryRecalled, MemoryWritten, NodeFinished,
     Notice, PlanUpdated, ReplanDecided, RetrievalFinished, RetrievalStarted, RetryStarted, SlotsFilled,
-    SufficiencyJudged, ThoughtEmitted,
+    SufficiencyJudged, ThoughtEmitted, WebSearched,
 )
 from core.tracing.describe import describe as describe_line
 from core.tracing.describe import details
@@ -17,7 +17,7 @@ from core.tracing.describe import fmt_ms as _fmt_ms
 # the semantic events that get a trace row of their own (nodes and searches have theirs)
 ROWS: tuple[type, ...] = (IntentClassified, SlotsFilled, PlanUpdated, ThoughtEmitted, SufficiencyJudged,
                           ReplanDecided, CriticVerdictIssued, RetryStarted, MemoryRecalled, MemoryWritten, LLMCall,
-                          Notice, AnswerReady)
+                          Notice, WebSearched, AnswerReady)
 _PLUMBING = {"kind", "ts", "turn_id", "node", "graph"}
 
 

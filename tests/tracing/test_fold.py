@@ -85,7 +85,9 @@ def _one_of_each() -> list:
         ev.RetryStarted(attempt=1, feedback="more"), ev.MemoryRecalled(facts=["f"]),
         ev.MemoryWritten(facts=[], skipped_reason="memory off"),
         ev.LLMCall(purpose="critic", model="m", prompt_tokens=3, completion_tokens=4, duration_ms=5),
-        ev.Notice(level="warning", message="careful"), ev.TurnFinished(result=result),
+        ev.Notice(level="warning", message="careful"),
+        ev.WebSearched(provider="arxiv", query="mamba", result_count=2, urls=["http://arxiv.org/abs/2312.00752v2"],
+                       used=True, duration_ms=210), ev.TurnFinished(result=result),
         ev.TurnFailed(error="boom", category="backend", node="critic"),
     ]
 
@@ -109,6 +111,9 @@ def test_describe_spells_each_thing_one_way():
     assert describe(by_kind["turn_failed"]) == "✗ failed (backend, in critic): boom"
     assert details(by_kind["plan_updated"]) == ["1. a", "2. b"]
     assert details(by_kind["turn_finished"]) == ["A [1].", "[1] LoRA  (c1)"]
+    assert describe(by_kind["web_search"]) == \
+        "web search (arxiv) “mamba” → 2 results, used_web_fallback: the answer rests on them  210 ms"
+    assert details(by_kind["web_search"]) == ["· http://arxiv.org/abs/2312.00752v2"]
 
 
 def test_a_node_is_summarized_from_what_it_emitted():
