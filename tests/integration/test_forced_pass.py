@@ -29,7 +29,8 @@ async def test_a_forced_pass_delivers_the_best_attempt() -> None:
     brain = WorseningBrain(s)
     turn = (await ask_all(["What rank does LoRA use by default?"], s, brain=brain))[0]
     result = turn.result
-    assert brain.attempt == 3
+    # at least one retry ran (a retry whose refinement has nothing new to search stops early)
+    assert brain.attempt >= 2
     assert result.critic.forced and result.critic.score == 6.9
     assert "r = 8" in result.final_answer and "lost the thread" not in result.final_answer
     assert result.sources and all(src.chunk_id for src in result.sources)
