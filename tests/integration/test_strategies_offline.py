@@ -81,7 +81,11 @@ def test_failing_critic_retries_with_feedback_then_forces_a_pass():
     r = turn.result
     retries = turn.of("retry")
     verdicts = turn.of("critic_verdict")
-    assert r.retry_count == 2 and len(retries) == 2 and len(verdicts) == 3
+    # each attempt is judged; the retries end at max_retries, or earlier, with one more (forced) verdict,
+    # when the next retry's refinement has nothing new to search
+    stopped = [n for n in turn.of("notice") if "would repeat the same searches" in n.message]
+    assert 1 <= len(retries) == r.retry_count <= 2
+    assert len(verdicts) == len(retries) + 1 + len(stopped) and (stopped or len(retries) == 2)
     assert r.critic.forced and r.critic.passed
     assert not verdicts[0].verdict.passed and verdicts[0].verdict.feedback
     # Reflexion: the critic's feedback is carried into the retry and changes what is retrieved.
