@@ -44,8 +44,10 @@ def test_two_processes_write_the_same_home_at_once(tmp_path):
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [o[1][-500:] for o in outs]
     store = FactStore(db)
-    contents = {f.content for f in store.list()}
-    assert len(contents) == 2 * n and all(c.endswith("edited") for c in contents)
+    facts = store.list()
+    contents = {f.content for f in facts}
+    expected = {f"writer {tag} fact {i} about something, edited" for tag in ("a", "b") for i in range(n)}
+    assert contents == expected, (len(facts), sorted(expected - contents)[:5], sorted(contents - expected)[:5])
     conn = store.db._conn
     assert conn.execute("SELECT COUNT(*) FROM traces").fetchone()[0] == 2 * n
     assert conn.execute("SELECT SUM(turn_count) FROM sessions").fetchone()[0] == 2 * n
