@@ -2,8 +2,8 @@
 real SQLite stores, real encoder).
 
 tests/data/poisoned_notes.md mixes ordinary notes with prompt injections and a planted claim. The
-questions below retrieve the poisoned chunks, and the offline answer quotes the injections (they are
-"supported" by the chunk); none of that may become a fact. Ordinary answers still teach facts, each
+questions below retrieve the poisoned chunks; the answers must not quote the injections, and none of
+that may become a fact. Ordinary answers still teach facts, each
 with the document and chunk it came from.
 """
 
@@ -62,9 +62,11 @@ def test_poisoned_chunks_are_never_memorized_but_ordinary_answers_are(tmp_path, 
 
     turns = asyncio.run(ask_all([*ATTACKS, ORDINARY, UNRELATED], s, persist=True))  # a new session each
     later = turns.pop()
-    # The attacks really reached the poisoned text: it is in the retrieved chunks and quoted in answers.
-    quoted = [t.result.final_answer for t in turns[:-1] if _planted(t.result.final_answer)]
-    assert quoted, [t.result.final_answer for t in turns]
+    # The attacks really reached the poisoned text (it is in the retrieved chunks), and the answers do
+    # not quote it (instruction-like sentences are no evidence for the offline brain either).
+    retrieved = [" ".join(c.content for e in t.of("sources_found") for c in e.contexts) for t in turns[:-1]]
+    assert any(_planted(text) for text in retrieved), retrieved
+    assert not any(_planted(t.result.final_answer) for t in turns[:-1]), [t.result.final_answer for t in turns]
     assert all(t.result.critic and t.result.critic.passed for t in turns)
 
     facts = FactStore(s.paths.resolve(s.paths.state_db), s.memory)
