@@ -187,9 +187,14 @@ class _Handler(BaseHTTPRequestHandler):
                 return self._send(reply.status_code, reply.headers.get("content-type", ""), reply.content)
             with client.stream("POST", url, json=body) as reply:
                 kind = reply.headers.get("content-type", "application/json").split(";")[0]
-                if kind == "text/event-stream":
-                    events = [line[len("data:"):].strip() for line in reply.iter_lines() if line.startswith("data:")]
-                    events = [e for e in events if e != "[DONE]"]
+                if kind == "text/event-stream":  # relayed as it comes, so client timeouts act as live
+                    self._start_events(reply.status_code)
+                    events = []
+                    for line in reply.iter_lines():
+                        if line.startswith("data:") and (event := line[len("data:"):].strip()) != "[DONE]":
+                            events.append(event)
+                            self._event(event)
+                    self._event("[DONE]")
                     response = {"status": reply.status_code, "events": events}
                 else:
                     reply.read()
@@ -200,9 +205,8 @@ class _Handler(BaseHTTPRequestHandler):
                     response = {"status": reply.status_code, "content_type": kind, "body": payload}
         self.owner.cassette.append({"key": request_key(body), "request": {
             "method": "POST", "path": self.path, "body": body}, "response": response})
-        if "events" in response:
-            return self._send_events(response["status"], response["events"])
-        self._send(response["status"], response["content_type"], json.dumps(response["body"]).encode())
+        if "events" not in response:
+            self._send(response["status"], response["content_type"], json.dumps(response["body"]).encode())
 
     def _send(self, status: int, content_type: str, data: bytes) -> None:
         self.send_response(status)
@@ -212,13 +216,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _send_events(self, status: int, events: list[str]) -> None:
+        self._start_events(status)
+        for event in [*events, "[DONE]"]:
+            self._event(event)
+
+    def _start_events(self, status: int) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()  # HTTP/1.0: the stream ends when the connection closes
-        for event in [*events, "[DONE]"]:
-            self.wfile.write(f"data: {event}\n\n".encode())
-            self.wfile.flush()
+
+    def _event(self, event: str) -> None:
+        self.wfile.write(f"data: {event}\n\n".encode())
+        self.wfile.flush()
 
 
 def _error(message: str) -> bytes:
