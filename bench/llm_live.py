@@ -1,0 +1,128 @@
+"""The QA eval with a live OpenAI-compatible endpoint (``--llm openai``) beside the offline brain.
+
+    python bench/llm_live.py --base-url http://127.0.0.1:8080/v1 --model smollm2 [--limit N]
+                             [--data DIR] [--home DIR] [--timeout S] [--json FILE]
+
+Runs ``paperpilot eval qa --json`` twice on the same data dir and questions (``DIR/docs`` and
+``DIR/questions.jsonl``, default ``../shared/eval/realpapers/dev`` next to the repository): once with
+``--llm openai`` against the endpoint (``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``, a placeholder
+``OPENAI_API_KEY``), once offline; then prints both reports side by side with the wall time of
+each run. ``--limit N`` takes N questions spread evenly over the file; ``--timeout`` is the
+per-request LLM timeout (a small model on a CPU is slow on long prompts). Use it to check that an
+LLM is no worse than the offline brain where it matters: citation validity, claim-level citation
+precision and abstention recall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = "import sys; from paperpilot_tui.cli.main import main; sys.exit(main())"
+ROWS = [  # (label, report key, kind)
+    ("gold term (answerable)", "gold_term", "pct"),
+    ("right document", "right_document", "pct"),
+    ("citation validity", "citation_validity", "pct"),
+    ("claim-level citation precision", "claim_citation_precision", "pct"),
+    ("abstention recall", "abstention_recall", "pct"),
+    ("false abstention", "false_abstention", "pct"),
+    ("LLM calls", ("llm", "calls"), "int"),
+    ("LLM steps answered offline", "llm_fallbacks", "int"),
+    ("failed turns", "errors", "int"),
+]
+
+
+def default_data() -> Path:
+    """``../shared/eval/realpapers/dev`` beside the repository (or beside the main checkout of a worktree)."""
+    for base in (ROOT.parent, ROOT.parent.parent):
+        if (candidate := base / "shared" / "eval" / "realpapers" / "dev").is_dir():
+            return candidate
+    return ROOT.parent / "shared" / "eval" / "realpapers" / "dev"
+
+
+def sample(questions: Path, limit: int | None, into: Path) -> Path:
+    """``limit`` questions spread evenly over the file (its labels come in blocks, the unanswerable
+    ones near the end, so a prefix would test one kind), or the whole file."""
+    lines = [line for line in questions.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if not limit or limit >= len(lines):
+        return questions
+    picked = [lines[i * len(lines) // limit] for i in range(limit)]
+    into.write_text("\n".join(picked) + "\n", encoding="utf-8")
+    return into
+
+
+def eval_qa(brain: str, data: Path, questions: Path, env: dict, config: Path) -> tuple[dict, float]:
+    args = [sys.executable, "-c", CLI, "eval", "qa", "--config", str(config), "--llm", brain, "--json",
+            "--corpus", str(data / "docs"), "--questions", str(questions)]
+    t0 = time.perf_counter()
+    out = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if out.returncode not in (0, 1):  # 1: some turns failed, the report still counts them
+        raise SystemExit(f"eval qa --llm {brain} failed ({out.returncode}): {out.stderr.strip()[-400:]}")
+    try:
+        return json.loads(out.stdout), wall
+    except json.JSONDecodeError:
+        raise SystemExit(f"eval qa --llm {brain} printed no JSON: {out.stderr.strip()[-400:]}") from None
+
+
+def value(report: dict, key, kind: str) -> str:
+    v = report[key[0]][key[1]] if isinstance(key, tuple) else report.get(key)
+    if v is None:
+        return "–"
+    return f"{100 * v:.1f}%" if kind == "pct" else str(v)
+
+
+def table(reports: dict[str, tuple[dict, float]]) -> str:
+    names = list(reports)
+    lines = ["| metric | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for label, key, kind in ROWS:
+        lines.append(f"| {label} | " + " | ".join(value(reports[n][0], key, kind) for n in names) + " |")
+    lines.append("| wall time | " + " | ".join(f"{reports[n][1] / 60:.1f} min" for n in names) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--base-url", required=True, help="the OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1")
+    p.add_argument("--model", required=True, help="model name the endpoint serves")
+    p.add_argument("--api-key", default=os.environ.get("OPENAI_API_KEY") or "sk-local")
+    p.add_argument("--data", type=Path, default=None, help="eval data dir with docs/ and questions.jsonl")
+    p.add_argument("--limit", type=int, default=None, metavar="N",
+                   help="only N questions, spread evenly over the file (default: all)")
+    p.add_argument("--home", type=Path, default=None, help="PAPERPILOT_HOME (default: a temporary one)")
+    p.add_argument("--timeout", type=float, default=300.0, help="seconds per LLM request (default 300)")
+    p.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write both reports here")
+    args = p.parse_args(argv)
+    data = (args.data or default_data()).resolve()
+    if not (data / "questions.jsonl").is_file() or not (data / "docs").is_dir():
+        raise SystemExit(f"{data}: needs docs/ and questions.jsonl (give --data)")
+    home = args.home or Path(tempfile.mkdtemp(prefix="pp-llm-live-"))
+    config = home / "llm-live.yaml"
+    home.mkdir(parents=True, exist_ok=True)
+    config.write_text(f"llm:\n  timeout: {args.timeout}\n  retries: 1\n", encoding="utf-8")
+    env = {**os.environ, "PAPERPILOT_HOME": str(home)}
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPERPILOT_LLM_PROVIDER"):
+        env.pop(var, None)
+    live_env = {**env, "OPENAI_BASE_URL": args.base_url, "PAPERPILOT_LLM_MODEL": args.model,
+                "OPENAI_API_KEY": args.api_key}
+    questions = sample(data / "questions.jsonl", args.limit, home / "llm-live-questions.jsonl")
+    reports = {"offline": eval_qa("offline", data, questions, env, config)}  # indexes the corpus first
+    reports[f"--llm openai ({args.model})"] = eval_qa("openai", data, questions, live_env, config)
+    n = reports["offline"][0]["n"]
+    print(f"QA on {data} ({n} questions; offline first, which also indexes the corpus)\n")
+    print(table(reports))
+    if args.json:
+        args.json.write_text(json.dumps({k: {"report": r, "wall_s": w} for k, (r, w) in reports.items()},
+                                        indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
