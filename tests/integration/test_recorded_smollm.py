@@ -58,13 +58,11 @@ def test_every_citation_passes_the_support_check(replayed, question):
 
 
 def test_the_no_evidence_question_is_declined(replayed):
+    # SmolLM2 invents "The boiling point of tungsten is 4,820 Kelvin." when asked to write over
+    # irrelevant chunks; abstention is brain-independent, so no synthesis call is made for it
     result = replayed[1][NO_EVIDENCE].result
     assert result.sources == []
-    if not ABSTAIN_RE.search(result.final_answer):
-        # agent behaviour, for core to fix: SmolLM2's synthesis states an unsupported fact with no
-        # citation ("The boiling point of tungsten is 4,820 Kelvin."), and it is delivered as the answer
-        pytest.xfail(f"the no-evidence question is answered, not declined: {result.final_answer!r} "
-                     f"(critic {result.critic and result.critic.score}, forced {result.critic and result.critic.forced})")
+    assert ABSTAIN_RE.search(result.final_answer), result.final_answer
 
 
 def test_every_forced_pass_is_shown_as_such(replayed, capsys, monkeypatch):
