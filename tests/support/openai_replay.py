@@ -145,7 +145,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:  # keep test output clean
         pass
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:
         if self.owner.upstream:
             return self._forward(None)
         models = {"object": "list", "data": sorted(
@@ -154,7 +154,7 @@ class _Handler(BaseHTTPRequestHandler):
             key=lambda m: str(m["id"]))}
         self._send(200, "application/json", json.dumps(models).encode())
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
