@@ -11,6 +11,7 @@ judgement falls back to the offline brain and a warning :class:`core.events.Noti
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -238,6 +239,8 @@ class LLMBrain:
     @falls_back("synthesis (empty reply)")
     async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
         has_evidence = getattr(self.fallback, "has_evidence", None)
+        if inspect.iscoroutinefunction(has_evidence):  # not the offline brain's synchronous rule
+            has_evidence = None
         if not request.contexts or (has_evidence is not None and not has_evidence(request)):
             # Nothing retrieved bears on the question (the offline brain's rule, so abstention does
             # not depend on the brain): there is nothing to cite, and no model call can do better.
