@@ -104,14 +104,18 @@ async def test_turn_deadline_stops_the_turn_with_one_line(sleepy):
 
 
 def _hub_child(parent: int) -> int | None:
-    for entry in Path("/proc").iterdir():
+    import psutil
+
+    try:
+        kids = psutil.Process(parent).children()
+    except psutil.NoSuchProcess:
+        return None
+    for kid in kids:
         try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            cmd = (entry / "cmdline").read_bytes().decode(errors="replace")
-        except (OSError, IndexError, ValueError):
+            if "core.hub" in " ".join(kid.cmdline()):
+                return kid.pid
+        except psutil.Error:
             continue
-        if ppid == parent and "core.hub" in cmd:
-            return int(entry.name)
     return None
 
 
