@@ -9,10 +9,11 @@ adds those. Imports no LangGraph.
 from __future__ import annotations
 
 from core.events import (
-    AnswerReady, CriticVerdictIssued, DraftReady, Event, IntentClassified, LLMCall, MemoryRecalled, MemoryWritten,
-    NodeFinished, NodeStarted, Notice, PlanUpdated, ReplanDecided, RetrievalFinished, RetrievalStarted,
-    RetryStarted, SlotsFilled, SourcesFound, SufficiencyJudged, ThoughtEmitted, TokenDelta, TurnFailed,
-    TurnFinished, TurnStarted, WebSearched,
+    AnswerReady, ClarificationAsked, CriticVerdictIssued, DraftReady, Event, IntentClassified, LLMCall,
+    MemoryRecalled, MemoryWritten, NodeFinished, NodeStarted, Notice, OutlineEdited, OutlineProposed,
+    PlanUpdated, PointSearched, ReplanDecided, ResearchStageChanged, ResearchStarted, ResearchWaiting,
+    RetrievalFinished, RetrievalStarted, RetryStarted, ReviewFinished, SlotsFilled, SourcesFound,
+    SufficiencyJudged, ThoughtEmitted, TokenDelta, TurnFailed, TurnFinished, TurnStarted, WebSearched,
 )
 from core.memory.text import shorten
 from core.types import node_path
@@ -103,6 +104,25 @@ def describe(e: Event) -> str:
         case TurnFinished():
             r = e.result
             return f"■ answer ({r.strategy}, {_plural(r.retry_count, 'retry', 'retries')}):"
+        case ResearchStarted():
+            return f"▶ research “{shorten(e.topic, WIDTH - 40)}”  (session {e.session_id}, from {e.stage})"
+        case ResearchStageChanged():
+            return f"stage: {e.previous or '-'} → {e.stage}"
+        case ClarificationAsked():
+            return f"clarify: {_plural(len(e.questions), 'question', 'questions')}"
+        case OutlineProposed():
+            return f"outline: {shorten(e.outline.title, 50)} ({len(e.outline.knowledge_points)} points)"
+        case OutlineEdited():
+            return (f"outline edited: {len(e.outline.knowledge_points)} points "
+                    f"(+{len(e.added)} −{len(e.removed)} ~{len(e.changed)})")
+        case PointSearched():
+            got = f"error: {shorten(e.error, 50)}" if e.error else f"{e.kept} kept of {e.candidates}"
+            return f"point {e.index}/{e.total} {e.point_id} “{shorten(e.topic, 40)}” → {got}  {fmt_ms(e.duration_ms)}"
+        case ResearchWaiting():
+            return f"⏸ waiting for {'answers' if e.needs == 'answers' else 'outline confirmation'} ({e.stage})"
+        case ReviewFinished():
+            r = e.review
+            return f"■ review: {len(r.points)} points, {len(r.sources)} source(s), {len(r.uncovered)} uncovered"
         case TurnFailed():
             return f"✗ failed ({e.category}{', in ' + e.node if e.node else ''}): {e.error}"
     return getattr(e, "kind", type(e).__name__)

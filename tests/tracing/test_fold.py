@@ -8,6 +8,7 @@ import pytest
 
 from core import events as ev
 from core.brains.offline.brain import OfflineBrain
+from core.research.types import ClarifyingQuestion, KnowledgePoint, Outline, ResearchReview
 from core.tracing.describe import describe, details, node_summary
 from core.tracing.fold import apply, fold
 from core.types import CriticVerdict, Intent, RetrievedContext, Source, SufficiencyJudgement
@@ -69,6 +70,7 @@ def _one_of_each() -> list:
     intent = Intent(type="comparative", confidence=0.8, entities=["LoRA", "QLoRA"], reformulated_query="q")
     verdict = CriticVerdict(passed=False, score=4, completeness=0.4, faithfulness=0.9, feedback="more")
     src = Source(index=1, chunk_id="c1", title="LoRA")
+    outline = Outline(title="T", knowledge_points=[KnowledgePoint(id="KP1", category="Methods", topic="LoRA")])
     result = ev.TurnResult(question="q", session_id="s", trace_id="t", intent=intent, strategy="comparative",
                            final_answer="A [1].", sources=[src], critic=verdict, retry_count=0, llm_calls=0,
                            tokens={}, timings_ms={})
@@ -89,6 +91,12 @@ def _one_of_each() -> list:
         ev.WebSearched(provider="arxiv", query="mamba", result_count=2, urls=["http://arxiv.org/abs/2312.00752v2"],
                        used=True, duration_ms=210), ev.TurnFinished(result=result),
         ev.TurnFailed(error="boom", category="backend", node="critic"),
+        ev.ResearchStarted(topic="t", session_id="s"), ev.ResearchStageChanged(stage="searching", previous="confirmation"),
+        ev.ClarificationAsked(questions=[ClarifyingQuestion(id=1, question="Which years?", purpose="time range")]),
+        ev.OutlineProposed(outline=outline), ev.OutlineEdited(outline=outline, removed=["KP2"]),
+        ev.PointSearched(point_id="KP1", topic="LoRA", index=1, total=2, candidates=20, kept=10, duration_ms=30),
+        ev.ResearchWaiting(stage="confirmation", needs="outline"),
+        ev.ReviewFinished(review=ResearchReview(title="T", markdown="# T")),
     ]
 
 
