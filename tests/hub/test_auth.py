@@ -167,6 +167,13 @@ def test_the_token_is_compared_in_constant_time_and_re_read_after_a_rotation(tmp
     assert auth.verifier_for("127.0.0.1", home=tmp_path) is None
 
 
+def test_the_client_token_comes_from_the_environment_and_is_redacted(monkeypatch):
+    monkeypatch.setenv("PAPERPILOT_HUB_TOKEN", "tok-from-env-123")
+    s = load_settings(use_user_file=False)
+    assert s.mcp.token.get_secret_value() == "tok-from-env-123" and "tok-from-env-123" in s.secrets()
+    assert "tok-from-env-123" not in repr(s.mcp)
+
+
 # -- a hub on every interface, reached through the machine's address -----------------------------------
 
 @pytest.fixture(scope="module")
