@@ -1,16 +1,19 @@
 """Open one initialized ``mcp.ClientSession`` for a configured connection.
 
 stdio servers run as argument lists (never through a shell) with their stderr sent to ``errlog``;
-streamable HTTP and SSE servers get the configured headers, a connect timeout, and a watch on the
+streamable HTTP and SSE servers get the configured headers (plus ``Authorization: Bearer`` with
+``mcp.token`` / ``PAPERPILOT_HUB_TOKEN`` when they set none), a connect timeout, and a watch on the
 wire: the SDK's HTTP transport swallows a connection that drops mid-response (the call then waits
 for an answer that never comes), so :class:`WatchedTransport` reports it through ``on_lost`` and
-the caller (:class:`core.tools.hub_client.HubClient`) fails the call at once. The SDK's own log
+the caller (:class:`core.tools.hub_client.HubClient`) fails the call at once. A server's refusal
+(401 token, 413 too large, 503 busy) becomes :class:`HubRefused`, one line naming the fix. The SDK's own log
 records (tracebacks included) never reach the terminal. The other deviation from the SDK's
 defaults is :func:`compile_output_validation`.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -35,14 +38,64 @@ for _name in ("mcp", "httpx", "httpcore"):
 HTTP_READ_TIMEOUT_S = 300  # an idle SSE stream; calls have their own deadline (mcp.call_timeout)
 
 
+class HubRefused(ConnectionError):
+    """The server refused a request (bad or missing token, too large, too busy); ``str()`` is one line."""
+
+
+REFUSALS = {401, 403, 413, 429, 503}
+
+
+def http_headers(conn: MCPConnection, token: str | None = None) -> dict[str, str]:
+    """``conn``'s headers, with ``Authorization: Bearer token`` unless it sets its own."""
+    headers = dict(conn.headers)
+    if token and not any(k.lower() == "authorization" for k in headers):
+        headers["Authorization"] = f"Bearer {token}"
+    return headers
+
+
+def refusal_line(url: str, status: int, body: bytes, sent_token: bool) -> str:
+    """One line for a refusal: what the server said and what to set."""
+    if status == 401:
+        what = "refused the token" if sent_token else "needs a token"
+        return (f"the hub at {url} {what} (HTTP 401); set mcp.token or PAPERPILOT_HUB_TOKEN to what "
+                "`paperpilot hub token` prints on the hub's machine")
+    said = ""
+    try:
+        data = json.loads(body)
+        if isinstance(data, dict):
+            err = data.get("error")
+            said = str(data.get("error_description") or (err.get("message") if isinstance(err, dict) else err) or "")
+    except ValueError:
+        said = body.decode("utf-8", "replace")
+    said = " ".join(said.split())[:200] or "no reason given"
+    return f"the hub at {url} refused the request (HTTP {status}): {said}"
+
+
 @asynccontextmanager
 async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, connect_timeout: float = 30.0,
-                       on_lost: Callable[[str], None] | None = None) -> AsyncIterator[Any]:
+                       on_lost: Callable[[str], None] | None = None, on_refused: Callable[[str], None] | None = None,
+                       token: str | None = None) -> AsyncIterator[Any]:
     """An initialized ``ClientSession`` to ``conn``, with the tools listed once.
 
     ``connect_timeout`` bounds an HTTP connection attempt; ``on_lost(reason)`` is called when an
-    HTTP connection fails or drops mid-response (the server died): see :class:`WatchedTransport`.
+    HTTP connection fails or drops mid-response (the server died), ``on_refused(line)`` when the
+    server refuses a request: see :class:`WatchedTransport`. ``token`` is sent to an HTTP server that
+    has no Authorization header configured. A refusal while opening raises :class:`HubRefused`.
     """
+    watched = WatchedTransport(on_lost, url=conn.url or "", on_refused=on_refused) \
+        if conn.transport == "streamable_http" else None
+    try:
+        async with _open(conn, errlog, connect_timeout, watched, token) as session:
+            yield session
+    except Exception:
+        if watched is None or watched.refused is None:
+            raise
+        raise HubRefused(watched.refused) from None
+
+
+@asynccontextmanager
+async def _open(conn: MCPConnection, errlog: TextIO | None, connect_timeout: float,
+                watched: WatchedTransport | None, token: str | None) -> AsyncIterator[Any]:
     from mcp import ClientSession
 
     async with AsyncExitStack() as stack:
@@ -57,12 +110,13 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, con
 
             timeout = httpx.Timeout(connect_timeout, read=HTTP_READ_TIMEOUT_S)
             http = await stack.enter_async_context(httpx.AsyncClient(
-                headers=dict(conn.headers), timeout=timeout, transport=WatchedTransport(on_lost)))
+                headers=http_headers(conn, token), timeout=timeout, transport=watched))
             read, write, _ = await stack.enter_async_context(streamable_http_client(conn.url, http_client=http))
         else:
             from mcp.client.sse import sse_client
 
-            read, write = await stack.enter_async_context(sse_client(conn.url, headers=dict(conn.headers) or None))
+            read, write = await stack.enter_async_context(
+                sse_client(conn.url, headers=http_headers(conn, token) or None))
         session = await stack.enter_async_context(ClientSession(read, write))
         await session.initialize()
         compile_output_validation(session)
@@ -70,16 +124,20 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, con
 
 
 class WatchedTransport(httpx.AsyncBaseTransport):
-    """An ``httpx`` transport that reports a failed or dropped connection to ``on_lost``.
+    """An ``httpx`` transport that reports a failed, dropped or refused request to ``on_lost``.
 
     A connect error, or a response body that breaks off (the server was killed mid-answer), calls
     ``on_lost("ReadError: ...")`` and is then raised as before; the SDK may swallow it, the caller
-    does not have to wait for its deadline. A clean end of a response is not a loss.
+    does not have to wait for its deadline. A clean end of a response is not a loss. A refusal
+    (:data:`REFUSALS`) sets ``refused`` to its :func:`refusal_line` and calls ``on_refused`` with it.
     """
 
-    def __init__(self, on_lost: Callable[[str], None] | None = None) -> None:
+    def __init__(self, on_lost: Callable[[str], None] | None = None, url: str = "",
+                 on_refused: Callable[[str], None] | None = None) -> None:
         self._inner = httpx.AsyncHTTPTransport()
-        self._on_lost = on_lost
+        self._on_lost, self._on_refused = on_lost, on_refused
+        self.url = url
+        self.refused: str | None = None
 
     def _lost(self, exc: BaseException) -> None:
         if self._on_lost is not None:
@@ -92,6 +150,19 @@ class WatchedTransport(httpx.AsyncBaseTransport):
         except httpx.TransportError as exc:
             self._lost(exc)
             raise
+        if response.status_code in REFUSALS:
+            body = b""
+            async for chunk in response.aiter_raw():
+                body += chunk
+                if len(body) > 4096:
+                    break
+            await response.aclose()
+            self.refused = refusal_line(self.url or str(request.url), response.status_code, body[:4096],
+                                        "authorization" in request.headers)
+            if self._on_refused is not None:
+                self._on_refused(self.refused)
+            return httpx.Response(response.status_code, headers=response.headers, content=body,
+                                  extensions=response.extensions)
         response.stream = _WatchedStream(response.stream, self._lost)
         return response
 
