@@ -212,6 +212,15 @@ class LimitsSettings(_Section):
     request_bytes: int = Field(100_000, ge=1)  # a hub tool call's arguments (UTF-8), and an HTTP request body
 
 
+class HubSettings(_Section):
+    """The bundled knowledge hub's ingestion: OCR of scanned PDF pages and of images inside PDF, DOCX
+    and PPTX files (:mod:`core.hub.ocr`, models shipped in the rapidocr-onnxruntime wheel)."""
+
+    ocr: Literal["auto", "off"] = "auto"
+    ocr_min_page_chars: int = Field(50, ge=0)  # a PDF page whose text layer has fewer characters is OCRed
+    ocr_min_image_px: int = Field(200, ge=1)  # an embedded image narrower or shorter than this is not OCRed
+
+
 class TUISettings(_Section):
     theme: str = "textual-dark"
     keymap: dict[str, str] = Field(default_factory=dict)  # action id -> keys
@@ -228,6 +237,7 @@ class Settings(_Section):
     tui: TUISettings = Field(default_factory=TUISettings)
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
     arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
+    hub: HubSettings = Field(default_factory=HubSettings)
 
     def secrets(self) -> list[str]:
         """Configured secret values, scrubbed from everything persisted: traces, facts, checkpoints,
