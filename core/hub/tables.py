@@ -86,7 +86,8 @@ def _overview(kind: str, sheets: list[tuple[str, list[list[str]]]]) -> str:
         if not rows:
             continue
         cols = ", ".join(h for h in rows[0] if h)[:200]
-        parts.append(f"{name} ({len(rows) - 1} rows; columns {cols})")
+        n = len(rows) - 1
+        parts.append(f"{name} ({n} row{'' if n == 1 else 's'}; columns {cols})")
     if not parts:
         return ""
     if kind == "csv":
