@@ -14,7 +14,7 @@ from openpyxl import Workbook
 
 pytest.importorskip("rapidocr_onnxruntime")
 
-from tests.hub.test_formats_ocr import scanned_pdf  # noqa: E402
+from tests.hub.test_formats_ocr import scanned_pdf
 
 pytestmark = pytest.mark.slow
 

@@ -14,11 +14,11 @@ import pytest
 
 pytest.importorskip("rapidocr_onnxruntime")
 
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont
 
-from core.hub import ocr  # noqa: E402
-from core.hub.chunking import chunk_blocks  # noqa: E402
-from core.hub.readers import ReadError, read_document  # noqa: E402
+from core.hub import ocr
+from core.hub.chunking import chunk_blocks
+from core.hub.readers import ReadError, read_document
 
 pytestmark = pytest.mark.slow
 
