@@ -83,7 +83,7 @@ def available() -> bool:
 
 
 def on_progress(callback: Callable[[str], None] | None) -> None:
-    """``callback(note)`` before each image is OCRed in this process (``"scan.pdf: OCR p. 3"``)."""
+    """``callback(note)`` before each image is OCRed in this process (``"scan.pdf: OCR p. 3/12"``)."""
     global _progress
     _progress = callback
 
@@ -182,7 +182,8 @@ def image_blocks(images, path: list[str], page: int | None, what: str, errors: l
     return out
 
 
-def pdf_page_blocks(page, n: int, path: list[str], text_chars: int, what: str, errors: list[str]) -> list:
+def pdf_page_blocks(page, n: int, path: list[str], text_chars: int, what: str, errors: list[str],
+                    total: int | None = None) -> list:
     """OCR blocks of PDF page ``n``: the whole page (``path + ["p. n", "OCR"]``) when its text layer
     has fewer than ``hub.ocr_min_page_chars`` characters, else one block per large embedded image."""
     from core.hub.readers import Block
@@ -206,7 +207,7 @@ def pdf_page_blocks(page, n: int, path: list[str], text_chars: int, what: str, e
     texts = []
     for _, img in images:
         try:
-            text = read_image(img, f"{what}: OCR p. {n}")
+            text = read_image(img, f"{what}: OCR p. {n}" + (f"/{total}" if total else ""))
         except OcrFailed as exc:
             errors.append(f"p. {n}: {exc}")
             continue

@@ -218,7 +218,7 @@ def _read_pdf(path: Path) -> ParsedDoc:
         if buf:
             doc.blocks.append(Block([title] + section, _join_lines(buf), n))
         doc.blocks += ocr.pdf_page_blocks(reader.pages[n - 1], n, [title] + section, len(pages[n - 1].strip()),
-                                          path.name, doc.ocr_errors)
+                                          path.name, doc.ocr_errors, len(pages))
     return doc
 
 

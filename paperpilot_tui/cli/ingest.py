@@ -139,7 +139,7 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
 
         from core.hub import ocr
 
-        ocr.on_progress(lambda note: progress.update(task, description=note))  # "scan.pdf: OCR p. 3"
+        ocr.on_progress(lambda note: progress.update(task, description=note))  # "scan.pdf: OCR p. 3/12"
         try:
             report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step, meta=meta)
         finally:
