@@ -148,3 +148,21 @@ def test_reading_documents_does_not_import_the_ocr_stack():
     first = sorted(note.glob("*.md"))[0]
     proc = subprocess.run([sys.executable, "-c", code, str(first)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_a_large_figure_on_a_text_page_gets_its_own_ocr_chunk(tmp_path):
+    from fpdf import FPDF
+
+    figure = tmp_path / "figure.png"
+    text_image(["Figure 3: retrieval recall rises with top-k"]).save(figure)
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=11)
+    pdf.multi_cell(0, 6, "The hub fuses BM25 and dense retrieval by reciprocal-rank fusion. " * 4)
+    pdf.image(str(figure), x=20, y=80, w=160)
+    pdf.output(str(tmp_path / "paper.pdf"))
+    blocks = read_document(tmp_path / "paper.pdf").blocks
+    assert [(b.path[1:], b.page) for b in blocks][0] == ([], 1)
+    ocr_blocks = [b for b in blocks if b.path[-1].endswith("(OCR)")]
+    assert [(b.path[1:], b.page) for b in ocr_blocks] == [(["p. 1", "image 1 (OCR)"], 1)]
+    assert "retrieval recall rises" in ocr_blocks[0].text
