@@ -216,9 +216,14 @@ class LimitsSettings(_Section):
 
 
 class HubSettings(_Section):
-    """The hub served over HTTP (``paperpilot hub serve --transport http``)."""
+    """The bundled knowledge hub: serving over HTTP (``paperpilot hub serve --transport http``) and
+    ingestion's OCR of scanned PDF pages and of images inside PDF, DOCX and PPTX files
+    (:mod:`core.hub.ocr`, models shipped in the rapidocr-onnxruntime wheel)."""
 
     require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
+    ocr: Literal["auto", "off"] = "auto"
+    ocr_min_page_chars: int = Field(50, ge=0)  # a PDF page whose text layer has fewer characters is OCRed
+    ocr_min_image_px: int = Field(200, ge=1)  # an embedded image narrower or shorter than this is not OCRed
 
 
 class TUISettings(_Section):
@@ -238,6 +243,7 @@ class Settings(_Section):
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
     hub: HubSettings = Field(default_factory=HubSettings)
     arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
+    hub: HubSettings = Field(default_factory=HubSettings)
 
     def secrets(self) -> list[str]:
         """Configured secret values, scrubbed from everything persisted: traces, facts, checkpoints,
