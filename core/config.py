@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from core import paths
 
@@ -221,6 +221,24 @@ class HubSettings(_Section):
     require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
 
 
+class WatchedFolder(_Section):
+    path: str
+    collection: str = "default"
+
+
+class HubSettings(_Section):
+    """The bundled hub's own behaviour: folders the daemon watches and document versions kept."""
+
+    watch: list[WatchedFolder] = Field(default_factory=list)  # a plain path means collection "default"
+    keep_versions: int = Field(5, ge=1)  # versions of a document kept, the current one included
+    debounce: float = Field(0.5, ge=0.05, le=10)  # quiet seconds after a file's last change before indexing
+
+    @field_validator("watch", mode="before")
+    @classmethod
+    def _paths(cls, v: Any) -> Any:
+        return [{"path": x} if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
+
+
 class TUISettings(_Section):
     theme: str = "textual-dark"
     keymap: dict[str, str] = Field(default_factory=dict)  # action id -> keys
@@ -238,6 +256,7 @@ class Settings(_Section):
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
     hub: HubSettings = Field(default_factory=HubSettings)
     arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
+    hub: HubSettings = Field(default_factory=HubSettings)
 
     def secrets(self) -> list[str]:
         """Configured secret values, scrubbed from everything persisted: traces, facts, checkpoints,
