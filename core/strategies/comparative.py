@@ -63,6 +63,9 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
         groups = await asyncio.gather(*(retrieve(ctx, name, entity=e, top_k=VERSION_TOP_K, version=v,
                                                  **({"doc_id": doc_id} if doc_id else {}))
                                         for e, (name, v) in zip(intent.entities, versions)))
+        for group, (_, v) in zip(groups, versions):
+            for c in group:  # the sources list says which version each citation is from
+                c.title = f"{c.title or c.doc_id} (version {v})"
     else:
         emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
         groups = await asyncio.gather(*(retrieve(ctx, q, entity=e) for e, q in planned))

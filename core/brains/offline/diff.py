@@ -65,15 +65,15 @@ def version_diff(request: SynthesisRequest) -> str | None:
             added.remove(best)
     title = by[ents[1]][0][1].title or name
     same = len(old) - len(removed) - len(changed)
-    head = (f"**{title}: version {va} → version {vb}** — {len(changed)} sentence(s) changed, {len(added)} added, "
-            f"{len(removed)} removed, {same} unchanged.")
+    head = (f"### {title}: version {va} → version {vb} ({len(changed)} sentence(s) changed, {len(added)} added, "
+            f"{len(removed)} removed, {same} unchanged)")
     if not (changed or added or removed):
-        return head + f"\n\nThe retrieved text of version {va} and version {vb} is the same."
+        return head + f"\n\nThe retrieved text of {title} is the same in version {va} and version {vb}."
     lines = [head]
     if changed:
         lines += ["", "**Changed:**"]
-        lines += [f"- version {va}: “{cite(o[1], [o[2]])}” → version {vb}: “{cite(n[1], [n[2]])}”"
-                  for o, n in changed[:SHOWN]]
+        for o, n in changed[:SHOWN]:
+            lines += [f"- **Version {va}:** {cite(o[1], [o[2]])}", f"  - **now, in version {vb}:** {cite(n[1], [n[2]])}"]
     for label, items in ((f"Added in version {vb}", added), (f"Removed since version {va}", removed)):
         if items:
             lines += ["", f"**{label}:**"] + [f"- {cite(s[1], [s[2]])}" for s in items[:SHOWN]]
