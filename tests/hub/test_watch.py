@@ -194,3 +194,60 @@ def test_the_daemon_watches_hub_watch_folders(hub_home, tmp_path, monkeypatch):
         _cli(home, "--config", str(cfg), "hub", "stop")
         if state is not None and daemon.alive(state.pid):
             daemon.stop_pid(state.pid)
+
+
+# -- the app's status bar -----------------------------------------------------------------------------
+
+class _StatusHub:
+    """Answers hub_status like a watching hub: 2 files, then 1, then done; then goes away."""
+
+    def __init__(self, answers: list[dict]):
+        self.answers = answers
+
+    async def call(self, tool: str, args: dict, timeout: float | None = None):
+        from core.tools.hub_client import ToolResult
+
+        assert tool == "hub_status"
+        if not self.answers:
+            raise ConnectionError("gone")
+        return ToolResult(texts=[], structured={"result": self.answers.pop(0)})
+
+
+def test_the_app_learns_how_many_files_the_hub_is_indexing(monkeypatch):
+    from types import SimpleNamespace
+
+    from core import warmup
+
+    monkeypatch.setattr(warmup, "FOLLOW_S", 0.0)
+    seen: list[int] = []
+    states = [{"phase": "ready", "indexing": n, "watching": ["/x"]} for n in (0, 2, 2, 1, 0)]
+    asyncio.run(warmup.follow_indexing(SimpleNamespace(hub=_StatusHub(states)), seen.append))
+    assert seen == [2, 1, 0]  # each change once
+    seen.clear()
+    asyncio.run(warmup.follow_indexing(SimpleNamespace(hub=_StatusHub([{"phase": "ready"}] * 3)), seen.append))
+    assert seen == []  # a hub that watches nothing is asked once, then left alone
+
+
+def test_the_status_bar_shows_indexing_files():
+    from textual.app import App, ComposeResult
+
+    from paperpilot_tui.widgets.status import StatusBar
+
+    class Bar(App):
+        def compose(self) -> ComposeResult:
+            yield StatusBar()
+
+    async def go() -> tuple[str, str]:
+        async with Bar().run_test(size=(160, 3)) as pilot:
+            bar = pilot.app.query_one(StatusBar)
+            bar.hub = "hub (daemon :4242)"
+            bar.indexing = 2
+            await pilot.pause()
+            busy = str(bar.render())
+            bar.indexing = 0
+            await pilot.pause()
+            return busy, str(bar.render())
+
+    busy, idle = asyncio.run(go())
+    assert "hub (daemon :4242) · indexing 2 files…" in busy
+    assert "indexing" not in idle and "hub (daemon :4242)" in idle
