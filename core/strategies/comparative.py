@@ -37,7 +37,7 @@ async def find_document(ctx: Any, name: str) -> str | None:
         return len(words & set(re.findall(r"\w+", f"{c.doc_id} {c.title} {c.source}".lower().replace("_", " "))))
 
     best = max(found, key=overlap, default=None)
-    return best.doc_id if best is not None and best.doc_id else None
+    return best.doc_id if best is not None and best.doc_id and overlap(best) else None
 
 
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:

@@ -63,7 +63,7 @@ def version_diff(request: SynthesisRequest) -> str | None:
             changed.append((r, best))
             removed.remove(r)
             added.remove(best)
-    title = by[ents[1]][0][1].title or name
+    title = split(by[ents[1]][0][1].title or name)[0]
     same = len(old) - len(removed) - len(changed)
     head = (f"### {title}: version {va} → version {vb} ({len(changed)} sentence(s) changed, {len(added)} added, "
             f"{len(removed)} removed, {same} unchanged)")
