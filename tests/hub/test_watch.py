@@ -251,3 +251,36 @@ def test_the_status_bar_shows_indexing_files():
     busy, idle = asyncio.run(go())
     assert "hub (daemon :4242) · indexing 2 files…" in busy
     assert "indexing" not in idle and "hub (daemon :4242)" in idle
+
+
+def test_hub_watch_cli_indexes_until_interrupted(tmp_path):
+    """`paperpilot hub watch DIR --collection C`: one line per indexed file; Ctrl-C ends it cleanly."""
+    import signal
+
+    from core.hub.store import HubStore
+
+    home, folder = tmp_path / "home", tmp_path / "inbox"
+    home.mkdir(mode=0o700)
+    folder.mkdir()
+    code = "import sys; from paperpilot_tui.cli.main import main; sys.exit(main())"
+    proc = subprocess.Popen([sys.executable, "-c", code, "hub", "watch", str(folder), "--collection", "inbox"],
+                            cwd=REPO, env={**os.environ, "PAPERPILOT_HOME": str(home)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    def line(deadline_s: float) -> str:  # a bounded readline: a hung watcher fails the test, never blocks it
+        import select
+
+        ready, _, _ = select.select([proc.stdout], [], [], deadline_s)
+        assert ready, "no output from hub watch"
+        return proc.stdout.readline()
+
+    try:
+        assert "watching" in line(60)
+        (folder / "orrery.md").write_text("# Orrery\n\nOrrery gears turn twice a day.\n")
+        indexed = line(120)
+        assert indexed.split()[1:] == ["added", str(folder / "orrery.md")]
+        store = HubStore(home / "hub.sqlite3")
+        assert [d["title"] for d in store.documents("inbox")] == ["Orrery"]
+        assert store.stats("inbox")["embedded_chunks"] == 1  # the CLI embeds as `ingest` does
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 0
