@@ -215,20 +215,16 @@ class LimitsSettings(_Section):
     hub_connections: int = Field(128, ge=1)  # HTTP requests the hub serves at once (an open event stream counts)
 
 
-class HubSettings(_Section):
-    """The hub served over HTTP (``paperpilot hub serve --transport http``)."""
-
-    require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
-
-
 class WatchedFolder(_Section):
     path: str
     collection: str = "default"
 
 
 class HubSettings(_Section):
-    """The bundled hub's own behaviour: folders the daemon watches and document versions kept."""
+    """The bundled hub: over HTTP (``paperpilot hub serve --transport http``), the folders the daemon
+    watches, and the document versions kept."""
 
+    require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
     watch: list[WatchedFolder] = Field(default_factory=list)  # a plain path means collection "default"
     keep_versions: int = Field(5, ge=1)  # versions of a document kept, the current one included
     debounce: float = Field(0.5, ge=0.05, le=10)  # quiet seconds after a file's last change before indexing
@@ -256,7 +252,6 @@ class Settings(_Section):
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
     hub: HubSettings = Field(default_factory=HubSettings)
     arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
-    hub: HubSettings = Field(default_factory=HubSettings)
 
     def secrets(self) -> list[str]:
         """Configured secret values, scrubbed from everything persisted: traces, facts, checkpoints,
