@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from core import paths
 
@@ -215,15 +215,28 @@ class LimitsSettings(_Section):
     hub_connections: int = Field(128, ge=1)  # HTTP requests the hub serves at once (an open event stream counts)
 
 
+class WatchedFolder(_Section):
+    path: str
+    collection: str = "default"
+
+
 class HubSettings(_Section):
-    """The bundled knowledge hub: serving over HTTP (``paperpilot hub serve --transport http``) and
-    ingestion's OCR of scanned PDF pages and of images inside PDF, DOCX and PPTX files
-    (:mod:`core.hub.ocr`, models shipped in the rapidocr-onnxruntime wheel)."""
+    """The bundled hub: serving over HTTP (``paperpilot hub serve --transport http``), the folders the
+    daemon watches, the document versions kept, and ingestion's OCR of scanned PDF pages and of images
+    inside PDF, DOCX and PPTX files (:mod:`core.hub.ocr`, models shipped in the rapidocr-onnxruntime wheel)."""
 
     require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
+    watch: list[WatchedFolder] = Field(default_factory=list)  # a plain path means collection "default"
+    keep_versions: int = Field(5, ge=1)  # versions of a document kept, the current one included
+    debounce: float = Field(0.5, ge=0.05, le=10)  # quiet seconds after a file's last change before indexing
     ocr: Literal["auto", "off"] = "auto"
     ocr_min_page_chars: int = Field(50, ge=0)  # a PDF page whose text layer has fewer characters is OCRed
     ocr_min_image_px: int = Field(200, ge=1)  # an embedded image narrower or shorter than this is not OCRed
+
+    @field_validator("watch", mode="before")
+    @classmethod
+    def _paths(cls, v: Any) -> Any:
+        return [{"path": x} if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
 
 
 class TUISettings(_Section):

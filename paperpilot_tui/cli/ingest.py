@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
     store = HubStore(settings.paths.resolve(settings.paths.hub_db))
-    ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits)
+    ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits,
+                        keep_versions=settings.hub.keep_versions)
     meta = {str(path.resolve()): info for path, info in fetched}
     report, seconds = _with_progress(ingestor, args, files, meta)
     report.failed = unfetched + report.failed
