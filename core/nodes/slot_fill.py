@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.events import SlotsFilled
+from core.events import Notice, SlotsFilled
 from core.nodes.common import ctx_of, history, traced
 from core.state import AgentState
 from core.telemetry import emit
@@ -19,8 +19,23 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
     intent = state.intent.model_copy(update={
         "entities": slots.entities,
         "dimensions": slots.dimensions,
-        "constraints": slots.constraints,
+        "constraints": slots.constraints | await topic_scope(ctx, state.question),
         "reformulated_query": state.refined_query or slots.reformulated_query or state.question,
     })
     emit(SlotsFilled(intent=intent))
     return {"intent": intent}
+
+
+async def topic_scope(ctx: Any, question: str) -> dict:
+    """``{"topic": label, "topic_id": id}`` when the question names one of the collection's topics
+    (:mod:`core.scope`; retrieval then searches only its documents), else ``{}``."""
+    from core import scope
+
+    if not scope.has_cue(question):
+        return {}
+    found = scope.match(question, await scope.fetch_topics(ctx.hub, ctx.collection))
+    if found is None:
+        return {}
+    emit(Notice(level="info", source="topics", message=f"scoped to the topic {found.topic.label!r}"
+                f" ({len(found.topic.doc_ids)} documents): named as {found.named!r}"))
+    return {"topic": found.topic.label, "topic_id": found.topic.topic_id}

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from core.events import PlanUpdated
-from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
+from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
@@ -29,7 +29,7 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
     planned = plan_queries(intent.entities, intent.dimensions, intent.reformulated_query or state.question)
     planned += [(None, q) for q in state.refine_queries if q not in {p[1] for p in planned}]
     emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
-    groups = await asyncio.gather(*(retrieve(ctx, q, entity=e) for e, q in planned))
+    groups = await asyncio.gather(*(retrieve(ctx, q, entity=e, topic=topic_of(state)) for e, q in planned))
     contexts = merge_contexts(*groups)
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
     queries = [q for _, q in planned]

@@ -56,7 +56,8 @@ class ToolResult:
 
 @dataclass
 class HubClient:
-    """RAG wrapper over MCP: ``search``, ``list_collections``, ``get_document_summary``, ``call``."""
+    """RAG wrapper over MCP: ``search``, ``list_collections``, ``get_document_summary``, ``list_topics``,
+    ``get_topic_documents``, ``call``."""
 
     settings: MCPSettings
     connection: str | None = None
@@ -268,14 +269,13 @@ class HubClient:
                 t.cancel()
             await asyncio.gather(*mine, return_exceptions=True)
 
-    async def search(self, query: str, top_k: int = 5, collection: str | None = None) -> list[RetrievedContext]:
+    async def search(self, query: str, top_k: int = 5, collection: str | None = None,
+                     topic: str | None = None) -> list[RetrievedContext]:
+        """Hybrid search; ``topic`` (a ``list_topics`` id) searches only that topic's documents."""
         # The first query of a session may wait for a fresh data dir's initial embedding pass.
         timeout = None if self._searched else max(self.settings.call_timeout, FIRST_QUERY_TIMEOUT_S)
-        res = await self.call(
-            "query_knowledge_hub",
-            {"query": query, "top_k": top_k, "collection": collection or self.settings.collection},
-            timeout=timeout,
-        )
+        args = {"query": query, "top_k": top_k, "collection": collection or self.settings.collection}
+        res = await self.call("query_knowledge_hub", args | ({"topic": topic} if topic else {}), timeout=timeout)
         self._searched = True
         return parse_search_result(res.texts, res.structured, query=query)
 
@@ -287,6 +287,14 @@ class HubClient:
         return await self.call(
             "get_document_summary", {"doc_id": doc_id, "collection": collection or self.settings.collection}
         )
+
+    async def list_topics(self, collection: str | None = None) -> ToolResult:
+        """The collection's topics (:mod:`core.hub.topics`); ToolError on a hub without the tool."""
+        return await self.call("list_topics", {"collection": collection or self.settings.collection})
+
+    async def get_topic_documents(self, topic: str, collection: str | None = None) -> ToolResult:
+        return await self.call("get_topic_documents",
+                               {"topic": topic, "collection": collection or self.settings.collection})
 
 
 def _one_line(exc: BaseException) -> str:
