@@ -29,12 +29,13 @@ from typing import Any
 _TOPIC_WORD = re.compile(r"\btopics?\b|主题|话题", re.I)
 _QUOTED = r"[\"“”'‘’「」『』]"
 # "in the topic X", "topic: X", "the topic of X"; X runs to the end of the clause
+_LEAD_IN = r"(?:\b(?:in|within|under|inside|from|for|on|about)\s+)?"
 _NAMED_AFTER = re.compile(
-    rf"\btopic(?:\s+of)?\s*(?:[:=]\s*|\s+){_QUOTED}?(?P<name>[^\"“”'‘’「」『』,;:?!.。？！，]+?){_QUOTED}?"
+    rf"{_LEAD_IN}(?:the\s+)?\btopic(?:\s+of)?\s*(?:[:=]\s*|\s+){_QUOTED}?(?P<name>[^\"“”'‘’「」『』,;:?!.。？！，]+?){_QUOTED}?"
     r"\s*(?=[,;:?!.。？！，]|$|\s+(?:what|which|how|who|why|when|where|does|do|is|are|did|can|and|please)\b)", re.I)
 # "in the vision topic", "the «speech / latent» topic"
-_NAMED_BEFORE = re.compile(rf"\b(?:the|this|a)\s+{_QUOTED}?(?P<name>[\w\s/'-]{{2,60}}?){_QUOTED}?\s+topic\b", re.I)
-_NAMED_ZH = re.compile(rf"{_QUOTED}?(?P<name>[^「」『』“”\"，。？、：:在]{{1,30}}?){_QUOTED}?\s*(?:这个)?(?:主题|话题)")
+_NAMED_BEFORE = re.compile(rf"{_LEAD_IN}\b(?:the|this|a)\s+{_QUOTED}?(?P<name>[\w\s/'-]{{2,60}}?){_QUOTED}?\s+topic\b", re.I)
+_NAMED_ZH = re.compile(rf"在?\s*{_QUOTED}?(?P<name>[^「」『』“”\"，。？、：:在]{{1,30}}?){_QUOTED}?\s*(?:这个)?(?:主题|话题)(?:下|中|里|内)?")
 _NAMED_ZH_AFTER = re.compile(rf"(?:主题|话题)\s*[:：]?\s*{_QUOTED}?(?P<name>[^「」『』“”\"，。？]+?){_QUOTED}?\s*(?=[，。？,?]|$)")
 # "papers about X", "research on X", "the documents in X"
 _BODY_OF_WORK = re.compile(
@@ -69,6 +70,7 @@ class Scope:
     topic: Topic
     named: str  # the words of the question that named it
     how: str = field(default="topic")  # topic | work | about
+    rest: str = ""  # the question without its "in the topic X" clause (what slot filling reads)
 
 
 def parse_topics(structured: dict | None) -> list[Topic]:
@@ -81,6 +83,24 @@ def parse_topics(structured: dict | None) -> list[Topic]:
                              tuple(str(d.get("title") or d.get("doc_id")) for d in docs),
                              tuple(str(d.get("doc_id")) for d in docs)))
     return out
+
+
+_CLAUSE = (  # a topic clause that leads or ends the question, set off by punctuation
+    re.compile(rf"^\s*(?:(?:in|within|under|inside|for|on|about)\s+)?(?:the\s+)?(?:topic(?:\s+of)?\s*:?\s*{_QUOTED}?[^,:;—\"“”]+?"
+               rf"{_QUOTED}?|{_QUOTED}?[^,:;—\"“”]+?{_QUOTED}?\s+topic)\s*[,:;—–-]\s*", re.I),
+    re.compile(r"[,;]\s*(?:in|within|under)\s+(?:the\s+)?(?:topic\s+[^,:;?]+?|[^,:;?]+?\s+topic)\s*(?=[?？.!]?\s*$)", re.I),
+    re.compile(rf"^\s*在?\s*{_QUOTED}?[^，,：:]+?{_QUOTED}?\s*(?:主题|话题)(?:下|中|里|内)?\s*[，,：:]\s*"),
+    re.compile(r"^\s*(?:主题|话题)\s*[：:]\s*[^，,]+?[，,]\s*"),
+)
+
+
+def without_topic_clause(question: str) -> str:
+    """The question without a leading or trailing "in the topic X" clause, whether or not X names a
+    topic: what the router classifies ("In the topic \"reward / policy\": how is …" is factual)."""
+    for pat in _CLAUSE:
+        if (m := pat.search(question)) is not None and m.end() - m.start() < len(question):
+            return _without(question, m.start(), m.end())
+    return question
 
 
 def has_cue(question: str) -> bool:
@@ -96,14 +116,21 @@ def match(question: str, topics: list[Topic]) -> Scope | None:
         for pat in (_NAMED_AFTER, _NAMED_BEFORE, _NAMED_ZH_AFTER, _NAMED_ZH):
             for m in pat.finditer(question):
                 if (t := _covered(m.group("name"), topics)) is not None:
-                    return Scope(t, m.group("name").strip(), "topic")
+                    return Scope(t, m.group("name").strip(), "topic", _without(question, m.start(), m.end()))
     for m in _BODY_OF_WORK.finditer(question):
         if (t := _exact(m.group("name"), topics, keyphrases=3)) is not None:
-            return Scope(t, m.group("name").strip(), "work")
+            return Scope(t, m.group("name").strip(), "work", question)
     for m in _ABOUT.finditer(question):
         if (t := _exact(m.group("name"), topics, keyphrases=0, whole=True)) is not None:
-            return Scope(t, m.group("name").strip(), "about")
+            return Scope(t, m.group("name").strip(), "about", question)
     return None
+
+
+def _without(question: str, start: int, end: int) -> str:
+    """The question with the span that named the topic cut out, and the punctuation around it."""
+    rest = (question[:start].rstrip(" ,:;—–-") + " " + question[end:].lstrip(" \"”'」』,:;—–-，：")).strip()
+    rest = re.sub(r"\s+(?=[?？!.。])", "", rest)
+    return (rest[:1].upper() + rest[1:]) if rest else question
 
 
 def _words(text: str) -> list[str]:

@@ -171,6 +171,16 @@ def test_a_question_naming_a_topic_is_scoped_to_it(question, topic):
     assert found is not None and found.topic.topic_id == topic
 
 
+@pytest.mark.parametrize("question, rest", [
+    ('In the topic "reward / policy": how is the reward model trained?', "How is the reward model trained?"),
+    ("How is it trained, in the topic reward / policy?", "How is it trained?"),
+    ("在“reward / policy”主题下，DPO 如何训练？", "DPO 如何训练？"),
+    ("What do the papers about quantization say about memory?", "What do the papers about quantization say about memory?"),
+])
+def test_slot_filling_reads_the_question_without_its_topic_clause(question, rest):
+    assert scope.match(question, TOPICS).rest == rest
+
+
 @pytest.mark.parametrize("question", [
     "What does ReAct say about reasoning?",  # a keyphrase in an ordinary question is not a topic
     "How does QLoRA save memory with quantization?",
@@ -183,11 +193,23 @@ def test_an_ordinary_question_is_not_scoped(question):
     assert scope.match(question, TOPICS) is None
 
 
+@pytest.mark.parametrize("question, routed", [
+    ('In the topic "reward / policy": how is the reward model trained?', "How is the reward model trained?"),
+    ("Within the reasoning topic, which method interleaves thoughts and actions?",
+     "Which method interleaves thoughts and actions?"),
+    ("What is the main topic of DPO?", "What is the main topic of DPO?"),  # no clause set off: kept
+    ("In 2021, which paper introduced LoRA?", "In 2021, which paper introduced LoRA?"),
+])
+def test_the_router_classifies_the_question_without_its_topic_clause(question, routed):
+    assert scope.without_topic_clause(question) == routed
+
+
 def test_the_bundled_questions_are_not_scoped(hub):
     tl = scope.parse_topics(hub.list_topics("default").model_dump(mode="json"))
     rows = [json.loads(line) for line in (REPO / "tests" / "data" / "bundled_qa.jsonl").open()]
     assert rows and tl
     assert [r["question"] for r in rows if scope.match(r["question"], tl)] == []
+    assert all(scope.without_topic_clause(r["question"]) == r["question"] for r in rows)
 
 
 async def test_a_turn_naming_a_topic_retrieves_and_cites_only_its_documents(hub, hub_home, monkeypatch):
@@ -204,6 +226,8 @@ async def test_a_turn_naming_a_topic_retrieves_and_cites_only_its_documents(hub,
         events = [ev async for ev in agent.run_turn(question)]
     slots = next(e for e in events if isinstance(e, SlotsFilled))
     assert slots.intent.constraints["topic_id"] == align.topic_id
+    assert slots.intent.reformulated_query.startswith("How much GPU memory")  # the topic clause is not searched
+    assert slots.intent.type == "factual"  # routed on the question, not on its topic clause
     retrieved = {cid for e in events if isinstance(e, RetrievalFinished) for cid in e.chunk_ids}
     assert retrieved and {hub.store.chunk(c).doc_id for c in retrieved} <= members
     result = events[-1].result
