@@ -171,8 +171,9 @@ def label_clusters(clusters: list[list[tuple[Counter, list[str]]]]) -> list[list
     n_docs = sum(len(c) for c in clusters)
     df: Counter = Counter(t for c in clusters for counts, _ in c for t in counts)
     limit = MAX_DF * n_docs if n_docs >= 5 else n_docs
-    classes = [sum((counts for counts, _ in c), Counter()) for c in clusters]
-    classes = [Counter({t: v for t, v in cl.items() if df[t] <= limit}) for cl in classes]
+    raw = [sum((counts for counts, _ in c), Counter()) for c in clusters]
+    # a class whose every word is too common (near-identical documents) keeps its own words
+    classes = [Counter({t: v for t, v in cl.items() if df[t] <= limit}) or cl for cl in raw]
     freq: Counter = sum(classes, Counter())
     mean_words = sum(freq.values()) / max(1, len(classes))
     out = []

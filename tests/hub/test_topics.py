@@ -99,6 +99,30 @@ def test_ingest_recomputes_a_collections_topics_and_a_delete_is_seen_lazily(hub,
     assert topics.load(store, "mine").revision == store.revision("mine")
 
 
+def test_small_and_uniform_collections_still_get_labelled_topics(tmp_path):
+    from core.hub.store import NewChunk
+
+    store = HubStore(tmp_path / "hub.sqlite3")
+    rng = np.random.default_rng(0)
+
+    def put(i: int, embedded: bool = True) -> None:
+        vec = rng.normal(size=384).astype(np.float32)
+        store.put_document({"doc_id": f"d{i}", "collection": "c", "path": f"/x/d{i}.md", "doc_type": "markdown",
+                            "file_hash": str(i), "title": f"Note {i}"},
+                           [NewChunk(["Note", "Audio Coding"], f"speech audio codec number {i}",
+                                     vector=vec / np.linalg.norm(vec) if embedded else None)])
+
+    put(0)
+    only = topics.current(store, "c").topics
+    assert len(only) == 1 and only[0].documents == [("d0", 1.0)] and "speech" in only[0].keyphrases
+    put(1, embedded=False)  # not clustered until it has a vector
+    assert [d for t in topics.current(store, "c").topics for d, _ in t.documents] == ["d0"]
+    for i in range(2, 9):
+        put(i)
+    many = topics.current(store, "c").topics
+    assert len(many) >= 2 and all(t.keyphrases and t.label for t in many)  # every word is shared: kept anyway
+
+
 def test_an_existing_store_gets_the_topic_tables(tmp_path):
     db = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(db)
