@@ -18,6 +18,7 @@ SCOPES = {
     "memory": "Memory browser",
     "sessions": "Sessions",
     "replay": "Replay",
+    "topics": "Topics",
     "dialog": "Dialogs",
     "search": "Search in the chat",
 }
@@ -45,6 +46,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open_memory", "Memory browser: facts the agent remembers", "f3", "app", "open_memory"),
     ActionSpec("open_replay", "Replay a past trace", "f4", "app", "open_replay"),
     ActionSpec("new_session", "New session", "ctrl+n", "app", "new_session", show=False),
+    # ctrl+r: sent by every terminal and tmux, bound by no widget (the question input is a TextArea)
+    ActionSpec("open_topics", "Topics: the collection's subjects and their documents; ask within one", "ctrl+r",
+               "app", "open_topics", show=False),
     ActionSpec("cycle_theme", "Next theme (incl. high contrast)", "f9", "app", "cycle_theme", show=False),
     ActionSpec("high_contrast", "High-contrast theme", "f10", "app", "high_contrast", show=False),
     ActionSpec("quit", "Quit", "ctrl+q", "app", "quit", priority=True),
@@ -99,6 +103,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                priority=True),
     ActionSpec("replay_speed_down", "Replay slower", "minus", "main", "replay_speed(0.5)", show=False,
                priority=True),
+    # topics
+    ActionSpec("topic_ask", "Ask within the selected topic (the question box gets 'In the topic \"…\": ')",
+               "enter", "topics", "ask_in_topic", palette=False),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
     # ---- chat features: copy, export, search (paperpilot_tui/widgets/chat*.py, transcript.py) ----

@@ -166,6 +166,20 @@ class PaperPilotApp(App):
 
         self._open(ReplayScreen)
 
+    def action_open_topics(self) -> None:
+        from paperpilot_tui.screens.topics import TopicsScreen
+
+        self._open(TopicsScreen)
+
+    def ask_in_topic(self, text: str) -> None:
+        """Back on the main screen with ``text`` (a question scoped to a topic) typed in, to finish."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.main_screen.action_focus_input()
+        box = self.main_screen.query_one("#chat-input")
+        box.load_text(text)
+        box.move_cursor(box.document.end)
+
     def _open(self, screen_type: type) -> None:
         if isinstance(self.screen, screen_type):
             return
