@@ -38,6 +38,7 @@ class ResearchFlow:
         self.questions: list[ClarifyingQuestion] = []
         self.answers: dict[int, str] = {}  # typed in the form before leaving it with esc
         self.outline: Outline | None = None  # proposed, then as edited in the editor
+        self._proposed: Outline | None = None
         self.waiting: str | None = None  # "answers" | "outline" while the run waits for the user
         self.review: ResearchReview | None = None
         self.progress: Any = None  # the ResearchProgress in the chat log, while a search runs
@@ -52,8 +53,6 @@ class ResearchFlow:
     def toggle(self) -> None:
         self.active = not self.active
         self.show_mode()
-        self.app.notify("Deep research: a topic → questions → outline → search → cited review"
-                        if self.active else "Ask: one question, one answer", title="Mode", timeout=3)
 
     def show_mode(self) -> None:
         """The mode, visible: the input's placeholder, the chat pane's title, the graph pane."""
@@ -145,6 +144,8 @@ class ResearchFlow:
                 self._later("answers")
             elif self._can_run():
                 self.answers = answers
+                self._note(f"answered {len(answers)} of {len(self.questions)} question(s)" if answers
+                           else "questions skipped: the outline comes from the topic alone")
                 self._call(answers=answers)
 
         self.app.push_screen(screen, done)
@@ -166,10 +167,15 @@ class ResearchFlow:
     def _search(self, outline: Outline) -> None:
         from paperpilot_tui.widgets.research import ResearchProgress
 
+        edited = " (edited)" if self._proposed is not None and outline != self._proposed else ""
+        self._note(f"outline{edited}: {outline.title} · {len(outline.knowledge_points)} knowledge point(s)")
         self.outline = outline
         self.progress = ResearchProgress(outline, classes="research-progress")
         self.main.query_one("#chat-log").mount(self.progress)
         self._call(outline=outline)
+
+    def _note(self, text: str) -> None:
+        self.main.query_one("#chat").note(text)
 
     def _later(self, what: str) -> None:
         self.waiting = what
@@ -194,7 +200,7 @@ class ResearchFlow:
             case ClarificationAsked():
                 self.questions = list(ev.questions)
             case OutlineProposed():
-                self.outline = ev.outline
+                self.outline = self._proposed = ev.outline
             case ResearchStageChanged(stage="searching") if self.progress is not None:
                 self.progress.start_search()
             case ResearchStageChanged():
@@ -209,7 +215,10 @@ class ResearchFlow:
             case ResearchWaiting():
                 self.waiting = ev.needs
                 status.activity = f"research · {WAITS[ev.needs]}"
-                self._ask_answers() if ev.needs == "answers" else self._edit_outline()
+                if ev.needs == "answers":
+                    self._ask_answers()
+                else:
+                    self._edit_outline()
             case ReviewFinished():
                 self._finished(ev.review)
             case TurnFailed():
@@ -225,7 +234,7 @@ class ResearchFlow:
             self.progress.set_phase(f"done · {len(review.sources)} source(s) in the review")
             self.progress = None
         self.main.query_one("#chat-log").mount(ResearchSources(review, classes="research-sources"))
-        self.main.status.activity = "research · review ready · ctrl+p → 'Deep research: export the review'"
+        self.main.status.activity = "research · review ready (ctrl+p: export the review)"
 
     def on_turn_ended(self, message: TurnEnded) -> None:
         """The main screen said "ready"; a run that waits for the user says so instead."""

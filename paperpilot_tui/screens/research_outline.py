@@ -43,10 +43,14 @@ class OutlineScreen(Screen[Outline | None]):
         with Horizontal(id="outline-structured"):
             yield DataTable(id="points", cursor_type="row", zebra_stripes=True)
             with Vertical(id="point-form"):
-                yield Static("Highlighted point", classes="form-title")
-                yield Input(placeholder="topic", id="topic")
-                yield Input(placeholder="category", id="category")
-                yield Input(placeholder="search keywords, comma-separated", id="search_keywords")
+                yield Static("The highlighted point", classes="form-title")
+                yield Static("topic", classes="label")
+                yield Input(placeholder="what the review covers here", id="topic")
+                yield Static("category", classes="label")
+                yield Input(placeholder="e.g. Core Concepts", id="category")
+                yield Static("search keywords (comma-separated)", classes="label")
+                yield Input(placeholder="LoRA, low-rank", id="search_keywords")
+                yield Static("importance", classes="label")
                 yield Select([(i, i) for i in edit.IMPORTANCE], allow_blank=False, value="medium", id="importance")
         yield TextArea("", language="json", id="outline-json", show_line_numbers=True)
         yield Static("", id="outline-error")

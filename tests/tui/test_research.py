@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 from contextlib import asynccontextmanager
 
+import pytest
+
 from core.events import (
     ClarificationAsked, OutlineEdited, OutlineProposed, PointSearched, ResearchStageChanged, ResearchStarted,
     ResearchWaiting, ReviewFinished, TokenDelta,
@@ -21,6 +23,7 @@ from paperpilot_tui.app import PaperPilotApp
 from paperpilot_tui.screens.research_export import review_markdown
 from paperpilot_tui.widgets.chat import Answer, ChatPane, Question
 from paperpilot_tui.widgets.research import ResearchProgress, ResearchSources
+from paperpilot_tui.widgets.trace import TracePane
 from tests.tui.conftest import settle, wait_until
 
 QUESTIONS = [ClarifyingQuestion(id=1, question="Which methods should the review cover?", purpose="scope"),
@@ -343,6 +346,12 @@ async def test_progress_per_point_then_the_review_with_sources_by_point(settings
         assert "[1] LoRA: Low-Rank Adaptation of Large Language Models — LoRA > Abstract · p. 1" in str(
             first.query_one("Contents Static").content)
         assert graph.r_status["review"] == "done" and app.research.waiting is None
+        trace = [str(step.title) for step in app.main_screen.query_one(TracePane).steps]
+        assert "point 3/3 KP3 “Memory and accuracy trade-offs” → er…" in trace
+        assert "■ review: 3 points, 3 source(s), 0 uncovered" in trace
+        notes = [str(n.content) for n in app.main_screen.query("ChatNote")]
+        assert "questions skipped: the outline comes from the topic alone" in notes
+        assert f"outline: {OUTLINE.title} · 3 knowledge point(s)" in notes
 
 
 async def test_the_review_is_exported_to_the_file_the_user_names(settings, tmp_path):
@@ -380,6 +389,19 @@ def test_review_markdown_lists_each_point_and_its_sources():
 # ---- empty states and failures ----------------------------------------------------------------
 
 
+async def test_continue_with_nothing_waiting_here_asks_the_agent_to_resume_the_session(settings):
+    app, agent = research_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session.warm.is_set())
+        await app.run_action("research_continue")  # e.g. a resumed session whose run waits: the core knows
+        await wait_until(pilot, lambda: agent.calls)
+        assert agent.calls == [{"topic": None, "session_id": "r001", "clarify": True, "answers": None,
+                                "outline": None, "confirm": False}]
+        graph = app.main_screen.query_one("#graph-view")
+        await pilot.press("ctrl+r")
+        assert "send a topic" in str(graph.content.renderables[-1])
+
+
 async def test_an_agent_without_deep_research_fails_the_run_in_words(settings):
     class AskOnly:  # an agent from before deep research
         brain_name, hub_status, collection = "offline", "hub", "default"
@@ -396,3 +418,56 @@ async def test_an_agent_without_deep_research_fails_the_run_in_words(settings):
         await wait_until(pilot, lambda: app.main_screen.status.activity == "turn failed")
         notes = [str(n.content) for n in app.main_screen.query("ChatNote")]
         assert any("this agent has no deep research" in n for n in notes)
+
+
+# ---- snapshots: one per stage -------------------------------------------------------------------
+
+
+async def _frozen(pilot) -> None:
+    from tests.support.screenshots import _freeze
+
+    pilot.app.clear_notifications()
+    await _freeze(pilot)
+
+
+async def _clarify_stage(pilot) -> None:
+    await send_topic(pilot)
+    await pilot.press(*"LoRA and QLoRA")
+    await _frozen(pilot)
+
+
+async def _outline_stage(pilot) -> None:
+    await to_outline(pilot)
+    await pilot.press("down")
+    await _frozen(pilot)
+
+
+async def _searching_stage(pilot) -> None:
+    agent = pilot.app.research_agent
+    agent.gate = asyncio.Event()
+    await search(pilot)
+    await wait_until(pilot, lambda: agent.paused.is_set())
+    await wait_until(pilot, lambda: pilot.app.main_screen.query(ResearchProgress)
+                     and pilot.app.main_screen.query_one(ResearchProgress).searched == 1)
+    await _frozen(pilot)
+
+
+async def _review_stage(pilot) -> None:
+    await search(pilot)
+    await wait_until(pilot, lambda: pilot.app.main_screen.query(ResearchSources))
+    await settle(pilot)
+    sources = pilot.app.main_screen.query_one(ResearchSources)
+    sources.query("Collapsible").first().collapsed = False
+    pilot.app.main_screen.query_one("#chat-log").scroll_end(animate=False)
+    await _frozen(pilot)
+
+
+STAGES = {"clarify": _clarify_stage, "outline": _outline_stage, "searching": _searching_stage,
+          "review": _review_stage}
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_research_stage_snapshot(snap_compare, settings, stage):
+    app, agent = research_app(settings)
+    app.research_agent = agent  # for the stage's setup
+    assert snap_compare(app, terminal_size=(120, 40), run_before=STAGES[stage])
