@@ -64,7 +64,8 @@ class ResearchFlow:
         main.query_one("#chat").border_title = "Chat · Deep research" if self.active else "Chat"
         main.query_one("#graph-view").show_research(self.active)
         if not self.app.session.busy:
-            main.status.activity = WAITS.get(self.waiting or "", "research mode") if self.active else "ready"
+            waiting = self.waiting if self.session_id == self.app.session.session_id else None
+            main.status.activity = WAITS.get(waiting or "", "research mode") if self.active else "ready"
 
     # ---- what the user does --------------------------------------------------------------------
 
@@ -103,8 +104,8 @@ class ResearchFlow:
             self.app.notify(f"The agent is not running ({session.agent_error or 'stopped'}); ctrl+p → Retry.",
                             severity="error")
             return False
-        if session.busy and session.run != self._run:
-            self.app.notify("A turn is running: wait for it or cancel it (esc).", severity="warning")
+        if session.busy and not (session.run == self._run and self.waiting):  # a waiting run is only ending
+            self.app.notify("A turn or research step is running: wait for it or cancel it (esc).", severity="warning")
             return False
         return True
 
@@ -153,6 +154,10 @@ class ResearchFlow:
     def _edit_outline(self) -> None:
         from paperpilot_tui.screens.research_outline import OutlineScreen
 
+        if self.outline is None:  # the agent said it waits for an outline without proposing one
+            self.app.notify("The research waits for an outline, but none was proposed: send the topic again.",
+                            severity="error", timeout=8)
+            return
         screen = OutlineScreen(self.outline)
 
         def done(outline: Outline | None) -> None:
@@ -165,14 +170,20 @@ class ResearchFlow:
         self.app.push_screen(screen, done)
 
     def _search(self, outline: Outline) -> None:
-        from paperpilot_tui.widgets.research import ResearchProgress
-
         edited = " (edited)" if self._proposed is not None and outline != self._proposed else ""
         self._note(f"outline{edited}: {outline.title} · {len(outline.knowledge_points)} knowledge point(s)")
         self.outline = outline
-        self.progress = ResearchProgress(outline, classes="research-progress")
-        self.main.query_one("#chat-log").mount(self.progress)
+        self._show_progress()
         self._call(outline=outline)
+
+    def _show_progress(self) -> Any:
+        """The per-point progress of the outline being searched, in the chat log (None without an outline)."""
+        from paperpilot_tui.widgets.research import ResearchProgress
+
+        if self.progress is None and self.outline is not None:
+            self.progress = ResearchProgress(self.outline, classes="research-progress")
+            self.main.query_one("#chat-log").mount(self.progress)
+        return self.progress
 
     def _note(self, text: str) -> None:
         self.main.query_one("#chat").note(text)
@@ -201,12 +212,13 @@ class ResearchFlow:
                 self.questions = list(ev.questions)
             case OutlineProposed():
                 self.outline = self._proposed = ev.outline
-            case ResearchStageChanged(stage="searching") if self.progress is not None:
+            case ResearchStageChanged(stage="searching") if self._show_progress() is not None:
                 self.progress.start_search()
+                status.activity = "research · searching"
             case ResearchStageChanged():
                 status.activity = f"research · {ev.stage}"
             case PointSearched():
-                if self.progress is not None:
+                if self._show_progress() is not None:  # also when a resumed run searches
                     self.progress.point_searched(ev)
                 status.activity = f"research · searched {ev.index}/{ev.total} points"
             case TokenDelta(node="review") if self.progress is not None and self.progress.phase != "writing the review":

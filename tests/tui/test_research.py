@@ -379,6 +379,28 @@ async def test_the_review_is_exported_to_the_file_the_user_names(settings, tmp_p
         assert "- gap: no paper compares adapters beyond LoRA" in text
 
 
+async def test_esc_cancels_the_search_and_a_new_topic_waits_for_it(settings):
+    agent = ScriptedResearchAgent()
+    agent.gate = asyncio.Event()
+    app, _ = research_app(settings, agent)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await search(pilot)
+        await wait_until(pilot, lambda: agent.paused.is_set())
+        box = app.main_screen.query_one("#chat-input")
+        box.load_text("another topic")
+        await pilot.press("enter")  # refused while the search runs: the text stays
+        await pilot.pause()
+        assert box.text == "another topic" and len(agent.calls) == 3
+        assert any("research step is running" in n for n in notices(app))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.session.busy)
+        progress = app.main_screen.query_one(ResearchProgress)
+        await wait_until(pilot, lambda: progress.phase == "cancelled")
+        assert [p.state for p in progress.points] == ["done", "waiting", "waiting"]
+        assert app.main_screen.query_one("#graph-view").r_status["searching"] == "failed"
+        assert app.main_screen.status.activity == "cancelled"
+
+
 def test_review_markdown_lists_each_point_and_its_sources():
     text = review_markdown(review_for(OUTLINE), TOPIC, "s1", now=0)
     assert "## 1. parameter-efficient fine-tuning" in text
