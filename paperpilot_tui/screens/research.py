@@ -43,6 +43,7 @@ class ResearchFlow:
         self.review: ResearchReview | None = None
         self.progress: Any = None  # the ResearchProgress in the chat log, while a search runs
         self._run = -1  # the session run number of the latest research call
+        self._new_topic = False  # that call sent a topic (a session with a research keeps its own)
 
     # ---- mode ----------------------------------------------------------------------------------
 
@@ -113,7 +114,7 @@ class ResearchFlow:
         """One ``run_research`` call in the session's turn worker (a research run that just
         reported what it waits for may still be finishing: it is replaced)."""
         session = self.app.session
-        self.waiting = None
+        self.waiting, self._new_topic = None, "topic" in kwargs
         session._start(self._research(session, kwargs), "turn")
         self._run = session.run
         return True
@@ -185,8 +186,8 @@ class ResearchFlow:
             self.main.query_one("#chat-log").mount(self.progress)
         return self.progress
 
-    def _note(self, text: str) -> None:
-        self.main.query_one("#chat").note(text)
+    def _note(self, text: str, warning: bool = False) -> None:
+        self.main.query_one("#chat").note(text, warning=warning)
 
     def _later(self, what: str) -> None:
         self.waiting = what
@@ -205,6 +206,12 @@ class ResearchFlow:
         status = self.main.status
         match ev:
             case ResearchStarted():
+                if self._new_topic and ev.stage != "initial":  # the session's research goes on instead
+                    self._note(f"This session already holds the research “{ev.topic}” ({ev.stage}): it goes on "
+                               f"from there. {self.app.keys_for('new_session')} starts a new session for a new topic.",
+                               warning=True)
+                    self.topic = ev.topic
+                self._new_topic = False
                 self.topic = self.topic or ev.topic
                 self.session_id = ev.session_id or self.session_id
                 status.activity = "research · " + ("clarifying" if ev.stage == "initial" else f"from {ev.stage}")

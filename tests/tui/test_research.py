@@ -401,6 +401,32 @@ async def test_esc_cancels_the_search_and_a_new_topic_waits_for_it(settings):
         assert app.main_screen.status.activity == "cancelled"
 
 
+async def test_a_new_topic_in_a_session_that_holds_a_research_says_where_that_one_stands(settings):
+    class OneResearchPerSession(ScriptedResearchAgent):
+        """Like the core: a session keeps its research; another topic resumes it."""
+
+        async def run_research(self, topic=None, session_id=None, **kw):
+            if self.calls:
+                self.calls.append({"topic": topic})
+                yield ResearchStarted(topic=TOPIC, session_id=session_id, stage="clarification")
+                yield ClarificationAsked(questions=QUESTIONS)
+                yield ResearchWaiting(stage="clarification", needs="answers")
+                return
+            async for ev in super().run_research(topic, session_id, **kw):
+                yield ev
+
+    app, agent = research_app(settings, OneResearchPerSession())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send_topic(pilot)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: screen_name(app) == "MainScreen")
+        await send_topic(pilot, "speculative decoding")
+        notes = [str(n.content) for n in app.main_screen.query("ChatNote")]
+        assert any(f"already holds the research “{TOPIC}” (clarification)" in n and "ctrl+n starts a new session" in n
+                   for n in notes)
+        assert app.screen.query_one(".dialog-title").content == f"Deep research: {TOPIC}"
+
+
 def test_review_markdown_lists_each_point_and_its_sources():
     text = review_markdown(review_for(OUTLINE), TOPIC, "s1", now=0)
     assert "## 1. parameter-efficient fine-tuning" in text
