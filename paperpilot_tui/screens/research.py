@@ -22,6 +22,7 @@ from paperpilot_tui.messages import AgentEvent, AgentWarming, TurnEnded
 
 PLACEHOLDER = "Deep research: type a topic for a cited literature review (enter starts · {key} back to Ask)"
 WAITS = {"answers": "waiting for your answers", "outline": "waiting for your outline"}
+REVIEW_READY = "research · review ready (ctrl+p: export the review)"
 
 
 class ResearchFlow:
@@ -253,9 +254,13 @@ class ResearchFlow:
             self.progress.set_phase(f"done · {len(review.sources)} source(s) in the review")
             self.progress = None
         self.main.query_one("#chat-log").mount(ResearchSources(review, classes="research-sources"))
-        self.main.status.activity = "research · review ready (ctrl+p: export the review)"
+        self.main.status.activity = REVIEW_READY
 
     def on_turn_ended(self, message: TurnEnded) -> None:
-        """The main screen said "ready"; a run that waits for the user says so instead."""
-        if message.run == self.app.session.run and message.run == self._run and self.waiting:
+        """The main screen said "ready"; a run that waits for the user, or has its review, says so instead."""
+        if message.run != self.app.session.run or message.run != self._run:
+            return
+        if self.waiting:
             self.main.status.activity = f"research · {WAITS[self.waiting]}"
+        elif self.review is not None and self.main.status.activity == "ready":
+            self.main.status.activity = REVIEW_READY

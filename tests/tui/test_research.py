@@ -24,7 +24,8 @@ from paperpilot_tui.screens.research_export import review_markdown
 from paperpilot_tui.widgets.chat import Answer, ChatPane, Question
 from paperpilot_tui.widgets.research import ResearchProgress, ResearchSources
 from paperpilot_tui.widgets.trace import TracePane
-from tests.tui.conftest import settle, wait_until
+from tests.tui.conftest import real_agent_factory, settle, wait_until
+from tests.tui.stub_hub import StubHub
 
 QUESTIONS = [ClarifyingQuestion(id=1, question="Which methods should the review cover?", purpose="scope"),
              ClarifyingQuestion(id=2, question="Which years matter most?", purpose="time range")]
@@ -432,6 +433,30 @@ def test_review_markdown_lists_each_point_and_its_sources():
     assert "## 1. parameter-efficient fine-tuning" in text
     assert "- **KP1** Low-rank adaptation (LoRA) (high): [1]" in text
     assert text.count("  > ") == 3  # each source's chunk quoted once
+
+
+async def test_the_real_agent_goes_from_topic_to_review_in_the_app(settings):
+    """core.agent's run_research (offline brain, checkpointer, stores) on the stub hub, through every form."""
+    app = PaperPilotApp(settings, agent_factory=real_agent_factory(StubHub()), blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send_topic(pilot, "Compare LoRA and QLoRA memory use")
+        assert len(app.screen.query(".answer")) == len(app.research.questions) > 0
+        await pilot.press(*"memory only", "ctrl+s")
+        await wait_until(pilot, lambda: screen_name(app) == "OutlineScreen", timeout=60)
+        proposed = app.screen.outline
+        await pilot.press("d", "ctrl+s")  # the first point removed
+        await wait_until(pilot, lambda: app.research.review is not None, timeout=120)
+        await settle(pilot)
+        review = app.research.review
+        kept = [p.id for p in proposed.knowledge_points[1:]]
+        assert [p.point_id for p in review.points] == kept and review.sources
+        progress = app.main_screen.query_one(ResearchProgress)
+        assert [p.point_id for p in progress.points] == kept and progress.searched == len(kept)
+        assert app.main_screen.query_one(ResearchSources).review is review
+        assert app.main_screen.query(Answer).last().source.startswith(f"# {review.title}")
+        trace = [str(step.title) for step in app.main_screen.query_one(TracePane).steps]
+        assert any(t.startswith(f"outline edited: {len(kept)} points (+0 −1") for t in trace)
+        assert app.main_screen.status.activity.startswith("research · review ready")
 
 
 # ---- empty states and failures ----------------------------------------------------------------
