@@ -21,6 +21,8 @@ SCOPES = {
     "topics": "Topics",
     "dialog": "Dialogs",
     "search": "Search in the chat",
+    "clarify": "Deep research: clarifying questions",
+    "outline": "Deep research: outline editor",
 }
 
 
@@ -123,6 +125,31 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "shift+enter,up", "search", "previous", palette=False, show=False),
     ActionSpec("search_close", "Close the search, back to the question", "escape", "search", "close",
                palette=False, show=False),
+    # ---- deep research (paperpilot_tui/screens/research*.py) ----
+    # ctrl+r: not bound by the question input (a TextArea), sent by every terminal and tmux. The mode
+    # shows in the input's placeholder, the chat's title and the graph pane.
+    ActionSpec("toggle_research", "Switch mode: Ask ↔ Deep research (a cited literature review, in steps)",
+               "ctrl+r", "app", "toggle_research", show=False),
+    ActionSpec("research_continue", "Deep research: continue (reopen the questions or the outline that wait for you)",
+               "", "app", "research_continue", show=False),
+    ActionSpec("research_export", "Deep research: export the review to Markdown, with its sources by point", "",
+               "app", "research_export", show=False),
+    ActionSpec("research_send_answers", "Send the answers", "ctrl+s", "clarify", "send", label="Send"),
+    ActionSpec("research_skip", "Skip the questions (the outline comes from the topic alone)", "ctrl+o", "clarify",
+               "skip", label="Skip"),
+    ActionSpec("outline_confirm", "Start the search with this outline", "ctrl+s", "outline", "confirm",
+               label="Search"),
+    ActionSpec("outline_add", "Add a knowledge point (in the list)", "a,insert", "outline", "add", label="Add"),
+    ActionSpec("outline_remove", "Remove the highlighted point (in the list)", "d,delete", "outline", "remove",
+               label="Remove"),
+    ActionSpec("outline_up", "Move the highlighted point up (in the list)", "shift+up,k", "outline", "move(-1)",
+               label="Up"),
+    ActionSpec("outline_down", "Move the highlighted point down (in the list)", "shift+down,j", "outline", "move(1)",
+               label="Down"),
+    ActionSpec("outline_importance", "Importance of the highlighted point: high → medium → low (in the list)", "i",
+               "outline", "importance", label="Importance"),
+    ActionSpec("outline_json", "Structured ↔ raw JSON view of the outline", "ctrl+t", "outline", "toggle_json",
+               label="JSON"),
 )
 
 BY_ID = {a.id: a for a in ACTIONS}
