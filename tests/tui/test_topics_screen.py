@@ -1,4 +1,4 @@
-"""The Topics screen: ctrl+r (and the palette) opens it over the hub's recorded ``list_topics`` answer
+"""The Topics screen: alt+t (and the palette) opens it over the hub's recorded ``list_topics`` answer
 for the bundled corpus (``tests/data/topics_default.json``, ``python -m tests.support.record_topics``);
 enter goes back to the question box with a question scoped to the topic. SVG snapshot at 120×40."""
 
@@ -38,7 +38,7 @@ def _app(settings) -> PaperPilotApp:
 
 async def _open_topics(pilot) -> None:
     app = pilot.app
-    await pilot.press("ctrl+r")
+    await pilot.press("alt+t")
     await wait_until(pilot, lambda: isinstance(app.screen, TopicsScreen) and bool(app.screen.topics))
     for widget in app.screen.query("TextArea, Input"):
         widget.cursor_blink = False
