@@ -36,3 +36,25 @@ def hub_db(tmp_path_factory) -> Path:
     assert hub.store.stats("default")["embedded_chunks"] > 0
     hub.store.close()
     return db
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_home_databases_stay_intact():
+    """After the whole run, every database in the suite-wide home passes SQLite's own check: many
+    tests and their subprocesses share it, so a lock or WAL defect shows up here as corruption
+    (it once did: a second connection dropped the first one's POSIX locks)."""
+    yield
+    import sqlite3
+
+    bad = {}
+    for db in sorted(Path(_HOME).glob("*.sqlite3")):
+        conn = sqlite3.connect(str(db), timeout=60)
+        try:
+            result = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as exc:
+            result = [str(exc)]
+        finally:
+            conn.close()
+        if result != ["ok"]:
+            bad[db.name] = result[:5]
+    assert not bad, f"databases in the suite-wide test home are damaged: {bad}"
