@@ -130,11 +130,12 @@ def build_outline(topic: str, hits: dict[str, list[RetrievedContext]], vocabular
                                      search_keywords=[name, *(_aliases(name, vocabulary)[:2])]))
         taken.add(name.lower())
     per_facet: list[list[KnowledgePoint]] = []
+    shared = shared_headings(hits)
     for facet in chosen:
         category = facet[:1].upper() + facet[1:]
         terms = content_terms(facet, drop_frame=True)
         mine = [KnowledgePoint(id="", category=category, topic=f"Overview of {facet}", importance="high",
-                               search_keywords=[facet, *_headings(hits[facet][:5])[:2]])]
+                               search_keywords=[facet, *_headings(hits[facet][:5], shared)[:2]])]
         docs: dict[str, list[RetrievedContext]] = {}
         for c in hits[facet]:
             docs.setdefault(c.doc_id or c.source, []).append(c)
@@ -147,7 +148,7 @@ def build_outline(topic: str, hits: dict[str, list[RetrievedContext]], vocabular
             taken.add(name.lower())
             label = f"{name} ({year})" if year else name
             mine.append(KnowledgePoint(id="", category=category, topic=f"{label}: {facet}",
-                                       search_keywords=[name, *_headings(ctxs)[:2]]))
+                                       search_keywords=[name, *_headings(ctxs, shared)[:2]]))
         per_facet.append(mine)
     # facets take turns so a short outline still spans every facet
     for rank in range(max((len(m) for m in per_facet), default=0)):
@@ -176,12 +177,29 @@ def _aliases(name: str, vocabulary: Vocabulary) -> list[str]:
     return list(term.aliases) if term else []
 
 
-def _headings(ctxs: list[RetrievedContext]) -> list[str]:
-    """The last breadcrumb segment of each hit, generic ones ("Summary", "Problem") left out."""
+def _last_heading(c: RetrievedContext) -> str:
+    return c.breadcrumb.split(">")[-1].strip() if c.breadcrumb else ""
+
+
+def shared_headings(hits: dict[str, list[RetrievedContext]]) -> frozenset[str]:
+    """Headings found under two or more documents ("Key results", "Relation to other work"): a
+    section name papers share says nothing about what one of them is about."""
+    docs: dict[str, set[str]] = {}
+    for ctxs in hits.values():
+        for c in ctxs:
+            if last := _last_heading(c).lower():
+                docs.setdefault(last, set()).add(c.doc_id or c.source)
+    return frozenset(h for h, ids in docs.items() if len(ids) >= 2)
+
+
+def _headings(ctxs: list[RetrievedContext], shared: frozenset[str] = frozenset()) -> list[str]:
+    """The last breadcrumb segment of each hit, generic ones ("Summary", "Problem", and any heading
+    in ``shared``) left out."""
     out: list[str] = []
     for c in ctxs:
-        last = c.breadcrumb.split(">")[-1].strip() if c.breadcrumb else ""
-        if last and len(last.split()) >= 2 and last.lower() not in (o.lower() for o in out):
+        last = _last_heading(c)
+        if (last and len(last.split()) >= 2 and last.lower() not in shared
+                and last.lower() not in (o.lower() for o in out)):
             out.append(last)
     return out
 

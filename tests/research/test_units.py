@@ -64,3 +64,21 @@ def test_each_chunk_is_kept_under_the_point_that_scored_it_highest():
 def test_a_point_is_searched_with_its_topic_and_keyword_sub_queries():
     p = KnowledgePoint(id="KP1", category="C", topic="LoRA (2021): fine-tuning", search_keywords=["rank", "LoRA memory"])
     assert queries(p) == ["LoRA (2021): fine-tuning", "LoRA rank", "LoRA memory"]
+
+
+def test_headings_papers_share_are_not_a_point_s_search_keywords():
+    from core.research.outline import build_outline
+    from core.vocabulary import Vocabulary
+
+    def hit(doc: str, title: str, heading: str, n: int) -> RetrievedContext:
+        return RetrievedContext(content=f"{title} adapts models with few parameters.", chunk_id=f"{doc}_{n}",
+                                doc_id=doc, title=title, breadcrumb=f"{title} > {heading}")
+
+    hits = {"parameter-efficient fine-tuning": [
+        hit("lora", "LoRA", "Key results", 0), hit("lora", "LoRA", "Low-rank update matrices", 1),
+        hit("qlora", "QLoRA", "Key results", 0), hit("qlora", "QLoRA", "4-bit NormalFloat quantization", 1),
+    ]}
+    outline = build_outline("Parameter-efficient fine-tuning", hits, Vocabulary())
+    keywords = {k for p in outline.knowledge_points for k in p.search_keywords}
+    assert "Key results" not in keywords
+    assert {"Low-rank update matrices", "4-bit NormalFloat quantization"} <= keywords
