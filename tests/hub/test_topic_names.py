@@ -220,3 +220,43 @@ def test_hub_topics_name_stores_the_llm_names_through_the_hub(hub_home, tmp_path
     assert "1 of" in named.stdout and "keyphrase label" in named.stderr  # the title copy was refused
     stored = topics.load(HubStore(home / "hub.sqlite3"), "default")
     assert [t.name for t in stored.topics][:2] == ["Efficient fine-tuning", ""]
+
+
+# -- the app's Topics screen ---------------------------------------------------------------------------
+async def test_the_topics_screen_shows_a_given_name_and_asks_within_it(tmp_path):
+    from types import SimpleNamespace
+
+    from core.config import load_settings
+    from paperpilot_tui.app import PaperPilotApp
+    from paperpilot_tui.screens.topics import TopicsScreen
+    from tests.tui.conftest import wait_until
+    from tests.tui.test_topics_screen import RECORDED
+
+    recorded = json.loads(json.dumps(RECORDED))
+    second = recorded["topics"][1]
+    second["name"] = "Preference-based alignment"
+
+    class Named:
+        async def list_topics(self, collection=None):
+            return SimpleNamespace(structured=recorded, texts=[])
+
+    settings = load_settings(use_user_file=False)
+    settings.paths.home = str(tmp_path / "home")
+    settings.agent.router = settings.agent.critic = "rules"
+    app = PaperPilotApp(settings, start_backend=False, blink=False)
+    app.session.agent = SimpleNamespace(hub=Named(), collection="default", brain_name="offline", hub_status="hub")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("alt+t")
+        await wait_until(pilot, lambda: isinstance(app.screen, TopicsScreen) and bool(app.screen.topics))
+        table = app.screen.query_one("DataTable")
+        assert table.get_row_at(1)[0] == "Preference-based alignment"
+        assert table.get_row_at(0)[0] == recorded["topics"][0]["label"]  # not named: its label
+        await pilot.press("down")
+        detail = str(app.screen.query_one("#topic-detail").render())
+        assert "Preference-based alignment" in detail and f"label {second['label']}" in detail
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.screen is app.main_screen)
+        box = app.main_screen.query_one("#chat-input")
+        assert box.text == 'In the topic "Preference-based alignment": '
+        found = scope.match(box.text + "what do these papers propose?", scope.parse_topics(recorded))
+        assert found is not None and found.topic.topic_id == second["topic_id"]  # the name scopes like a label
