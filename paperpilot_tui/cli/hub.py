@@ -221,7 +221,8 @@ async def _name_and_list(settings, collection: str, name: bool) -> int:
         shown = f"{t['name']}  [{t['label']}]" if t.get("name") else t["label"]
         say(f"  {t['topic_id']}  {shown} — {t['document_count']} document(s): {', '.join(t['keyphrases'][:5])}")
     if brain is not None:
-        say(f"{sum(1 for t in listed if t.get('name'))} of {len(listed)} topic(s) named by {brain.name}")
+        namer = brain.brain_for("name_topics") if hasattr(brain, "brain_for") else brain  # not the whole mix
+        say(f"{sum(1 for t in listed if t.get('name'))} of {len(listed)} topic(s) named by {namer.name}")
     return EXIT_OK
 
 

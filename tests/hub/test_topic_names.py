@@ -217,7 +217,8 @@ def test_hub_topics_name_stores_the_llm_names_through_the_hub(hub_home, tmp_path
     assert len(server.requests) == 1
     first = next(line for line in named.stdout.splitlines() if line.startswith(f"  {ids[0]} "))
     assert "Efficient fine-tuning" in first
-    assert "1 of" in named.stdout and "keyphrase label" in named.stderr  # the title copy was refused
+    assert "1 of" in named.stdout and "named by llm:" in named.stdout
+    assert "keyphrase label" in named.stderr  # the title copy was refused
     stored = topics.load(HubStore(home / "hub.sqlite3"), "default")
     assert [t.name for t in stored.topics][:2] == ["Efficient fine-tuning", ""]
 
