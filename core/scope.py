@@ -16,8 +16,9 @@ Everything else (a question that merely contains a keyphrase: "What does ReAct s
 reasoning traces?") is not scoped. Retrieval of a scoped turn passes ``topic`` to
 ``query_knowledge_hub``, so only that topic's documents are searched.
 
-Naming: the hub has no LLM, so a topic's label is its two best keyphrases. The agent does not
-rename topics; an LLM-given name would be matched here exactly like a label (``Topic.names``).
+Naming: the hub has no LLM, so a topic's label is its two best keyphrases. A name given with the
+LLM brain (``paperpilot hub topics --name``, stored by the hub's ``name_topics``) comes back from
+``list_topics`` and is matched here exactly like a label (``Topic.names``).
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def parse_topics(structured: dict | None) -> list[Topic]:
             docs = [d for d in t.get("documents") or [] if isinstance(d, dict)]
             out.append(Topic(str(t["topic_id"]), str(t["label"]), tuple(map(str, t.get("keyphrases") or ())),
                              tuple(str(d.get("title") or d.get("doc_id")) for d in docs),
-                             tuple(str(d.get("doc_id")) for d in docs)))
+                             tuple(str(d.get("doc_id")) for d in docs), str(t.get("name") or "")))
     return out
 
 

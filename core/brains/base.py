@@ -1,7 +1,8 @@
 """The small interface every node calls to think.
 
 A *brain* makes each judgement the graph needs: classify intent, fill slots, plan and replan,
-choose the next ReAct action, judge sufficiency, synthesize, critique, refine, extract facts.
+choose the next ReAct action, judge sufficiency, synthesize, critique, refine, extract facts; and,
+outside a turn, name the hub's topics.
 The offline brain answers all of them deterministically; the LLM brain asks a chat model.
 :class:`~core.brains.composite.CompositeBrain` mixes them per method (e.g. LoRA router +
 LLM synthesis). Brains never touch MCP: nodes retrieve, brains reason over what came back.
@@ -15,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from pydantic import BaseModel, Field
 
 from core.errors import BackendUnavailable, BrainError  # noqa: F401 - brains raise them
+from core.scope import Topic
 from core.types import (  # noqa: F401 - the value types of this interface
     CriticVerdict, Intent, IntentType, RetrievedContext, RouteDecision, SufficiencyJudgement, SynthesisKind,
     SynthesisRequest, Turn,
@@ -97,3 +99,7 @@ class Brain(Protocol):
         self, question: str, answer: str, contexts: list[RetrievedContext]
     ) -> list[str]: ...
 
+    async def name_topics(self, topics: list[Topic]) -> dict[str, str]:
+        """Human names for the hub's topics (topic id -> name), each checked; a topic left out keeps
+        its keyphrase label. The offline brain names none."""
+        ...

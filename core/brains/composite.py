@@ -23,7 +23,7 @@ from core.telemetry import emit
 
 METHODS: tuple[str, ...] = (
     "classify", "fill_slots", "plan", "replan", "react_step", "judge_sufficiency", "synthesize", "critique",
-    "refine", "extract_facts",
+    "refine", "extract_facts", "name_topics",
 )
 ROLES = {"classify": "router", "critique": "critic", "fill_slots": "slots", "judge_sufficiency": "sufficiency",
          "react_step": "react", "extract_facts": "facts", "synthesize": "synthesis"}
@@ -121,6 +121,9 @@ class CompositeBrain:
 
     async def extract_facts(self, question, answer, contexts):
         return await self._call("extract_facts", question, answer, contexts)
+
+    async def name_topics(self, topics):
+        return await self._call("name_topics", topics)
 
 
 class LazyPart:

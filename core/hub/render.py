@@ -237,6 +237,7 @@ class TopicDocument(BaseModel):
 class TopicInfo(BaseModel):
     topic_id: str
     label: str
+    name: str | None = None  # a human name given through name_topics; null: the label names it
     keyphrases: list[str]
     document_count: int
     documents: list[TopicDocument] = Field(default_factory=list)
@@ -259,7 +260,8 @@ class TopicDocuments(BaseModel):
 
 
 def _topic_info(t: Topic, docs: dict[str, dict]) -> TopicInfo:
-    return TopicInfo(topic_id=t.topic_id, label=t.label, keyphrases=t.keyphrases, document_count=len(t.documents),
+    return TopicInfo(topic_id=t.topic_id, label=t.label, name=t.name or None, keyphrases=t.keyphrases,
+                     document_count=len(t.documents),
                      documents=[TopicDocument(doc_id=d, title=docs.get(d, {}).get("title", d), score=s,
                                               source=docs.get(d, {}).get("path")) for d, s in t.documents])
 
@@ -277,14 +279,15 @@ def topics_markdown(res: TopicList) -> str:
         return f"## No topics\n\nCollection `{res.collection}` has no embedded documents yet."
     lines = [f"## Topics of `{res.collection}`", f"Revision {res.revision} · {len(res.topics)} topic(s)", ""]
     for t in res.topics:
-        lines.append(f"- **{t.label}** (`{t.topic_id}`) — {t.document_count} document(s) · {', '.join(t.keyphrases)}")
+        named = f"**{t.name}** (`{t.topic_id}`, {t.label})" if t.name else f"**{t.label}** (`{t.topic_id}`)"
+        lines.append(f"- {named} — {t.document_count} document(s) · {', '.join(t.keyphrases)}")
         lines += [f"  - {d.title} (`{d.doc_id}`)" for d in t.documents]
     return "\n".join(lines)
 
 
 def topic_documents_markdown(res: TopicDocuments) -> str:
     t = res.topic
-    lines = [f"## Topic {t.label} (`{t.topic_id}`)", f"Collection `{res.collection}` · {t.document_count} document(s)"
+    lines = [f"## Topic {t.name or t.label} (`{t.topic_id}`" + (f", {t.label})" if t.name else ")"), f"Collection `{res.collection}` · {t.document_count} document(s)"
              f" · {', '.join(t.keyphrases)}", ""]
     lines += [f"- {d.title} (`{d.doc_id}`) — **Score:** {d.score:.4f}" + (f" · **Source:** `{d.source}`" if d.source else "")
               for d in t.documents]

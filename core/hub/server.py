@@ -2,7 +2,7 @@
 
 Tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
 contract), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
-``get_node_content``, ``get_vocabulary``, ``list_topics`` and ``get_topic_documents`` (:mod:`core.hub.topics`)
+``get_node_content``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`)
 and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
@@ -134,6 +134,14 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
             CallToolResult, render.TopicDocuments]:
         res: render.TopicDocuments = await run(hub.topic_documents, topic, collection)
         return render.structured(res, render.topic_documents_markdown(res))
+
+    @mcp.tool(description="Give topics human names (names: topic id -> name, at most 80 characters; \"\" clears "
+                          "one). A name stays while the topic has the same documents; list_topics returns it "
+                          "as name beside the keyphrase label.")
+    async def name_topics(names: dict[str, str], collection: Coll = "default") -> Annotated[
+            CallToolResult, render.TopicList]:
+        res: render.TopicList = await run(hub.name_topics, names, collection)
+        return render.structured(res, render.topics_markdown(res))
 
     @mcp.tool(description="Start-up progress: phase (indexing, embedding, warming, ready, failed) and, while "
                           "embedding, done of total chunks. Queries are fast once the phase is ready.")

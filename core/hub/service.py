@@ -272,6 +272,22 @@ class Hub:
         docs = {d["doc_id"]: d for d in self.store.documents(ts.collection)}
         return render.topic_documents(ts, found[0], docs)
 
+    def name_topics(self, names: dict[str, str], collection: str = "default") -> render.TopicList:
+        """Store a human name for each given topic (id -> name; "" clears it), kept while the
+        topic's documents stay the same (:func:`core.hub.topics.set_names`)."""
+        ts = topics.current(self.store, self._collection(collection, dense=True))
+        if not isinstance(names, dict) or not names:
+            raise HubError("names must map topic ids (see list_topics) to names")
+        known = {t.topic_id for t in ts.topics}
+        if unknown := sorted(str(k) for k in names if k not in known):
+            raise HubError(f"unknown topic(s) {', '.join(unknown)} in collection {ts.collection!r} "
+                           f"(topics: {', '.join(sorted(known)) or 'none'})")
+        clean = {k: " ".join(str(v).split()) if isinstance(v, str) else None for k, v in names.items()}
+        if bad := [k for k, v in clean.items() if v is None or len(v) > topics.NAME_CHARS]:
+            raise HubError(f"the name of {', '.join(bad)} must be a string of at most {topics.NAME_CHARS} characters")
+        topics.set_names(self.store, ts, clean)  # type: ignore[arg-type]
+        return render.topic_list(ts, {d["doc_id"]: d for d in self.store.documents(ts.collection)})
+
     def _topic_chunks(self, collection: str, topic: str) -> set[int]:
         found = topics.topic_doc_ids(topics.current(self.store, collection), str(topic))
         if found is None:

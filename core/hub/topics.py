@@ -19,7 +19,9 @@ Computed from what is indexed, never from a fixed list:
 Topics are stored with the collection's revision (:data:`SCHEMA`, created in an existing
 hub.sqlite3 by :class:`core.hub.store.HubStore`) and recomputed when it moves: after ``ingest`` and,
 lazily, on the first ``list_topics`` after any other change. The hub has no LLM, so labels are
-keyphrases; an LLM brain may rename them on the agent side (see ``core.scope``).
+keyphrases; a client with an LLM may give topics human names (``name_topics``, :func:`set_names`).
+A name is kept with its topic's member documents: a recompute that clusters the same documents
+again keeps it (under the topic's new id, if that moved), one that changes the members drops it.
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ CREATE TABLE IF NOT EXISTS document_topics(
   collection TEXT NOT NULL, topic_id TEXT NOT NULL, doc_id TEXT NOT NULL, score REAL NOT NULL,
   PRIMARY KEY(collection, topic_id, doc_id));
 CREATE INDEX IF NOT EXISTS document_topics_doc ON document_topics(doc_id);
+CREATE TABLE IF NOT EXISTS topic_names(
+  collection TEXT NOT NULL, topic_id TEXT NOT NULL, name TEXT NOT NULL, members TEXT NOT NULL,
+  named_at REAL NOT NULL, PRIMARY KEY(collection, topic_id));
 """
+NAME_CHARS = 80
 
 KEYPHRASES = 8
 SECONDARY_MARGIN = 0.1  # a document is in another topic too when that centroid is this close to its own
@@ -81,6 +87,12 @@ class Topic:
     label: str
     keyphrases: list[str]
     documents: list[tuple[str, float]] = field(default_factory=list)  # (doc_id, score), best first
+    name: str = ""  # a human name given through name_topics; empty: the label is its name
+
+    @property
+    def members(self) -> str:
+        """Its documents as a canonical key (sorted ids): what a stored name is bound to."""
+        return json.dumps(sorted(d for d, _ in self.documents))
 
 
 @dataclass
@@ -217,7 +229,19 @@ def _unique(slug: str, taken: set[str]) -> str:
 
 # -- storing ---------------------------------------------------------------------------------------
 def save(store: HubStore, ts: TopicSet) -> None:
+    """Store ``ts`` in place of the collection's topics. A stored name follows the topic with the
+    same member documents (its id may have changed); a name whose documents no longer cluster
+    together is dropped."""
     with store.write() as db:
+        by_members = {t.members: t for t in ts.topics}
+        named = [(by_members[m], n, m, at) for _, n, m, at in db.execute(
+            "SELECT topic_id, name, members, named_at FROM topic_names WHERE collection=?", (ts.collection,))
+            if m in by_members]
+        db.execute("DELETE FROM topic_names WHERE collection=?", (ts.collection,))
+        for t, name, members, at in named:
+            t.name = name
+            db.execute("INSERT OR REPLACE INTO topic_names(collection, topic_id, name, members, named_at)"
+                       " VALUES(?,?,?,?,?)", (ts.collection, t.topic_id, name, members, at))
         db.execute("DELETE FROM document_topics WHERE collection=?", (ts.collection,))
         db.execute("DELETE FROM topics WHERE collection=?", (ts.collection,))
         db.execute("INSERT OR REPLACE INTO topic_sets(collection, revision, silhouette, computed_at) VALUES(?,?,?,?)",
@@ -235,13 +259,17 @@ def load(store: HubStore, collection: str) -> TopicSet | None:
     row = db.execute("SELECT revision, silhouette FROM topic_sets WHERE collection=?", (collection,)).fetchone()
     if row is None:
         return None
-    topics = [Topic(tid, label, json.loads(kp)) for tid, label, kp in db.execute(
-        "SELECT topic_id, label, keyphrases FROM topics WHERE collection=? ORDER BY position", (collection,))]
+    rows = db.execute("SELECT t.topic_id, t.label, t.keyphrases, n.name, n.members FROM topics t LEFT JOIN"
+                      " topic_names n ON n.collection=t.collection AND n.topic_id=t.topic_id"
+                      " WHERE t.collection=? ORDER BY t.position", (collection,)).fetchall()
+    topics = [Topic(tid, label, json.loads(kp)) for tid, label, kp, _, _ in rows]
     by_id = {t.topic_id: t for t in topics}
     for tid, doc, score in db.execute("SELECT topic_id, doc_id, score FROM document_topics WHERE collection=?"
                                       " ORDER BY score DESC, doc_id", (collection,)):
         if tid in by_id:
             by_id[tid].documents.append((doc, score))
+    for t, (_, _, _, name, members) in zip(topics, rows):
+        t.name = name if name and members == t.members else ""  # a name is bound to its documents
     return TopicSet(collection, row[0], topics, row[1])
 
 
@@ -256,10 +284,26 @@ def current(store: HubStore, collection: str) -> TopicSet:
         return fresh
 
 
+def set_names(store: HubStore, ts: TopicSet, names: dict[str, str]) -> TopicSet:
+    """Store ``names`` (topic id -> name; an empty name clears one) for the topics of ``ts``, bound
+    to each topic's member documents, and return the topics with their names."""
+    by_id = {t.topic_id: t for t in ts.topics}
+    with store.write() as db:
+        for tid, name in names.items():
+            db.execute("DELETE FROM topic_names WHERE collection=? AND topic_id=?", (ts.collection, tid))
+            if name:
+                db.execute("INSERT INTO topic_names(collection, topic_id, name, members, named_at) VALUES(?,?,?,?,?)",
+                           (ts.collection, tid, name, by_id[tid].members, time.time()))
+    for tid, name in names.items():
+        by_id[tid].name = name
+    return ts
+
+
 def topic_doc_ids(ts: TopicSet, topic: str) -> tuple[Topic, list[str]] | None:
-    """The topic named by ``topic`` (its id, or its label, case-insensitive) and its document ids."""
+    """The topic named by ``topic`` (its id, its label or its given name, case-insensitive) and its
+    document ids."""
     key = topic.strip().lower()
     for t in ts.topics:
-        if key in (t.topic_id, t.label.lower()):
+        if key in (t.topic_id, t.label.lower(), t.name.lower()) and key:
             return t, [d for d, _ in t.documents]
     return None

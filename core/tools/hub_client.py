@@ -57,7 +57,7 @@ class ToolResult:
 @dataclass
 class HubClient:
     """RAG wrapper over MCP: ``search``, ``list_collections``, ``get_document_summary``, ``list_topics``,
-    ``get_topic_documents``, ``call``."""
+    ``get_topic_documents``, ``name_topics``, ``call``."""
 
     settings: MCPSettings
     connection: str | None = None
@@ -315,6 +315,10 @@ class HubClient:
     async def get_topic_documents(self, topic: str, collection: str | None = None) -> ToolResult:
         return await self.call("get_topic_documents",
                                {"topic": topic, "collection": collection or self.settings.collection})
+
+    async def name_topics(self, names: dict[str, str], collection: str | None = None) -> ToolResult:
+        """Store human names for topics (id -> name); the result is the named ``list_topics``."""
+        return await self.call("name_topics", {"names": names, "collection": collection or self.settings.collection})
 
 
 def _one_line(exc: BaseException) -> str:

@@ -1,11 +1,13 @@
-"""``paperpilot hub serve|start|stop|status|token|rm``: run and manage the bundled knowledge hub."""
+"""``paperpilot hub serve|start|stop|status|topics|token|rm``: run and manage the bundled knowledge hub."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, fail, load_settings_or_exit
+from paperpilot_tui.cli.common import (
+    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async, say,
+)
 
 HELP = "run or manage the bundled knowledge hub (MCP server)"
 DESCRIPTION = """\
@@ -41,6 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     st = hub.add_parser("status", help="the daemon (running or not), collections, document and chunk counts")
     st.add_argument("--collection", metavar="NAME", help="also list this collection's documents")
     st.set_defaults(run=_status)
+    tp = hub.add_parser("topics", help="a collection's topics; with --name the LLM names them and the hub keeps the names")
+    tp.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
+    tp.add_argument("--name", action="store_true", help="name the topics with the LLM brain (one call)")
+    tp.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    tp.add_argument("--llm", choices=["offline", "openai", "transformers"], default=argparse.SUPPRESS,
+                    help="which brain names them")
+    tp.set_defaults(run=_topics)
     tok = hub.add_parser("token", help="print the bearer token a network-facing HTTP hub requires")
     tok.add_argument("--rotate", action="store_true", help="replace it with a new one (running hubs switch at once)")
     tok.set_defaults(run=_token)
@@ -162,6 +171,58 @@ def _status(args: argparse.Namespace) -> int:
                 print(f"  {d['doc_id']}  v{d['version']}  {d['title']}  ({d['path']})")
     if args.collection and args.collection not in names:
         return fail(f"unknown collection {args.collection!r}", EXIT_FAILED)
+    return EXIT_OK
+
+
+def _topics(args: argparse.Namespace) -> int:
+    """List the topics through the hub's tools; with --name, name them with the LLM brain first."""
+    settings = load_settings_or_exit(args)
+    if args.name and settings.llm.resolved_provider() == "offline":
+        return fail("--name needs the LLM brain (--llm openai, or llm.provider in the settings); "
+                    "with the offline brain the topics keep their keyphrase labels", EXIT_USAGE)
+    return run_async(_name_and_list(settings, args.collection or settings.mcp.collection, args.name))
+
+
+async def _name_and_list(settings, collection: str, name: bool) -> int:
+    from core.errors import BackendUnavailable
+    from core.events import Notice
+    from core.scope import parse_topics
+    from core.telemetry import capture
+    from core.tools.hub_client import HubClient, ToolError
+
+    notices: list = []
+    try:
+        brain = None
+        if name:
+            from core.agent import check_llm_endpoint
+            from core.brains.factory import build_brain
+
+            await check_llm_endpoint(settings)
+            brain = build_brain(settings)
+        async with HubClient(settings.mcp) as hub:
+            res = await hub.list_topics(collection)
+            found = parse_topics(res.structured)
+            if brain is not None and found:
+                with capture(notices.append):
+                    names = await brain.name_topics(found)
+                if names:
+                    res = await hub.name_topics(names, collection)
+    except BackendUnavailable as exc:
+        return fail(str(exc), EXIT_BACKEND)
+    except ToolError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    for n in notices:
+        if isinstance(n, Notice):
+            say(f"paperpilot: {n.level}: {n.message}", file=sys.stderr)
+    data = res.structured or {}
+    listed = data.get("topics") or []
+    say(f"topics of {collection} (revision {data.get('revision')}): {len(listed)}")
+    for t in listed:
+        shown = f"{t['name']}  [{t['label']}]" if t.get("name") else t["label"]
+        say(f"  {t['topic_id']}  {shown} — {t['document_count']} document(s): {', '.join(t['keyphrases'][:5])}")
+    if brain is not None:
+        namer = brain.brain_for("name_topics") if hasattr(brain, "brain_for") else brain  # not the whole mix
+        say(f"{sum(1 for t in listed if t.get('name'))} of {len(listed)} topic(s) named by {namer.name}")
     return EXIT_OK
 
 

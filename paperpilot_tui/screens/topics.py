@@ -1,10 +1,11 @@
 """Topics: the collection's subjects as the hub computed them, their documents, and asking within one.
 
 The hub clusters the collection's documents and labels each cluster by its keyphrases
-(``list_topics``, :mod:`core.hub.topics`). The table lists the topics; below it, the highlighted
-topic's keyphrases and documents with their scores. Enter goes back to the question box with
-``In the topic "<label>": `` typed in, which slot filling scopes to that topic: the answer is
-searched for only in its documents.
+(``list_topics``, :mod:`core.hub.topics`); a topic named with the LLM brain (``paperpilot hub
+topics --name``) shows its name, its label beside it. The table lists the topics; below it, the
+highlighted topic's keyphrases and documents with their scores. Enter goes back to the question
+box with ``In the topic "<name or label>": `` typed in, which slot filling scopes to that topic:
+the answer is searched for only in its documents.
 """
 
 from __future__ import annotations
@@ -18,6 +19,11 @@ from textual.widgets import DataTable, Footer, Static
 
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.runtime import one_line
+
+
+def shown(topic: dict[str, Any]) -> str:
+    """What names a ``list_topics`` topic: its given name, else its keyphrase label."""
+    return topic.get("name") or topic["label"]
 
 
 def scoped_question(label: str) -> str:
@@ -70,7 +76,7 @@ class TopicsScreen(Screen):
         table = self.query_one(DataTable)
         table.clear()
         for t in self.topics:
-            table.add_row(t["label"], str(t["document_count"]), ", ".join(t["keyphrases"]), key=t["topic_id"])
+            table.add_row(shown(t), str(t["document_count"]), ", ".join(t["keyphrases"]), key=t["topic_id"])
         status.update(f"{len(self.topics)} topic(s) in {self.collection} · enter ask within the topic · esc back")
         self._show_detail()
 
@@ -87,9 +93,10 @@ class TopicsScreen(Screen):
         if t is None:
             detail.update("No topics yet: the hub computes them once the collection's documents are embedded.")
             return
-        lines = [f"{t['label']}  (topic id {t['topic_id']}) · keyphrases: {', '.join(t['keyphrases'])}"]
+        label = f"label {t['label']}, " if t.get("name") else ""
+        lines = [f"{shown(t)}  ({label}topic id {t['topic_id']}) · keyphrases: {', '.join(t['keyphrases'])}"]
         lines += [f"  {d['score']:.2f}  {d['title']}  ({d['doc_id']})" for d in t["documents"]]
-        lines.append(f"enter: ask within this topic — {scoped_question(t['label'])}…")
+        lines.append(f"enter: ask within this topic — {scoped_question(shown(t))}…")
         detail.update("\n".join(lines))
 
     @on(DataTable.RowSelected)
@@ -100,7 +107,7 @@ class TopicsScreen(Screen):
         """Back to the question box, the question started as one scoped to this topic."""
         t = self.selected()
         if t is not None:
-            self.app.ask_in_topic(scoped_question(t["label"]))
+            self.app.ask_in_topic(scoped_question(shown(t)))
 
     def action_dismiss_screen(self) -> None:
         self.app.pop_screen()

@@ -28,6 +28,7 @@ from core.brains.llm.caller import ModelCaller, deliver, clean_answer, prompt_to
 from core.brains.llm.chat import endpoint_of
 from core.budget import price_of
 from core.brains.llm.checks import known_text, query_problems, slot_problems
+from core.brains.llm.naming import ask_names
 from core.config import Settings
 from core.events import Notice
 from core.prompts.critic import critic_messages
@@ -39,6 +40,7 @@ from core.prompts.router import router_messages
 from core.prompts.slots import slot_messages
 from core.prompts.sufficiency import sufficiency_messages
 from core.prompts.synthesis import NO_EVIDENCE, synthesis_messages
+from core.scope import Topic
 from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
 from core.telemetry import emit
 
@@ -287,6 +289,11 @@ class LLMBrain:
             if len(fact.split()) >= 4 and not NO_EVIDENCE_RE.search(fact):
                 facts.append(fact if fact.endswith((".", "!", "?", "。")) else fact + ".")
         return _dedupe(facts)[:MAX_FACTS]
+
+    # -- naming the hub's topics ------------------------------------------------------------------
+    async def name_topics(self, topics: list[Topic]) -> dict[str, str]:
+        """One request names every topic; a name that fails its check keeps the keyphrase label."""
+        return await ask_names(self.caller, topics, self.name)
 
 
 def apply_thresholds(out: schemas.Critique, answer: str, contexts: list[RetrievedContext],

@@ -23,6 +23,7 @@ from core.brains.offline.synthesis import (
 )
 from core.brains.offline.text import markers, plain_text, strip_markers
 from core.config import CriticSettings, Settings
+from core.scope import Topic
 from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
 
 
@@ -162,3 +163,7 @@ class OfflineBrain:
             if len(facts) == 3:
                 break
         return facts
+
+    async def name_topics(self, topics: list[Topic]) -> dict[str, str]:
+        """No names: without a language model the hub's keyphrase labels are the topics' names."""
+        return {}
