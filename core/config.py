@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from core import paths
 
@@ -200,6 +200,36 @@ class PathSettings(_Section):
         return p if p.is_absolute() else self.home_dir() / p
 
 
+class HubSettings(_Section):
+    """Where the knowledge hub keeps its index: one SQLite file (``paths.hub_db``) or PostgreSQL with
+    pgvector (:mod:`core.hub.pg`). An empty ``dsn`` with ``backend: postgres`` means the embedded
+    server in the data dir, started on first use (``paperpilot hub pg start`` prints its DSN)."""
+
+    backend: Literal["sqlite", "postgres"] = "sqlite"
+    dsn: str | None = None  # postgresql://user:pass@host:5432/db, or libpq key=value pairs; postgres only
+
+    @field_validator("dsn")
+    @classmethod
+    def _check_dsn(cls, value: str | None) -> str | None:
+        value = (value or "").strip()
+        if not value:
+            return None
+        if "://" in value:
+            from urllib.parse import urlsplit
+
+            parts = urlsplit(value)
+            if parts.scheme not in ("postgresql", "postgres"):
+                raise ValueError(f"must be a postgresql:// URL or libpq key=value pairs (got scheme {parts.scheme!r})")
+            try:
+                parts.port  # noqa: B018 - raises on a port that is not a number
+            except ValueError:
+                raise ValueError("the port in the postgresql:// URL is not a number") from None
+            return value
+        if not re.fullmatch(r"\s*(\w+\s*=\s*('([^'\\]|\\.)*'|\S+)\s*)+", value):
+            raise ValueError("must be a postgresql:// URL or libpq key=value pairs like 'host=/tmp dbname=hub'")
+        return value
+
+
 class LimitsSettings(_Section):
     """Size limits on what users and clients hand in (issue 17): past one, the input is refused
     with one line naming the setting, before any work is done on it (see :mod:`core.limits`)."""
@@ -227,6 +257,7 @@ class Settings(_Section):
     paths: PathSettings = Field(default_factory=PathSettings)
     tui: TUISettings = Field(default_factory=TUISettings)
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
+    hub: HubSettings = Field(default_factory=HubSettings)
     arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
 
     def secrets(self) -> list[str]:
@@ -241,6 +272,8 @@ class Settings(_Section):
         for conn in self.mcp.connections.values():
             out += [v for k, v in conn.headers.items() if v and k.lower() in {"authorization", "x-api-key"}]
             out += [v for k, v in conn.env.items() if v and re.search(r"KEY|TOKEN|SECRET|PASS", k, re.I)]
+        if self.hub.dsn and (m := re.search(r"://[^:/@]*:([^@]+)@|password\s*=\s*'?([^'\s]+)", self.hub.dsn)):
+            out.append(m.group(1) or m.group(2))  # the database password in hub.dsn
         return out
 
 
@@ -250,6 +283,8 @@ _ENV_OVERRIDES = {
     "OPENAI_BASE_URL": ("llm", "base_url"),
     "PAPERPILOT_LLM_MODEL": ("llm", "model"),
     "PAPERPILOT_LLM_PROVIDER": ("llm", "provider"),
+    "PAPERPILOT_HUB_BACKEND": ("hub", "backend"),  # also how the hub's child processes see these two
+    "PAPERPILOT_HUB_DSN": ("hub", "dsn"),
 }
 
 

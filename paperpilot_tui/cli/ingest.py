@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     quiet_environment()
     settings = load_settings_or_exit(args)
     from core.hub.ingest import Ingestor, expand_paths, valid_collection
-    from core.hub.store import HubStore
+    from core.hub.pg import BackendError, open_store
 
     if not valid_collection(args.collection):
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
@@ -51,7 +51,10 @@ def run(args: argparse.Namespace) -> int:
     fetched, unfetched = _fetch_arxiv(refs, settings, getattr(args, "offline", False))
     args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
-    store = HubStore(settings.paths.resolve(settings.paths.hub_db))
+    try:
+        store = open_store(settings)  # hub.backend: the SQLite file or PostgreSQL
+    except BackendError as exc:
+        return fail(str(exc), EXIT_FAILED)
     ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits)
     meta = {str(path.resolve()): info for path, info in fetched}
     report, seconds = _with_progress(ingestor, args, files, meta)

@@ -1,0 +1,269 @@
+"""The hub store on PostgreSQL + pgvector, with the methods of :class:`core.hub.store.HubStore`.
+
+Same rows, same ids, same revision rule (every write bumps its collection's revision), so the
+ingest pipeline, the service and the MCP tools run on it unchanged. Writes go through
+:meth:`PgStore.write`, a transaction that first takes an advisory lock: one writer at a time across
+processes, as SQLite's ``BEGIN IMMEDIATE`` gives. Connections are per thread, autocommit outside
+:meth:`write`. PostgreSQL text cannot hold NUL characters; they are dropped on the way in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+
+from core.hub.pg.migrations import migrate
+from core.hub.store import EMBED_MODEL, ChunkRow, NewChunk, file_name
+
+WRITE_LOCK = 0x68756277  # pg_advisory_xact_lock key of the single writer ("hubw")
+TS_CONFIG = "english"
+
+_CHUNK_SELECT = (
+    "SELECT c.id, c.chunk_id, c.doc_id, c.collection, c.position, c.section_path, c.breadcrumb,"
+    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url"
+    " FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
+)
+_DOC_COLS = ("doc_id, collection, path, doc_type, file_hash, file_size, version, title, authors, year, pages,"
+             " summary, created_at, updated_at, url")
+
+
+def _chunk(row: tuple) -> ChunkRow:
+    return ChunkRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8],
+                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14])
+
+
+def _doc(cur) -> dict | None:
+    row = cur.fetchone()
+    if row is None:
+        return None
+    d = dict(zip([c.name for c in cur.description], row))
+    d["authors"] = json.loads(d.get("authors") or "[]")
+    return d
+
+
+def _text(value: str | None) -> str | None:
+    return value.replace("\x00", "") if isinstance(value, str) else value
+
+
+def lexical_text(title: str, path: str, breadcrumb: str, text: str) -> str:
+    """What the full-text leg indexes for a chunk: the same fields as the SQLite store's BM25 index."""
+    return _text(f"{title} {file_name(path)} {breadcrumb} {text}") or ""
+
+
+def redact(dsn: str) -> str:
+    """The DSN with its password replaced by ``***`` (for status lines and logs)."""
+    return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", dsn))
+
+
+class PgStore:
+    """Thread-safe access to one hub database on a PostgreSQL server."""
+
+    backend = "postgres"
+
+    def __init__(self, dsn: str):
+        self.dsn = dsn
+        self.path = redact(dsn)  # what `hub status` prints as the database
+        self._local = threading.local()
+        import psycopg
+
+        with psycopg.connect(dsn, autocommit=True) as db:  # before the vector type is looked up
+            migrate(db)
+
+    # -- connections -------------------------------------------------------------------------
+    def conn(self):
+        db = getattr(self._local, "db", None)
+        if db is None or db.closed:
+            import psycopg
+            from pgvector.psycopg import register_vector
+
+            # prepare_threshold=None: plans are made per query, with the collection's real value
+            db = psycopg.connect(self.dsn, autocommit=True, prepare_threshold=None)
+            register_vector(db)
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def write(self) -> Iterator:
+        """One write transaction; writers queue on an advisory lock (the single writer)."""
+        db = self.conn()
+        with db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            yield db
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # -- meta ----------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn().execute("SELECT value FROM meta WHERE key=%s", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.write() as db:
+            db.execute("INSERT INTO meta(key, value) VALUES(%s, %s) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       (key, value))
+
+    def meta_items(self) -> list[tuple[str, str]]:
+        return list(self.conn().execute("SELECT key, value FROM meta ORDER BY key"))
+
+    # -- collections ---------------------------------------------------------------------------
+    def collections(self) -> list[str]:
+        return [r[0] for r in self.conn().execute("SELECT name FROM collections ORDER BY name")]
+
+    def has_collection(self, name: str) -> bool:
+        return self.conn().execute("SELECT 1 FROM collections WHERE name=%s", (name,)).fetchone() is not None
+
+    def revision(self, name: str) -> int | None:
+        row = self.conn().execute("SELECT revision FROM collections WHERE name=%s", (name,)).fetchone()
+        return row[0] if row else None
+
+    def ensure_collection(self, db, name: str) -> None:
+        db.execute("INSERT INTO collections(name, created_at) VALUES(%s, %s) ON CONFLICT DO NOTHING",
+                   (name, time.time()))
+
+    def bump(self, db, name: str) -> None:
+        db.execute("UPDATE collections SET revision = revision + 1 WHERE name=%s", (name,))
+
+    def stats(self, name: str) -> dict:
+        db = self.conn()
+        docs = db.execute("SELECT count(*) FROM documents WHERE collection=%s", (name,)).fetchone()[0]
+        chunks = db.execute("SELECT count(*) FROM chunks WHERE collection=%s", (name,)).fetchone()[0]
+        emb = db.execute("SELECT count(*) FROM embeddings WHERE collection=%s", (name,)).fetchone()[0]
+        return {"document_count": docs, "chunk_count": chunks, "embedded_chunks": emb}
+
+    # -- documents -----------------------------------------------------------------------------
+    def documents(self, collection: str | None = None) -> list[dict]:
+        where = " WHERE collection=%s" if collection else ""
+        cur = self.conn().execute(f"SELECT {_DOC_COLS} FROM documents{where} ORDER BY title",
+                                  (collection,) if collection else ())
+        cols = [c.name for c in cur.description]
+        out = []
+        for row in cur:
+            d = dict(zip(cols, row))
+            d["authors"] = json.loads(d.get("authors") or "[]")
+            out.append(d)
+        return out
+
+    def document(self, doc_id: str) -> dict | None:
+        return _doc(self.conn().execute(f"SELECT {_DOC_COLS} FROM documents WHERE doc_id=%s", (doc_id,)))
+
+    def document_by_path(self, collection: str, path: str) -> dict | None:
+        return _doc(self.conn().execute(f"SELECT {_DOC_COLS} FROM documents WHERE collection=%s AND path=%s",
+                                        (collection, path)))
+
+    def doc_id_taken(self, doc_id: str) -> bool:
+        return self.conn().execute("SELECT 1 FROM documents WHERE doc_id=%s", (doc_id,)).fetchone() is not None
+
+    def delete_document(self, doc_id: str) -> bool:
+        with self.write() as db:
+            row = db.execute("DELETE FROM documents WHERE doc_id=%s RETURNING collection", (doc_id,)).fetchone()
+            if row is None:
+                return False
+            self.bump(db, row[0])  # chunks and vectors go with the document (ON DELETE CASCADE)
+        return True
+
+    def put_document(self, doc: dict, chunks: list[NewChunk]) -> None:
+        """Insert or replace one document and all its chunks in a single transaction.
+
+        ``doc`` may carry ``version``, ``created_at`` and ``updated_at`` (a copy from another
+        store keeps them); otherwise the version counts up from the stored one."""
+        now = time.time()
+        coll = doc["collection"]
+        with self.write() as db:
+            self.ensure_collection(db, coll)
+            old = db.execute("SELECT version, created_at FROM documents WHERE doc_id=%s", (doc["doc_id"],)).fetchone()
+            version, created = (old[0] + 1, old[1]) if old else (1, now)
+            db.execute("DELETE FROM documents WHERE doc_id=%s", (doc["doc_id"],))
+            db.execute(
+                f"INSERT INTO documents({_DOC_COLS}) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                (doc["doc_id"], coll, _text(doc["path"]), doc["doc_type"], doc["file_hash"], doc.get("file_size"),
+                 doc.get("version", version), _text(doc["title"]), json.dumps(doc.get("authors") or []),
+                 doc.get("year"), doc.get("pages"), _text(doc.get("summary")), doc.get("created_at", created),
+                 doc.get("updated_at", now), doc.get("url")))
+            width = max(4, len(str(len(chunks))))
+            rows = [(f"{doc['doc_id']}_{pos:0{width}d}", pos, json.dumps(ch.section_path), _text(ch.breadcrumb),
+                     ch.page, _text(ch.text), lexical_text(doc["title"], doc["path"], ch.breadcrumb, ch.text))
+                    for pos, ch in enumerate(chunks)]
+            if rows:
+                ids = dict(db.execute(
+                    "INSERT INTO chunks(chunk_id, doc_id, collection, position, section_path, breadcrumb, page, text, tsv)"
+                    f" SELECT u.c, %s, %s, u.p, u.s, u.b, u.pg, u.t, to_tsvector('{TS_CONFIG}', u.l)"
+                    " FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::text[], %s::text[])"
+                    " AS u(c, p, s, b, pg, t, l) RETURNING position, id",
+                    (doc["doc_id"], coll, *map(list, zip(*rows)))).fetchall())
+                vectors = [(ids[pos], coll, EMBED_MODEL, np.asarray(ch.vector, np.float32))
+                           for pos, ch in enumerate(chunks) if ch.vector is not None]
+                if vectors:
+                    with db.cursor() as cur:
+                        cur.executemany("INSERT INTO embeddings(chunk_rowid, collection, model, vector)"
+                                        " VALUES(%s, %s, %s, %s)", vectors)
+                db.execute("INSERT INTO lexemes(collection, lexeme) SELECT DISTINCT %s, unnest(tsvector_to_array(tsv))"
+                           " FROM chunks WHERE doc_id=%s ON CONFLICT DO NOTHING", (coll, doc["doc_id"]))
+            self.bump(db, coll)
+
+    # -- chunks --------------------------------------------------------------------------------
+    def chunks_by_rowid(self, rowids: list[int]) -> dict[int, ChunkRow]:
+        if not rowids:
+            return {}
+        rows = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.id = ANY(%s)", (list(rowids),))
+        return {r[0]: _chunk(r) for r in rows}
+
+    def chunk(self, chunk_id: str) -> ChunkRow | None:
+        row = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.chunk_id=%s", (chunk_id,)).fetchone()
+        return _chunk(row) if row else None
+
+    def doc_chunks(self, doc_id: str) -> list[ChunkRow]:
+        return [_chunk(r) for r in self.conn().execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=%s ORDER BY c.position", (doc_id,))]
+
+    def neighbours(self, doc_id: str, position: int) -> list[ChunkRow]:
+        return [_chunk(r) for r in self.conn().execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=%s AND c.position IN (%s, %s) ORDER BY c.position",
+            (doc_id, position - 1, position + 1))]
+
+    def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
+        """(rowid, breadcrumb, text) of chunks without a vector."""
+        return list(self.conn().execute(
+            "SELECT c.id, c.breadcrumb, c.text FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.id"
+            " WHERE c.collection=%s AND e.chunk_rowid IS NULL ORDER BY c.id", (collection,)))
+
+    def put_embeddings(self, collection: str, rows: list[tuple[int, np.ndarray]]) -> None:
+        with self.write() as db:
+            with db.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO embeddings(chunk_rowid, collection, model, vector) VALUES(%s, %s, %s, %s)"
+                    " ON CONFLICT(chunk_rowid) DO UPDATE SET vector = excluded.vector, model = excluded.model",
+                    [(i, collection, EMBED_MODEL, np.asarray(v, np.float32)) for i, v in rows])
+            self.bump(db, collection)
+
+    def lexical_rows(self, collection: str) -> list[tuple[int, str, str, str]]:
+        """(rowid, title, breadcrumb, text) of every chunk of a collection (as the SQLite store gives)."""
+        rows = self.conn().execute(
+            "SELECT c.id, d.title, d.path, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
+            " WHERE c.collection=%s ORDER BY c.id", (collection,)).fetchall()
+        return [(rid, f"{title} {file_name(path)}", crumb, text) for rid, title, path, crumb, text in rows]
+
+    def embedding_matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, float32 matrix) of all embedded chunks of a collection (the searcher does not need it:
+        the dense leg runs in the server)."""
+        rows = self.conn().execute("SELECT chunk_rowid, vector FROM embeddings WHERE collection=%s"
+                                   " ORDER BY chunk_rowid", (collection,)).fetchall()
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        return ids, np.vstack([np.asarray(r[1], dtype=np.float32) for r in rows])
+
+    def embedded_count(self, collection: str) -> tuple[int, int]:
+        """(vectors in this collection, vectors in all collections): the dense leg's choice of plan."""
+        row = self.conn().execute("SELECT count(*) FILTER (WHERE collection=%s), count(*) FROM embeddings",
+                                  (collection,)).fetchone()
+        return row[0], row[1]
