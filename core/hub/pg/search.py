@@ -59,6 +59,14 @@ class PgSearcher(Searcher):
     def dense(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
         if not query.strip():
             return []
+        rows = self._dense_rows(collection, query, n)
+        return [(int(rid), 1.0 - float(d)) for rid, d in rows if 1.0 - float(d) >= DENSE_FLOOR]
+
+    def dense_plan(self, collection: str, query: str, n: int = LEG_DEPTH) -> str:
+        """The server's plan for the dense leg (``EXPLAIN``): an exact scan or the HNSW index."""
+        return "\n".join(r[0] for r in self._dense_rows(collection, query, n, explain=True))
+
+    def _dense_rows(self, collection: str, query: str, n: int, explain: bool = False) -> list[tuple]:
         mine, total = self._embedded(collection)
         if not mine:
             return []
@@ -68,14 +76,15 @@ class PgSearcher(Searcher):
             if mine <= EXACT_MAX:  # exact: rank every vector of the collection, ties by rowid
                 db.execute("SET LOCAL enable_indexscan = off")
                 order = "d, chunk_rowid"
-            else:
+            else:  # the HNSW graph; without enable_sort the planner may prefer to sort the collection
                 ef = min(EF_MAX, max(EF_SEARCH, n) * max(1, round(total / mine)))
                 db.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(ef),))
+                db.execute("SET LOCAL enable_sort = off")
                 order = "d"
-            rows = db.execute(
-                f"SELECT chunk_rowid, vector <=> %s AS d FROM embeddings WHERE collection = %s ORDER BY {order} LIMIT %s",
+            return db.execute(
+                ("EXPLAIN " if explain else "")
+                + f"SELECT chunk_rowid, vector <=> %s AS d FROM embeddings WHERE collection = %s ORDER BY {order} LIMIT %s",
                 (vec, collection, n)).fetchall()
-        return [(int(rid), 1.0 - float(d)) for rid, d in rows if 1.0 - float(d) >= DENSE_FLOOR]
 
     def _embedded(self, collection: str) -> tuple[int, int]:
         rev = self.store.revision(collection)

@@ -56,6 +56,11 @@ def lexical_text(title: str, path: str, breadcrumb: str, text: str) -> str:
     return _text(f"{title} {file_name(path)} {breadcrumb} {text}") or ""
 
 
+def as_array(value) -> np.ndarray:
+    """A stored vector as float32 (pgvector's adapter gives a ``Vector`` or, in older versions, an array)."""
+    return np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value, dtype=np.float32)
+
+
 def redact(dsn: str) -> str:
     """The DSN with its password replaced by ``***`` (for status lines and logs)."""
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", dsn))
@@ -260,7 +265,7 @@ class PgStore:
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-        return ids, np.vstack([np.asarray(r[1], dtype=np.float32) for r in rows])
+        return ids, np.vstack([as_array(r[1]) for r in rows])
 
     def embedded_count(self, collection: str) -> tuple[int, int]:
         """(vectors in this collection, vectors in all collections): the dense leg's choice of plan."""
