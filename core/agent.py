@@ -32,6 +32,7 @@ from core.memory.checkpoints import aprune_thread
 from core.memory.history import turns_from_messages
 from core.memory.turnlock import TurnLock
 from core.redact import Redactor
+from core.research.types import Outline
 from core.state import turn_input
 from core.tracing.fold import fold
 from core.vocabulary import Vocabulary
@@ -156,6 +157,16 @@ class Agent:
                 yield tag(TurnFailed(error=f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
                                      category="internal", node=_last_node(events)))
             await self._finish(turn_id, session_id, question, events, ok=isinstance(events[-1], TurnFinished))
+
+    def run_research(self, topic: str | None = None, session_id: str | None = None, *, clarify: bool = True,
+                     answers: dict[int, str] | None = None, outline: Outline | None = None, confirm: bool = False,
+                     collection: str | None = None) -> AsyncIterator[Event]:
+        """Advance a deep-research session from its checkpointed stage as far as it goes without the
+        user (:func:`core.research.runner.run_research`)."""
+        from core.research.runner import run_research
+
+        return run_research(self, topic, session_id, clarify=clarify, answers=answers, outline=outline,
+                            confirm=confirm, collection=collection)
 
     async def refresh_vocabulary(self) -> None:
         """Fetch the collection's vocabulary again when the hub's revision moved (one small call,

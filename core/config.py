@@ -3,7 +3,7 @@
 Every default lives in the models below and nowhere else; ``config/settings.yaml`` documents them
 and a test keeps it equal to :func:`defaults`. Layers, later wins: the defaults → the user file
 (``--config FILE`` or the platform config dir) → environment (``OPENAI_API_KEY``,
-``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``, ``PAPERPILOT_LLM_PROVIDER``). String values may use
+``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``, ``PAPERPILOT_LLM_PROVIDER``, ``PAPERPILOT_HUB_TOKEN``). String values may use
 ``${VAR}`` or ``${VAR:-fallback}``. A bad file raises :class:`ConfigError` with one line naming the
 file, the line and the key.
 """
@@ -102,6 +102,8 @@ class MCPSettings(_Section):
     connect_timeout: float = Field(30.0, gt=0)
     server_log: str | None = None  # file for stdio servers' stderr (relative = in the data dir); null = the terminal
     use_daemon: bool = True  # a running `paperpilot hub start` daemon stands in for the default bundled stdio hub
+    # bearer token sent to HTTP connections that set no Authorization header (env PAPERPILOT_HUB_TOKEN)
+    token: SecretStr | None = None
     connections: dict[str, MCPConnection] = Field(
         default_factory=lambda: {"hub": MCPConnection(args=["-m", "core.hub", "serve"])}
     )
@@ -201,10 +203,12 @@ class PathSettings(_Section):
 
 
 class HubSettings(_Section):
-    """Where the knowledge hub keeps its index: one SQLite file (``paths.hub_db``) or PostgreSQL with
-    pgvector (:mod:`core.hub.pg`). An empty ``dsn`` with ``backend: postgres`` means the embedded
-    server in the data dir, started on first use (``paperpilot hub pg start`` prints its DSN)."""
+    """The hub served over HTTP (``paperpilot hub serve --transport http``), and where it keeps its
+    index: one SQLite file (``paths.hub_db``) or PostgreSQL with pgvector (:mod:`core.hub.pg`). An
+    empty ``dsn`` with ``backend: postgres`` means the embedded server in the data dir, started on
+    first use (``paperpilot hub pg start`` prints its DSN)."""
 
+    require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
     backend: Literal["sqlite", "postgres"] = "sqlite"
     dsn: str | None = None  # postgresql://user:pass@host:5432/db, or libpq key=value pairs; postgres only
 
@@ -240,6 +244,7 @@ class LimitsSettings(_Section):
     ingest_file_bytes: int = Field(100_000_000, ge=1)  # one PDF, DOCX or PPTX to ingest
     ingest_text_bytes: int = Field(10_000_000, ge=1)  # one Markdown or text file to ingest (all of it is text)
     request_bytes: int = Field(100_000, ge=1)  # a hub tool call's arguments (UTF-8), and an HTTP request body
+    hub_connections: int = Field(128, ge=1)  # HTTP requests the hub serves at once (an open event stream counts)
 
 
 class TUISettings(_Section):
@@ -266,6 +271,8 @@ class Settings(_Section):
         out = [s for s in self.tracing.redact if s]
         if self.llm.api_key and self.llm.api_key.get_secret_value():
             out.append(self.llm.api_key.get_secret_value())
+        if self.mcp.token and self.mcp.token.get_secret_value():
+            out.append(self.mcp.token.get_secret_value())
         web_key = self.agent.web_search_fallback.api_key
         if web_key and web_key.get_secret_value():
             out.append(web_key.get_secret_value())
@@ -283,6 +290,7 @@ _ENV_OVERRIDES = {
     "OPENAI_BASE_URL": ("llm", "base_url"),
     "PAPERPILOT_LLM_MODEL": ("llm", "model"),
     "PAPERPILOT_LLM_PROVIDER": ("llm", "provider"),
+    "PAPERPILOT_HUB_TOKEN": ("mcp", "token"),
     "PAPERPILOT_HUB_BACKEND": ("hub", "backend"),  # also how the hub's child processes see these two
     "PAPERPILOT_HUB_DSN": ("hub", "dsn"),
 }

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from core.research.types import ClarifyingQuestion, Outline, ResearchReview, ResearchStage
 from core.types import CriticVerdict, Intent, RetrievedContext, Source, SufficiencyJudgement, TurnResult
 
 
@@ -198,6 +199,71 @@ class WebSearched(_Event):
     duration_ms: float = 0.0
 
 
+class ResearchStarted(_Event):
+    """A deep-research run (or its resumption) began; ``stage`` is where the session stood."""
+
+    kind: Literal["research_started"] = "research_started"
+    topic: str
+    session_id: str
+    brain: str = "offline"
+    stage: ResearchStage = "initial"
+
+
+class ResearchStageChanged(_Event):
+    kind: Literal["research_stage"] = "research_stage"
+    stage: ResearchStage
+    previous: ResearchStage | None = None
+
+
+class ClarificationAsked(_Event):
+    kind: Literal["clarification_asked"] = "clarification_asked"
+    questions: list[ClarifyingQuestion]
+
+
+class OutlineProposed(_Event):
+    kind: Literal["outline_proposed"] = "outline_proposed"
+    outline: Outline
+
+
+class OutlineEdited(_Event):
+    """The user confirmed an outline that differs from the proposed one."""
+
+    kind: Literal["outline_edited"] = "outline_edited"
+    outline: Outline
+    added: list[str] = Field(default_factory=list)  # point ids
+    removed: list[str] = Field(default_factory=list)
+    changed: list[str] = Field(default_factory=list)
+
+
+class PointSearched(_Event):
+    """One knowledge point's retrieval finished (``index`` of ``total``, 1-based, in completion order)."""
+
+    kind: Literal["point_searched"] = "point_searched"
+    point_id: str
+    topic: str
+    index: int
+    total: int
+    queries: list[str] = Field(default_factory=list)
+    candidates: int = 0  # chunks the hub returned over all queries
+    kept: int = 0  # after rerank and cross-point dedupe
+    duplicates: int = 0  # chunks kept under another point instead
+    duration_ms: float = 0.0
+    error: str | None = None
+
+
+class ResearchWaiting(_Event):
+    """The run stopped for the user: answers to the clarifying questions, or outline confirmation."""
+
+    kind: Literal["research_waiting"] = "research_waiting"
+    stage: ResearchStage
+    needs: Literal["answers", "outline"]
+
+
+class ReviewFinished(_Event):
+    kind: Literal["review_finished"] = "review_finished"
+    review: ResearchReview
+
+
 class TurnFinished(_Event):
     kind: Literal["turn_finished"] = "turn_finished"
     result: TurnResult
@@ -216,7 +282,9 @@ Event = Annotated[
     (TurnStarted | NodeStarted | NodeFinished | IntentClassified | SlotsFilled | PlanUpdated
      | RetrievalStarted | RetrievalFinished | SourcesFound | ThoughtEmitted | SufficiencyJudged | ReplanDecided
      | TokenDelta | DraftReady | AnswerReady | CriticVerdictIssued | RetryStarted | MemoryRecalled | MemoryWritten
-     | LLMCall | Notice | WebSearched | TurnFinished | TurnFailed),
+     | LLMCall | Notice | WebSearched | TurnFinished | TurnFailed
+     | ResearchStarted | ResearchStageChanged | ClarificationAsked | OutlineProposed | OutlineEdited | PointSearched
+     | ResearchWaiting | ReviewFinished),
     Field(discriminator="kind"),
 ]
 _ADAPTER: TypeAdapter = TypeAdapter(Event)

@@ -28,10 +28,18 @@ def home() -> Path:
 
 def private_file(path: str | Path) -> Path:
     """Create ``path`` (if missing) readable and writable by its owner only (0600); SQLite then
-    gives its -wal and -shm files the same mode."""
+    gives its -wal and -shm files the same mode.
+
+    An existing file is only chmod-ed, never opened: POSIX record locks belong to the process, and
+    closing any descriptor of a file drops every lock SQLite holds on it for this process's other
+    connections (another process could then checkpoint and delete the WAL under them)."""
     path = Path(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
     return path
 
 

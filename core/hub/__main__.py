@@ -45,7 +45,8 @@ def serve(argv: list[str] | None = None) -> int:
 def add_serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
                    help="stdio (default, for the agent) or streamable HTTP")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="HTTP bind address (default 127.0.0.1; any other needs the token of `hub token`)")
     p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
     p.add_argument("--rerank", default=None, metavar="SPEC",
                    help="rerank step: none (default) or module:callable(query, hits) -> hits")
@@ -66,6 +67,15 @@ def run_serve(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else settings.paths.resolve(settings.paths.hub_db)
     db.parent.mkdir(parents=True, exist_ok=True)
     setup_logging(db.parent)
+    verifier = None
+    if args.transport == "http":
+        from core.hub import auth
+
+        try:
+            verifier = auth.verifier_for(args.host, settings.hub.require_token)
+        except (OSError, auth.TokenFileError) as exc:
+            print(f"paperpilot hub: {exc}", file=sys.stderr)
+            return 1
     from core.hub.server import build_server
     from core.hub.service import Hub
 
@@ -77,12 +87,30 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"paperpilot hub: {exc}", file=sys.stderr)
         return 2
     hub.start(background=True)
-    server = build_server(hub, host=args.host, port=args.port, request_bytes=settings.limits.request_bytes)
+    server = build_server(hub, host=args.host, port=args.port, request_bytes=settings.limits.request_bytes,
+                          token_verifier=verifier)
     try:
-        server.run("streamable-http" if args.transport == "http" else "stdio")
+        if args.transport == "http":
+            serve_http(server, args.host, args.port, settings.limits.hub_connections, verifier)
+        else:
+            server.run("stdio")
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def serve_http(server, host: str, port: int, connections: int, verifier) -> None:
+    """Serve ``server`` over streamable HTTP with at most ``connections`` requests in flight."""
+    import uvicorn
+
+    from core.hub import auth
+
+    app = auth.ConnectionLimit(server.streamable_http_app(), connections)
+    needs = (f"every request needs the bearer token in {verifier.path} (paperpilot hub token prints it)"
+             if verifier else "no token required (loopback; hub.require_token: always asks for one)")
+    print(f"paperpilot hub: serving {auth.http_url(host, port)}; {needs}", file=sys.stderr, flush=True)
+    uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
+                                  timeout_graceful_shutdown=2)).run()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,9 @@ Over HTTP the server stays bounded: a session with no request in flight and no o
 SESSION_IDLE_S (a client that was killed: a live client keeps its GET stream open) is dropped, at
 most MAX_SESSIONS are open at once (another gets 503), and at most WORKERS tool calls run their
 blocking work at a time (every extra worker thread keeps its own malloc arena). SDKs without an
-idle timeout serve statelessly instead: nothing is kept between requests.
+idle timeout serve statelessly instead: nothing is kept between requests. A request body over
+2 x ``limits.request_bytes`` + 64 kB gets 413; with a ``token_verifier`` (:mod:`core.hub.auth`) every
+request needs its bearer token (401 otherwise).
 """
 
 from __future__ import annotations
@@ -60,15 +62,20 @@ def http_bounds() -> dict[str, Any]:
     return {"stateless_http": True}
 
 
-def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_bytes: int | None = None) -> FastMCP:
+def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_bytes: int | None = None,
+                 token_verifier: Any = None) -> FastMCP:
     """The MCP server over ``hub``. A tool call whose string arguments exceed ``request_bytes``
     (``limits.request_bytes``; default its default) is refused with a tool error before any work."""
     if request_bytes is None:
         from core.config import LimitsSettings
 
         request_bytes = LimitsSettings().request_bytes
+    from core.hub.auth import auth_options
+
+    body = {"max_request_body_size": 2 * request_bytes + 65_536} \
+        if "max_request_body_size" in inspect.signature(FastMCP.__init__).parameters else {}
     mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
-                  **http_bounds())
+                  **http_bounds(), **body, **auth_options(token_verifier, host, port))
     workers: list[anyio.CapacityLimiter] = []  # made in the server's own event loop, on first use
 
     async def run(fn: Callable[..., Any], *args: Any) -> Any:

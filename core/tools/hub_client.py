@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from core.errors import BackendUnavailable
 from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
-from core.tools.mcp_session import open_session
+from core.tools.mcp_session import HubRefused, open_session
 from core.tools.parse import parse_search_result
 
 FIRST_QUERY_TIMEOUT_S = 600
@@ -78,6 +78,7 @@ class HubClient:
         self._searched = False
         self._lost: asyncio.Event | None = None  # set when this session's connection is lost
         self._lost_reason = ""
+        self._refused: str | None = None  # the server's refusal line (bad token, too large, busy)
         self._dropped: str | None = None  # why the session was closed on purpose (a call timed out)
         self._connect_error = ""  # the last failed connect's reason
 
@@ -154,9 +155,16 @@ class HubClient:
                 self._lost_reason = reason
                 lost.set()
 
+        def on_refused(line: str) -> None:  # a 401/413/503: the call fails with the server's line, no retry
+            self._refused = line
+            on_lost(line)
+
+        token = self.settings.token.get_secret_value() if self.settings.token else None
+
         async def own() -> None:
             try:
-                async with open_session(self._conn, errlog, connect_timeout=limit, on_lost=on_lost) as session:
+                async with open_session(self._conn, errlog, connect_timeout=limit, on_lost=on_lost,
+                                        on_refused=on_refused, token=token) as session:
                     listed = await session.list_tools()
                     if not ready.done():
                         ready.set_result((session, {t.name for t in listed.tools}))
@@ -165,7 +173,7 @@ class HubClient:
                 if not ready.done():
                     ready.set_exception(exc)
 
-        self._closing, self._lost, self._lost_reason = closing, lost, ""
+        self._closing, self._lost, self._lost_reason, self._refused = closing, lost, "", None
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
             self._session, self._tools = await asyncio.wait_for(ready, timeout=limit)
@@ -174,6 +182,8 @@ class HubClient:
             me = asyncio.current_task()
             if isinstance(exc, asyncio.CancelledError) and me is not None and me.cancelling():
                 raise  # this task is cancelled (the turn's deadline, the user): not a server failure
+            if isinstance(exc, HubRefused):
+                raise BackendUnavailable(str(exc)) from None
             why = f"no session within {limit:g} s (mcp.connect_timeout)" if isinstance(exc, TimeoutError) \
                 else _one_line(exc)
             self._connect_error = why
@@ -259,6 +269,8 @@ class HubClient:
             done, _ = await asyncio.wait([task, *watch], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
             if task in done:
                 return task.result()
+            if done and self._refused:
+                raise BackendUnavailable(self._refused)
             if done:
                 raise ConnectionLost(f"connection lost mid-call ({self._lost_reason or 'the session ended'})")
             raise TimeoutError

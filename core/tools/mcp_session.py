@@ -1,16 +1,19 @@
 """Open one initialized ``mcp.ClientSession`` for a configured connection.
 
 stdio servers run as argument lists (never through a shell) with their stderr sent to ``errlog``;
-streamable HTTP and SSE servers get the configured headers, a connect timeout, and a watch on the
+streamable HTTP and SSE servers get the configured headers (plus ``Authorization: Bearer`` with
+``mcp.token`` / ``PAPERPILOT_HUB_TOKEN`` when they set none), a connect timeout, and a watch on the
 wire: the SDK's HTTP transport swallows a connection that drops mid-response (the call then waits
 for an answer that never comes), so :class:`WatchedTransport` reports it through ``on_lost`` and
-the caller (:class:`core.tools.hub_client.HubClient`) fails the call at once. The SDK's own log
+the caller (:class:`core.tools.hub_client.HubClient`) fails the call at once. A server's refusal
+(401 token, 413 too large, 503 busy) becomes :class:`HubRefused`, one line naming the fix. The SDK's own log
 records (tracebacks included) never reach the terminal. The other deviation from the SDK's
 defaults is :func:`compile_output_validation`.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -35,14 +38,64 @@ for _name in ("mcp", "httpx", "httpcore"):
 HTTP_READ_TIMEOUT_S = 300  # an idle SSE stream; calls have their own deadline (mcp.call_timeout)
 
 
+class HubRefused(ConnectionError):
+    """The server refused a request (bad or missing token, too large, too busy); ``str()`` is one line."""
+
+
+REFUSALS = {401, 403, 413, 429, 503}
+
+
+def http_headers(conn: MCPConnection, token: str | None = None) -> dict[str, str]:
+    """``conn``'s headers, with ``Authorization: Bearer token`` unless it sets its own."""
+    headers = dict(conn.headers)
+    if token and not any(k.lower() == "authorization" for k in headers):
+        headers["Authorization"] = f"Bearer {token}"
+    return headers
+
+
+def refusal_line(url: str, status: int, body: bytes, sent_token: bool) -> str:
+    """One line for a refusal: what the server said and what to set."""
+    if status == 401:
+        what = "refused the token" if sent_token else "needs a token"
+        return (f"the hub at {url} {what} (HTTP 401); set mcp.token or PAPERPILOT_HUB_TOKEN to what "
+                "`paperpilot hub token` prints on the hub's machine")
+    said = ""
+    try:
+        data = json.loads(body)
+        if isinstance(data, dict):
+            err = data.get("error")
+            said = str(data.get("error_description") or (err.get("message") if isinstance(err, dict) else err) or "")
+    except ValueError:
+        said = body.decode("utf-8", "replace")
+    said = " ".join(said.split())[:200] or "no reason given"
+    return f"the hub at {url} refused the request (HTTP {status}): {said}"
+
+
 @asynccontextmanager
 async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, connect_timeout: float = 30.0,
-                       on_lost: Callable[[str], None] | None = None) -> AsyncIterator[Any]:
+                       on_lost: Callable[[str], None] | None = None, on_refused: Callable[[str], None] | None = None,
+                       token: str | None = None) -> AsyncIterator[Any]:
     """An initialized ``ClientSession`` to ``conn``, with the tools listed once.
 
     ``connect_timeout`` bounds an HTTP connection attempt; ``on_lost(reason)`` is called when an
-    HTTP connection fails or drops mid-response (the server died): see :class:`WatchedTransport`.
+    HTTP connection fails or drops mid-response (the server died), ``on_refused(line)`` when the
+    server refuses a request: see :class:`WatchedTransport`. ``token`` is sent to an HTTP server that
+    has no Authorization header configured. A refusal while opening raises :class:`HubRefused`.
     """
+    watched = WatchedTransport(on_lost, url=conn.url or "", on_refused=on_refused) \
+        if conn.transport == "streamable_http" else None
+    try:
+        async with _open(conn, errlog, connect_timeout, watched, token) as session:
+            yield session
+    except Exception:
+        if watched is None or watched.refused is None:
+            raise
+        raise HubRefused(watched.refused) from None
+
+
+@asynccontextmanager
+async def _open(conn: MCPConnection, errlog: TextIO | None, connect_timeout: float,
+                watched: WatchedTransport | None, token: str | None) -> AsyncIterator[Any]:
     from mcp import ClientSession
 
     async with AsyncExitStack() as stack:
@@ -57,12 +110,13 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, con
 
             timeout = httpx.Timeout(connect_timeout, read=HTTP_READ_TIMEOUT_S)
             http = await stack.enter_async_context(httpx.AsyncClient(
-                headers=dict(conn.headers), timeout=timeout, transport=WatchedTransport(on_lost)))
+                headers=http_headers(conn, token), timeout=timeout, transport=watched))
             read, write, _ = await stack.enter_async_context(streamable_http_client(conn.url, http_client=http))
         else:
             from mcp.client.sse import sse_client
 
-            read, write = await stack.enter_async_context(sse_client(conn.url, headers=dict(conn.headers) or None))
+            read, write = await stack.enter_async_context(
+                sse_client(conn.url, headers=http_headers(conn, token) or None))
         session = await stack.enter_async_context(ClientSession(read, write))
         await session.initialize()
         compile_output_validation(session)
@@ -70,16 +124,20 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, con
 
 
 class WatchedTransport(httpx.AsyncBaseTransport):
-    """An ``httpx`` transport that reports a failed or dropped connection to ``on_lost``.
+    """An ``httpx`` transport that reports a failed, dropped or refused request to ``on_lost``.
 
     A connect error, or a response body that breaks off (the server was killed mid-answer), calls
     ``on_lost("ReadError: ...")`` and is then raised as before; the SDK may swallow it, the caller
-    does not have to wait for its deadline. A clean end of a response is not a loss.
+    does not have to wait for its deadline. A clean end of a response is not a loss. A refusal
+    (:data:`REFUSALS`) sets ``refused`` to its :func:`refusal_line` and calls ``on_refused`` with it.
     """
 
-    def __init__(self, on_lost: Callable[[str], None] | None = None) -> None:
+    def __init__(self, on_lost: Callable[[str], None] | None = None, url: str = "",
+                 on_refused: Callable[[str], None] | None = None) -> None:
         self._inner = httpx.AsyncHTTPTransport()
-        self._on_lost = on_lost
+        self._on_lost, self._on_refused = on_lost, on_refused
+        self.url = url
+        self.refused: str | None = None
 
     def _lost(self, exc: BaseException) -> None:
         if self._on_lost is not None:
@@ -92,6 +150,19 @@ class WatchedTransport(httpx.AsyncBaseTransport):
         except httpx.TransportError as exc:
             self._lost(exc)
             raise
+        if response.status_code in REFUSALS:
+            body = b""
+            async for chunk in response.aiter_raw():
+                body += chunk
+                if len(body) > 4096:
+                    break
+            await response.aclose()
+            self.refused = refusal_line(self.url or str(request.url), response.status_code, body[:4096],
+                                        "authorization" in request.headers)
+            if self._on_refused is not None:
+                self._on_refused(self.refused)
+            return httpx.Response(response.status_code, headers=response.headers, content=body,
+                                  extensions=response.extensions)
         response.stream = _WatchedStream(response.stream, self._lost)
         return response
 
@@ -136,18 +207,23 @@ def compile_output_validation(session: Any) -> bool:
     """Validate structured tool results with one compiled validator per tool; False if not applied.
 
     The SDK's ``ClientSession`` calls ``jsonschema.validate`` on every result, which re-checks the
-    output schema against the metaschema each time (~8 ms a call, the bulk of a hub query's round
-    trip). This replaces that private method on this session only, with the same checks and the
-    same errors, and only for SDK versions in :data:`VALIDATION_CHECKED`; any other version keeps
-    the SDK's own validation.
+    output schema against the metaschema each time. Even a compiled ``jsonschema`` validator walks a
+    20-hit search result in ~40 ms of pure Python, holding the GIL: most of a hub query's round
+    trip, and what kept parallel queries on one session from overlapping. So each tool's schema is
+    compiled to code with fastjsonschema (~1 ms a result); only a result it rejects, or a schema it
+    cannot compile, goes through ``jsonschema`` for the SDK's exact error. This replaces that private
+    method on this session only, and only for SDK versions in :data:`VALIDATION_CHECKED`; any other
+    version keeps the SDK's own validation.
     """
     low, high = VALIDATION_CHECKED
     if not (low <= _mcp_version() < high) or not hasattr(session, "_tool_output_schemas"):
         return False
+    import fastjsonschema
     import jsonschema
     from referencing import Registry
 
     validators: dict[str, Any] = {}
+    fast: dict[str, Any] = {}  # tool -> compiled fastjsonschema check, or None where it cannot compile
     schemas: dict[str, Any] = session._tool_output_schemas
 
     async def validate(name: str, result: Any) -> None:
@@ -165,9 +241,30 @@ def compile_output_validation(session: Any) -> bool:
             except jsonschema.SchemaError as exc:
                 raise RuntimeError(f"Invalid schema for tool {name}: {exc}") from exc
             validators[name] = cls(schema, registry=Registry())
+            fast[name] = _fast_check(schema)
+        if fast[name] is not None:
+            try:
+                fast[name](result.structuredContent)
+                return
+            except fastjsonschema.JsonSchemaException:
+                pass  # jsonschema below words the error exactly as the SDK does
         error = jsonschema.exceptions.best_match(validators[name].iter_errors(result.structuredContent))
         if error is not None:
             raise RuntimeError(f"Invalid structured content returned by tool {name}: {error.message}")
 
     session._validate_tool_result = validate
     return True
+
+
+def _fast_check(schema: dict) -> Any:
+    """``schema`` compiled by fastjsonschema, or None when it uses something fastjsonschema lacks or
+    refers to a remote schema (never fetched: the SDK's own validation does not fetch either)."""
+    import fastjsonschema
+
+    def no_fetch(uri: str) -> dict:
+        raise ValueError(f"remote $ref {uri} is not fetched")
+
+    try:
+        return fastjsonschema.compile(schema, handlers={"http": no_fetch, "https": no_fetch})
+    except Exception:  # noqa: BLE001 - any compile failure: jsonschema validates this tool instead
+        return None

@@ -1,4 +1,4 @@
-"""``paperpilot hub serve|start|stop|status|rm``: run and manage the bundled knowledge hub."""
+"""``paperpilot hub serve|start|stop|status|token|rm``: run and manage the bundled knowledge hub."""
 
 from __future__ import annotations
 
@@ -15,6 +15,10 @@ run it yourself to serve other MCP clients (--transport http), to inspect it, or
 `hub start` keeps a warm hub running in the background (loopback HTTP, token in hub-daemon.json,
 mode 0600); ask, eval and the app then use it instead of starting their own, and fall back to the
 stdio hub when it is not running. `hub stop` stops it; `hub status` says whether it runs.
+
+`hub serve --transport http --host 0.0.0.0` serves other machines: every request then needs the
+bearer token that `hub token` prints (hub-token in the data dir, mode 0600); clients set it as
+mcp.token or PAPERPILOT_HUB_TOKEN.
 """
 
 
@@ -37,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     st = hub.add_parser("status", help="the daemon (running or not), collections, document and chunk counts")
     st.add_argument("--collection", metavar="NAME", help="also list this collection's documents")
     st.set_defaults(run=_status)
+    tok = hub.add_parser("token", help="print the bearer token a network-facing HTTP hub requires")
+    tok.add_argument("--rotate", action="store_true", help="replace it with a new one (running hubs switch at once)")
+    tok.set_defaults(run=_token)
     rm = hub.add_parser("rm", help="remove a document (and its chunks) by doc_id")
     rm.add_argument("doc_id", metavar="DOC_ID")
     rm.set_defaults(run=_rm)
@@ -154,6 +161,19 @@ def _status(args: argparse.Namespace) -> int:
                 print(f"  {d['doc_id']}  v{d['version']}  {d['title']}  ({d['path']})")
     if args.collection and args.collection not in names:
         return fail(f"unknown collection {args.collection!r}", EXIT_FAILED)
+    return EXIT_OK
+
+
+def _token(args: argparse.Namespace) -> int:
+    from core.hub import auth
+
+    home = _home(args)
+    try:
+        token = auth.rotate_token(home) if args.rotate else auth.ensure_token(home)
+    except (OSError, auth.TokenFileError) as exc:
+        return fail(str(exc), EXIT_FAILED)
+    print(token)
+    print(f"(in {auth.token_path(home)}; clients set mcp.token or PAPERPILOT_HUB_TOKEN)", file=sys.stderr)
     return EXIT_OK
 
 

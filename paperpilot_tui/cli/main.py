@@ -14,7 +14,7 @@ import sys
 import warnings
 
 # Subcommand modules under paperpilot_tui.cli, in --help order.
-COMMANDS = ("ask", "ingest", "hub", "sessions", "memory", "traces", "replay", "serve", "train", "eval")
+COMMANDS = ("ask", "research", "ingest", "hub", "sessions", "memory", "traces", "replay", "serve", "train", "eval")
 
 DESCRIPTION = """\
 PaperPilot — ask questions about AI/ML papers and watch an agent answer them.
@@ -34,6 +34,7 @@ examples:
   paperpilot --offline ingest papers/        no network at all, even with OPENAI_API_KEY set
   paperpilot ask "What rank does LoRA use by default?"
   paperpilot ask --json --session s1 "And how much memory does it save?"
+  paperpilot research --no-clarify --out review.md "Parameter-efficient fine-tuning and alignment"
   paperpilot ingest paper.pdf notes/ --collection mine
 
 data lives in $PAPERPILOT_HOME (default: your platform's data dir); settings in

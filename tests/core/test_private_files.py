@@ -46,3 +46,42 @@ def test_commands_warn_once_about_an_open_data_dir(tmp_path, monkeypatch, capsys
     assert main(["memory", "list"]) == 0
     err = capsys.readouterr().err
     assert err.count("readable by other users") == 1 and str(home) in err
+
+
+def test_opening_another_database_connection_keeps_this_process_s_locks(tmp_path):
+    """POSIX record locks belong to the process: closing ANY descriptor of a file drops all of
+    them, also the SHARED lock SQLite holds on a WAL database for this process's open connections.
+    Making a database private must therefore never open and close a file that already exists.
+    Before the fix, a second store opening the same file dropped the first one's lock; another
+    process closing its last connection then believed it was alone, checkpointed and deleted the
+    -wal and -shm files under the first connection, whose next commits were lost (and its reads
+    saw "database disk image is malformed")."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from core.memory.db import StateDB
+
+    path = tmp_path / "state.sqlite3"
+    first = StateDB(path)
+    with first.write() as db:
+        db.execute("INSERT INTO sessions(id, created, updated) VALUES ('before', 0, 0)")
+    StateDB(path).close()  # another store of this process opens (and closes) the same file
+    other = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+             "c.execute(\"INSERT INTO sessions(id, created, updated) VALUES ('other', 0, 0)\"); c.close()\n")
+    subprocess.run([sys.executable, "-c", other, str(path)], check=True, timeout=60)
+    with first.write() as db:
+        db.execute("INSERT INTO sessions(id, created, updated) VALUES ('after', 0, 0)")
+    fresh = sqlite3.connect(str(path))
+    ids = {row[0] for row in fresh.execute("SELECT id FROM sessions")}
+    fresh.close()
+    first.close()
+    assert ids == {"before", "other", "after"}
+
+
+def test_private_file_tightens_an_existing_file_without_opening_it(tmp_path):
+    path = tmp_path / "x.sqlite3"
+    path.write_text("")
+    path.chmod(0o644)
+    paths.private_file(path)
+    assert mode(path) == 0o600

@@ -74,3 +74,42 @@ def test_the_app_sends_stdio_server_stderr_to_the_data_dir(tmp_path):
     settings = Settings.model_validate({"paths": {"home": str(tmp_path)}})
     quiet = quiet_stdio_servers(settings)
     assert quiet.mcp.server_log == str(tmp_path / "hub-stderr.log") and settings.mcp.server_log is None
+
+
+async def test_a_real_search_result_passes_and_a_broken_one_fails_with_the_sdk_s_words():
+    """The fast compiled check accepts what the hub sends and, on a broken result, the error is
+    jsonschema's own (the words the SDK would use)."""
+    import copy
+
+    import jsonschema
+
+    from core.hub import render
+    from core.hub.search import Hit
+    from core.hub.store import ChunkRow
+
+    schema = render.SearchResult.model_json_schema()
+    session = FakeSession()
+    session._tool_output_schemas["query_knowledge_hub"] = schema
+    assert compile_output_validation(session)
+    chunk = ChunkRow(1, "c1", "d1", "default", 0, ["LoRA", "Method"], "LoRA > Method", None,
+                     "LoRA freezes the weights.", title="LoRA", path="lora.md", doc_type="md")
+    hit = Hit(chunk, 0.5, lexical_rank=1)
+    good = render.search_result([hit], "lora", "default").structuredContent
+    await session._validate_tool_result("query_knowledge_hub", _result(good))
+    bad = copy.deepcopy(good)
+    del bad["citations"][0]["chunk_id"]
+    expected = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(bad)).message
+    with pytest.raises(RuntimeError) as err:
+        await session._validate_tool_result("query_knowledge_hub", _result(bad))
+    assert str(err.value) == f"Invalid structured content returned by tool query_knowledge_hub: {expected}"
+
+
+def test_a_schema_with_a_remote_ref_is_not_fetched(monkeypatch):
+    import urllib.request
+
+    def no_network(*args, **kwargs):
+        raise AssertionError("fetched a remote schema")
+
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    assert mcp_session._fast_check({"$ref": "https://example.com/schema.json"}) is None
+    assert mcp_session._fast_check(SCHEMA) is not None

@@ -1,0 +1,122 @@
+"""``paperpilot research``: a deep-research review, headlessly (clarify → outline → search → review)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from paperpilot_tui.cli.common import EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+
+HELP = "write a cited literature review of a topic from the knowledge hub"
+DESCRIPTION = """\
+Deep research: the agent asks clarifying questions (scope, focus, time range, depth), proposes an
+outline of knowledge points, searches every point in parallel through the knowledge hub and writes
+a cited review (one section per point, research gaps, conclusion). Progress goes to stderr.
+
+  paperpilot research "TOPIC"                      print the questions and the session id, then stop
+  paperpilot research --session ID --answers a.json   answer them ({"1": "...", "2": "..."}; {} skips)
+  paperpilot research --no-clarify --out r.md "TOPIC"   straight to the review with the proposed outline
+  paperpilot research --no-clarify --print-outline "TOPIC" > o.json   stop at the outline, as JSON
+  paperpilot research --outline o.json "TOPIC"     search and review from an edited outline
+
+A session resumes where it stopped (--session ID), also in a new process.
+exit codes: 0 ok (also when it stops for answers) · 1 the run failed · 2 usage error or a malformed
+answers/outline file · 3 LLM endpoint or MCP server unreachable
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("research", help=HELP, description=DESCRIPTION,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("topic", nargs="?", default=None, help="the research topic (quote it); optional with --session")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--answers", metavar="FILE", help='answers to the clarifying questions: JSON {"1": "...", ...}')
+    how.add_argument("--no-clarify", action="store_true", help="skip the clarifying questions")
+    p.add_argument("--outline", metavar="FILE", help="search and review from this (edited) outline JSON")
+    p.add_argument("--print-outline", action="store_true", help="stop at the proposed outline and print it as JSON")
+    p.add_argument("--out", metavar="FILE", help="write the review Markdown here instead of printing it")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the review, or what the run waits on)")
+    p.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
+    p.add_argument("--session", metavar="ID", help="resume (or start) this research session")
+    p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
+    p.add_argument("--llm", choices=["offline", "openai", "transformers"], default=argparse.SUPPRESS,
+                   help="which brain writes")
+    p.set_defaults(run=run)
+
+
+def _read_json(path: str, what: str) -> object:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{what} file {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{what} file {path}: not JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def read_answers(path: str) -> dict[int, str]:
+    data = _read_json(path, "answers")
+    if not isinstance(data, dict):
+        raise ValueError(f'answers file {path}: expected a JSON object like {{"1": "..."}}')
+    out: dict[int, str] = {}
+    for key, value in data.items():
+        if not str(key).strip().isdigit():
+            raise ValueError(f"answers file {path}: key {key!r} is not a question number")
+        if not isinstance(value, str):
+            raise ValueError(f"answers file {path}: answer {key} is not a string")
+        out[int(key)] = value
+    return out
+
+
+def read_outline(path: str):
+    from core.research.outline import OutlineError, load_outline
+
+    try:
+        return load_outline(_read_json(path, "outline"))
+    except OutlineError as exc:
+        raise ValueError(f"outline file {path}: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = load_settings_or_exit(args)
+    if args.collection:
+        settings.mcp.collection = args.collection
+    if not (args.topic or "").strip() and not args.session:
+        return fail("give a topic, or --session ID to resume a research session", EXIT_USAGE)
+    if args.print_outline and args.outline:
+        return fail("--print-outline and --outline cannot be used together", EXIT_USAGE)
+    try:
+        answers = read_answers(args.answers) if args.answers else None
+        outline = read_outline(args.outline) if args.outline else None
+    except ValueError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    return run_async(_research(settings, args, answers, outline))
+
+
+async def _research(settings, args: argparse.Namespace, answers, outline) -> int:
+    from core.agent import open_agent
+    from core.config import ConfigError
+    from core.errors import BackendUnavailable
+    from paperpilot_tui.cli.research_render import Printer
+
+    printer = Printer(args)
+    confirm = not args.print_outline
+    try:
+        async with open_agent(settings) as agent:
+            async for event in agent.run_research(args.topic, args.session, clarify=not args.no_clarify,
+                                                  answers=answers, outline=outline, confirm=confirm,
+                                                  collection=args.collection):
+                printer.update(event)
+    except BackendUnavailable as exc:
+        return fail(str(exc), EXIT_BACKEND)
+    except ConfigError as exc:
+        return fail(f"config error: {exc}", EXIT_USAGE)
+    if printer.failed is not None:
+        return fail(printer.failed.error, EXIT_BACKEND if printer.failed.category == "backend" else
+                    EXIT_USAGE if printer.failed.category == "config" else EXIT_FAILED)
+    try:
+        printer.finish()
+    except OSError as exc:
+        return fail(f"cannot write {args.out}: {exc.strerror or exc}", EXIT_FAILED)
+    return EXIT_OK if printer.ended else fail("the research run produced no result", EXIT_FAILED)
+

@@ -1,0 +1,66 @@
+"""Pure parts: outline files, outline diffs, facets, dedupe across points, queries per point."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.research.outline import OutlineError, diff, facets, load_outline
+from core.research.search import PointHits, dedupe, queries
+from core.research.types import KnowledgePoint, Outline
+from core.types import RetrievedContext
+
+
+def outline_dict(**over) -> dict:
+    points = [{"id": f"KP{i}", "category": "C", "topic": f"topic {i}", "importance": "high"} for i in (1, 2, 3)]
+    return {"title": "T", "knowledge_points": points, **over}
+
+
+def test_a_malformed_outline_names_the_field():
+    bad = outline_dict()
+    bad["knowledge_points"][2]["importance"] = "urgent"
+    with pytest.raises(OutlineError, match=r"^knowledge_points\[2\]\.importance: "):
+        load_outline(bad)
+    with pytest.raises(OutlineError, match=r"^title: "):
+        load_outline({"knowledge_points": []})
+    dup = outline_dict()
+    dup["knowledge_points"][1]["id"] = "KP1"
+    with pytest.raises(OutlineError, match=r"knowledge_points\[1\]\.id: duplicate"):
+        load_outline(dup)
+    with pytest.raises(OutlineError, match="JSON object"):
+        load_outline([1, 2])
+    assert load_outline(outline_dict()).knowledge_points[0].id == "KP1"
+
+
+def test_diff_lists_added_removed_and_changed_points():
+    before = load_outline(outline_dict())
+    after = before.model_copy(deep=True)
+    after.knowledge_points.pop(0)
+    after.knowledge_points[0].topic = "new topic"
+    after.knowledge_points.append(KnowledgePoint(id="KP7", category="C", topic="added"))
+    assert diff(before, after) == (["KP7"], ["KP1"], ["KP2"])
+    assert diff(before, before) == ([], [], [])
+    assert isinstance(after, Outline)
+
+
+def test_facets_split_a_topic_on_its_conjunctions():
+    assert facets("Parameter-efficient fine-tuning and alignment of LLMs") == [
+        "Parameter-efficient fine-tuning", "alignment of LLMs"]
+    assert facets("RLHF vs DPO, reward models") == ["RLHF", "DPO", "reward models"]
+
+
+def test_each_chunk_is_kept_under_the_point_that_scored_it_highest():
+    def ctx(cid: str) -> RetrievedContext:
+        return RetrievedContext(content=cid, chunk_id=cid)
+
+    a = PointHits("KP1", [ctx("x"), ctx("y")], {"x": 0.9, "y": 0.2})
+    b = PointHits("KP2", [ctx("y"), ctx("z")], {"y": 0.8, "z": 0.5})
+    c = PointHits("KP3", [ctx("x")], {"x": 0.9})  # a tie goes to the earlier point
+    dedupe([a, b, c])
+    assert [x.chunk_id for x in a.contexts] == ["x"] and a.also_under == {"x": ["KP3"]}
+    assert [x.chunk_id for x in b.contexts] == ["y", "z"] and b.also_under == {"y": ["KP1"]}
+    assert c.contexts == [] and c.also_under == {}
+
+
+def test_a_point_is_searched_with_its_topic_and_keyword_sub_queries():
+    p = KnowledgePoint(id="KP1", category="C", topic="LoRA (2021): fine-tuning", search_keywords=["rank", "LoRA memory"])
+    assert queries(p) == ["LoRA (2021): fine-tuning", "LoRA rank", "LoRA memory"]
