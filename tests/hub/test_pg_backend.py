@@ -235,6 +235,12 @@ def test_copy_from_sqlite_is_complete_and_rerunnable(sqlite_hub_home, pg_dsn, tm
     src.put_document(_doc("extra", collection="default"), _chunks(2))  # a new SQLite document: only it is copied
     third = copy_hub(src, dst)
     assert third.copied == ["extra"] and dst.stats("default") == src.stats("default")
+    src.put_document(_doc("late", collection="default"), [NewChunk(section_path=["A"], text="later embedded")])
+    assert copy_hub(src, dst).copied == ["late"] and dst.stats("default")["embedded_chunks"] == \
+        src.stats("default")["embedded_chunks"]
+    rid = src.missing_embeddings("default")[0][0]
+    src.put_embeddings("default", [(rid, _vec(99))])  # embedded in SQLite after the copy: copied again
+    assert copy_hub(src, dst).copied == ["late"] and dst.stats("default") == src.stats("default")
 
 
 def _cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:

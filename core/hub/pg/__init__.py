@@ -69,4 +69,7 @@ def open_backend(dsn: str, reranker: Any = None):
 
     with _clear_errors(dsn):
         store = PgStore(dsn)
+    import logging
+
+    logging.getLogger("paperpilot.hub").info("index: postgres at %s", store.path)
     return store, PgSearcher(store, reranker=reranker)

@@ -6,6 +6,10 @@ filtering) are inherited, so hits and the MCP output have the same shape on both
 
 - Lexical: ``chunks.tsv`` (title, file name, breadcrumb, text; English stemming) matched by the
   query's terms OR-ed together through the GIN index, ranked by ``ts_rank`` (length-normalized).
+  ``ts_rank`` must score every match, so in a collection past ``EXACT_MAX`` chunks only the rarest
+  terms select (at most ``MATCH_BUDGET`` chunks by the server's ANALYZE statistics; words that most
+  chunks contain add little to a BM25-style ranking), all terms still rank, and when the rare
+  terms match fewer than the leg's depth the rest come from a bounded sample of the common ones.
 - Dense: cosine distance on ``embeddings.vector``. A collection of at most ``EXACT_MAX`` vectors
   is scanned exactly (the same ranking as the SQLite matrix scan); a larger one walks the HNSW
   index with ``hnsw.ef_search`` = ``max(EF_SEARCH, depth)``, raised by the share of vectors in other
@@ -15,6 +19,7 @@ filtering) are inherited, so hits and the MCP output have the same shape on both
 from __future__ import annotations
 
 import re
+import time
 
 import numpy as np
 
@@ -25,6 +30,8 @@ from core.hub.search import CACHED_COLLECTIONS, DENSE_FLOOR, LEG_DEPTH, Reranker
 EXACT_MAX = 20_000  # vectors a collection may have for an exact scan
 EF_SEARCH = 100  # HNSW candidate list (pgvector's default is 40; a leg asks for 50)
 EF_MAX = 1000  # pgvector's upper bound
+MATCH_BUDGET = 20_000  # chunks the lexical leg ranks at most in a large collection
+STATS_TTL = 300.0  # seconds the lexeme frequencies (from ANALYZE) are kept
 _LEXEME = re.compile(r"[^\W_]+", re.U)  # what may go into to_tsquery unquoted: letters and digits
 
 
@@ -44,17 +51,70 @@ class PgSearcher(Searcher):
     def __init__(self, store: PgStore, embed_query=None, reranker: Reranker | None = None):
         super().__init__(store, embed_query=embed_query, reranker=reranker)  # type: ignore[arg-type]
         self._counts: LRU[str, tuple[int | None, tuple[int, int]]] = LRU(CACHED_COLLECTIONS)
+        self._stats: tuple[float, tuple[float, dict[str, float], float]] | None = None
 
     # -- legs ----------------------------------------------------------------------------------
     def lexical(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
         terms = tsquery_terms(query)
         if not terms:
             return []
+        db = self.store.conn()
+        lexemes = [r[0] for r in db.execute(
+            f"SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('{TS_CONFIG}', %s)))", (" ".join(terms),))]
+        if not lexemes:  # stop words only
+            return []
+        rank_q = " | ".join(map(_lexeme, lexemes))
+        if self._embedded(collection)[0] <= EXACT_MAX:  # small: rank every match
+            return self._ranked(collection, rank_q, rank_q, n)
+        rare, common = self._split_by_frequency(lexemes)
+        rows = self._ranked(collection, " | ".join(map(_lexeme, rare)), rank_q, n)
+        if len(rows) < n and common:  # too few chunks hold a rare term: fill from a sample of the common ones
+            seen = {rid for rid, _ in rows}
+            more = self._ranked(collection, " | ".join(map(_lexeme, common)), rank_q, n + len(rows), MATCH_BUDGET)
+            rows += [r for r in more if r[0] not in seen][: n - len(rows)]
+        return rows
+
+    def _ranked(self, collection: str, match: str, rank: str, n: int, sample: int | None = None) -> list[tuple[int, float]]:
+        """Chunks matching ``match`` (a tsquery), best ``rank`` first; with ``sample``, among the
+        first ``sample`` matches only (a bounded scan for words most chunks contain)."""
+        matches = "SELECT id, tsv FROM chunks WHERE collection = %s AND tsv @@ %s::tsquery"
+        if sample is not None:
+            matches += f" LIMIT {int(sample)}"
         rows = self.store.conn().execute(
-            f"SELECT id, ts_rank(tsv, q, 1) AS s FROM chunks, to_tsquery('{TS_CONFIG}', %s) AS q"
-            " WHERE collection = %s AND tsv @@ q ORDER BY s DESC, id LIMIT %s",
-            (" | ".join(terms), collection, n)).fetchall()
+            f"SELECT m.id, ts_rank(m.tsv, %s::tsquery, 1) AS s FROM ({matches}) m ORDER BY s DESC, m.id LIMIT %s",
+            (rank, collection, match, n)).fetchall()
         return [(int(rid), float(s)) for rid, s in rows]
+
+    def _split_by_frequency(self, lexemes: list[str]) -> tuple[list[str], list[str]]:
+        """(rare, common): the rarest lexemes whose chunks add up to at most MATCH_BUDGET (the rarest
+        one always), by the server's statistics of ``chunks.tsv``; a lexeme it does not list is rarer
+        than every one it lists."""
+        rows, freq, floor = self._lexeme_stats()
+        ranked = sorted(lexemes, key=lambda lx: freq.get(lx, floor))
+        rare, budget = [], 0.0
+        for lx in ranked:
+            budget += freq.get(lx, floor) * rows
+            if rare and budget > MATCH_BUDGET:
+                break
+            rare.append(lx)
+        return rare, [lx for lx in ranked if lx not in rare]
+
+    def _lexeme_stats(self) -> tuple[float, dict[str, float], float]:
+        """(rows, {lexeme: share of chunks}, share below which lexemes are not listed), from ANALYZE."""
+        now = time.monotonic()
+        if self._stats is not None and now - self._stats[0] < STATS_TTL:
+            return self._stats[1]
+        db = self.store.conn()
+        row = db.execute("SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats"
+                         " WHERE tablename = 'chunks' AND attname = 'tsv'").fetchone()
+        total = db.execute("SELECT greatest(reltuples, 0) FROM pg_class WHERE relname = 'chunks'").fetchone()[0]
+        if row is None or row[0] is None:
+            stats = (float(total), {}, 0.0)
+        else:  # the frequencies array ends with min, max and the null share (ts_typanalyze)
+            elems, freqs = row
+            stats = (float(total), dict(zip(elems, freqs)), float(freqs[len(elems)]))
+        self._stats = (now, stats)
+        return stats
 
     def dense(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
         if not query.strip():

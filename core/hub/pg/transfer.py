@@ -2,8 +2,8 @@
 
 Per document, in one PostgreSQL transaction each: the document row (version and times kept), its
 chunks (same chunk ids) and their vectors, read from the SQLite file as stored (nothing is
-re-embedded). A document already copied with the same file hash, version, update time and chunk
-count is skipped, so the copy can be interrupted and re-run; the meta table (the bundled notes'
+re-embedded). A document already copied with the same file hash, version, update time and as many
+chunks and vectors is skipped (vectors embedded later in SQLite are copied on the next run), so the copy can be interrupted and re-run; the meta table (the bundled notes'
 digests among it) is copied last, and every collection is created even when empty. Documents that
 exist only in PostgreSQL are left alone and counted.
 """
@@ -44,10 +44,10 @@ def copy_hub(src: HubStore, dst, progress: Progress | None = None) -> CopyReport
     for i, doc in enumerate(docs, start=1):
         chunks = src.doc_chunks(doc["doc_id"])
         have = dst.document(doc["doc_id"])
-        if have is not None and _same(have, doc) and _chunk_count(dst, doc["doc_id"]) == len(chunks):
+        vectors = _vectors(src, doc["doc_id"])
+        if have is not None and _same(have, doc) and _counts(dst, doc["doc_id"]) == (len(chunks), len(vectors)):
             report.skipped.append(doc["doc_id"])
         else:
-            vectors = _vectors(src, doc["doc_id"])
             new = [NewChunk(section_path=c.section_path, text=c.text, page=c.page, vector=vectors.get(c.rowid))
                    for c in chunks]
             dst.put_document(doc, new)
@@ -73,8 +73,10 @@ def _same(have: dict, doc: dict) -> bool:
         doc["file_hash"], doc["version"], float(doc["updated_at"]))
 
 
-def _chunk_count(dst, doc_id: str) -> int:
-    return dst.conn().execute("SELECT count(*) FROM chunks WHERE doc_id=%s", (doc_id,)).fetchone()[0]
+def _counts(dst, doc_id: str) -> tuple[int, int]:
+    """(chunks, vectors) stored for ``doc_id`` in PostgreSQL."""
+    return tuple(dst.conn().execute("SELECT count(*), count(e.chunk_rowid) FROM chunks c LEFT JOIN embeddings e"
+                                    " ON e.chunk_rowid = c.id WHERE c.doc_id=%s", (doc_id,)).fetchone())
 
 
 def _vectors(src: HubStore, doc_id: str) -> dict[int, np.ndarray]:
