@@ -42,7 +42,9 @@ def _chunks(n: int, seed: int = 0) -> list[NewChunk]:
     ("dsn", "postgresql://u@h:notaport/db", "hub.dsn: Value error, the port"),
     ("dsn", "just words", "hub.dsn: Value error, must be a postgresql:// URL or libpq key=value pairs"),
 ])
-def test_malformed_hub_settings_name_the_key(tmp_path, key, value, needle):
+def test_malformed_hub_settings_name_the_key(tmp_path, monkeypatch, key, value, needle):
+    monkeypatch.delenv("PAPERPILOT_HUB_BACKEND", raising=False)
+    monkeypatch.delenv("PAPERPILOT_HUB_DSN", raising=False)
     cfg = tmp_path / "settings.yaml"
     cfg.write_text(f"hub:\n  {key}: {value}\n")
     with pytest.raises(ConfigError) as err:
@@ -51,6 +53,8 @@ def test_malformed_hub_settings_name_the_key(tmp_path, key, value, needle):
 
 
 def test_hub_settings_from_file_and_environment(tmp_path, monkeypatch):
+    monkeypatch.delenv("PAPERPILOT_HUB_BACKEND", raising=False)
+    monkeypatch.delenv("PAPERPILOT_HUB_DSN", raising=False)
     cfg = tmp_path / "settings.yaml"
     cfg.write_text("hub:\n  backend: postgres\n  dsn: postgresql://me:s3cret@db.local:5433/hub\n")
     s = load_settings(cfg)
@@ -60,6 +64,25 @@ def test_hub_settings_from_file_and_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPERPILOT_HUB_DSN", "host=/run/pg dbname=hub")
     s = load_settings(cfg)
     assert (s.hub.backend, s.hub.dsn) == ("sqlite", "host=/run/pg dbname=hub")
+
+
+def test_settings_from_config_reach_the_hub_processes(tmp_path, monkeypatch):
+    import argparse
+
+    from paperpilot_tui.cli.common import load_settings_or_exit
+
+    monkeypatch.delenv("PAPERPILOT_HUB_BACKEND", raising=False)
+    monkeypatch.delenv("PAPERPILOT_HUB_DSN", raising=False)
+    cfg = tmp_path / "settings.yaml"
+    cfg.write_text("hub:\n  backend: postgres\n  dsn: host=/run/pg dbname=hub\n")
+    load_settings_or_exit(argparse.Namespace(config=str(cfg)))
+    assert os.environ["PAPERPILOT_HUB_BACKEND"] == "postgres" and os.environ["PAPERPILOT_HUB_DSN"] == "host=/run/pg dbname=hub"
+    from core.tools.mcp_session import child_env
+
+    env = child_env({})  # a stdio hub's environment
+    assert env["PAPERPILOT_HUB_BACKEND"] == "postgres" and env["PAPERPILOT_HUB_DSN"] == "host=/run/pg dbname=hub"
+    child = load_settings(use_user_file=False)  # what the hub process reads without --config
+    assert (child.hub.backend, child.hub.dsn) == ("postgres", "host=/run/pg dbname=hub")
 
 
 # -- migrations and store ---------------------------------------------------------------------------

@@ -37,6 +37,18 @@ def _clear_errors(dsn: str | None = None) -> Iterator[None]:
         raise BackendError(f"hub.dsn {redact(dsn or '')}: {first}") from None
 
 
+def export_settings(settings: Any) -> None:
+    """Pass ``hub.backend: postgres`` (and ``hub.dsn``) from a ``--config`` file on to the hub processes
+    this one starts (stdio hubs, the daemon): they read the user settings file and the environment,
+    not the parent's ``--config``. Values already in the environment are left alone."""
+    import os
+
+    if settings.hub.backend == "postgres":
+        os.environ.setdefault("PAPERPILOT_HUB_BACKEND", "postgres")
+        if settings.hub.dsn:
+            os.environ.setdefault("PAPERPILOT_HUB_DSN", settings.hub.dsn)
+
+
 def resolve_dsn(settings: Any) -> str | None:
     """``hub.dsn``, the embedded server's DSN (started if needed) when it is empty, or ``None`` on SQLite."""
     if settings.hub.backend != "postgres":
