@@ -202,15 +202,45 @@ class PathSettings(_Section):
         return p if p.is_absolute() else self.home_dir() / p
 
 
+class LimitsSettings(_Section):
+    """Size limits on what users and clients hand in (issue 17): past one, the input is refused
+    with one line naming the setting, before any work is done on it (see :mod:`core.limits`)."""
+
+    question_chars: int = Field(16_000, ge=1)  # a question (ask, the app); ~10 pages of text
+    fact_chars: int = Field(2_000, ge=1)  # one long-term fact (memory add/edit/import, the browser)
+    import_file_bytes: int = Field(20_000_000, ge=1)  # a `memory import` file
+    ingest_file_bytes: int = Field(100_000_000, ge=1)  # one PDF, DOCX or PPTX to ingest
+    ingest_text_bytes: int = Field(10_000_000, ge=1)  # one Markdown or text file to ingest (all of it is text)
+    request_bytes: int = Field(100_000, ge=1)  # a hub tool call's arguments (UTF-8), and an HTTP request body
+    hub_connections: int = Field(128, ge=1)  # HTTP requests the hub serves at once (an open event stream counts)
+
+
+class WatchedFolder(_Section):
+    path: str
+    collection: str = "default"
+
+
 class HubSettings(_Section):
-    """The hub served over HTTP (``paperpilot hub serve --transport http``), and where it keeps its
-    index: one SQLite file (``paths.hub_db``) or PostgreSQL with pgvector (:mod:`core.hub.pg`). An
-    empty ``dsn`` with ``backend: postgres`` means the embedded server in the data dir, started on
-    first use (``paperpilot hub pg start`` prints its DSN)."""
+    """The bundled hub: serving over HTTP (``paperpilot hub serve --transport http``), the folders the
+    daemon watches, the document versions kept, and ingestion's OCR of scanned PDF pages and of images
+    inside PDF, DOCX and PPTX files (:mod:`core.hub.ocr`, models shipped in the rapidocr-onnxruntime wheel), and
+    where the index lives: the SQLite file ``paths.hub_db`` or PostgreSQL with pgvector (:mod:`core.hub.pg`); an
+    empty ``dsn`` with ``backend: postgres`` is the embedded server in the data dir (``paperpilot hub pg start``)."""
 
     require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
+    watch: list[WatchedFolder] = Field(default_factory=list)  # a plain path means collection "default"
+    keep_versions: int = Field(5, ge=1)  # versions of a document kept, the current one included
+    debounce: float = Field(0.5, ge=0.05, le=10)  # quiet seconds after a file's last change before indexing
+    ocr: Literal["auto", "off"] = "auto"
+    ocr_min_page_chars: int = Field(50, ge=0)  # a PDF page whose text layer has fewer characters is OCRed
+    ocr_min_image_px: int = Field(200, ge=1)  # an embedded image narrower or shorter than this is not OCRed
     backend: Literal["sqlite", "postgres"] = "sqlite"
     dsn: str | None = None  # postgresql://user:pass@host:5432/db, or libpq key=value pairs; postgres only
+
+    @field_validator("watch", mode="before")
+    @classmethod
+    def _paths(cls, v: Any) -> Any:
+        return [{"path": x} if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
 
     @field_validator("dsn")
     @classmethod
@@ -234,19 +264,6 @@ class HubSettings(_Section):
         return value
 
 
-class LimitsSettings(_Section):
-    """Size limits on what users and clients hand in (issue 17): past one, the input is refused
-    with one line naming the setting, before any work is done on it (see :mod:`core.limits`)."""
-
-    question_chars: int = Field(16_000, ge=1)  # a question (ask, the app); ~10 pages of text
-    fact_chars: int = Field(2_000, ge=1)  # one long-term fact (memory add/edit/import, the browser)
-    import_file_bytes: int = Field(20_000_000, ge=1)  # a `memory import` file
-    ingest_file_bytes: int = Field(100_000_000, ge=1)  # one PDF, DOCX or PPTX to ingest
-    ingest_text_bytes: int = Field(10_000_000, ge=1)  # one Markdown or text file to ingest (all of it is text)
-    request_bytes: int = Field(100_000, ge=1)  # a hub tool call's arguments (UTF-8), and an HTTP request body
-    hub_connections: int = Field(128, ge=1)  # HTTP requests the hub serves at once (an open event stream counts)
-
-
 class TUISettings(_Section):
     theme: str = "textual-dark"
     keymap: dict[str, str] = Field(default_factory=dict)  # action id -> keys
@@ -262,8 +279,8 @@ class Settings(_Section):
     paths: PathSettings = Field(default_factory=PathSettings)
     tui: TUISettings = Field(default_factory=TUISettings)
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
-    hub: HubSettings = Field(default_factory=HubSettings)
     arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
+    hub: HubSettings = Field(default_factory=HubSettings)
 
     def secrets(self) -> list[str]:
         """Configured secret values, scrubbed from everything persisted: traces, facts, checkpoints,

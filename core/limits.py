@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-TEXT_TYPES = {".md", ".markdown", ".txt"}  # files that are text all the way through
+TEXT_TYPES = {".md", ".markdown", ".txt", ".csv", ".tsv"}  # files that are text all the way through
 
 
 class LimitExceeded(ValueError):

@@ -31,6 +31,32 @@ async def warm_up(agent: Any, report: Report) -> None:
         await asyncio.to_thread(thread.join, 120)
 
 
+FOLLOW_S = 1.0
+
+
+async def follow_indexing(agent: Any, report: Callable[[int], None]) -> None:
+    """While the agent is open, report how many files a watching hub (``hub.watch``) is indexing,
+    each time that changes. Returns at once for a hub that does not watch folders."""
+    hub = getattr(agent, "hub", None)
+    if not hasattr(hub, "call"):
+        return
+    last = 0
+    while True:
+        try:
+            res = await hub.call("hub_status", {}, timeout=30)
+        except Exception:  # noqa: BLE001 - an upstream hub, or one that died: the next turn reports it
+            return
+        status = res.structured if isinstance(res.structured, dict) else {}
+        status = status.get("result", status)
+        if "indexing" not in status:
+            return  # this hub watches no folders
+        busy = int(status.get("indexing") or 0)
+        if busy != last:
+            report(busy)
+            last = busy
+        await asyncio.sleep(FOLLOW_S)
+
+
 async def _hub(hub: Any, report: Report) -> None:
     from core.tools.hub_client import ToolError
 

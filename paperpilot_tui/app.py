@@ -18,7 +18,7 @@ from textual.worker import Worker
 from paperpilot_tui.actions import BY_ID, bindings
 from paperpilot_tui.commands import ActionsProvider
 from paperpilot_tui.keycheck import check_keymap
-from paperpilot_tui.messages import AgentReady, AgentUnavailable, AgentWarm, AgentWarming, StoresReady
+from paperpilot_tui.messages import AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HubIndexing, StoresReady
 from paperpilot_tui.prefs import load_prefs, save_pref
 from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
@@ -104,6 +104,10 @@ class PaperPilotApp(App):
         if message.total:
             filled = round(8 * message.done / message.total)
             status.activity += f" {message.done}/{message.total} {'▰' * filled}{'▱' * (8 - filled)}"
+
+    @on(HubIndexing)
+    def _hub_indexing(self, message: HubIndexing) -> None:
+        self.main_screen.status.indexing = message.files
 
     @on(AgentWarm)
     def _agent_warm(self) -> None:

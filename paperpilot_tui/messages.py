@@ -39,6 +39,14 @@ class AgentWarming(Message):
         self.phase, self.done, self.total = phase, done, total
 
 
+class HubIndexing(Message):
+    """A watching hub is indexing ``files`` changed files (0: done)."""
+
+    def __init__(self, files: int) -> None:
+        super().__init__()
+        self.files = files
+
+
 class AgentWarm(Message):
     """Warm-up finished: a question now gets a quick answer."""
 

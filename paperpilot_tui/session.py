@@ -19,7 +19,7 @@ from textual.worker import Worker, WorkerState
 
 from core.events import TurnFailed
 from paperpilot_tui.messages import (
-    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HistoryLoaded, ReplayState, StoresReady,
+    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HistoryLoaded, HubIndexing, ReplayState, StoresReady,
     TurnEnded,
 )
 from paperpilot_tui.protocols import Agent, AgentFactory, Stores, StoresFactory
@@ -104,6 +104,9 @@ class Session:
                 if self.resumed:
                     await self._load_history(self.session_id)
                 await self._warm_up(agent)
+                from core.warmup import follow_indexing
+
+                await follow_indexing(agent, lambda n: self.app.post_message(HubIndexing(n)))
                 await asyncio.Event().wait()  # hold the agent open until the app exits
         except asyncio.CancelledError:
             raise

@@ -67,6 +67,9 @@ def run_serve(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else settings.paths.resolve(settings.paths.hub_db)
     db.parent.mkdir(parents=True, exist_ok=True)
     setup_logging(db.parent)
+    from core.hub import ocr
+
+    ocr.configure(settings.hub)
     verifier = None
     if args.transport == "http":
         from core.hub import auth

@@ -1,7 +1,8 @@
 """Sentence-respecting chunking and offline summaries.
 
 A chunk never crosses a section or a page, never cuts a sentence (unless one sentence alone is
-longer than the limit), and aims at ``target`` characters so a hit reads as a coherent passage.
+longer than the limit), and aims at ``target`` characters so a hit reads as a coherent passage. A
+``verbatim`` block (a spreadsheet's table, already cut into header-led groups of rows) is one chunk.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ def chunk_blocks(blocks: list[Block], target: int = TARGET_CHARS, limit: int = M
     """Group each block's sentences into chunks of about ``target`` characters."""
     chunks: list[NewChunk] = []
     for block in blocks:
+        if block.verbatim:
+            chunks.append(NewChunk(list(block.path), block.text, block.page))
+            continue
         cur: list[str] = []
         size = 0
         for sent in sentences(block.text):
@@ -71,6 +75,7 @@ def _merge_tiny(chunks: list[NewChunk], floor: int = 60) -> list[NewChunk]:
     for ch in chunks:
         prev = out[-1] if out else None
         if (prev and len(ch.text) < floor and prev.section_path == ch.section_path and prev.page == ch.page
+                and not ch.text.startswith("| ") and not prev.text.startswith("| ")
                 and len(prev.text) + len(ch.text) < MAX_CHARS):
             prev.text = f"{prev.text} {ch.text}"
         else:

@@ -324,6 +324,7 @@ def run_daemon(argv: list[str]) -> int:
         print(f"hub daemon: {exc}", file=sys.stderr)
         return 2
     hub.start(background=True)
+    watcher = start_watching(hub, settings)
     server = build_server(hub, host="127.0.0.1", port=port, request_bytes=settings.limits.request_bytes)
     token = secrets.token_urlsafe(32)
     app = BearerAuth(server.streamable_http_app(), token)
@@ -333,6 +334,29 @@ def run_daemon(argv: list[str]) -> int:
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
+        if watcher is not None:
+            watcher.stop()
         remove_state(path, os.getpid())
         print("hub daemon: stopped", flush=True)
     return 0
+
+
+def start_watching(hub: Any, settings: Any) -> Any:
+    """Watch the folders of ``hub.watch`` (see :mod:`core.hub.watch`); None when there are none.
+    A folder that is missing is logged and left out; the daemon serves anyway."""
+    folders = [(Path(w.path).expanduser(), w.collection) for w in settings.hub.watch]
+    missing = [str(d) for d, _ in folders if not d.is_dir()]
+    folders = [(d, c) for d, c in folders if d.is_dir()]
+    if missing:
+        print(f"hub daemon: not watching missing folder(s): {', '.join(missing)}", flush=True)
+    if not folders:
+        return None
+    from core.hub.watch import Watcher
+
+    def report(file: Path, status: str) -> None:
+        print(f"hub daemon: {status} {file}", flush=True)
+
+    hub.watcher = Watcher(hub.store, folders, debounce=settings.hub.debounce,
+                          keep_versions=settings.hub.keep_versions, report=report).start()
+    print(f"hub daemon: watching {', '.join(f'{d} ({c})' for d, c in folders)}", flush=True)
+    return hub.watcher

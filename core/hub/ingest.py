@@ -1,7 +1,7 @@
 """Ingestion: files → sectioned, sentence-respecting chunks (+ embeddings) in the hub store.
 
 Unchanged files (same SHA-256 in the same collection) are skipped; a changed file keeps its
-doc_id, gets ``version + 1`` and its old chunks are replaced in one transaction.
+doc_id and becomes ``version + 1`` in one transaction, its previous versions kept (``keep_versions``).
 
 :meth:`Ingestor.ingest` is a pipeline: files are parsed and chunked (in worker processes when there
 are asked for, see :func:`parse_workers`) while the main process embeds the chunks of files
@@ -28,6 +28,7 @@ from core.hub.chunking import chunk_blocks, offline_summary
 from core.limits import LimitExceeded, check_bytes, ingest_limit
 from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document
 from core.hub.store import HubStore, NewChunk
+from core.hub.versions import KEEP_VERSIONS
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 DEFAULT_COLLECTION = "default"
@@ -125,7 +126,8 @@ class Ingestor:
     """Writes documents into one store; ``embed=False`` leaves vectors for later (see backfill)."""
 
     def __init__(self, store: HubStore, embed: bool = True,
-                 summarize: Callable[[str, str], str] | None = None, limits=None):
+                 summarize: Callable[[str, str], str] | None = None, limits=None,
+                 keep_versions: int = KEEP_VERSIONS):
         """``summarize(title, text) -> summary`` (the LLM brain's, when configured) replaces the
         offline leading-sentences summary; failures fall back and are listed in ``summary_errors``.
         ``limits`` (:class:`core.config.LimitsSettings`, default its defaults) caps each file's size:
@@ -133,6 +135,7 @@ class Ingestor:
         from core.config import LimitsSettings
 
         self.limits = limits or LimitsSettings()
+        self.keep_versions = keep_versions
         self.store = store
         self.embed = embed
         self.summarize = summarize
@@ -152,7 +155,7 @@ class Ingestor:
         rpath = str(path.resolve())
         digest = file_hash(path)
         old = self.store.document_by_path(collection, rpath)
-        if old and old["file_hash"] == digest and not force:
+        if _unchanged(old, digest) and not force:
             return "skipped", old["doc_id"], 0, 0
         parsed = read_document(path)
         chunks = chunk_blocks(parsed.blocks)
@@ -168,7 +171,7 @@ class Ingestor:
             "file_hash": digest, "file_size": path.stat().st_size, "title": parsed.title,
             "authors": parsed.authors, "year": parsed.year, "pages": parsed.pages,
             "summary": self._summary(parsed),
-        }, chunks)
+        }, chunks, self.keep_versions)
         return ("updated" if old else "added"), doc_id, parsed.pages or 1, len(chunks)
 
     def _summary(self, parsed, offline: str | None = None) -> str:
@@ -211,7 +214,7 @@ class Ingestor:
                 self._failed(report, f, exc.strerror or type(exc).__name__, progress)
                 continue
             old = self.store.document_by_path(collection, str(f.resolve()))
-            if old and old["file_hash"] == digest and not force:
+            if _unchanged(old, digest) and not force:
                 report.skipped.append(old["doc_id"])
                 if progress:
                     progress(f, "skipped", 0)
@@ -284,7 +287,7 @@ class Ingestor:
                 "file_hash": p.digest, "file_size": size, "title": doc.title,
                 "authors": doc.authors, "year": doc.year, "pages": doc.pages,
                 "summary": self._summary(doc, p.offline_summary), **(meta or {}).get(rpath, {}),
-            }, p.chunks)
+            }, p.chunks, self.keep_versions)
             status = "updated" if p.existed else "added"
             getattr(report, status).append(doc_id)
             report.pages += doc.pages or 1
@@ -324,6 +327,11 @@ class Ingestor:
             if progress:
                 progress(f, status, pages)
         return report
+
+
+def _unchanged(old: dict | None, digest: str) -> bool:
+    """The stored document is live and has this content (a deleted watched file that comes back is new)."""
+    return bool(old) and old["file_hash"] == digest and not old.get("deleted_at")
 
 
 def backfill_embeddings(store: HubStore, collection: str, batch: int = 256,

@@ -2,8 +2,9 @@
 
 Markdown and text are split by headings into a section tree; a block's ``path`` is its breadcrumb
 (``["QLoRA", "Method", "4-bit NormalFloat"]``). PDFs keep page numbers and lose running headers and
-footers; DOCX headings and PPTX slides give sections. A file that cannot be read raises
-:class:`ReadError` with a one-line reason.
+footers; DOCX headings and PPTX slides give sections; spreadsheet sheets are sections of Markdown
+tables (:mod:`core.hub.tables`); scanned pages and embedded images are OCRed (:mod:`core.hub.ocr`).
+A file that cannot be read raises :class:`ReadError` with a one-line reason.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from pathlib import Path
 
 import yaml
 
+from core.hub import ocr
+
 SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".pdf": "pdf",
-            ".docx": "docx", ".pptx": "pptx"}
+            ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".tsv": "csv"}
 
 
 class ReadError(Exception):
@@ -28,6 +31,7 @@ class Block:
     path: list[str]
     text: str
     page: int | None = None
+    verbatim: bool = False  # one chunk as it is (a Markdown table of whole rows, header first)
 
 
 @dataclass
@@ -38,19 +42,25 @@ class ParsedDoc:
     authors: list[str] = field(default_factory=list)
     year: int | None = None
     pages: int | None = None
+    ocr_errors: list[str] = field(default_factory=list)  # images that could not be read
 
 
 def read_document(path: Path) -> ParsedDoc:
     kind = SUFFIXES.get(path.suffix.lower())
     if kind is None:
         raise ReadError(f"unsupported file type {path.suffix or '(none)'}")
-    reader = {"markdown": _read_markdown, "text": _read_markdown, "pdf": _read_pdf,
-              "docx": _read_docx, "pptx": _read_pptx}[kind]
+    if kind in ("xlsx", "csv"):
+        from core.hub import tables
+
+        reader = tables.read_xlsx if kind == "xlsx" else tables.read_csv
+    else:
+        reader = {"markdown": _read_markdown, "text": _read_markdown, "pdf": _read_pdf,
+                  "docx": _read_docx, "pptx": _read_pptx}[kind]
     doc = reader(path)
     doc.doc_type = kind
     doc.blocks = [b for b in doc.blocks if b.text.strip()]
     if not doc.blocks:
-        raise ReadError("no extractable text")
+        raise ReadError("no extractable text" + (f" ({doc.ocr_errors[0]})" if doc.ocr_errors else ""))
     return doc
 
 
@@ -207,6 +217,8 @@ def _read_pdf(path: Path) -> ParsedDoc:
             buf.append(line)
         if buf:
             doc.blocks.append(Block([title] + section, _join_lines(buf), n))
+        doc.blocks += ocr.pdf_page_blocks(reader.pages[n - 1], n, [title] + section, len(pages[n - 1].strip()),
+                                          path.name, doc.ocr_errors, len(pages))
     return doc
 
 
@@ -245,6 +257,7 @@ def _read_docx(path: Path) -> ParsedDoc:
     doc = ParsedDoc(title=title, doc_type="docx", authors=_authors(d.core_properties.author))
     stack: list[tuple[int, str]] = []
     buf: list[str] = []
+    images: list[tuple[int, bytes]] = []
     for para in d.paragraphs:
         style = (para.style.name if para.style is not None else "") or ""
         text = para.text.strip()
@@ -253,14 +266,19 @@ def _read_docx(path: Path) -> ParsedDoc:
             if buf:
                 doc.blocks.append(Block([title] + [t for _, t in stack], "\n".join(buf)))
                 buf = []
+            doc.blocks += ocr.image_blocks(images, [title] + [t for _, t in stack], None, path.name, doc.ocr_errors)
+            images = []
             lvl = int(m.group(1))
             while stack and stack[-1][0] >= lvl:
                 stack.pop()
             stack.append((lvl, text))
         elif text and style != "Title":
             buf.append(text)
+        if ocr.enabled():
+            images += [(len(images) + 1, blob) for blob in ocr.docx_paragraph_images(d, para)]
     if buf:
         doc.blocks.append(Block([title] + [t for _, t in stack], "\n".join(buf)))
+    doc.blocks += ocr.image_blocks(images, [title] + [t for _, t in stack], None, path.name, doc.ocr_errors)
     return doc
 
 
@@ -278,4 +296,7 @@ def _read_pptx(path: Path) -> ParsedDoc:
         texts = [s.text_frame.text.strip() for s in slide.shapes
                  if s.has_text_frame and s != slide.shapes.title and s.text_frame.text.strip()]
         doc.blocks.append(Block([title, head or f"Slide {n}"], "\n".join(texts), n))
+        if ocr.enabled():
+            pictures = list(enumerate(ocr.pptx_slide_images(slide), start=1))
+            doc.blocks += ocr.image_blocks(pictures, [title, head or f"Slide {n}"], n, path.name, doc.ocr_errors)
     return doc

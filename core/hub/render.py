@@ -32,6 +32,7 @@ class CitationMeta(BaseModel):
     authors: list[str] | None = None
     year: int | None = None
     url: str | None = None
+    version: int | None = None  # the document version the chunk belongs to
 
 
 class VocabularyTerm(BaseModel):
@@ -92,6 +93,24 @@ class CollectionList(BaseModel):
     collections: list[CollectionInfo]
 
 
+class VersionInfo(BaseModel):
+    """One kept version of a document (see core.hub.versions)."""
+
+    version: int
+    created_at: str  # ISO datetime, local time
+    chunk_count: int
+    content_hash: str  # SHA-256 of the file
+    current: bool = False
+
+    @classmethod
+    def of(cls, row: dict, current: bool) -> VersionInfo:
+        from datetime import datetime
+
+        when = datetime.fromtimestamp(row["created_at"]).isoformat(timespec="seconds")
+        return cls(version=row["version"], created_at=when, chunk_count=row["chunk_count"],
+                   content_hash=row["file_hash"], current=current)
+
+
 class DocumentSummary(BaseModel):
     doc_id: str
     collection: str
@@ -106,6 +125,8 @@ class DocumentSummary(BaseModel):
     sections: list[str]
     summary: str
     url: str | None = None  # where the document came from (an arXiv abs page), when it was fetched
+    versions: list[VersionInfo] = Field(default_factory=list)  # kept versions, oldest first
+    deleted: bool = False  # a watched file that was deleted: its versions stay queryable by number
 
 
 class SectionNode(BaseModel):
@@ -161,7 +182,7 @@ def citation(index: int, hit: Hit) -> Citation:
         metadata=CitationMeta(title=c.title, chunk_index=c.position, doc_type=c.doc_type, doc_id=c.doc_id,
                               breadcrumb=c.breadcrumb, lexical_rank=hit.lexical_rank, dense_rank=hit.dense_rank,
                               dense_score=None if hit.dense_score is None else round(hit.dense_score, 4),
-                              authors=c.authors or None, year=c.year, url=c.url))
+                              authors=c.authors or None, year=c.year, url=c.url, version=c.version))
 
 
 def references_block(result: SearchResult) -> str:

@@ -1,7 +1,9 @@
 """Hybrid retrieval: BM25 (bm25s) + dense MiniLM cosine, fused by reciprocal-rank fusion.
 
 The dense leg scans an in-memory float32 matrix per collection, loaded once and reloaded only
-when the collection's revision changes, so a query costs one matrix-vector product. The query
+when the collection's revision changes, so a query costs one matrix-vector product. Indexes hold
+the current chunks; a :class:`~core.hub.versions.Scope` (an older version, ``as_of``, one document)
+gets indexes of its own, cached the same way. The query
 is embedded with :func:`core.embeddings.embed` (a query waits for the model rather than silently
 skipping the dense leg: results are deterministic). An optional rerank step runs on the fused
 list; it is off by default.
@@ -22,6 +24,7 @@ import numpy as np
 from core.hub.lexical import LexicalIndex
 from core.hub.lru import LRU
 from core.hub.store import ChunkRow, HubStore
+from core.hub.versions import Scope
 
 RRF_K = 60
 LEG_DEPTH = 50
@@ -84,19 +87,20 @@ class Searcher:
         self._qcache: LRU[str, np.ndarray] = LRU(CACHED_QUERIES)
 
     # -- legs ----------------------------------------------------------------------------------------
-    def lexical(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
+    def lexical(self, collection: str, query: str, n: int = LEG_DEPTH, scope: Scope | None = None) -> list[tuple[int, float]]:
         if not query_terms(query):
             return []
-        return self.lexical_index(collection).search(query, n)
+        return self.lexical_index(collection, scope).search(query, n)
 
-    def lexical_index(self, collection: str) -> LexicalIndex:
-        """The collection's BM25 index, rebuilt only when its revision changes."""
+    def lexical_index(self, collection: str, scope: Scope | None = None) -> LexicalIndex:
+        """The collection's BM25 index (of ``scope``'s chunks), rebuilt only when its revision changes."""
         rev = self.store.revision(collection)
-        cached = self._lexical.get(collection)
+        key = collection if scope is None else f"{collection}|{scope.key}"
+        cached = self._lexical.get(key)
         if cached is not None and cached[0] == rev:
             return cached[1]
-        index = LexicalIndex(self.store.lexical_rows(collection), _STOP)
-        self._lexical.put(collection, (rev, index))
+        index = LexicalIndex(self.store.lexical_rows(collection, scope), _STOP)
+        self._lexical.put(key, (rev, index))
         return index
 
     def embed_query(self, query: str) -> np.ndarray:
@@ -113,17 +117,18 @@ class Searcher:
             self._qcache.put(query, vec)
         return vec
 
-    def matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
+    def matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
         rev = self.store.revision(collection)
-        cached = self._matrices.get(collection)
+        key = collection if scope is None else f"{collection}|{scope.key}"
+        cached = self._matrices.get(key)
         if cached is not None and cached[0] == rev:
             return cached[1], cached[2]
-        ids, mat = self.store.embedding_matrix(collection)
-        self._matrices.put(collection, (rev, ids, mat))
+        ids, mat = self.store.embedding_matrix(collection, scope)
+        self._matrices.put(key, (rev, ids, mat))
         return ids, mat
 
-    def dense(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
-        ids, mat = self.matrix(collection)
+    def dense(self, collection: str, query: str, n: int = LEG_DEPTH, scope: Scope | None = None) -> list[tuple[int, float]]:
+        ids, mat = self.matrix(collection, scope)
         if not len(ids) or not query.strip():
             return []
         sims = mat @ self.embed_query(query)
@@ -133,11 +138,14 @@ class Searcher:
         return [(int(ids[i]), float(sims[i])) for i in top if sims[i] >= DENSE_FLOOR]
 
     # -- fusion --------------------------------------------------------------------------------------
-    def search(self, collection: str, query: str, top_k: int = 5, legs: str = "hybrid") -> list[Hit]:
-        """Top-k hits; ``legs`` is ``hybrid``, ``lexical`` or ``dense`` (the latter two for evaluation)."""
+    def search(self, collection: str, query: str, top_k: int = 5, legs: str = "hybrid",
+               scope: Scope | None = None) -> list[Hit]:
+        """Top-k hits; ``legs`` is ``hybrid``, ``lexical`` or ``dense`` (the latter two for evaluation);
+        ``scope`` (default: current chunks) selects an older version, a time, or one document."""
         depth = max(LEG_DEPTH, top_k * 5)
-        lex = self.lexical(collection, query, depth) if legs in ("hybrid", "lexical") else []
-        den = self.dense(collection, query, depth) if legs in ("hybrid", "dense") else []
+        scope = None if scope == Scope() else scope
+        lex = self.lexical(collection, query, depth, scope) if legs in ("hybrid", "lexical") else []
+        den = self.dense(collection, query, depth, scope) if legs in ("hybrid", "dense") else []
         fused: dict[int, Hit] = {}
         for rank, (rid, s) in enumerate(lex, start=1):
             fused[rid] = Hit(chunk=None, score=1.0 / (RRF_K + rank), lexical_rank=rank, lexical_score=s)  # type: ignore[arg-type]

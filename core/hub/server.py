@@ -43,6 +43,9 @@ MAX_SESSIONS = 64
 WORKERS = 4
 
 Coll = Annotated[str, Field(description="collection name (see list_collections)")]
+Version = Annotated[int | None, Field(description="search this version of each document (see get_document_summary)")]
+AsOf = Annotated[str | None, Field(description="search what was current at this ISO date or datetime")]
+DocScope = Annotated[str | None, Field(description="search only this document")]
 
 
 async def _run(fn: Callable[..., Any], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
@@ -86,11 +89,13 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
             workers.append(anyio.CapacityLimiter(WORKERS))
         return await _run(fn, *args, limiter=workers[0])
 
-    @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection. "
-                          "Returns cited chunks with breadcrumb, page and full text.")
-    async def query_knowledge_hub(query: str, top_k: TopK = 5,
-                                  collection: Coll = "default") -> Annotated[CallToolResult, render.SearchResult]:
-        hits = await run(hub.query, query, top_k, collection)
+    @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection's current "
+                          "documents, or of an older version (version=N) or the state at a date (as_of), "
+                          "optionally of one document (doc_id). Returns cited chunks with breadcrumb, page and full text.")
+    async def query_knowledge_hub(query: str, top_k: TopK = 5, collection: Coll = "default",
+                                  version: Version = None, as_of: AsOf = None,
+                                  doc_id: DocScope = None) -> Annotated[CallToolResult, render.SearchResult]:
+        hits = await run(hub.query, query, top_k, collection, version, as_of, doc_id)
         return render.search_result(hits, query, collection)
 
     @mcp.tool(description="List collections; with include_stats, document/chunk counts and document titles.")
@@ -119,7 +124,8 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
     async def hub_status() -> dict[str, Any]:
         return hub.status()
 
-    @mcp.tool(description="Title, source, authors/year, pages, sections and a short summary of one document. "
+    @mcp.tool(description="Title, source, authors/year, pages, sections, a short summary and the kept versions "
+                          "(number, date, chunk count, content hash) of one document. "
                           "doc_id may also be a chunk_id of that document.")
     async def get_document_summary(doc_id: str, collection: Coll = "default") -> Annotated[
             CallToolResult, render.DocumentSummary]:
@@ -128,7 +134,10 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
         text = "\n".join(filter(None, [
             f"## {s.title}", f"**Document:** `{s.doc_id}` · **Source:** `{s.source}` · version {s.version}",
             f"**Authors:** {by}" if by else "", f"**Pages:** {s.pages}" if s.pages else "",
-            "", s.summary, "", "**Sections:**", *[f"- {x}" for x in s.sections]]))
+            "", s.summary, "", "**Sections:**", *[f"- {x}" for x in s.sections],
+            "", "**Versions:**" if s.versions else "",
+            *[f"- v{v.version} · {v.created_at} · {v.chunk_count} chunks · sha256 {v.content_hash[:12]}"
+              + (" · current" if v.current else "") for v in s.versions]]))
         return render.structured(s, text)
 
     @mcp.tool(description="Exact (every keyword verbatim, case-insensitive) or fuzzy (any keyword, "

@@ -17,6 +17,7 @@ from core.hub.ingest import backfill_embeddings, sync_bundled
 from core.hub.lru import LRU
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import HubStore
+from core.hub.versions import Scope, parse_as_of
 from core.vocabulary import DocumentText, Vocabulary, build
 
 log = logging.getLogger("paperpilot.hub")
@@ -45,6 +46,7 @@ class Hub:
         self._vocab_lock = threading.Lock()
         # what start-up is doing, for hub_status: indexing → embedding (done/total) → warming → ready
         self.phase, self.done, self.total = "indexing", 0, 0
+        self.watcher = None  # a core.hub.watch.Watcher when this hub watches folders (the daemon's hub.watch)
 
     # -- start-up ---------------------------------------------------------------------------------
     def start(self, background: bool = True) -> None:
@@ -98,8 +100,12 @@ class Hub:
     def status(self) -> dict:
         """Start-up progress: ``phase`` (indexing, embedding, warming, ready, failed) and, while
         embedding, ``done`` of ``total`` chunks."""
-        return {"phase": self.phase, "done": self.done, "total": self.total,
-                "error": str(self._error) if self._error is not None else None}
+        out = {"phase": self.phase, "done": self.done, "total": self.total,
+               "error": str(self._error) if self._error is not None else None}
+        if self.watcher is not None:  # watched folders: files waiting or being indexed, for the app's status bar
+            out["indexing"] = self.watcher.busy()
+            out["watching"] = [str(d) for d, _ in self.watcher.dirs]
+        return out
 
     def wait_ready(self, timeout: float = 600, dense: bool = False) -> None:
         """Block until the index (and, with ``dense``, every vector) is current."""
@@ -118,12 +124,34 @@ class Hub:
         return name
 
     # -- tools --------------------------------------------------------------------------------------
-    def query(self, query: str, top_k: int = 5, collection: str = "default") -> list[Hit]:
+    def query(self, query: str, top_k: int = 5, collection: str = "default", version: int | None = None,
+              as_of: str | None = None, doc_id: str | None = None) -> list[Hit]:
+        """Hybrid search of the current chunks, or of ``version`` N / what was current ``as_of`` a
+        date (one of the two), optionally within one document."""
         if not isinstance(query, str) or not query.strip():
             raise HubError("query must be a non-empty string")
         if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_TOP_K:
             raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
-        return self.searcher.search(self._collection(collection, dense=True), query.strip(), top_k)
+        name = self._collection(collection, dense=True)
+        return self.searcher.search(name, query.strip(), top_k, scope=self._scope(name, version, as_of, doc_id))
+
+    def _scope(self, collection: str, version: int | None, as_of: str | None, doc_id: str | None) -> Scope | None:
+        if version is None and as_of is None and doc_id is None:
+            return None
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 1):
+            raise HubError(f"version must be a positive integer (got {version!r})")
+        if version is not None and as_of is not None:
+            raise HubError("give version or as_of, not both")
+        try:
+            when = parse_as_of(as_of) if isinstance(as_of, str) else None
+        except ValueError as exc:
+            raise HubError(str(exc)) from None
+        if doc_id is not None:
+            doc_id = self._document(doc_id, collection)["doc_id"]
+            if version is not None and not any(v["version"] == version for v in self.store.versions(doc_id)):
+                kept = ", ".join(str(v["version"]) for v in self.store.versions(doc_id)) or "none"
+                raise HubError(f"{doc_id!r} has no version {version} (kept versions: {kept})")
+        return Scope(version=version, as_of=when, doc_id=doc_id)
 
     def keyword(self, keywords: list[str], mode: str = "exact", collection: str = "default",
                 top_k: int = 10) -> list[Hit]:
@@ -181,7 +209,9 @@ class Hub:
         doc = self._document(doc_id, collection)
         chunks = self.store.doc_chunks(doc["doc_id"])
         sections = list(dict.fromkeys(c.breadcrumb for c in chunks))
-        return render.DocumentSummary(
+        versions = [render.VersionInfo.of(v, current=v["version"] == doc["version"] and not doc.get("deleted_at"))
+                    for v in self.store.versions(doc["doc_id"])]
+        return render.DocumentSummary(versions=versions, deleted=bool(doc.get("deleted_at")),
             doc_id=doc["doc_id"], collection=doc["collection"], title=doc["title"], source=doc["path"],
             doc_type=doc["doc_type"], version=doc["version"], authors=doc["authors"], year=doc["year"],
             pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "",
@@ -212,7 +242,7 @@ class Hub:
         c = self.store.chunk(chunk_id.strip())
         if c is None:
             raise HubError(f"unknown chunk_id {chunk_id!r}")
-        around = {n.position: n for n in self.store.neighbours(c.doc_id, c.position)}
+        around = {n.position: n for n in self.store.neighbours(c.doc_id, c.position, c.version)}
 
         def ref(pos: int) -> render.Neighbour | None:
             n = around.get(pos)

@@ -4,6 +4,13 @@ One file in the data dir, WAL mode with a busy timeout so the server can read wh
 ``paperpilot ingest`` writes. Writes go through :meth:`HubStore.write`, a ``BEGIN IMMEDIATE``
 transaction (one writer at a time). Every write bumps the collection's ``revision`` so searchers
 know to reload their in-memory embedding matrix. Connections are per thread.
+
+Versions: re-ingesting a changed file keeps the old version's chunks (``current = 0``, chunk id
+suffixed ``@vN``, out of the keyword index) and records each version in ``doc_versions``; the
+last :data:`KEEP_VERSIONS` versions are kept. Search indexes hold only current chunks; a
+:class:`Scope` selects an older version (``version=N``) or what was current at a time (``as_of``).
+The schema is migrated in place, in one transaction, by ``PRAGMA user_version`` (see
+:func:`core.hub.versions.migrate`).
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ from pathlib import Path
 from collections.abc import Iterator
 
 import numpy as np
+
+from core.hub.versions import KEEP_VERSIONS, Scope, migrate
 
 EMBED_MODEL = "all-MiniLM-L6-v2"
 
@@ -62,6 +71,8 @@ class ChunkRow:
     authors: list[str] = field(default_factory=list)
     year: int | None = None
     url: str | None = None  # where the document came from (an arXiv abs page), when it was fetched
+    version: int = 1
+    current: bool = True
 
 
 @dataclass
@@ -80,14 +91,14 @@ class NewChunk:
 
 _CHUNK_SELECT = (
     "SELECT c.id, c.chunk_id, c.doc_id, c.collection, c.position, c.section_path, c.breadcrumb,"
-    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url"
+    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url, c.version, c.current"
     " FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
 )
 
 
 def _chunk(row: tuple) -> ChunkRow:
     return ChunkRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8],
-                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14])
+                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14], row[15], bool(row[16]))
 
 
 class HubStore:
@@ -101,6 +112,7 @@ class HubStore:
         self.conn().executescript(SCHEMA)  # idempotent DDL, runs in its own transaction
         if "url" not in {r[1] for r in self.conn().execute("PRAGMA table_info(documents)")}:
             self.conn().execute("ALTER TABLE documents ADD COLUMN url TEXT")  # a store from before `ingest arxiv:`
+        migrate(self)
 
     # -- connections -------------------------------------------------------------------------
     def conn(self) -> sqlite3.Connection:
@@ -159,15 +171,18 @@ class HubStore:
 
     def stats(self, name: str) -> dict:
         db = self.conn()
-        docs = db.execute("SELECT count(*) FROM documents WHERE collection=?", (name,)).fetchone()[0]
-        chunks = db.execute("SELECT count(*) FROM chunks WHERE collection=?", (name,)).fetchone()[0]
+        docs = db.execute("SELECT count(*) FROM documents WHERE collection=? AND deleted_at IS NULL",
+                          (name,)).fetchone()[0]
+        chunks = db.execute("SELECT count(*) FROM chunks WHERE collection=? AND current=1", (name,)).fetchone()[0]
         emb = db.execute("SELECT count(*) FROM embeddings e JOIN chunks c ON c.id = e.chunk_rowid"
-                         " WHERE c.collection=?", (name,)).fetchone()[0]
+                         " WHERE c.collection=? AND c.current=1", (name,)).fetchone()[0]
         return {"document_count": docs, "chunk_count": chunks, "embedded_chunks": emb}
 
     # -- documents -----------------------------------------------------------------------------
     def documents(self, collection: str | None = None) -> list[dict]:
-        sql = "SELECT * FROM documents" + (" WHERE collection=?" if collection else "") + " ORDER BY title"
+        """Live documents (a watched file that was deleted is not one), by title."""
+        sql = ("SELECT * FROM documents WHERE deleted_at IS NULL" + (" AND collection=?" if collection else "")
+               + " ORDER BY title")
         cur = self.conn().execute(sql, (collection,) if collection else ())
         cols = [c[0] for c in cur.description]
         return [_doc(dict(zip(cols, r))) for r in cur]
@@ -192,6 +207,7 @@ class HubStore:
                 return False
             self._delete_chunks(db, doc_id)
             db.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+            db.execute("DELETE FROM doc_versions WHERE doc_id=?", (doc_id,))
             self.bump(db, row[0])
         return True
 
@@ -201,15 +217,17 @@ class HubStore:
         db.executemany("DELETE FROM embeddings WHERE chunk_rowid=?", [(i,) for i in ids])
         db.execute("DELETE FROM chunks WHERE doc_id=?", (doc_id,))
 
-    def put_document(self, doc: dict, chunks: list[NewChunk]) -> None:
-        """Insert or replace one document and all its chunks in a single transaction."""
+    def put_document(self, doc: dict, chunks: list[NewChunk], keep_versions: int = KEEP_VERSIONS) -> None:
+        """Write one document as its new current version, in a single transaction: the previous
+        version's chunks are kept as an old version (see :meth:`_supersede`), and versions beyond
+        the last ``keep_versions`` are dropped."""
         now = time.time()
         with self.write() as db:
             self.ensure_collection(db, doc["collection"])
             old = db.execute("SELECT version, created_at FROM documents WHERE doc_id=?",
                              (doc["doc_id"],)).fetchone()
             version, created = (old[0] + 1, old[1]) if old else (1, now)
-            self._delete_chunks(db, doc["doc_id"])
+            self._supersede(db, doc["doc_id"])
             db.execute(
                 "INSERT OR REPLACE INTO documents(doc_id, collection, path, doc_type, file_hash, file_size,"
                 " version, title, authors, year, pages, summary, created_at, updated_at, url)"
@@ -222,9 +240,9 @@ class HubStore:
                 chunk_id = f"{doc['doc_id']}_{pos:0{width}d}"
                 cur = db.execute(
                     "INSERT INTO chunks(chunk_id, doc_id, collection, position, section_path, breadcrumb,"
-                    " page, text) VALUES(?,?,?,?,?,?,?,?)",
+                    " page, text, version, current) VALUES(?,?,?,?,?,?,?,?,?,1)",
                     (chunk_id, doc["doc_id"], doc["collection"], pos, json.dumps(ch.section_path),
-                     ch.breadcrumb, ch.page, ch.text))
+                     ch.breadcrumb, ch.page, ch.text, version))
                 rowid = cur.lastrowid
                 db.execute("INSERT INTO chunks_fts(rowid, collection, title, breadcrumb, text)"
                            " VALUES(?,?,?,?,?)", (rowid, doc["collection"], doc["title"], ch.breadcrumb, ch.text))
@@ -232,6 +250,10 @@ class HubStore:
                     vec = np.asarray(ch.vector, dtype=np.float32)
                     db.execute("INSERT INTO embeddings(chunk_rowid, model, dim, vector) VALUES(?,?,?,?)",
                                (rowid, EMBED_MODEL, vec.shape[0], vec.tobytes()))
+            db.execute("INSERT OR REPLACE INTO doc_versions(doc_id, version, file_hash, file_size, created_at,"
+                       " chunk_count) VALUES(?,?,?,?,?,?)",
+                       (doc["doc_id"], version, doc["file_hash"], doc.get("file_size"), now, len(chunks)))
+            self._prune(db, doc["doc_id"], version - max(1, keep_versions))
             self.bump(db, doc["collection"])
 
     # -- chunks --------------------------------------------------------------------------------
@@ -246,14 +268,17 @@ class HubStore:
         row = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.chunk_id=?", (chunk_id,)).fetchone()
         return _chunk(row) if row else None
 
-    def doc_chunks(self, doc_id: str) -> list[ChunkRow]:
+    def doc_chunks(self, doc_id: str, version: int | None = None) -> list[ChunkRow]:
+        """The chunks of a document's current version (or of ``version``), in order."""
+        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
         return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=? ORDER BY c.position", (doc_id,))]
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} ORDER BY c.position", (doc_id, arg))]
 
-    def neighbours(self, doc_id: str, position: int) -> list[ChunkRow]:
+    def neighbours(self, doc_id: str, position: int, version: int | None = None) -> list[ChunkRow]:
+        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
         return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND c.position IN (?, ?) ORDER BY c.position",
-            (doc_id, position - 1, position + 1))]
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position IN (?, ?) ORDER BY c.position",
+            (doc_id, arg, position - 1, position + 1))]
 
     def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
         """(rowid, breadcrumb, text) of chunks without a vector."""
@@ -267,27 +292,74 @@ class HubStore:
                            [(i, EMBED_MODEL, v.shape[0], np.asarray(v, np.float32).tobytes()) for i, v in rows])
             self.bump(db, collection)
 
-    def lexical_rows(self, collection: str) -> list[tuple[int, str, str, str]]:
-        """(rowid, title, breadcrumb, text) of every chunk of a collection, for the BM25 index.
+    def lexical_rows(self, collection: str, scope: Scope | None = None) -> list[tuple[int, str, str, str]]:
+        """(rowid, title, breadcrumb, text) of every current chunk of a collection (or of those in
+        ``scope``), for the BM25 index.
 
         The title carries the file's name too: a paper's short name ("t5.pdf", "align.md") is often
         what users ask by, and its abstract may never spell it out.
         """
+        where, args = (scope or Scope()).sql()
         rows = self.conn().execute(
             "SELECT c.id, d.title, d.path, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
-            " WHERE c.collection=? ORDER BY c.id", (collection,)).fetchall()
+            f" WHERE c.collection=? AND {where} ORDER BY c.id", (collection, *args)).fetchall()
         return [(rid, f"{title} {file_name(path)}", crumb, text) for rid, title, path, crumb, text in rows]
 
-    def embedding_matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
-        """(rowids, float32 matrix) of all embedded chunks of a collection."""
+    def embedding_matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, float32 matrix) of the embedded current chunks of a collection (or those in ``scope``)."""
+        where, args = (scope or Scope()).sql()
         rows = self.conn().execute(
             "SELECT e.chunk_rowid, e.vector FROM embeddings e JOIN chunks c ON c.id = e.chunk_rowid"
-            " WHERE c.collection=? ORDER BY e.chunk_rowid", (collection,)).fetchall()
+            f" WHERE c.collection=? AND {where} ORDER BY e.chunk_rowid", (collection, *args)).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         return ids, mat
+
+    # -- versions (see core.hub.versions for the parsing of version/as_of arguments) -----------------
+    def _supersede(self, db: sqlite3.Connection, doc_id: str) -> None:
+        """Turn a document's current chunks into an old version: renamed ``<chunk_id>@v<N>`` (so the
+        new version takes the plain ids), out of the keyword index, vectors kept."""
+        ids = [r[0] for r in db.execute("SELECT id FROM chunks WHERE doc_id=? AND current=1", (doc_id,))]
+        db.executemany("DELETE FROM chunks_fts WHERE rowid=?", [(i,) for i in ids])
+        db.execute("UPDATE chunks SET current=0, chunk_id = chunk_id || '@v' || version"
+                   " WHERE doc_id=? AND current=1", (doc_id,))
+
+    def _prune(self, db: sqlite3.Connection, doc_id: str, below_or_at: int) -> None:
+        """Drop a document's versions numbered ``below_or_at`` and lower (chunks, vectors, records)."""
+        if below_or_at < 1:
+            return
+        ids = [r[0] for r in db.execute("SELECT id FROM chunks WHERE doc_id=? AND version<=? AND current=0",
+                                        (doc_id, below_or_at))]
+        db.executemany("DELETE FROM embeddings WHERE chunk_rowid=?", [(i,) for i in ids])
+        db.executemany("DELETE FROM chunks WHERE id=?", [(i,) for i in ids])
+        db.execute("DELETE FROM doc_versions WHERE doc_id=? AND version<=?", (doc_id, below_or_at))
+
+    def retire_document(self, doc_id: str) -> bool:
+        """A watched file was deleted: its current version leaves search (kept as an old version,
+        queryable with ``version=N``) and the document is marked deleted. False if none was live."""
+        with self.write() as db:
+            row = db.execute("SELECT collection FROM documents WHERE doc_id=? AND deleted_at IS NULL",
+                             (doc_id,)).fetchone()
+            if row is None:
+                return False
+            self._supersede(db, doc_id)
+            db.execute("UPDATE documents SET deleted_at=? WHERE doc_id=?", (time.time(), doc_id))
+            self.bump(db, row[0])
+        return True
+
+    def versions(self, doc_id: str) -> list[dict]:
+        """A document's kept versions, oldest first: version, created_at, chunk_count, file_hash, file_size."""
+        cur = self.conn().execute("SELECT version, created_at, chunk_count, file_hash, file_size FROM doc_versions"
+                                  " WHERE doc_id=? ORDER BY version", (doc_id,))
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, r)) for r in cur]
+
+    def has_chunks(self, collection: str, scope: Scope) -> bool:
+        where, args = scope.sql()
+        return self.conn().execute(f"SELECT 1 FROM chunks c WHERE c.collection=? AND {where} LIMIT 1",
+                                   (collection, *args)).fetchone() is not None
 
 
 def _doc(d: dict) -> dict:

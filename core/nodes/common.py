@@ -96,14 +96,15 @@ def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
 
 
 async def retrieve(ctx: AgentContext, query: str, *, top_k: int | None = None,
-                   entity: str | None = None) -> list[RetrievedContext]:
+                   entity: str | None = None, **scope: Any) -> list[RetrievedContext]:
     """One retrieval through MCP, reported as events. A tool error yields no contexts and a notice;
-    an unreachable hub raises BackendUnavailable (the turn fails with one clear line)."""
+    an unreachable hub raises BackendUnavailable (the turn fails with one clear line). ``scope``
+    (``version``, ``as_of``, ``doc_id``) is passed to the hub's search only when given."""
     emit(RetrievalStarted(query=query, entity=entity))
     t0 = time.perf_counter()
     error = None
     try:
-        found = await ctx.hub.search(query, top_k or ctx.settings.agent.top_k, ctx.collection)
+        found = await ctx.hub.search(query, top_k or ctx.settings.agent.top_k, ctx.collection, **scope)
     except ToolError as exc:
         found, error = [], str(exc)
         emit(Notice(level="warning", message=f"knowledge hub: {exc}", source="retrieval"))

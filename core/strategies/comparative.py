@@ -1,16 +1,43 @@
 """comparative — ReWOO: plan every retrieval up front (one per entity), run them in parallel,
-then synthesize an entity × dimension comparison. No brain call between planning and synthesis."""
+then synthesize an entity × dimension comparison. No brain call between planning and synthesis.
+
+Entities that are versions of one document ("X (version 1)", see :mod:`core.doc_versions`) are
+retrieved from that document's versions (``version=N``, ``doc_id``), as many chunks as the hub
+gives, so the brain can compare the two texts."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
+from core.doc_versions import split
+from core.errors import BackendUnavailable
 from core.events import PlanUpdated
 from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
+
+
+VERSION_TOP_K = 20  # the hub's maximum: a version's text, not just its best chunks
+
+
+async def find_document(ctx: Any, name: str) -> str | None:
+    """The doc_id of the document called ``name`` (its id, file name or title), best effort."""
+    try:
+        found = await ctx.hub.search(name, 5, ctx.collection)
+    except BackendUnavailable:
+        raise
+    except Exception:  # noqa: BLE001 - an upstream hub without the tool or an odd answer: search unscoped
+        return None
+    words = set(re.findall(r"\w+", name.lower()))
+
+    def overlap(c: Any) -> int:
+        return len(words & set(re.findall(r"\w+", f"{c.doc_id} {c.title} {c.source}".lower().replace("_", " "))))
+
+    best = max(found, key=overlap, default=None)
+    return best.doc_id if best is not None and best.doc_id and overlap(best) else None
 
 
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:
@@ -28,8 +55,20 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
     intent = state.intent
     planned = plan_queries(intent.entities, intent.dimensions, intent.reformulated_query or state.question)
     planned += [(None, q) for q in state.refine_queries if q not in {p[1] for p in planned}]
-    emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
-    groups = await asyncio.gather(*(retrieve(ctx, q, entity=e) for e, q in planned))
+    versions = [split(e) for e in intent.entities]
+    if intent.entities and all(v is not None for _, v in versions):
+        planned = [(e, name) for e, (name, _) in zip(intent.entities, versions)]
+        emit(PlanUpdated(sub_questions=intent.entities, reason="versions of one document: one retrieval per version"))
+        doc_id = await find_document(ctx, versions[0][0])
+        groups = await asyncio.gather(*(retrieve(ctx, name, entity=e, top_k=VERSION_TOP_K, version=v,
+                                                 **({"doc_id": doc_id} if doc_id else {}))
+                                        for e, (name, v) in zip(intent.entities, versions)))
+        for group, (_, v) in zip(groups, versions):
+            for c in group:  # the sources list says which version each citation is from
+                c.title = f"{c.title or c.doc_id} (version {v})"
+    else:
+        emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
+        groups = await asyncio.gather(*(retrieve(ctx, q, entity=e) for e, q in planned))
     contexts = merge_contexts(*groups)
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
     queries = [q for _, q in planned]

@@ -280,12 +280,17 @@ class HubClient:
                 t.cancel()
             await asyncio.gather(*mine, return_exceptions=True)
 
-    async def search(self, query: str, top_k: int = 5, collection: str | None = None) -> list[RetrievedContext]:
+    async def search(self, query: str, top_k: int = 5, collection: str | None = None, *,
+                     version: int | None = None, as_of: str | None = None,
+                     doc_id: str | None = None) -> list[RetrievedContext]:
+        """Hybrid search; ``version``/``as_of``/``doc_id`` (the bundled hub's) scope it to an older
+        version, a date or one document, and are sent only when given (upstream servers lack them)."""
         # The first query of a session may wait for a fresh data dir's initial embedding pass.
         timeout = None if self._searched else max(self.settings.call_timeout, FIRST_QUERY_TIMEOUT_S)
+        scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id)) if v is not None}
         res = await self.call(
             "query_knowledge_hub",
-            {"query": query, "top_k": top_k, "collection": collection or self.settings.collection},
+            {"query": query, "top_k": top_k, "collection": collection or self.settings.collection, **scope},
             timeout=timeout,
         )
         self._searched = True

@@ -44,6 +44,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     tok = hub.add_parser("token", help="print the bearer token a network-facing HTTP hub requires")
     tok.add_argument("--rotate", action="store_true", help="replace it with a new one (running hubs switch at once)")
     tok.set_defaults(run=_token)
+    w = hub.add_parser("watch", help="watch folders and index their files as they change (until Ctrl-C)")
+    w.add_argument("dirs", nargs="+", metavar="DIR")
+    w.add_argument("--collection", metavar="NAME", default="default", help="collection to index into (default: default)")
+    w.add_argument("--no-scan", action="store_true", help="do not catch up on the folders first")
+    w.set_defaults(run=_watch)
     rm = hub.add_parser("rm", help="remove a document (and its chunks) by doc_id")
     rm.add_argument("doc_id", metavar="DOC_ID")
     rm.set_defaults(run=_rm)
@@ -174,6 +179,40 @@ def _token(args: argparse.Namespace) -> int:
         return fail(str(exc), EXIT_FAILED)
     print(token)
     print(f"(in {auth.token_path(home)}; clients set mcp.token or PAPERPILOT_HUB_TOKEN)", file=sys.stderr)
+    return EXIT_OK
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """Index the folders' files as they are created, changed, moved or deleted, until interrupted."""
+    from pathlib import Path
+
+    from core.hub.ingest import valid_collection
+
+    if not valid_collection(args.collection):
+        return fail(f"invalid collection name {args.collection!r}", EXIT_FAILED)
+    missing = [d for d in args.dirs if not Path(d).is_dir()]
+    if missing:
+        return fail(f"not a folder: {', '.join(missing)}", EXIT_FAILED)
+    settings = load_settings_or_exit(args)
+    store = _store(args)
+    import time
+
+    from core.hub.watch import Watcher
+
+    def report(path: Path, status: str) -> None:
+        print(f"{time.strftime('%H:%M:%S')} {status} {path}", flush=True)
+
+    watcher = Watcher(store, [(d, args.collection) for d in args.dirs], debounce=settings.hub.debounce,
+                      keep_versions=settings.hub.keep_versions, report=report).start(scan=not args.no_scan)
+    print(f"watching {', '.join(str(d) for d, _ in watcher.dirs)} → collection {args.collection!r} "
+          "(Ctrl-C to stop)", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        watcher.stop()
     return EXIT_OK
 
 

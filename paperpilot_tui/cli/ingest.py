@@ -7,15 +7,17 @@ import sys
 
 from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit
 
-HELP = "add PDFs, Markdown, text, DOCX or PPTX files (or folders, or arXiv papers) to the knowledge hub"
+HELP = "add PDFs, Markdown, text, DOCX, PPTX, XLSX or CSV files (or folders, or arXiv papers) to the knowledge hub"
 DESCRIPTION = """\
 Index documents into a knowledge-hub collection: PDFs keep page numbers, Markdown/text/DOCX are split
-by headings into sections (breadcrumbs like "QLoRA > Method > 4-bit NormalFloat"), PPTX by slide.
+by headings into sections (breadcrumbs like "QLoRA > Method > 4-bit NormalFloat"), PPTX by slide,
+XLSX by sheet and CSV as one table (Markdown tables; every chunk repeats the header row). Scanned PDF
+pages and images inside PDF/DOCX/PPTX files are OCRed ("scan > p. 3 > OCR"; hub.ocr: auto|off).
 Unchanged files are skipped; a changed file replaces its previous version. Document summaries are the
 leading abstract/summary sentences, or the LLM's when the brain is one (llm.provider, or auto with an
 API key; `paperpilot --offline ingest` never asks it). Files that cannot be read (corrupt, empty or
 encrypted PDFs, ...) or are larger than limits.ingest_file_bytes (PDF, DOCX, PPTX; 100 MB) or
-limits.ingest_text_bytes (Markdown, text; 10 MB) are reported by name and skipped; the rest continue.
+limits.ingest_text_bytes (Markdown, text, CSV; 10 MB) are reported by name and skipped; the rest continue.
 arxiv:ID (e.g. arxiv:2106.09685) fetches the paper's PDF (arxiv.pdf_url) and its title, authors and year
 (arxiv.api_url); its chunks carry them and the paper's arXiv URL. `--offline` fetches nothing.
 
@@ -41,8 +43,11 @@ def run(args: argparse.Namespace) -> int:
 
     quiet_environment()
     settings = load_settings_or_exit(args)
+    from core.hub import ocr
     from core.hub.ingest import Ingestor, expand_paths, valid_collection
     from core.hub.pg import BackendError, open_store
+
+    ocr.configure(settings.hub)
 
     if not valid_collection(args.collection):
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
@@ -55,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
         store = open_store(settings)  # hub.backend: the SQLite file or PostgreSQL
     except BackendError as exc:
         return fail(str(exc), EXIT_FAILED)
-    ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits)
+    ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits,
+                        keep_versions=settings.hub.keep_versions)
     meta = {str(path.resolve()): info for path, info in fetched}
     report, seconds = _with_progress(ingestor, args, files, meta)
     report.failed = unfetched + report.failed
@@ -135,5 +141,11 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
             progress.update(task, advance=sizes.get(str(path), 1), done=t.fields["done"] + 1,
                             pages=t.fields["pages"] + pages, description=f"{path.name} ({status})")
 
-        report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step, meta=meta)
+        from core.hub import ocr
+
+        ocr.on_progress(lambda note: progress.update(task, description=note))  # "scan.pdf: OCR p. 3/12"
+        try:
+            report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step, meta=meta)
+        finally:
+            ocr.on_progress(None)
     return report, time.perf_counter() - started

@@ -24,9 +24,12 @@ class StatusBar(Static):
     collection = reactive("")
     activity = reactive("starting the agent")
     cost = reactive("")  # last turn and session totals (paperpilot_tui.cost), once a turn has ended
+    indexing = reactive(0)  # files a watching hub is indexing (hub.watch)
 
     def render(self) -> Text:
-        segments = {"brain": self.brain, "hub": self.hub, "session": self.session, "collection": self.collection,
+        hub = f"{self.hub} · indexing {self.indexing} file{'s' if self.indexing != 1 else ''}…" if self.indexing \
+            else self.hub
+        segments = {"brain": self.brain, "hub": hub, "session": self.session, "collection": self.collection,
                     **({"cost": self.cost} if self.cost else {})}
         width = self.content_region.width or self.app.size.width
         for dropped in range(len(DROP_ORDER) + 1):

@@ -307,3 +307,28 @@ def test_embedded_cluster_start_is_idempotent(pg_cluster):
     pid = pg_cluster.running_pid()
     assert pid and pg_cluster.ensure_running() == pg_cluster.dsn() and pg_cluster.running_pid() == pid
     assert "host=" in pg_cluster.dsn() and os.path.exists(os.path.join(pg_cluster.socket_dir, ".s.PGSQL.5432"))
+
+
+def test_document_versions_behave_as_on_sqlite(pg_dsn, tmp_path):
+    from core.hub.ingest import Ingestor
+
+    note = tmp_path / "glimmer.md"
+    results = {}
+    for name, dsn in (("sqlite", None), ("postgres", pg_dsn)):
+        hub = _hub(tmp_path / f"{name}.sqlite3", dsn)
+        ing = Ingestor(hub.store, embed=False, keep_versions=2)
+        for text in ("Glimmer uses rank 4 adapters.", "Glimmer uses rank 16 adapters.", "Glimmer uses rank 64."):
+            note.write_text(f"# Glimmer Notes\n\n## Method\n{text}\n")
+            ing.ingest([note], "c1", force=True)
+        old = hub.query("glimmer rank adapters", 3, collection="c1", version=2)
+        retired = hub.store.retire_document("glimmer")
+        results[name] = (
+            [v["version"] for v in hub.store.versions("glimmer")],  # keep_versions=2: version 1 pruned
+            [c.text for c in hub.store.doc_chunks("glimmer", version=2)],
+            [(h.chunk.chunk_id, h.chunk.version, h.chunk.current) for h in old],
+            retired, hub.store.stats("c1"), hub.store.documents("c1"),
+            [c.chunk_id for c in hub.store.doc_chunks("glimmer", version=3)])
+    assert results["postgres"] == results["sqlite"]
+    versions, v2, old, retired, stats, live, v3 = results["postgres"]
+    assert versions == [2, 3] and "rank 16" in v2[0] and old and all(v == 2 and not cur for _, v, cur in old)
+    assert retired and stats["document_count"] == 0 and live == [] and v3[0].endswith("@v3")

@@ -16,7 +16,7 @@ from core.brains.base import (
     PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
     SynthesisRequest, TokenSink, Turn,
 )
-from core.brains.offline import compose, critic, planner, router, slots, sufficiency
+from core.brains.offline import compose, critic, diff, planner, router, slots, sufficiency
 from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
@@ -103,6 +103,8 @@ class OfflineBrain:
 
     def compose(self, request: SynthesisRequest) -> str:
         """The answer text for a request (synchronous core of :meth:`synthesize`)."""
+        if request.kind == "comparative" and (changes := diff.version_diff(request)) is not None:
+            return changes  # two versions of one document: a sentence diff
         prof, pool = self._evidence(request)
         if not pool:
             return no_evidence_answer(request.intent.reformulated_query or request.question)

@@ -17,6 +17,7 @@ from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, term_set
 from core.memory.hygiene import is_instruction_like
 from core.types import Intent, RetrievedContext
+from core.doc_versions import split
 
 
 @dataclass
@@ -44,8 +45,9 @@ _COLLECTION_WIDE = re.compile(
 def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> Profile:
     """Build the profile from the question (plus the reformulated query and critic feedback)."""
     base = (intent.reformulated_query if intent and intent.reformulated_query else "") or question
-    ents = list(intent.entities) if intent and intent.entities else extract_entities(base)
-    for e in extract_entities(base):
+    scoped = [split(e) for e in intent.entities] if intent else []
+    ents = list(dict.fromkeys(n for n, _ in scoped)) if scoped else extract_entities(base)  # "X (version 2)" is about X
+    for e in [] if any(v is not None for _, v in scoped) else extract_entities(base):
         if not any(e.lower() in o.lower() or o.lower() in e.lower() for o in ents):  # no part of a known name
             ents.append(e)
     dims = list(intent.dimensions) if intent else []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from core.doc_versions import versioned_entities
 from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mentions
@@ -197,5 +198,6 @@ def fill(question: str, intent_type: str, history: list[Turn], vocabulary: list[
         query, ents = reformulate(q, history, vocabulary)
     else:
         query, ents = q, extract_entities(q, vocabulary)
+    ents = versioned_entities(q) or ents  # "version 1 and 2 of X": X scoped to each version
     query = _CJK_ASCII_EDGE.sub(" ", query)  # "YOLOS只在…" → "YOLOS 只在…": a search tokenizer splits there
     return {"entities": ents, "dimensions": dims, "constraints": constraints, "reformulated_query": with_english(query)}

@@ -6,7 +6,9 @@ each step exactly once; re-running it is a no-op. A new step is appended, never 
 The tables mirror the SQLite store's (:mod:`core.hub.store`): ``chunks.id`` is the rowid the
 searcher fuses on, ``chunks.tsv`` is the full-text leg (title, file name, breadcrumb and text, GIN
 index), ``embeddings.vector`` the dense leg (pgvector, HNSW with cosine distance), and
-``lexemes`` the vocabulary that fuzzy keyword search looks typos up in.
+``lexemes`` the vocabulary that fuzzy keyword search looks typos up in. Step 2 adds document
+versions: ``chunks.version``/``current`` (and ``embeddings.current``, so the HNSW scan filters
+without a join), ``documents.deleted_at`` and ``doc_versions``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,21 @@ CREATE TABLE embeddings(
 CREATE INDEX embeddings_coll ON embeddings(collection);
 CREATE INDEX embeddings_hnsw ON embeddings USING hnsw (vector vector_cosine_ops);
 CREATE TABLE lexemes(collection TEXT NOT NULL, lexeme TEXT NOT NULL, PRIMARY KEY(collection, lexeme));
+"""),
+    (2, "document versions (as core.hub.versions adds them to SQLite)", """
+ALTER TABLE chunks ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE chunks ADD COLUMN current INTEGER NOT NULL DEFAULT 1;
+UPDATE chunks c SET version = d.version FROM documents d WHERE d.doc_id = c.doc_id AND d.version <> 1;
+ALTER TABLE embeddings ADD COLUMN current INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE documents ADD COLUMN deleted_at DOUBLE PRECISION;
+CREATE TABLE doc_versions(
+  doc_id TEXT NOT NULL, version INTEGER NOT NULL, file_hash TEXT NOT NULL, file_size BIGINT,
+  created_at DOUBLE PRECISION NOT NULL, chunk_count INTEGER NOT NULL, PRIMARY KEY(doc_id, version));
+INSERT INTO doc_versions(doc_id, version, file_hash, file_size, created_at, chunk_count)
+  SELECT d.doc_id, d.version, d.file_hash, d.file_size, d.updated_at,
+         (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) FROM documents d;
+CREATE INDEX chunks_current ON chunks(collection, current, id);
+CREATE INDEX chunks_version ON chunks(doc_id, version);
 """),
 ]
 

@@ -24,8 +24,9 @@ import time
 import numpy as np
 
 from core.hub.lru import LRU
-from core.hub.pg.store import TS_CONFIG, PgStore
+from core.hub.pg.store import TS_CONFIG, PgStore, scope_sql
 from core.hub.search import CACHED_COLLECTIONS, DENSE_FLOOR, LEG_DEPTH, Reranker, Searcher, query_terms
+from core.hub.versions import Scope
 
 EXACT_MAX = 20_000  # vectors a collection may have for an exact scan
 EF_SEARCH = 100  # HNSW candidate list (pgvector's default is 40; a leg asks for 50)
@@ -54,7 +55,8 @@ class PgSearcher(Searcher):
         self._stats: tuple[float, tuple[float, dict[str, float], float]] | None = None
 
     # -- legs ----------------------------------------------------------------------------------
-    def lexical(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
+    def lexical(self, collection: str, query: str, n: int = LEG_DEPTH,
+                scope: Scope | None = None) -> list[tuple[int, float]]:
         terms = tsquery_terms(query)
         if not terms:
             return []
@@ -64,8 +66,8 @@ class PgSearcher(Searcher):
         if not lexemes:  # stop words only
             return []
         rank_q = " | ".join(map(_lexeme, lexemes))
-        if self._embedded(collection)[0] <= EXACT_MAX:  # small: rank every match
-            return self._ranked(collection, rank_q, rank_q, n)
+        if scope is not None or self._embedded(collection)[0] <= EXACT_MAX:  # small: rank every match
+            return self._ranked(collection, rank_q, rank_q, n, scope=scope)
         rare, common = self._split_by_frequency(lexemes)
         rows = self._ranked(collection, " | ".join(map(_lexeme, rare)), rank_q, n)
         if len(rows) < n and common:  # too few chunks hold a rare term: fill from a sample of the common ones
@@ -74,15 +76,17 @@ class PgSearcher(Searcher):
             rows += [r for r in more if r[0] not in seen][: n - len(rows)]
         return rows
 
-    def _ranked(self, collection: str, match: str, rank: str, n: int, sample: int | None = None) -> list[tuple[int, float]]:
-        """Chunks matching ``match`` (a tsquery), best ``rank`` first; with ``sample``, among the
-        first ``sample`` matches only (a bounded scan for words most chunks contain)."""
-        matches = "SELECT id, tsv FROM chunks WHERE collection = %s AND tsv @@ %s::tsquery"
+    def _ranked(self, collection: str, match: str, rank: str, n: int, sample: int | None = None,
+                scope: Scope | None = None) -> list[tuple[int, float]]:
+        """Chunks (current, or in ``scope``) matching ``match`` (a tsquery), best ``rank`` first; with
+        ``sample``, among the first ``sample`` matches only (a bounded scan for words most chunks contain)."""
+        where, args = scope_sql(scope)
+        matches = f"SELECT c.id, c.tsv FROM chunks c WHERE c.collection = %s AND {where} AND c.tsv @@ %s::tsquery"
         if sample is not None:
             matches += f" LIMIT {int(sample)}"
         rows = self.store.conn().execute(
             f"SELECT m.id, ts_rank(m.tsv, %s::tsquery, 1) AS s FROM ({matches}) m ORDER BY s DESC, m.id LIMIT %s",
-            (rank, collection, match, n)).fetchall()
+            (rank, collection, *args, match, n)).fetchall()
         return [(int(rid), float(s)) for rid, s in rows]
 
     def _split_by_frequency(self, lexemes: list[str]) -> tuple[list[str], list[str]]:
@@ -116,22 +120,32 @@ class PgSearcher(Searcher):
         self._stats = (now, stats)
         return stats
 
-    def dense(self, collection: str, query: str, n: int = LEG_DEPTH) -> list[tuple[int, float]]:
+    def dense(self, collection: str, query: str, n: int = LEG_DEPTH,
+              scope: Scope | None = None) -> list[tuple[int, float]]:
         if not query.strip():
             return []
-        rows = self._dense_rows(collection, query, n)
+        rows = self._dense_rows(collection, query, n, scope=scope)
         return [(int(rid), 1.0 - float(d)) for rid, d in rows if 1.0 - float(d) >= DENSE_FLOOR]
 
     def dense_plan(self, collection: str, query: str, n: int = LEG_DEPTH) -> str:
         """The server's plan for the dense leg (``EXPLAIN``): an exact scan or the HNSW index."""
         return "\n".join(r[0] for r in self._dense_rows(collection, query, n, explain=True))
 
-    def _dense_rows(self, collection: str, query: str, n: int, explain: bool = False) -> list[tuple]:
+    def _dense_rows(self, collection: str, query: str, n: int, explain: bool = False,
+                    scope: Scope | None = None) -> list[tuple]:
         mine, total = self._embedded(collection)
-        if not mine:
-            return []
         vec = np.asarray(self.embed_query(query), dtype=np.float32)
         db = self.store.conn()
+        if scope is not None:  # an older version, a date or one document: exact, over its chunks
+            where, args = scope_sql(scope)
+            with db.transaction():
+                db.execute("SET LOCAL enable_indexscan = off")
+                return db.execute(
+                    ("EXPLAIN " if explain else "") + "SELECT e.chunk_rowid, e.vector <=> %s AS d FROM embeddings e"
+                    f" JOIN chunks c ON c.id = e.chunk_rowid WHERE c.collection = %s AND {where}"
+                    " ORDER BY d, e.chunk_rowid LIMIT %s", (vec, collection, *args, n)).fetchall()
+        if not mine:
+            return []
         with db.transaction():
             if mine <= EXACT_MAX:  # exact: rank every vector of the collection, ties by rowid
                 db.execute("SET LOCAL enable_indexscan = off")
@@ -143,7 +157,8 @@ class PgSearcher(Searcher):
                 order = "d"
             return db.execute(
                 ("EXPLAIN " if explain else "")
-                + f"SELECT chunk_rowid, vector <=> %s AS d FROM embeddings WHERE collection = %s ORDER BY {order} LIMIT %s",
+                + "SELECT chunk_rowid, vector <=> %s AS d FROM embeddings WHERE collection = %s AND current = 1"
+                f" ORDER BY {order} LIMIT %s",
                 (vec, collection, n)).fetchall()
 
     def _embedded(self, collection: str) -> tuple[int, int]:
@@ -156,13 +171,13 @@ class PgSearcher(Searcher):
         return counts
 
     # -- what the SQLite searcher keeps in memory ------------------------------------------------
-    def matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
+    def matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Nothing to load: the vectors stay in the server. Reads the collection's vector count
         (start-up calls this to warm up) and returns empty arrays."""
         self._embedded(collection)
         return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
 
-    def lexical_index(self, collection: str) -> None:  # type: ignore[override]
+    def lexical_index(self, collection: str, scope: Scope | None = None) -> None:  # type: ignore[override]
         """Nothing to build: the full-text index is the server's GIN index."""
         return None
 
@@ -185,7 +200,7 @@ class PgSearcher(Searcher):
         expr = glue.join(p for p, _ in parts)
         rows = self.store.conn().execute(
             f"SELECT id, -ts_rank(tsv, q, 1) AS s FROM chunks, (SELECT {expr} AS q) AS query"
-            " WHERE collection = %s AND tsv @@ q ORDER BY s, id LIMIT %s",
+            " WHERE collection = %s AND current = 1 AND tsv @@ q ORDER BY s, id LIMIT %s",
             (*[v for _, v in parts], collection, limit)).fetchall()
         return [(int(rid), float(s)) for rid, s in rows]
 

@@ -1,7 +1,8 @@
 """The hub store on PostgreSQL + pgvector, with the methods of :class:`core.hub.store.HubStore`.
 
-Same rows, same ids, same revision rule (every write bumps its collection's revision), so the
-ingest pipeline, the service and the MCP tools run on it unchanged. Writes go through
+Same rows, same ids, same revision rule (every write bumps its collection's revision), the same
+document versions (old versions' chunks kept with ``current = 0``), so the ingest pipeline, the
+watcher, the service and the MCP tools run on it unchanged. Writes go through
 :meth:`PgStore.write`, a transaction that first takes an advisory lock: one writer at a time across
 processes, as SQLite's ``BEGIN IMMEDIATE`` gives. Connections are per thread, autocommit outside
 :meth:`write`. PostgreSQL text cannot hold NUL characters; they are dropped on the way in.
@@ -20,22 +21,30 @@ import numpy as np
 
 from core.hub.pg.migrations import migrate
 from core.hub.store import EMBED_MODEL, ChunkRow, NewChunk, file_name
+from core.hub.versions import KEEP_VERSIONS, Scope
 
 WRITE_LOCK = 0x68756277  # pg_advisory_xact_lock key of the single writer ("hubw")
 TS_CONFIG = "english"
 
 _CHUNK_SELECT = (
     "SELECT c.id, c.chunk_id, c.doc_id, c.collection, c.position, c.section_path, c.breadcrumb,"
-    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url"
+    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url, c.version, c.current"
     " FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
 )
 _DOC_COLS = ("doc_id, collection, path, doc_type, file_hash, file_size, version, title, authors, year, pages,"
-             " summary, created_at, updated_at, url")
+             " summary, created_at, updated_at, url, deleted_at")
+_PUT_COLS = _DOC_COLS.removesuffix(", deleted_at")
 
 
 def _chunk(row: tuple) -> ChunkRow:
     return ChunkRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8],
-                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14])
+                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14], row[15], bool(row[16]))
+
+
+def scope_sql(scope: Scope | None) -> tuple[str, tuple]:
+    """:meth:`Scope.sql` (a WHERE fragment over ``chunks c``) with PostgreSQL placeholders."""
+    where, args = (scope or Scope()).sql()
+    return where.replace("?", "%s"), args
 
 
 def _doc(cur) -> dict | None:
@@ -140,14 +149,16 @@ class PgStore:
 
     def stats(self, name: str) -> dict:
         db = self.conn()
-        docs = db.execute("SELECT count(*) FROM documents WHERE collection=%s", (name,)).fetchone()[0]
-        chunks = db.execute("SELECT count(*) FROM chunks WHERE collection=%s", (name,)).fetchone()[0]
-        emb = db.execute("SELECT count(*) FROM embeddings WHERE collection=%s", (name,)).fetchone()[0]
+        docs = db.execute("SELECT count(*) FROM documents WHERE collection=%s AND deleted_at IS NULL",
+                          (name,)).fetchone()[0]
+        chunks = db.execute("SELECT count(*) FROM chunks WHERE collection=%s AND current=1", (name,)).fetchone()[0]
+        emb = db.execute("SELECT count(*) FROM embeddings WHERE collection=%s AND current=1", (name,)).fetchone()[0]
         return {"document_count": docs, "chunk_count": chunks, "embedded_chunks": emb}
 
     # -- documents -----------------------------------------------------------------------------
     def documents(self, collection: str | None = None) -> list[dict]:
-        where = " WHERE collection=%s" if collection else ""
+        """Live documents (a watched file that was deleted is not one), by title."""
+        where = " WHERE deleted_at IS NULL" + (" AND collection=%s" if collection else "")
         cur = self.conn().execute(f"SELECT {_DOC_COLS} FROM documents{where} ORDER BY title",
                                   (collection,) if collection else ())
         cols = [c.name for c in cur.description]
@@ -173,38 +184,43 @@ class PgStore:
             row = db.execute("DELETE FROM documents WHERE doc_id=%s RETURNING collection", (doc_id,)).fetchone()
             if row is None:
                 return False
+            db.execute("DELETE FROM doc_versions WHERE doc_id=%s", (doc_id,))
             self.bump(db, row[0])  # chunks and vectors go with the document (ON DELETE CASCADE)
         return True
 
-    def put_document(self, doc: dict, chunks: list[NewChunk]) -> None:
-        """Insert or replace one document and all its chunks in a single transaction.
+    def put_document(self, doc: dict, chunks: list[NewChunk], keep_versions: int = KEEP_VERSIONS) -> None:
+        """Write one document as its new current version, in a single transaction: the previous
+        version's chunks stay as an old version (ids suffixed ``@vN``), versions beyond the last
+        ``keep_versions`` are dropped (as :meth:`core.hub.store.HubStore.put_document`).
 
         ``doc`` may carry ``version``, ``created_at`` and ``updated_at`` (a copy from another
         store keeps them); otherwise the version counts up from the stored one."""
         now = time.time()
-        coll = doc["collection"]
+        coll, doc_id = doc["collection"], doc["doc_id"]
         with self.write() as db:
             self.ensure_collection(db, coll)
-            old = db.execute("SELECT version, created_at FROM documents WHERE doc_id=%s", (doc["doc_id"],)).fetchone()
+            old = db.execute("SELECT version, created_at FROM documents WHERE doc_id=%s", (doc_id,)).fetchone()
             version, created = (old[0] + 1, old[1]) if old else (1, now)
-            db.execute("DELETE FROM documents WHERE doc_id=%s", (doc["doc_id"],))
-            db.execute(
-                f"INSERT INTO documents({_DOC_COLS}) VALUES(%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                (doc["doc_id"], coll, _text(doc["path"]), doc["doc_type"], doc["file_hash"], doc.get("file_size"),
-                 doc.get("version", version), _text(doc["title"]), json.dumps(doc.get("authors") or []),
-                 doc.get("year"), doc.get("pages"), _text(doc.get("summary")), doc.get("created_at", created),
-                 doc.get("updated_at", now), doc.get("url")))
+            version = doc.get("version", version)
+            self._supersede(db, doc_id)
+            values = (doc_id, coll, _text(doc["path"]), doc["doc_type"], doc["file_hash"], doc.get("file_size"),
+                      version, _text(doc["title"]), json.dumps(doc.get("authors") or []), doc.get("year"),
+                      doc.get("pages"), _text(doc.get("summary")), doc.get("created_at", created),
+                      doc.get("updated_at", now), doc.get("url"))
+            sets = ", ".join(f"{c} = excluded.{c}" for c in _PUT_COLS.split(", ")[1:])
+            db.execute(f"INSERT INTO documents({_PUT_COLS}) VALUES({', '.join(['%s'] * len(values))})"
+                       f" ON CONFLICT(doc_id) DO UPDATE SET {sets}, deleted_at = NULL", values)
             width = max(4, len(str(len(chunks))))
-            rows = [(f"{doc['doc_id']}_{pos:0{width}d}", pos, json.dumps(ch.section_path), _text(ch.breadcrumb),
+            rows = [(f"{doc_id}_{pos:0{width}d}", pos, json.dumps(ch.section_path), _text(ch.breadcrumb),
                      ch.page, _text(ch.text), lexical_text(doc["title"], doc["path"], ch.breadcrumb, ch.text))
                     for pos, ch in enumerate(chunks)]
             if rows:
                 ids = dict(db.execute(
-                    "INSERT INTO chunks(chunk_id, doc_id, collection, position, section_path, breadcrumb, page, text, tsv)"
-                    f" SELECT u.c, %s, %s, u.p, u.s, u.b, u.pg, u.t, to_tsvector('{TS_CONFIG}', u.l)"
+                    "INSERT INTO chunks(chunk_id, doc_id, collection, position, section_path, breadcrumb, page, text,"
+                    f" tsv, version) SELECT u.c, %s, %s, u.p, u.s, u.b, u.pg, u.t, to_tsvector('{TS_CONFIG}', u.l), %s"
                     " FROM unnest(%s::text[], %s::int[], %s::text[], %s::text[], %s::int[], %s::text[], %s::text[])"
                     " AS u(c, p, s, b, pg, t, l) RETURNING position, id",
-                    (doc["doc_id"], coll, *map(list, zip(*rows)))).fetchall())
+                    (doc_id, coll, version, *map(list, zip(*rows)))).fetchall())
                 vectors = [(ids[pos], coll, EMBED_MODEL, np.asarray(ch.vector, np.float32))
                            for pos, ch in enumerate(chunks) if ch.vector is not None]
                 if vectors:
@@ -212,8 +228,55 @@ class PgStore:
                         cur.executemany("INSERT INTO embeddings(chunk_rowid, collection, model, vector)"
                                         " VALUES(%s, %s, %s, %s)", vectors)
                 db.execute("INSERT INTO lexemes(collection, lexeme) SELECT DISTINCT %s, unnest(tsvector_to_array(tsv))"
-                           " FROM chunks WHERE doc_id=%s ON CONFLICT DO NOTHING", (coll, doc["doc_id"]))
+                           " FROM chunks WHERE doc_id=%s AND current=1 ON CONFLICT DO NOTHING", (coll, doc_id))
+            db.execute("INSERT INTO doc_versions(doc_id, version, file_hash, file_size, created_at, chunk_count)"
+                       " VALUES(%s, %s, %s, %s, %s, %s) ON CONFLICT(doc_id, version) DO UPDATE SET"
+                       " file_hash = excluded.file_hash, file_size = excluded.file_size,"
+                       " created_at = excluded.created_at, chunk_count = excluded.chunk_count",
+                       (doc_id, version, doc["file_hash"], doc.get("file_size"), doc.get("updated_at", now),
+                        len(chunks)))
+            self._prune(db, doc_id, version - max(1, keep_versions))
             self.bump(db, coll)
+
+    # -- versions --------------------------------------------------------------------------------
+    def _supersede(self, db, doc_id: str) -> None:
+        """A document's current chunks become an old version: ids ``<chunk_id>@v<N>``, out of search."""
+        db.execute("UPDATE embeddings SET current = 0 WHERE chunk_rowid IN"
+                   " (SELECT id FROM chunks WHERE doc_id=%s AND current=1)", (doc_id,))
+        db.execute("UPDATE chunks SET current = 0, chunk_id = chunk_id || '@v' || version"
+                   " WHERE doc_id=%s AND current=1", (doc_id,))
+
+    def _prune(self, db, doc_id: str, below_or_at: int) -> None:
+        """Drop a document's old versions numbered ``below_or_at`` and lower (vectors go with the chunks)."""
+        if below_or_at < 1:
+            return
+        db.execute("DELETE FROM chunks WHERE doc_id=%s AND version<=%s AND current=0", (doc_id, below_or_at))
+        db.execute("DELETE FROM doc_versions WHERE doc_id=%s AND version<=%s", (doc_id, below_or_at))
+
+    def retire_document(self, doc_id: str) -> bool:
+        """A watched file was deleted: its current version leaves search (kept as an old version)
+        and the document is marked deleted. False if none was live."""
+        with self.write() as db:
+            row = db.execute("SELECT collection FROM documents WHERE doc_id=%s AND deleted_at IS NULL",
+                             (doc_id,)).fetchone()
+            if row is None:
+                return False
+            self._supersede(db, doc_id)
+            db.execute("UPDATE documents SET deleted_at=%s WHERE doc_id=%s", (time.time(), doc_id))
+            self.bump(db, row[0])
+        return True
+
+    def versions(self, doc_id: str) -> list[dict]:
+        """A document's kept versions, oldest first: version, created_at, chunk_count, file_hash, file_size."""
+        cur = self.conn().execute("SELECT version, created_at, chunk_count, file_hash, file_size FROM doc_versions"
+                                  " WHERE doc_id=%s ORDER BY version", (doc_id,))
+        cols = [c.name for c in cur.description]
+        return [dict(zip(cols, r)) for r in cur]
+
+    def has_chunks(self, collection: str, scope: Scope) -> bool:
+        where, args = scope_sql(scope)
+        return self.conn().execute(f"SELECT 1 FROM chunks c WHERE c.collection=%s AND {where} LIMIT 1",
+                                   (collection, *args)).fetchone() is not None
 
     # -- chunks --------------------------------------------------------------------------------
     def chunks_by_rowid(self, rowids: list[int]) -> dict[int, ChunkRow]:
@@ -226,14 +289,17 @@ class PgStore:
         row = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.chunk_id=%s", (chunk_id,)).fetchone()
         return _chunk(row) if row else None
 
-    def doc_chunks(self, doc_id: str) -> list[ChunkRow]:
+    def doc_chunks(self, doc_id: str, version: int | None = None) -> list[ChunkRow]:
+        """The chunks of a document's current version (or of ``version``), in order."""
+        which, arg = ("c.version=%s", version) if version is not None else ("c.current=%s", 1)
         return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=%s ORDER BY c.position", (doc_id,))]
+            f"{_CHUNK_SELECT} WHERE c.doc_id=%s AND {which} ORDER BY c.position", (doc_id, arg))]
 
-    def neighbours(self, doc_id: str, position: int) -> list[ChunkRow]:
+    def neighbours(self, doc_id: str, position: int, version: int | None = None) -> list[ChunkRow]:
+        which, arg = ("c.version=%s", version) if version is not None else ("c.current=%s", 1)
         return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=%s AND c.position IN (%s, %s) ORDER BY c.position",
-            (doc_id, position - 1, position + 1))]
+            f"{_CHUNK_SELECT} WHERE c.doc_id=%s AND {which} AND c.position IN (%s, %s) ORDER BY c.position",
+            (doc_id, arg, position - 1, position + 1))]
 
     def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
         """(rowid, breadcrumb, text) of chunks without a vector."""
@@ -245,23 +311,27 @@ class PgStore:
         with self.write() as db:
             with db.cursor() as cur:
                 cur.executemany(
-                    "INSERT INTO embeddings(chunk_rowid, collection, model, vector) VALUES(%s, %s, %s, %s)"
+                    "INSERT INTO embeddings(chunk_rowid, collection, model, vector, current)"
+                    " SELECT %s, %s, %s, %s, current FROM chunks WHERE id = %s"
                     " ON CONFLICT(chunk_rowid) DO UPDATE SET vector = excluded.vector, model = excluded.model",
-                    [(i, collection, EMBED_MODEL, np.asarray(v, np.float32)) for i, v in rows])
+                    [(i, collection, EMBED_MODEL, np.asarray(v, np.float32), i) for i, v in rows])
             self.bump(db, collection)
 
-    def lexical_rows(self, collection: str) -> list[tuple[int, str, str, str]]:
-        """(rowid, title, breadcrumb, text) of every chunk of a collection (as the SQLite store gives)."""
+    def lexical_rows(self, collection: str, scope: Scope | None = None) -> list[tuple[int, str, str, str]]:
+        """(rowid, title, breadcrumb, text) of every current chunk of a collection (or those in ``scope``)."""
+        where, args = scope_sql(scope)
         rows = self.conn().execute(
             "SELECT c.id, d.title, d.path, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
-            " WHERE c.collection=%s ORDER BY c.id", (collection,)).fetchall()
+            f" WHERE c.collection=%s AND {where} ORDER BY c.id", (collection, *args)).fetchall()
         return [(rid, f"{title} {file_name(path)}", crumb, text) for rid, title, path, crumb, text in rows]
 
-    def embedding_matrix(self, collection: str) -> tuple[np.ndarray, np.ndarray]:
-        """(rowids, float32 matrix) of all embedded chunks of a collection (the searcher does not need it:
-        the dense leg runs in the server)."""
-        rows = self.conn().execute("SELECT chunk_rowid, vector FROM embeddings WHERE collection=%s"
-                                   " ORDER BY chunk_rowid", (collection,)).fetchall()
+    def embedding_matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(rowids, float32 matrix) of the embedded current chunks of a collection (or those in ``scope``);
+        the searcher does not need it: the dense leg runs in the server."""
+        where, args = scope_sql(scope)
+        rows = self.conn().execute("SELECT e.chunk_rowid, e.vector FROM embeddings e JOIN chunks c ON c.id = e.chunk_rowid"
+                                   f" WHERE c.collection=%s AND {where} ORDER BY e.chunk_rowid",
+                                   (collection, *args)).fetchall()
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
@@ -269,6 +339,6 @@ class PgStore:
 
     def embedded_count(self, collection: str) -> tuple[int, int]:
         """(vectors in this collection, vectors in all collections): the dense leg's choice of plan."""
-        row = self.conn().execute("SELECT count(*) FILTER (WHERE collection=%s), count(*) FROM embeddings",
-                                  (collection,)).fetchone()
+        row = self.conn().execute("SELECT count(*) FILTER (WHERE collection=%s AND current=1), count(*)"
+                                  " FROM embeddings", (collection,)).fetchone()
         return row[0], row[1]
