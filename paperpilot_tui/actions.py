@@ -18,8 +18,11 @@ SCOPES = {
     "memory": "Memory browser",
     "sessions": "Sessions",
     "replay": "Replay",
+    "topics": "Topics",
     "dialog": "Dialogs",
     "search": "Search in the chat",
+    "clarify": "Deep research: clarifying questions",
+    "outline": "Deep research: outline editor",
 }
 
 
@@ -45,6 +48,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open_memory", "Memory browser: facts the agent remembers", "f3", "app", "open_memory"),
     ActionSpec("open_replay", "Replay a past trace", "f4", "app", "open_replay"),
     ActionSpec("new_session", "New session", "ctrl+n", "app", "new_session", show=False),
+    # alt+t: sent as ESC t by every terminal and tmux (like alt+1..4), bound by no widget
+    ActionSpec("open_topics", "Topics: the collection's subjects and their documents; ask within one", "alt+t",
+               "app", "open_topics", show=False),
     ActionSpec("cycle_theme", "Next theme (incl. high contrast)", "f9", "app", "cycle_theme", show=False),
     ActionSpec("high_contrast", "High-contrast theme", "f10", "app", "high_contrast", show=False),
     ActionSpec("quit", "Quit", "ctrl+q", "app", "quit", priority=True),
@@ -99,6 +105,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                priority=True),
     ActionSpec("replay_speed_down", "Replay slower", "minus", "main", "replay_speed(0.5)", show=False,
                priority=True),
+    # topics
+    ActionSpec("topic_ask", "Ask within the selected topic (the question box gets 'In the topic \"…\": ')",
+               "enter", "topics", "ask_in_topic", palette=False),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
     # ---- chat features: copy, export, search (paperpilot_tui/widgets/chat*.py, transcript.py) ----
@@ -116,6 +125,31 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "shift+enter,up", "search", "previous", palette=False, show=False),
     ActionSpec("search_close", "Close the search, back to the question", "escape", "search", "close",
                palette=False, show=False),
+    # ---- deep research (paperpilot_tui/screens/research*.py) ----
+    # ctrl+r: not bound by the question input (a TextArea), sent by every terminal and tmux. The mode
+    # shows in the input's placeholder, the chat's title and the graph pane.
+    ActionSpec("toggle_research", "Switch mode: Ask ↔ Deep research (a cited literature review, in steps)",
+               "ctrl+r", "app", "toggle_research", show=False),
+    ActionSpec("research_continue", "Deep research: continue (reopen the questions or the outline that wait for you)",
+               "", "app", "research_continue", show=False),
+    ActionSpec("research_export", "Deep research: export the review to Markdown, with its sources by point", "",
+               "app", "research_export", show=False),
+    ActionSpec("research_send_answers", "Send the answers", "ctrl+s", "clarify", "send", label="Send"),
+    ActionSpec("research_skip", "Skip the questions (the outline comes from the topic alone)", "ctrl+o", "clarify",
+               "skip", label="Skip"),
+    ActionSpec("outline_confirm", "Start the search with this outline", "ctrl+s", "outline", "confirm",
+               label="Search"),
+    ActionSpec("outline_add", "Add a knowledge point (in the list)", "a,insert", "outline", "add", label="Add"),
+    ActionSpec("outline_remove", "Remove the highlighted point (in the list)", "d,delete", "outline", "remove",
+               label="Remove"),
+    ActionSpec("outline_up", "Move the highlighted point up (in the list)", "shift+up,k", "outline", "move(-1)",
+               label="Up"),
+    ActionSpec("outline_down", "Move the highlighted point down (in the list)", "shift+down,j", "outline", "move(1)",
+               label="Down"),
+    ActionSpec("outline_importance", "Importance of the highlighted point: high → medium → low (in the list)", "i",
+               "outline", "importance", label="Importance"),
+    ActionSpec("outline_json", "Structured ↔ raw JSON view of the outline", "ctrl+t", "outline", "toggle_json",
+               label="JSON"),
 )
 
 BY_ID = {a.id: a for a in ACTIONS}

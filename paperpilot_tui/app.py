@@ -18,10 +18,13 @@ from textual.worker import Worker
 from paperpilot_tui.actions import BY_ID, bindings
 from paperpilot_tui.commands import ActionsProvider
 from paperpilot_tui.keycheck import check_keymap
-from paperpilot_tui.messages import AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HubIndexing, StoresReady
+from paperpilot_tui.messages import (
+    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HubIndexing, StoresReady, TurnEnded,
+)
 from paperpilot_tui.prefs import load_prefs, save_pref
 from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
+from paperpilot_tui.screens.research import ResearchFlow
 from paperpilot_tui.session import Session
 from paperpilot_tui.themes import CYCLE, HIGH_CONTRAST
 
@@ -51,6 +54,7 @@ class PaperPilotApp(App):
         self.main_screen = MainScreen()
         self.session = Session(self, self.main_screen, settings, session_id=session,
                                agent_factory=agent_factory, stores_factory=stores_factory)
+        self.research = ResearchFlow(self)  # Ask ↔ Deep research, and the research run's forms
 
     def on_mount(self) -> None:
         from core.paths import too_open
@@ -139,6 +143,14 @@ class PaperPilotApp(App):
             self.replay(self._replay_id)
             self._replay_id = None
 
+    @on(AgentEvent)
+    def _research_event(self, message: AgentEvent) -> None:
+        self.research.on_event(message)  # after the main screen's panes have rendered it
+
+    @on(TurnEnded)
+    def _research_turn_ended(self, message: TurnEnded) -> None:
+        self.research.on_turn_ended(message)
+
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
         self.session.worker_changed(event)
@@ -165,6 +177,20 @@ class PaperPilotApp(App):
         from paperpilot_tui.screens.replay import ReplayScreen
 
         self._open(ReplayScreen)
+
+    def action_open_topics(self) -> None:
+        from paperpilot_tui.screens.topics import TopicsScreen
+
+        self._open(TopicsScreen)
+
+    def ask_in_topic(self, text: str) -> None:
+        """Back on the main screen with ``text`` (a question scoped to a topic) typed in, to finish."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.main_screen.action_focus_input()
+        box = self.main_screen.query_one("#chat-input")
+        box.load_text(text)
+        box.move_cursor(box.document.end)
 
     def _open(self, screen_type: type) -> None:
         if isinstance(self.screen, screen_type):
@@ -205,6 +231,15 @@ class PaperPilotApp(App):
         self.main_screen.clear()
         self.main_screen.replay_shown = False
         self.main_screen.status.session = self.session.session_id
+
+    def action_toggle_research(self) -> None:
+        self.research.toggle()
+
+    def action_research_continue(self) -> None:
+        self.research.continue_()
+
+    def action_research_export(self) -> None:
+        self.research.export()
 
     def action_retry_agent(self) -> None:
         self.main_screen.status.activity = "starting the agent"

@@ -28,6 +28,7 @@ CHAINS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("datatable",), ("memory", "dialog"), ("app",)),
     (("datatable",), ("sessions", "dialog"), ("app",)),
     (("datatable",), ("replay", "dialog"), ("app",)),
+    (("datatable",), ("topics", "dialog"), ("app",)),
 )
 
 

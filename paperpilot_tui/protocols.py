@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from collections.abc import AsyncIterator, Callable
 
 from core.events import Event
+from core.research.types import Outline
 
 
 class Agent(Protocol):
@@ -22,6 +23,14 @@ class Agent(Protocol):
 
     def run_turn(self, question: str, session_id: str | None = None) -> AsyncIterator[Event]:
         """The turn's typed events; the last is TurnFinished or TurnFailed."""
+
+    def run_research(self, topic: str | None = None, session_id: str | None = None, *, clarify: bool = True,
+                     answers: dict[int, str] | None = None, outline: Outline | None = None,
+                     confirm: bool = False, collection: str | None = None) -> AsyncIterator[Event]:
+        """Advance the session's deep research from its checkpointed stage until it needs the user:
+        a new ``topic`` → ClarificationAsked + ResearchWaiting(needs="answers"); ``answers`` ({} skips)
+        → OutlineProposed + ResearchWaiting(needs="outline"); ``outline`` → PointSearched×N, the
+        review's TokenDelta(node="review"), ReviewFinished. Failure is TurnFailed."""
 
     async def history(self, session_id: str) -> list[Any]:
         """Earlier turns of a session (objects with ``question`` and ``answer``)."""

@@ -53,6 +53,7 @@ class IngestReport:
     failed: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
     pages: int = 0
     chunks: int = 0
+    topic_error: str | None = None  # why the collection's topics could not be recomputed
 
     @property
     def ok(self) -> bool:
@@ -201,7 +202,7 @@ class Ingestor:
         report = IngestReport()
         files, report.failed = expand_paths(paths)
         if not pipeline:
-            return self._ingest_serial(files, collection, force, progress, report)
+            return self._refresh_topics(self._ingest_serial(files, collection, force, progress, report), collection)
         todo: list[tuple[Path, str, bool]] = []
         for f in files:
             try:
@@ -230,6 +231,18 @@ class Ingestor:
                 self._write(pending, collection, report, progress, meta)
                 pending = []
         self._write(pending, collection, report, progress, meta)
+        return self._refresh_topics(report, collection)
+
+    def _refresh_topics(self, report: IngestReport, collection: str) -> IngestReport:
+        """Recompute the collection's topics when this run changed it (:mod:`core.hub.topics`);
+        a failure here never fails the ingest: the hub recomputes on its next ``list_topics``."""
+        if (report.added or report.updated) and self.embed:
+            from core.hub import topics
+
+            try:
+                topics.current(self.store, collection)
+            except Exception as exc:  # noqa: BLE001 - topics are derived data
+                report.topic_error = f"{type(exc).__name__}: {exc}"
         return report
 
     def _parsed(self, todo: list[tuple[Path, str, bool]], workers: int | None):

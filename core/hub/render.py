@@ -15,6 +15,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from core.hub.search import Hit
+from core.hub.topics import Topic, TopicSet
 
 SNIPPET_CHARS = 300
 
@@ -223,3 +224,68 @@ def structured(model: BaseModel, text: str) -> CallToolResult:
 
 def as_dict(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
+
+
+# -- topics (core.hub.topics) -----------------------------------------------------------------------
+class TopicDocument(BaseModel):
+    doc_id: str
+    title: str
+    score: float  # cosine of the document to the topic's centroid
+    source: str | None = None
+
+
+class TopicInfo(BaseModel):
+    topic_id: str
+    label: str
+    keyphrases: list[str]
+    document_count: int
+    documents: list[TopicDocument] = Field(default_factory=list)
+
+
+class TopicList(BaseModel):
+    """``list_topics``: the collection's topics, largest first, at its revision."""
+
+    collection: str
+    revision: int | None = None
+    topics: list[TopicInfo]
+
+
+class TopicDocuments(BaseModel):
+    """``get_topic_documents``: one topic and its documents, best first."""
+
+    collection: str
+    revision: int | None = None
+    topic: TopicInfo
+
+
+def _topic_info(t: Topic, docs: dict[str, dict]) -> TopicInfo:
+    return TopicInfo(topic_id=t.topic_id, label=t.label, keyphrases=t.keyphrases, document_count=len(t.documents),
+                     documents=[TopicDocument(doc_id=d, title=docs.get(d, {}).get("title", d), score=s,
+                                              source=docs.get(d, {}).get("path")) for d, s in t.documents])
+
+
+def topic_list(ts: TopicSet, docs: dict[str, dict]) -> TopicList:
+    return TopicList(collection=ts.collection, revision=ts.revision, topics=[_topic_info(t, docs) for t in ts.topics])
+
+
+def topic_documents(ts: TopicSet, topic: Topic, docs: dict[str, dict]) -> TopicDocuments:
+    return TopicDocuments(collection=ts.collection, revision=ts.revision, topic=_topic_info(topic, docs))
+
+
+def topics_markdown(res: TopicList) -> str:
+    if not res.topics:
+        return f"## No topics\n\nCollection `{res.collection}` has no embedded documents yet."
+    lines = [f"## Topics of `{res.collection}`", f"Revision {res.revision} · {len(res.topics)} topic(s)", ""]
+    for t in res.topics:
+        lines.append(f"- **{t.label}** (`{t.topic_id}`) — {t.document_count} document(s) · {', '.join(t.keyphrases)}")
+        lines += [f"  - {d.title} (`{d.doc_id}`)" for d in t.documents]
+    return "\n".join(lines)
+
+
+def topic_documents_markdown(res: TopicDocuments) -> str:
+    t = res.topic
+    lines = [f"## Topic {t.label} (`{t.topic_id}`)", f"Collection `{res.collection}` · {t.document_count} document(s)"
+             f" · {', '.join(t.keyphrases)}", ""]
+    lines += [f"- {d.title} (`{d.doc_id}`) — **Score:** {d.score:.4f}" + (f" · **Source:** `{d.source}`" if d.source else "")
+              for d in t.documents]
+    return "\n".join(lines)

@@ -139,13 +139,16 @@ class Searcher:
 
     # -- fusion --------------------------------------------------------------------------------------
     def search(self, collection: str, query: str, top_k: int = 5, legs: str = "hybrid",
-               scope: Scope | None = None) -> list[Hit]:
+               scope: Scope | None = None, only: set[int] | None = None) -> list[Hit]:
         """Top-k hits; ``legs`` is ``hybrid``, ``lexical`` or ``dense`` (the latter two for evaluation);
-        ``scope`` (default: current chunks) selects an older version, a time, or one document."""
-        depth = max(LEG_DEPTH, top_k * 5)
+        ``scope`` (default: current chunks) selects an older version, a time, or one document;
+        ``only``: the chunk rowids allowed (a topic's documents); both legs then rank every chunk."""
+        depth = max(LEG_DEPTH, top_k * 5) if only is None else 1 << 30
         scope = None if scope == Scope() else scope
         lex = self.lexical(collection, query, depth, scope) if legs in ("hybrid", "lexical") else []
         den = self.dense(collection, query, depth, scope) if legs in ("hybrid", "dense") else []
+        if only is not None:
+            lex, den = [h for h in lex if h[0] in only][:LEG_DEPTH], [h for h in den if h[0] in only][:LEG_DEPTH]
         fused: dict[int, Hit] = {}
         for rank, (rid, s) in enumerate(lex, start=1):
             fused[rid] = Hit(chunk=None, score=1.0 / (RRF_K + rank), lexical_rank=rank, lexical_score=s)  # type: ignore[arg-type]

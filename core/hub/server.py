@@ -2,7 +2,8 @@
 
 Tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
 contract), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
-``get_node_content``, ``get_vocabulary`` and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
+``get_node_content``, ``get_vocabulary``, ``list_topics`` and ``get_topic_documents`` (:mod:`core.hub.topics`)
+and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
 
@@ -46,6 +47,7 @@ Coll = Annotated[str, Field(description="collection name (see list_collections)"
 Version = Annotated[int | None, Field(description="search this version of each document (see get_document_summary)")]
 AsOf = Annotated[str | None, Field(description="search what was current at this ISO date or datetime")]
 DocScope = Annotated[str | None, Field(description="search only this document")]
+Topic = Annotated[str | None, Field(description="search only this topic's documents (an id or label from list_topics)")]
 
 
 async def _run(fn: Callable[..., Any], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
@@ -91,11 +93,12 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
 
     @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection's current "
                           "documents, or of an older version (version=N) or the state at a date (as_of), "
-                          "optionally of one document (doc_id). Returns cited chunks with breadcrumb, page and full text.")
+                          "optionally of one document (doc_id) or one topic's documents (topic). Returns cited "
+                          "chunks with breadcrumb, page and full text.")
     async def query_knowledge_hub(query: str, top_k: TopK = 5, collection: Coll = "default",
-                                  version: Version = None, as_of: AsOf = None,
-                                  doc_id: DocScope = None) -> Annotated[CallToolResult, render.SearchResult]:
-        hits = await run(hub.query, query, top_k, collection, version, as_of, doc_id)
+                                  version: Version = None, as_of: AsOf = None, doc_id: DocScope = None,
+                                  topic: Topic = None) -> Annotated[CallToolResult, render.SearchResult]:
+        hits = await run(hub.query, query, top_k, collection, version, as_of, doc_id, topic)
         return render.search_result(hits, query, collection)
 
     @mcp.tool(description="List collections; with include_stats, document/chunk counts and document titles.")
@@ -118,6 +121,19 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
         text = (f"Vocabulary of `{v.collection}` (revision {v.revision}): "
                 + ("unchanged" if v.unchanged else ", ".join(t.name for t in v.terms)))
         return render.structured(v, text)
+
+    @mcp.tool(description="Topics of a collection: clusters of its documents labelled by keyphrases (c-TF-IDF), "
+                          "with each topic's id, label, keyphrases, document count and documents.")
+    async def list_topics(collection: Coll = "default") -> Annotated[CallToolResult, render.TopicList]:
+        res: render.TopicList = await run(hub.list_topics, collection)
+        return render.structured(res, render.topics_markdown(res))
+
+    @mcp.tool(description="The documents of one topic (its id or label from list_topics) with their scores, "
+                          "best first. query_knowledge_hub(topic=...) searches only these documents.")
+    async def get_topic_documents(topic: str, collection: Coll = "default") -> Annotated[
+            CallToolResult, render.TopicDocuments]:
+        res: render.TopicDocuments = await run(hub.topic_documents, topic, collection)
+        return render.structured(res, render.topic_documents_markdown(res))
 
     @mcp.tool(description="Start-up progress: phase (indexing, embedding, warming, ready, failed) and, while "
                           "embedding, done of total chunks. Queries are fast once the phase is ready.")

@@ -12,7 +12,7 @@ import logging
 import threading
 from pathlib import Path
 
-from core.hub import render
+from core.hub import render, topics
 from core.hub.ingest import backfill_embeddings, sync_bundled
 from core.hub.lru import LRU
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
@@ -90,6 +90,8 @@ class Hub:
                 self.searcher.matrix(name)
                 self.searcher.lexical_index(name)
             self.searcher.embed_query("warm up")  # loads the encoder before the first real query
+            for name in self.store.collections():
+                topics.current(self.store, name)  # computed once per revision, then read back
         except Exception:
             log.exception("encoder warm-up failed")
         self.phase = "ready"
@@ -125,15 +127,18 @@ class Hub:
 
     # -- tools --------------------------------------------------------------------------------------
     def query(self, query: str, top_k: int = 5, collection: str = "default", version: int | None = None,
-              as_of: str | None = None, doc_id: str | None = None) -> list[Hit]:
+              as_of: str | None = None, doc_id: str | None = None, topic: str | None = None) -> list[Hit]:
         """Hybrid search of the current chunks, or of ``version`` N / what was current ``as_of`` a
-        date (one of the two), optionally within one document."""
+        date (one of the two), optionally within one document; with ``topic`` (an id or label from
+        list_topics) only that topic's documents."""
         if not isinstance(query, str) or not query.strip():
             raise HubError("query must be a non-empty string")
         if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_TOP_K:
             raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
         name = self._collection(collection, dense=True)
-        return self.searcher.search(name, query.strip(), top_k, scope=self._scope(name, version, as_of, doc_id))
+        only = self._topic_chunks(name, topic) if topic else None
+        return self.searcher.search(name, query.strip(), top_k, scope=self._scope(name, version, as_of, doc_id),
+                                    only=only)
 
     def _scope(self, collection: str, version: int | None, as_of: str | None, doc_id: str | None) -> Scope | None:
         if version is None and as_of is None and doc_id is None:
@@ -253,6 +258,32 @@ class Hub:
             chunk_id=c.chunk_id, doc_id=c.doc_id, collection=c.collection, title=c.title, source=c.path,
             breadcrumb=c.breadcrumb, section_path=c.section_path, page=c.page, position=c.position,
             text=c.text, previous=ref(c.position - 1), next=ref(c.position + 1))
+
+
+    # -- topics (core.hub.topics) ------------------------------------------------------------------
+    def list_topics(self, collection: str = "default") -> render.TopicList:
+        """The collection's topics at its current revision (recomputed when it moved)."""
+        ts = topics.current(self.store, self._collection(collection, dense=True))
+        return render.topic_list(ts, {d["doc_id"]: d for d in self.store.documents(ts.collection)})
+
+    def topic_documents(self, topic: str, collection: str = "default") -> render.TopicDocuments:
+        """One topic (id or label) with its documents and their scores, best first."""
+        if not isinstance(topic, str) or not topic.strip():
+            raise HubError("topic must be a non-empty topic id or label (see list_topics)")
+        ts = topics.current(self.store, self._collection(collection, dense=True))
+        found = topics.topic_doc_ids(ts, topic)
+        if found is None:
+            known = ", ".join(t.topic_id for t in ts.topics) or "none"
+            raise HubError(f"unknown topic {topic!r} in collection {ts.collection!r} (topics: {known})")
+        docs = {d["doc_id"]: d for d in self.store.documents(ts.collection)}
+        return render.topic_documents(ts, found[0], docs)
+
+    def _topic_chunks(self, collection: str, topic: str) -> set[int]:
+        found = topics.topic_doc_ids(topics.current(self.store, collection), str(topic))
+        if found is None:
+            raise HubError(f"unknown topic {topic!r} in collection {collection!r} (see list_topics)")
+        marks = ",".join("?" * len(found[1]))
+        return {r[0] for r in self.store.conn().execute(f"SELECT id FROM chunks WHERE doc_id IN ({marks})", found[1])}
 
 
 def build_vocabulary(store: HubStore, collection: str, revision: int | None) -> Vocabulary:

@@ -113,6 +113,9 @@ class HubStore:
         if "url" not in {r[1] for r in self.conn().execute("PRAGMA table_info(documents)")}:
             self.conn().execute("ALTER TABLE documents ADD COLUMN url TEXT")  # a store from before `ingest arxiv:`
         migrate(self)
+        from core.hub.topics import SCHEMA as TOPICS_SCHEMA  # here: core.hub.topics imports this module
+
+        self.conn().executescript(TOPICS_SCHEMA)  # topic tables, added to a store from before topics
 
     # -- connections -------------------------------------------------------------------------
     def conn(self) -> sqlite3.Connection:

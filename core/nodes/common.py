@@ -26,7 +26,8 @@ from core.types import RetrievedContext
 
 
 class Retriever(Protocol):
-    async def search(self, query: str, top_k: int = 5, collection: str | None = None) -> list[RetrievedContext]: ...
+    async def search(self, query: str, top_k: int = 5, collection: str | None = None,
+                     **scope: str) -> list[RetrievedContext]: ...
 
 
 @dataclass
@@ -95,16 +96,23 @@ def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
     return wrap
 
 
+def topic_of(state: AgentState) -> str | None:
+    """The topic id slot filling scoped this turn to (:mod:`core.scope`), if any."""
+    return (state.intent.constraints.get("topic_id") or None) if state.intent is not None else None
+
+
 async def retrieve(ctx: AgentContext, query: str, *, top_k: int | None = None,
-                   entity: str | None = None, **scope: Any) -> list[RetrievedContext]:
+                   entity: str | None = None, topic: str | None = None, **scope: Any) -> list[RetrievedContext]:
     """One retrieval through MCP, reported as events. A tool error yields no contexts and a notice;
-    an unreachable hub raises BackendUnavailable (the turn fails with one clear line). ``scope``
-    (``version``, ``as_of``, ``doc_id``) is passed to the hub's search only when given."""
+    an unreachable hub raises BackendUnavailable (the turn fails with one clear line). With
+    ``topic`` only that topic's documents are searched; ``scope`` (``version``, ``as_of``,
+    ``doc_id``) is passed to the hub's search only when given."""
     emit(RetrievalStarted(query=query, entity=entity))
     t0 = time.perf_counter()
     error = None
+    scoped = {"topic": topic} if topic else {}  # a retriever without topics is never asked with one
     try:
-        found = await ctx.hub.search(query, top_k or ctx.settings.agent.top_k, ctx.collection, **scope)
+        found = await ctx.hub.search(query, top_k or ctx.settings.agent.top_k, ctx.collection, **scoped, **scope)
     except ToolError as exc:
         found, error = [], str(exc)
         emit(Notice(level="warning", message=f"knowledge hub: {exc}", source="retrieval"))

@@ -7,6 +7,7 @@ from typing import Any
 
 from core.events import IntentClassified
 from core.nodes.common import ctx_of, history, traced
+from core.scope import without_topic_clause
 from core.state import AgentState
 from core.types import Intent
 from core.telemetry import emit
@@ -17,7 +18,7 @@ async def route_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     turns = history(state, ctx.settings)
     t0 = time.perf_counter()
-    decision = await ctx.brain.classify(state.question, turns)
+    decision = await ctx.brain.classify(without_topic_clause(state.question), turns)  # core.scope
     latency = (time.perf_counter() - t0) * 1000
     intent_type = decision.type
     if intent_type == "follow_up" and not turns:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.doc_versions import versioned_entities
-from core.events import SlotsFilled
+from core.events import Notice, SlotsFilled
 from core.nodes.common import ctx_of, history, traced
 from core.state import AgentState
 from core.telemetry import emit
@@ -19,14 +19,31 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     assert state.intent is not None
     turns = history(state, ctx.settings)
-    slots = await ctx.brain.fill_slots(state.question, state.intent.type, turns, ctx.vocabulary)
-    versions = versioned_entities(state.question)  # "what changed between version 1 and 2 of X"
+    topic, question = await topic_scope(ctx, state.question)
+    slots = await ctx.brain.fill_slots(question, state.intent.type, turns, ctx.vocabulary)
+    versions = versioned_entities(question)  # "what changed between version 1 and 2 of X"
     intent = state.intent.model_copy(update={
         **({"type": "comparative"} if versions else {}),
         "entities": versions or slots.entities,
         "dimensions": slots.dimensions,
-        "constraints": slots.constraints,
-        "reformulated_query": state.refined_query or slots.reformulated_query or state.question,
+        "constraints": slots.constraints | topic,
+        "reformulated_query": state.refined_query or slots.reformulated_query or question,
     })
     emit(SlotsFilled(intent=intent))
     return {"intent": intent}
+
+
+async def topic_scope(ctx: Any, question: str) -> tuple[dict, str]:
+    """``({"topic": label, "topic_id": id}, the question without its topic clause)`` when the question
+    names one of the collection's topics (:mod:`core.scope`; retrieval then searches only its
+    documents), else ``({}, question)``."""
+    from core import scope
+
+    if not scope.has_cue(question):
+        return {}, question
+    found = scope.match(question, await scope.fetch_topics(ctx.hub, ctx.collection))
+    if found is None:
+        return {}, question
+    emit(Notice(level="info", source="topics", message=f"scoped to the topic {found.topic.label!r}"
+                f" ({len(found.topic.doc_ids)} documents): named as {found.named!r}"))
+    return {"topic": found.topic.label, "topic_id": found.topic.topic_id}, found.rest or question

@@ -14,7 +14,7 @@ from typing import Any
 from core.doc_versions import split
 from core.errors import BackendUnavailable
 from core.events import PlanUpdated
-from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
+from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
@@ -68,7 +68,7 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
                 c.title = f"{c.title or c.doc_id} (version {v})"
     else:
         emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
-        groups = await asyncio.gather(*(retrieve(ctx, q, entity=e) for e, q in planned))
+        groups = await asyncio.gather(*(retrieve(ctx, q, entity=e, topic=topic_of(state)) for e, q in planned))
     contexts = merge_contexts(*groups)
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
     queries = [q for _, q in planned]

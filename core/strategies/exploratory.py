@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import SufficiencyJudged, ThoughtEmitted
-from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
+from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState, AttemptState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
@@ -46,7 +46,7 @@ def after_think(state: AgentState) -> str:
 async def act_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     query = state.retrieval_queries[-1]
-    found = await retrieve(ctx, query)
+    found = await retrieve(ctx, query, topic=topic_of(state))
     return {"retrieved_contexts": merge_contexts(state.retrieved_contexts, found)}
 
 

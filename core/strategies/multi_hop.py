@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import PlanUpdated, ReplanDecided
-from core.nodes.common import ctx_of, merge_contexts, retrieve, traced
+from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState, AttemptState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
@@ -44,7 +44,7 @@ async def execute_node(state: AgentState, runtime: Any) -> dict:
     if i >= len(state.sub_questions):
         return {}
     sub_q = state.sub_questions[i]
-    found = await retrieve(ctx, sub_q, top_k=max(3, ctx.settings.agent.top_k - 2))
+    found = await retrieve(ctx, sub_q, top_k=max(3, ctx.settings.agent.top_k - 2), topic=topic_of(state))
     return {
         "retrieved_contexts": merge_contexts(state.retrieved_contexts, found),
         "retrieval_queries": state.retrieval_queries + [sub_q],

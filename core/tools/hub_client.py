@@ -56,7 +56,8 @@ class ToolResult:
 
 @dataclass
 class HubClient:
-    """RAG wrapper over MCP: ``search``, ``list_collections``, ``get_document_summary``, ``call``."""
+    """RAG wrapper over MCP: ``search``, ``list_collections``, ``get_document_summary``, ``list_topics``,
+    ``get_topic_documents``, ``call``."""
 
     settings: MCPSettings
     connection: str | None = None
@@ -282,12 +283,14 @@ class HubClient:
 
     async def search(self, query: str, top_k: int = 5, collection: str | None = None, *,
                      version: int | None = None, as_of: str | None = None,
-                     doc_id: str | None = None) -> list[RetrievedContext]:
-        """Hybrid search; ``version``/``as_of``/``doc_id`` (the bundled hub's) scope it to an older
-        version, a date or one document, and are sent only when given (upstream servers lack them)."""
+                     doc_id: str | None = None, topic: str | None = None) -> list[RetrievedContext]:
+        """Hybrid search; ``version``/``as_of``/``doc_id``/``topic`` (the bundled hub's) scope it to an
+        older version, a date, one document or one topic's documents (a ``list_topics`` id or label),
+        and are sent only when given (upstream servers lack them)."""
         # The first query of a session may wait for a fresh data dir's initial embedding pass.
         timeout = None if self._searched else max(self.settings.call_timeout, FIRST_QUERY_TIMEOUT_S)
-        scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id)) if v is not None}
+        scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id), ("topic", topic))
+                 if v is not None}
         res = await self.call(
             "query_knowledge_hub",
             {"query": query, "top_k": top_k, "collection": collection or self.settings.collection, **scope},
@@ -304,6 +307,14 @@ class HubClient:
         return await self.call(
             "get_document_summary", {"doc_id": doc_id, "collection": collection or self.settings.collection}
         )
+
+    async def list_topics(self, collection: str | None = None) -> ToolResult:
+        """The collection's topics (:mod:`core.hub.topics`); ToolError on a hub without the tool."""
+        return await self.call("list_topics", {"collection": collection or self.settings.collection})
+
+    async def get_topic_documents(self, topic: str, collection: str | None = None) -> ToolResult:
+        return await self.call("get_topic_documents",
+                               {"topic": topic, "collection": collection or self.settings.collection})
 
 
 def _one_line(exc: BaseException) -> str:

@@ -221,7 +221,8 @@ class MainScreen(Screen):
         self._ask(message.text)
 
     def _ask(self, text: str) -> None:
-        if self.app.session.ask(text):
+        research = self.app.research  # in Deep research mode the text is a research topic
+        if research.start(text) if research.active else self.app.session.ask(text):
             self.query_one(ChatInput).accept(text)
 
     # ---- actions -------------------------------------------------------------------------------

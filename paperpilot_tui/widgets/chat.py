@@ -19,7 +19,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Markdown, Static
 from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownTable
 
-from core.events import Event, RetryStarted, TokenDelta, TurnFailed, TurnFinished, TurnStarted
+from core.events import (
+    Event, ResearchStarted, RetryStarted, ReviewFinished, TokenDelta, TurnFailed, TurnFinished, TurnStarted,
+)
 from core.tracing.describe import forced_pass
 from paperpilot_tui.transcript import TurnRecord
 from paperpilot_tui.widgets.answer_table import AnswerTable
@@ -198,9 +200,10 @@ class ChatPane(Vertical):
                 if self._stream is None:
                     self._begin_answer()
                 self._buffer.append(ev.text)
-            case TurnStarted():
-                self._question(ev.question)
-                self.record.append(TurnRecord(ev.question))
+            case TurnStarted() | ResearchStarted(stage="initial"):  # a research topic reads like a question
+                question = ev.question if isinstance(ev, TurnStarted) else f"Deep research: {ev.topic}"
+                self._question(question)
+                self.record.append(TurnRecord(question))
                 self.log_view.anchor()
                 self.query_one(SourcesPanel).show([])
                 self._answer = None
@@ -217,6 +220,11 @@ class ChatPane(Vertical):
                 self.query_one(SourcesPanel).show(result.sources)
                 if self.record:
                     self.record[-1].answer, self.record[-1].sources = result.final_answer, list(result.sources)
+            case ReviewFinished(review=review):  # the review streamed like an answer (node "review")
+                self._final(review.markdown or "_(no review)_")
+                self.query_one(SourcesPanel).show(review.sources)
+                if self.record:
+                    self.record[-1].answer, self.record[-1].sources = review.markdown, list(review.sources)
             case TurnFailed():
                 if self.record and not self.record[-1].answer:
                     self.record[-1].failed = ev.error

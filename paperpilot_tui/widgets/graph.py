@@ -14,11 +14,14 @@ from rich.text import Text
 from textual.widgets import Static
 
 from core.events import (
-    CriticVerdictIssued, Event, IntentClassified, NodeFinished, NodeStarted, PlanUpdated, RetrievalStarted,
-    RetryStarted, SlotsFilled, ThoughtEmitted, TokenDelta, TurnFailed, TurnFinished, TurnStarted,
+    ClarificationAsked, CriticVerdictIssued, Event, IntentClassified, NodeFinished, NodeStarted, OutlineEdited,
+    OutlineProposed, PlanUpdated, PointSearched, ResearchStageChanged, ResearchStarted, ResearchWaiting,
+    RetrievalStarted, RetryStarted, ReviewFinished, SlotsFilled, ThoughtEmitted, TokenDelta, TurnFailed,
+    TurnFinished, TurnStarted,
 )
+from core.research.types import RESEARCH_STAGES
 from core.types import STRATEGIES, STRATEGY_PARADIGM
-from paperpilot_tui.widgets.graph_art import BOXES, render_main, render_subgraph
+from paperpilot_tui.widgets.graph_art import BOXES, render_main, render_research, render_subgraph
 
 
 class GraphPane(Static):
@@ -30,6 +33,7 @@ class GraphPane(Static):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.research_shown = False  # the deep-research stages instead of the main graph
         self.reset()
 
     def reset(self, started: TurnStarted | None = None) -> None:
@@ -47,13 +51,29 @@ class GraphPane(Static):
         self.retries = 0
         self.critic: Any = None
         self.outcome = ""
+        if started is None:
+            self.reset_research()
+
+    def reset_research(self) -> None:
+        self.r_stage: str | None = None
+        self.r_status: dict[str, str] = {}  # research stage → active | waiting | done | failed | skipped
+        self.r_notes: dict[str, str] = {}
+
+    def show_research(self, on: bool) -> None:
+        """Deep-research mode on or off: the research stages, or the main graph."""
+        self.research_shown = on
+        self.refresh_view()
 
     def on_mount(self) -> None:
         self.refresh_view()
 
     def apply(self, ev: Event) -> None:
+        if self._apply_research(ev):
+            self.refresh_view()
+            return
         match ev:
             case TurnStarted():
+                self.research_shown = False
                 self.reset(ev)
             case NodeStarted(graph="main"):
                 self.active = ev.node
@@ -110,6 +130,71 @@ class GraphPane(Static):
                 return
         self.refresh_view()
 
+    def _apply_research(self, ev: Event) -> bool:
+        """Fold a deep-research event into the research stages; False for any other event."""
+        notes = self.r_notes
+        match ev:
+            case ResearchStarted():
+                if ev.stage == "initial":
+                    self.reset_research()
+                self.research_shown = True
+                self._enter_stage(ev.stage)
+            case ResearchStageChanged():
+                self._enter_stage(ev.stage)
+            case ClarificationAsked():
+                notes["clarification"] = f"{len(ev.questions)} question(s)"
+            case OutlineProposed():
+                notes["confirmation"] = f"{len(ev.outline.knowledge_points)} points proposed"
+            case OutlineEdited():
+                notes["confirmation"] = (f"{len(ev.outline.knowledge_points)} points · edited "
+                                         f"+{len(ev.added)} −{len(ev.removed)} ~{len(ev.changed)}")
+            case PointSearched():
+                self._enter_stage("searching")
+                notes["searching"] = f"{ev.index}/{ev.total} points searched"
+            case ResearchWaiting():
+                self._enter_stage(ev.stage)
+                self.r_status[ev.stage] = "waiting"
+                notes[ev.stage] = notes.get(ev.stage, "") + " · waiting for you"
+            case TokenDelta(node="review"):
+                if self.r_stage != "review":
+                    self._enter_stage("review")
+                    notes["review"] = "writing"
+            case ReviewFinished(review=r):
+                self._enter_stage("review")
+                self.r_status["review"] = "done"
+                notes["review"] = f"{len(r.points)} points · {len(r.sources)} source(s)"
+            case TurnFailed() if self.research_shown and self.r_stage:
+                self.r_status[self.r_stage] = "failed"
+            case _:
+                return False
+        return True
+
+    def _enter_stage(self, stage: str) -> None:
+        """``stage`` is now active; the stages before it are done (or skipped, never entered)."""
+        if stage not in RESEARCH_STAGES:
+            return
+        at = RESEARCH_STAGES.index(stage)
+        for before in RESEARCH_STAGES[:at]:
+            self.r_status[before] = "done" if before in self.r_status else "skipped"
+            self.r_notes[before] = self.r_notes.get(before, "").removesuffix(" · waiting for you")
+        if self.r_status.get(stage) not in ("waiting", "done"):
+            self.r_status[stage] = "active"
+        self.r_stage = stage
+
+    def _research_view(self, colors: dict[str, str]) -> Group:
+        keys = getattr(self.app, "keys_for", lambda a: "")
+        head = Text(no_wrap=True, overflow="ellipsis")
+        head.append("Deep research", style="bold")
+        head.append(f"  {keys('toggle_research')} back to Ask", style="dim")
+        tail = Text(no_wrap=True, overflow="ellipsis")
+        if self.r_stage is None:
+            tail.append("send a topic: questions → outline → search → cited review", style="dim")
+        else:
+            state = self.r_status.get(self.r_stage, "")
+            tail.append("stage ", style="dim")
+            tail.append(f"{self.r_stage} ({state})", style="bold")
+        return Group(head, render_research(RESEARCH_STAGES, self.r_status, self.r_notes, colors), tail)
+
     def _enter_strategy(self, strategy: str) -> None:
         self.strategy = strategy
         self.sub_active, self.sub_done = None, set()
@@ -138,6 +223,9 @@ class GraphPane(Static):
 
     def refresh_view(self) -> None:
         colors = self._colors()
+        if self.research_shown:
+            self.update(self._research_view(colors))
+            return
         lines: list[Text] = [render_main(self.status, colors),
                              render_subgraph(self.strategy, self.sub_active, self.sub_done, self._counters(), colors)]
         info = Text(no_wrap=True, overflow="ellipsis")

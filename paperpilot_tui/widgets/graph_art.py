@@ -147,3 +147,26 @@ def render_subgraph(strategy: str, active: str | None, done: set[str], counters:
     if counters:
         text.append(f"  {counters}")
     return text
+
+
+RESEARCH_BOX = 17  # width of a research stage's box
+
+
+def render_research(stages: tuple[str, ...], status: dict[str, str], notes: dict[str, str],
+                    colors: dict[str, str]) -> Text:
+    """The deep-research stages top to bottom (initial → … → review), one box each with what it
+    did beside it; ``status`` maps stage → active | waiting | done | failed | idle."""
+    styles = {k: v.format(**colors) for k, v in STYLES.items()}
+    styles["waiting"] = "bold reverse {warning}".format(**colors)
+    inner = RESEARCH_BOX - 2
+    text = Text(no_wrap=True, overflow="crop")
+    for n, stage in enumerate(stages):
+        st = styles[status.get(stage, "idle")]
+        top = "┌" + "─" * (inner // 2) + ("▼" if n else "─") + "─" * (inner - inner // 2 - 1) + "┐"
+        text.append(top + "\n", style=st)
+        text.append("│" + stage.center(inner) + "│", style=st)
+        if note := notes.get(stage):
+            text.append("  " + note, style="" if status.get(stage) in ("active", "waiting") else styles["idle"])
+        text.append("\n")
+        text.append("└" + "─" * inner + "┘\n", style=st)
+    return text

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import (
-    AnswerReady, CriticVerdictIssued, Event, IntentClassified, LLMCall, MemoryRecalled, MemoryWritten, NodeFinished,
-    Notice, PlanUpdated, ReplanDecided, RetrievalFinished, RetrievalStarted, RetryStarted, SlotsFilled,
-    SufficiencyJudged, ThoughtEmitted, WebSearched,
+    AnswerReady, ClarificationAsked, CriticVerdictIssued, Event, IntentClassified, LLMCall, MemoryRecalled,
+    MemoryWritten, NodeFinished, Notice, OutlineEdited, OutlineProposed, PlanUpdated, PointSearched, ReplanDecided,
+    ResearchStageChanged, ResearchStarted, ResearchWaiting, RetrievalFinished, RetrievalStarted, RetryStarted,
+    ReviewFinished, SlotsFilled, SufficiencyJudged, ThoughtEmitted, WebSearched,
 )
 from core.tracing.describe import describe as describe_line
 from core.tracing.describe import details
@@ -17,7 +18,10 @@ from core.tracing.describe import fmt_ms as _fmt_ms
 # the semantic events that get a trace row of their own (nodes and searches have theirs)
 ROWS: tuple[type, ...] = (IntentClassified, SlotsFilled, PlanUpdated, ThoughtEmitted, SufficiencyJudged,
                           ReplanDecided, CriticVerdictIssued, RetryStarted, MemoryRecalled, MemoryWritten, LLMCall,
-                          Notice, WebSearched, AnswerReady)
+                          Notice, WebSearched, AnswerReady,
+                          # deep research: each step of the run
+                          ResearchStarted, ResearchStageChanged, ClarificationAsked, OutlineProposed, OutlineEdited,
+                          PointSearched, ResearchWaiting, ReviewFinished)
 _PLUMBING = {"kind", "ts", "turn_id", "node", "graph"}
 
 

@@ -1,0 +1,265 @@
+"""Topics of a collection: clusters of its documents, labelled by class-based TF-IDF (c-TF-IDF).
+
+Computed from what is indexed, never from a fixed list:
+
+1. Each document is the mean of its chunk embeddings (MiniLM, unit length). Chunks themselves are
+   not clustered: their vectors carry their paper's breadcrumb, so chunk clusters are one paper
+   each (and one cluster of "Authors: … Source: …" lines), not topics.
+2. Documents are clustered by seeded spherical k-means, k chosen by silhouette
+   (:mod:`core.hub.clustering`): the same collection always gives the same topics.
+3. Each cluster is labelled as BERTopic does: its documents' words form one class, and a term
+   scores ``tf(t, c) · log(1 + A / f(t))`` (A: mean words per class, f: the term's frequency over
+   all classes), times the share of the cluster's documents that use it. Heading phrases
+   ("Low-rank update of a frozen weight") are keyphrase candidates next to the words and
+   two-word phrases of the text. The label is the best two keyphrases.
+4. A document belongs to its own cluster (score: cosine of its vector to the centroid) and to any
+   other topic whose centroid is nearly as close (within SECONDARY_MARGIN): a document may have
+   several topics (CLIP: vision and language).
+
+Topics are stored with the collection's revision (:data:`SCHEMA`, created in an existing
+hub.sqlite3 by :class:`core.hub.store.HubStore`) and recomputed when it moves: after ``ingest`` and,
+lazily, on the first ``list_topics`` after any other change. The hub has no LLM, so labels are
+keyphrases; an LLM brain may rename them on the agent side (see ``core.scope``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from core.hub.clustering import cluster, normalize
+from core.hub.store import HubStore
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS topic_sets(
+  collection TEXT PRIMARY KEY, revision INTEGER NOT NULL, silhouette REAL, computed_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS topics(
+  collection TEXT NOT NULL, topic_id TEXT NOT NULL, position INTEGER NOT NULL, label TEXT NOT NULL,
+  keyphrases TEXT NOT NULL, PRIMARY KEY(collection, topic_id));
+CREATE TABLE IF NOT EXISTS document_topics(
+  collection TEXT NOT NULL, topic_id TEXT NOT NULL, doc_id TEXT NOT NULL, score REAL NOT NULL,
+  PRIMARY KEY(collection, topic_id, doc_id));
+CREATE INDEX IF NOT EXISTS document_topics_doc ON document_topics(doc_id);
+"""
+
+KEYPHRASES = 8
+SECONDARY_MARGIN = 0.1  # a document is in another topic too when that centroid is this close to its own
+MAX_DF = 0.6  # a word in more of the collection's documents than this says nothing about a topic
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-'][a-z0-9]+|\.\d+)*")
+_URL = re.compile(r"\S+://\S+|\S+@\S+")
+_SPLIT = re.compile(r"[;:!?()\[\]{}\n,]|\.(?=\s|$)")
+_META_LINE = re.compile(r"^\W*(?:authors?|by|source|venue|url|doi|arxiv|tags|keywords|year|license)\W*:.*$", re.I | re.M)
+STOP = frozenset("""a an the and or but if then else of to in on at by for with from into onto over under about as
+is are was were be been being am do does did done have has had having can could will would shall should may
+might must it its this that these those they them their there here he she his her we our you your i me my
+what which who whom whose when where why how than so such not no nor too very just also only both each
+either any all some most more less much many few other another same one two three own via per up down out
+off again further once while during before after between through against among upon within without
+use used using uses make makes made get gets got like e g i.e eg etc et al vs versus new show shows shown
+propose proposed present presents introduce introduced paper papers work approach approaches method methods
+model models result results task tasks based well large small several different various first second
+significantly however achieve achieves achieved compared state-of-the-art art state able see way thus
+while yet across without towards toward often i.e. e.g. it's we're per cent""".split())
+_GENERIC_HEADINGS = frozenset({
+    "summary", "abstract", "introduction", "problem", "method", "methods", "approach", "results", "key results",
+    "evaluation", "experiments", "conclusion", "conclusions", "discussion", "background", "related work",
+    "limitations", "overview", "analysis", "setup", "training", "data", "references", "appendix", "ablations",
+    "findings", "future work", "key ideas", "main results", "preamble"})
+_lock = threading.Lock()
+
+
+@dataclass
+class Topic:
+    topic_id: str
+    label: str
+    keyphrases: list[str]
+    documents: list[tuple[str, float]] = field(default_factory=list)  # (doc_id, score), best first
+
+
+@dataclass
+class TopicSet:
+    collection: str
+    revision: int | None
+    topics: list[Topic]
+    silhouette: float | None = None
+
+
+# -- computing -------------------------------------------------------------------------------------
+def compute(store: HubStore, collection: str) -> TopicSet:
+    """The topics of ``collection`` as it is now (embedded documents only)."""
+    revision = store.revision(collection)
+    rowids, mat = store.embedding_matrix(collection)
+    if not len(rowids):
+        return TopicSet(collection, revision, [])
+    doc_of = dict(store.conn().execute("SELECT id, doc_id FROM chunks WHERE collection=?", (collection,)).fetchall())
+    chunk_docs = [doc_of[int(r)] for r in rowids]
+    doc_ids = sorted(set(chunk_docs))
+    index = {d: i for i, d in enumerate(doc_ids)}
+    rows = np.array([index[d] for d in chunk_docs])
+    chunks = normalize(mat.astype(np.float64))
+    docs = normalize(np.stack([chunks[rows == i].mean(0) for i in range(len(doc_ids))]))
+    labels, centres, score = cluster(docs)
+    words = {d: _document_terms(store, d) for d in doc_ids}
+    phrases = label_clusters([[words[d] for d, lab in zip(doc_ids, labels) if lab == j] for j in range(len(centres))])
+    sims = docs @ centres.T
+    own = sims[np.arange(len(doc_ids)), labels]
+    topics = []
+    heads = _heads(phrases)
+    for j, head in enumerate(heads):
+        members = {d: round(float(sims[i, j]), 4) for i, d in enumerate(doc_ids)
+                   if labels[i] == j or sims[i, j] >= own[i] - SECONDARY_MARGIN}
+        kp = phrases[j] or [doc_ids[i] for i in np.flatnonzero(labels == j)]
+        second = next((p for p in kp if p not in heads and not set(p.split()) & set(head.split())), "")
+        label = f"{head} / {second}" if head and second else head or kp[0]
+        topics.append(Topic("", label, kp, sorted(members.items(), key=lambda m: (-m[1], m[0]))))
+    topics.sort(key=lambda t: (-len(t.documents), t.label))
+    taken: set[str] = set()
+    for t in topics:
+        t.topic_id = _unique(_slug(t.label.split(" / ")[0]), taken)
+    return TopicSet(collection, revision, topics, round(score, 4))
+
+
+def _heads(phrases: list[list[str]]) -> list[str]:
+    """Each cluster's leading keyphrase, never the same one twice: a phrase that tops two clusters
+    goes to the one that ranks it higher, and the other takes its next."""
+    heads = [""] * len(phrases)
+    used: set[str] = set()
+    for depth in range(KEYPHRASES):
+        for j, kp in enumerate(phrases):
+            if not heads[j] and depth < len(kp) and kp[depth] not in used:
+                rival = [i for i, other in enumerate(phrases) if i != j and not heads[i]
+                         and kp[depth] in other[:depth + 1] and other.index(kp[depth]) < depth]
+                if not rival:
+                    heads[j] = kp[depth]
+                    used.add(kp[depth])
+    return heads
+
+
+def _document_terms(store: HubStore, doc_id: str) -> tuple[Counter, list[str]]:
+    """(term counts, heading phrases) of one document: words and two-word phrases of its title and
+    text, and its specific headings (not "Method", not the title)."""
+    chunks = store.doc_chunks(doc_id)
+    title = chunks[0].title if chunks else ""
+    headings = list(dict.fromkeys(h.strip() for c in chunks for h in c.section_path[1:]))
+    headings = [h for h in headings if h.lower() not in _GENERIC_HEADINGS and 1 <= len(h.split()) <= 6]
+    names = {w for a in (store.document(doc_id) or {}).get("authors") or [] for w in _WORD.findall(a.lower())}
+    counts: Counter = Counter()
+    for text in [title, *headings, *(c.text for c in chunks)]:
+        for part in _SPLIT.split(_URL.sub(" ", _META_LINE.sub(" ", text)).lower()):
+            toks = [w if w not in names else "" for w in _WORD.findall(part)]
+            for a, b in zip([None, *toks], toks):
+                if _content(b):
+                    counts[b] += 1
+                    if a is not None and _content(a):
+                        counts[f"{a} {b}"] += 1
+    return counts, headings
+
+
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in STOP and not word[0].isdigit()
+
+
+def label_clusters(clusters: list[list[tuple[Counter, list[str]]]]) -> list[list[str]]:
+    """Keyphrases of each cluster, best first, by c-TF-IDF (see the module docstring)."""
+    n_docs = sum(len(c) for c in clusters)
+    df: Counter = Counter(t for c in clusters for counts, _ in c for t in counts)
+    limit = MAX_DF * n_docs if n_docs >= 5 else n_docs
+    raw = [sum((counts for counts, _ in c), Counter()) for c in clusters]
+    # a class whose every word is too common (near-identical documents) keeps its own words
+    classes = [Counter({t: v for t, v in cl.items() if df[t] <= limit}) or cl for cl in raw]
+    freq: Counter = sum(classes, Counter())
+    mean_words = sum(freq.values()) / max(1, len(classes))
+    out = []
+    for members, cl in zip(clusters, classes):
+        total = sum(cl.values()) or 1
+        shared = Counter(t for counts, _ in members for t in counts)
+        score = {t: v / total * math.log(1 + mean_words / freq[t]) * shared[t] / len(members) for t, v in cl.items()}
+        for _, heads in members:  # a heading phrase scores as the mean of its words
+            for h in heads:
+                toks = [w for w in _WORD.findall(h.lower()) if _content(w)]
+                if 1 < len(toks) <= 4 and all(w in score for w in toks):
+                    score.setdefault(h.lower(), sum(score[w] for w in toks) / len(toks) * 1.2)
+        out.append(_distinct(sorted(score, key=lambda t: (-score[t], t))))
+    return out
+
+
+def _distinct(ranked: list[str]) -> list[str]:
+    """The top KEYPHRASES terms, skipping one whose words an earlier one already has."""
+    kept: list[str] = []
+    for term in ranked:
+        words = {w.removesuffix("s") for w in term.split()}
+        if any(words <= (k := {w.removesuffix("s") for w in other.split()}) or k <= words for other in kept):
+            continue
+        kept.append(term)
+        if len(kept) == KEYPHRASES:
+            break
+    return kept
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "topic"
+
+
+def _unique(slug: str, taken: set[str]) -> str:
+    out, n = slug, 2
+    while out in taken:
+        out, n = f"{slug}-{n}", n + 1
+    taken.add(out)
+    return out
+
+
+# -- storing ---------------------------------------------------------------------------------------
+def save(store: HubStore, ts: TopicSet) -> None:
+    with store.write() as db:
+        db.execute("DELETE FROM document_topics WHERE collection=?", (ts.collection,))
+        db.execute("DELETE FROM topics WHERE collection=?", (ts.collection,))
+        db.execute("INSERT OR REPLACE INTO topic_sets(collection, revision, silhouette, computed_at) VALUES(?,?,?,?)",
+                   (ts.collection, ts.revision if ts.revision is not None else -1, ts.silhouette, time.time()))
+        for pos, t in enumerate(ts.topics):
+            db.execute("INSERT INTO topics(collection, topic_id, position, label, keyphrases) VALUES(?,?,?,?,?)",
+                       (ts.collection, t.topic_id, pos, t.label, json.dumps(t.keyphrases)))
+            db.executemany("INSERT INTO document_topics(collection, topic_id, doc_id, score) VALUES(?,?,?,?)",
+                           [(ts.collection, t.topic_id, d, s) for d, s in t.documents])
+
+
+def load(store: HubStore, collection: str) -> TopicSet | None:
+    """The stored topics of ``collection``, or None when none are stored."""
+    db = store.conn()
+    row = db.execute("SELECT revision, silhouette FROM topic_sets WHERE collection=?", (collection,)).fetchone()
+    if row is None:
+        return None
+    topics = [Topic(tid, label, json.loads(kp)) for tid, label, kp in db.execute(
+        "SELECT topic_id, label, keyphrases FROM topics WHERE collection=? ORDER BY position", (collection,))]
+    by_id = {t.topic_id: t for t in topics}
+    for tid, doc, score in db.execute("SELECT topic_id, doc_id, score FROM document_topics WHERE collection=?"
+                                      " ORDER BY score DESC, doc_id", (collection,)):
+        if tid in by_id:
+            by_id[tid].documents.append((doc, score))
+    return TopicSet(collection, row[0], topics, row[1])
+
+
+def current(store: HubStore, collection: str) -> TopicSet:
+    """The collection's topics at its current revision: stored ones, or computed and stored now."""
+    with _lock:
+        stored = load(store, collection)
+        if stored is not None and stored.revision == store.revision(collection):
+            return stored
+        fresh = compute(store, collection)
+        save(store, fresh)
+        return fresh
+
+
+def topic_doc_ids(ts: TopicSet, topic: str) -> tuple[Topic, list[str]] | None:
+    """The topic named by ``topic`` (its id, or its label, case-insensitive) and its document ids."""
+    key = topic.strip().lower()
+    for t in ts.topics:
+        if key in (t.topic_id, t.label.lower()):
+            return t, [d for d, _ in t.documents]
+    return None
