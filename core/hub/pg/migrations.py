@@ -57,6 +57,8 @@ INSERT INTO doc_versions(doc_id, version, file_hash, file_size, created_at, chun
          (SELECT count(*) FROM chunks c WHERE c.doc_id = d.doc_id) FROM documents d;
 CREATE INDEX chunks_current ON chunks(collection, current, id);
 CREATE INDEX chunks_version ON chunks(doc_id, version);
+ANALYZE chunks;
+ANALYZE embeddings;
 """),
 ]
 

@@ -99,6 +99,7 @@ class PgStore:
             # prepare_threshold=None: plans are made per query, with the collection's real value
             db = psycopg.connect(self.dsn, autocommit=True, prepare_threshold=None)
             register_vector(db)
+            db.execute("SET work_mem = '32MB'")  # exact (not lossy) bitmaps for a common word's matches
             self._local.db = db
         return db
 
