@@ -156,6 +156,28 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
         db.unlink(missing_ok=True)
 
 
+def bench_backend_table(sizes: list[int], backends: list[str], n_queries: int, dsn: str | None, tmp: Path) -> None:
+    """SQLite and PostgreSQL side by side (see bench/hub_backends.py); an embedded server unless ``dsn``."""
+    from bench.hub_backends import bench_backends
+    from core.embeddings import embed
+
+    qvecs = {q: v for q, v in zip(QUERIES, embed(QUERIES))}
+    cluster = None
+    if "postgres" in backends and dsn is None:
+        from core.hub.pg.embedded import Cluster
+
+        (tmp / "pg").mkdir()
+        tmp.chmod(0o711)
+        (tmp / "pg").chmod(0o711)  # as root the server runs as nobody
+        cluster = Cluster(tmp / "pg" / "data", user="nobody" if os.geteuid() == 0 else None)
+        dsn = cluster.ensure_running().replace("/paperpilot?", "/postgres?")
+    try:
+        bench_backends(sizes, backends, QUERIES, qvecs, n_queries, tmp, dsn)
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
 def bench_ingest(n_pdfs: int, tmp: Path) -> None:
     from fpdf import FPDF
 
@@ -260,7 +282,12 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--pdfs", type=int, default=8)
     ap.add_argument("--fresh", type=int, default=3)
-    ap.add_argument("--only", choices=["embed", "latency", "ingest", "mcp"], default=None)
+    ap.add_argument("--only", choices=["embed", "latency", "ingest", "mcp", "backends"], default=None)
+    ap.add_argument("--backend", default="sqlite",
+                    help="sqlite, postgres or sqlite,postgres: with postgres, the backends table (bench/hub_backends.py)"
+                         " at --sizes runs instead of the SQLite-only latency table")
+    ap.add_argument("--dsn", default=None, help="PostgreSQL server for --backend postgres (default: an embedded one"
+                                                " in a scratch dir, stopped at the end)")
     ap.add_argument("--encoders", default="torch,onnx", help="encoder runtimes to compare (torch, onnx, onnx-int8)")
     a = ap.parse_args()
     ENCODERS[:] = a.encoders.split(",")
@@ -269,8 +296,11 @@ def main() -> None:
         tmp = Path(d)
         if a.only in (None, "embed"):
             bench_query_embedding(a.queries)
-        if a.only in (None, "latency"):
+        backends = a.backend.split(",")
+        if a.only in (None, "latency") and backends == ["sqlite"]:
             bench_latency([int(x) for x in a.sizes.split(",")], a.queries, tmp)
+        elif a.only in (None, "latency", "backends"):
+            bench_backend_table([int(x) for x in a.sizes.split(",")], backends, a.queries, a.dsn, tmp)
         if a.only in (None, "ingest"):
             bench_ingest(a.pdfs, tmp)
         if a.only in (None, "mcp"):

@@ -223,7 +223,9 @@ class WatchedFolder(_Section):
 class HubSettings(_Section):
     """The bundled hub: serving over HTTP (``paperpilot hub serve --transport http``), the folders the
     daemon watches, the document versions kept, and ingestion's OCR of scanned PDF pages and of images
-    inside PDF, DOCX and PPTX files (:mod:`core.hub.ocr`, models shipped in the rapidocr-onnxruntime wheel)."""
+    inside PDF, DOCX and PPTX files (:mod:`core.hub.ocr`, models shipped in the rapidocr-onnxruntime wheel), and
+    where the index lives: the SQLite file ``paths.hub_db`` or PostgreSQL with pgvector (:mod:`core.hub.pg`); an
+    empty ``dsn`` with ``backend: postgres`` is the embedded server in the data dir (``paperpilot hub pg start``)."""
 
     require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
     watch: list[WatchedFolder] = Field(default_factory=list)  # a plain path means collection "default"
@@ -232,11 +234,34 @@ class HubSettings(_Section):
     ocr: Literal["auto", "off"] = "auto"
     ocr_min_page_chars: int = Field(50, ge=0)  # a PDF page whose text layer has fewer characters is OCRed
     ocr_min_image_px: int = Field(200, ge=1)  # an embedded image narrower or shorter than this is not OCRed
+    backend: Literal["sqlite", "postgres"] = "sqlite"
+    dsn: str | None = None  # postgresql://user:pass@host:5432/db, or libpq key=value pairs; postgres only
 
     @field_validator("watch", mode="before")
     @classmethod
     def _paths(cls, v: Any) -> Any:
         return [{"path": x} if isinstance(x, str) else x for x in v] if isinstance(v, list) else v
+
+    @field_validator("dsn")
+    @classmethod
+    def _check_dsn(cls, value: str | None) -> str | None:
+        value = (value or "").strip()
+        if not value:
+            return None
+        if "://" in value:
+            from urllib.parse import urlsplit
+
+            parts = urlsplit(value)
+            if parts.scheme not in ("postgresql", "postgres"):
+                raise ValueError(f"must be a postgresql:// URL or libpq key=value pairs (got scheme {parts.scheme!r})")
+            try:
+                parts.port  # noqa: B018 - raises on a port that is not a number
+            except ValueError:
+                raise ValueError("the port in the postgresql:// URL is not a number") from None
+            return value
+        if not re.fullmatch(r"\s*(\w+\s*=\s*('([^'\\]|\\.)*'|\S+)\s*)+", value):
+            raise ValueError("must be a postgresql:// URL or libpq key=value pairs like 'host=/tmp dbname=hub'")
+        return value
 
 
 class TUISettings(_Section):
@@ -254,7 +279,6 @@ class Settings(_Section):
     paths: PathSettings = Field(default_factory=PathSettings)
     tui: TUISettings = Field(default_factory=TUISettings)
     limits: LimitsSettings = Field(default_factory=LimitsSettings)
-    hub: HubSettings = Field(default_factory=HubSettings)
     arxiv: ArxivSettings = Field(default_factory=ArxivSettings)
     hub: HubSettings = Field(default_factory=HubSettings)
 
@@ -272,6 +296,8 @@ class Settings(_Section):
         for conn in self.mcp.connections.values():
             out += [v for k, v in conn.headers.items() if v and k.lower() in {"authorization", "x-api-key"}]
             out += [v for k, v in conn.env.items() if v and re.search(r"KEY|TOKEN|SECRET|PASS", k, re.I)]
+        if self.hub.dsn and (m := re.search(r"://[^:/@]*:([^@]+)@|password\s*=\s*'?([^'\s]+)", self.hub.dsn)):
+            out.append(m.group(1) or m.group(2))  # the database password in hub.dsn
         return out
 
 
@@ -282,6 +308,8 @@ _ENV_OVERRIDES = {
     "PAPERPILOT_LLM_MODEL": ("llm", "model"),
     "PAPERPILOT_LLM_PROVIDER": ("llm", "provider"),
     "PAPERPILOT_HUB_TOKEN": ("mcp", "token"),
+    "PAPERPILOT_HUB_BACKEND": ("hub", "backend"),  # also how the hub's child processes see these two
+    "PAPERPILOT_HUB_DSN": ("hub", "dsn"),
 }
 
 

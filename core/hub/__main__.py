@@ -82,7 +82,13 @@ def run_serve(args: argparse.Namespace) -> int:
     from core.hub.server import build_server
     from core.hub.service import Hub
 
-    hub = Hub(db, rerank=args.rerank)
+    from core.hub.pg import BackendError, resolve_dsn
+
+    try:
+        hub = Hub(db, rerank=args.rerank, dsn=resolve_dsn(settings))
+    except BackendError as exc:
+        print(f"paperpilot hub: {exc}", file=sys.stderr)
+        return 2
     hub.start(background=True)
     server = build_server(hub, host=args.host, port=args.port, request_bytes=settings.limits.request_bytes,
                           token_verifier=verifier)

@@ -316,7 +316,13 @@ def run_daemon(argv: list[str]) -> int:
     from core.hub.server import build_server
     from core.hub.service import Hub
 
-    hub = Hub(db)
+    from core.hub.pg import BackendError, resolve_dsn
+
+    try:
+        hub = Hub(db, dsn=resolve_dsn(settings))
+    except BackendError as exc:
+        print(f"hub daemon: {exc}", file=sys.stderr)
+        return 2
     hub.start(background=True)
     watcher = start_watching(hub, settings)
     server = build_server(hub, host="127.0.0.1", port=port, request_bytes=settings.limits.request_bytes)

@@ -174,22 +174,7 @@ class Searcher:
         kws = [k.strip() for k in keywords if k and k.strip()]
         if not kws:
             return []
-        db = self.store.conn()
-        if mode == "exact":
-            match = " AND ".join(_quote(" ".join(_WORD.findall(k)) or k) for k in kws)
-        else:
-            terms: list[str] = []
-            for k in kws:
-                for t in _WORD.findall(k.lower()):
-                    terms.append(f"{_quote(t)}*")
-                    terms += [_quote(v) for v in self._close_terms(t)]
-            match = " OR ".join(dict.fromkeys(terms))
-        if not match:
-            return []
-        rows = db.execute(
-            "SELECT rowid, bm25(chunks_fts, 0.0, 4.0, 2.0, 1.0) AS s FROM chunks_fts"
-            " WHERE chunks_fts MATCH ? AND collection = ? ORDER BY s LIMIT ?",
-            (match, collection, top_k * (4 if mode == "exact" else 1))).fetchall()
+        rows = self._keyword_rows(collection, kws, mode, top_k * (4 if mode == "exact" else 1))
         found = self.store.chunks_by_rowid([r[0] for r in rows])
         hits = []
         for rank, (rid, s) in enumerate(rows, start=1):
@@ -202,13 +187,34 @@ class Searcher:
             hits.append(Hit(chunk=ch, score=-float(s), lexical_rank=rank, lexical_score=-float(s)))
         return hits[:top_k]
 
-    def _close_terms(self, term: str) -> list[str]:
-        if len(term) < 4:
+    def _keyword_rows(self, collection: str, kws: list[str], mode: str, limit: int) -> list[tuple[int, float]]:
+        """(rowid, score) of the keyword matches, best first; a lower score is better (FTS5 bm25)."""
+        if mode == "exact":
+            match = " AND ".join(_quote(" ".join(_WORD.findall(k)) or k) for k in kws)
+        else:
+            terms: list[str] = []
+            for k in kws:
+                for t in _WORD.findall(k.lower()):
+                    terms.append(f"{_quote(t)}*")
+                    terms += [_quote(v) for v in self._close_terms(t, collection)]
+            match = " OR ".join(dict.fromkeys(terms))
+        if not match:
             return []
+        return self.store.conn().execute(
+            "SELECT rowid, bm25(chunks_fts, 0.0, 4.0, 2.0, 1.0) AS s FROM chunks_fts"
+            " WHERE chunks_fts MATCH ? AND collection = ? ORDER BY s LIMIT ?", (match, collection, limit)).fetchall()
+
+    def _vocab_range(self, collection: str, first: str) -> list[str]:
+        """The indexed terms (stems) that start with the letter ``first``."""
         db = self.store.conn()
         db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.hub_vocab USING fts5vocab(main, chunks_fts, 'row')")
-        vocab = [r[0] for r in db.execute("SELECT term FROM temp.hub_vocab WHERE term >= ? AND term < ?",
-                                          (term[:1], chr(ord(term[0]) + 1)))]
+        return [r[0] for r in db.execute("SELECT term FROM temp.hub_vocab WHERE term >= ? AND term < ?",
+                                         (first, chr(ord(first) + 1)))]
+
+    def _close_terms(self, term: str, collection: str = "default") -> list[str]:
+        if len(term) < 4:
+            return []
+        vocab = self._vocab_range(collection, term[:1])
         scored = []
         for v in vocab:
             if len(v) < max(4, 0.6 * len(term)):

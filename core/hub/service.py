@@ -29,9 +29,15 @@ class HubError(Exception):
 
 
 class Hub:
-    def __init__(self, db_path: str | Path, rerank: str | None = None, sync: bool = True):
-        self.store = HubStore(db_path)
-        self.searcher = Searcher(self.store, reranker=load_reranker(rerank))
+    def __init__(self, db_path: str | Path, rerank: str | None = None, sync: bool = True, dsn: str | None = None):
+        """The hub over the SQLite file ``db_path``, or over PostgreSQL when ``dsn`` is given."""
+        if dsn is None:
+            self.store = HubStore(db_path)
+            self.searcher = Searcher(self.store, reranker=load_reranker(rerank))
+        else:  # hub.backend: postgres (core.hub.pg)
+            from core.hub.pg import open_backend
+
+            self.store, self.searcher = open_backend(dsn, load_reranker(rerank))
         self._sync = sync
         self._indexed = threading.Event()  # lexical index current: browsing tools may answer
         self._ready = threading.Event()  # vectors current too: hybrid queries may answer

@@ -26,6 +26,10 @@ def load_settings_or_exit(args: argparse.Namespace) -> Any:
         settings.llm.provider = args.llm
     if getattr(args, "offline", False):  # no network at all: no web search fallback either
         settings.agent.web_search_fallback.enabled = False
+    if getattr(args, "config", None):  # hub.backend: postgres from --config reaches the hub processes
+        from core.hub.pg import export_settings
+
+        export_settings(settings)
     return settings
 
 

@@ -61,6 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rm = hub.add_parser("rm", help="remove a document (and its chunks) by doc_id")
     rm.add_argument("doc_id", metavar="DOC_ID")
     rm.set_defaults(run=_rm)
+    _register_postgres(hub)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -71,9 +72,12 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _store(args: argparse.Namespace):
     settings = load_settings_or_exit(args)
-    from core.hub.store import HubStore
+    from core.hub.pg import BackendError, open_store
 
-    return HubStore(settings.paths.resolve(settings.paths.hub_db))
+    try:
+        return open_store(settings)  # hub.backend: the SQLite file or PostgreSQL
+    except BackendError as exc:
+        raise SystemExit(fail(str(exc), EXIT_FAILED)) from None
 
 
 def _home(args: argparse.Namespace):
@@ -279,4 +283,101 @@ def _rm(args: argparse.Namespace) -> int:
         return fail(f"no document with doc_id {args.doc_id!r} (see: paperpilot hub status --collection NAME)",
                     EXIT_FAILED)
     print(f"removed {args.doc_id}")
+    return EXIT_OK
+
+
+# -- PostgreSQL: `hub migrate --to postgres`, `hub pg start|stop|status` ------------------------------
+
+def _register_postgres(hub: argparse._SubParsersAction) -> None:
+    mig = hub.add_parser("migrate", help="copy this hub's SQLite index into PostgreSQL (re-runnable)",
+                         description="Copy every collection, document, chunk, vector and meta key of the SQLite hub "
+                                     "(paths.hub_db) into PostgreSQL. Documents already copied unchanged are skipped, "
+                                     "so an interrupted copy can be run again. Then set hub.backend: postgres.")
+    mig.add_argument("--to", choices=["postgres"], required=True, help="the target backend")
+    mig.add_argument("--dsn", metavar="DSN", help="target database (default: hub.dsn, else the embedded server)")
+    mig.add_argument("--from", dest="source", metavar="FILE", help="SQLite hub file (default: paths.hub_db)")
+    mig.set_defaults(run=_migrate)
+    pg = hub.add_parser("pg", help="the embedded PostgreSQL server (hub.backend: postgres with no hub.dsn)")
+    pg.add_argument("pg_command", choices=["start", "stop", "status"], metavar="start|stop|status")
+    pg.set_defaults(run=_pg)
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    settings = load_settings_or_exit(args)
+    from pathlib import Path
+
+    from core.hub.pg import BackendError, open_store
+
+    source = Path(args.source).expanduser() if args.source else settings.paths.resolve(settings.paths.hub_db)
+    if not source.is_file():
+        return fail(f"no SQLite hub at {source} (nothing to migrate)", EXIT_FAILED)
+    settings.hub.backend = "postgres"
+    if args.dsn:
+        settings.hub.dsn = args.dsn
+    try:
+        dst = open_store(settings)
+    except BackendError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    from core.hub.pg.transfer import copy_hub
+    from core.hub.store import HubStore
+
+    src = HubStore(source)
+    print(f"migrating {source} -> {dst.path}")
+    report = copy_hub(src, dst, progress=_progress_printer())
+    print(f"done in {report.seconds:.1f} s: {len(report.copied)} documents copied ({report.chunks} chunks, "
+          f"{report.vectors} vectors), {len(report.skipped)} already there, {report.meta} meta keys"
+          + (f"; {len(report.only_in_target)} documents only in postgres left as they are" if report.only_in_target
+             else ""))
+    for name in dst.collections():
+        st = dst.stats(name)
+        print(f"  {name}: {st['document_count']} documents, {st['chunk_count']} chunks, {st['embedded_chunks']} embedded")
+    dsn_hint = f"  dsn: {dst.path}\n" if args.dsn or settings.hub.dsn else ""
+    print("use it: in settings.yaml\n  hub:\n    backend: postgres\n" + dsn_hint
+          + "(or PAPERPILOT_HUB_BACKEND=postgres); `paperpilot hub stop` first if a hub daemon runs")
+    return EXIT_OK
+
+
+def _progress_printer():
+    import time
+
+    tty = sys.stdout.isatty()
+    last = [0.0]
+
+    def show(done: int, total: int, report) -> None:
+        now = time.monotonic()
+        if done != total and now - last[0] < (0.2 if tty else 2.0):
+            return
+        last[0] = now
+        line = (f"  {done}/{total} documents, {report.chunks} chunks copied, {len(report.skipped)} unchanged")
+        print(("\r" + line) if tty else line, end="" if tty and done != total else "\n", flush=True)
+
+    return show
+
+
+def _pg(args: argparse.Namespace) -> int:
+    settings = load_settings_or_exit(args)
+    from core.hub.pg.embedded import Cluster, EmbeddedError
+
+    cluster = Cluster.for_home(settings.paths.home_dir())
+    try:
+        if args.pg_command == "start":
+            running = cluster.running_pid()
+            dsn = cluster.ensure_running()
+            pid = cluster.running_pid()
+            print(f"embedded postgres {'already running' if running else 'started'}: pid {pid}, data {cluster.pgdata}")
+            print(f"dsn: {dsn}")
+            if settings.hub.backend != "postgres":
+                print("the hub uses it once hub.backend is postgres (settings.yaml, or PAPERPILOT_HUB_BACKEND=postgres)")
+        elif args.pg_command == "stop":
+            print("embedded postgres stopped" if cluster.stop() else "embedded postgres not running")
+        else:
+            pid = cluster.running_pid()
+            print(f"embedded postgres: {'running, pid ' + str(pid) if pid else 'not running'}, data {cluster.pgdata}"
+                  + (f"\ndsn: {cluster.dsn()}" if pid else ""))
+            from core.hub.pg.store import redact
+
+            print(f"hub.backend: {settings.hub.backend}"
+                  + (f", hub.dsn: {redact(settings.hub.dsn)}" if settings.hub.dsn else ""))
+    except EmbeddedError as exc:
+        return fail(str(exc), EXIT_FAILED)
     return EXIT_OK

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings_or_exit(args)
     from core.hub import ocr
     from core.hub.ingest import Ingestor, expand_paths, valid_collection
-    from core.hub.store import HubStore
+    from core.hub.pg import BackendError, open_store
 
     ocr.configure(settings.hub)
 
@@ -56,7 +56,10 @@ def run(args: argparse.Namespace) -> int:
     fetched, unfetched = _fetch_arxiv(refs, settings, getattr(args, "offline", False))
     args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
-    store = HubStore(settings.paths.resolve(settings.paths.hub_db))
+    try:
+        store = open_store(settings)  # hub.backend: the SQLite file or PostgreSQL
+    except BackendError as exc:
+        return fail(str(exc), EXIT_FAILED)
     ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits,
                         keep_versions=settings.hub.keep_versions)
     meta = {str(path.resolve()): info for path, info in fetched}
