@@ -1,13 +1,18 @@
-"""Pure parts: outline files, outline diffs, facets, dedupe across points, queries per point."""
+"""Pure parts: outline files, outline diffs, facets, dedupe across points, queries per point, the
+review's References list."""
 
 from __future__ import annotations
 
 import pytest
 
+import re
+
 from core.research.outline import OutlineError, diff, facets, load_outline
+from core.research.review import Section, assemble
 from core.research.search import PointHits, dedupe, queries
 from core.research.types import KnowledgePoint, Outline
 from core.types import RetrievedContext
+from core.vocabulary import Vocabulary
 
 
 def outline_dict(**over) -> dict:
@@ -64,3 +69,20 @@ def test_each_chunk_is_kept_under_the_point_that_scored_it_highest():
 def test_a_point_is_searched_with_its_topic_and_keyword_sub_queries():
     p = KnowledgePoint(id="KP1", category="C", topic="LoRA (2021): fine-tuning", search_keywords=["rank", "LoRA memory"])
     assert queries(p) == ["LoRA (2021): fine-tuning", "LoRA rank", "LoRA memory"]
+
+
+def test_each_reference_is_its_own_list_item_numbered_as_cited():
+    """A Markdown list, not one paragraph: the chat showed ``[1] … [2] … [3] …`` run together."""
+    contexts = [RetrievedContext(content=f"c{i}", chunk_id=f"c{i}", title=f"Paper {i}", breadcrumb=f"Paper {i} > Intro")
+                for i in (1, 2, 3)]
+    points = [KnowledgePoint(id=f"KP{i}", category="C", topic=f"topic {i}") for i in (1, 2)]
+    sections = [Section(points[0], "First claim [3]. Second claim [1]."), Section(points[1], "Third claim [2].")]
+    found = [PointHits("KP1", contexts[:1] + contexts[2:]), PointHits("KP2", contexts[1:2])]
+    review = assemble(Outline(title="T", knowledge_points=points), sections, [], contexts, found,
+                      {"KP1": [1, 3], "KP2": [2]}, Vocabulary(), retried=[], uncovered=[])
+    body, refs = review.markdown.split("## References\n")
+    items = [line for line in refs.splitlines() if line.strip()]
+    assert items == ["- [1] Paper 3 — Paper 3 > Intro", "- [2] Paper 1 — Paper 1 > Intro",
+                     "- [3] Paper 2 — Paper 2 > Intro"]
+    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", body)})
+    assert cited == [s.index for s in review.sources] == [1, 2, 3]
