@@ -7,12 +7,12 @@ import pytest
 
 import re
 
-from core.research.outline import OutlineError, diff, facets, load_outline
+from core.research.outline import OutlineError, clarifying_questions, diff, facets, load_outline
 from core.research.review import Section, assemble
 from core.research.search import PointHits, dedupe, queries
 from core.research.types import KnowledgePoint, Outline
 from core.types import RetrievedContext
-from core.vocabulary import Vocabulary
+from core.vocabulary import Term, Vocabulary
 
 
 def outline_dict(**over) -> dict:
@@ -86,3 +86,14 @@ def test_each_reference_is_its_own_list_item_numbered_as_cited():
                      "- [3] Paper 2 — Paper 2 > Intro"]
     cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", body)})
     assert cited == [s.index for s in review.sources] == [1, 2, 3]
+
+
+def test_the_focus_question_names_only_papers_with_a_short_name():
+    """A long title has no head (``title_head`` is empty): it is left out, not listed as ``, ,``."""
+    long = "Training language models to follow instructions with human feedback"
+    vocab = Vocabulary(terms=(Term(long, year=2022, kind="paper"), Term("DPO: Direct Preference Optimization",
+                       year=2023, kind="paper"), Term("LoRA: Low-Rank Adaptation", year=2021, kind="paper")))
+    focus = clarifying_questions("LoRA and DPO", vocab)[1].question
+    assert focus.endswith("The library holds, among others: DPO, LoRA.")
+    nameless = Vocabulary(terms=(Term(long, year=2022, kind="paper"),))
+    assert clarifying_questions("LoRA", nameless)[1].question == "Which methods or papers should it focus on?"
