@@ -137,6 +137,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("research_send_answers", "Send the answers", "ctrl+s", "clarify", "send", label="Send"),
     ActionSpec("research_skip", "Skip the questions (the outline comes from the topic alone)", "ctrl+o", "clarify",
                "skip", label="Skip"),
+    ActionSpec("research_next_answer", "Next question (on the last one: send the answers)", "enter", "clarify",
+               "next_answer", show=False, palette=False, priority=True),
     ActionSpec("outline_confirm", "Start the search with this outline", "ctrl+s", "outline", "confirm",
                label="Search"),
     ActionSpec("outline_add", "Add a knowledge point (in the list)", "a,insert", "outline", "add", label="Add"),

@@ -215,6 +215,21 @@ async def test_the_form_sends_the_typed_answers_by_question_id(settings):
         assert agent.calls[-1]["answers"] == {1: "LoRA and QLoRA"} and agent.calls[-1]["topic"] is None
 
 
+async def test_keys_typed_in_one_burst_after_enter_land_in_the_next_answer(settings):
+    """tmux send-keys, a paste or a fast typist deliver enter and the next answer together: the
+    focus moves on enter itself, not after the keys already queued behind it."""
+    from textual import events
+
+    app, agent = research_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send_topic(pilot)
+        burst = [("enter", "\r"), *(("space" if c == " " else c, c) for c in "since 2021"), ("enter", "\r")]
+        for key, char in burst:
+            app.post_message(events.Key(key, char))
+        await wait_until(pilot, lambda: screen_name(app) == "OutlineScreen")  # enter on the last one sends
+        assert agent.calls[-1]["answers"] == {2: "since 2021"}
+
+
 async def test_skip_sends_no_answers_and_esc_keeps_what_was_typed(settings):
     app, agent = research_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
