@@ -289,6 +289,24 @@ async def test_importance_from_the_form_and_an_unchanged_outline_is_sent_as_prop
         assert agent.calls[-1]["outline"] == OUTLINE
 
 
+async def test_the_outline_table_shows_each_points_topic_at_80_columns(settings):
+    """The topic says what a point is: it comes before the category, which is long and repeats
+    (the offline brain names categories after the topic's facets)."""
+    from paperpilot_tui.screens.research_outline import OutlineScreen
+
+    facet = "Alignment of large language models"
+    outline = OUTLINE.model_copy(update={"knowledge_points": [
+        p.model_copy(update={"category": facet}) for p in OUTLINE.knowledge_points]})
+    app, agent = research_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(OutlineScreen(outline))
+        await wait_until(pilot, lambda: screen_name(app) == "OutlineScreen")
+        table = app.screen.query_one("#points")
+        columns = [(str(c.label), c.get_render_width(table)) for c in table.ordered_columns]
+        x = sum(width for _label, width in columns[:[label for label, _ in columns].index("topic")])
+        assert x + 12 <= table.scrollable_content_region.width, columns
+
+
 async def test_raw_json_error_names_the_field_and_keeps_the_text(settings):
     app, agent = research_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
