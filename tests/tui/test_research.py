@@ -230,6 +230,30 @@ async def test_keys_typed_in_one_burst_after_enter_land_in_the_next_answer(setti
         assert agent.calls[-1]["answers"] == {2: "since 2021"}
 
 
+async def test_the_form_fits_an_80_column_terminal(settings):
+    app, agent = research_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send_topic(pilot)
+        dialog = app.screen.query_one("#dialog")
+        assert dialog.region.x >= 0 and dialog.region.right <= 80, dialog.region
+        assert app.screen.query_one("#answer-1").region.right <= dialog.region.right
+
+
+async def test_at_80x24_the_graph_pane_takes_the_whole_screen_for_the_stages(settings):
+    """One pane at a time: the graph gets all of it, and the five stages (15 rows) fit."""
+    app, agent = research_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.session.warm.is_set())
+        await pilot.press("ctrl+r", "f6")
+        await pilot.pause()
+        graph = app.main_screen.query_one("#graph")
+        assert graph.region.width == 80 and graph.region.height >= 18, graph.region
+        for pane in ("trace", "memory"):
+            app.main_screen.action_pane(pane)
+            await pilot.pause()
+            assert app.main_screen.query_one(f"#{pane}").region.width == 80
+
+
 async def test_skip_sends_no_answers_and_esc_keeps_what_was_typed(settings):
     app, agent = research_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
