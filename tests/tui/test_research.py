@@ -349,7 +349,7 @@ async def test_raw_json_error_names_the_field_and_keeps_the_text(settings):
         area.load_text(bad.replace('"urgent"', '"low"').replace("Memory and accuracy", "Memory"))
         await pilot.press("ctrl+t")
         assert not app.screen.raw and not error.has_class("-on")
-        assert app.screen.query_one("#points").get_row_at(2)[1:4] == ["low", "Comparisons", "Memory trade-offs"]
+        assert app.screen.query_one("#points").get_row_at(2)[1:4] == ["low", "Memory trade-offs", "Comparisons"]
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: len(agent.calls) == 3)
         assert agent.calls[-1]["outline"].knowledge_points[2].topic == "Memory trade-offs"
