@@ -48,9 +48,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open_memory", "Memory browser: facts the agent remembers", "f3", "app", "open_memory"),
     ActionSpec("open_replay", "Replay a past trace", "f4", "app", "open_replay"),
     ActionSpec("new_session", "New session", "ctrl+n", "app", "new_session", show=False),
-    # alt+t: sent as ESC t by every terminal and tmux (like alt+1..4), bound by no widget
+    # alt+t: sent as ESC t by every terminal and tmux, which Textual reads as alt+t with the printable
+    # character "t": a priority binding, or the focused question box types a "t" instead
     ActionSpec("open_topics", "Topics: the collection's subjects and their documents; ask within one", "alt+t",
-               "app", "open_topics", show=False),
+               "app", "open_topics", show=False, priority=True),
     ActionSpec("cycle_theme", "Next theme (incl. high contrast)", "f9", "app", "cycle_theme", show=False),
     ActionSpec("high_contrast", "High-contrast theme", "f10", "app", "high_contrast", show=False),
     ActionSpec("quit", "Quit", "ctrl+q", "app", "quit", priority=True),
@@ -137,6 +138,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("research_send_answers", "Send the answers", "ctrl+s", "clarify", "send", label="Send"),
     ActionSpec("research_skip", "Skip the questions (the outline comes from the topic alone)", "ctrl+o", "clarify",
                "skip", label="Skip"),
+    ActionSpec("research_next_answer", "Next question (on the last one: send the answers)", "enter", "clarify",
+               "next_answer", show=False, palette=False, priority=True),
     ActionSpec("outline_confirm", "Start the search with this outline", "ctrl+s", "outline", "confirm",
                label="Search"),
     ActionSpec("outline_add", "Add a knowledge point (in the list)", "a,insert", "outline", "add", label="Add"),

@@ -84,8 +84,8 @@ async def await_answers(state: ResearchState, runtime: Any) -> dict:
     update: dict = {"answers": {str(k): str(v) for k, v in (got.get("answers") or {}).items()}}
     if got.get("edit"):
         update["edit"] = got["edit"]
-    if got.get("confirm"):
-        update["auto_confirm"] = True
+    if "confirm" in got:  # this call decides whether the outline is confirmed or shown (--print-outline)
+        update["auto_confirm"] = bool(got["confirm"])
     return update
 
 

@@ -46,7 +46,7 @@ def clarifying_questions(topic: str, vocabulary: Vocabulary) -> list[ClarifyingQ
     scope = (f"Should the review cover all of: {'; '.join(parts)}, or only some of them?" if len(parts) > 1
              else f"What should “{topic.strip()}” include, and what should it leave out?")
     papers = [t for t in vocabulary.terms if t.kind == "paper"]
-    names = ", ".join(title_head(t.name) for t in papers[:6])
+    names = ", ".join([head for head in (title_head(t.name) for t in papers) if head][:6])
     focus = "Which methods or papers should it focus on?" + (f" The library holds, among others: {names}." if names else "")
     years = sorted(t.year for t in papers if t.year)
     span = f" (the indexed papers span {years[0]}–{years[-1]})" if years else ""

@@ -132,7 +132,7 @@ def assemble(outline: Outline, sections: list[Section], gap_lines: list[str], co
     for src in sources:
         name, year = paper_of(contexts[_index_of(contexts, src.chunk_id)], vocabulary)
         where = f" — {src.breadcrumb}" if src.breadcrumb else ""
-        refs.append(f"[{src.index}] {src.title or name}{f' ({year})' if year else ''}{where}")
+        refs.append(f"- [{src.index}] {src.title or name}{f' ({year})' if year else ''}{where}")
     markdown = body.rstrip() + "\n" + ("\n".join(refs) + "\n" if sources else "")
     number = {s.chunk_id: s.index for s in sources}
     by_id = {h.point_id: h for h in found}

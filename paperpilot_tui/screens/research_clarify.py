@@ -8,6 +8,7 @@ in the palette reopens the form).
 from __future__ import annotations
 
 from textual import on
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
@@ -65,14 +66,19 @@ class ClarifyScreen(ModalScreen[dict[int, str] | None]):
                 out[q.id] = text
         return out
 
-    @on(Input.Submitted)
-    def _next(self, event: Input.Submitted) -> None:
+    def action_next_answer(self) -> None:
+        """Enter in an answer: the next one takes the focus, the last one sends the answers. A
+        priority binding, so the focus moves before the keys that came with enter are delivered
+        (tmux send-keys, a paste, a fast typist); on a button, enter presses it. Sending waits
+        for the keys already delivered to the box, so its answer is complete."""
         boxes = list(self.query(Input))
-        at = boxes.index(event.input)
+        if self.focused not in boxes:
+            raise SkipAction()
+        at = boxes.index(self.focused)
         if at + 1 < len(boxes):
-            boxes[at + 1].focus()
+            self.set_focus(boxes[at + 1])
         else:
-            self.action_send()
+            boxes[at].call_later(self.action_send)
 
     @on(Button.Pressed, "#send")
     def action_send(self) -> None:

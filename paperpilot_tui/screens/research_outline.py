@@ -22,7 +22,7 @@ from paperpilot_tui.actions import bindings
 from paperpilot_tui.screens import research_outline_edit as edit
 
 FIELDS = ("topic", "category", "search_keywords")
-COLUMNS = ("id", "importance", "category", "topic", "keywords")
+COLUMNS = ("id", "importance", "topic", "category", "keywords")  # the topic first: it says what a point is
 
 
 class OutlineScreen(Screen[Outline | None]):
@@ -78,7 +78,7 @@ class OutlineScreen(Screen[Outline | None]):
         table = self.query_one("#points", DataTable)
         table.clear()
         for n, p in enumerate(self.outline.knowledge_points):
-            table.add_row(p.id, p.importance, p.category, p.topic, ", ".join(p.search_keywords), key=str(n))
+            table.add_row(p.id, p.importance, p.topic, p.category, ", ".join(p.search_keywords), key=str(n))
         points = self.outline.knowledge_points
         if points:
             table.move_cursor(row=min(max(row, 0), len(points) - 1))

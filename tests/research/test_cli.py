@@ -63,3 +63,15 @@ def test_without_answers_it_prints_the_questions_and_how_to_resume(research_home
     (tmp_path / "bad.json").write_text('{"one": "x"}')
     bad = pp(research_home, config, "--session", session, "--answers", "bad.json", cwd=tmp_path)
     assert bad.returncode == 2 and "key 'one' is not a question number" in bad.stderr
+
+
+def test_answers_with_print_outline_stop_at_the_outline(research_home, hub_db, tmp_path):
+    """The first call (no --print-outline) must not decide that later calls run through to the review."""
+    config = write_settings(tmp_path / "settings.yaml", hub_db)
+    asked = pp(research_home, config, TOPIC, cwd=tmp_path)
+    session = re.search(r"--session (\w+) --answers", asked.stdout).group(1)
+    (tmp_path / "a.json").write_text(json.dumps({"4": "overview"}))
+    shown = pp(research_home, config, "--session", session, "--answers", "a.json", "--print-outline", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert len(json.loads(shown.stdout)["knowledge_points"]) == 4
+    assert not re.search(r"^point \d", shown.stderr, re.M)

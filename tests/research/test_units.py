@@ -1,13 +1,18 @@
-"""Pure parts: outline files, outline diffs, facets, dedupe across points, queries per point."""
+"""Pure parts: outline files, outline diffs, facets, dedupe across points, queries per point, the
+review's References list."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.research.outline import OutlineError, diff, facets, load_outline
+import re
+
+from core.research.outline import OutlineError, clarifying_questions, diff, facets, load_outline
+from core.research.review import Section, assemble
 from core.research.search import PointHits, dedupe, queries
 from core.research.types import KnowledgePoint, Outline
 from core.types import RetrievedContext
+from core.vocabulary import Term, Vocabulary
 
 
 def outline_dict(**over) -> dict:
@@ -82,3 +87,31 @@ def test_headings_papers_share_are_not_a_point_s_search_keywords():
     keywords = {k for p in outline.knowledge_points for k in p.search_keywords}
     assert "Key results" not in keywords
     assert {"Low-rank update matrices", "4-bit NormalFloat quantization"} <= keywords
+
+
+def test_each_reference_is_its_own_list_item_numbered_as_cited():
+    """A Markdown list, not one paragraph: the chat showed ``[1] … [2] … [3] …`` run together."""
+    contexts = [RetrievedContext(content=f"c{i}", chunk_id=f"c{i}", title=f"Paper {i}", breadcrumb=f"Paper {i} > Intro")
+                for i in (1, 2, 3)]
+    points = [KnowledgePoint(id=f"KP{i}", category="C", topic=f"topic {i}") for i in (1, 2)]
+    sections = [Section(points[0], "First claim [3]. Second claim [1]."), Section(points[1], "Third claim [2].")]
+    found = [PointHits("KP1", contexts[:1] + contexts[2:]), PointHits("KP2", contexts[1:2])]
+    review = assemble(Outline(title="T", knowledge_points=points), sections, [], contexts, found,
+                      {"KP1": [1, 3], "KP2": [2]}, Vocabulary(), retried=[], uncovered=[])
+    body, refs = review.markdown.split("## References\n")
+    items = [line for line in refs.splitlines() if line.strip()]
+    assert items == ["- [1] Paper 3 — Paper 3 > Intro", "- [2] Paper 1 — Paper 1 > Intro",
+                     "- [3] Paper 2 — Paper 2 > Intro"]
+    cited = sorted({int(n) for n in re.findall(r"\[(\d+)\]", body)})
+    assert cited == [s.index for s in review.sources] == [1, 2, 3]
+
+
+def test_the_focus_question_names_only_papers_with_a_short_name():
+    """A long title has no head (``title_head`` is empty): it is left out, not listed as ``, ,``."""
+    long = "Training language models to follow instructions with human feedback"
+    vocab = Vocabulary(terms=(Term(long, year=2022, kind="paper"), Term("DPO: Direct Preference Optimization",
+                       year=2023, kind="paper"), Term("LoRA: Low-Rank Adaptation", year=2021, kind="paper")))
+    focus = clarifying_questions("LoRA and DPO", vocab)[1].question
+    assert focus.endswith("The library holds, among others: DPO, LoRA.")
+    nameless = Vocabulary(terms=(Term(long, year=2022, kind="paper"),))
+    assert clarifying_questions("LoRA", nameless)[1].question == "Which methods or papers should it focus on?"

@@ -3,7 +3,11 @@ real trace store, real stores seeded with fixed data (:mod:`tests.support.record
 
 Used by the SVG snapshot tests and to regenerate ``screenshots/``:
 
-    python -m tests.support.screenshots [OUT_DIR]
+    python -m tests.support.screenshots [OUT_DIR [NAME ...]]
+
+NAME is a scene below, or ``research`` for the four deep-research shots, which come from one real
+run of the agent over the bundled hub instead (:mod:`tests.support.research_shots`); no NAME
+regenerates them all.
 """
 
 from __future__ import annotations
@@ -154,11 +158,21 @@ async def _shoot(name: str, out: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "screenshots"
+    names = args[1:] or [*SCENES, "research"]
+    unknown = [n for n in names if n not in SCENES and n != "research"]
+    if unknown:
+        print(f"unknown scene(s): {', '.join(unknown)}; scenes: {', '.join(SCENES)}, research", file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("TZ", "UTC")
     time.tzset()
-    for name in SCENES:
-        print(asyncio.run(_shoot(name, out)))
+    for name in names:
+        if name in SCENES:
+            print(asyncio.run(_shoot(name, out)))
+    if "research" in names:
+        from tests.support import research_shots
+
+        research_shots.main([str(out)])
     return 0
 
 

@@ -215,6 +215,45 @@ async def test_the_form_sends_the_typed_answers_by_question_id(settings):
         assert agent.calls[-1]["answers"] == {1: "LoRA and QLoRA"} and agent.calls[-1]["topic"] is None
 
 
+async def test_keys_typed_in_one_burst_after_enter_land_in_the_next_answer(settings):
+    """tmux send-keys, a paste or a fast typist deliver enter and the next answer together: the
+    focus moves on enter itself, not after the keys already queued behind it."""
+    from textual import events
+
+    app, agent = research_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send_topic(pilot)
+        burst = [("enter", "\r"), *(("space" if c == " " else c, c) for c in "since 2021"), ("enter", "\r")]
+        for key, char in burst:
+            app.post_message(events.Key(key, char))
+        await wait_until(pilot, lambda: screen_name(app) == "OutlineScreen")  # enter on the last one sends
+        assert agent.calls[-1]["answers"] == {2: "since 2021"}
+
+
+async def test_the_form_fits_an_80_column_terminal(settings):
+    app, agent = research_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send_topic(pilot)
+        dialog = app.screen.query_one("#dialog")
+        assert dialog.region.x >= 0 and dialog.region.right <= 80, dialog.region
+        assert app.screen.query_one("#answer-1").region.right <= dialog.region.right
+
+
+async def test_at_80x24_the_graph_pane_takes_the_whole_screen_for_the_stages(settings):
+    """One pane at a time: the graph gets all of it, and the five stages (15 rows) fit."""
+    app, agent = research_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.session.warm.is_set())
+        await pilot.press("ctrl+r", "f6")
+        await pilot.pause()
+        graph = app.main_screen.query_one("#graph")
+        assert graph.region.width == 80 and graph.region.height >= 18, graph.region
+        for pane in ("trace", "memory"):
+            app.main_screen.action_pane(pane)
+            await pilot.pause()
+            assert app.main_screen.query_one(f"#{pane}").region.width == 80
+
+
 async def test_skip_sends_no_answers_and_esc_keeps_what_was_typed(settings):
     app, agent = research_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -274,6 +313,24 @@ async def test_importance_from_the_form_and_an_unchanged_outline_is_sent_as_prop
         assert agent.calls[-1]["outline"] == OUTLINE
 
 
+async def test_the_outline_table_shows_each_points_topic_at_80_columns(settings):
+    """The topic says what a point is: it comes before the category, which is long and repeats
+    (the offline brain names categories after the topic's facets)."""
+    from paperpilot_tui.screens.research_outline import OutlineScreen
+
+    facet = "Alignment of large language models"
+    outline = OUTLINE.model_copy(update={"knowledge_points": [
+        p.model_copy(update={"category": facet}) for p in OUTLINE.knowledge_points]})
+    app, agent = research_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(OutlineScreen(outline))
+        await wait_until(pilot, lambda: screen_name(app) == "OutlineScreen")
+        table = app.screen.query_one("#points")
+        columns = [(str(c.label), c.get_render_width(table)) for c in table.ordered_columns]
+        x = sum(width for _label, width in columns[:[label for label, _ in columns].index("topic")])
+        assert x + 12 <= table.scrollable_content_region.width, columns
+
+
 async def test_raw_json_error_names_the_field_and_keeps_the_text(settings):
     app, agent = research_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -292,7 +349,7 @@ async def test_raw_json_error_names_the_field_and_keeps_the_text(settings):
         area.load_text(bad.replace('"urgent"', '"low"').replace("Memory and accuracy", "Memory"))
         await pilot.press("ctrl+t")
         assert not app.screen.raw and not error.has_class("-on")
-        assert app.screen.query_one("#points").get_row_at(2)[1:4] == ["low", "Comparisons", "Memory trade-offs"]
+        assert app.screen.query_one("#points").get_row_at(2)[1:4] == ["low", "Memory trade-offs", "Comparisons"]
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: len(agent.calls) == 3)
         assert agent.calls[-1]["outline"].knowledge_points[2].topic == "Memory trade-offs"

@@ -65,6 +65,26 @@ async def test_topics_screen_lists_topics_and_asks_within_one(settings):
         assert found is not None and found.topic.topic_id == second["topic_id"]
 
 
+async def test_alt_t_as_a_terminal_sends_it_opens_topics_from_the_question_box(settings):
+    """tmux and xterm send ESC t, which Textual reads as alt+t with the printable character "t":
+    the question box (focused) would type it unless the binding comes first."""
+    from textual import events
+    from textual._xterm_parser import XTermParser
+
+    app = _app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        box = app.main_screen.query_one("#chat-input")
+        box.focus()
+        await pilot.pause()
+        [key] = [e for e in XTermParser().feed("\x1bt") if isinstance(e, events.Key)] or [events.Key("alt+t", "t")]
+        assert (key.key, key.character) == ("alt+t", "t")
+        app.post_message(key)
+        await wait_until(pilot, lambda: isinstance(app.screen, TopicsScreen))
+        assert box.text == ""
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is app.main_screen)
+
+
 async def test_topics_is_in_the_command_palette(settings):
     app = _app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
