@@ -89,6 +89,21 @@ def test_name_topics_round_trip_and_a_name_scopes_like_a_label(own_hub):
     assert {t.topic_id: t.name for t in hub.list_topics("default").topics}[lora.topic_id] is None
 
 
+
+def test_migrate_to_postgres_keeps_the_topic_names(sqlite_hub_home, pg_dsn, tmp_path):
+    home = _copy_home(sqlite_hub_home, tmp_path / "home")
+    sq = Hub(home / "hub.sqlite3", sync=False)
+    sq.start(background=False)
+    lora = next(t for t in sq.list_topics("default").topics if "lora" in {d.doc_id for d in t.documents})
+    sq.name_topics({lora.topic_id: "Efficient fine-tuning"}, "default")
+    _copy_to_postgres(home, tmp_path, pg_dsn)
+    pg = Hub(tmp_path / "unused.sqlite3", sync=False, dsn=pg_dsn)
+    pg.start(background=False)
+    got = pg.list_topics("default")
+    assert {t.topic_id: t.name for t in got.topics} == {t.topic_id: t.name for t in sq.list_topics("default").topics}
+    assert {t.topic_id: t.name for t in got.topics}[lora.topic_id] == "Efficient fine-tuning"
+    pg.store.close()
+
 SPEECH, VISION = "speech audio acoustic phoneme", "image pixels detection backbone"
 CENTRES = np.random.default_rng(5).normal(size=(2, 384))
 
