@@ -298,8 +298,7 @@ class Hub:
         found = topics.topic_doc_ids(topics.current(self.store, collection), str(topic))
         if found is None:
             raise HubError(f"unknown topic {topic!r} in collection {collection!r} (see list_topics)")
-        marks = ",".join("?" * len(found[1]))
-        return {r[0] for r in self.store.conn().execute(f"SELECT id FROM chunks WHERE doc_id IN ({marks})", found[1])}
+        return self.store.chunk_rowids(found[1])
 
 
 def build_vocabulary(store: HubStore, collection: str, revision: int | None) -> Vocabulary:

@@ -365,6 +365,66 @@ class HubStore:
                                    (collection, *args)).fetchone() is not None
 
 
+    # -- topics (core.hub.topics computes them; these are the only storage operations they need) --------
+    def chunk_doc_ids(self, collection: str) -> dict[int, str]:
+        """rowid -> doc_id of every chunk of ``collection``."""
+        return dict(self.conn().execute("SELECT id, doc_id FROM chunks WHERE collection=?", (collection,)).fetchall())
+
+    def chunk_rowids(self, doc_ids: list[str]) -> set[int]:
+        """The rowids of every chunk of these documents (a topic's: the searcher's ``only``)."""
+        marks = ",".join("?" * len(doc_ids))
+        return {r[0] for r in self.conn().execute(f"SELECT id FROM chunks WHERE doc_id IN ({marks})", list(doc_ids))}
+
+    def save_topics(self, ts) -> None:
+        """Store ``ts`` (a :class:`core.hub.topics.TopicSet`) in place of the collection's topics. A
+        stored name follows the topic with the same member documents (its id may have changed); a
+        name whose documents no longer cluster together is dropped."""
+        with self.write() as db:
+            by_members = {t.members: t for t in ts.topics}
+            named = [(by_members[m], n, m, at) for _, n, m, at in db.execute(
+                "SELECT topic_id, name, members, named_at FROM topic_names WHERE collection=?", (ts.collection,))
+                if m in by_members]
+            db.execute("DELETE FROM topic_names WHERE collection=?", (ts.collection,))
+            for t, name, members, at in named:
+                t.name = name
+                db.execute("INSERT OR REPLACE INTO topic_names(collection, topic_id, name, members, named_at)"
+                           " VALUES(?,?,?,?,?)", (ts.collection, t.topic_id, name, members, at))
+            db.execute("DELETE FROM document_topics WHERE collection=?", (ts.collection,))
+            db.execute("DELETE FROM topics WHERE collection=?", (ts.collection,))
+            db.execute("INSERT OR REPLACE INTO topic_sets(collection, revision, silhouette, computed_at)"
+                       " VALUES(?,?,?,?)",
+                       (ts.collection, ts.revision if ts.revision is not None else -1, ts.silhouette, time.time()))
+            for pos, t in enumerate(ts.topics):
+                db.execute("INSERT INTO topics(collection, topic_id, position, label, keyphrases) VALUES(?,?,?,?,?)",
+                           (ts.collection, t.topic_id, pos, t.label, json.dumps(t.keyphrases)))
+                db.executemany("INSERT INTO document_topics(collection, topic_id, doc_id, score) VALUES(?,?,?,?)",
+                               [(ts.collection, t.topic_id, d, s) for d, s in t.documents])
+
+    def load_topics(self, collection: str) -> tuple[tuple, list[tuple], list[tuple]] | None:
+        """The stored topics of ``collection`` as rows, or None when none are stored: ((revision,
+        silhouette), [(topic_id, label, keyphrases JSON, name, members)] in order, [(topic_id, doc_id,
+        score)] best first)."""
+        db = self.conn()
+        row = db.execute("SELECT revision, silhouette FROM topic_sets WHERE collection=?", (collection,)).fetchone()
+        if row is None:
+            return None
+        rows = db.execute("SELECT t.topic_id, t.label, t.keyphrases, n.name, n.members FROM topics t LEFT JOIN"
+                          " topic_names n ON n.collection=t.collection AND n.topic_id=t.topic_id"
+                          " WHERE t.collection=? ORDER BY t.position", (collection,)).fetchall()
+        docs = db.execute("SELECT topic_id, doc_id, score FROM document_topics WHERE collection=?"
+                          " ORDER BY score DESC, doc_id", (collection,)).fetchall()
+        return tuple(row), [tuple(r) for r in rows], [tuple(r) for r in docs]
+
+    def set_topic_names(self, collection: str, names: list[tuple[str, str, str]]) -> None:
+        """(topic_id, name, members) each: store the name bound to those members ("" clears it)."""
+        with self.write() as db:
+            for tid, name, members in names:
+                db.execute("DELETE FROM topic_names WHERE collection=? AND topic_id=?", (collection, tid))
+                if name:
+                    db.execute("INSERT INTO topic_names(collection, topic_id, name, members, named_at)"
+                               " VALUES(?,?,?,?,?)", (collection, tid, name, members, time.time()))
+
+
 def _doc(d: dict) -> dict:
     d["authors"] = json.loads(d.get("authors") or "[]")
     return d

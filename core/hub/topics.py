@@ -30,7 +30,6 @@ import json
 import math
 import re
 import threading
-import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -110,7 +109,7 @@ def compute(store: HubStore, collection: str) -> TopicSet:
     rowids, mat = store.embedding_matrix(collection)
     if not len(rowids):
         return TopicSet(collection, revision, [])
-    doc_of = dict(store.conn().execute("SELECT id, doc_id FROM chunks WHERE collection=?", (collection,)).fetchall())
+    doc_of = store.chunk_doc_ids(collection)
     chunk_docs = [doc_of[int(r)] for r in rowids]
     doc_ids = sorted(set(chunk_docs))
     index = {d: i for i, d in enumerate(doc_ids)}
@@ -231,46 +230,24 @@ def _unique(slug: str, taken: set[str]) -> str:
 def save(store: HubStore, ts: TopicSet) -> None:
     """Store ``ts`` in place of the collection's topics. A stored name follows the topic with the
     same member documents (its id may have changed); a name whose documents no longer cluster
-    together is dropped."""
-    with store.write() as db:
-        by_members = {t.members: t for t in ts.topics}
-        named = [(by_members[m], n, m, at) for _, n, m, at in db.execute(
-            "SELECT topic_id, name, members, named_at FROM topic_names WHERE collection=?", (ts.collection,))
-            if m in by_members]
-        db.execute("DELETE FROM topic_names WHERE collection=?", (ts.collection,))
-        for t, name, members, at in named:
-            t.name = name
-            db.execute("INSERT OR REPLACE INTO topic_names(collection, topic_id, name, members, named_at)"
-                       " VALUES(?,?,?,?,?)", (ts.collection, t.topic_id, name, members, at))
-        db.execute("DELETE FROM document_topics WHERE collection=?", (ts.collection,))
-        db.execute("DELETE FROM topics WHERE collection=?", (ts.collection,))
-        db.execute("INSERT OR REPLACE INTO topic_sets(collection, revision, silhouette, computed_at) VALUES(?,?,?,?)",
-                   (ts.collection, ts.revision if ts.revision is not None else -1, ts.silhouette, time.time()))
-        for pos, t in enumerate(ts.topics):
-            db.execute("INSERT INTO topics(collection, topic_id, position, label, keyphrases) VALUES(?,?,?,?,?)",
-                       (ts.collection, t.topic_id, pos, t.label, json.dumps(t.keyphrases)))
-            db.executemany("INSERT INTO document_topics(collection, topic_id, doc_id, score) VALUES(?,?,?,?)",
-                           [(ts.collection, t.topic_id, d, s) for d, s in t.documents])
+    together is dropped (:meth:`HubStore.save_topics`, or the PostgreSQL store's)."""
+    store.save_topics(ts)
 
 
 def load(store: HubStore, collection: str) -> TopicSet | None:
     """The stored topics of ``collection``, or None when none are stored."""
-    db = store.conn()
-    row = db.execute("SELECT revision, silhouette FROM topic_sets WHERE collection=?", (collection,)).fetchone()
-    if row is None:
+    stored = store.load_topics(collection)
+    if stored is None:
         return None
-    rows = db.execute("SELECT t.topic_id, t.label, t.keyphrases, n.name, n.members FROM topics t LEFT JOIN"
-                      " topic_names n ON n.collection=t.collection AND n.topic_id=t.topic_id"
-                      " WHERE t.collection=? ORDER BY t.position", (collection,)).fetchall()
+    (revision, silhouette), rows, doc_rows = stored
     topics = [Topic(tid, label, json.loads(kp)) for tid, label, kp, _, _ in rows]
     by_id = {t.topic_id: t for t in topics}
-    for tid, doc, score in db.execute("SELECT topic_id, doc_id, score FROM document_topics WHERE collection=?"
-                                      " ORDER BY score DESC, doc_id", (collection,)):
+    for tid, doc, score in doc_rows:
         if tid in by_id:
             by_id[tid].documents.append((doc, score))
     for t, (_, _, _, name, members) in zip(topics, rows):
         t.name = name if name and members == t.members else ""  # a name is bound to its documents
-    return TopicSet(collection, row[0], topics, row[1])
+    return TopicSet(collection, revision, topics, silhouette)
 
 
 def current(store: HubStore, collection: str) -> TopicSet:
@@ -288,12 +265,7 @@ def set_names(store: HubStore, ts: TopicSet, names: dict[str, str]) -> TopicSet:
     """Store ``names`` (topic id -> name; an empty name clears one) for the topics of ``ts``, bound
     to each topic's member documents, and return the topics with their names."""
     by_id = {t.topic_id: t for t in ts.topics}
-    with store.write() as db:
-        for tid, name in names.items():
-            db.execute("DELETE FROM topic_names WHERE collection=? AND topic_id=?", (ts.collection, tid))
-            if name:
-                db.execute("INSERT INTO topic_names(collection, topic_id, name, members, named_at) VALUES(?,?,?,?,?)",
-                           (ts.collection, tid, name, by_id[tid].members, time.time()))
+    store.set_topic_names(ts.collection, [(tid, name, by_id[tid].members) for tid, name in names.items()])
     for tid, name in names.items():
         by_id[tid].name = name
     return ts

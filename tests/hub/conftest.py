@@ -19,7 +19,8 @@ import pytest
 
 from core.hub.service import Hub
 
-CONTRACT = {"test_mcp_tools", "test_retrieval", "test_upstream_and_reconnect", "test_hub_bounds", "test_pg_contract"}
+CONTRACT = {"test_mcp_tools", "test_retrieval", "test_upstream_and_reconnect", "test_hub_bounds", "test_pg_contract",
+            "test_topics"}
 _databases = itertools.count()
 
 

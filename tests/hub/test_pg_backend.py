@@ -231,6 +231,23 @@ def test_mcp_output_has_the_same_shape_on_both_backends(pg_hub, sqlite_hub_home)
     assert [t.name for t in sq.vocabulary("default").terms] == [t.name for t in pg.vocabulary("default").terms]
 
 
+
+def test_list_topics_gives_the_same_topics_on_both_backends(pg_hub, sqlite_hub_home):
+    sq, pg = _hub(sqlite_hub_home / "hub.sqlite3"), _hub(None, pg_hub[1])
+    a, b = sq.list_topics("default"), pg.list_topics("default")
+    assert len(a.topics) == 5, [t.label for t in a.topics]  # the README's five
+    # the two hubs were indexed at different times: everything but the revision is the same
+    assert a.model_dump(exclude={"revision"}) == b.model_dump(exclude={"revision"})
+    assert b.revision == pg.store.revision("default")
+    first = a.topics[0].topic_id
+    assert sq.topic_documents(first, "default") == pg.topic_documents(first, "default")
+    q = "How is the reward model trained?"
+    reward = next(t for t in b.topics if "dpo" in {d.doc_id for d in t.documents})
+    members = {d.doc_id for d in reward.documents}
+    hits = pg.query(q, 3, "default", topic=reward.topic_id)  # lexical legs differ: same scope, not same order
+    assert hits and {h.chunk.doc_id for h in hits} <= members
+    assert {h.chunk.doc_id for h in sq.query(q, 3, "default", topic=reward.topic_id)} <= members
+
 # -- migrate, CLI, errors -----------------------------------------------------------------------------
 
 def test_copy_from_sqlite_is_complete_and_rerunnable(sqlite_hub_home, pg_dsn, tmp_path):

@@ -40,9 +40,33 @@ def _copy_home(hub_home: Path, to: Path) -> Path:
 
 
 # -- the hub: storing names ---------------------------------------------------------------------------
-def test_name_topics_round_trip_and_a_name_scopes_like_a_label(hub_home, tmp_path):
-    hub = Hub(_copy_home(hub_home, tmp_path / "home") / "hub.sqlite3", sync=False)
+def _copy_to_postgres(sqlite_home: Path, tmp_path: Path, dsn: str) -> None:
+    """The indexed SQLite hub copied into the empty PostgreSQL database ``dsn`` (no re-embedding)."""
+    from core.hub.pg.store import PgStore
+    from core.hub.pg.transfer import copy_hub
+
+    home = _copy_home(sqlite_home, tmp_path / "src")
+    dst = PgStore(dsn)
+    copy_hub(HubStore(home / "hub.sqlite3"), dst)
+    dst.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def own_hub(request, sqlite_hub_home, tmp_path) -> Hub:
+    """A hub of this test's own over the indexed bundled corpus, on each backend."""
+    if request.param == "sqlite":
+        hub = Hub(_copy_home(sqlite_hub_home, tmp_path / "home") / "hub.sqlite3", sync=False)
+    else:
+        dsn = request.getfixturevalue("pg_dsn")
+        _copy_to_postgres(sqlite_hub_home, tmp_path, dsn)
+        hub = Hub(tmp_path / "unused.sqlite3", sync=False, dsn=dsn)
     hub.start(background=False)
+    yield hub
+    hub.store.close()
+
+
+def test_name_topics_round_trip_and_a_name_scopes_like_a_label(own_hub):
+    hub = own_hub
     before = hub.list_topics("default")
     assert all(t.name is None for t in before.topics)
     lora = next(t for t in before.topics if "lora" in {d.doc_id for d in t.documents})
@@ -65,13 +89,37 @@ def test_name_topics_round_trip_and_a_name_scopes_like_a_label(hub_home, tmp_pat
     assert {t.topic_id: t.name for t in hub.list_topics("default").topics}[lora.topic_id] is None
 
 
+
+def test_migrate_to_postgres_keeps_the_topic_names(sqlite_hub_home, pg_dsn, tmp_path):
+    home = _copy_home(sqlite_hub_home, tmp_path / "home")
+    sq = Hub(home / "hub.sqlite3", sync=False)
+    sq.start(background=False)
+    lora = next(t for t in sq.list_topics("default").topics if "lora" in {d.doc_id for d in t.documents})
+    sq.name_topics({lora.topic_id: "Efficient fine-tuning"}, "default")
+    _copy_to_postgres(home, tmp_path, pg_dsn)
+    pg = Hub(tmp_path / "unused.sqlite3", sync=False, dsn=pg_dsn)
+    pg.start(background=False)
+    got = pg.list_topics("default")
+    assert {t.topic_id: t.name for t in got.topics} == {t.topic_id: t.name for t in sq.list_topics("default").topics}
+    assert {t.topic_id: t.name for t in got.topics}[lora.topic_id] == "Efficient fine-tuning"
+    pg.store.close()
+
 SPEECH, VISION = "speech audio acoustic phoneme", "image pixels detection backbone"
 CENTRES = np.random.default_rng(5).normal(size=(2, 384))
 
 
-def _blob_store(path: Path) -> HubStore:
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_store(request, tmp_path):
+    """An empty store on each backend."""
+    if request.param == "sqlite":
+        return HubStore(tmp_path / "hub.sqlite3")
+    from core.hub.pg.store import PgStore
+
+    return PgStore(request.getfixturevalue("pg_dsn"))
+
+
+def _blob_store(store):
     """Two well-separated groups of three notes each (speech, vision), with given vectors."""
-    store = HubStore(path)
     rng = np.random.default_rng(6)
     for group, words, centre in (("speech", SPEECH, CENTRES[0]), ("vision", VISION, CENTRES[1])):
         for i in range(3):
@@ -91,8 +139,8 @@ def _names(store: HubStore) -> dict[str, str]:
     return {t.documents[0][0].rstrip("0123456789"): t.name for t in topics.current(store, "c").topics}
 
 
-def test_a_name_survives_an_unchanged_recompute_and_is_dropped_when_the_documents_change(tmp_path):
-    store = _blob_store(tmp_path / "hub.sqlite3")
+def test_a_name_survives_an_unchanged_recompute_and_is_dropped_when_the_documents_change(empty_store):
+    store = _blob_store(empty_store)
     ts = topics.current(store, "c")
     assert sorted(sorted(d for d, _ in t.documents) for t in ts.topics) == [
         ["speech0", "speech1", "speech2"], ["vision0", "vision1", "vision2"]]

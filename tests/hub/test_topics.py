@@ -80,8 +80,17 @@ VISION = "Image classification with convolutional networks on labelled images; t
          "pretrained on ImageNet images and transferred to object detection in photographs."
 
 
-def test_ingest_recomputes_a_collections_topics_and_a_delete_is_seen_lazily(hub, tmp_path):
-    store = HubStore(tmp_path / "hub.sqlite3")
+def _empty_store(request, hub_backend: str, tmp_path: Path):
+    """An empty store of the backend under test."""
+    if hub_backend == "sqlite":
+        return HubStore(tmp_path / "hub.sqlite3")
+    from core.hub.pg.store import PgStore
+
+    return PgStore(request.getfixturevalue("pg_dsn"))
+
+
+def test_ingest_recomputes_a_collections_topics_and_a_delete_is_seen_lazily(hub, hub_backend, request, tmp_path):
+    store = _empty_store(request, hub_backend, tmp_path)
     docs = tmp_path / "papers"
     docs.mkdir()
     for i in range(3):

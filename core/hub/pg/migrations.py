@@ -8,7 +8,8 @@ searcher fuses on, ``chunks.tsv`` is the full-text leg (title, file name, breadc
 index), ``embeddings.vector`` the dense leg (pgvector, HNSW with cosine distance), and
 ``lexemes`` the vocabulary that fuzzy keyword search looks typos up in. Step 2 adds document
 versions: ``chunks.version``/``current`` (and ``embeddings.current``, so the HNSW scan filters
-without a join), ``documents.deleted_at`` and ``doc_versions``.
+without a join), ``documents.deleted_at`` and ``doc_versions``. Step 3 adds the topic tables
+(``topic_sets``, ``topics``, ``document_topics``, ``topic_names``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,21 @@ CREATE INDEX chunks_current ON chunks(collection, current, id);
 CREATE INDEX chunks_version ON chunks(doc_id, version);
 ANALYZE chunks;
 ANALYZE embeddings;
+"""),
+    (3, "topics and their names (core.hub.topics.SCHEMA on SQLite)", """
+CREATE TABLE topic_sets(
+  collection TEXT PRIMARY KEY, revision BIGINT NOT NULL, silhouette DOUBLE PRECISION,
+  computed_at DOUBLE PRECISION NOT NULL);
+CREATE TABLE topics(
+  collection TEXT NOT NULL, topic_id TEXT NOT NULL, position INTEGER NOT NULL, label TEXT NOT NULL,
+  keyphrases TEXT NOT NULL, PRIMARY KEY(collection, topic_id));
+CREATE TABLE document_topics(
+  collection TEXT NOT NULL, topic_id TEXT NOT NULL, doc_id TEXT NOT NULL, score DOUBLE PRECISION NOT NULL,
+  PRIMARY KEY(collection, topic_id, doc_id));
+CREATE INDEX document_topics_doc ON document_topics(doc_id);
+CREATE TABLE topic_names(
+  collection TEXT NOT NULL, topic_id TEXT NOT NULL, name TEXT NOT NULL, members TEXT NOT NULL,
+  named_at DOUBLE PRECISION NOT NULL, PRIMARY KEY(collection, topic_id));
 """),
 ]
 

@@ -343,3 +343,62 @@ class PgStore:
         row = self.conn().execute("SELECT count(*) FILTER (WHERE collection=%s AND current=1), count(*)"
                                   " FROM embeddings", (collection,)).fetchone()
         return row[0], row[1]
+
+    # -- topics (the same rows as :meth:`core.hub.store.HubStore.save_topics` and its neighbours) -----
+    def chunk_doc_ids(self, collection: str) -> dict[int, str]:
+        return dict(self.conn().execute("SELECT id, doc_id FROM chunks WHERE collection=%s", (collection,)).fetchall())
+
+    def chunk_rowids(self, doc_ids: list[str]) -> set[int]:
+        return {r[0] for r in self.conn().execute("SELECT id FROM chunks WHERE doc_id = ANY(%s)", (list(doc_ids),))}
+
+    def save_topics(self, ts) -> None:
+        """Store ``ts`` in place of the collection's topics; a stored name follows its member documents."""
+        with self.write() as db:
+            by_members = {t.members: t for t in ts.topics}
+            named = [(by_members[m], n, m, at) for _, n, m, at in db.execute(
+                "SELECT topic_id, name, members, named_at FROM topic_names WHERE collection=%s",
+                (ts.collection,)).fetchall() if m in by_members]
+            db.execute("DELETE FROM topic_names WHERE collection=%s", (ts.collection,))
+            for t, name, members, at in named:
+                t.name = name
+                db.execute("INSERT INTO topic_names(collection, topic_id, name, members, named_at)"
+                           " VALUES(%s, %s, %s, %s, %s) ON CONFLICT(collection, topic_id) DO UPDATE SET"
+                           " name = excluded.name, members = excluded.members, named_at = excluded.named_at",
+                           (ts.collection, t.topic_id, name, members, at))
+            db.execute("DELETE FROM document_topics WHERE collection=%s", (ts.collection,))
+            db.execute("DELETE FROM topics WHERE collection=%s", (ts.collection,))
+            db.execute("INSERT INTO topic_sets(collection, revision, silhouette, computed_at) VALUES(%s, %s, %s, %s)"
+                       " ON CONFLICT(collection) DO UPDATE SET revision = excluded.revision,"
+                       " silhouette = excluded.silhouette, computed_at = excluded.computed_at",
+                       (ts.collection, ts.revision if ts.revision is not None else -1, ts.silhouette, time.time()))
+            with db.cursor() as cur:
+                for pos, t in enumerate(ts.topics):
+                    cur.execute("INSERT INTO topics(collection, topic_id, position, label, keyphrases)"
+                                " VALUES(%s, %s, %s, %s, %s)",
+                                (ts.collection, t.topic_id, pos, _text(t.label), _text(json.dumps(t.keyphrases))))
+                    if t.documents:
+                        cur.executemany("INSERT INTO document_topics(collection, topic_id, doc_id, score)"
+                                        " VALUES(%s, %s, %s, %s)",
+                                        [(ts.collection, t.topic_id, d, float(s)) for d, s in t.documents])
+
+    def load_topics(self, collection: str) -> tuple[tuple, list[tuple], list[tuple]] | None:
+        """As :meth:`core.hub.store.HubStore.load_topics` (doc ids ordered bytewise, as SQLite does)."""
+        db = self.conn()
+        row = db.execute("SELECT revision, silhouette FROM topic_sets WHERE collection=%s", (collection,)).fetchone()
+        if row is None:
+            return None
+        rows = db.execute("SELECT t.topic_id, t.label, t.keyphrases, n.name, n.members FROM topics t LEFT JOIN"
+                          " topic_names n ON n.collection=t.collection AND n.topic_id=t.topic_id"
+                          " WHERE t.collection=%s ORDER BY t.position", (collection,)).fetchall()
+        docs = db.execute("SELECT topic_id, doc_id, score FROM document_topics WHERE collection=%s"
+                          ' ORDER BY score DESC, doc_id COLLATE "C"', (collection,)).fetchall()
+        return tuple(row), [tuple(r) for r in rows], [tuple(r) for r in docs]
+
+    def set_topic_names(self, collection: str, names: list[tuple[str, str, str]]) -> None:
+        """(topic_id, name, members) each: store the name bound to those members ("" clears it)."""
+        with self.write() as db:
+            for tid, name, members in names:
+                db.execute("DELETE FROM topic_names WHERE collection=%s AND topic_id=%s", (collection, tid))
+                if name:
+                    db.execute("INSERT INTO topic_names(collection, topic_id, name, members, named_at)"
+                               " VALUES(%s, %s, %s, %s, %s)", (collection, tid, _text(name), members, time.time()))

@@ -4,7 +4,8 @@ Per document, in one PostgreSQL transaction each: the document row (version and 
 chunks (same chunk ids) and their vectors, read from the SQLite file as stored (nothing is
 re-embedded). A document already copied with the same file hash, version, update time and as many
 chunks and vectors is skipped (vectors embedded later in SQLite are copied on the next run), so the copy can be interrupted and re-run; the meta table (the bundled notes'
-digests among it) is copied last, and every collection is created even when empty. Documents that
+digests among it) is copied last with the topics' given names (the topics themselves are recomputed
+there, the same ones), and every collection is created even when empty. Documents that
 exist only in PostgreSQL are left alone and counted.
 """
 
@@ -62,6 +63,12 @@ def copy_hub(src: HubStore, dst, progress: Progress | None = None) -> CopyReport
             db.execute("INSERT INTO meta(key, value) VALUES(%s, %s)"
                        " ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
     report.meta = len(items)
+    names = list(src.conn().execute("SELECT collection, topic_id, name, members, named_at FROM topic_names"))
+    with dst.write() as db:  # topics are recomputed there (the same ones); a name finds its topic by its documents
+        for row in names:
+            db.execute("INSERT INTO topic_names(collection, topic_id, name, members, named_at)"
+                       " VALUES(%s, %s, %s, %s, %s) ON CONFLICT(collection, topic_id) DO UPDATE SET"
+                       " name = excluded.name, members = excluded.members, named_at = excluded.named_at", row)
     mine = {d["doc_id"] for d in docs}
     report.only_in_target = [d["doc_id"] for d in dst.documents() if d["doc_id"] not in mine]
     report.seconds = time.perf_counter() - t0
