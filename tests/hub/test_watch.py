@@ -263,9 +263,12 @@ def test_hub_watch_cli_indexes_until_interrupted(tmp_path):
     home.mkdir(mode=0o700)
     folder.mkdir()
     code = "import sys; from paperpilot_tui.cli.main import main; sys.exit(main())"
+    # A terminal's Ctrl-C: SIGINT handled by default in the child, also when the suite itself runs as a
+    # background job of a non-interactive shell (which starts it with SIGINT ignored, inherited by children).
     proc = subprocess.Popen([sys.executable, "-c", code, "hub", "watch", str(folder), "--collection", "inbox"],
                             cwd=REPO, env={**os.environ, "PAPERPILOT_HOME": str(home)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     def line(deadline_s: float) -> str:  # a bounded readline: a hung watcher fails the test, never blocks it
         import select
 
