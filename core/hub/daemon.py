@@ -276,6 +276,14 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
+def daemon_app(app: Any, token: str, connections: int) -> Any:
+    """The daemon's ASGI app: the token first, then at most ``connections`` requests in flight
+    (``limits.hub_connections``, as ``hub serve --transport http`` has), then the MCP app."""
+    from core.hub.auth import ConnectionLimit
+
+    return BearerAuth(ConnectionLimit(app, connections), token)
+
+
 def run_daemon(argv: list[str]) -> int:
     import argparse
     import secrets
@@ -327,7 +335,7 @@ def run_daemon(argv: list[str]) -> int:
     watcher = start_watching(hub, settings)
     server = build_server(hub, host="127.0.0.1", port=port, request_bytes=settings.limits.request_bytes)
     token = secrets.token_urlsafe(32)
-    app = BearerAuth(server.streamable_http_app(), token)
+    app = daemon_app(server.streamable_http_app(), token, settings.limits.hub_connections)
     config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
     write_state(path, DaemonState(pid=os.getpid(), port=port, token=token, started=time.time(), db=str(db)))
     print(f"hub daemon: pid {os.getpid()} serving http://127.0.0.1:{port}/mcp", flush=True)

@@ -206,3 +206,41 @@ def test_stale_file_is_cleaned_by_the_client_which_uses_stdio(tmp_path, monkeypa
     assert client._daemon() is None
     assert not daemon.state_path(tmp_path).exists()
     assert any("stale" in n for n in client.notices)
+
+
+async def test_the_daemon_app_checks_the_token_and_caps_requests_in_flight():
+    """The warm hub has the same request cap as `hub serve --transport http`: a request past
+    ``limits.hub_connections`` gets a one-line 503 (before, the daemon had only its token check)."""
+    import asyncio
+
+    from core.hub.daemon import daemon_app
+
+    release = asyncio.Event()
+
+    async def mcp_app(scope, receive, send):  # stands in for the MCP app: holds its request open
+        await release.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    app = daemon_app(mcp_app, "tok", connections=1)
+
+    async def request(token: str) -> tuple[int, bytes]:
+        sent: list[dict] = []
+
+        async def send(message: dict) -> None:
+            sent.append(message)
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        scope = {"type": "http", "headers": [(b"authorization", f"Bearer {token}".encode())]}
+        await app(scope, receive, send)
+        return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
+
+    held = asyncio.create_task(request("tok"))
+    await asyncio.sleep(0.05)
+    assert (await request("wrong"))[0] == 401
+    status, body = await request("tok")
+    assert status == 503 and b"limits.hub_connections" in body
+    release.set()
+    assert await held == (200, b"ok")
