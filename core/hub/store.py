@@ -22,6 +22,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from collections.abc import Iterator
 
 import numpy as np
@@ -101,7 +102,67 @@ def _chunk(row: tuple) -> ChunkRow:
                     row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14], row[15], bool(row[16]))
 
 
-class HubStore:
+class SharedReads:
+    """The reads both backends share word for word (:class:`HubStore` here, ``PgStore`` in
+    :mod:`core.hub.pg.store`): the SQL is written once with ``?`` and sent with the driver's
+    placeholder (``MARK``: ``?`` for sqlite3, ``%s`` for psycopg)."""
+
+    MARK = "?"
+    _local: threading.local
+
+    def conn(self) -> Any:
+        raise NotImplementedError
+
+    def _execute(self, sql: str, args: tuple | list = ()) -> Any:
+        return self.conn().execute(sql if self.MARK == "?" else sql.replace("?", self.MARK), args)
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def collections(self) -> list[str]:
+        return [r[0] for r in self._execute("SELECT name FROM collections ORDER BY name")]
+
+    def has_collection(self, name: str) -> bool:
+        return self._execute("SELECT 1 FROM collections WHERE name=?", (name,)).fetchone() is not None
+
+    def revision(self, name: str) -> int | None:
+        row = self._execute("SELECT revision FROM collections WHERE name=?", (name,)).fetchone()
+        return row[0] if row else None
+
+    def doc_id_taken(self, doc_id: str) -> bool:
+        return self._execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is not None
+
+    def chunk(self, chunk_id: str) -> ChunkRow | None:
+        row = self._execute(f"{_CHUNK_SELECT} WHERE c.chunk_id=?", (chunk_id,)).fetchone()
+        return _chunk(row) if row else None
+
+    def doc_chunks(self, doc_id: str, version: int | None = None) -> list[ChunkRow]:
+        """The chunks of a document's current version (or of ``version``), in order."""
+        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
+        return [_chunk(r) for r in self._execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} ORDER BY c.position", (doc_id, arg))]
+
+    def neighbours(self, doc_id: str, position: int, version: int | None = None) -> list[ChunkRow]:
+        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
+        return [_chunk(r) for r in self._execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position IN (?, ?) ORDER BY c.position",
+            (doc_id, arg, position - 1, position + 1))]
+
+    def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
+        """(rowid, breadcrumb, text) of chunks without a vector."""
+        return list(self._execute(
+            "SELECT c.id, c.breadcrumb, c.text FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.id"
+            " WHERE c.collection=? AND e.chunk_rowid IS NULL ORDER BY c.id", (collection,)))
+
+
+class HubStore(SharedReads):
     """Thread-safe access to one hub database file."""
 
     def __init__(self, path: str | Path):
@@ -140,32 +201,12 @@ class HubStore:
             raise
         db.execute("COMMIT")
 
-    def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
-
     # -- meta ----------------------------------------------------------------------------------
-    def get_meta(self, key: str) -> str | None:
-        row = self.conn().execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return row[0] if row else None
-
     def set_meta(self, key: str, value: str) -> None:
         with self.write() as db:
             db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES(?, ?)", (key, value))
 
     # -- collections ---------------------------------------------------------------------------
-    def collections(self) -> list[str]:
-        return [r[0] for r in self.conn().execute("SELECT name FROM collections ORDER BY name")]
-
-    def has_collection(self, name: str) -> bool:
-        return self.conn().execute("SELECT 1 FROM collections WHERE name=?", (name,)).fetchone() is not None
-
-    def revision(self, name: str) -> int | None:
-        row = self.conn().execute("SELECT revision FROM collections WHERE name=?", (name,)).fetchone()
-        return row[0] if row else None
-
     def ensure_collection(self, db: sqlite3.Connection, name: str) -> None:
         db.execute("INSERT OR IGNORE INTO collections(name, created_at) VALUES(?, ?)", (name, time.time()))
 
@@ -199,9 +240,6 @@ class HubStore:
         cur = self.conn().execute("SELECT * FROM documents WHERE collection=? AND path=?", (collection, path))
         row = cur.fetchone()
         return _doc(dict(zip([c[0] for c in cur.description], row))) if row else None
-
-    def doc_id_taken(self, doc_id: str) -> bool:
-        return self.conn().execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is not None
 
     def delete_document(self, doc_id: str) -> bool:
         with self.write() as db:
@@ -266,28 +304,6 @@ class HubStore:
         marks = ",".join("?" * len(rowids))
         rows = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.id IN ({marks})", rowids)
         return {r[0]: _chunk(r) for r in rows}
-
-    def chunk(self, chunk_id: str) -> ChunkRow | None:
-        row = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.chunk_id=?", (chunk_id,)).fetchone()
-        return _chunk(row) if row else None
-
-    def doc_chunks(self, doc_id: str, version: int | None = None) -> list[ChunkRow]:
-        """The chunks of a document's current version (or of ``version``), in order."""
-        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
-        return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} ORDER BY c.position", (doc_id, arg))]
-
-    def neighbours(self, doc_id: str, position: int, version: int | None = None) -> list[ChunkRow]:
-        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
-        return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position IN (?, ?) ORDER BY c.position",
-            (doc_id, arg, position - 1, position + 1))]
-
-    def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
-        """(rowid, breadcrumb, text) of chunks without a vector."""
-        return list(self.conn().execute(
-            "SELECT c.id, c.breadcrumb, c.text FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.id"
-            " WHERE c.collection=? AND e.chunk_rowid IS NULL ORDER BY c.id", (collection,)))
 
     def put_embeddings(self, collection: str, rows: list[tuple[int, np.ndarray]]) -> None:
         with self.write() as db:

@@ -20,25 +20,15 @@ from contextlib import contextmanager
 import numpy as np
 
 from core.hub.pg.migrations import migrate
-from core.hub.store import EMBED_MODEL, ChunkRow, NewChunk, file_name
+from core.hub.store import _CHUNK_SELECT, EMBED_MODEL, ChunkRow, NewChunk, SharedReads, _chunk, file_name
 from core.hub.versions import KEEP_VERSIONS, Scope
 
 WRITE_LOCK = 0x68756277  # pg_advisory_xact_lock key of the single writer ("hubw")
 TS_CONFIG = "english"
 
-_CHUNK_SELECT = (
-    "SELECT c.id, c.chunk_id, c.doc_id, c.collection, c.position, c.section_path, c.breadcrumb,"
-    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url, c.version, c.current"
-    " FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
-)
 _DOC_COLS = ("doc_id, collection, path, doc_type, file_hash, file_size, version, title, authors, year, pages,"
              " summary, created_at, updated_at, url, deleted_at")
 _PUT_COLS = _DOC_COLS.removesuffix(", deleted_at")
-
-
-def _chunk(row: tuple) -> ChunkRow:
-    return ChunkRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8],
-                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14], row[15], bool(row[16]))
 
 
 def scope_sql(scope: Scope | None) -> tuple[str, tuple]:
@@ -75,10 +65,11 @@ def redact(dsn: str) -> str:
     return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", re.sub(r"(password\s*=\s*)('[^']*'|\S+)", r"\1***", dsn))
 
 
-class PgStore:
+class PgStore(SharedReads):
     """Thread-safe access to one hub database on a PostgreSQL server."""
 
     backend = "postgres"
+    MARK = "%s"  # psycopg's placeholder, for the reads shared with the SQLite store
 
     def __init__(self, dsn: str):
         self.dsn = dsn
@@ -111,17 +102,7 @@ class PgStore:
             db.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
             yield db
 
-    def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
-
     # -- meta ----------------------------------------------------------------------------------
-    def get_meta(self, key: str) -> str | None:
-        row = self.conn().execute("SELECT value FROM meta WHERE key=%s", (key,)).fetchone()
-        return row[0] if row else None
-
     def set_meta(self, key: str, value: str) -> None:
         with self.write() as db:
             db.execute("INSERT INTO meta(key, value) VALUES(%s, %s) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -131,16 +112,6 @@ class PgStore:
         return list(self.conn().execute("SELECT key, value FROM meta ORDER BY key"))
 
     # -- collections ---------------------------------------------------------------------------
-    def collections(self) -> list[str]:
-        return [r[0] for r in self.conn().execute("SELECT name FROM collections ORDER BY name")]
-
-    def has_collection(self, name: str) -> bool:
-        return self.conn().execute("SELECT 1 FROM collections WHERE name=%s", (name,)).fetchone() is not None
-
-    def revision(self, name: str) -> int | None:
-        row = self.conn().execute("SELECT revision FROM collections WHERE name=%s", (name,)).fetchone()
-        return row[0] if row else None
-
     def ensure_collection(self, db, name: str) -> None:
         db.execute("INSERT INTO collections(name, created_at) VALUES(%s, %s) ON CONFLICT DO NOTHING",
                    (name, time.time()))
@@ -176,9 +147,6 @@ class PgStore:
     def document_by_path(self, collection: str, path: str) -> dict | None:
         return _doc(self.conn().execute(f"SELECT {_DOC_COLS} FROM documents WHERE collection=%s AND path=%s",
                                         (collection, path)))
-
-    def doc_id_taken(self, doc_id: str) -> bool:
-        return self.conn().execute("SELECT 1 FROM documents WHERE doc_id=%s", (doc_id,)).fetchone() is not None
 
     def delete_document(self, doc_id: str) -> bool:
         with self.write() as db:
@@ -285,28 +253,6 @@ class PgStore:
             return {}
         rows = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.id = ANY(%s)", (list(rowids),))
         return {r[0]: _chunk(r) for r in rows}
-
-    def chunk(self, chunk_id: str) -> ChunkRow | None:
-        row = self.conn().execute(f"{_CHUNK_SELECT} WHERE c.chunk_id=%s", (chunk_id,)).fetchone()
-        return _chunk(row) if row else None
-
-    def doc_chunks(self, doc_id: str, version: int | None = None) -> list[ChunkRow]:
-        """The chunks of a document's current version (or of ``version``), in order."""
-        which, arg = ("c.version=%s", version) if version is not None else ("c.current=%s", 1)
-        return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=%s AND {which} ORDER BY c.position", (doc_id, arg))]
-
-    def neighbours(self, doc_id: str, position: int, version: int | None = None) -> list[ChunkRow]:
-        which, arg = ("c.version=%s", version) if version is not None else ("c.current=%s", 1)
-        return [_chunk(r) for r in self.conn().execute(
-            f"{_CHUNK_SELECT} WHERE c.doc_id=%s AND {which} AND c.position IN (%s, %s) ORDER BY c.position",
-            (doc_id, arg, position - 1, position + 1))]
-
-    def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
-        """(rowid, breadcrumb, text) of chunks without a vector."""
-        return list(self.conn().execute(
-            "SELECT c.id, c.breadcrumb, c.text FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.id"
-            " WHERE c.collection=%s AND e.chunk_rowid IS NULL ORDER BY c.id", (collection,)))
 
     def put_embeddings(self, collection: str, rows: list[tuple[int, np.ndarray]]) -> None:
         with self.write() as db:
