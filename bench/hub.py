@@ -106,6 +106,7 @@ def bench_query_embedding(n: int) -> None:
 
 
 def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
+    from bench.hub_backends import measure
     from core.embeddings import embed
 
     qvecs = {q: v for q, v in zip(QUERIES, embed(QUERIES))}
@@ -124,22 +125,9 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
         t = time.perf_counter()
         searcher.matrix("bench")
         load = time.perf_counter() - t
-        total, lex, den = [], [], []
-        for i in range(n_queries + 3):
-            q = QUERIES[i % len(QUERIES)]
-            t0 = time.perf_counter()
-            searcher.search("bench", q, 5)
-            t1 = time.perf_counter()
-            searcher.lexical("bench", q)
-            t2 = time.perf_counter()
-            searcher.dense("bench", q)
-            t3 = time.perf_counter()
-            if i >= 3:  # warm-up
-                total.append((t1 - t0) * 1e3)
-                lex.append((t2 - t1) * 1e3)
-                den.append((t3 - t2) * 1e3)
-        print(f"{n:>8} {build:>8.1f} {load:>7.2f} {pct(total, 50):>7.1f} {pct(total, 95):>7.1f} {pct(lex, 95):>8.1f}"
-              f" {pct(den, 95):>9.1f}", end="")
+        m = measure(searcher, QUERIES, n_queries)
+        print(f"{n:>8} {build:>8.1f} {load:>7.2f} {m['p50']:>7.1f} {m['p95']:>7.1f} {m['lex95']:>8.1f}"
+              f" {m['dense95']:>9.1f}", end="")
         for b in ENCODERS:
             os.environ["PAPERPILOT_ENCODER"] = b
             e2e = []
