@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 from typing import Any
+from collections.abc import Callable
 
 from paperpilot_tui.runtime import one_line
 from paperpilot_tui.screens.dialogs import PromptScreen
@@ -26,19 +27,25 @@ async def _export(screen: Any) -> None:
         app.notify("Nothing to export yet: ask a question first.", severity="warning", timeout=4)
         return
     session_id = app.session.session_id
+    path = await prompt_and_write(
+        app, f"Export this session ({len(turns)} turn(s), with sources) to Markdown", session_id,
+        lambda: to_markdown(session_id, turns, title=turns[0].question.strip(), secrets=app.settings.secrets()))
+    if path is not None:
+        app.notify(f"Exported {len(turns)} turn(s) to {path}", title="Export", timeout=6)
+
+
+async def prompt_and_write(app: Any, title: str, stem: str, render: Callable[[], str]) -> Path | None:
+    """Ask for a path (``<data dir>/exports/<stem>.md`` offered) and write ``render()`` there; the
+    path written, or None when the user cancelled or the write failed (a one-line error toast)."""
     try:
-        suggested = str(default_export_path(app.settings, session_id))
+        suggested = str(default_export_path(app.settings, stem))
     except OSError:
-        suggested = f"{session_id}.md"
-    answer = await app.push_screen_wait(PromptScreen(
-        f"Export this session ({len(turns)} turn(s), with sources) to Markdown", suggested,
-        placeholder="path of the .md file"))
+        suggested = f"{stem}.md"
+    answer = await app.push_screen_wait(PromptScreen(title, suggested, placeholder="path of the .md file"))
     if not answer or not answer.strip():
-        return
-    text = to_markdown(session_id, turns, title=turns[0].question.strip(), secrets=app.settings.secrets())
+        return None
     try:
-        path = await asyncio.to_thread(write_export, Path(answer.strip()), text)
+        return await asyncio.to_thread(write_export, Path(answer.strip()), render())
     except OSError as exc:
         app.notify(f"could not export: {one_line(exc)}", severity="error", timeout=8)
-        return
-    app.notify(f"Exported {len(turns)} turn(s) to {path}", title="Export", timeout=6)
+        return None

@@ -7,14 +7,11 @@ numbered source with its chunk quoted (:func:`paperpilot_tui.transcript.to_markd
 
 from __future__ import annotations
 
-import asyncio
-from pathlib import Path
 from typing import Any
 
 from core.research.types import ResearchReview
-from paperpilot_tui.runtime import one_line
-from paperpilot_tui.screens.dialogs import PromptScreen
-from paperpilot_tui.transcript import TurnRecord, default_export_path, to_markdown, write_export
+from paperpilot_tui.screens.export import prompt_and_write
+from paperpilot_tui.transcript import TurnRecord, to_markdown
 
 
 def review_markdown(review: ResearchReview, topic: str, session_id: str, *, secrets: list[str] | None = None,
@@ -43,19 +40,8 @@ def export_review(screen: Any, review: ResearchReview | None, topic: str) -> Non
 
 async def _export(app: Any, review: ResearchReview, topic: str) -> None:
     session_id = app.session.session_id
-    try:
-        suggested = str(default_export_path(app.settings, f"{session_id}-review"))
-    except OSError:
-        suggested = f"{session_id}-review.md"
-    answer = await app.push_screen_wait(PromptScreen(
-        f"Export the review “{review.title}” ({len(review.sources)} source(s)) to Markdown", suggested,
-        placeholder="path of the .md file"))
-    if not answer or not answer.strip():
-        return
-    text = review_markdown(review, topic, session_id, secrets=app.settings.secrets())
-    try:
-        path = await asyncio.to_thread(write_export, Path(answer.strip()), text)
-    except OSError as exc:
-        app.notify(f"could not export: {one_line(exc)}", severity="error", timeout=8)
-        return
-    app.notify(f"Exported the review to {path}", title="Export", timeout=6)
+    path = await prompt_and_write(
+        app, f"Export the review “{review.title}” ({len(review.sources)} source(s)) to Markdown",
+        f"{session_id}-review", lambda: review_markdown(review, topic, session_id, secrets=app.settings.secrets()))
+    if path is not None:
+        app.notify(f"Exported the review to {path}", title="Export", timeout=6)
