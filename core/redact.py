@@ -68,13 +68,19 @@ class Redactor:
         return value
 
     def obj(self, value: Any) -> Any:
-        """A copy of a JSON-like value with every string scrubbed."""
+        """A JSON-like value with every string scrubbed, keys included: the very same object where
+        nothing changed (so a caller can tell), otherwise a copy (tuples become lists)."""
         if isinstance(value, str):
-            return self.text(value)
+            new = self.text(value)
+            return value if new == value else new
         if isinstance(value, dict):
-            return {self.obj(k) if isinstance(k, str) else k: self.obj(v) for k, v in value.items()}
+            items = [(self.obj(k) if isinstance(k, str) else k, self.obj(v)) for k, v in value.items()]
+            if all(k2 is k and v2 is v for (k2, v2), (k, v) in zip(items, value.items())):
+                return value
+            return dict(items)
         if isinstance(value, (list, tuple)):
-            return [self.obj(v) for v in value]
+            seq = [self.obj(v) for v in value]
+            return value if all(a is b for a, b in zip(seq, value)) else seq
         return value
 
     def value(self, value: Any) -> Any:

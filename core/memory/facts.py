@@ -97,15 +97,33 @@ class FactStore:
         self._redact = Redactor(secrets)
         self._embed = embedder or _default_embed
         self._index = VectorIndex()
+        self._ahead: tuple[str, asyncio.Future] | None = None  # the question prefetch() is embedding
 
     def close(self) -> None:
         self.db.close()
 
     # ---- agent API (async; the work runs in a thread so the event loop stays free) ----
 
+    def prefetch(self, question: str) -> None:
+        """Start embedding ``question`` for the :meth:`recall` that comes next. The agent calls this
+        as a turn starts, so the encoder runs on another core while the turn loads its session and
+        checkpoint; a recall of another question (or a failed embedding) embeds as usual."""
+        if question.strip():
+            self._ahead = (question, asyncio.get_running_loop().run_in_executor(None, self._embed, [question]))
+
+    async def _prefetched(self, question: str) -> np.ndarray | None:
+        ahead, self._ahead = self._ahead, None
+        if ahead is None or ahead[0] != question:
+            return None
+        try:
+            return (await ahead[1])[0]
+        except Exception:  # noqa: BLE001 - search_sync embeds again and reports the error itself
+            return None
+
     async def recall(self, question: str, top_k: int) -> list[RecalledFact]:
         """The facts most relevant to ``question``; counts as a recall (feeds eviction order)."""
-        return await asyncio.to_thread(self.search_sync, question, top_k, True)
+        vector = await self._prefetched(question)
+        return await asyncio.to_thread(self.search_sync, question, top_k, True, vector)
 
     async def search(self, query: str, top_k: int = 10) -> list[RecalledFact]:
         """Like :meth:`recall` but browsing: recall counters are left alone."""
@@ -115,11 +133,13 @@ class FactStore:
                        sources: list[FactSource | None] | None = None) -> MemoryWriteResult:
         return await asyncio.to_thread(self.memorize_sync, facts, source_question, session_id, sources)
 
-    def search_sync(self, question: str, top_k: int, touch: bool = True) -> list[RecalledFact]:
+    def search_sync(self, question: str, top_k: int, touch: bool = True,
+                    vector: np.ndarray | None = None) -> list[RecalledFact]:
+        """``vector``: the question's embedding when it is already known (:meth:`prefetch`)."""
         if top_k <= 0 or not question.strip():
             return []
         self._backfill()
-        query_vec = self._embed([question])[0]
+        query_vec = self._embed([question])[0] if vector is None else vector
         terms = fts_terms(question)
         with self.db.read() as conn:
             self._index.sync(conn)

@@ -31,6 +31,9 @@ class MemoryWriteResult(BaseModel):
 
 
 class FactMemory(Protocol):
+    """The agent also calls ``prefetch(question)`` at a turn's start when a store has it (optional:
+    :class:`core.memory.facts.FactStore` starts embedding the question for the coming recall)."""
+
     async def recall(self, question: str, top_k: int) -> list[RecalledFact]: ...
 
     async def memorize(

@@ -47,8 +47,9 @@ class TraceStore:
         return await asyncio.to_thread(self.save_turn_sync, trace_id, session_id, question, events)
 
     def save_turn_sync(self, trace_id: str, session_id: str, question: str, events: list[Any]) -> TraceSummary:
-        dumps = [self.redactor.obj(e.model_dump(mode="json")) for e in events]
-        typed = [event_from_dict(d) for d in dumps]
+        raw = [e.model_dump(mode="json") for e in events]
+        dumps = [self.redactor.obj(d) for d in raw]
+        typed = [e if d is r else event_from_dict(d) for e, d, r in zip(events, dumps, raw)]  # re-parse only scrubbed ones
         d = summarize(trace_id, session_id, self.redactor.text(question), typed)
         detail = d.model_dump(mode="json", include={
             "intent_detail", "steps", "queries", "chunk_ids", "sufficiency", "critic_verdicts",

@@ -43,3 +43,12 @@ def test_ordinary_text_is_returned_untouched_and_configured_secrets_still_go():
     assert not could_hold_credential(plain)
     assert Redactor().text(plain) is plain
     assert Redactor(["lemon-tart-99"]).text("the key is lemon-tart-99 today") == f"the key is {MASK} today"
+
+
+def test_obj_returns_the_same_object_when_nothing_changed_and_scrubs_keys_otherwise():
+    clean = {"kind": "node_finished", "data": [1, "LoRA", {"a": None}]}
+    assert Redactor().obj(clean) is clean
+    dirty = {"kind": "notice", "api_key=abcd1234": ["Bearer abcdefgh12345678", "ok"]}
+    out = Redactor().obj(dirty)
+    assert out is not dirty and dirty["kind"] == "notice"
+    assert list(out) == ["kind", f"api_key={MASK}"] and out[f"api_key={MASK}"] == [f"Bearer {MASK}", "ok"]
