@@ -1,6 +1,7 @@
 """Turn a knowledge-hub tool result into :class:`RetrievedContext` objects.
 
-Order: MCP ``structuredContent`` if present; else the fenced ```json block after
+A batch result (``query_knowledge_hub_batch``) is read by :func:`parse_batch_result`. For a single
+result the order is: MCP ``structuredContent`` if present; else the fenced ```json block after
 ``**References (JSON):**`` in any text block; else a Markdown fallback. Scores from a foreign
 server are carried as given and never thresholded.
 """
@@ -173,4 +174,31 @@ def parse_search_result(
         contexts = [citation_to_context(c, query) for c in block.get("citations") or []]
     else:
         contexts = parse_markdown(texts, query)
+    return _usable(contexts)
+
+
+def _usable(contexts: list[RetrievedContext]) -> list[RetrievedContext]:
     return [c for c in contexts if c.content.strip() and not heading_only(c.content)]
+
+
+def parse_batch_result(structured: dict | None, queries: list[str]) -> list[list[RetrievedContext]]:
+    """Contexts per query from one ``query_knowledge_hub_batch`` result: each query's hits rebuilt
+    into the citations ``query_knowledge_hub`` would have sent (its rank as index, its own score and
+    ranks), so each list equals that query's :func:`parse_search_result`. ValueError if the result
+    does not answer exactly these queries."""
+    if not structured or not isinstance(structured.get("queries"), list) \
+            or not isinstance(structured.get("citations"), list):
+        raise ValueError("the batch result has no structured content")
+    cited = {c["chunk_id"]: c for c in structured["citations"]}
+    answered = structured["queries"]
+    if len(answered) != len(queries):
+        raise ValueError(f"the batch result answers {len(answered)} of {len(queries)} queries")
+    out = []
+    for query, res in zip(queries, answered):
+        contexts = []
+        for index, hit in enumerate(res["hits"], start=1):
+            c = cited[hit["chunk_id"]]
+            meta = {**(c.get("metadata") or {}), **{k: hit.get(k) for k in ("lexical_rank", "dense_rank", "dense_score")}}
+            contexts.append(citation_to_context({**c, "index": index, "score": hit["score"], "metadata": meta}, query))
+        out.append(_usable(contexts))
+    return out
