@@ -182,23 +182,18 @@ def _usable(contexts: list[RetrievedContext]) -> list[RetrievedContext]:
 
 
 def parse_batch_result(structured: dict | None, queries: list[str]) -> list[list[RetrievedContext]]:
-    """Contexts per query from one ``query_knowledge_hub_batch`` result: each query's hits rebuilt
-    into the citations ``query_knowledge_hub`` would have sent (its rank as index, its own score and
-    ranks), so each list equals that query's :func:`parse_search_result`. ValueError if the result
-    does not answer exactly these queries."""
+    """Contexts per query from one ``query_knowledge_hub_batch`` result, each list what
+    :func:`parse_search_result` gives for that query's ``query_knowledge_hub`` result (each hit its
+    own score and query, fresh objects). ValueError if the result does not answer these queries."""
     if not structured or not isinstance(structured.get("queries"), list) \
             or not isinstance(structured.get("citations"), list):
         raise ValueError("the batch result has no structured content")
-    cited = {c["chunk_id"]: c for c in structured["citations"]}
     answered = structured["queries"]
     if len(answered) != len(queries):
         raise ValueError(f"the batch result answers {len(answered)} of {len(queries)} queries")
-    out = []
-    for query, res in zip(queries, answered):
-        contexts = []
-        for index, hit in enumerate(res["hits"], start=1):
-            c = cited[hit["chunk_id"]]
-            meta = {**(c.get("metadata") or {}), **{k: hit.get(k) for k in ("lexical_rank", "dense_rank", "dense_score")}}
-            contexts.append(citation_to_context({**c, "index": index, "score": hit["score"], "metadata": meta}, query))
-        out.append(_usable(contexts))
-    return out
+    chunks = {c["chunk_id"]: citation_to_context(c) for c in structured["citations"]}  # each chunk parsed once
+    if any(h["chunk_id"] not in chunks for res in answered for h in res["hits"]):
+        raise ValueError("the batch result refers to a chunk it does not cite")
+    usable = {cid for cid, c in chunks.items() if _usable([c])}
+    return [[chunks[h["chunk_id"]].model_copy(update={"relevance_score": float(h.get("score") or 0.0), "query": query})
+             for h in res["hits"] if h["chunk_id"] in usable] for query, res in zip(queries, answered)]
