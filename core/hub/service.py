@@ -91,6 +91,9 @@ class Hub:
                 self.searcher.matrix(name)
                 self.searcher.lexical_index(name)
             self.searcher.embed_query("warm up")  # loads the encoder before the first real query
+            # and its batch path (the ONNX encoder's multi-threaded session, ~0.2 s to load), which the
+            # first query_knowledge_hub_batch (a research run's searches) would otherwise wait for
+            self.searcher.embed_queries(["warm up a batch", "of queries", "at start-up"])
             for name in self.store.collections():
                 topics.current(self.store, name)  # computed once per revision, then read back
         except Exception:
