@@ -40,24 +40,6 @@ BUNDLED_TOPIC = "Parameter-efficient fine-tuning and alignment of large language
 REAL_TOPIC = "Vision transformers and self-supervised pretraining"
 
 
-class Counting:
-    """A hub client that counts its calls (search and every other tool)."""
-
-    def __init__(self, hub) -> None:
-        self._hub, self.stamps = hub, []  # when each call was made (time.time(), as events' ts)
-
-    def __getattr__(self, name):
-        return getattr(self._hub, name)
-
-    async def search(self, *a, **kw):
-        self.stamps.append(time.time())
-        return await self._hub.search(*a, **kw)
-
-    async def call(self, *a, **kw):
-        self.stamps.append(time.time())
-        return await self._hub.call(*a, **kw)
-
-
 class RoundRobin:
     """Several hub sessions behind one ``search``: each query goes to the next session."""
 
@@ -74,7 +56,7 @@ async def one_run(settings, topic: str, collection: str) -> dict:
     from core.brains.offline.brain import OfflineBrain
 
     async with open_agent(settings, brain=OfflineBrain(settings), collection=collection) as agent:
-        hub = agent.hub = Counting(agent.hub)
+        hub_calls = count_calls(agent.hub)  # every tool call on the wire (a batch of searches is one)
         marks: dict[str, float] = {}  # stage → when the graph entered it (the event's own ts)
         review = None
         async for ev in agent.run_research(topic, clarify=False, confirm=True, collection=collection):
@@ -88,7 +70,7 @@ async def one_run(settings, topic: str, collection: str) -> dict:
                 raise SystemExit(f"research failed: {ev.error}")
 
     def span(a: str, b: str) -> tuple[float, int]:
-        return marks[b] - marks[a], sum(1 for t in hub.stamps if marks[a] <= t < marks[b])
+        return marks[b] - marks[a], sum(1 for t, _ in hub_calls if marks[a] <= t < marks[b])
 
     return {"outline": span("initial", "confirmation"), "searching": span("searching", "review"),
             "review": span("review", "end"), "total": span("initial", "end"),
@@ -98,12 +80,12 @@ async def one_run(settings, topic: str, collection: str) -> dict:
 MODES = {"query": "one query at a time", "point": "one point at a time", "all": "all at once"}
 
 
-def count_calls(hub) -> list[str]:
-    """The tools ``hub`` (a HubClient) calls from now on, in order (its searches' batch calls included)."""
+def count_calls(hub) -> list[tuple[float, str]]:
+    """(time.time(), tool) of each call ``hub`` (a HubClient) makes from now on: a batch of searches is one."""
     calls, call = [], hub.call
 
     async def counted(tool, args, timeout=None):
-        calls.append(tool)
+        calls.append((time.time(), tool))
         return await call(tool, args, timeout)
 
     hub.call = counted
