@@ -4,6 +4,8 @@ Every retrieval result is sent twice: as MCP ``structuredContent`` (validated ag
 output schema; citations carry the full chunk ``text``) and as text — a Markdown hit list followed
 by the upstream server's machine-readable block (``**References (JSON):**`` + a fenced ```json
 block with ``text_snippet`` instead of the full text), so clients written for either server work.
+The batch search (:func:`batch_result`) is ours alone: each distinct chunk is cited once, and its
+text is a short per-query list of chunk ids.
 """
 
 from __future__ import annotations
@@ -215,6 +217,56 @@ def search_result(hits: list[Hit], query: str, collection: str, mode: str | None
         content=[TextContent(type="text", text=search_markdown(result, heading)),
                  TextContent(type="text", text=references_block(result))],
         structuredContent=result.model_dump(mode="json"))
+
+
+class BatchHit(BaseModel):
+    """One ranked hit of one query: a reference to its chunk's citation, with this query's score and ranks."""
+
+    chunk_id: str
+    score: float
+    lexical_rank: int | None = None
+    dense_rank: int | None = None
+    dense_score: float | None = None
+
+
+class BatchQuery(BaseModel):
+    query: str
+    result_count: int
+    hits: list[BatchHit]
+
+
+class BatchSearchResult(BaseModel):
+    """``query_knowledge_hub_batch``: each query's hits, best first, as references into ``citations``,
+    which cite each distinct chunk once (``query_knowledge_hub``'s citation; its index is its place in
+    this list, its score and ranks are those of the chunk's first hit: each hit carries its own)."""
+
+    collection: str
+    queries: list[BatchQuery]
+    citations: list[Citation]
+
+
+def batch_result(results: list[list[Hit]], queries: list[str], collection: str) -> CallToolResult:
+    """Several queries' hits with each chunk cited once, and a short text: per query its ranked chunk ids."""
+    cited: dict[str, Citation] = {}
+    per_query = []
+    for query, hits in zip(queries, results):
+        refs = []
+        for h in hits:
+            if h.chunk.chunk_id not in cited:
+                cited[h.chunk.chunk_id] = citation(len(cited) + 1, h)
+            refs.append(BatchHit(chunk_id=h.chunk.chunk_id, score=round(h.score, 6), lexical_rank=h.lexical_rank,
+                                 dense_rank=h.dense_rank,
+                                 dense_score=None if h.dense_score is None else round(h.dense_score, 4)))
+        per_query.append(BatchQuery(query=query, result_count=len(refs), hits=refs))
+    result = BatchSearchResult(collection=collection, queries=per_query, citations=list(cited.values()))
+    lines = [f"## Results for {len(queries)} queries",
+             f"Collection `{collection}` · {len(cited)} distinct chunk(s); full texts in the structured content", ""]
+    for q in per_query:
+        lines.append(f"### “{q.query}” · {q.result_count} hit(s)")
+        lines += [f"{i}. `{r.chunk_id}` · {r.score:.4f} · {cited[r.chunk_id].metadata.breadcrumb}"
+                  for i, r in enumerate(q.hits, start=1)]
+        lines.append("")
+    return structured(result, "\n".join(lines).rstrip())
 
 
 def structured(model: BaseModel, text: str) -> CallToolResult:

@@ -104,18 +104,25 @@ class Searcher:
         return index
 
     def embed_query(self, query: str) -> np.ndarray:
-        cached = self._qcache.get(query)
-        if cached is not None:
-            return cached
-        if self._embed_query is not None:
-            vec = self._embed_query(query)
-        else:
-            from core.embeddings import embed_one
+        return self.embed_queries([query])[0]
 
-            vec = embed_one(query)
-        if len(query) <= CACHED_QUERY_CHARS:  # a huge query is not worth keeping as a key
-            self._qcache.put(query, vec)
-        return vec
+    def embed_queries(self, queries: list[str]) -> list[np.ndarray]:
+        """Each query's vector: cached ones from the query cache, the others embedded in one encoder
+        batch (one call each with an injected single-query ``embed_query``)."""
+        vecs: list[np.ndarray | None] = [self._qcache.get(q) for q in queries]
+        missing = list(dict.fromkeys(q for q, v in zip(queries, vecs) if v is None))
+        if not missing:
+            return vecs  # type: ignore[return-value]
+        if self._embed_query is not None:
+            fresh = {q: self._embed_query(q) for q in missing}
+        else:
+            from core.embeddings import embed
+
+            fresh = dict(zip(missing, embed(missing)))
+        for q, vec in fresh.items():
+            if len(q) <= CACHED_QUERY_CHARS:  # a huge query is not worth keeping as a key
+                self._qcache.put(q, vec)
+        return [fresh[q] if v is None else v for q, v in zip(queries, vecs)]
 
     def matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
         rev = self.store.revision(collection)
@@ -127,11 +134,13 @@ class Searcher:
         self._matrices.put(key, (rev, ids, mat))
         return ids, mat
 
-    def dense(self, collection: str, query: str, n: int = LEG_DEPTH, scope: Scope | None = None) -> list[tuple[int, float]]:
+    def dense(self, collection: str, query: str, n: int = LEG_DEPTH, scope: Scope | None = None,
+              vec: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """Chunks by cosine to ``query`` (its vector ``vec`` when the caller has it), best first."""
         ids, mat = self.matrix(collection, scope)
         if not len(ids) or not query.strip():
             return []
-        sims = mat @ self.embed_query(query)
+        sims = mat @ (self.embed_query(query) if vec is None else vec)
         k = min(n, len(sims))
         top = np.argpartition(-sims, k - 1)[:k]
         top = top[np.argsort(-sims[top], kind="stable")]
@@ -139,14 +148,15 @@ class Searcher:
 
     # -- fusion --------------------------------------------------------------------------------------
     def search(self, collection: str, query: str, top_k: int = 5, legs: str = "hybrid",
-               scope: Scope | None = None, only: set[int] | None = None) -> list[Hit]:
+               scope: Scope | None = None, only: set[int] | None = None, vec: np.ndarray | None = None) -> list[Hit]:
         """Top-k hits; ``legs`` is ``hybrid``, ``lexical`` or ``dense`` (the latter two for evaluation);
         ``scope`` (default: current chunks) selects an older version, a time, or one document;
-        ``only``: the chunk rowids allowed (a topic's documents); both legs then rank every chunk."""
+        ``only``: the chunk rowids allowed (a topic's documents); both legs then rank every chunk;
+        ``vec``: the query's vector, when the caller embedded it already."""
         depth = max(LEG_DEPTH, top_k * 5) if only is None else 1 << 30
         scope = None if scope == Scope() else scope
         lex = self.lexical(collection, query, depth, scope) if legs in ("hybrid", "lexical") else []
-        den = self.dense(collection, query, depth, scope) if legs in ("hybrid", "dense") else []
+        den = self.dense(collection, query, depth, scope, vec=vec) if legs in ("hybrid", "dense") else []
         if only is not None:
             lex, den = [h for h in lex if h[0] in only][:LEG_DEPTH], [h for h in den if h[0] in only][:LEG_DEPTH]
         fused: dict[int, Hit] = {}
@@ -167,6 +177,16 @@ class Searcher:
         if self.reranker is not None:
             hits = list(self.reranker(query, hits))
         return hits[:top_k]
+
+    def search_many(self, collection: str, queries: list[str], top_k: int = 5, scope: Scope | None = None,
+                    only: set[int] | None = None) -> list[list[Hit]]:
+        """:meth:`search` of each query (hybrid), the same hits; the queries missing from the query
+        cache are embedded in one encoder batch. Each dense leg keeps its own matrix-vector product, so
+        a batch ranks exactly as single queries do (a matrix-matrix product may round differently)."""
+        vecs = self.embed_queries([q for q in queries if q.strip()])
+        it = iter(vecs)
+        return [self.search(collection, q, top_k, scope=scope, only=only, vec=next(it) if q.strip() else None)
+                for q in queries]
 
     # -- keyword browsing ----------------------------------------------------------------------------
     def keyword(self, collection: str, keywords: list[str], mode: str = "exact", top_k: int = 10) -> list[Hit]:

@@ -1,7 +1,7 @@
 """The knowledge hub as an MCP server (official ``mcp`` SDK, FastMCP).
 
 Tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
-contract), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
+contract), ``query_knowledge_hub_batch`` (several queries in one call, each chunk cited once), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
 ``get_node_content``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`)
 and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
@@ -29,7 +29,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from core.hub import render
-from core.hub.service import Hub, HubError
+from core.hub.service import MAX_BATCH, Hub, HubError
 from core.limits import LimitExceeded, arguments_size
 
 INSTRUCTIONS = (
@@ -48,6 +48,8 @@ Version = Annotated[int | None, Field(description="search this version of each d
 AsOf = Annotated[str | None, Field(description="search what was current at this ISO date or datetime")]
 DocScope = Annotated[str | None, Field(description="search only this document")]
 Topic = Annotated[str | None, Field(description="search only this topic's documents (an id or label from list_topics)")]
+Queries = Annotated[list[str], Field(description=f"the queries, 1..{MAX_BATCH}",
+                                     json_schema_extra={"minItems": 1, "maxItems": MAX_BATCH})]
 
 
 async def _run(fn: Callable[..., Any], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
@@ -100,6 +102,15 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
                                   topic: Topic = None) -> Annotated[CallToolResult, render.SearchResult]:
         hits = await run(hub.query, query, top_k, collection, version, as_of, doc_id, topic)
         return render.search_result(hits, query, collection)
+
+    @mcp.tool(description="query_knowledge_hub for several queries at once (1..32, the same arguments for all): "
+                          "each query's ranked hits (chunk_id, score, ranks) and each distinct chunk's citation "
+                          "once. Cheaper than one call per query.")
+    async def query_knowledge_hub_batch(queries: Queries, top_k: TopK = 5, collection: Coll = "default",
+                                        version: Version = None, as_of: AsOf = None, doc_id: DocScope = None,
+                                        topic: Topic = None) -> Annotated[CallToolResult, render.BatchSearchResult]:
+        results = await run(hub.query_many, queries, top_k, collection, version, as_of, doc_id, topic)
+        return render.batch_result(results, [q.strip() for q in queries], collection)
 
     @mcp.tool(description="List collections; with include_stats, document/chunk counts and document titles.")
     async def list_collections(include_stats: bool = True) -> Annotated[CallToolResult, render.CollectionList]:

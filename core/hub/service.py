@@ -22,6 +22,7 @@ from core.vocabulary import DocumentText, Vocabulary, build
 
 log = logging.getLogger("paperpilot.hub")
 MAX_TOP_K = 20
+MAX_BATCH = 32  # queries in one query_knowledge_hub_batch call
 
 
 class HubError(Exception):
@@ -90,6 +91,9 @@ class Hub:
                 self.searcher.matrix(name)
                 self.searcher.lexical_index(name)
             self.searcher.embed_query("warm up")  # loads the encoder before the first real query
+            # and its batch path (the ONNX encoder's multi-threaded session, ~0.2 s to load), which the
+            # first query_knowledge_hub_batch (a research run's searches) would otherwise wait for
+            self.searcher.embed_queries(["warm up a batch", "of queries", "at start-up"])
             for name in self.store.collections():
                 topics.current(self.store, name)  # computed once per revision, then read back
         except Exception:
@@ -133,12 +137,28 @@ class Hub:
         list_topics) only that topic's documents."""
         if not isinstance(query, str) or not query.strip():
             raise HubError("query must be a non-empty string")
+        name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic)
+        return self.searcher.search(name, query.strip(), top_k, scope=scope, only=only)
+
+    def query_many(self, queries: list[str], top_k: int = 5, collection: str = "default", version: int | None = None,
+                   as_of: str | None = None, doc_id: str | None = None, topic: str | None = None) -> list[list[Hit]]:
+        """:meth:`query` of each of 1..MAX_BATCH queries with the same arguments: one list of hits per
+        query, the same hits; the queries not in the query cache are embedded in one encoder batch."""
+        if not isinstance(queries, list) or not 1 <= len(queries) <= MAX_BATCH:
+            raise HubError(f"queries must be a list of 1 to {MAX_BATCH} strings")
+        if bad := [i for i, q in enumerate(queries) if not isinstance(q, str) or not q.strip()]:
+            raise HubError(f"every query must be a non-empty string (not query {bad[0] + 1})")
+        name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic)
+        return self.searcher.search_many(name, [q.strip() for q in queries], top_k, scope=scope, only=only)
+
+    def _search_args(self, top_k: int, collection: str, version: int | None, as_of: str | None,
+                     doc_id: str | None, topic: str | None) -> tuple[str, Scope | None, set[int] | None]:
+        """A search's checked (collection, scope, topic's chunk rowids)."""
         if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_TOP_K:
             raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
         name = self._collection(collection, dense=True)
         only = self._topic_chunks(name, topic) if topic else None
-        return self.searcher.search(name, query.strip(), top_k, scope=self._scope(name, version, as_of, doc_id),
-                                    only=only)
+        return name, self._scope(name, version, as_of, doc_id), only
 
     def _scope(self, collection: str, version: int | None, as_of: str | None, doc_id: str | None) -> Scope | None:
         if version is None and as_of is None and doc_id is None:

@@ -3,7 +3,8 @@
 Each point gets a main query (its topic) and sub-queries (its keywords, each with the point's name);
 each query asks the hub for ``CANDIDATES`` chunks. The union is reranked lexically against the point
 (share of its words a chunk carries, a bonus for the point's own paper, reciprocal rank over the
-queries) and cut to ``KEEP``. All points run concurrently; :class:`~core.events.PointSearched` is
+queries) and cut to ``KEEP``. All points run concurrently, so the hub client sends all their queries
+as one batch call (:mod:`core.tools.batching`); :class:`~core.events.PointSearched` is
 emitted as each finishes (``index`` counts completions). ``duplicates`` there counts the chunks the
 point shares with points that finished before it. Afterwards a chunk found by several points is kept
 under the one that scored it highest and recorded under the others (``also_under``).
@@ -91,10 +92,15 @@ def rerank(point: KnowledgePoint, ranked: list[list[RetrievedContext]], keep: in
 
 
 async def search_point(hub: Any, point: KnowledgePoint, collection: str, *, top_k: int = CANDIDATES,
-                       keep: int = KEEP, extra: list[str] | None = None) -> tuple[PointHits, int]:
-    """One point's queries (concurrently), reranked; (hits, candidates the hub returned)."""
+                       keep: int = KEEP, extra: list[str] | None = None,
+                       concurrent: bool = True) -> tuple[PointHits, int]:
+    """One point's queries (concurrently: one hub batch call; else one after another), reranked;
+    (hits, candidates the hub returned)."""
     qs = queries(point) + [q for q in (extra or []) if q not in queries(point)]
-    results = await asyncio.gather(*(_one(hub, q, top_k, collection) for q in qs))
+    if concurrent:
+        results = await asyncio.gather(*(_one(hub, q, top_k, collection) for q in qs))
+    else:
+        results = [await _one(hub, q, top_k, collection) for q in qs]
     ranked = [r for r, _ in results]
     errors = [e for _, e in results if e]
     for q, hits in zip(qs, ranked):
@@ -112,17 +118,23 @@ async def _one(hub: Any, query: str, top_k: int, collection: str) -> tuple[list[
         return [], str(exc)
 
 
+CONCURRENCY = ("all", "point", "query")
+
+
 async def search_all(hub: Any, points: list[KnowledgePoint], collection: str, *,
-                     parallel: bool = True) -> list[PointHits]:
-    """Every point's hits, deduped across points (``parallel=False``: one point after another,
-    for the benchmark's comparison)."""
+                     concurrency: str = "all") -> list[PointHits]:
+    """Every point's hits, deduped across points. ``concurrency`` (the benchmark compares them):
+    ``all`` every point's queries at once (the hub client sends them as one batch call), ``point``
+    one point after another (its queries at once), ``query`` one query at a time."""
+    if concurrency not in CONCURRENCY:
+        raise ValueError(f"concurrency must be one of {', '.join(CONCURRENCY)} (got {concurrency!r})")
     total = len(points)
     done: list[PointHits] = []
     seen: set[str] = set()
 
     async def run(point: KnowledgePoint) -> PointHits:
         t0 = time.perf_counter()
-        hits, candidates = await search_point(hub, point, collection)
+        hits, candidates = await search_point(hub, point, collection, concurrent=concurrency != "query")
         ids = [c.chunk_id for c in hits.contexts]
         shared = sum(1 for i in ids if i in seen)
         seen.update(ids)
@@ -132,7 +144,7 @@ async def search_all(hub: Any, points: list[KnowledgePoint], collection: str, *,
                            duration_ms=(time.perf_counter() - t0) * 1000, error=hits.error))
         return hits
 
-    if parallel:
+    if concurrency == "all":
         results = list(await asyncio.gather(*(run(p) for p in points)))
     else:
         results = [await run(p) for p in points]

@@ -28,7 +28,7 @@ from core.errors import BackendUnavailable
 from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import HubRefused, open_session
-from core.tools.parse import parse_search_result
+from core.tools.batching import BATCH, SearchBatcher
 
 FIRST_QUERY_TIMEOUT_S = 600
 DAEMON_CONNECT_TIMEOUT_S = 10  # a daemon that answered the ping but cannot open a session is passed over
@@ -77,6 +77,7 @@ class HubClient:
         self._lock = asyncio.Lock()
         self._generation = 0
         self._searched = False
+        self._batcher = SearchBatcher(self._search_call, lambda: BATCH in self._tools)
         self._lost: asyncio.Event | None = None  # set when this session's connection is lost
         self._lost_reason = ""
         self._refused: str | None = None  # the server's refusal line (bad token, too large, busy)
@@ -286,18 +287,19 @@ class HubClient:
                      doc_id: str | None = None, topic: str | None = None) -> list[RetrievedContext]:
         """Hybrid search; ``version``/``as_of``/``doc_id``/``topic`` (the bundled hub's) scope it to an
         older version, a date, one document or one topic's documents (a ``list_topics`` id or label),
-        and are sent only when given (upstream servers lack them)."""
-        # The first query of a session may wait for a fresh data dir's initial embedding pass.
-        timeout = None if self._searched else max(self.settings.call_timeout, FIRST_QUERY_TIMEOUT_S)
+        and are sent only when given (upstream servers lack them). Searches made concurrently with the
+        same arguments but the query go out as one batch call (:mod:`core.tools.batching`)."""
         scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id), ("topic", topic))
                  if v is not None}
-        res = await self.call(
-            "query_knowledge_hub",
-            {"query": query, "top_k": top_k, "collection": collection or self.settings.collection, **scope},
-            timeout=timeout,
-        )
+        key = tuple({"top_k": top_k, "collection": collection or self.settings.collection, **scope}.items())
+        return await self._batcher.search(key, query)
+
+    async def _search_call(self, tool: str, args: dict[str, Any]) -> ToolResult:
+        # The first query of a session may wait for a fresh data dir's initial embedding pass.
+        timeout = None if self._searched else max(self.settings.call_timeout, FIRST_QUERY_TIMEOUT_S)
+        res = await self.call(tool, args, timeout=timeout)
         self._searched = True
-        return parse_search_result(res.texts, res.structured, query=query)
+        return res
 
     async def list_collections(self, timeout: float | None = None) -> ToolResult:
         """Collections with stats. On a fresh data dir the first call waits for the initial index."""

@@ -1,6 +1,7 @@
 """Turn a knowledge-hub tool result into :class:`RetrievedContext` objects.
 
-Order: MCP ``structuredContent`` if present; else the fenced ```json block after
+A batch result (``query_knowledge_hub_batch``) is read by :func:`parse_batch_result`. For a single
+result the order is: MCP ``structuredContent`` if present; else the fenced ```json block after
 ``**References (JSON):**`` in any text block; else a Markdown fallback. Scores from a foreign
 server are carried as given and never thresholded.
 """
@@ -173,4 +174,26 @@ def parse_search_result(
         contexts = [citation_to_context(c, query) for c in block.get("citations") or []]
     else:
         contexts = parse_markdown(texts, query)
+    return _usable(contexts)
+
+
+def _usable(contexts: list[RetrievedContext]) -> list[RetrievedContext]:
     return [c for c in contexts if c.content.strip() and not heading_only(c.content)]
+
+
+def parse_batch_result(structured: dict | None, queries: list[str]) -> list[list[RetrievedContext]]:
+    """Contexts per query from one ``query_knowledge_hub_batch`` result, each list what
+    :func:`parse_search_result` gives for that query's ``query_knowledge_hub`` result (each hit its
+    own score and query, fresh objects). ValueError if the result does not answer these queries."""
+    if not structured or not isinstance(structured.get("queries"), list) \
+            or not isinstance(structured.get("citations"), list):
+        raise ValueError("the batch result has no structured content")
+    answered = structured["queries"]
+    if len(answered) != len(queries):
+        raise ValueError(f"the batch result answers {len(answered)} of {len(queries)} queries")
+    chunks = {c["chunk_id"]: citation_to_context(c) for c in structured["citations"]}  # each chunk parsed once
+    if any(h["chunk_id"] not in chunks for res in answered for h in res["hits"]):
+        raise ValueError("the batch result refers to a chunk it does not cite")
+    usable = {cid for cid, c in chunks.items() if _usable([c])}
+    return [[chunks[h["chunk_id"]].model_copy(update={"relevance_score": float(h.get("score") or 0.0), "query": query})
+             for h in res["hits"] if h["chunk_id"] in usable] for query, res in zip(queries, answered)]

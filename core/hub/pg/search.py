@@ -1,8 +1,8 @@
 """Hybrid retrieval on PostgreSQL: both legs run in the server, the fusion is the SQLite searcher's.
 
 :class:`PgSearcher` subclasses :class:`core.hub.search.Searcher` and replaces only the legs and
-the keyword lookup; ``search`` (reciprocal-rank fusion, rerank) and ``keyword`` (hits, exact
-filtering) are inherited, so hits and the MCP output have the same shape on both backends.
+the keyword lookup; ``search`` (reciprocal-rank fusion, rerank), ``search_many`` (a batch of
+queries embedded at once, then searched one by one) and ``keyword`` (hits, exact filtering) are inherited, so hits and the MCP output have the same shape on both backends.
 
 - Lexical: ``chunks.tsv`` (title, file name, breadcrumb, text; English stemming) matched by the
   query's terms OR-ed together through the GIN index, ranked by ``ts_rank`` (length-normalized).
@@ -123,10 +123,10 @@ class PgSearcher(Searcher):
         return stats
 
     def dense(self, collection: str, query: str, n: int = LEG_DEPTH,
-              scope: Scope | None = None) -> list[tuple[int, float]]:
+              scope: Scope | None = None, vec: np.ndarray | None = None) -> list[tuple[int, float]]:
         if not query.strip():
             return []
-        rows = self._dense_rows(collection, query, n, scope=scope)
+        rows = self._dense_rows(collection, query, n, scope=scope, vec=vec)
         return [(int(rid), 1.0 - float(d)) for rid, d in rows if 1.0 - float(d) >= DENSE_FLOOR]
 
     def dense_plan(self, collection: str, query: str, n: int = LEG_DEPTH) -> str:
@@ -134,9 +134,9 @@ class PgSearcher(Searcher):
         return "\n".join(r[0] for r in self._dense_rows(collection, query, n, explain=True))
 
     def _dense_rows(self, collection: str, query: str, n: int, explain: bool = False,
-                    scope: Scope | None = None) -> list[tuple]:
+                    scope: Scope | None = None, vec: np.ndarray | None = None) -> list[tuple]:
         mine, total = self._embedded(collection)
-        vec = np.asarray(self.embed_query(query), dtype=np.float32)
+        vec = np.asarray(self.embed_query(query) if vec is None else vec, dtype=np.float32)
         db = self.store.conn()
         if scope is not None:  # an older version, a date or one document: exact, over its chunks
             where, args = scope_sql(scope)
