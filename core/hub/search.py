@@ -153,6 +153,12 @@ class Searcher:
         ``scope`` (default: current chunks) selects an older version, a time, or one document;
         ``only``: the chunk rowids allowed (a topic's documents); both legs then rank every chunk;
         ``vec``: the query's vector, when the caller embedded it already."""
+        pool = self._pool(collection, query, top_k, legs, scope, only, vec)
+        return self._hits(query, pool, self.store.chunks_by_rowid([rid for rid, _ in pool]), top_k)
+
+    def _pool(self, collection: str, query: str, top_k: int, legs: str, scope: Scope | None,
+              only: set[int] | None, vec: np.ndarray | None) -> list[tuple[int, Hit]]:
+        """The fused ranking's head (rowid, hit without its chunk): top_k, or 3 x top_k to rerank."""
         depth = max(LEG_DEPTH, top_k * 5) if only is None else 1 << 30
         scope = None if scope == Scope() else scope
         lex = self.lexical(collection, query, depth, scope) if legs in ("hybrid", "lexical") else []
@@ -167,8 +173,10 @@ class Searcher:
             h.score += 1.0 / (RRF_K + rank)
             h.dense_rank, h.dense_score = rank, s
         order = sorted(fused.items(), key=lambda kv: (-kv[1].score, kv[0]))
-        pool = order[: top_k * 3 if self.reranker else top_k]
-        rows = self.store.chunks_by_rowid([rid for rid, _ in pool])
+        return order[: top_k * 3 if self.reranker else top_k]
+
+    def _hits(self, query: str, pool: list[tuple[int, Hit]], rows: dict[int, ChunkRow], top_k: int) -> list[Hit]:
+        """The pool's hits with their chunks (a chunk deleted since ranking is left out), reranked, cut to top_k."""
         hits = []
         for rid, h in pool:
             if rid in rows:
@@ -181,12 +189,14 @@ class Searcher:
     def search_many(self, collection: str, queries: list[str], top_k: int = 5, scope: Scope | None = None,
                     only: set[int] | None = None) -> list[list[Hit]]:
         """:meth:`search` of each query (hybrid), the same hits; the queries missing from the query
-        cache are embedded in one encoder batch. Each dense leg keeps its own matrix-vector product, so
-        a batch ranks exactly as single queries do (a matrix-matrix product may round differently)."""
-        vecs = self.embed_queries([q for q in queries if q.strip()])
-        it = iter(vecs)
-        return [self.search(collection, q, top_k, scope=scope, only=only, vec=next(it) if q.strip() else None)
-                for q in queries]
+        cache are embedded in one encoder batch, and the chunks the queries share are read once. Each
+        dense leg keeps its own matrix-vector product, so a batch ranks exactly as single queries do (a
+        matrix-matrix product may round differently)."""
+        vecs = iter(self.embed_queries([q for q in queries if q.strip()]))
+        pools = [self._pool(collection, q, top_k, "hybrid", scope, only, next(vecs) if q.strip() else None)
+                 for q in queries]
+        rows = self.store.chunks_by_rowid(list(dict.fromkeys(rid for pool in pools for rid, _ in pool)))
+        return [self._hits(q, pool, rows, top_k) for q, pool in zip(queries, pools)]
 
     # -- keyword browsing ----------------------------------------------------------------------------
     def keyword(self, collection: str, keywords: list[str], mode: str = "exact", top_k: int = 10) -> list[Hit]:

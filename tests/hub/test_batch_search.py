@@ -69,12 +69,14 @@ async def test_batch_tool_cites_each_chunk_once_and_ranks_as_single_calls(hub_ho
                 one = await s.call_tool(SINGLE, {"query": q, "top_k": 20})
                 single_size += len(json.dumps(one.structuredContent)) + sum(len(c.text) for c in one.content)
                 want = one.structuredContent["citations"]
-                assert [(h["chunk_id"], h["score"], h["lexical_rank"], h["dense_rank"]) for h in got["hits"]] == \
-                    [(c["chunk_id"], c["score"], c["metadata"]["lexical_rank"], c["metadata"]["dense_rank"])
+                assert [(h["chunk_id"], h["score"], h.get("lexical_rank"), h.get("dense_rank")) for h in got["hits"]] == \
+                    [(c["chunk_id"], c["score"], c["metadata"].get("lexical_rank"), c["metadata"].get("dense_rank"))
                      for c in want]
-                for c in want:  # the same citation but for this query's index, score and ranks
-                    same = {k: v for k, v in cited[c["chunk_id"]].items() if k not in ("index", "score", "metadata")}
-                    assert same == {k: v for k, v in c.items() if k not in ("index", "score", "metadata")}
+                for c in want:  # the same citation but for this query's index, score and ranks, and no snippet
+                    skip = ("index", "score", "metadata", "text_snippet")
+                    same = {k: v for k, v in cited[c["chunk_id"]].items() if k not in skip}
+                    assert same == {k: v for k, v in c.items() if k not in skip and v is not None}
+                    assert "text_snippet" not in cited[c["chunk_id"]]
             text = "\n".join(c.text for c in batch.content)
             assert all(c["text"] not in text for c in data["citations"] if len(c["text"]) > 300)
             assert QUERIES[0] in text and ids[0] in text
