@@ -16,7 +16,7 @@ from core.brains.offline.synthesis import stream
 from core.brains.offline.text import strip_markers
 from core.events import Notice, ReviewFinished, TokenDelta
 from core.research import llm as llm_steps
-from core.research.review import Section, assemble, cited, evidence, gaps, point_section, validate
+from core.research.review import Section, assemble, cited, evidence, gaps, point_section, reviewed, validate
 from core.research.search import PointHits, point_name, search_point
 from core.research.types import KnowledgePoint, Outline, ResearchReview
 from core.telemetry import emit
@@ -71,7 +71,8 @@ async def write_review(ctx: Any, outline: Outline, found: list[PointHits]) -> Re
                     message=f"critic: {s.point.id} “{s.point.topic}” was uncovered; searched again "
                             f"({len(new)} new chunk(s)), {'now covered' if cited(s.text) else 'still uncovered'}"))
     uncovered = [s.point.id for s in sections if s.point.importance == "high" and not cited(s.text)]
-    gap_lines = [validate(g, contexts)[0] for g in gaps(contexts)]
+    only = reviewed([s.text for s in sections], contexts)
+    gap_lines = [validate(g, contexts)[0] for g in gaps(contexts, only=only)]
     gap_lines = [g for g in gap_lines if cited(g)]
     done = assemble(outline, sections, gap_lines, contexts, list(by_id.values()), own, ctx.vocabulary,
                     retried=retried, uncovered=uncovered)

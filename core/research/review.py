@@ -75,17 +75,28 @@ def _named(name: str, ctxs: list[RetrievedContext]) -> bool:
     return any(names(c, name) for c in ctxs)
 
 
-def gaps(contexts: list[RetrievedContext], limit: int = MAX_GAPS) -> list[str]:
-    """Cited sentences stating a limitation, an open problem or future work (one per document)."""
+def doc_of(c: RetrievedContext) -> str:
+    return c.doc_id or c.source
+
+
+def reviewed(texts: list[str], contexts: list[RetrievedContext]) -> set[str]:
+    """The documents ``texts`` cite (their ``[n]`` markers into ``contexts``)."""
+    return {doc_of(contexts[int(n) - 1]) for t in texts for n in _MARK.findall(t) if 1 <= int(n) <= len(contexts)}
+
+
+def gaps(contexts: list[RetrievedContext], limit: int = MAX_GAPS, only: set[str] | None = None) -> list[str]:
+    """Cited sentences stating a limitation, an open problem or future work (one per document);
+    ``only``: from these documents alone (the ones the review's sections cite: a paper a point's
+    search merely brushed is not one whose open problems the review is about)."""
     out: list[str] = []
     docs: set[str] = set()
     for n, c in enumerate(contexts, 1):
-        if (c.doc_id or c.source) in docs:
+        if doc_of(c) in docs or (only is not None and doc_of(c) not in only):
             continue
         for sent in split_sentences(c.content):
             if GAP_CUE.search(sent) and len(sent.split()) >= 6 and not sent.rstrip().endswith("?"):
                 out.append(cite(sent, [n]))
-                docs.add(c.doc_id or c.source)
+                docs.add(doc_of(c))
                 break
         if len(out) >= limit:
             break

@@ -115,3 +115,19 @@ def test_the_focus_question_names_only_papers_with_a_short_name():
     assert focus.endswith("The library holds, among others: DPO, LoRA.")
     nameless = Vocabulary(terms=(Term(long, year=2022, kind="paper"),))
     assert clarifying_questions("LoRA", nameless)[1].question == "Which methods or papers should it focus on?"
+
+
+def test_research_gaps_come_only_from_the_papers_the_sections_cite():
+    from core.research.review import gaps, reviewed
+
+    ctxs = [RetrievedContext(content="LoRA adapts frozen weights. A limitation is that LoRA cannot batch tasks "
+                                     "with different adapters easily.", chunk_id="lora_1", doc_id="lora"),
+            RetrievedContext(content="Future work should study rationales without costly annotated datasets "
+                                     "of intermediate steps.", chunk_id="cot_1", doc_id="cot"),
+            RetrievedContext(content="DPO trains on preference pairs. A limitation is that DPO was evaluated only "
+                                     "up to 6B parameters.", chunk_id="dpo_1", doc_id="dpo")]
+    sections = ["LoRA freezes the weights [1].", "DPO skips the reward model [3]."]
+    assert reviewed(sections, ctxs) == {"lora", "dpo"}
+    kept = gaps(ctxs, only=reviewed(sections, ctxs))
+    assert len(kept) == 2 and kept[0].endswith("[1].") and kept[1].endswith("[3].")
+    assert any("rationales" in g for g in gaps(ctxs))  # without the filter the brushed paper's sentence came in
