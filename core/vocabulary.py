@@ -41,6 +41,7 @@ NOT_ENTITIES = frozenset(
     "GPU GPUS CPU TPU TPUS API APIS LLM LLMS NLP AI ML RL GB MB TB FP16 BF16 FP32 INT8 INT4 VRAM SOTA "
     "PDF URL HTTP MCP JSON TUI CLI OK USA FAQ QA IID OOD FLOPS FLOP PFLOPS MIT".split()
 )
+GENERIC_PHRASE_DOCS = 4  # a long form in this many documents may be a common phrase (see _common_phrase)
 _GENERIC_HEADINGS = frozenset({
     "summary", "abstract", "introduction", "problem", "method", "methods", "approach", "results", "key results",
     "evaluation", "experiments", "conclusion", "discussion", "background", "related work", "limitations",
@@ -193,6 +194,7 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
             entry["kind"] = "paper"
         return entry
 
+    common = _common_phrase(docs)
     for doc in docs:
         head = title_head(doc.title)
         if not head and 1 < len(doc.title.split()) <= 8:
@@ -204,8 +206,8 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
         texts = [doc.title, *doc.headings, *doc.chunks]
         for text in texts:
             for acr, long in definitions(text):
-                if _name_ok(acr):
-                    add(acr, alias=long, year=doc.year)  # first defined in the earliest document
+                if _name_ok(acr):  # first defined in the earliest document
+                    add(acr, alias="" if common(long, acr) else long, year=doc.year)
         for chunk in {c for c in (doc.title, *doc.chunks)}:
             lower_words.update(re.findall(r"(?<![A-Za-z])[a-z][a-z-]+(?![A-Za-z])", chunk))
             proper.update(set(_PROPER.findall(chunk)))
@@ -244,6 +246,27 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
         terms.append(Term(name, tuple(e["aliases"]), e["year"], tuple(related.get(low, ())), sensitive, e["kind"]))
     terms.sort(key=lambda t: (t.kind != "paper", t.name.lower()))
     return Vocabulary(revision, tuple(terms))
+
+
+def _common_phrase(docs: list[DocumentText]):
+    """``common(long, acronym)``: whether the collection uses ``long`` as a common phrase rather than as
+    the acronym's name: in GENERIC_PHRASE_DOCS documents or more, fewer than a third of which use the
+    acronym. One paper's "Language Model (LM)" must not make every question about language models
+    a question about that paper; "Low-Rank Adaptation (LoRA)" stays LoRA's alias."""
+    texts = ["\n".join([d.title, *d.headings, *d.chunks]) for d in docs]
+    lowered = [t.lower() for t in texts]
+    seen: dict[tuple[str, str], bool] = {}
+
+    def common(long: str, acronym: str) -> bool:
+        key = (long.lower(), acronym)
+        if key not in seen:
+            using = [i for i, t in enumerate(lowered) if key[0] in t]
+            pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(acronym)}(?![a-z])")
+            seen[key] = len(using) >= GENERIC_PHRASE_DOCS and \
+                3 * sum(1 for i in using if pattern.search(texts[i])) < len(using)
+        return seen[key]
+
+    return common
 
 
 def _merge_spelled_papers(found: dict[str, dict]) -> None:

@@ -77,3 +77,16 @@ def test_a_paper_titled_by_a_long_form_is_that_names_document():
     with active(v):
         assert is_document_of(paper, "MGL")
     assert not is_document_of(paper, "MGL")  # without the collection's vocabulary nothing says so
+
+
+def test_a_long_form_the_collection_uses_as_a_common_phrase_is_not_the_acronym_s_alias():
+    docs = [DocumentText(title="MusicGen: music generation", chunks=[
+                "MusicGen is a single Language Model (LM) over several streams of audio tokens."]),
+            DocumentText(title="LoRA: Low-Rank Adaptation of Large Language Models", chunks=[
+                "Low-Rank Adaptation (LoRA) freezes the weights; LoRA trains rank decomposition matrices."])]
+    docs += [DocumentText(title=f"Paper {n}", chunks=[f"We pre-train a language model on corpus {n}; the language "
+                                                       f"model uses low-rank adaptation (LoRA) adapters."])
+             for n in range(4)]
+    vocab = build(docs)
+    assert vocab.get("LM") is not None and "Language Model" not in vocab.get("LM").aliases
+    assert "Low-Rank Adaptation" in vocab.get("LoRA").aliases
