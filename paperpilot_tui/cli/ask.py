@@ -7,7 +7,8 @@ import os
 import json
 import sys
 
-from paperpilot_tui.cli.common import EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+from paperpilot_tui.cli.common import (EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, LLM_CHOICES, fail,
+                                       load_settings_or_exit, run_async)
 
 HELP = "ask one question and print the answer with its sources"
 DESCRIPTION = """\
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--session", metavar="ID", help="continue (or start) this session")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of formatted text")
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
-    p.add_argument("--llm", choices=["offline", "openai", "transformers"],
+    p.add_argument("--llm", choices=LLM_CHOICES,
                    default=argparse.SUPPRESS, help="which brain answers")
     p.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
     p.set_defaults(run=run)

@@ -10,6 +10,9 @@ from collections.abc import Awaitable
 from typing import Any
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
+# What --llm can name: llm.provider's values but "auto" (core.config; a test keeps them equal),
+# spelled out so that building the parser imports no settings code.
+LLM_CHOICES = ("offline", "openai", "transformers")
 
 
 def load_settings_or_exit(args: argparse.Namespace) -> Any:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from paperpilot_tui.cli.common import (
+    LLM_CHOICES,
     EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async,
 )
 
@@ -55,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     qa.add_argument("--questions", type=Path, required=True, metavar="FILE", help="questions JSONL")
     qa.add_argument("--collection", metavar="NAME",
                     help="use this existing collection instead of ingesting (default: one named after DIR's content)")
-    qa.add_argument("--llm", choices=["offline", "openai", "transformers"],
+    qa.add_argument("--llm", choices=LLM_CHOICES,
                     default=argparse.SUPPRESS, help="which brain answers")
     qa.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N questions")
     qa.add_argument("--json", action="store_true", help="print one JSON object (with every question's row)")

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from paperpilot_tui.cli.common import (
+    LLM_CHOICES,
     EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async, say,
 )
 
@@ -47,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     tp.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
     tp.add_argument("--name", action="store_true", help="name the topics with the LLM brain (one call)")
     tp.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
-    tp.add_argument("--llm", choices=["offline", "openai", "transformers"], default=argparse.SUPPRESS,
+    tp.add_argument("--llm", choices=LLM_CHOICES, default=argparse.SUPPRESS,
                     help="which brain names them")
     tp.set_defaults(run=_topics)
     tok = hub.add_parser("token", help="print the bearer token a network-facing HTTP hub requires")

@@ -13,6 +13,8 @@ import os
 import sys
 import warnings
 
+from paperpilot_tui.cli.common import LLM_CHOICES
+
 # Subcommand modules under paperpilot_tui.cli, in --help order.
 COMMANDS = ("ask", "research", "ingest", "hub", "sessions", "memory", "traces", "replay", "serve", "train", "eval")
 
@@ -55,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_common(parser)
     parser.add_argument("--session", metavar="ID", help="open the app on this session")
-    parser.add_argument("--llm", choices=["offline", "openai", "transformers"],
+    parser.add_argument("--llm", choices=LLM_CHOICES,
                         help="which brain answers, in the app and every command (default: llm.provider, "
                              "auto = openai only when an API key is set)")
     parser.add_argument("--offline", action="store_true",

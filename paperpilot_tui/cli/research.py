@@ -6,7 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-from paperpilot_tui.cli.common import EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async
+from paperpilot_tui.cli.common import (EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, LLM_CHOICES, fail,
+                                       load_settings_or_exit, run_async)
 
 HELP = "write a cited literature review of a topic from the knowledge hub"
 DESCRIPTION = """\
@@ -40,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
     p.add_argument("--session", metavar="ID", help="resume (or start) this research session")
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
-    p.add_argument("--llm", choices=["offline", "openai", "transformers"], default=argparse.SUPPRESS,
+    p.add_argument("--llm", choices=LLM_CHOICES, default=argparse.SUPPRESS,
                    help="which brain writes")
     p.set_defaults(run=run)
 

@@ -172,3 +172,12 @@ def test_a_self_referencing_settings_file_is_one_config_error(tmp_path):
     with pytest.raises(ConfigError) as err:
         load_settings(f)
     assert str(err.value).startswith(str(f)) and "\n" not in str(err.value)
+
+
+def test_the_cli_offers_every_llm_provider_but_auto():
+    from typing import get_args
+
+    from core.config import LLMSettings
+    from paperpilot_tui.cli.common import LLM_CHOICES
+
+    assert set(LLM_CHOICES) | {"auto"} == set(get_args(LLMSettings.model_fields["provider"].annotation))
