@@ -187,19 +187,13 @@ class Agent:
             self.vocabulary = fresh
 
     async def _finish(self, turn_id: str, session_id: str, question: str, events: list[Event], ok: bool) -> None:
-        """Save the trace while the checkpoints are pruned and the session row is updated (three
-        databases: the trace's thread and the checkpointer's overlap)."""
-        async def session_rows() -> None:
-            if self.checkpointer is not None:  # keep the latest checkpoint (it holds the whole history); the
-                await aprune_thread(self.checkpointer, session_id)  # session row counts its turns, failed or not
-            if self.sessions is not None and (ok or self.checkpointer is not None):
-                turns = len(await self.history(session_id, 1 << 30)) if self.checkpointer is not None else None
-                await self.sessions.end_turn(session_id, turns)
-
-        jobs = [session_rows()]
         if self.traces is not None and self.settings.tracing.enabled:
-            jobs.append(self.traces.save_turn(turn_id, session_id, question, events))
-        await asyncio.gather(*jobs)
+            await self.traces.save_turn(turn_id, session_id, question, events)
+        if self.checkpointer is not None:  # keep the latest checkpoint (it holds the whole history); the
+            await aprune_thread(self.checkpointer, session_id)  # session row counts its turns, failed turn or not
+        if self.sessions is not None and (ok or self.checkpointer is not None):
+            turns = len(await self.history(session_id, 1 << 30)) if self.checkpointer is not None else None
+            await self.sessions.end_turn(session_id, turns)
 
 
 async def _stream(graph: Any, inp: dict, config: dict, ctx: Any, vocab: Vocabulary,
