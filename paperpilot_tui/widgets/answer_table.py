@@ -4,6 +4,8 @@
 Textual's Markdown sizes each table column to its content and then shrinks them, which leaves a
 comparison's middle column a dozen characters wide beside a wide last one, and cuts the names.
 A streamed table grows row by row (``_update_from_block``), so the widths follow each update.
+When Textual cannot grow the table in place it removes this block and mounts the new one in its
+place; the new block sizes itself on mount, and the removed one has no content left to size.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ class AnswerTable(MarkdownTable):
 
     async def _update_from_block(self, block: MarkdownBlock) -> None:
         await super()._update_from_block(block)
-        self._size_columns()
+        if self.is_attached:  # grown in place; otherwise ``block`` replaced this one and sizes itself
+            self._size_columns()
 
     def _size_columns(self) -> None:
         columns = len(self._headers)

@@ -176,8 +176,18 @@ class ChatPane(Vertical):
             self._timer.stop()
         stream, self._stream, self._timer, self._buffer = self._stream, None, None, []
         if stream is not None:
-            self.run_worker(stream.stop(), group="md-stream", exit_on_error=False)
+            self.run_worker(self._stop(stream), group="md-stream", exit_on_error=False)
         return stream
+
+    async def _stop(self, stream: Any) -> bool:
+        """Stop a Markdown stream; a stream task that had failed is reported, not raised (the
+        caller still has the final text to show). Returns whether it stopped cleanly."""
+        try:
+            await stream.stop()
+        except Exception as exc:  # noqa: BLE001 - a rendering fault must not lose the answer
+            self.log.error(f"streamed answer stopped with {exc!r}")
+            return False
+        return True
 
     def _final(self, text: str) -> None:
         if self._timer is not None:
@@ -190,9 +200,16 @@ class ChatPane(Vertical):
         self.run_worker(self._finish(answer, stream, link_citations(text)), group="md-stream", exit_on_error=False)
 
     async def _finish(self, answer: Answer, stream: Any, text: str) -> None:
+        """The final answer replaces whatever the stream showed, even when the stream task failed;
+        a final render that fails is said in the conversation."""
         if stream is not None:
-            await stream.stop()
-        await answer.update(text)
+            await self._stop(stream)
+        try:
+            await answer.update(text)
+        except Exception as exc:  # noqa: BLE001 - said to the user, the answer stays in the record
+            self.log.error(f"final answer render failed: {exc!r}")
+            self.note(f"✗ the answer could not be shown ({type(exc).__name__}: {exc}); "
+                      "copy or export still have it", error=True)
 
     def apply(self, ev: Event) -> None:
         match ev:

@@ -130,11 +130,14 @@ def recorded_factory(agent: RecordedAgent) -> Callable[[Any], Any]:
     return factory
 
 
-def recorded_app(settings: Any = None, *, agent: RecordedAgent | None = None, **kw: Any) -> Any:
-    """The real app on seeded real stores, answering with recorded turns."""
+def recorded_app(settings: Any = None, *, agent: RecordedAgent | None = None, paced: bool = False,
+                 **kw: Any) -> Any:
+    """The real app on seeded real stores, answering with recorded turns; ``paced`` streams the
+    answer's parts at the app's ``tui.answer_pace`` (as the offline brain does), else at once."""
     from paperpilot_tui.app import PaperPilotApp
 
     settings = settings or demo_settings()
     stores = demo_stores(settings)
-    agent = agent or RecordedAgent(stores.traces)
+    pace = settings.tui.answer_pace
+    agent = agent or RecordedAgent(stores.traces, token_rate=1 / pace if paced and pace else 0.0)
     return PaperPilotApp(settings, agent_factory=recorded_factory(agent), stores_factory=lambda s: stores, **kw)

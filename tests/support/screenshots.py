@@ -26,7 +26,7 @@ SIZE = (120, 40)
 def scene_app() -> Any:
     from tests.support.recorded import recorded_app
 
-    return recorded_app(session="s001", blink=False)
+    return recorded_app(session="s001", blink=False, paced=True)  # streamed as users see it
 
 
 async def _until(pilot: Any, predicate: Callable[[], bool], timeout: float = 30.0) -> None:

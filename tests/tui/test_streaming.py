@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+from textual.widgets._markdown import MarkdownBlock, MarkdownTableContent
+
 from paperpilot_tui.app import PaperPilotApp
 from paperpilot_tui.widgets.chat import Answer
 from tests.tui.conftest import real_agent_factory, settle, wait_until
 from tests.tui.stub_hub import StubHub
+
+_CITES = re.compile(r"\[(\d+)\]")
 
 
 async def test_the_offline_answer_is_shown_in_parts_before_the_turn_ends(settings):
@@ -30,3 +37,56 @@ async def test_the_offline_answer_is_shown_in_parts_before_the_turn_ends(setting
         final = app.main_screen.query(Answer).last().source
         partial = {s for s in seen if s.strip() and len(s) < len(final)}
         assert len(partial) >= 2, seen  # at least two distinct partial states: it grew while the turn ran
+
+
+def _final_answer(name: str) -> str:
+    from core.events import TurnFinished
+    from tests.support.recorded import recorded_events
+
+    return next(e for e in recorded_events(name) if isinstance(e, TurnFinished)).result.final_answer
+
+
+def _table_rows(markdown: str) -> list[list[str]]:
+    """The body rows of the Markdown table in ``markdown``, cells stripped (header and rule left out)."""
+    lines = [line for line in markdown.splitlines() if line.startswith("|")]
+    return [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+
+
+@pytest.mark.parametrize("name", ["compare", "follow_up"])
+@pytest.mark.parametrize("pace", ["default", 0])
+async def test_a_streamed_demo_answer_ends_as_the_whole_final_answer(settings, name, pace):
+    """App issue, defect 1: the streamed comparison table lost its QLoRA row and its 'Comparison.'
+    paragraph (the column sizer raised NoMatches on a replaced table, killing the stream task, and
+    the final update never ran). Whatever the stream does, what is shown at the end is the final
+    answer, its citation markers renumbered as the answer has them."""
+    from paperpilot_tui.widgets.chat import block_text, link_citations
+    from tests.support.recorded import COMPARE_Q, FOLLOW_Q, RecordedAgent
+    from tests.tui.conftest import ask
+    from tests.tui.test_flows import recorded_app
+
+    default_pace = type(settings.tui)().answer_pace
+    rate = 1 / default_pace if pace == "default" else 0.0
+    app, _ = recorded_app(settings, agent_type=lambda traces: RecordedAgent(traces, token_rate=rate))
+    failures: list[BaseException] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        if name == "follow_up":
+            await ask(pilot, COMPARE_Q)
+        await ask(pilot, COMPARE_Q if name == "compare" else FOLLOW_Q)
+        failures += [w.error for w in app.workers if w.error is not None]
+        answer = app.main_screen.query(Answer).last()
+        final = _final_answer(name)
+        assert answer.source == link_citations(final)
+        shown = "\n".join(block_text(b) for b in answer.children if isinstance(b, MarkdownBlock))
+        assert _CITES.findall(shown) == _CITES.findall(final)  # every marker, in the answer's numbering
+        rows = _table_rows(final)
+        tables = answer.query(MarkdownTableContent)
+        assert len(tables) == (1 if rows else 0)
+        if rows:
+            assert [[c.plain for c in row] for row in tables.first().rows] == [
+                [_strip_md(c) for c in row] for row in rows]
+    assert not failures, failures
+
+
+def _strip_md(cell: str) -> str:
+    """A cell as Markdown renders it: bold markers gone, citation links shown as ``[n]``."""
+    return cell.replace("**", "")
