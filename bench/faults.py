@@ -42,18 +42,24 @@ from bench.faults_hubmem import hub_memory
 from bench.faults_turns import concurrent_turns
 from bench.faults_writes import fact_kills
 
-DEFAULT = ("http", "stdio", "turns", "writes", "poison", "secrets")
+DEFAULT = ("http", "stdio", "hung-http", "hung-stdio", "turns", "writes", "poison", "secrets")
+HUNG_TIMEOUT_S = 10  # mcp.call_timeout for the hung-hub rows: ×20 tries each stay a few minutes
 NAMES = (*DEFAULT, "hubmem")
 
 
-def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30) -> dict:
-    """``faults_hub.hub_kills`` as a row: nothing is stored by these tries, so lost is n/a."""
-    c = hub_kills(transport, tries, indexed, call_timeout=call_timeout)
+def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30, how: str = "kill") -> dict:
+    """``faults_hub.hub_kills`` as a row: nothing is stored by these tries, so lost is n/a. ``how``:
+    ``kill`` (a dead hub) or ``stop`` (a hung one: SIGSTOPped mid-query, alive but silent)."""
+    c = hub_kills(transport, tries, indexed, call_timeout=call_timeout, how=how)
     notes = (f"{c['answered']} answered, slowest exit {c['max_exit_s']} s after the kill (bound "
              f"{call_timeout + 5:g} s)" + (f", {c['skipped']} skipped" if c["skipped"] else ""))
     if c["examples"]:
         notes += f"; e.g. {c['examples'][0][:160]}"
-    return row(f"hub kills ({transport})", tries=c["tries"], survived=c["survived"], clear_error=c["clear_error"],
+    label = "hub kills" if how == "kill" else "hung hub"
+    extra = {} if how == "kill" else {"unnamed": c["tries"] - c["named"], "failed": c["tries"] - c["clear_error"]}
+    if extra:
+        notes += f"; {c['named']}/{c['tries']} name mcp.call_timeout"
+    return row(f"{label} ({transport})", **extra, tries=c["tries"], survived=c["survived"], clear_error=c["clear_error"],
                traceback=c["traceback"], hang=c["hang"], lost="n/a", notes=notes, answered=c["answered"],
                skipped=c["skipped"], max_exit_s=c["max_exit_s"])
 
@@ -61,7 +67,7 @@ def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30)
 def failures(r: dict) -> list[str]:
     """The must-show properties a row breaks (empty: it holds)."""
     bad = [k for k in ("traceback", "hang") if r.get(k)]
-    bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped", "failed")
+    bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped", "failed", "unnamed")
             if isinstance(r.get(k), int) and r[k]]
     if r.get("tries") and r["survived"] != r["tries"]:
         bad.append("survived")
@@ -72,6 +78,8 @@ def failures(r: dict) -> list[str]:
 BOUNDS = {
     "http": "every exit <= mcp.call_timeout + 5 s after the kill; one line, no traceback",
     "stdio": "every exit <= mcp.call_timeout + 5 s after the kill; one line, no traceback",
+    "hung-http": "every exit <= mcp.call_timeout + 5 s after SIGSTOP; one line naming the deadline, exit 3",
+    "hung-stdio": "every exit <= mcp.call_timeout + 5 s after SIGSTOP; one line naming the deadline, exit 3",
     "turns": "0 acknowledged turns missing or out of order",
     "writes": "0 acknowledged facts lost; integrity ok",
     "poison": "0 instruction-like or planted facts memorized",
@@ -86,6 +94,8 @@ def run(names: list[str], sizes: dict[str, int], emit=None) -> list[dict]:
     jobs = {
         "http": lambda ix: hub_row("http", sizes["http"], ix),
         "stdio": lambda ix: hub_row("stdio", sizes["stdio"], ix),
+        "hung-http": lambda ix: hub_row("http", sizes["hung"], ix, call_timeout=HUNG_TIMEOUT_S, how="stop"),
+        "hung-stdio": lambda ix: hub_row("stdio", sizes["hung"], ix, call_timeout=HUNG_TIMEOUT_S, how="stop"),
         "turns": lambda ix: concurrent_turns(ix, sizes["rounds"]),
         "writes": lambda ix: fact_kills(sizes["kills"]),
         "poison": poisoned_corpus,
@@ -141,6 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--http", type=int, default=30, help="SIGKILLs of an HTTP hub mid-query")
     p.add_argument("--stdio", type=int, default=10, help="SIGKILLs of ask's stdio hub mid-query")
+    p.add_argument("--hung", type=int, default=20, help="SIGSTOPs of a hub mid-query, per transport")
     p.add_argument("--rounds", type=int, default=10, help="rounds of 2-4 concurrent asks on one session")
     p.add_argument("--kills", type=int, default=50, help="SIGKILLs of the fact writer")
     p.add_argument("--only", default=",".join(DEFAULT), help=f"comma-separated subset of {','.join(NAMES)}")
@@ -156,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(table_head(), flush=True)
         emit = lambda r: print(table_row(r), flush=True)  # noqa: E731
-    rows = run(names, {"http": args.http, "stdio": args.stdio, "rounds": args.rounds, "kills": args.kills}, emit)
+    sizes = {"http": args.http, "stdio": args.stdio, "hung": args.hung, "rounds": args.rounds, "kills": args.kills}
+    rows = run(names, sizes, emit)
     if not args.json:
         print(f"\n{time.strftime('%Y-%m-%d')}, {time.monotonic() - start:.0f} s in all")
     broken = {r["experiment"]: failures(r) for r in rows if failures(r)}

@@ -78,6 +78,15 @@ def test_hub_kill_ends_clearly(indexed, transport):
         assert r["answered"] == 1, r
 
 
+@pytest.mark.parametrize("transport", ["http", "stdio"])
+def test_a_hung_hub_ends_the_turn_within_its_deadline(indexed, transport):
+    """SIGSTOP (alive, silent) rather than SIGKILL: the turn still ends within mcp.call_timeout + 5 s,
+    in one line that names the deadline."""
+    r = hub_row(transport, 1, indexed, call_timeout=5, how="stop")
+    _holds(r)
+    assert r["clear_error"] == 1 and r["unnamed"] == 0 and r["max_exit_s"] <= 10, r
+
+
 def test_concurrent_turns_keep_every_acknowledged_turn(indexed):
     r = concurrent_turns(indexed, rounds=1, min_n=2, max_n=2)  # round 0 holds the lock: both wait
     _holds(r)
