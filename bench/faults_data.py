@@ -40,7 +40,7 @@ def poisoned_corpus(indexed: Path, attacks: int | None = None) -> dict:
     """Ingest the poisoned notes, ask what hits them (the first ``attacks`` attack questions; all by
     default) and an ordinary question with memory on; count instruction-like facts kept."""
     from core.memory.hygiene import is_instruction_like
-    from tests.integration.test_memory_hygiene import ATTACKS, COLLECTION, ORDINARY, PLANTED, POISONED
+    from tests.support.poisoned import ATTACKS, COLLECTION, ORDINARY, PLANTED, POISONED
 
     asked = ATTACKS[:attacks]
 

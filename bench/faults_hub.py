@@ -91,11 +91,13 @@ def _kill(proc: subprocess.Popen | None) -> None:
         proc.wait(10)
 
 
-def one_try(transport: str, home: Path, rng: random.Random, call_timeout: float = 30) -> dict:
-    """One kill; the outcome of ``ask``: code, stderr, seconds from the kill to its exit, hang."""
+def one_try(transport: str, home: Path, rng: random.Random, call_timeout: float = 30, how: str = "kill") -> dict:
+    """One fault; the outcome of ``ask``: code, stderr, seconds from the fault to its exit, hang.
+    ``how``: ``kill`` (SIGKILL: the hub is dead) or ``stop`` (SIGSTOP: alive, never answering)."""
     work = Path(tempfile.mkdtemp(prefix="faults-", dir=home))
     mark, config = work / "in-rerank", work / "settings.yaml"
     hub = ask = None
+    victim: int | None = None
     try:
         if transport == "http":
             port = _free_port()
@@ -120,7 +122,7 @@ def one_try(transport: str, home: Path, rng: random.Random, call_timeout: float 
         victim = hub.pid if hub is not None else _child_hub(ask.pid)
         if victim is None:
             return {"skipped": "no hub child to kill"}
-        os.kill(victim, signal.SIGKILL)
+        os.kill(victim, signal.SIGKILL if how == "kill" else signal.SIGSTOP)
         killed = time.monotonic()
         try:
             _, err = ask.communicate(timeout=call_timeout + 5)
@@ -132,6 +134,11 @@ def one_try(transport: str, home: Path, rng: random.Random, call_timeout: float 
     finally:
         _kill(ask)
         _kill(hub)
+        if how == "stop" and victim is not None:  # a stopped stdio child outlives ask: SIGKILL ends it stopped or not
+            try:
+                os.kill(victim, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -158,23 +165,26 @@ def indexed_home() -> Path:
 
 
 def hub_kills(transport: str, tries: int, home: Path | None = None, call_timeout: float = 30,
-              seed: int = 17) -> dict:
-    """Kill the hub mid-query ``tries`` times over ``transport`` (``http`` or ``stdio``); the counts."""
+              seed: int = 17, how: str = "kill") -> dict:
+    """Kill (or, ``how="stop"``, hang) the hub mid-query ``tries`` times over ``transport`` (``http``
+    or ``stdio``); the counts."""
+    assert how in ("kill", "stop"), how
     assert transport in ("http", "stdio"), transport
     own = home is None
     home = indexed_home() if own else home
     rng = random.Random(seed)
     counts = {"tries": 0, "survived": 0, "answered": 0, "clear_error": 0, "traceback": 0, "hang": 0,
-              "skipped": 0, "max_exit_s": 0.0, "examples": []}
+              "skipped": 0, "max_exit_s": 0.0, "examples": [], "named": 0}
     try:
         for _ in range(tries):
-            outcome = one_try(transport, home, rng, call_timeout)
+            outcome = one_try(transport, home, rng, call_timeout, how)
             if "skipped" in outcome:
                 counts["skipped"] += 1
                 continue
             counts["tries"] += 1
             for key, hit in classify(outcome).items():
                 counts[key] += hit
+            counts["named"] += "call_timeout" in outcome.get("stderr", "")  # the line names the deadline
             counts["max_exit_s"] = round(max(counts["max_exit_s"], outcome["exit_s"]), 2)
             line = re.sub(r":\d+", ":PORT", (outcome["stderr"].strip().splitlines()[-1:] or [""])[0])[:300]
             if line and line not in counts["examples"] and len(counts["examples"]) < 3:

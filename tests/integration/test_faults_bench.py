@@ -78,6 +78,15 @@ def test_hub_kill_ends_clearly(indexed, transport):
         assert r["answered"] == 1, r
 
 
+@pytest.mark.parametrize("transport", ["http", "stdio"])
+def test_a_hung_hub_ends_the_turn_within_its_deadline(indexed, transport):
+    """SIGSTOP (alive, silent) rather than SIGKILL: the turn still ends within mcp.call_timeout + 5 s,
+    in one line that names the deadline."""
+    r = hub_row(transport, 1, indexed, call_timeout=5, how="stop")
+    _holds(r)
+    assert r["clear_error"] == 1 and r["unnamed"] == 0 and r["max_exit_s"] <= 10, r
+
+
 def test_concurrent_turns_keep_every_acknowledged_turn(indexed):
     r = concurrent_turns(indexed, rounds=1, min_n=2, max_n=2)  # round 0 holds the lock: both wait
     _holds(r)
@@ -126,3 +135,39 @@ def test_the_grep_sees_a_copy_in_binary_and_wal_files(tmp_path):
     (tmp_path / "sub" / "state.sqlite3-wal").write_bytes(b"\x00\x01pp-fault-abc\x00pp-fault-abc")
     (tmp_path / "clean.bin").write_bytes(b"\x00pp-fault-ab\x00")
     assert _copies(tmp_path, [b"pp-fault-abc"]) == {"sub/state.sqlite3-wal": 2}
+
+
+def test_the_fault_suite_runs_where_pytest_is_absent():
+    """The documented install has no pytest: every module the suite imports, at the top or inside a
+    function (where a missing one crashed a full run after 49 minutes), imports without it."""
+    import ast
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    names: set[str] = set()
+    for path in bench.glob("faults*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+            elif isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+    assert "tests.support.poisoned" in names  # the walk does see imports inside functions
+    code = ("import importlib, sys\nsys.modules['pytest'] = None  # import pytest now raises ImportError\n"
+            f"for name in {sorted(names)!r}:\n    importlib.import_module(name)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=bench.parent, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_rows_stream_with_their_bound():
+    """Each row is printed as one table line with the bound it must hold and whether it holds."""
+    from bench.faults import BOUNDS, table_head, table_row
+    from bench.faults_common import row
+
+    good = {**row("hub kills (http)", tries=2, survived=2, clear_error=2), "bound": BOUNDS["http"], "wall_s": 3}
+    bad = {**row("hub kills (stdio)", tries=2, survived=1, hang=1), "bound": BOUNDS["stdio"], "wall_s": 9}
+    head = table_head().splitlines()[0]
+    assert head.count("|") == table_row(good).count("|")
+    assert BOUNDS["http"] in table_row(good) and "| yes |" in table_row(good)
+    assert "| no: hang, survived |" in table_row(bad)
