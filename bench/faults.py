@@ -10,6 +10,7 @@ traceback, hang, lost, notes; the table adds its wall time):
 * ``writes``: SIGKILL a process doing ``memory add/edit/rm/import``; integrity, acknowledged facts lost.
 * ``poison``: a poisoned corpus; instruction-like facts memorized.
 * ``secrets``: a configured key in questions; copies of it anywhere under ``$PAPERPILOT_HOME``.
+* ``strangers``: another local user against ``serve``, the HTTP hub and a planted ``ask.sock``.
 * ``hubmem`` (only when named in ``--only``): RSS of an HTTP hub that clients abandon.
 
 Each row is printed as soon as its experiment ends (a table line, or a JSON line with ``--json``),
@@ -39,10 +40,11 @@ from bench.faults_common import COLUMNS, indexed_home, row
 from bench.faults_data import poisoned_corpus, secrets_grep
 from bench.faults_hub import hub_kills
 from bench.faults_hubmem import hub_memory
+from bench.faults_strangers import strangers
 from bench.faults_turns import concurrent_turns
 from bench.faults_writes import fact_kills
 
-DEFAULT = ("http", "stdio", "hung-http", "hung-stdio", "turns", "writes", "poison", "secrets")
+DEFAULT = ("http", "stdio", "hung-http", "hung-stdio", "turns", "writes", "poison", "secrets", "strangers")
 HUNG_TIMEOUT_S = 10  # mcp.call_timeout for the hung-hub rows: ×20 tries each stay a few minutes
 NAMES = (*DEFAULT, "hubmem")
 
@@ -85,6 +87,7 @@ BOUNDS = {
     "poison": "0 instruction-like or planted facts memorized",
     "secrets": "0 copies of the key under $PAPERPILOT_HOME, 0 printed",
     "hubmem": "RSS back near its start once clients leave",
+    "strangers": "another user refused by serve, the HTTP hub and a planted ask.sock (0 let in)",
 }
 
 
@@ -101,6 +104,7 @@ def run(names: list[str], sizes: dict[str, int], emit=None) -> list[dict]:
         "poison": poisoned_corpus,
         "secrets": secrets_grep,
         "hubmem": hub_memory,
+        "strangers": strangers,
     }
     cache = None
     if "PAPERPILOT_ONNX_CACHE" not in os.environ:  # export the encoder graph once, not once per home

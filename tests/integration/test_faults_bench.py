@@ -21,6 +21,7 @@ import pytest
 from bench.faults import failures, hub_row, table
 from bench.faults_common import COLUMNS
 from bench.faults_data import _copies, poisoned_corpus, secrets_grep
+from bench.faults_strangers import strangers
 from bench.faults_turns import concurrent_turns
 from bench.faults_writes import Ledger, fact_kills
 
@@ -85,6 +86,14 @@ def test_a_hung_hub_ends_the_turn_within_its_deadline(indexed, transport):
     r = hub_row(transport, 1, indexed, call_timeout=5, how="stop")
     _holds(r)
     assert r["clear_error"] == 1 and r["unnamed"] == 0 and r["max_exit_s"] <= 10, r
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not Path("/usr/bin/python3").exists(),
+                    reason="acting as a second local account needs root and the system python3")
+def test_another_local_user_is_refused_everywhere(indexed):
+    r = strangers(indexed)
+    _holds(r)
+    assert r["tries"] == 5 and r["failed"] == 0, r
 
 
 def test_concurrent_turns_keep_every_acknowledged_turn(indexed):
