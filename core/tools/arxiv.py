@@ -102,7 +102,7 @@ class ArxivClient:
         part = dest.with_suffix(".part")
         try:
             asyncio.run(asyncio.wait_for(self._stream(url, part, max_bytes), self.deadline))
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             part.unlink(missing_ok=True)
             raise WebSearchError(f"arxiv: {url} took longer than arxiv.download_deadline "
                                  f"({self.deadline:g} s); download stopped") from None
