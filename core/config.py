@@ -4,8 +4,12 @@ Every default lives in the models below and nowhere else; ``config/settings.yaml
 and a test keeps it equal to :func:`defaults`. Layers, later wins: the defaults → the user file
 (``--config FILE`` or the platform config dir) → environment (``OPENAI_API_KEY``,
 ``OPENAI_BASE_URL``, ``PAPERPILOT_LLM_MODEL``, ``PAPERPILOT_LLM_PROVIDER``, ``PAPERPILOT_HUB_TOKEN``). String values may use
-``${VAR}`` or ``${VAR:-fallback}``. A bad file raises :class:`ConfigError` with one line naming the
-file, the line and the key.
+``${VAR}`` or ``${VAR:-fallback}``. A bad file raises :class:`ConfigError` with one line per problem
+(every invalid key, not only the first), each naming the file, the line and the key.
+
+A settings file is untrusted input too: it is refused, in one line, when its YAML nests deeper than
+:data:`MAX_YAML_DEPTH` (counted on the parser's event stream, which is iterative, before anything
+recursive composes it) or when aliases expand it past :data:`MAX_YAML_NODES`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,11 @@ from core import paths
 
 
 class ConfigError(Exception):
-    """A settings problem the user can fix; ``str()`` is one readable line."""
+    """Settings problems the user can fix: ``lines``, one readable line each (``str()`` joins them)."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        super().__init__("\n".join(lines))
 
 
 class _Section(BaseModel):
@@ -141,6 +149,7 @@ class ArxivSettings(_Section):
     api_url: str = "http://export.arxiv.org/api/query"
     pdf_url: str = "https://arxiv.org/pdf"
     timeout: float = Field(60.0, gt=0)
+    download_deadline: float = Field(300.0, gt=0)  # seconds for a whole PDF download, however it trickles
 
 
 class AgentSettings(_Section):
@@ -314,6 +323,7 @@ _ENV_OVERRIDES = {
 
 
 MAX_YAML_NODES = 100_000  # a settings file is a few hundred nodes; aliases must not multiply them
+MAX_YAML_DEPTH = 32  # a settings file nests 3-4 levels; composing 50,000 levels overflows the stack
 
 
 class _UndefinedVar(Exception):
@@ -338,6 +348,20 @@ def _expand(value: Any, loc: tuple = ()) -> Any:
     if isinstance(value, list):
         return [_expand(v, (*loc, str(i))) for i, v in enumerate(value)]
     return value
+
+
+def _check_depth(text: str, path: Path) -> None:
+    """Refuse a document nested deeper than :data:`MAX_YAML_DEPTH`, from the parser's events (the
+    parser keeps its own stack; the composer, the constructor and everything after recurse)."""
+    depth = 0
+    for event in yaml.parse(text):
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                raise ConfigError(f"{path}:{event.start_mark.line + 1}: nested more than {MAX_YAML_DEPTH} levels "
+                                  "deep; not a settings file")
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
 
 
 def _check_size(node: yaml.Node | None, path: Path) -> None:
@@ -375,6 +399,7 @@ def _read_layer(path: Path) -> tuple[dict, dict[tuple, int]]:
         raise ConfigError(f"{path}:{line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
                           "save the settings file as UTF-8") from None
     try:
+        _check_depth(text, path)
         node = yaml.compose(text)
         _check_size(node, path)
         data = yaml.safe_load(text)
@@ -431,10 +456,18 @@ def load_settings(config_file: str | Path | None = None, *, use_user_file: bool 
     try:
         return Settings.model_validate(merged)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = tuple(str(p) for p in err["loc"])
-        key = ".".join(loc) or "(top level)"
-        raise ConfigError(f"{_where(loc, origin, layers)}: {key}: {err['msg']}") from None
+        problems = []
+        for err in exc.errors():
+            loc = tuple(str(p) for p in err["loc"])
+            problems.append((_where(loc, origin, layers), ".".join(loc) or "(top level)", err["msg"]))
+        problems.sort(key=lambda p: _place(p[0]))  # in file order, as the user reads the file
+        raise ConfigError(*(f"{where}: {key}: {msg}" for where, key, msg in problems)) from None
+
+
+def _place(where: str) -> tuple[str, int]:
+    """``("file", line)`` of a ``file:line`` place, for ordering problems (no line: first)."""
+    head, _, line = where.rpartition(":")
+    return (head, int(line)) if head and line.isdigit() else (where, 0)
 
 
 def _where(loc: tuple, origin: dict[tuple, tuple[Path, int]], layers: list[Path]) -> str:

@@ -283,7 +283,8 @@ def main(config: str | None = None, session: str | None = None, replay: str | No
     try:
         settings = load_settings(config)
     except ConfigError as exc:
-        print(f"paperpilot: config error: {exc}", file=sys.stderr)
+        for line in exc.lines:
+            print(f"paperpilot: config error: {line}", file=sys.stderr)
         return 2
     if llm:  # --llm: this run's brain, whatever llm.provider says
         settings.llm.provider = llm

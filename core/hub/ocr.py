@@ -10,6 +10,11 @@ a process that did neither reads the user's settings file on first use.
 
 A reader asks :func:`read_image` for the text of one image; ``None`` means "not worth reading"
 (OCR off, image too small, nothing recognised). :class:`OcrFailed` carries a one-line reason.
+
+Images are untrusted: a 41 kB PNG can declare 30000×30000 pixels and decode to gigabytes. Every
+image is refused past :data:`MAX_IMAGE_PIXELS` from its header, before its pixels are decoded, and
+the same number is Pillow's own ``Image.MAX_IMAGE_PIXELS`` in this process (with its bomb warning an
+error), so images that other libraries decode through Pillow (pypdf's) are bounded too.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ from dataclasses import asdict, dataclass
 
 ENV = "PAPERPILOT_HUB_OCR"
 MIN_SCORE = 0.5  # recognised lines below this confidence are dropped
+# A US-letter page scanned at 600 dpi is 5100×6600 = 34 M pixels; 64 M leaves room for larger
+# scans and posters, and bounds one decoded RGB image at ~200 MB.
+MAX_IMAGE_PIXELS = 64_000_000
 
 
 @dataclass(frozen=True)
@@ -118,14 +126,35 @@ def engine():
         return _engine
 
 
-def decode(data: bytes):
-    """An RGB PIL image from encoded bytes, or :class:`OcrFailed`."""
-    from PIL import Image, UnidentifiedImageError
+def pillow():
+    """``PIL.Image``, with its decompression-bomb limit set to :data:`MAX_IMAGE_PIXELS` and its
+    bomb warning (past the limit, below twice it) raised as an error, for this whole process."""
+    import warnings
 
+    from PIL import Image
+
+    Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+    warnings.simplefilter("error", Image.DecompressionBombWarning)  # an existing identical filter is replaced
+    return Image
+
+
+def too_large(width: int, height: int) -> OcrFailed:
+    return OcrFailed(f"image of {width}×{height} pixels, over the limit of {MAX_IMAGE_PIXELS:,} pixels; not decoded")
+
+
+def decode(data: bytes):
+    """A PIL image from encoded bytes, or :class:`OcrFailed` (undecodable, or over the pixel limit:
+    the size is checked from the header, before any pixel is decoded)."""
+    Image = pillow()
     try:
         img = Image.open(io.BytesIO(data))
+        if img.width * img.height > MAX_IMAGE_PIXELS:
+            raise too_large(img.width, img.height)
         img.load()
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise OcrFailed(f"image over the limit of {MAX_IMAGE_PIXELS:,} pixels; not decoded "
+                        f"({str(exc).split(' exceeds')[0].lower()})") from None
+    except (Image.UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         raise OcrFailed(f"unreadable image ({type(exc).__name__})") from None
     return img
 
@@ -158,6 +187,8 @@ def read_image(data: bytes | object, label: str = "") -> str | None:
     if opts.mode == "off":
         return None
     img = decode(data) if isinstance(data, (bytes, bytearray)) else data
+    if img.width * img.height > MAX_IMAGE_PIXELS:  # decoded elsewhere (pypdf): not OCRed either
+        raise too_large(img.width, img.height)
     if not big_enough(img, opts):
         return None
     if label:
@@ -191,6 +222,7 @@ def pdf_page_blocks(page, n: int, path: list[str], text_chars: int, what: str, e
     opts = options()
     if opts.mode == "off":
         return []
+    pillow()  # pypdf decodes the page's images through Pillow: bound them before it does
     images = []
     try:
         count = len(page.images)

@@ -4,7 +4,9 @@ Markdown and text are split by headings into a section tree; a block's ``path`` 
 (``["QLoRA", "Method", "4-bit NormalFloat"]``). PDFs keep page numbers and lose running headers and
 footers; DOCX headings and PPTX slides give sections; spreadsheet sheets are sections of Markdown
 tables (:mod:`core.hub.tables`); scanned pages and embedded images are OCRed (:mod:`core.hub.ocr`).
-A file that cannot be read raises :class:`ReadError` with a one-line reason.
+A file that cannot be read raises :class:`ReadError` with a one-line reason; so does one that
+makes a parser library fail in a way it does not document (a recursion, a bug on a damaged file):
+the file is untrusted input, and one bad file must never stop a folder's ingest.
 """
 
 from __future__ import annotations
@@ -56,7 +58,14 @@ def read_document(path: Path) -> ParsedDoc:
     else:
         reader = {"markdown": _read_markdown, "text": _read_markdown, "pdf": _read_pdf,
                   "docx": _read_docx, "pptx": _read_pptx}[kind]
-    doc = reader(path)
+    try:
+        doc = reader(path)
+    except (ReadError, OSError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - third-party parsers on untrusted files
+        reason = ("nested too deeply to parse" if isinstance(exc, RecursionError)
+                  else str(exc).splitlines()[0][:200] if str(exc) else "")
+        raise ReadError(f"unreadable {kind} ({type(exc).__name__}{': ' + reason if reason else ''})") from None
     doc.doc_type = kind
     doc.blocks = [b for b in doc.blocks if b.text.strip()]
     if not doc.blocks:

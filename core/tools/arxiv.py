@@ -4,16 +4,25 @@ The API answers Atom XML (``GET {api_url}?search_query=…`` or ``?id_list=…``
 the standard library; an API error arrives as an Atom entry whose id is ``…/api/errors#…`` and
 becomes a :class:`~core.tools.web_search.WebSearchError` with its message. PDFs come from
 ``{pdf_url}/{id}``. Both URLs are settings (``arxiv.api_url``, ``arxiv.pdf_url``).
+
+A PDF download is bounded twice, as any body from a server we do not control must be: it is
+streamed to disk and stopped at ``limits.ingest_file_bytes`` (a declared larger Content-Length is
+refused before the body is read), and the whole download has a total deadline,
+``arxiv.download_deadline``, besides ``arxiv.timeout`` for each read, so a server that trickles a
+byte every few seconds cannot hold ``ingest`` for longer than that.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import httpx
+
 from core.memory.text import keywords
-from core.tools.web_search import WebResult, WebSearchError, fetch
+from core.tools.web_search import WebResult, WebSearchError, check_status, fetch
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 # New-style ids (2106.09685, optionally v2) and old-style ones (hep-th/9901001, cs.LG/0101001).
@@ -69,8 +78,8 @@ class ArxivClient:
 
     name = "arxiv"
 
-    def __init__(self, api_url: str, pdf_url: str, timeout: float = 60.0) -> None:
-        self.api_url, self.pdf_url, self.timeout = api_url, pdf_url.rstrip("/"), timeout
+    def __init__(self, api_url: str, pdf_url: str, timeout: float = 60.0, deadline: float = 300.0) -> None:
+        self.api_url, self.pdf_url, self.timeout, self.deadline = api_url, pdf_url.rstrip("/"), timeout, deadline
 
     def search(self, query: str, max_results: int) -> list[WebResult]:
         response = fetch(self.name, "GET", self.api_url, timeout=self.timeout,
@@ -85,18 +94,52 @@ class ArxivClient:
         return {r.ref: r for r in parse_feed(response.content)}
 
     def download_pdf(self, arxiv_id: str, dest: Path, max_bytes: int) -> Path:
-        """Fetch ``{pdf_url}/{id}`` into ``dest`` (written whole or not at all)."""
-        response = fetch(self.name, "GET", f"{self.pdf_url}/{arxiv_id}", timeout=self.timeout)
-        body = response.content
-        if len(body) > max_bytes:
-            raise WebSearchError(f"arxiv: the PDF is {len(body):,} bytes, over limits.ingest_file_bytes ({max_bytes:,})")
-        if not body.startswith(b"%PDF-"):
-            raise WebSearchError(f"arxiv: {self.pdf_url}/{arxiv_id} did not answer a PDF")
+        """Fetch ``{pdf_url}/{id}`` into ``dest`` (written whole or not at all), within
+        ``max_bytes`` and the total deadline; either one passed is a one-line :class:`WebSearchError`.
+        Runs its own event loop (cancelling a blocked read is what bounds the total time)."""
+        url = f"{self.pdf_url}/{arxiv_id}"
         dest.parent.mkdir(parents=True, exist_ok=True)
         part = dest.with_suffix(".part")
-        part.write_bytes(body)
+        try:
+            asyncio.run(asyncio.wait_for(self._stream(url, part, max_bytes), self.deadline))
+        except TimeoutError:
+            part.unlink(missing_ok=True)
+            raise WebSearchError(f"arxiv: {url} took longer than arxiv.download_deadline "
+                                 f"({self.deadline:g} s); download stopped") from None
+        except BaseException:
+            part.unlink(missing_ok=True)
+            raise
         part.replace(dest)
         return dest
+
+    async def _stream(self, url: str, part: Path, max_bytes: int) -> None:
+        try:
+            async with httpx.AsyncClient(timeout=self.timeout, follow_redirects=True) as client:
+                async with client.stream("GET", url) as response:
+                    check_status(self.name, response)
+                    declared = response.headers.get("Content-Length", "")
+                    if declared.isdigit() and int(declared) > max_bytes:
+                        raise WebSearchError(f"arxiv: the PDF is {int(declared):,} bytes, over "
+                                             f"limits.ingest_file_bytes ({max_bytes:,}); not downloaded")
+                    size, head = 0, b""
+                    with part.open("wb") as out:
+                        async for block in response.aiter_bytes():
+                            size += len(block)
+                            if size > max_bytes:
+                                raise WebSearchError(f"arxiv: the PDF is over limits.ingest_file_bytes "
+                                                     f"({max_bytes:,} bytes); download stopped")
+                            if len(head) < 5:
+                                head += block[:5]
+                                if len(head) >= 5 and not head.startswith(b"%PDF-"):
+                                    raise WebSearchError(f"arxiv: {url} did not answer a PDF")
+                            out.write(block)
+                    if not head.startswith(b"%PDF-"):
+                        raise WebSearchError(f"arxiv: {url} did not answer a PDF")
+        except httpx.TimeoutException:
+            raise WebSearchError(f"arxiv: no reply within {self.timeout:g} s") from None
+        except httpx.HTTPError as exc:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise WebSearchError(f"arxiv: unreachable ({reason})") from None
 
 
 def fetch_papers(refs: list[str], client: ArxivClient, folder: Path,

@@ -52,6 +52,12 @@ def fetch(what: str, method: str, url: str, *, timeout: float, accept: tuple[int
     except httpx.HTTPError as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise WebSearchError(f"{what}: unreachable ({reason})") from None
+    return check_status(what, response, accept)
+
+
+def check_status(what: str, response: httpx.Response, accept: tuple[int, ...] = ()) -> httpx.Response:
+    """``response`` when its status is a success or in ``accept``, else the one-line
+    :class:`WebSearchError` for it (also for streamed responses, before their body is read)."""
     code = response.status_code
     if code in accept:
         return response

@@ -23,7 +23,8 @@ def load_settings_or_exit(args: argparse.Namespace) -> Any:
     try:
         settings = load_settings(getattr(args, "config", None))
     except ConfigError as exc:
-        print(f"paperpilot: config error: {exc}", file=sys.stderr)
+        for line in exc.lines:  # every problem in the file, one line each
+            print(f"paperpilot: config error: {line}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
     if getattr(args, "llm", None):  # `paperpilot --llm X CMD`, `CMD --llm X`, or --offline (main sets llm)
         settings.llm.provider = args.llm

@@ -85,7 +85,8 @@ def _fetch_arxiv(refs: list[str], settings, offline: bool):
         return [], [(ref, "not fetched: --offline allows no network") for ref in refs]
     from core.tools.arxiv import ArxivClient, fetch_papers
 
-    client = ArxivClient(settings.arxiv.api_url, settings.arxiv.pdf_url, timeout=settings.arxiv.timeout)
+    client = ArxivClient(settings.arxiv.api_url, settings.arxiv.pdf_url, timeout=settings.arxiv.timeout,
+                         deadline=settings.arxiv.download_deadline)
     return fetch_papers(refs, client, settings.paths.home_dir() / "arxiv", settings.limits.ingest_file_bytes)
 
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
+import os
 
 from paperpilot_tui.cli.common import (EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, LLM_CHOICES, fail,
                                        load_settings_or_exit, run_async)
@@ -22,8 +21,10 @@ a cited review (one section per point, research gaps, conclusion). Progress goes
   paperpilot research --outline o.json "TOPIC"     search and review from an edited outline
 
 A session resumes where it stopped (--session ID), also in a new process.
-exit codes: 0 ok (also when it stops for answers) · 1 the run failed · 2 usage error or a malformed
-answers/outline file · 3 LLM endpoint or MCP server unreachable
+The topic and each answer have the question's size limit (limits.question_chars); an answers or
+outline file must be UTF-8 JSON, at most limits.import_file_bytes, nested at most 32 levels.
+exit codes: 0 ok (also when it stops for answers) · 1 the run failed · 2 usage error, an input over
+its limit, or a malformed answers/outline file · 3 LLM endpoint or MCP server unreachable
 """
 
 
@@ -46,34 +47,51 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _read_json(path: str, what: str) -> object:
+def _read_json(path: str, what: str, limits) -> object:
+    """A user's JSON file, bounded like every input: its size (``limits.import_file_bytes``), its
+    encoding (UTF-8) and its nesting (:data:`core.limits.MAX_JSON_DEPTH`), each a one-line ``ValueError``."""
+    from core.limits import LimitExceeded, check_bytes, decode_utf8, parse_json
+
+    where = f"{what} file {path}"
+    limit = limits.import_file_bytes
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        with open(path, "rb") as fh:
+            check_bytes(os.fstat(fh.fileno()).st_size, limit, where, "import_file_bytes")
+            data = fh.read(limit + 1)  # a file that grows (or a pipe) is cut here and refused below
+        check_bytes(len(data), limit, where, "import_file_bytes")
     except OSError as exc:
-        raise ValueError(f"{what} file {path}: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what} file {path}: not JSON (line {exc.lineno}: {exc.msg})") from None
+        raise ValueError(f"{where}: {exc.strerror or exc}") from None
+    except LimitExceeded as exc:
+        raise ValueError(str(exc)) from None
+    return parse_json(decode_utf8(data, where), where)
 
 
-def read_answers(path: str) -> dict[int, str]:
-    data = _read_json(path, "answers")
+def read_answers(path: str, limits) -> dict[int, str]:
+    """``{question number: answer}`` from ``path``; each answer at most ``limits.question_chars``."""
+    from core.limits import LimitExceeded, check_chars
+
+    data = _read_json(path, "answers", limits)
     if not isinstance(data, dict):
         raise ValueError(f'answers file {path}: expected a JSON object like {{"1": "..."}}')
     out: dict[int, str] = {}
     for key, value in data.items():
         if not str(key).strip().isdigit():
-            raise ValueError(f"answers file {path}: key {key!r} is not a question number")
+            raise ValueError(f"answers file {path}: key {key!r:.40} is not a question number")
         if not isinstance(value, str):
             raise ValueError(f"answers file {path}: answer {key} is not a string")
+        try:
+            check_chars(value, limits.question_chars, f"answers file {path}: answer {key}", "question_chars")
+        except LimitExceeded as exc:
+            raise ValueError(str(exc)) from None
         out[int(key)] = value
     return out
 
 
-def read_outline(path: str):
+def read_outline(path: str, limits):
     from core.research.outline import OutlineError, load_outline
 
     try:
-        return load_outline(_read_json(path, "outline"))
+        return load_outline(_read_json(path, "outline", limits))
     except OutlineError as exc:
         raise ValueError(f"outline file {path}: {exc}") from None
 
@@ -86,10 +104,13 @@ def run(args: argparse.Namespace) -> int:
         return fail("give a topic, or --session ID to resume a research session", EXIT_USAGE)
     if args.print_outline and args.outline:
         return fail("--print-outline and --outline cannot be used together", EXIT_USAGE)
+    from core.limits import check_chars
+
     try:
-        answers = read_answers(args.answers) if args.answers else None
-        outline = read_outline(args.outline) if args.outline else None
-    except ValueError as exc:
+        check_chars(args.topic or "", settings.limits.question_chars, "the topic", "question_chars")
+        answers = read_answers(args.answers, settings.limits) if args.answers else None
+        outline = read_outline(args.outline, settings.limits) if args.outline else None
+    except ValueError as exc:  # LimitExceeded included
         return fail(str(exc), EXIT_USAGE)
     return run_async(_research(settings, args, answers, outline))
 

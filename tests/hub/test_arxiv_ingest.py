@@ -4,6 +4,8 @@ authors, year and URL, and a paper that cannot be fetched is one line while the 
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from core.hub.render import citation
@@ -98,3 +100,47 @@ def test_offline_fetches_nothing(home, capsys, web, config):
     code, _, err = cli(capsys, "--offline", "ingest", "arxiv:2106.09685", "--config", config)
     assert code == 1 and web.requests == []
     assert err.strip() == "paperpilot: skipped arxiv:2106.09685: not fetched: --offline allows no network"
+
+
+def _bounded_config(tmp_path, web, deadline: float = 1.5, max_bytes: int = 1_000_000) -> str:
+    path = tmp_path / "bounded.yaml"
+    path.write_text(f"arxiv:\n  api_url: {web.url}/arxiv/api/query\n  pdf_url: {web.url}/arxiv/pdf\n"
+                    f"  timeout: 5\n  download_deadline: {deadline}\n"
+                    f"limits:\n  ingest_file_bytes: {max_bytes}\n")
+    return str(path)
+
+
+def test_a_trickling_pdf_server_is_cut_off_at_the_total_deadline(home, capsys, web, tmp_path):
+    """One byte every 0.25 s never trips the 5 s read timeout; the 1.5 s total deadline ends it."""
+    web.pdf_fail = "trickle"
+    started = time.monotonic()
+    code, out, err = cli(capsys, "ingest", "arxiv:2106.09685", "--no-embed", "--config", _bounded_config(tmp_path, web))
+    elapsed = time.monotonic() - started
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().splitlines() == [
+        f"paperpilot: skipped arxiv:2106.09685: arxiv: {web.url}/arxiv/pdf/2106.09685 took longer than "
+        "arxiv.download_deadline (1.5 s); download stopped"]
+    assert elapsed < 1.5 + 2.0, elapsed  # the deadline, plus the metadata request and the CLI itself
+    assert not list((home / "arxiv").glob("*")), "no partial or whole PDF is left behind"
+
+
+def test_a_pdf_body_past_the_size_limit_is_stopped_while_streaming(home, capsys, web, tmp_path):
+    """A 64 MB body with no Content-Length: reading stops at the 1 MB limit, not after the whole body."""
+    web.pdf_fail = "endless"
+    code, out, err = cli(capsys, "ingest", "arxiv:2106.09685", "--no-embed", "--config", _bounded_config(tmp_path, web))
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().splitlines() == [
+        "paperpilot: skipped arxiv:2106.09685: arxiv: the PDF is over limits.ingest_file_bytes (1,000,000 bytes); "
+        "download stopped"]
+    time.sleep(0.5)  # let the server notice the closed connection
+    assert web.pdf_sent < 16_000_000, web.pdf_sent  # the limit plus what socket buffers hold, not 64 MB
+    assert not list((home / "arxiv").glob("*"))
+
+
+def test_a_declared_length_past_the_limit_is_refused_before_the_body(home, capsys, web, tmp_path):
+    web.pdf_fail = "declared"
+    code, out, err = cli(capsys, "ingest", "arxiv:2106.09685", "--no-embed", "--config", _bounded_config(tmp_path, web))
+    assert code == 1 and "Traceback" not in err
+    assert err.strip().splitlines() == [
+        "paperpilot: skipped arxiv:2106.09685: arxiv: the PDF is 400,000,000 bytes, over limits.ingest_file_bytes "
+        "(1,000,000); not downloaded"]

@@ -6,6 +6,9 @@ Paths: ``POST /tavily/search`` (JSON body, bearer key), ``GET /searxng/search?q=
 ``GET /arxiv/api/query?search_query=…|id_list=…`` (Atom; entries chosen as arXiv would: by the
 query's terms, or by id) and ``GET /arxiv/pdf/ID`` (PDFs made with fpdf2). ``fail[provider]`` picks
 a failure for the next requests: "401", "429", "timeout", "malformed", "empty", "500".
+``pdf_fail`` makes PDFs hostile: "trickle" (the PDF one byte every ``trickle_every`` s, for at most
+``trickle_for`` s, then the rest), "endless" (a 64 MB PDF body with no Content-Length) or
+"declared" (a Content-Length of 400 MB); ``pdf_sent`` counts the body bytes written.
 """
 
 from __future__ import annotations
@@ -50,6 +53,9 @@ class WebReplay:
         self.fail: dict[str, str] = {}
         self.requests: list[dict] = []
         self.stall = stall  # seconds a "timeout" reply waits (longer than the client's timeout)
+        self.pdf_fail: str | None = None
+        self.trickle_every, self.trickle_for = 0.25, 6.0
+        self.pdf_sent = 0
         self.feed = ET.parse(DATA / "arxiv_feed.xml").getroot()
         replay = self
 
@@ -105,6 +111,8 @@ class WebReplay:
             return self.send(h, 200, json.dumps(data).encode(), "application/json")
         if url.path.startswith("/arxiv/pdf/"):
             pdf = self.pdfs.get(url.path.rsplit("/pdf/", 1)[1].removesuffix(".pdf"))
+            if pdf and self.pdf_fail:
+                return self.hostile_pdf(h, pdf)
             return self.send(h, 200, pdf, "application/pdf") if pdf else self.send(h, 404, b"Not Found", "text/html")
         if url.path == "/arxiv/api/query":
             return self.arxiv(h, query, failure == "empty")
@@ -133,6 +141,35 @@ class WebReplay:
             feed.extend(chosen)
         body = b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(feed)
         self.send(h, 200, body, "application/atom+xml; charset=utf-8")
+
+    def hostile_pdf(self, h: BaseHTTPRequestHandler, pdf: bytes) -> None:
+        h.send_response(200)
+        h.send_header("Content-Type", "application/pdf")
+        if self.pdf_fail == "declared":
+            h.send_header("Content-Length", str(400_000_000))
+        elif self.pdf_fail == "trickle":
+            h.send_header("Content-Length", str(len(pdf)))
+        h.end_headers()  # "endless": no length, the body ends when the connection does (HTTP/1.0)
+        try:
+            if self.pdf_fail == "trickle":
+                end = time.monotonic() + self.trickle_for
+                sent = 0
+                while sent < len(pdf) and time.monotonic() < end:
+                    h.wfile.write(pdf[sent:sent + 1])
+                    h.wfile.flush()
+                    sent += 1
+                    self.pdf_sent += 1
+                    time.sleep(self.trickle_every)
+                h.wfile.write(pdf[sent:])
+                self.pdf_sent += len(pdf) - sent
+            elif self.pdf_fail == "endless":
+                h.wfile.write(pdf[:8])
+                block = b"0" * 65536
+                while self.pdf_sent < 64_000_000:
+                    h.wfile.write(block)
+                    self.pdf_sent += len(block)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     @staticmethod
     def send(h: BaseHTTPRequestHandler, status: int, body: bytes, ctype: str, headers: dict | None = None) -> None:
