@@ -29,6 +29,7 @@ from core.limits import LimitExceeded, check_bytes, ingest_limit
 from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document
 from core.hub.store import HubStore, NewChunk
 from core.hub.versions import KEEP_VERSIONS
+from core.redact import Redactor
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 DEFAULT_COLLECTION = "default"
@@ -128,9 +129,12 @@ class Ingestor:
 
     def __init__(self, store: HubStore, embed: bool = True,
                  summarize: Callable[[str, str], str] | None = None, limits=None,
-                 keep_versions: int = KEEP_VERSIONS):
+                 keep_versions: int = KEEP_VERSIONS, secrets: list[str] | None = None):
         """``summarize(title, text) -> summary`` (the LLM brain's, when configured) replaces the
         offline leading-sentences summary; failures fall back and are listed in ``summary_errors``.
+        Every summary is scrubbed of ``secrets`` (the configured keys, :class:`core.redact.Redactor`)
+        before it is stored: an LLM may repeat a key it was shown, and the hub database is not a
+        place a key may rest.
         ``limits`` (:class:`core.config.LimitsSettings`, default its defaults) caps each file's size:
         a larger file is reported as failed, unread, and the rest continue."""
         from core.config import LimitsSettings
@@ -141,6 +145,7 @@ class Ingestor:
         self.embed = embed
         self.summarize = summarize
         self.summary_errors: list[str] = []
+        self._redact = Redactor(secrets)
 
     def doc_id_for(self, collection: str, path: str) -> str:
         old = self.store.document_by_path(collection, path)
@@ -179,13 +184,13 @@ class Ingestor:
         """The LLM's summary when one is configured, else (or on any failure) the leading sentences."""
         offline = offline_summary(parsed.blocks) if offline is None else offline
         if self.summarize is None:
-            return offline
+            return self._redact.text(offline)
         text = "\n".join(b.text for b in parsed.blocks)[:SUMMARY_INPUT_CHARS]
         try:
-            return self.summarize(parsed.title, text).strip() or offline
+            return self._redact.text(self.summarize(parsed.title, text).strip() or offline)
         except Exception as exc:  # noqa: BLE001 - a summary is never worth losing the document
-            self.summary_errors.append(f"{parsed.title}: {exc}".splitlines()[0][:200])
-            return offline
+            self.summary_errors.append(self._redact.text(f"{parsed.title}: {exc}".splitlines()[0][:200]))
+            return self._redact.text(offline)
 
     def ingest(self, paths: list[str | Path], collection: str = DEFAULT_COLLECTION, force: bool = False,
                progress: Callable[[Path, str, int], None] | None = None, *,

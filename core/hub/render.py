@@ -130,6 +130,9 @@ class DocumentSummary(BaseModel):
     url: str | None = None  # where the document came from (an arXiv abs page), when it was fetched
     versions: list[VersionInfo] = Field(default_factory=list)  # kept versions, oldest first
     deleted: bool = False  # a watched file that was deleted: its versions stay queryable by number
+    # sentences of the document that read like instructions to a model (core.memory.hygiene), at most 3:
+    # the agent learns no fact from such a document
+    instruction_like: list[str] = Field(default_factory=list)
 
 
 class SectionNode(BaseModel):

@@ -160,7 +160,8 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
         return hub.status()
 
     @mcp.tool(description="Title, source, authors/year, pages, sections, a short summary and the kept versions "
-                          "(number, date, chunk count, content hash) of one document. "
+                          "(number, date, chunk count, content hash) of one document, and its sentences that read "
+                          "like instructions to a model, if any. "
                           "doc_id may also be a chunk_id of that document.")
     async def get_document_summary(doc_id: str, collection: Coll = "default") -> Annotated[
             CallToolResult, render.DocumentSummary]:
@@ -172,7 +173,8 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
             "", s.summary, "", "**Sections:**", *[f"- {x}" for x in s.sections],
             "", "**Versions:**" if s.versions else "",
             *[f"- v{v.version} · {v.created_at} · {v.chunk_count} chunks · sha256 {v.content_hash[:12]}"
-              + (" · current" if v.current else "") for v in s.versions]]))
+              + (" · current" if v.current else "") for v in s.versions],
+            f"**Reads like instructions:** {len(s.instruction_like)} sentence(s)" if s.instruction_like else ""]))
         return render.structured(s, text)
 
     @mcp.tool(description="Exact (every keyword verbatim, case-insensitive) or fuzzy (any keyword, "

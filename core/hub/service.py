@@ -18,6 +18,7 @@ from core.hub.lru import LRU
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import HubStore
 from core.hub.versions import Scope, parse_as_of
+from core.memory.claims import instruction_sentences
 from core.vocabulary import DocumentText, Vocabulary, build
 
 log = logging.getLogger("paperpilot.hub")
@@ -240,7 +241,7 @@ class Hub:
             doc_id=doc["doc_id"], collection=doc["collection"], title=doc["title"], source=doc["path"],
             doc_type=doc["doc_type"], version=doc["version"], authors=doc["authors"], year=doc["year"],
             pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "",
-            url=doc.get("url"))
+            url=doc.get("url"), instruction_like=instruction_sentences([c.text for c in chunks]))
 
     def structure(self, doc_id: str, collection: str | None = None) -> render.DocumentStructure:
         doc = self._document(doc_id, collection)

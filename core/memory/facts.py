@@ -150,8 +150,11 @@ class FactStore:
                 return []
             marks = ",".join("?" * len(chosen))
             rows = {r[0]: r for r in conn.execute(
-                f"SELECT id, content, pinned FROM facts WHERE id IN ({marks})", [f for _, f in chosen])}
-        out = [RecalledFact(id=fid, content=rows[fid][1], score=round(s, 4), pinned=bool(rows[fid][2]))
+                f"SELECT id, content, pinned, doc_title, doc_id, source_docs FROM facts WHERE id IN ({marks})",
+                [f for _, f in chosen])}
+        out = [RecalledFact(id=fid, content=rows[fid][1], score=round(s, 4), pinned=bool(rows[fid][2]),
+                            doc_title=rows[fid][3] or rows[fid][4] or "",
+                            documents=len(json.loads(rows[fid][5])) if rows[fid][5] else 0)
                for s, fid in chosen if fid in rows]
         if touch and out:
             with self.db.write() as conn:
@@ -266,23 +269,27 @@ class FactStore:
             created: float | None = None) -> Fact:
         """Add one fact; the same normalized text returns (and, if asked, pins) the existing one."""
         text = self._checked(text)
-        norm, now = normalize(text), time.time()
         with self._writing() as conn:
-            row = conn.execute("SELECT id FROM facts WHERE norm = ? LIMIT 1", (norm,)).fetchone()
-            if row:
-                fid = row[0]
-                if pinned:
-                    conn.execute("UPDATE facts SET pinned = 1, updated = ? WHERE id = ?", (now, fid))
-            else:
-                fid = conn.execute(
-                    "INSERT INTO facts (content, norm, keywords, source_question, session_id, created, updated,"
-                    " pinned) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (text, norm, " ".join(keywords(text)), self._redact.text(source_question), session_id,
-                     created or now, now, int(pinned)),
-                ).lastrowid
-                self._enforce_cap(conn)
+            fid = self._add_in(conn, text, pinned, source_question, session_id, created)
+            self._enforce_cap(conn)
             fact = self._get_in(conn, fid)
         return fact
+
+    def _add_in(self, conn, text: str, pinned: bool, source_question: str, session_id: str,
+                created: float | None) -> int:
+        """:meth:`add` inside the caller's transaction (``text`` already checked); returns the fact's id."""
+        norm, now = normalize(text), time.time()
+        row = conn.execute("SELECT id FROM facts WHERE norm = ? LIMIT 1", (norm,)).fetchone()
+        if row:
+            if pinned:
+                conn.execute("UPDATE facts SET pinned = 1, updated = ? WHERE id = ?", (now, row[0]))
+            return row[0]
+        return conn.execute(
+            "INSERT INTO facts (content, norm, keywords, source_question, session_id, created, updated,"
+            " pinned) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (text, norm, " ".join(keywords(text)), self._redact.text(source_question), session_id,
+             created or now, now, int(pinned)),
+        ).lastrowid
 
     def edit(self, fact_id: int, text: str) -> Fact:
         text = self._checked(text)
@@ -317,15 +324,18 @@ class FactStore:
 
     def import_(self, path: Path) -> int:
         """Add facts from a JSONL export (objects with ``content``, or bare strings); returns how many were new.
-        The whole file is checked first (:mod:`core.memory.fact_import`): a bad line imports nothing."""
+        The whole file is checked first (:mod:`core.memory.fact_import`): a bad line imports nothing;
+        the facts are then written in one transaction, so a kill mid-import imports nothing either."""
         from core.memory.fact_import import read_import
 
         items = read_import(path, self.limits.import_file_bytes, self.limits.fact_chars)
-        before = self.count()
-        for item in items:
-            self.add(item.content, item.pinned, source_question=item.source_question,
-                     session_id=item.session_id, created=item.created)
-        return self.count() - before
+        texts = [self._checked(item.content) for item in items]
+        with self._writing() as conn:  # one transaction: a killed import leaves all of the file or none
+            before = conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0]
+            for item, text in zip(items, texts):
+                self._add_in(conn, text, item.pinned, item.source_question, item.session_id, item.created)
+            self._enforce_cap(conn)
+            return conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0] - before
 
     # ---- internals ----
 

@@ -12,6 +12,18 @@ class RecalledFact(BaseModel):
     content: str
     score: float = 0.0
     pinned: bool = False
+    doc_title: str = ""  # the document it was learnt from ("" when pinned, added by hand or unknown)
+    documents: int = 0  # how many documents supported it
+
+    def as_prior(self) -> str:
+        """How the fact reaches a prompt. A fact learnt from a document is that document's claim, so it
+        is quoted with its source ("<title> says: ..."), never stated as the agent's own knowledge;
+        the user's own (pinned or hand-added) facts read as they were written."""
+        if self.pinned or not self.doc_title:
+            return self.content
+        others = self.documents - 1
+        more = f" (and {others} other document{'s' if others > 1 else ''})" if others > 0 else ""
+        return f"{self.doc_title}{more} says: {self.content}"
 
 
 class FactSource(BaseModel):

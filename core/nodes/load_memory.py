@@ -2,7 +2,9 @@
 
 Facts that read like instructions (:mod:`core.memory.hygiene`) are left out unless the user pinned
 them: a store written before memory hygiene existed may hold planted ones, and they must not reach a
-prompt. ``paperpilot memory audit`` lists them for deletion.
+prompt. ``paperpilot memory audit`` lists them for deletion. A fact learnt from a document goes to
+the brain attributed ("<title> says: ..."), so it is used as that document's claim, never as
+something the agent knows (:meth:`core.memory.protocol.RecalledFact.as_prior`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,6 @@ async def load_memory_node(state: AgentState, runtime: Any) -> dict:
         emit(Notice(level="warning", source="memory",
                     message=f"left out {len(recalled) - len(kept)} remembered fact(s) that read like instructions; "
                             "review them with: paperpilot memory audit"))
-    facts = [f.content for f in kept]
+    facts = [f.as_prior() for f in kept]
     emit(MemoryRecalled(facts=facts, fact_ids=[f.id for f in kept]))
     return {"accumulated_facts": facts}

@@ -1,7 +1,9 @@
 """save_memory: memorize facts from an answer the critic passed on its merits (never a forced pass).
 
 Only facts that pass :func:`core.nodes.fact_sources.screen` are kept: not instruction-like, stated
-by the answer and supported by a retrieved chunk, which is recorded as the fact's provenance.
+by the answer and supported by a retrieved chunk, which is recorded as the fact's provenance. Then
+:func:`core.nodes.fact_vetting.vet` refuses facts from a document with instruction-like text and
+facts another indexed source contradicts.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 from core.events import MemoryWritten
 from core.nodes.common import ctx_of, traced
 from core.nodes.fact_sources import screen
+from core.nodes.fact_vetting import vet
 from core.state import AgentState
 from core.telemetry import emit
 
@@ -30,7 +33,8 @@ async def save_memory_node(state: AgentState, runtime: Any) -> dict:
         emit(MemoryWritten(facts=[], skipped_reason=reason))
         return {}
     facts = await ctx.brain.extract_facts(state.question, state.draft_answer, state.retrieved_contexts)
-    kept = screen(facts, state.draft_answer, state.retrieved_contexts)
+    kept = await vet(screen(facts, state.draft_answer, state.retrieved_contexts), ctx.hub, ctx.collection,
+                     ctx.settings.agent.top_k, state.retrieved_contexts)
     if not kept.facts:
         emit(MemoryWritten(facts=[], refused=kept.refused,
                            skipped_reason="no fact worth keeping" if not kept.refused else

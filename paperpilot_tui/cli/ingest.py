@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     except BackendError as exc:
         return fail(str(exc), EXIT_FAILED)
     ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits,
-                        keep_versions=settings.hub.keep_versions)
+                        keep_versions=settings.hub.keep_versions, secrets=settings.secrets())
     meta = {str(path.resolve()): info for path, info in fetched}
     report, seconds = _with_progress(ingestor, args, files, meta)
     report.failed = unfetched + report.failed

@@ -14,7 +14,8 @@ DESCRIPTION = """\
 Long-term facts the agent learnt from answers that passed its critic. They are recalled into later
 answers as "prior knowledge" (never as citations). Pinned facts are never evicted by the cap.
 Each learnt fact records its source (document, chunk) and session; instruction-like text is never
-learnt, and `audit` lists facts that read like instructions or rest on a single document.
+learnt, nor a fact from a document holding instruction-like text or one another source contradicts;
+`audit` ranks facts by risk (instructions, a tainted document, disagreeing sources, one source).
 
   paperpilot memory list [--json]           paperpilot memory edit ID TEXT
   paperpilot memory show ID [--json]        paperpilot memory rm ID
@@ -40,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     a = acts.add_parser("show", help="one fact with its provenance (document, chunk, session)")
     a.add_argument("id", type=int)
     a.add_argument("--json", action="store_true", help="print a JSON object")
-    a = acts.add_parser("audit", help="facts that read like instructions or rest on a single document")
+    a = acts.add_parser("audit", help="facts ranked by risk, with the reasons (riskiest first)")
     a.add_argument("--json", action="store_true", help="print a JSON object")
     a = acts.add_parser("add", help="add a fact")
     a.add_argument("text")
@@ -59,7 +60,50 @@ def _store(args: argparse.Namespace):
     settings = load_settings_or_exit(args)
     from core.stores import open_stores
 
-    return open_stores(settings).facts
+    return settings, open_stores(settings).facts
+
+
+class HubEvidence:
+    """What the hub's own store says about facts' documents (:class:`core.memory.audit.Evidence`).
+
+    Read from the store directly (no hub process): every document's current chunks once. A data dir
+    without a hub database has no evidence; the hub is never created here."""
+
+    def __init__(self, hub) -> None:
+        self._chunks: dict[str, list[str]] = {}
+        self._items: list[tuple[str, str, str]] = []
+        for doc in hub.documents():
+            texts = [c.text for c in hub.doc_chunks(doc["doc_id"])]
+            self._chunks[doc["doc_id"]] = texts
+            self._items += [(doc["doc_id"], doc["title"] or doc["doc_id"], t) for t in texts]
+
+    def instructions(self, doc_id: str) -> list[str]:
+        from core.memory.claims import instruction_sentences
+
+        return instruction_sentences(self._chunks.get(doc_id, []))
+
+    def chunks(self) -> list[tuple[str, str, str]]:
+        return self._items
+
+
+def _evidence(settings) -> tuple[HubEvidence | None, str]:
+    """The hub's evidence, or None and why it is missing (a note for the audit's last line)."""
+    if settings is None:
+        return None, ""
+    from core.hub.pg import open_store, resolve_dsn
+
+    if resolve_dsn(settings) is None and not settings.paths.resolve(settings.paths.hub_db).is_file():
+        return None, "no knowledge hub yet: documents not checked"
+    try:
+        hub = open_store(settings)
+    except Exception as exc:  # noqa: BLE001 - the audit still ranks on what the fact store knows
+        return None, f"knowledge hub not read ({str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__})"
+    try:
+        return HubEvidence(hub), ""
+    except Exception as exc:  # noqa: BLE001 - a corrupt or unreachable hub: the same
+        return None, f"knowledge hub not read ({str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__})"
+    finally:
+        hub.close()
 
 
 def _fact_json(f) -> dict:
@@ -77,9 +121,9 @@ def _line(f) -> str:
 def run(args: argparse.Namespace) -> int:
     from core.memory.facts import FactNotFound
 
-    store = _store(args)
+    settings, store = _store(args)
     try:
-        return _dispatch(store, args)
+        return _dispatch(store, args, settings)
     except FactNotFound as exc:
         return fail(str(exc), EXIT_FAILED)
     except (ValueError, OSError) as exc:
@@ -88,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
-def _dispatch(store, args: argparse.Namespace) -> int:
+def _dispatch(store, args: argparse.Namespace, settings=None) -> int:
     act = args.action
     if act == "list":
         facts = store.list(limit=args.limit)
@@ -106,7 +150,7 @@ def _dispatch(store, args: argparse.Namespace) -> int:
         say(json.dumps(_fact_json(f), ensure_ascii=False, indent=2) if args.json else _detail(f))
         return EXIT_OK
     if act == "audit":
-        return _audit(store, args.json)
+        return _audit(store, args.json, settings)
     if act == "search":
         if not args.query.strip():
             return fail("the query is empty", EXIT_USAGE)
@@ -152,10 +196,11 @@ def _detail(f) -> str:
     return "\n".join(lines)
 
 
-def _audit(store, as_json: bool) -> int:
+def _audit(store, as_json: bool, settings=None) -> int:
     from core.memory.audit import audit
 
-    report = audit(store.list())
+    evidence, note = _evidence(settings)
+    report = audit(store.list(), evidence)
     if as_json:
         say(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -163,11 +208,13 @@ def _audit(store, as_json: bool) -> int:
         say(EMPTY)
         return EXIT_OK
     for f in report.findings:
-        say(f"{f.id:>5}  {'; '.join(f.reasons)}  — {f.content}")
+        say(f"{f.id:>5}  risk {f.score:>4.1f}  {'; '.join(f.reasons)}  — {f.content}")
     unknown = len(report.provenance_unknown)
     if unknown:
         say(f"{unknown} fact(s) learnt before sources were recorded: provenance unknown (not flagged)")
-    say(f"{len(report.findings)} of {report.total} fact(s) flagged"
+    if note:
+        say(note)
+    say(f"{len(report.findings)} of {report.total} fact(s) flagged, riskiest first"
         + (" · delete one with: paperpilot memory rm ID" if report.findings else ""))
     return EXIT_OK
 

@@ -128,8 +128,9 @@ def test_poisoned_corpus_memorizes_no_instruction(indexed):
     r = poisoned_corpus(indexed, attacks=1)
     _holds(r)
     assert r["memorized_instructions"] == 0, r
-    # the attack reached the poisoned notes, its answer quotes none of the planted text, ordinary answers teach
-    assert r["reached"] >= 1 and r["quoted"] == 0 and r["facts"] >= 1, r
+    # the attack reached the poisoned notes, its answer quotes none of the planted text, and the notes (which
+    # hold instructions) teach nothing, ordinary sentences included
+    assert r["reached"] >= 1 and r["quoted"] == 0 and r["facts"] == 0, r
 
 
 def test_secrets_grep_finds_no_copy(indexed):

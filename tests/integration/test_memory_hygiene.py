@@ -3,8 +3,8 @@ real SQLite stores, real encoder).
 
 tests/data/poisoned_notes.md mixes ordinary notes with prompt injections and a planted claim. The
 questions below retrieve the poisoned chunks; the answers must not quote the injections, and none of
-that may become a fact. Ordinary answers still teach facts, each
-with the document and chunk it came from.
+that may become a fact. Nor may the notes' ordinary sentences: a document that holds instructions
+is not trusted for what it claims either (core.nodes.fact_vetting).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _planted(text: str) -> bool:
 
 
 @pytest.mark.slow
-def test_poisoned_chunks_are_never_memorized_but_ordinary_answers_are(tmp_path, monkeypatch):
+def test_a_poisoned_document_teaches_no_fact(tmp_path, monkeypatch):
     home = tmp_path / "home"
     monkeypatch.setenv("PAPERPILOT_HOME", str(home))
     docs = tmp_path / "docs"
@@ -61,12 +61,13 @@ def test_poisoned_chunks_are_never_memorized_but_ordinary_answers_are(tmp_path, 
     try:
         learnt = facts.list()
         assert not [f.content for f in learnt if _planted(f.content)]
-        # Ordinary answers still teach facts, each with its document, chunk and session.
-        assert learnt, "the ordinary answer taught nothing"
-        ordinary = [f for f in learnt if f.source_question == ORDINARY]
-        assert ordinary and all(f.doc_title == "Adapter Notes for Low-Rank Finetuning" for f in ordinary)
-        assert all(f.chunk_id.startswith("poisoned-notes_") and f.session_id for f in ordinary)
+        # The notes hold instructions, so nothing they say is learnt, their ordinary sentences included:
+        # the ordinary answer's facts were proposed and refused for their document.
+        assert not [f for f in learnt if f.doc_title == "Adapter Notes for Low-Rank Finetuning"]
     finally:
         facts.close()
-    # a later session recalls what the ordinary answer taught, and nothing planted
-    assert later.result.recalled_facts and not [f for f in later.result.recalled_facts if _planted(f)]
+    refused = [r for e in turns[-1].of("memory_written") for r in e.refused]
+    assert any("its document (Adapter Notes for Low-Rank Finetuning) holds instruction-like text" in r
+               for r in refused), refused
+    # a later session recalls nothing planted
+    assert not [f for f in later.result.recalled_facts if _planted(f)]
