@@ -5,9 +5,10 @@ list the tools and are then dropped without a DELETE (a killed client), and 20 c
 send one large query (1,900 characters: under the 2,000-character query-vector cache bound and
 ``limits.request_bytes``). Its RSS is read before, after the abandoned sessions, after the queries
 and once the idle timeout has passed. The idle timeout is a constant (``core.hub.server.
-SESSION_IDLE_S``, 600 s), not a setting, so this hub runs with it set to ``idle_s`` (20 s) by the
+SESSION_IDLE_S``, 60 s), not a setting, so this hub runs with it set to ``idle_s`` (20 s) by the
 launcher line below; everything else is the shipped server. Sessions refused with 503 (the
-``MAX_SESSIONS`` cap) are counted: abandoned sessions fill the cap until the idle timeout drops them.
+``MAX_SESSIONS`` cap, and ``PER_CLIENT_SESSIONS`` for this one client) are counted: abandoned sessions
+fill the cap until the idle timeout drops them. Every request carries the hub's token (``hub-token``).
 """
 
 from __future__ import annotations
@@ -35,25 +36,26 @@ def _mb(pid: int) -> float:
     return round(psutil.Process(pid).memory_info().rss / 2**20, 1)
 
 
-async def _abandon(url: str, n: int) -> dict[int, int]:
+async def _abandon(url: str, n: int, auth: dict[str, str]) -> dict[int, int]:
     """``n`` sessions opened and dropped; how many got each HTTP status on ``initialize``."""
     import httpx
 
     codes: dict[int, int] = {}
     async with httpx.AsyncClient(timeout=30) as http:
         for _ in range(n):
-            r = await http.post(url, json=INIT, headers=HEADERS)
+            r = await http.post(url, json=INIT, headers=HEADERS | auth)
             codes[r.status_code] = codes.get(r.status_code, 0) + 1
             sid = r.headers.get("mcp-session-id")
             if r.status_code == 200 and sid:
-                h = {**HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-03-26"}
+                h = {**HEADERS, **auth, "mcp-session-id": sid, "mcp-protocol-version": "2025-03-26"}
                 await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=h)
                 await http.post(url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, headers=h)
     return codes
 
 
-async def _queries(url: str, n: int, chars: int = 1900) -> tuple[int, int]:
+async def _queries(url: str, n: int, auth: dict[str, str], chars: int = 1900) -> tuple[int, int]:
     """``n`` clients, one large query each; (answered, failed)."""
+    import httpx
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
@@ -61,7 +63,8 @@ async def _queries(url: str, n: int, chars: int = 1900) -> tuple[int, int]:
     for i in range(n):
         query = " ".join(WORDS[(i + j) % len(WORDS)] for j in range(400))[:chars]
         try:
-            async with streamable_http_client(url) as (read, write, _), ClientSession(read, write) as s:
+            async with httpx.AsyncClient(headers=auth, timeout=30) as http, \
+                    streamable_http_client(url, http_client=http) as (read, write, _), ClientSession(read, write) as s:
                 await s.initialize()
                 res = await asyncio.wait_for(s.call_tool("query_knowledge_hub", {"query": query, "top_k": 5}), 120)
                 ok += not res.isError
@@ -85,13 +88,16 @@ def hub_memory(indexed: Path, abandoned: int = 100, queries: int = 20, idle_s: f
             time.sleep(0.1)
         if not _listening(port):
             return row("HTTP hub memory", hang=1, lost="n/a", notes="the HTTP hub did not start", skipped=1)
-        warm = asyncio.run(_queries(url, 1))  # the encoder and the index loaded
+        from core.hub.auth import read_token, token_path
+
+        auth = {"Authorization": f"Bearer {read_token(token_path(home))}"}  # made by the hub at start
+        warm = asyncio.run(_queries(url, 1, auth))  # the encoder and the index loaded
         rss = {"start": _mb(hub.pid)}
-        codes = asyncio.run(_abandon(url, abandoned))
+        codes = asyncio.run(_abandon(url, abandoned, auth))
         rss["abandoned"] = _mb(hub.pid)
-        refused_before_idle = asyncio.run(_queries(url, 1))[1]
+        refused_before_idle = asyncio.run(_queries(url, 1, auth))[1]
         time.sleep(idle_s + 5)
-        answered, failed = asyncio.run(_queries(url, queries))
+        answered, failed = asyncio.run(_queries(url, queries, auth))
         rss["queries"] = _mb(hub.pid)
         time.sleep(idle_s + 5)
         rss["idle"] = _mb(hub.pid)
@@ -102,6 +108,6 @@ def hub_memory(indexed: Path, abandoned: int = 100, queries: int = 20, idle_s: f
     notes = (f"RSS MB: start {rss['start']}, after {abandoned} abandoned sessions {rss['abandoned']}, after "
              f"{queries} large queries {rss['queries']}, after idle {rss['idle']}; initialize statuses {codes}; "
              f"a new client {'refused' if refused_before_idle else 'served'} while they were held; idle timeout "
-             f"{idle_s:g} s (shipped 600 s)")
+             f"{idle_s:g} s (shipped 60 s)")
     return row("HTTP hub memory", tries=queries, survived=answered if alive else 0, clear_error="n/a",
                hang=0, lost="n/a", notes=notes, rss=rss, failed=failed + (warm[1]), statuses=codes)

@@ -236,7 +236,7 @@ class HubSettings(_Section):
     where the index lives: the SQLite file ``paths.hub_db`` or PostgreSQL with pgvector (:mod:`core.hub.pg`); an
     empty ``dsn`` with ``backend: postgres`` is the embedded server in the data dir (``paperpilot hub pg start``)."""
 
-    require_token: Literal["auto", "always"] = "auto"  # auto: only when bound to a non-loopback address
+    require_token: Literal["auto", "always"] = "always"  # auto: only off loopback (other local users reach it)
     watch: list[WatchedFolder] = Field(default_factory=list)  # a plain path means collection "default"
     keep_versions: int = Field(5, ge=1)  # versions of a document kept, the current one included
     debounce: float = Field(0.5, ge=0.05, le=10)  # quiet seconds after a file's last change before indexing

@@ -8,7 +8,9 @@ replayed into the pane.
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,7 +73,19 @@ def to_markdown(session_id: str, turns: list[TurnRecord], *, title: str = "", no
 
 
 def write_export(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` as a new file only its owner can read (mode 0600: an export holds
+    the conversation). A temp file is created exclusively beside it and renamed over it, so an
+    existing file is replaced, never written through or chmod-ed, and a symlink there is replaced,
+    not followed. A missing folder is created 0700."""
     path = path.expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path

@@ -3,10 +3,11 @@
 textual-serve (pinned: this subclasses its ``Server``) serves an xterm.js page and starts the app
 command once per browser websocket; it has no access control. The guard adds it:
 
-- a token, when one is set (any non-loopback ``--host``): the ``?token=`` query parameter or the
-  cookie set from it on the first page load; everything else gets 401;
-- without a token (loopback), a request naming another host than a loopback one gets 403: a web
-  page whose name is made to resolve to 127.0.0.1 would otherwise be same-origin with the app;
+- a token on every request, loopback included (other local users can reach 127.0.0.1 too): the
+  ``?token=`` query parameter or the cookie set from it on the first page load; everything else
+  gets 401, so no app process is started for it;
+- on a loopback bind, a request naming another host than a loopback one gets 403: a web page whose
+  name is made to resolve to 127.0.0.1 would otherwise be same-origin with the app;
 - a websocket whose ``Origin`` is not the page's own host gets 403, token or not: browsers let any
   web site open a websocket to 127.0.0.1, and this one types into the app.
 """
@@ -20,7 +21,7 @@ import logging
 import socket
 import sys
 from collections.abc import Awaitable, Callable
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from aiohttp import web
 from textual_serve.server import Server
@@ -31,10 +32,13 @@ COOKIE = "paperpilot_token"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def make_guard(token: str | None, public_url: str | None = None,
+def make_guard(token: str, public_url: str | None = None, loopback: bool = True,
                ) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
-    """The aiohttp middleware enforcing the token (if any) and same-origin websockets (the
-    request's own host, or the ``public_url``'s when a proxy in front forwards another Host)."""
+    """The aiohttp middleware enforcing the token, loopback host names on a ``loopback`` bind and
+    same-origin websockets (the request's own host, or the ``public_url``'s when a proxy in front
+    forwards another Host)."""
+    if not token:
+        raise ValueError("serve needs a token")
     public = urlsplit(public_url).netloc if public_url else None
 
     @web.middleware
@@ -42,10 +46,9 @@ def make_guard(token: str | None, public_url: str | None = None,
         origin = request.headers.get("Origin")
         if request.path == "/ws" and origin and urlsplit(origin).netloc not in (request.host, public):
             raise web.HTTPForbidden(text="paperpilot: websocket from another site refused\n")
-        if token is None:  # loopback: a page under another name is DNS rebinding (evil.example -> 127.0.0.1)
-            if not is_loopback(urlsplit(f"//{request.host}").hostname or ""):
-                raise web.HTTPForbidden(text=f"paperpilot: host {request.host!r} refused: open 127.0.0.1 or localhost\n")
-            return await handler(request)
+        # loopback: a page under another name is DNS rebinding (evil.example -> 127.0.0.1)
+        if loopback and public is None and not is_loopback(urlsplit(f"//{request.host}").hostname or ""):
+            raise web.HTTPForbidden(text=f"paperpilot: host {request.host!r} refused: open 127.0.0.1 or localhost\n")
         given = request.query.get("token")
         if given is not None and hmac.compare_digest(given.encode(), token.encode()):
             response = await handler(request)
@@ -66,7 +69,7 @@ class GuardedServer(Server):
     Without ``public_url`` the page's websocket address is taken from each request's Host header,
     so the page works under whatever name or address the browser used (0.0.0.0 is no address)."""
 
-    def __init__(self, command: str, host: str, port: int, token: str | None, public_url: str | None) -> None:
+    def __init__(self, command: str, host: str, port: int, token: str, public_url: str | None) -> None:
         super().__init__(command, host=host, port=port, title="PaperPilot", public_url=public_url)
         self.token = token
         self.from_request = public_url is None
@@ -74,7 +77,8 @@ class GuardedServer(Server):
 
     async def _make_app(self) -> web.Application:
         app = await super()._make_app()
-        app.middlewares.append(make_guard(self.token, None if self.from_request else self.public_url))
+        app.middlewares.append(make_guard(self.token, None if self.from_request else self.public_url,
+                                          loopback=is_loopback(self.host)))
         return app
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
@@ -109,13 +113,13 @@ class GuardedServer(Server):
               "(Ctrl+C stops)", flush=True)
 
 
-def browser_url(host: str, port: int, token: str | None) -> str:
+def browser_url(host: str, port: int, token: str) -> str:
     """The URL to open: a wildcard host becomes this machine's name; the token rides along."""
     if host in ("0.0.0.0", "::", ""):
         host = socket.gethostname()
     if ":" in host:
         host = f"[{host}]"
-    return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
+    return f"http://{host}:{port}/?token={quote(token, safe='')}"
 
 
 def probe(host: str, port: int) -> None:
@@ -125,7 +129,7 @@ def probe(host: str, port: int) -> None:
         pass
 
 
-def serve_app(command: str, host: str, port: int, token: str | None = None, public_url: str | None = None) -> int:
+def serve_app(command: str, host: str, port: int, token: str, public_url: str | None = None) -> int:
     """Serve until Ctrl+C / SIGTERM; one stderr line (exit 1) when the address cannot be used."""
     server = GuardedServer(command, host, port, token, public_url)
     try:

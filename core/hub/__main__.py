@@ -110,7 +110,7 @@ def serve_http(server, host: str, port: int, connections: int, verifier) -> None
 
     app = auth.ConnectionLimit(server.streamable_http_app(), connections)
     needs = (f"every request needs the bearer token in {verifier.path} (paperpilot hub token prints it)"
-             if verifier else "no token required (loopback; hub.require_token: always asks for one)")
+             if verifier else "no token required (hub.require_token: auto on loopback)")
     print(f"paperpilot hub: serving {auth.http_url(host, port)}; {needs}", file=sys.stderr, flush=True)
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
                                   timeout_graceful_shutdown=2)).run()

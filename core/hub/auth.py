@@ -1,4 +1,4 @@
-"""Remote access to the HTTP hub: the bearer token, when it is required, and the connection cap.
+"""Access to the HTTP hub: the bearer token, when it is required, and the connection cap.
 
 The token lives in ``hub-token`` in the data dir: created with mode 0600 from the first byte
 (``O_CREAT | O_EXCL``, then linked into place, so two servers starting at once share one token),
@@ -7,8 +7,11 @@ that another user owns is refused, never used. The server checks it through the 
 ``TokenVerifier`` hook (:class:`FileTokenVerifier`, compared in constant time, re-read when the
 file changes, so a rotation needs no restart); it never travels on a command line or into a log.
 
-:func:`needs_token` decides: ``hub.require_token: auto`` asks for it only when the server binds a
-non-loopback address, ``always`` on loopback too. :class:`ConnectionLimit` answers a request past
+:func:`needs_token` decides: ``hub.require_token: always`` (the default) asks for it on loopback
+too, since every local user can reach 127.0.0.1; ``auto`` only when the server binds a non-loopback
+address. The project's own clients find the token without setup (:func:`own_token`): for a hub on a
+loopback port whose listening socket this user owns, they read this data dir's ``hub-token``; they
+never send it to a port another user listens on. :class:`ConnectionLimit` answers a request past
 ``limits.hub_connections`` in flight (an open event stream counts) with a one-line 503.
 """
 
@@ -99,12 +102,12 @@ def is_loopback(host: str) -> bool:
     return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_loopback for i in infos)
 
 
-def needs_token(host: str, require: str = "auto") -> bool:
+def needs_token(host: str, require: str = "always") -> bool:
     """``require`` is ``hub.require_token``: ``always``, or ``auto`` (only for a non-loopback bind)."""
     return require == "always" or not is_loopback(host)
 
 
-def verifier_for(host: str, require: str = "auto", home: Path | None = None) -> FileTokenVerifier | None:
+def verifier_for(host: str, require: str = "always", home: Path | None = None) -> FileTokenVerifier | None:
     """The verifier a server bound to ``host`` uses (the token made on first use), or None."""
     if not needs_token(host, require):
         return None
@@ -137,6 +140,28 @@ class FileTokenVerifier:
         if not hmac.compare_digest(token.encode(), self._token):
             return None
         return AccessToken(token="hub-token", client_id="paperpilot", scopes=[])
+
+
+def own_token(url: str, home: Path | None = None) -> str | None:
+    """This data dir's hub token for a client of ``url``, when that is a hub this user runs here: a
+    loopback address whose listening socket the current user owns (another local user may listen on
+    a port first, and would be handed the token). None otherwise, or without a usable token file."""
+    from urllib.parse import urlsplit
+
+    from core.hub import peers
+
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+    address = peers.resolve_loopback(parts.hostname or "")
+    if address is None or not hasattr(os, "getuid") or peers.listener_uid(address, port) != os.getuid():
+        return None
+    try:
+        return read_token(token_path(home))
+    except Exception:  # noqa: BLE001 - no usable data dir or token file: the hub then says it needs one
+        return None
 
 
 def http_url(host: str, port: int) -> str:

@@ -9,7 +9,8 @@ unknown collections and unknown ids are ``isError=true``; no hits is an empty, s
 
 Over HTTP the server stays bounded: a session with no request in flight and no open stream for
 SESSION_IDLE_S (a client that was killed: a live client keeps its GET stream open) is dropped, at
-most MAX_SESSIONS are open at once (another gets 503), and at most WORKERS tool calls run their
+most MAX_SESSIONS are open at once and at most PER_CLIENT_SESSIONS of them per client
+(:mod:`core.hub.sessions`; another gets 503), and at most WORKERS tool calls run their
 blocking work at a time (every extra worker thread keeps its own malloc arena). SDKs without an
 idle timeout serve statelessly instead: nothing is kept between requests. A request body over
 2 x ``limits.request_bytes`` + 64 kB gets 413; with a ``token_verifier`` (:mod:`core.hub.auth`) every
@@ -39,8 +40,9 @@ INSTRUCTIONS = (
 )
 
 TopK = Annotated[int, Field(description="number of hits, 1..20", json_schema_extra={"minimum": 1, "maximum": 20})]
-SESSION_IDLE_S = 600.0
+SESSION_IDLE_S = 60.0
 MAX_SESSIONS = 64
+PER_CLIENT_SESSIONS = 32  # one client holds at most half: the others keep room
 WORKERS = 4
 
 Coll = Annotated[str, Field(description="collection name (see list_collections)")]
@@ -69,6 +71,15 @@ def http_bounds() -> dict[str, Any]:
     return {"stateless_http": True}
 
 
+class HubServer(FastMCP):
+    """FastMCP whose streamable HTTP app caps the sessions each client holds."""
+
+    def streamable_http_app(self) -> Any:
+        from core.hub.sessions import SessionQuota
+
+        return SessionQuota(super().streamable_http_app(), PER_CLIENT_SESSIONS, SESSION_IDLE_S)
+
+
 def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_bytes: int | None = None,
                  token_verifier: Any = None) -> FastMCP:
     """The MCP server over ``hub``. A tool call whose string arguments exceed ``request_bytes``
@@ -81,7 +92,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
 
     body = {"max_request_body_size": 2 * request_bytes + 65_536} \
         if "max_request_body_size" in inspect.signature(FastMCP.__init__).parameters else {}
-    mcp = FastMCP("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
+    mcp = HubServer("paperpilot-hub", instructions=INSTRUCTIONS, host=host, port=port, log_level="WARNING",
                   **http_bounds(), **body, **auth_options(token_verifier, host, port))
     workers: list[anyio.CapacityLimiter] = []  # made in the server's own event loop, on first use
 

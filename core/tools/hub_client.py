@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from core.errors import BackendUnavailable
 from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
-from core.tools.mcp_session import HubRefused, open_session
+from core.tools.mcp_session import HubRefused, default_token, open_session
 from core.tools.batching import BATCH, SearchBatcher
 
 FIRST_QUERY_TIMEOUT_S = 600
@@ -161,7 +161,8 @@ class HubClient:
             self._refused = line
             on_lost(line)
 
-        token = self.settings.token.get_secret_value() if self.settings.token else None
+        token = await asyncio.to_thread(default_token, self._conn, self.settings.token.get_secret_value()
+                                        if self.settings.token else None)
 
         async def own() -> None:
             try:

@@ -53,6 +53,17 @@ def http_headers(conn: MCPConnection, token: str | None = None) -> dict[str, str
     return headers
 
 
+def default_token(conn: MCPConnection, configured: str | None) -> str | None:
+    """The bearer token for ``conn``: the configured one, else, for an HTTP hub this user runs on
+    this machine, this data dir's ``hub-token`` (:func:`core.hub.auth.own_token`)."""
+    if configured or conn.transport == "stdio" or not conn.url \
+            or any(k.lower() == "authorization" for k in conn.headers):
+        return configured
+    from core.hub.auth import own_token
+
+    return own_token(conn.url)
+
+
 def refusal_line(url: str, status: int, body: bytes, sent_token: bool) -> str:
     """One line for a refusal: what the server said and what to set."""
     if status == 401:

@@ -19,9 +19,10 @@ run it yourself to serve other MCP clients (--transport http), to inspect it, or
 mode 0600); ask, eval and the app then use it instead of starting their own, and fall back to the
 stdio hub when it is not running. `hub stop` stops it; `hub status` says whether it runs.
 
-`hub serve --transport http --host 0.0.0.0` serves other machines: every request then needs the
-bearer token that `hub token` prints (hub-token in the data dir, mode 0600); clients set it as
-mcp.token or PAPERPILOT_HUB_TOKEN.
+`hub serve --transport http` serves other MCP clients: every request needs the bearer token that
+`hub token` prints (hub-token in the data dir, mode 0600), on loopback too, since every local user
+can reach 127.0.0.1. PaperPilot's own clients find it themselves for a hub this user runs here on
+the same data dir; others set it as mcp.token or PAPERPILOT_HUB_TOKEN.
 """
 
 
@@ -51,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     tp.add_argument("--llm", choices=LLM_CHOICES, default=argparse.SUPPRESS,
                     help="which brain names them")
     tp.set_defaults(run=_topics)
-    tok = hub.add_parser("token", help="print the bearer token a network-facing HTTP hub requires")
+    tok = hub.add_parser("token", help="print the bearer token the HTTP hub requires")
     tok.add_argument("--rotate", action="store_true", help="replace it with a new one (running hubs switch at once)")
     tok.set_defaults(run=_token)
     w = hub.add_parser("watch", help="watch folders and index their files as they change (until Ctrl-C)")

@@ -147,10 +147,10 @@ def test_a_token_file_others_can_read_is_refused(tmp_path):
         auth.ensure_token(tmp_path)
 
 
-def test_only_a_non_loopback_bind_needs_the_token_unless_always():
+def test_every_bind_needs_the_token_unless_auto_on_loopback():
     for host in ("127.0.0.1", "127.0.0.2", "::1", "localhost"):
-        assert auth.is_loopback(host) and not auth.needs_token(host), host
-        assert auth.needs_token(host, "always"), host
+        assert auth.is_loopback(host) and not auth.needs_token(host, "auto"), host
+        assert auth.needs_token(host) and auth.needs_token(host, "always"), host
     for host in ("0.0.0.0", "::", "192.0.2.2", "10.1.2.3"):
         assert not auth.is_loopback(host) and auth.needs_token(host), host
 
@@ -164,7 +164,7 @@ def test_the_token_is_compared_in_constant_time_and_re_read_after_a_rotation(tmp
     new = auth.rotate_token(tmp_path)
     assert asyncio.run(verifier.verify_token(token)) is None
     assert asyncio.run(verifier.verify_token(new)) is not None
-    assert auth.verifier_for("127.0.0.1", home=tmp_path) is None
+    assert auth.verifier_for("127.0.0.1", "auto", home=tmp_path) is None
 
 
 def test_the_client_token_comes_from_the_environment_and_is_redacted(monkeypatch):

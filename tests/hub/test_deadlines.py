@@ -21,6 +21,7 @@ import pytest
 
 from core.config import MCPConnection, MCPSettings, Settings
 from core.errors import BackendUnavailable
+from core.hub import auth
 from core.tools.hub_client import HubClient
 from tests.hub.helpers import REPO, server_env
 
@@ -160,7 +161,8 @@ def test_http_hub_killed_mid_query_fails_ask_at_once_with_one_line(hub_home, tmp
     home = tmp_path / "home"
     home.mkdir(mode=0o700)
     config = tmp_path / "settings.yaml"
-    config.write_text("mcp:\n  connection: remote\n  call_timeout: 30\n  connections:\n"
+    token = auth.ensure_token(hub_home)  # the hub's; this ask runs on another data dir
+    config.write_text(f"mcp:\n  connection: remote\n  call_timeout: 30\n  token: {token}\n  connections:\n"
                       f"    remote: {{transport: streamable_http, url: 'http://127.0.0.1:{port}/mcp'}}\n")
     try:
         wait_port(port, hub)

@@ -40,15 +40,17 @@ def http_hub(tmp_path_factory):
     else:
         proc.kill()
         pytest.fail("hub HTTP server did not start listening")
-    yield f"http://127.0.0.1:{port}/mcp"
+    yield f"http://127.0.0.1:{port}/mcp", home
     proc.terminate()
     proc.wait(timeout=20)
     log.close()
 
 
-def test_agent_answers_through_the_http_hub(http_hub):
+def test_agent_answers_through_the_http_hub(http_hub, monkeypatch):
+    url, home = http_hub
+    monkeypatch.setenv("PAPERPILOT_HOME", str(home))  # the hub's own data dir: its token is found there
     s = settings()
-    s.mcp.connections["hub-http"] = MCPConnection(transport="streamable_http", url=http_hub)
+    s.mcp.connections["hub-http"] = MCPConnection(transport="streamable_http", url=url)
     s.mcp.connection = "hub-http"
     [turn] = asyncio.run(ask_all(["What rank does LoRA use by default?"], s))
     r = turn.result
