@@ -133,3 +133,18 @@ def test_a_data_dir_others_can_write_is_refused(tmp_path):
     assert out.returncode != 0 and "chmod 700" in one_line(out)
     assert list(home.iterdir()) == [] and mode(home) == 0o777
 
+
+
+def test_the_app_says_it_in_one_line_before_the_screen_opens(tmp_path):
+    """Bare ``paperpilot``: the same line, not a Textual traceback panel."""
+    home, target = tmp_path / "home", tmp_path / "folder"
+    home.mkdir(mode=0o700)
+    target.mkdir(mode=0o755)
+    config = tmp_path / "settings.yaml"
+    config.write_text(f"paths:\n  checkpoints_db: {target}\n")
+    out = subprocess.run([sys.executable, "-m", "paperpilot_tui.cli.main", "--config", str(config)], cwd=REPO,
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                         env={**os.environ, "PAPERPILOT_HOME": str(home)})
+    assert out.returncode == 1
+    assert one_line(out) == f"paperpilot: paths.checkpoints_db: {target} is a directory; name a file in it"
+    assert mode(target) == 0o755
