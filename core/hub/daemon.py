@@ -5,18 +5,18 @@ free port on 127.0.0.1, serves the hub over streamable HTTP and writes ``hub-dae
 port, token, start time; mode 0600) to the data dir; every request must carry
 ``Authorization: Bearer <token>`` (401 otherwise). Its stdout/stderr go to ``hub-daemon.log``.
 
-:func:`find_daemon` is what clients use: it trusts the state file only when it is a private file of
-this user and its pid is alive and still runs the hub daemon (a pid reused by another program does
-not count); anything else is removed. Nothing heavy is imported here: the server loads in
-:func:`run_daemon`, in the daemon process.
+:func:`find_daemon` is what clients use: it trusts the state file only when it is a private regular
+file of this user (checked on the opened file) and its pid is a live process of this user that still
+runs the hub daemon (a reused pid, or anyone else's process, never counts and is never signalled); a
+file of ours that fails is removed. ``hub start`` holds :func:`start_lock` so that several at once
+start one daemon. Nothing heavy is imported here: the server loads in :func:`run_daemon`, in the
+daemon process.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import signal
-import stat
 import subprocess
 import sys
 import time
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.owned import alive, read_private_json, runs, write_private_json
 from core.paths import private_file
 
 STATE_FILE = "hub-daemon.json"
@@ -66,44 +67,6 @@ def log_path(home: Path | None = None) -> Path:
 
 # -- process checks --------------------------------------------------------------------------------
 
-def _process(pid: int) -> tuple[int | None, str] | None:
-    """(owner uid, command line) of a live process, or None when there is no such process."""
-    proc = Path(f"/proc/{pid}")
-    if proc.is_dir():
-        try:
-            if (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
-                return None  # a zombie is gone
-            uid = proc.stat().st_uid
-            return uid, (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
-        except (OSError, IndexError):
-            return None
-    if Path("/proc/self").is_dir():
-        return None  # /proc exists, so the pid is gone
-    try:  # no /proc (macOS): ask ps
-        out = subprocess.run(["ps", "-o", "uid=,stat=,command=", "-p", str(pid)], capture_output=True, text=True,
-                             timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    fields = out.stdout.strip().split(None, 2)
-    if out.returncode != 0 or len(fields) < 2 or fields[1].startswith("Z") or not fields[0].isdigit():
-        return None
-    return int(fields[0]), fields[2] if len(fields) > 2 else ""
-
-
-def alive(pid: int) -> bool:
-    return _process(pid) is not None
-
-
-def runs(pid: int, marker: str) -> bool:
-    """True when ``pid`` is alive, is this user's, and its command line contains ``marker``: a pid
-    reused by another program, or any process of another user, never counts (it is never signalled)."""
-    found = _process(pid)
-    if found is None:
-        return False
-    uid, cmd = found
-    return (not hasattr(os, "getuid") or uid == os.getuid()) and marker in cmd
-
-
 def is_daemon(pid: int) -> bool:
     """True when ``pid`` is alive and runs this user's hub daemon (see :func:`runs`)."""
     return runs(pid, MARKER)
@@ -116,19 +79,6 @@ def write_state(path: Path, state: DaemonState) -> None:
     write_private_json(path, state.__dict__)
 
 
-def write_private_json(path: Path, data: dict[str, Any]) -> None:
-    """Write ``data`` to ``path`` atomically, in a new file created 0600 (never an existing one)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    try:
-        tmp.unlink()
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f)
-    os.replace(tmp, path)
-
-
 def remove_state(path: Path, pid: int | None = None) -> None:
     """Remove the state file (only if it names ``pid``, when given)."""
     if pid is not None:
@@ -139,31 +89,6 @@ def remove_state(path: Path, pid: int | None = None) -> None:
         path.unlink()
     except FileNotFoundError:
         pass
-
-
-def read_private_json(path: Path) -> tuple[dict[str, Any] | None, str | None]:
-    """The JSON object in ``path`` when it is a regular file of this user that nobody else can read
-    or write (checked on the opened file, a symlink is not followed); else (None, why), or
-    (None, None) when there is no file."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    except FileNotFoundError:
-        return None, None
-    except OSError as exc:
-        return None, f"{path.name} could not be opened ({exc.strerror})"
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None, f"{path.name} is not a regular file"
-        if hasattr(os, "getuid") and st.st_uid != os.getuid():
-            return None, f"{path.name} is owned by another user (uid {st.st_uid})"
-        if st.st_mode & 0o077:
-            return None, f"{path.name} was readable or writable by others"
-        try:
-            raw = json.loads(f.read(65536))
-        except (OSError, ValueError):
-            return None, f"{path.name} was unreadable"
-    return (raw, None) if isinstance(raw, dict) else (None, f"{path.name} was malformed")
 
 
 def read_state(path: Path | None = None) -> tuple[DaemonState | None, str | None]:

@@ -3,7 +3,9 @@
 A fresh ``paperpilot ask`` spends about a second importing LangGraph, the MCP SDK, NumPy and ONNX
 Runtime before it does any work. ``paperpilot hub start`` therefore also starts this server: one
 process that imports all of that once and then waits on a Unix socket in the data directory
-(``ask.sock``, mode 0600, peers must be the same user). ``paperpilot ask`` connects, hands over its
+(``ask.sock``, mode 0600, peers must be the same user). ``paperpilot ask`` checks the same the other
+way (a data dir and socket of its own user, a listener running as that user) and refuses in one
+line, before sending anything, when they are not; then it connects, hands over its
 arguments, environment, working directory and its stdin/stdout/stderr file descriptors, and the
 server forks a child that runs exactly the ``ask`` command a cold process would run, writing
 straight to the caller's terminal. The caller forwards Ctrl-C to the child and exits with its code.
@@ -272,7 +274,7 @@ def _child(request: dict, fds: list[int]) -> None:
 # -- start, stop, status ----------------------------------------------------------------------------
 
 def _write_state(home: Path) -> None:
-    from core.hub.daemon import write_private_json
+    from core.owned import write_private_json
 
     write_private_json(state_path(home), {"pid": os.getpid(), "socket": str(socket_path(home)),
                                           "started": time.time()})
@@ -281,7 +283,7 @@ def _write_state(home: Path) -> None:
 def read_pid(home: Path) -> int | None:
     """The running server's pid, or None. Only a private state file of ours naming a live process
     of ours that runs this server counts; a stale file of ours and its socket are removed."""
-    from core.hub.daemon import read_private_json, runs
+    from core.owned import read_private_json, runs
 
     raw, why = read_private_json(state_path(home))
     try:
