@@ -58,26 +58,36 @@ def home(tmp_path) -> Path:
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="another user's process needs root")
 def test_hub_stop_never_signals_another_users_process(home):
-    """Before, any live pid whose command line said `core.hub daemon` counted: `hub stop` as root
-    killed another user's process (and as a normal user died on PermissionError)."""
-    theirs = subprocess.Popen(["/bin/sh", "-c", "sleep 120; exit 0", "core.hub", "daemon"],
-                              user=NOBODY, group=NOBODY, stdin=subprocess.DEVNULL)
+    """Before, any live pid whose command line said `core.hub daemon` (or the warm server's module)
+    counted: `hub stop` as root killed another user's process (as a normal user: a PermissionError
+    traceback)."""
+    from core.owned import write_private_json
+    from paperpilot_tui.cli import warm
+
+    markers = (("core.hub", "daemon"), ("-m", "paperpilot_tui.cli.warm"))
+    theirs = [subprocess.Popen(["/bin/sh", "-c", "sleep 120; exit 0", *marker], user=NOBODY, group=NOBODY,
+                               stdin=subprocess.DEVNULL) for marker in markers]
     try:
-        deadline = time.monotonic() + 10
-        while "core.hub daemon" not in Path(f"/proc/{theirs.pid}/cmdline").read_bytes().replace(b"\0", b" ").decode():
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        daemon.write_state(daemon.state_path(home), daemon.DaemonState(pid=theirs.pid, port=9, token="t",
+        for proc, marker in zip(theirs, markers):
+            deadline = time.monotonic() + 10
+            while " ".join(marker) not in Path(f"/proc/{proc.pid}/cmdline").read_bytes().replace(b"\0", b" ").decode():
+                assert time.monotonic() < deadline
+                time.sleep(0.02)
+        daemon.write_state(daemon.state_path(home), daemon.DaemonState(pid=theirs[0].pid, port=9, token="t",
                                                                        started=time.time()))
-        assert not daemon.is_daemon(theirs.pid)
+        write_private_json(warm.state_path(home), {"pid": theirs[1].pid, "started": time.time()})
+        assert not daemon.is_daemon(theirs[0].pid) and warm.read_pid(home) is None
+        write_private_json(warm.state_path(home), {"pid": theirs[1].pid, "started": time.time()})
         out = cli(home, "hub", "stop")
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
         assert "not a running hub daemon of yours" in out.stdout and "hub daemon not running" in out.stdout
+        assert "warm ask stopped" not in out.stdout
         time.sleep(0.5)
-        assert theirs.poll() is None, "another user's process was signalled"
+        assert [p.poll() for p in theirs] == [None, None], "another user's process was signalled"
     finally:
-        theirs.kill()
-        theirs.wait()
+        for proc in theirs:
+            proc.kill()
+            proc.wait()
 
 
 def test_a_corrupt_hub_db_is_one_line_in_hub_status(home):
