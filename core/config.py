@@ -201,14 +201,17 @@ class PathSettings(_Section):
 
     def home_dir(self) -> Path:
         if self.home:
-            p = Path(self.home).expanduser()
-            p.mkdir(mode=0o700, parents=True, exist_ok=True)
-            return p
+            return paths.data_dir(Path(self.home).expanduser(), "paths.home")
         return paths.home()
 
     def resolve(self, name: str) -> Path:
         p = Path(name).expanduser()
         return p if p.is_absolute() else self.home_dir() / p
+
+    def file(self, key: str) -> Path:
+        """The data file that setting ``key`` (e.g. "state_db") names, created private or refused in
+        one line naming ``paths.<key>`` (:func:`core.paths.private_file`)."""
+        return paths.private_file(self.resolve(getattr(self, key)), f"paths.{key}")
 
 
 class LimitsSettings(_Section):

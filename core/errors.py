@@ -25,3 +25,9 @@ class StoreUnreadable(Exception):
 
 class LLMUnavailable(BackendUnavailable):
     """The configured LLM endpoint cannot be reached (the knowledge hub may be fine)."""
+
+
+class UnsafePath(StoreUnreadable):
+    """A data path that is not ours to use: a directory where a file belongs, another user's file
+    or folder, one others can write to. The message names the path (and its settings key) and what
+    to do; every handler of :class:`StoreUnreadable` prints it as one line."""

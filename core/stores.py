@@ -24,12 +24,12 @@ class Stores:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.state_db = settings.paths.resolve(settings.paths.state_db)
+        self.state_db = settings.paths.file("state_db")
 
     @property
     def checkpoints(self) -> Path:
         """The LangGraph checkpoint database (opened, async, by the agent; sessions delete from it)."""
-        return self.settings.paths.resolve(self.settings.paths.checkpoints_db)
+        return self.settings.paths.file("checkpoints_db")
 
     @cached_property
     def facts(self) -> FactStore:

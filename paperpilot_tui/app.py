@@ -290,6 +290,8 @@ def main(config: str | None = None, session: str | None = None, replay: str | No
         settings.llm.provider = llm
     if offline:
         settings.agent.web_search_fallback.enabled = False
+    for key in ("state_db", "checkpoints_db"):  # a data dir or file not ours: one line (UnsafePath) before the screen
+        settings.paths.file(key)
     return run_app(PaperPilotApp(settings, session=session, replay=replay))
 
 

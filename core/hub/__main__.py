@@ -25,7 +25,9 @@ def setup_logging(data_dir) -> None:
     import logging
     import warnings
 
-    handler = logging.FileHandler(data_dir / "hub.log", encoding="utf-8")
+    from core.paths import private_file
+
+    handler = logging.FileHandler(private_file(data_dir / "hub.log"), encoding="utf-8")  # 0600: it quotes queries
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
@@ -55,7 +57,6 @@ def add_serve_args(p: argparse.ArgumentParser) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     quiet_environment()
-    from pathlib import Path
 
     from core.config import ConfigError, load_settings
 
@@ -64,9 +65,6 @@ def run_serve(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"paperpilot hub: config error: {exc}", file=sys.stderr)
         return 2
-    db = Path(args.db) if args.db else settings.paths.resolve(settings.paths.hub_db)
-    db.parent.mkdir(parents=True, exist_ok=True)
-    setup_logging(db.parent)
     from core.hub import ocr
 
     ocr.configure(settings.hub)
@@ -79,16 +77,18 @@ def run_serve(args: argparse.Namespace) -> int:
         except (OSError, auth.TokenFileError) as exc:
             print(f"paperpilot hub: {exc}", file=sys.stderr)
             return 1
+    from core.errors import StoreUnreadable
+    from core.hub.pg import BackendError
     from core.hub.server import build_server
-    from core.hub.service import Hub
-
-    from core.hub.pg import BackendError, resolve_dsn
 
     try:
-        hub = Hub(db, rerank=args.rerank, dsn=resolve_dsn(settings))
+        hub = open_hub(settings, args.db, args.rerank)
     except BackendError as exc:
         print(f"paperpilot hub: {exc}", file=sys.stderr)
         return 2
+    except StoreUnreadable as exc:  # a damaged hub.sqlite3, a directory as paths.hub_db: one line
+        print(f"paperpilot hub: {exc}", file=sys.stderr)
+        return 1
     hub.start(background=True)
     server = build_server(hub, host=args.host, port=args.port, request_bytes=settings.limits.request_bytes,
                           token_verifier=verifier)
@@ -100,6 +100,24 @@ def run_serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def open_hub(settings, db: str | None = None, rerank: str | None = None):
+    """The hub the settings name (the SQLite file ``db`` or ``paths.hub_db``, or PostgreSQL), with
+    ``hub.log`` beside the file. Raises BackendError, or StoreUnreadable naming a file that is
+    damaged or not ours to use (:func:`core.paths.private_file`)."""
+    from pathlib import Path
+
+    from core.hub.pg import resolve_dsn
+    from core.hub.service import Hub
+    from core.paths import private_file
+
+    dsn = resolve_dsn(settings)
+    path = Path(db).expanduser() if db else settings.paths.resolve(settings.paths.hub_db)
+    if dsn is None:
+        path = private_file(path, "--db" if db else "paths.hub_db")
+    setup_logging(path.parent)
+    return Hub(path, rerank=rerank, dsn=dsn)
 
 
 def serve_http(server, host: str, port: int, connections: int, verifier) -> None:

@@ -5,26 +5,33 @@ free port on 127.0.0.1, serves the hub over streamable HTTP and writes ``hub-dae
 port, token, start time; mode 0600) to the data dir; every request must carry
 ``Authorization: Bearer <token>`` (401 otherwise). Its stdout/stderr go to ``hub-daemon.log``.
 
-:func:`find_daemon` is what clients use: it trusts the state file only when it is a private file of
-this user and its pid is alive and still runs the hub daemon (a pid reused by another program does
-not count); anything else is removed. Nothing heavy is imported here: the server loads in
-:func:`run_daemon`, in the daemon process.
+:func:`find_daemon` is what clients use: it trusts the state file only when it is a private regular
+file of this user (checked on the opened file) and its pid is a live process of this user that still
+runs the hub daemon (a reused pid, or anyone else's process, never counts and is never signalled); a
+file of ours that fails is removed. ``hub start`` holds :func:`start_lock` so that several at once
+start one daemon. Nothing heavy is imported here: the server loads in :func:`run_daemon`, in the
+daemon process.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from core.owned import alive, read_private_json, runs, write_private_json
+from core.paths import private_file
+
 STATE_FILE = "hub-daemon.json"
 LOG_FILE = "hub-daemon.log"
+LOCK_FILE = "hub-start.lock"
 MARKER = "core.hub daemon"  # what the daemon's command line contains
 PING_TIMEOUT_S = 1.5
 
@@ -60,58 +67,22 @@ def log_path(home: Path | None = None) -> Path:
 
 # -- process checks --------------------------------------------------------------------------------
 
-def _cmdline(pid: int) -> str | None:
-    """The process's command line, or None when there is no such (live) process."""
-    proc = Path(f"/proc/{pid}")
-    if proc.is_dir():
-        try:
-            if (proc / "stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
-                return None  # a zombie is gone
-            return (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
-        except (OSError, IndexError):
-            return None
-    if Path("/proc/self").is_dir():
-        return None  # /proc exists, so the pid is gone
-    try:  # no /proc (macOS): ask ps
-        out = subprocess.run(["ps", "-o", "stat=,command=", "-p", str(pid)], capture_output=True, text=True,
-                             timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    line = out.stdout.strip()
-    if out.returncode != 0 or not line or line.startswith("Z"):
-        return None
-    return line.split(None, 1)[1] if " " in line else ""
-
-
-def alive(pid: int) -> bool:
-    return _cmdline(pid) is not None
-
-
 def is_daemon(pid: int) -> bool:
-    """True when ``pid`` is alive and runs the hub daemon (not some other program that got the pid)."""
-    cmd = _cmdline(pid)
-    return cmd is not None and MARKER in cmd
+    """True when ``pid`` is alive and runs this user's hub daemon (see :func:`runs`)."""
+    return runs(pid, MARKER)
 
 
 # -- the state file --------------------------------------------------------------------------------
 
 def write_state(path: Path, state: DaemonState) -> None:
     """Write the state file atomically, created with mode 0600 (it holds the token)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    try:
-        tmp.unlink()
-    except FileNotFoundError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(state.__dict__, f)
-    os.replace(tmp, path)
+    write_private_json(path, state.__dict__)
 
 
 def remove_state(path: Path, pid: int | None = None) -> None:
     """Remove the state file (only if it names ``pid``, when given)."""
     if pid is not None:
-        raw = _read_raw(path)
+        raw, _ = read_private_json(path)
         if raw is not None and raw.get("pid") != pid:
             return
     try:
@@ -120,29 +91,15 @@ def remove_state(path: Path, pid: int | None = None) -> None:
         pass
 
 
-def _read_raw(path: Path) -> dict[str, Any] | None:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return raw if isinstance(raw, dict) else None
-
-
 def read_state(path: Path | None = None) -> tuple[DaemonState | None, str | None]:
-    """The running daemon's state, or (None, why a file that was there was removed)."""
+    """The running daemon's state, or (None, why a file that was there is not trusted). A file of
+    ours that is not trusted is removed; another user's is left alone (and never believed)."""
     path = path or state_path()
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return None, None
-    why = None
-    raw = _read_raw(path)
+    raw, why = read_private_json(path)
     state = None
-    if st.st_mode & 0o077 or (hasattr(os, "getuid") and st.st_uid != os.getuid()):
-        why = f"{path.name} was readable by others or not ours"
-    elif raw is None:
-        why = f"{path.name} was unreadable"
-    else:
+    if raw is None and why is None:
+        return None, None
+    if raw is not None:
         try:
             state = DaemonState(pid=int(raw["pid"]), port=int(raw["port"]), token=str(raw["token"]),
                                 started=float(raw["started"]), db=str(raw.get("db", "")))
@@ -150,9 +107,10 @@ def read_state(path: Path | None = None) -> tuple[DaemonState | None, str | None
             why = f"{path.name} was malformed"
         else:
             if not is_daemon(state.pid):
-                why = f"{path.name} named pid {state.pid}, which is not a running hub daemon"
+                why = f"{path.name} named pid {state.pid}, which is not a running hub daemon of yours"
     if why is not None:
-        remove_state(path)
+        if "another user" not in why:
+            remove_state(path)
         return None, why
     return state, None
 
@@ -190,8 +148,33 @@ def daemon_env(home: Path) -> dict[str, str]:
     return child_env({"PAPERPILOT_HOME": str(home)})
 
 
+@contextmanager
+def start_lock(home: Path, timeout: float) -> Iterator[None]:
+    """Held while one ``hub start`` looks for a running daemon and starts one, so that several at
+    once start exactly one: the others wait here, then find it running. RuntimeError after
+    ``timeout`` s. The lock is an ``flock`` on a private file in the data dir (freed if we die)."""
+    import fcntl
+
+    fd = os.open(private_file(home / LOCK_FILE), os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"another `paperpilot hub start` is still starting the daemon "
+                                       f"(waited {timeout:.0f} s); see {log_path(home)}") from None
+                time.sleep(0.1)
+        yield
+    finally:
+        os.close(fd)
+
+
 def start(home: Path, config: str | None = None, timeout: float = 120.0) -> DaemonState:
-    """Start the daemon and return once it answers. Raises RuntimeError with the reason."""
+    """Start the daemon and return once it answers. Raises RuntimeError with the reason. Callers
+    that may run side by side hold :func:`start_lock`."""
     state, _ = read_state(state_path(home))
     if state is not None:
         return state
@@ -201,14 +184,14 @@ def start(home: Path, config: str | None = None, timeout: float = 120.0) -> Daem
     import core
 
     root = Path(core.__file__).resolve().parent.parent  # so `-m core.hub` finds this very code
-    with log_path(home).open("ab") as log:
+    with private_file(log_path(home)).open("ab") as log:  # 0600, as every data file
         proc = subprocess.Popen(cmd, cwd=root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True, env=daemon_env(home))
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the hub daemon exited with code {proc.returncode}; see {log_path(home)}")
-        raw = _read_raw(state_path(home))
+        raw, _ = read_private_json(state_path(home))
         if raw and raw.get("pid") == proc.pid:
             state, _ = read_state(state_path(home))
             if state is not None and ping(state) not in (None, 401):
@@ -220,10 +203,11 @@ def start(home: Path, config: str | None = None, timeout: float = 120.0) -> Daem
 
 
 def stop_pid(pid: int, grace: float = 10.0) -> bool:
-    """SIGTERM, wait up to ``grace`` s, then SIGKILL. True if it had to be killed."""
+    """SIGTERM, wait up to ``grace`` s, then SIGKILL. True if it had to be killed. Callers check
+    first that the pid is a process of ours (:func:`runs`)."""
     try:
         os.kill(pid, signal.SIGTERM)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         return False
     deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
@@ -232,7 +216,7 @@ def stop_pid(pid: int, grace: float = 10.0) -> bool:
         time.sleep(0.05)
     try:
         os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
+    except (ProcessLookupError, PermissionError):
         return False
     deadline = time.monotonic() + 5
     while alive(pid) and time.monotonic() < deadline:
@@ -289,7 +273,7 @@ def run_daemon(argv: list[str]) -> int:
     import secrets
     import socket
 
-    from core.hub.__main__ import quiet_environment, setup_logging
+    from core.hub.__main__ import quiet_environment
 
     quiet_environment()
     p = argparse.ArgumentParser(prog="python -m core.hub daemon")
@@ -298,16 +282,18 @@ def run_daemon(argv: list[str]) -> int:
 
     from core import paths
     from core.config import ConfigError, load_settings
+    from core.errors import StoreUnreadable
 
     try:
         settings = load_settings(args.config)
     except ConfigError as exc:
         print(f"hub daemon: config error: {exc}", file=sys.stderr)
         return 2
-    db = settings.paths.resolve(settings.paths.hub_db)
-    db.parent.mkdir(parents=True, exist_ok=True)
-    setup_logging(db.parent)
-    home = paths.home()
+    try:
+        home = paths.home()
+    except StoreUnreadable as exc:  # a data dir that is not ours
+        print(f"hub daemon: {exc}", file=sys.stderr)
+        return 2
     path = state_path(home)
     existing, _ = read_state(path)
     if existing is not None and existing.pid != os.getpid():
@@ -321,16 +307,19 @@ def run_daemon(argv: list[str]) -> int:
 
     import uvicorn
 
+    from core.hub.__main__ import open_hub
+    from core.hub.pg import BackendError
     from core.hub.server import build_server
-    from core.hub.service import Hub
-
-    from core.hub.pg import BackendError, resolve_dsn
 
     try:
-        hub = Hub(db, dsn=resolve_dsn(settings))
+        hub = open_hub(settings)
     except BackendError as exc:
         print(f"hub daemon: {exc}", file=sys.stderr)
         return 2
+    except StoreUnreadable as exc:
+        print(f"hub daemon: {exc}", file=sys.stderr)
+        return 1
+    db = hub.store.path
     hub.start(background=True)
     watcher = start_watching(hub, settings)
     server = build_server(hub, host="127.0.0.1", port=port, request_bytes=settings.limits.request_bytes)

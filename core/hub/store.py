@@ -170,13 +170,19 @@ class HubStore(SharedReads):
 
         self.path = private_file(path)  # 0600: the index holds the user's documents
         self._local = threading.local()
-        self.conn().executescript(SCHEMA)  # idempotent DDL, runs in its own transaction
-        if "url" not in {r[1] for r in self.conn().execute("PRAGMA table_info(documents)")}:
-            self.conn().execute("ALTER TABLE documents ADD COLUMN url TEXT")  # a store from before `ingest arxiv:`
-        migrate(self)
-        from core.hub.topics import SCHEMA as TOPICS_SCHEMA  # here: core.hub.topics imports this module
+        try:
+            self.conn().executescript(SCHEMA)  # idempotent DDL, runs in its own transaction
+            if "url" not in {r[1] for r in self.conn().execute("PRAGMA table_info(documents)")}:
+                self.conn().execute("ALTER TABLE documents ADD COLUMN url TEXT")  # a store from before `ingest arxiv:`
+            migrate(self)
+            from core.hub.topics import SCHEMA as TOPICS_SCHEMA  # here: core.hub.topics imports this module
 
-        self.conn().executescript(TOPICS_SCHEMA)  # topic tables, added to a store from before topics
+            self.conn().executescript(TOPICS_SCHEMA)  # topic tables, added to a store from before topics
+        except sqlite3.DatabaseError as exc:  # not a database, or a damaged one: name it and what to do
+            from core.errors import StoreUnreadable
+
+            self.close()
+            raise StoreUnreadable.of(self.path, exc) from None
 
     # -- connections -------------------------------------------------------------------------
     def conn(self) -> sqlite3.Connection:

@@ -93,17 +93,18 @@ def _start(args: argparse.Namespace) -> int:
     from core.hub import daemon
 
     home = _home(args)
-    running, _ = daemon.read_state(daemon.state_path(home))
-    if running is not None:
-        print(f"hub daemon already running: pid {running.pid}, {running.url}")
-    else:
-        try:
-            state = daemon.start(home, getattr(args, "config", None), timeout=args.timeout)
-        except RuntimeError as exc:
-            return fail(str(exc), EXIT_FAILED)
-        print(f"hub daemon started: pid {state.pid}, {state.url} (token in {daemon.state_path(home)}, "
-              f"log {daemon.log_path(home)})")
-    _start_warm(home)
+    try:
+        with daemon.start_lock(home, args.timeout + 60):  # several `hub start` at once start one daemon
+            running, _ = daemon.read_state(daemon.state_path(home))
+            if running is not None:
+                print(f"hub daemon already running: pid {running.pid}, {running.url}")
+            else:
+                state = daemon.start(home, getattr(args, "config", None), timeout=args.timeout)
+                print(f"hub daemon started: pid {state.pid}, {state.url} (token in {daemon.state_path(home)}, "
+                      f"log {daemon.log_path(home)})")
+            _start_warm(home)
+    except RuntimeError as exc:
+        return fail(str(exc), EXIT_FAILED)
     return EXIT_OK
 
 

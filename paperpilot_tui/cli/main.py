@@ -88,23 +88,23 @@ def main(argv: list[str] | None = None) -> int:
     if args.offline:  # wins over --llm anywhere on the line, the settings and the environment
         args.llm = "offline"
         os.environ["HF_HUB_OFFLINE"] = os.environ["TRANSFORMERS_OFFLINE"] = "1"
-    if args.command == "ask" and not os.environ.get("PAPERPILOT_WARM"):
-        from core.paths import home
-        from paperpilot_tui.cli.warm import run_warm
-
-        code = run_warm(argv, home())  # in a child of the warm server when `hub start` left one up
-        if code is not None:
-            return code
     try:
         if args.command is None:
             from paperpilot_tui.cli import app_launcher
 
             return app_launcher.run(args)
-        _warn_if_data_dir_open()
+        _warn_if_data_dir_open()  # before anything is handed to the warm server
+        if args.command == "ask" and not os.environ.get("PAPERPILOT_WARM"):
+            from core.paths import home
+            from paperpilot_tui.cli.warm import run_warm
+
+            code = run_warm(argv, home())  # in a child of the warm server when `hub start` left one up
+            if code is not None:
+                return code
         code = int(args.run(args) or 0)
         sys.stdout.flush()  # a pipe buffers: a reader that left shows up here, not at exit
         return code
-    except StoreUnreadable as exc:  # a corrupt data file: its name and what to do, never a traceback
+    except StoreUnreadable as exc:  # a corrupt data file, a path not ours: its name and what to do, never a traceback
         print(f"paperpilot: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # e.g. `paperpilot sessions list | head`
@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _warn_if_data_dir_open() -> None:
     """One stderr line when the data directory can be read by other users (issue: secrets at rest)."""
+    if os.environ.get("PAPERPILOT_WARM"):
+        return  # a child of the warm server: the caller has said it
     from core.paths import too_open
 
     if warning := too_open():

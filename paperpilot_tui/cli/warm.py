@@ -3,7 +3,9 @@
 A fresh ``paperpilot ask`` spends about a second importing LangGraph, the MCP SDK, NumPy and ONNX
 Runtime before it does any work. ``paperpilot hub start`` therefore also starts this server: one
 process that imports all of that once and then waits on a Unix socket in the data directory
-(``ask.sock``, mode 0600, peers must be the same user). ``paperpilot ask`` connects, hands over its
+(``ask.sock``, mode 0600, peers must be the same user). ``paperpilot ask`` checks the same the other
+way (a data dir and socket of its own user, a listener running as that user) and refuses in one
+line, before sending anything, when they are not; then it connects, hands over its
 arguments, environment, working directory and its stdin/stdout/stderr file descriptors, and the
 server forks a child that runs exactly the ``ask`` command a cold process would run, writing
 straight to the caller's terminal. The caller forwards Ctrl-C to the child and exits with its code.
@@ -19,10 +21,13 @@ import json
 import os
 import signal
 import socket
+import stat
 import struct
 import sys
 import time
 from pathlib import Path
+
+from core.errors import UnsafePath
 
 SOCKET_NAME = "ask.sock"
 STATE_NAME = "warm-ask.json"
@@ -47,24 +52,40 @@ def state_path(home: Path) -> Path:
 # -- the caller -------------------------------------------------------------------------------------
 
 def run_warm(argv: list[str], home: Path) -> int | None:
-    """Run ``paperpilot ARGV`` in a child of the warm server; its exit code, or None to run here."""
+    """Run ``paperpilot ARGV`` in a child of the warm server; its exit code, or None to run here.
+
+    The caller's environment (API keys) and terminal go only to a server of this user: ``home``
+    has been checked (:func:`core.paths.home`: ours, nobody else can write to it), the socket file
+    must be a socket of ours, and the process listening on it must run as us (``SO_PEERCRED``).
+    Anything else raises :class:`~core.errors.UnsafePath` before a byte is sent."""
     path = socket_path(home)
-    if os.environ.get("PAPERPILOT_NO_WARM") or not path.exists():
+    if os.environ.get("PAPERPILOT_NO_WARM"):
         return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    _trust(path, stat.S_ISSOCK(st.st_mode), st.st_uid, "is not a socket")
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.settimeout(3)
     try:
         conn.connect(str(path))
+        if hasattr(socket, "SO_PEERCRED"):
+            peer = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+            _trust(path, True, struct.unpack("3i", peer)[1], "")
         payload = json.dumps({"argv": argv, "env": dict(os.environ), "cwd": os.getcwd(),
                               "encoding": getattr(sys.stdout, "encoding", None) or "utf-8"}).encode()
         socket.send_fds(conn, [HEADER.pack(len(payload))], [0, 1, 2])
         conn.sendall(payload)
         reader = conn.makefile("r", encoding="utf-8")
         first = json.loads(reader.readline() or "{}")
-    except ConnectionRefusedError:  # a socket file with no server behind it
+    except ConnectionRefusedError:  # a socket file (ours, checked above) with no server behind it
         conn.close()
         path.unlink(missing_ok=True)
         return None
+    except UnsafePath:
+        conn.close()
+        raise
     except (OSError, ValueError):
         conn.close()
         return None
@@ -93,6 +114,18 @@ def run_warm(argv: list[str], home: Path) -> int | None:
         print("paperpilot: the warm ask server stopped mid-answer; run `paperpilot hub start` again",
               file=sys.stderr)
         return 1
+
+
+def _trust(path: Path, right_kind: bool, uid: int, not_kind: str) -> None:
+    """Refuse (one line, nothing sent) a socket that is not a socket, or not this user's."""
+    if not right_kind:
+        why = not_kind
+    elif uid != os.getuid():
+        why = f"belongs to another user (uid {uid})"
+    else:
+        return
+    raise UnsafePath(f"the warm-ask socket {path} {why}; nothing was sent to it. Remove it (rm {path}) "
+                     "and check who else can write to the data directory")
 
 
 # -- the server -------------------------------------------------------------------------------------
@@ -241,25 +274,27 @@ def _child(request: dict, fds: list[int]) -> None:
 # -- start, stop, status ----------------------------------------------------------------------------
 
 def _write_state(home: Path) -> None:
-    from core.paths import private_file
+    from core.owned import write_private_json
 
-    path = state_path(home)
-    path.write_text(json.dumps({"pid": os.getpid(), "socket": str(socket_path(home)), "started": time.time()}))
-    private_file(path)
+    write_private_json(state_path(home), {"pid": os.getpid(), "socket": str(socket_path(home)),
+                                          "started": time.time()})
 
 
 def read_pid(home: Path) -> int | None:
-    """The running server's pid, or None (a stale state file or socket is removed)."""
+    """The running server's pid, or None. Only a private state file of ours naming a live process
+    of ours that runs this server counts; a stale file of ours and its socket are removed."""
+    from core.owned import read_private_json, runs
+
+    raw, why = read_private_json(state_path(home))
     try:
-        pid = int(json.loads(state_path(home).read_text())["pid"])
-        os.kill(pid, 0)
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        if b"paperpilot_tui.cli.warm" in cmdline or not Path("/proc").is_dir():
-            return pid
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    state_path(home).unlink(missing_ok=True)
-    socket_path(home).unlink(missing_ok=True)
+        pid = int(raw["pid"]) if raw is not None else None
+    except (KeyError, TypeError, ValueError):
+        pid = None
+    if pid is not None and runs(pid, "paperpilot_tui.cli.warm"):
+        return pid
+    if raw is not None or (why and "another user" not in why):
+        state_path(home).unlink(missing_ok=True)
+        socket_path(home).unlink(missing_ok=True)
     return None
 
 
@@ -275,7 +310,9 @@ def start(home: Path, timeout: float = 60.0) -> int:
     import paperpilot_tui
 
     root = Path(paperpilot_tui.__file__).resolve().parent.parent
-    with log_path(home).open("ab") as log:
+    from core.paths import private_file
+
+    with private_file(log_path(home)).open("ab") as log:  # 0600, as every data file
         proc = subprocess.Popen([sys.executable, "-m", "paperpilot_tui.cli.warm", str(home)], cwd=root,
                                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True, env=daemon_env(home))

@@ -67,7 +67,7 @@ def open_store(settings: Any):
     if dsn is None:
         from core.hub.store import HubStore
 
-        return HubStore(settings.paths.resolve(settings.paths.hub_db))
+        return HubStore(settings.paths.file("hub_db"))
     from core.hub.pg.store import PgStore
 
     with _clear_errors(dsn):
