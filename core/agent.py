@@ -39,7 +39,6 @@ from core.vocabulary import Vocabulary
 from core.vocabulary import active as vocabulary_scope
 
 
-FIRST_INDEX_TIMEOUT_S = 600  # a fresh data dir indexes the bundled corpus before answering
 VOCABULARY_CHECK_S = 5.0  # how often a turn asks whether the collection's vocabulary changed
 
 
@@ -331,7 +330,7 @@ async def _vocabulary(hub: Any, collection: str, since: int | None) -> Vocabular
         return None
     args = {"collection": collection} | ({"since_revision": since} if since is not None else {})
     try:
-        res = await hub.call("get_vocabulary", args, timeout=FIRST_INDEX_TIMEOUT_S)
+        res = await hub.call("get_vocabulary", args)  # waits out a fresh index while the hub says it indexes
     except ToolError:
         return await _title_vocabulary(hub, collection) if since is None else None
     data = res.structured if isinstance(res.structured, dict) else {}
@@ -344,7 +343,7 @@ async def _title_vocabulary(hub: Any, collection: str) -> Vocabulary:
     from core.tools.hub_client import ToolError
 
     try:
-        res = await hub.list_collections(timeout=FIRST_INDEX_TIMEOUT_S)
+        res = await hub.list_collections()
     except ToolError:
         return Vocabulary()
     data = res.structured or {}

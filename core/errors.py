@@ -14,6 +14,11 @@ class BackendUnavailable(BrainError):
     """An external backend (LLM endpoint, MCP server) cannot be reached; one user-facing line."""
 
 
+# How the knowledge hub words a tool error that is its own store's fault (a database that failed
+# mid-query), unlike a bad request: the client raises BackendUnavailable for it, never "no evidence".
+BACKEND_FAULT = "the knowledge hub's backend failed"
+
+
 class StoreUnreadable(Exception):
     """A data file is not a readable SQLite database; the message names it and what to do."""
 

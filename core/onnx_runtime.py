@@ -13,6 +13,12 @@ length of ``sentence_bert_config.json`` (256); mean pooling over the attention m
 normalisation run in numpy, which is exactly all-MiniLM-L6-v2's sentence-transformers pipeline
 (Transformer → Pooling(mean) → Normalize).
 
+Telemetry: ONNX Runtime can report usage to Microsoft (a device id, process and model-load
+events). :func:`disable_telemetry` turns that off through the environment before onnxruntime is
+imported, and through onnxruntime's own switch where it already is; every entry point calls it, and
+the processes they start inherit the environment. This module imports numpy only where it computes,
+so entry points can call it for nothing.
+
 Sessions are created once per process and reused; ``InferenceSession.run`` is thread-safe. A short
 query (≤ 2 texts) runs on a one-thread session, which is the fastest and steadiest on a busy
 machine; batches (ingestion) run on a session with a thread per core, created on first need.
@@ -28,13 +34,29 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Bump when the exported graph changes (export code, opset, quantization recipe): old files are ignored.
 ENCODER_RECIPE = "minilm-hidden-opset17-eager-v1"
 ROUTER_RECIPE = "router-logits-opset17-eager-v1"
 QUANT_RECIPE = "int8-dynamic-perchannel-matmul-keep-ffn-out-v1"
 SMALL_BATCH = 2
+
+
+TELEMETRY_ENV = "ORT_DISABLE_TELEMETRY"
+
+
+def disable_telemetry() -> None:
+    """No ONNX Runtime telemetry from this process or any it starts (offline means offline)."""
+    os.environ[TELEMETRY_ENV] = "1"
+    import sys
+
+    ort = sys.modules.get("onnxruntime")
+    if ort is not None and hasattr(ort, "disable_telemetry_events"):
+        ort.disable_telemetry_events()
 
 
 def cache_dir() -> Path:
@@ -189,7 +211,10 @@ def cores() -> int:
 
 
 def session(path: Path, threads: int) -> Any:
+    disable_telemetry()  # before the import too, for a caller that skipped the entry points
     import onnxruntime as ort
+
+    disable_telemetry()
 
     so = ort.SessionOptions()
     so.intra_op_num_threads = threads
@@ -241,6 +266,8 @@ class OnnxEncoder:
             return self._big
 
     def _forward(self, sess: Any, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
         enc = self.tok.encode_batch(texts)
         ids = np.asarray([e.ids for e in enc], dtype=np.int64)
         mask = np.asarray([e.attention_mask for e in enc], dtype=np.int64)
@@ -251,6 +278,8 @@ class OnnxEncoder:
         return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
     def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+        import numpy as np
+
         texts = list(texts)
         if len(texts) <= SMALL_BATCH:
             return self._forward(self.small, texts).astype(np.float32)
@@ -283,6 +312,8 @@ class OnnxClassifier:
         self.session = session(self.path, 1)
 
     def encode(self, texts: list[str]) -> dict[str, np.ndarray]:
+        import numpy as np
+
         enc = self.tok.encode_batch(texts)
         ids = np.asarray([e.ids for e in enc], dtype=np.int64)
         mask = np.asarray([e.attention_mask for e in enc], dtype=np.int64)

@@ -1,6 +1,7 @@
 """``python -m core.hub serve [--transport stdio|http] [--port N] [--host H] [--rerank SPEC]``, and
 ``python -m core.hub daemon`` (the warm hub, see :mod:`core.hub.daemon`).
 
+Every process started here has ONNX Runtime's telemetry off (:func:`core.onnx_runtime.disable_telemetry`).
 Over stdio nothing but protocol reaches stdout and stderr stays quiet: progress bars and library
 chatter are switched off before anything heavy is imported, and logs go to ``hub.log`` in the
 data dir.
@@ -14,7 +15,10 @@ import sys
 
 
 def quiet_environment() -> None:
-    """Silence tqdm / transformers / tokenizers noise; never reach for a model hub."""
+    """Silence tqdm / transformers / tokenizers noise; never reach for a model hub or send telemetry."""
+    from core.onnx_runtime import disable_telemetry
+
+    disable_telemetry()
     for key, value in {"TQDM_DISABLE": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
                        "TRANSFORMERS_VERBOSITY": "error", "TOKENIZERS_PARALLELISM": "false",
                        "HF_HUB_DISABLE_PROGRESS_BARS": "1", "TRANSFORMERS_NO_ADVISORY_WARNINGS": "1"}.items():
@@ -99,6 +103,10 @@ def run_serve(args: argparse.Namespace) -> int:
             server.run("stdio")
     except KeyboardInterrupt:
         pass
+    if args.transport != "http":
+        # The client closed stdin: the SDK has closed the stdout it wrapped, so nothing may write
+        # or flush it again (the CLI would, and fail with "I/O operation on closed file").
+        exit_now(0)
     return 0
 
 
@@ -135,6 +143,9 @@ def serve_http(server, host: str, port: int, connections: int, verifier) -> None
 
 
 def main(argv: list[str] | None = None) -> int:
+    from core.onnx_runtime import disable_telemetry
+
+    disable_telemetry()  # the stdio hub, the HTTP hub and the daemon, before onnxruntime loads
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "daemon":  # what `paperpilot hub start` runs (see core.hub.daemon)
         from core.hub.daemon import run_daemon

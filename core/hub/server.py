@@ -29,6 +29,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from core.errors import BACKEND_FAULT
 from core.hub import render
 from core.hub.service import MAX_BATCH, Hub, HubError
 from core.limits import LimitExceeded, arguments_size
@@ -55,11 +56,15 @@ Queries = Annotated[list[str], Field(description=f"the queries, 1..{MAX_BATCH}",
 
 
 async def _run(fn: Callable[..., Any], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> Any:
-    """Run blocking hub work off the event loop; HubError becomes a clean tool error."""
+    """Run blocking hub work off the event loop; HubError becomes a clean tool error, any other
+    failure a tool error marked as the backend's (BACKEND_FAULT), which the client reports as one."""
     try:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=limiter)
     except HubError as exc:
         raise ValueError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - the store or the index failed, not the request
+        lines = str(exc).strip().splitlines()
+        raise RuntimeError(f"{BACKEND_FAULT}: {type(exc).__name__}" + (f": {lines[0]}" if lines else "")) from None
 
 
 def http_bounds() -> dict[str, Any]:

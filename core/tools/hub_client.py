@@ -6,11 +6,17 @@ parallel). If the server dies, the call reconnects once and reports it through `
 Each hub tool is one small method over :meth:`HubClient.call`.
 
 Deadlines: opening a session is bounded by ``mcp.connect_timeout`` and every call by
-``mcp.call_timeout`` (a fresh data dir's first query by FIRST_QUERY_TIMEOUT_S). A call also ends
+``mcp.call_timeout``. A call that runs past half its deadline asks the hub's ``hub_status`` (with
+the same short deadline) whether it is still indexing; each answer that it is (a fresh data dir's
+first embedding pass) moves the deadline to ``mcp.call_timeout`` after that answer, up to
+INDEXING_ALLOWANCE_S in all. A hub that is alive but hung answers nothing, so its call ends at
+``mcp.call_timeout``, named in the error. A call also ends
 the moment its connection is lost (an HTTP server killed mid-answer, a stdio server that exited),
 not at its deadline. A call past its deadline is cancelled and the session closed, which ends the
 request on the wire too (the SDK would otherwise keep reading its response); the next call opens
-a new session. Every failure reaches the caller as one line in :class:`BackendUnavailable`.
+a new session. Every failure reaches the caller as one line in :class:`BackendUnavailable`,
+including a tool error the hub marks as a fault of its own store (``core.errors.BACKEND_FAULT``):
+a search that failed is never an empty result.
 
 When the connection is the bundled stdio hub as configured by default and ``mcp.use_daemon`` is on,
 a running warm hub (``paperpilot hub start``, :mod:`core.hub.daemon`) takes its place; a daemon that
@@ -20,22 +26,33 @@ does not answer is passed over with a notice, and the stdio child is started as 
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from core.errors import BackendUnavailable
+from core.errors import BACKEND_FAULT, BackendUnavailable
 from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import HubRefused, default_token, open_session
 from core.tools.batching import BATCH, SearchBatcher
 
-FIRST_QUERY_TIMEOUT_S = 600
+INDEXING_ALLOWANCE_S = 600  # the most one call may wait while the hub reports that it is indexing
+BUSY_PHASES = frozenset({"indexing", "embedding"})  # hub_status phases in which queries wait for the index
+STATUS = "hub_status"
 DAEMON_CONNECT_TIMEOUT_S = 10  # a daemon that answered the ping but cannot open a session is passed over
 
 
 class ConnectionLost(ConnectionError):
     """The session's connection went while a call was in flight."""
+
+
+class CallTimedOut(TimeoutError):
+    """A call passed its deadline; ``extended`` when the hub had reported indexing on the way."""
+
+    def __init__(self, extended: bool = False) -> None:
+        super().__init__("call timed out")
+        self.extended = extended
 
 
 class ToolError(Exception):
@@ -76,13 +93,13 @@ class HubClient:
         self._errlog: TextIO | None = None
         self._lock = asyncio.Lock()
         self._generation = 0
-        self._searched = False
-        self._batcher = SearchBatcher(self._search_call, lambda: BATCH in self._tools)
+        self._batcher = SearchBatcher(self.call, lambda: BATCH in self._tools)
         self._lost: asyncio.Event | None = None  # set when this session's connection is lost
         self._lost_reason = ""
         self._refused: str | None = None  # the server's refusal line (bad token, too large, busy)
         self._dropped: str | None = None  # why the session was closed on purpose (a call timed out)
         self._connect_error = ""  # the last failed connect's reason
+        self._server_pid: int | None = None  # the stdio server's process (group) id, once started
 
     async def __aenter__(self) -> HubClient:
         try:
@@ -163,11 +180,15 @@ class HubClient:
 
         token = await asyncio.to_thread(default_token, self._conn, self.settings.token.get_secret_value()
                                         if self.settings.token else None)
+        self._server_pid = None
+
+        def on_started(pid: int) -> None:
+            self._server_pid = pid
 
         async def own() -> None:
             try:
                 async with open_session(self._conn, errlog, connect_timeout=limit, on_lost=on_lost,
-                                        on_refused=on_refused, token=token) as session:
+                                        on_refused=on_refused, token=token, on_started=on_started) as session:
                     listed = await session.list_tools()
                     if not ready.done():
                         ready.set_result((session, {t.name for t in listed.tools}))
@@ -194,12 +215,15 @@ class HubClient:
         self._generation += 1
         self._dropped = None
 
-    async def close(self) -> None:
+    async def close(self, grace: float = 5) -> None:
+        """End the session, waiting up to ``grace`` seconds for a clean goodbye (0: cancel it at once)."""
         if self._closing is not None:
             self._closing.set()
         if self._owner is not None:
+            if grace <= 0:
+                self._owner.cancel()
             try:
-                await asyncio.wait_for(self._owner, timeout=5)
+                await asyncio.wait_for(self._owner, timeout=max(grace, 1))
             except BaseException:  # noqa: BLE001 - a dead server may not close cleanly
                 self._owner.cancel()
         self._owner = None
@@ -232,10 +256,11 @@ class HubClient:
                 return await self._call_once(tool, args, limit)
             except (ToolError, BackendUnavailable):
                 raise
-            except TimeoutError:  # the server hung: end the call and its session, do not wait twice
+            except CallTimedOut as exc:  # the server hung: end the call and its session, do not wait twice
                 await self._drop(generation, f"{tool} timed out")
+                since = " after it last reported indexing" if exc.extended else ""
                 raise BackendUnavailable(
-                    f"MCP server {self.describe} did not answer {tool} within {limit:g} s (mcp.call_timeout)"
+                    f"MCP server {self.describe} did not answer {tool} within {limit:g} s{since} (mcp.call_timeout)"
                 ) from None
             except Exception as exc:  # noqa: BLE001 - a transport failure: the server died
                 if attempt:
@@ -246,10 +271,21 @@ class HubClient:
         raise AssertionError("unreachable")
 
     async def _drop(self, generation: int, why: str) -> None:
-        """Close the session a timed-out call used (the next call reconnects)."""
+        """Close the session a timed-out call used (the next call reconnects). A stdio server that
+        let a call pass its deadline is hung: it is killed, not given the SDK's graceful shutdown
+        (seconds of waiting on a process that will not answer)."""
         async with self._lock:
             if generation == self._generation and self._session is not None:
-                await self.close()
+                if self._server_pid is not None:
+                    import signal
+
+                    try:
+                        os.killpg(self._server_pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+                    await self.close()
+                else:  # an HTTP server that hung would not answer the goodbye either
+                    await self.close(grace=0)
                 self._dropped = why
 
     async def _call_once(self, tool: str, args: dict[str, Any], timeout: float) -> ToolResult:
@@ -257,31 +293,62 @@ class HubClient:
             if not self._tools:
                 raise ConnectionError("no session")
             raise ToolError(f"the knowledge hub has no tool {tool!r}")
-        result = await self._watched(self._session.call_tool(tool, args), timeout)
+        session = self._session
+        probe = (lambda t: self._indexing(session, t)) if STATUS in self._tools and tool != STATUS else None
+        result = await self._watched(session.call_tool(tool, args), timeout, probe)
         texts = [block.text for block in result.content if block.type == "text"]
         if result.isError:
-            raise ToolError(" ".join(texts).strip() or f"{tool} failed")
+            text = " ".join(texts).strip() or f"{tool} failed"
+            if BACKEND_FAULT in text:
+                raise BackendUnavailable(f"MCP server {self.describe}: {text[text.index(BACKEND_FAULT):]}")
+            raise ToolError(text)
         return ToolResult(texts=texts, structured=result.structuredContent)
 
-    async def _watched(self, call: Any, timeout: float) -> Any:
-        """``call``'s result, or ConnectionLost the moment the connection goes, or TimeoutError."""
+    async def _watched(self, call: Any, timeout: float, probe: Any = None) -> Any:
+        """``call``'s result, or ConnectionLost the moment the connection goes, or CallTimedOut.
+
+        With ``probe`` (an async ``probe(deadline) -> bool``), a call still running at half its
+        deadline asks whether the hub is indexing, then again every half deadline; each yes moves the
+        deadline to ``timeout`` after it, up to INDEXING_ALLOWANCE_S from the start.
+        """
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        deadline, cap = start + timeout, start + max(timeout, INDEXING_ALLOWANCE_S)
         task = asyncio.ensure_future(call)
         lost = asyncio.ensure_future(self._lost.wait()) if self._lost is not None else None
         watch = [w for w in (lost, self._owner) if w is not None]
+        extended = False
         try:
-            done, _ = await asyncio.wait([task, *watch], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-            if task in done:
-                return task.result()
-            if done and self._refused:
-                raise BackendUnavailable(self._refused)
-            if done:
-                raise ConnectionLost(f"connection lost mid-call ({self._lost_reason or 'the session ended'})")
-            raise TimeoutError
+            while True:
+                now = loop.time()
+                wake = min(deadline, now + timeout / 2) if probe is not None and now < cap else deadline
+                done, _ = await asyncio.wait([task, *watch], timeout=max(0.0, wake - now),
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if task in done:
+                    return task.result()
+                if done and self._refused:
+                    raise BackendUnavailable(self._refused)
+                if done:
+                    raise ConnectionLost(f"connection lost mid-call ({self._lost_reason or 'the session ended'})")
+                if loop.time() >= deadline:
+                    raise CallTimedOut(extended)
+                if await probe(max(0.1, min(timeout / 2, deadline - loop.time()))):
+                    deadline, extended = min(cap, loop.time() + timeout), True
         finally:
             mine = [t for t in (task, lost) if t is not None]  # never the owner: close() ends it
             for t in mine:
                 t.cancel()
             await asyncio.gather(*mine, return_exceptions=True)
+
+    async def _indexing(self, session: Any, timeout: float) -> bool:
+        """Whether the hub answers ``hub_status`` within ``timeout`` with a phase before ready."""
+        try:
+            res = await asyncio.wait_for(session.call_tool(STATUS, {}), timeout)
+        except Exception:  # noqa: BLE001 - no answer (hung, gone) or an odd one: not indexing
+            return False
+        data = res.structuredContent if isinstance(res.structuredContent, dict) and not res.isError else {}
+        data = data.get("result", data)  # FastMCP wraps a dict result as {"result": ...}
+        return isinstance(data, dict) and data.get("phase") in BUSY_PHASES
 
     async def search(self, query: str, top_k: int = 5, collection: str | None = None, *,
                      version: int | None = None, as_of: str | None = None,
@@ -295,15 +362,9 @@ class HubClient:
         key = tuple({"top_k": top_k, "collection": collection or self.settings.collection, **scope}.items())
         return await self._batcher.search(key, query)
 
-    async def _search_call(self, tool: str, args: dict[str, Any]) -> ToolResult:
-        # The first query of a session may wait for a fresh data dir's initial embedding pass.
-        timeout = None if self._searched else max(self.settings.call_timeout, FIRST_QUERY_TIMEOUT_S)
-        res = await self.call(tool, args, timeout=timeout)
-        self._searched = True
-        return res
-
     async def list_collections(self, timeout: float | None = None) -> ToolResult:
-        """Collections with stats. On a fresh data dir the first call waits for the initial index."""
+        """Collections with stats. On a fresh data dir the first call waits for the initial index
+        (for as long as the hub reports that it is indexing)."""
         return await self.call("list_collections", {"include_stats": True}, timeout=timeout)
 
     async def get_document_summary(self, doc_id: str, collection: str | None = None) -> ToolResult:

@@ -85,18 +85,20 @@ def refusal_line(url: str, status: int, body: bytes, sent_token: bool) -> str:
 @asynccontextmanager
 async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, connect_timeout: float = 30.0,
                        on_lost: Callable[[str], None] | None = None, on_refused: Callable[[str], None] | None = None,
-                       token: str | None = None) -> AsyncIterator[Any]:
+                       token: str | None = None, on_started: Callable[[int], None] | None = None) -> AsyncIterator[Any]:
     """An initialized ``ClientSession`` to ``conn``, with the tools listed once.
 
     ``connect_timeout`` bounds an HTTP connection attempt; ``on_lost(reason)`` is called when an
     HTTP connection fails or drops mid-response (the server died), ``on_refused(line)`` when the
     server refuses a request: see :class:`WatchedTransport`. ``token`` is sent to an HTTP server that
     has no Authorization header configured. A refusal while opening raises :class:`HubRefused`.
+    ``on_started(pid)`` gets a stdio server's process id (it leads its own process group), so a
+    server found hung can be killed at once rather than after the SDK's graceful shutdown.
     """
     watched = WatchedTransport(on_lost, url=conn.url or "", on_refused=on_refused) \
         if conn.transport == "streamable_http" else None
     try:
-        async with _open(conn, errlog, connect_timeout, watched, token) as session:
+        async with _open(conn, errlog, connect_timeout, watched, token, on_started) as session:
             yield session
     except Exception:
         if watched is None or watched.refused is None:
@@ -106,7 +108,8 @@ async def open_session(conn: MCPConnection, errlog: TextIO | None = None, *, con
 
 @asynccontextmanager
 async def _open(conn: MCPConnection, errlog: TextIO | None, connect_timeout: float,
-                watched: WatchedTransport | None, token: str | None) -> AsyncIterator[Any]:
+                watched: WatchedTransport | None, token: str | None,
+                on_started: Callable[[int], None] | None = None) -> AsyncIterator[Any]:
     from mcp import ClientSession
 
     async with AsyncExitStack() as stack:
@@ -115,7 +118,11 @@ async def _open(conn: MCPConnection, errlog: TextIO | None, connect_timeout: flo
 
             params = StdioServerParameters(command=conn.resolved_command(), args=list(conn.args),
                                            env=child_env(conn.env), cwd=conn.cwd)
+            before = children()
             read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog or sys.stderr))
+            started = [pid for pid in children() - before if _leads_group(pid)]
+            if on_started is not None and len(started) == 1:
+                on_started(started[0])
         elif conn.transport == "streamable_http":
             from mcp.client.streamable_http import streamable_http_client
 
@@ -197,6 +204,33 @@ class _WatchedStream(httpx.AsyncByteStream):
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+def children() -> set[int]:
+    """This process's direct children, from ``/proc`` (an empty set where there is none)."""
+    me, out = os.getpid(), set()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+            if int(stat[stat.rindex(b")") + 2:].split()[1]) == me:
+                out.add(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def _leads_group(pid: int) -> bool:
+    try:
+        return os.getpgid(pid) == pid
+    except OSError:
+        return False
 
 
 _SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.I)

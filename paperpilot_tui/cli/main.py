@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         # Library deprecation chatter is not for users; PAPERPILOT_DEBUG=1 shows it.
         warnings.simplefilter("ignore")
     from core.errors import StoreUnreadable  # standard library only: light
+    from core.onnx_runtime import disable_telemetry
+
+    disable_telemetry()  # before anything imports onnxruntime; children (hub, daemon, app) inherit it
 
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)

@@ -135,7 +135,6 @@ async def test_stdio_hub_killed_mid_call_reconnects_once(hub_home, tmp_path, mon
     conn = MCPConnection(args=["-m", "core.hub", "serve"], cwd=str(REPO), env=env)
     settings = MCPSettings(connection="hub", call_timeout=60, use_daemon=False, connections={"hub": conn})
     async with HubClient(settings) as client:
-        client._searched = True  # the index is built: the ordinary per-call deadline applies
         call = asyncio.create_task(client.search("LoRA rank", top_k=2))
         await _wait_file(mark, 60)
         mark.unlink()
