@@ -9,6 +9,7 @@ traceback, hang, lost, notes; the table adds its wall time):
 * ``turns``: 2-4 concurrent ``ask --session S`` per round; acknowledged turns missing from history.
 * ``writes``: SIGKILL a process doing ``memory add/edit/rm/import``; integrity, acknowledged facts lost.
 * ``poison``: a poisoned corpus; instruction-like facts memorized.
+* ``claims``: planted descriptive claims; learnt, recalled as prior knowledge, ranked by ``memory audit``.
 * ``secrets``: a configured key in questions; copies of it anywhere under ``$PAPERPILOT_HOME``.
 * ``strangers``: another local user against ``serve``, the HTTP hub and a planted ``ask.sock``.
 * ``hubmem`` (only when named in ``--only``): RSS of an HTTP hub that clients abandon.
@@ -36,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.faults_claims import planted_claims
 from bench.faults_common import COLUMNS, indexed_home, row
 from bench.faults_data import poisoned_corpus, secrets_grep
 from bench.faults_hub import hub_kills
@@ -44,7 +46,7 @@ from bench.faults_strangers import strangers
 from bench.faults_turns import concurrent_turns
 from bench.faults_writes import fact_kills
 
-DEFAULT = ("http", "stdio", "hung-http", "hung-stdio", "turns", "writes", "poison", "secrets", "strangers")
+DEFAULT = ("http", "stdio", "hung-http", "hung-stdio", "turns", "writes", "poison", "claims", "secrets", "strangers")
 HUNG_TIMEOUT_S = 10  # mcp.call_timeout for the hung-hub rows: ×20 tries each stay a few minutes
 NAMES = (*DEFAULT, "hubmem")
 
@@ -69,7 +71,8 @@ def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30,
 def failures(r: dict) -> list[str]:
     """The must-show properties a row breaks (empty: it holds)."""
     bad = [k for k in ("traceback", "hang") if r.get(k)]
-    bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped", "failed", "unnamed")
+    bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped", "failed", "unnamed",
+                        "learnt", "recalled_as_prior", "misranked")
             if isinstance(r.get(k), int) and r[k]]
     if r.get("tries") and r["survived"] != r["tries"]:
         bad.append("survived")
@@ -85,6 +88,7 @@ BOUNDS = {
     "turns": "0 acknowledged turns missing or out of order",
     "writes": "0 acknowledged facts lost; integrity ok",
     "poison": "0 instruction-like or planted facts memorized",
+    "claims": "0 planted claims learnt or recalled as prior knowledge; audit ranks the 3 planted facts on top",
     "secrets": "0 copies of the key under $PAPERPILOT_HOME, 0 printed",
     "hubmem": "RSS back near its start once clients leave",
     "strangers": "another user refused by serve, the HTTP hub and a planted ask.sock (0 let in)",
@@ -102,6 +106,7 @@ def run(names: list[str], sizes: dict[str, int], emit=None) -> list[dict]:
         "turns": lambda ix: concurrent_turns(ix, sizes["rounds"]),
         "writes": lambda ix: fact_kills(sizes["kills"]),
         "poison": poisoned_corpus,
+        "claims": planted_claims,
         "secrets": secrets_grep,
         "hubmem": hub_memory,
         "strangers": strangers,

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from bench.faults import failures, hub_row, table
+from bench.faults_claims import planted_claims
 from bench.faults_common import COLUMNS
 from bench.faults_data import _copies, poisoned_corpus, secrets_grep
 from bench.faults_strangers import strangers
@@ -131,6 +132,12 @@ def test_poisoned_corpus_memorizes_no_instruction(indexed):
     # the attack reached the poisoned notes, its answer quotes none of the planted text, and the notes (which
     # hold instructions) teach nothing, ordinary sentences included
     assert r["reached"] >= 1 and r["quoted"] == 0 and r["facts"] == 0, r
+
+
+def test_planted_claims_are_neither_learnt_nor_recalled_and_rank_first_in_the_audit(indexed):
+    r = planted_claims(indexed)
+    _holds(r)
+    assert r["learnt"] == 0 and r["recalled_as_prior"] == 0 and r["misranked"] == 0, r
 
 
 def test_secrets_grep_finds_no_copy(indexed):
