@@ -12,6 +12,7 @@ traceback, hang, lost, notes; the table adds its wall time):
 * ``claims``: planted descriptive claims; learnt, recalled as prior knowledge, ranked by ``memory audit``.
 * ``secrets``: a configured key in questions; copies of it anywhere under ``$PAPERPILOT_HOME``.
 * ``strangers``: another local user against ``serve``, the HTTP hub and a planted ``ask.sock``.
+* ``offline``: ``--offline`` ask and research under strace; non-loopback lookups or connections.
 * ``hubmem`` (only when named in ``--only``): RSS of an HTTP hub that clients abandon.
 
 Each row is printed as soon as its experiment ends (a table line, or a JSON line with ``--json``),
@@ -42,11 +43,12 @@ from bench.faults_common import COLUMNS, indexed_home, row
 from bench.faults_data import poisoned_corpus, secrets_grep
 from bench.faults_hub import hub_kills
 from bench.faults_hubmem import hub_memory
+from bench.faults_offline import offline_network
 from bench.faults_strangers import strangers
 from bench.faults_turns import concurrent_turns
 from bench.faults_writes import fact_kills
 
-DEFAULT = ("http", "stdio", "hung-http", "hung-stdio", "turns", "writes", "poison", "claims", "secrets", "strangers")
+DEFAULT = ("http", "stdio", "hung-http", "hung-stdio", "turns", "writes", "poison", "claims", "secrets", "strangers", "offline")
 HUNG_TIMEOUT_S = 10  # mcp.call_timeout for the hung-hub rows: ×20 tries each stay a few minutes
 NAMES = (*DEFAULT, "hubmem")
 
@@ -72,7 +74,7 @@ def failures(r: dict) -> list[str]:
     """The must-show properties a row breaks (empty: it holds)."""
     bad = [k for k in ("traceback", "hang") if r.get(k)]
     bad += [k for k in ("lost", "copies", "memorized_instructions", "corrupt", "skipped", "failed", "unnamed",
-                        "learnt", "recalled_as_prior", "misranked")
+                        "learnt", "recalled_as_prior", "misranked", "foreign")
             if isinstance(r.get(k), int) and r[k]]
     if r.get("tries") and r["survived"] != r["tries"]:
         bad.append("survived")
@@ -91,6 +93,7 @@ BOUNDS = {
     "claims": "0 planted claims learnt or recalled as prior knowledge; audit ranks the 3 planted facts on top",
     "secrets": "0 copies of the key under $PAPERPILOT_HOME, 0 printed",
     "hubmem": "RSS back near its start once clients leave",
+    "offline": "0 non-loopback lookups or connections from --offline ask and research (children included)",
     "strangers": "another user refused by serve, the HTTP hub and a planted ask.sock (0 let in)",
 }
 
@@ -110,6 +113,7 @@ def run(names: list[str], sizes: dict[str, int], emit=None) -> list[dict]:
         "secrets": secrets_grep,
         "hubmem": hub_memory,
         "strangers": strangers,
+        "offline": offline_network,
     }
     cache = None
     if "PAPERPILOT_ONNX_CACHE" not in os.environ:  # export the encoder graph once, not once per home

@@ -22,6 +22,7 @@ from bench.faults import failures, hub_row, table
 from bench.faults_claims import planted_claims
 from bench.faults_common import COLUMNS
 from bench.faults_data import _copies, poisoned_corpus, secrets_grep
+from bench.faults_offline import offline_network
 from bench.faults_strangers import strangers
 from bench.faults_turns import concurrent_turns
 from bench.faults_writes import Ledger, fact_kills
@@ -138,6 +139,16 @@ def test_planted_claims_are_neither_learnt_nor_recalled_and_rank_first_in_the_au
     r = planted_claims(indexed)
     _holds(r)
     assert r["learnt"] == 0 and r["recalled_as_prior"] == 0 and r["misranked"] == 0, r
+
+
+def test_offline_commands_reach_nothing_but_loopback(indexed):
+    from tests.support import netwatch
+
+    if netwatch.available():
+        pytest.skip(netwatch.available())
+    r = offline_network(indexed, asks=1)
+    _holds(r)
+    assert r["tries"] == 2 and r["foreign"] == 0, r
 
 
 def test_secrets_grep_finds_no_copy(indexed):

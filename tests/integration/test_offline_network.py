@@ -31,6 +31,14 @@ def test_the_watcher_reports_a_connection_and_a_lookup():
     assert any("lookup" in f for f in found), found
 
 
+def test_a_resolver_daemon_that_is_not_running_was_asked_nothing():
+    """A user-name lookup (getpwuid) tries nscd's socket first; with no nscd there, nothing was sent."""
+    absent = '12 connect(20, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) = -1 ENOENT (No such file)'
+    present = '12 connect(20, {sa_family=AF_UNIX, sun_path="/var/run/nscd/socket"}, 110) = 0'
+    assert netwatch.foreign(absent) is None
+    assert "nscd" in (netwatch.foreign(present) or "")
+
+
 @watched
 def test_the_watcher_ignores_loopback():
     code = ("import socket\ntry:\n    socket.create_connection(('127.0.0.1', 9), timeout=1)\n"

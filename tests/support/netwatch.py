@@ -23,6 +23,7 @@ _INET = re.compile(r'sa_family=AF_INET, sin_port=htons\((\d+)\), sin_addr=inet_a
 _INET6 = re.compile(r'sa_family=AF_INET6, sin6_port=htons\((\d+)\).*?inet_pton\(AF_INET6, "([^"]+)"')
 _UNIX = re.compile(r'sa_family=AF_UNIX, sun_path=@?"([^"]+)"')
 _RESOLVER_SOCKETS = ("resolve", "nscd")
+_NOBODY_THERE = re.compile(r"= -1 (ENOENT|ECONNREFUSED)\b")
 
 
 def available() -> str | None:
@@ -57,7 +58,9 @@ def foreign(line: str) -> str | None:
             except ValueError:
                 return f"connection to {addr}:{port}"
     for path in _UNIX.findall(line):
-        if any(name in path for name in _RESOLVER_SOCKETS):
+        # A resolver daemon that is not there (ENOENT, ECONNREFUSED) was asked nothing: glibc then
+        # reads its files (passwd, for a user-name lookup) or asks DNS itself, which port 53 catches.
+        if any(name in path for name in _RESOLVER_SOCKETS) and not _NOBODY_THERE.search(line):
             return f"name lookup through {path}"
     return None
 
