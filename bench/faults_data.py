@@ -7,7 +7,8 @@
   and the plain planted phrases. ``memorized_instructions`` must be 0.
 * ``secrets grep``: a made-up key (fresh each run) is ``OPENAI_API_KEY`` for every command, the
   provider offline. Questions carry it (and a key-shaped string configured nowhere); then sessions
-  list/show, a rename, traces list/show/export, memory add/list/export/audit run. Every file under
+  list/show, a rename, traces list/show/export, memory add/list/export/audit run, and a document is
+  ingested with the LLM writing its summary (a local stand-in whose summary repeats the key). Every file under
   ``$PAPERPILOT_HOME`` (WAL and SHM files included) is read as bytes and the copies counted.
 """
 
@@ -87,6 +88,24 @@ def _copies(home: Path, needles: list[bytes]) -> dict[str, int]:
     return found
 
 
+def _llm_summary_ingest(home: Path, key: str, env: dict[str, str]) -> dict:
+    """``ingest`` with the LLM writing the document summary, the summary repeating the configured key
+    (a local OpenAI-compatible stand-in: the cloud cannot run here)."""
+    from tests.support.fake_openai import FakeServer
+
+    doc = home / "summary-doc" / "adapters.md"
+    doc.parent.mkdir()
+    doc.write_text("# Quillon Adapters\n\nQuillon adapters are low-rank adapters in every attention block.\n")
+    config = settings_file(home / "summary-doc", other="")
+    with FakeServer() as server:
+        server.text = f"Quillon adapters are low-rank adapters; the deployment used key {key}."
+        config.write_text(config.read_text() + f"llm:\n  provider: openai\n  base_url: {server.url}\n"
+                          "  retries: 0\n  timeout: 20\n")
+        out = run_cli(home, "--config", str(config), "ingest", str(doc), "--no-embed", env=env_for(home, **env))
+        out["summarized"] = len(server.requests)
+    return out
+
+
 def secrets_grep(indexed: Path, quick: bool = False) -> dict:
     """Questions, a fact and a title carry a configured key; then count its copies under the home.
     ``quick`` (the test suite): two asks and one command of each kind instead of three and all forms."""
@@ -113,6 +132,7 @@ def secrets_grep(indexed: Path, quick: bool = False) -> dict:
             cmds += [["traces", "show", tid, "--json"], ["traces", "export", tid, str(home / f"trace-{tid[:8]}.jsonl")]]
             cmds += [] if quick else [["traces", "show", tid]]
         outcomes += [run_cli(home, *base, *cmd, env=env_for(home, **env)) for cmd in cmds]
+        outcomes.append(_llm_summary_ingest(home, key, env))
         found = _copies(home, [key.encode(), shaped.encode()])
     finally:
         shutil.rmtree(home, ignore_errors=True)
@@ -120,7 +140,8 @@ def secrets_grep(indexed: Path, quick: bool = False) -> dict:
     c = tally(outcomes)
     copies = sum(found.values())
     notes = (f"copies={copies} in {len(found)} file(s){' ' + ', '.join(sorted(found)) if found else ''}; "
-             f"{len(outcomes)} commands ({len(traces)} asks answered), {printed} printed the key")
+             f"{len(outcomes)} commands ({len(traces)} asks answered; an LLM summary asked "
+             f"{outcomes[-1].get('summarized', 0)} time(s)), {printed} printed the key")
     return row("secrets grep", tries=len(outcomes), survived=c["survived"], clear_error=c["clear_error"],
                traceback=c["traceback"], hang=c["hang"], lost="n/a", notes=notes, copies=copies, files=found,
                printed=printed, answered=c["answered"])
