@@ -25,12 +25,17 @@ _SAFE_TEXT = "[^\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 TEXTUAL_OWN = re.compile(rf"\x1b\[[0-9;:]*[mH]|\x1b\]8;{_SAFE_TEXT}*?\x1b\\")
 
 
-def terminal_output(app) -> str:
-    """The screen as the driver writes it to the terminal, minus Textual's own sequences."""
+def raw_terminal_output(app) -> str:
+    """The screen as the driver writes it to the terminal."""
     console = Console(file=io.StringIO(), width=SIZE[0], height=SIZE[1], force_terminal=True,
                       color_system="truecolor", legacy_windows=False)
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
-    return TEXTUAL_OWN.sub("", console.file.getvalue())
+    return console.file.getvalue()
+
+
+def terminal_output(app) -> str:
+    """:func:`raw_terminal_output` minus Textual's own sequences."""
+    return TEXTUAL_OWN.sub("", raw_terminal_output(app))
 
 
 def poisoned(payload: str):
@@ -96,4 +101,22 @@ async def test_a_failed_turns_notification_is_inert(settings, payload):
         await ask(pilot, FAIL_Q + " (fail)")
         await wait_until(pilot, lambda: any(BEFORE in str(n.message) for n in app._notifications))
         await wait_until(pilot, lambda: BEFORE in terminal_output(app))
+        assert_inert(terminal_output(app))
+
+
+@payloads
+async def test_a_web_sources_link_target_is_inert(settings, payload):
+    """A web-fallback source's URL is written inside an OSC 8 sequence: the target is cleaned too."""
+    from core.types import Source
+    from paperpilot_tui.widgets.sources import SourcesPanel
+
+    app, _ = app_with(settings, payload)
+    url = f"http://arxiv.org/abs/2312.00752{payload}v2"
+    web = Source(index=1, chunk_id="web:arxiv:2312.00752", doc_id="arxiv:2312.00752", title=wrapped(payload),
+                 url=url, breadcrumb="arxiv", text=wrapped(payload))
+    async with app.run_test(size=SIZE) as pilot:
+        await ask(pilot, COMPARE_Q)
+        app.main_screen.query_one(SourcesPanel).show([web])
+        await pilot.pause()
+        assert "\x1b]8;id=" in raw_terminal_output(app)  # the URL is a link
         assert_inert(terminal_output(app))
