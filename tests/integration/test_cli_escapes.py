@@ -19,7 +19,7 @@ from core.events import (
 from core.research.types import ClarifyingQuestion, KnowledgePoint, Outline, ResearchReview
 from paperpilot_tui.cli.research_render import Printer
 from tests.support.cli import cli, home  # noqa: F401 - fixture
-from tests.support.escapes import AFTER, ALL, BEFORE, assert_inert, payloads, wrapped
+from tests.support.escapes import AFTER, ALL, BEFORE, UNSAFE, assert_inert, payloads, wrapped
 from tests.support.recorded import recorded_events
 
 REPO = Path(__file__).resolve().parents[2]
@@ -132,3 +132,24 @@ def test_ask_rendering_of_a_hub_answer_is_inert(payload, capsys):
                                        "notices": [text], "hub": text})
     render_result(result)
     assert_inert(capsys.readouterr().out)
+
+
+@payloads
+def test_sessions_and_memory_listings_are_inert(home, capsys, payload):  # noqa: F811
+    from core.config import load_settings
+    from core.stores import open_stores
+
+    stores = open_stores(load_settings(use_user_file=False)).open_all()
+    stores.facts.add(f"LoRA {wrapped(payload)}")
+    stores.sessions.begin_turn_sync("s1", "LoRA rank")
+    stores.sessions.end_turn_sync("s1")
+    stores.sessions.rename("s1", wrapped(payload))
+    stores.close()
+    for argv in (["memory", "list"], ["memory", "search", "LoRA"], ["memory", "audit"], ["memory", "list", "--json"],
+                 ["sessions", "list"], ["sessions", "show", "s1"], ["sessions", "list", "--json"]):
+        code, out, err = cli(capsys, *argv)
+        assert code == 0, (argv, err)
+        if argv[1] == "audit":  # audit lists only the facts it flags: the words may be absent
+            assert not UNSAFE.search(out + err)
+        else:
+            assert_inert(out + err)
