@@ -13,10 +13,12 @@ from typing import Any
 
 from textual import on
 from textual.app import App
+from textual.filter import LineFilter
 from textual.worker import Worker
 
 from paperpilot_tui.actions import BY_ID, bindings
 from paperpilot_tui.commands import ActionsProvider
+from paperpilot_tui.escape_filter import EscapeFilter
 from paperpilot_tui.keycheck import check_keymap
 from paperpilot_tui.messages import (
     AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HubIndexing, StoresReady, TurnEnded,
@@ -55,6 +57,11 @@ class PaperPilotApp(App):
         self.session = Session(self, self.main_screen, settings, session_id=session,
                                agent_factory=agent_factory, stores_factory=stores_factory)
         self.research = ResearchFlow(self)  # Ask ↔ Deep research, and the research run's forms
+        self._escape_filter = EscapeFilter()
+
+    def get_line_filters(self) -> list[LineFilter]:
+        """Textual's filters, then :class:`EscapeFilter`: stored text never drives the terminal."""
+        return [*super().get_line_filters(), self._escape_filter]
 
     def on_mount(self) -> None:
         from core.paths import too_open

@@ -105,7 +105,11 @@ class GuardedServer(Server):
 
     def initialize_logging(self) -> None:
         """Warnings and errors only: no access log line per request."""
-        logging.basicConfig(level=logging.WARNING, format="paperpilot serve: %(message)s")
+        from core.text_safety import SafeFormatter  # a warning may quote what a client sent
+
+        handler = logging.StreamHandler()
+        handler.setFormatter(SafeFormatter("paperpilot serve: %(message)s"))
+        logging.basicConfig(level=logging.WARNING, handlers=[handler])
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 
     async def on_startup(self, app: web.Application) -> None:

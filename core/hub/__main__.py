@@ -30,9 +30,10 @@ def setup_logging(data_dir) -> None:
     import warnings
 
     from core.paths import private_file
+    from core.text_safety import SafeFormatter  # hub.log quotes file names and document text
 
     handler = logging.FileHandler(private_file(data_dir / "hub.log"), encoding="utf-8")  # 0600: it quotes queries
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(SafeFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)

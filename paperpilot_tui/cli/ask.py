@@ -8,7 +8,7 @@ import json
 import sys
 
 from paperpilot_tui.cli.common import (EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, LLM_CHOICES, fail,
-                                       load_settings_or_exit, run_async)
+                                       load_settings_or_exit, run_async, say)
 
 HELP = "ask one question and print the answer with its sources"
 DESCRIPTION = """\
@@ -110,7 +110,7 @@ async def _ask(settings, args: argparse.Namespace) -> int:
                 if progress:
                     progress.update(event)
                 elif is_waiting(event):  # --json: stdout stays one JSON object
-                    print(f"{event.message}…", file=sys.stderr, flush=True)
+                    say(f"{event.message}…", file=sys.stderr, flush=True)
             session = session_total(agent, last.result.session_id) if isinstance(last, TurnFinished) else None
     except BackendUnavailable as exc:
         return _stop(progress, str(exc), EXIT_BACKEND)
@@ -123,8 +123,7 @@ async def _ask(settings, args: argparse.Namespace) -> int:
             return fail(last.error, EXIT_BACKEND if last.category == "backend" else EXIT_FAILED)
         return fail("the turn produced no result", EXIT_FAILED)
     if args.json:
-        json.dump(result_json(last.result, session), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        say(json.dumps(result_json(last.result, session), ensure_ascii=False, indent=2))
     else:
         render_result(last.result, session)
     return EXIT_OK

@@ -8,6 +8,15 @@ from rich.panel import Panel
 from rich.status import Status
 from rich.table import Table
 
+from paperpilot_tui.cli.common import clean
+
+
+def _markup_safe(text: str) -> str:
+    """Stored or third-party text inside Rich markup: no terminal controls, no markup of its own."""
+    from rich.markup import escape
+
+    return escape(clean(text))
+
 
 class Progress:
     """A one-line spinner on stderr naming the node the agent is in."""
@@ -18,19 +27,17 @@ class Progress:
 
     def start(self, brain: str, hub: str) -> None:
         if self.console.is_terminal:
-            self.status = self.console.status(f"[dim]{brain} · {hub}[/] starting…")
+            self.status = self.console.status(f"[dim]{_markup_safe(f'{brain} · {hub}')}[/] starting…")
             self.status.start()
 
     def update(self, event) -> None:
-        from rich.markup import escape
-
         from core.events import NodeStarted, RetrievalStarted
         from core.tracing.describe import describe
 
         if self.status is not None and isinstance(event, (NodeStarted, RetrievalStarted)):
-            self.status.update(f"[bold]{escape(describe(event))}[/]")
+            self.status.update(f"[bold]{_markup_safe(clean(describe(event), multiline=False))}[/]")
         if is_waiting(event):  # another process runs a turn in this session
-            self.console.print(f"[yellow]{escape(event.message)}…[/]")
+            self.console.print(f"[yellow]{_markup_safe(event.message)}…[/]")
             if self.status is not None:
                 self.status.update("[bold]waiting for the session…[/]")
 
@@ -48,11 +55,8 @@ def is_waiting(event) -> bool:
 
 
 def render_result(result, session: dict | None = None) -> None:
-    from rich.markup import escape
-
     from core.budget import dollars
     from core.tracing.describe import forced_pass
-    from paperpilot_tui.cli.common import clean
 
     out = Console()
     intent = result.intent
@@ -75,17 +79,17 @@ def render_result(result, session: dict | None = None) -> None:
             if s.page is not None:
                 where = f"{where} · p.{s.page}" if where else f"p.{s.page}"
             name = clean(s.title or s.source) + (f" ({clean(s.url)})" if s.url else "")
-            table.add_row(f"[{s.index}]", escape(name), escape(clean(where)))
+            table.add_row(f"[{s.index}]", _markup_safe(name), _markup_safe(where))
         out.print(table)
     else:
         out.print("[dim]No sources cited.[/]")
     if result.used_web_fallback:
         out.print(f"[cyan]web fallback:[/] the knowledge base could not support an answer; this one rests on "
-                  f"{result.web_result_count} result(s) for “{escape(clean(result.web_query))}”")
+                  f"{result.web_result_count} result(s) for “{_markup_safe(result.web_query)}”")
     if forced := forced_pass(result):
-        out.print(f"[yellow]⚠ {escape(forced)}[/]")
+        out.print(f"[yellow]⚠ {_markup_safe(forced)}[/]")
     for note in result.notices:
-        out.print(f"[yellow]note:[/] {note}")
+        out.print(f"[yellow]note:[/] {_markup_safe(note)}")
     timings = ", ".join(f"{k} {v:.0f}ms" for k, v in result.timings_ms.items() if k != "total")
     tokens = result.tokens
     usage = (f"{result.llm_calls} LLM call(s), {tokens.get('total', 0)} tokens ({tokens.get('prompt', 0)} in, "
@@ -94,4 +98,4 @@ def render_result(result, session: dict | None = None) -> None:
         usage += (f" · session: {session['turns']} turns, {session['llm_calls']} LLM call(s), "
                   f"{session['tokens']} tokens, {dollars(session['cost'])}")
     out.print(f"[dim]{timings} · total {result.timings_ms.get('total', 0):.0f}ms · {usage} · trace {result.trace_id} · "
-              f"session {result.session_id}{f' · {result.hub}' if result.hub else ''}[/]")
+              f"session {_markup_safe(result.session_id)}{f' · {_markup_safe(result.hub)}' if result.hub else ''}[/]")

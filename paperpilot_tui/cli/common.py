@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import sys
 from collections.abc import Awaitable
 from typing import Any
+
+from core.text_safety import terminal_safe
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_BACKEND = 0, 1, 2, 3
 # What --llm can name: llm.provider's values but "auto" (core.config; a test keeps them equal),
@@ -38,7 +39,8 @@ def load_settings_or_exit(args: argparse.Namespace) -> Any:
 
 
 def fail(message: str, code: int) -> int:
-    print(f"paperpilot: {message}", file=sys.stderr)
+    """One ``paperpilot: message`` line on stderr (the message may quote stored text); returns ``code``."""
+    say(f"paperpilot: {message}", file=sys.stderr)
     return code
 
 
@@ -49,17 +51,13 @@ def run_async(coro: Awaitable[int]) -> int:
         return fail("interrupted", 130)
 
 
-# ESC sequences (CSI ... final byte, OSC ... BEL/ST, two-byte ESC x) and every other C0/C1 control
-# character but tab and newline: stored text (questions, documents, facts) must never drive the terminal.
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-Z\\-_]?"
-                      r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def clean(text: str) -> str:
-    """``text`` with terminal control sequences removed (printable text, tabs and newlines kept)."""
-    return _CONTROL.sub("", text)
+def clean(text: str, *, multiline: bool = True) -> str:
+    """``text`` safe to print: stored text (questions, documents, facts, file names) must never drive
+    the terminal (:func:`core.text_safety.terminal_safe`; newlines and tabs kept unless ``multiline``
+    is false, for a value quoted inside a one-line message)."""
+    return terminal_safe(text, multiline=multiline)
 
 
 def say(*parts: object, **kwargs: object) -> None:
-    """``print`` for stored text: control sequences removed first."""
+    """``print`` for anything that may hold stored or third-party text: control sequences removed first."""
     print(*(clean(str(p)) for p in parts), **kwargs)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from paperpilot_tui.cli.common import (
     LLM_CHOICES,
-    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async,
+    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit, run_async, say,
 )
 
 HELP = "evaluate answers on your own papers (qa), or the local router, critic or ReAct policy"
@@ -146,7 +146,7 @@ def run_qa(args: argparse.Namespace) -> int:
               file=sys.stderr)
         report = ingest_corpus(settings, args.corpus, collection)
         for path, reason in report.failed:
-            print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)
+            say(f"paperpilot: skipped {clean(str(path), multiline=False)}: {reason}", file=sys.stderr)
     return run_async(_qa(settings, args, questions, collection))
 
 

@@ -262,14 +262,15 @@ def _watch(args: argparse.Namespace) -> int:
     import time
 
     from core.hub.watch import Watcher
+    from paperpilot_tui.cli.common import clean
 
     def report(path: Path, status: str) -> None:
-        print(f"{time.strftime('%H:%M:%S')} {status} {path}", flush=True)
+        say(f"{time.strftime('%H:%M:%S')} {status} {clean(str(path), multiline=False)}", flush=True)
 
     watcher = Watcher(store, [(d, args.collection) for d in args.dirs], debounce=settings.hub.debounce,
                       keep_versions=settings.hub.keep_versions, report=report).start(scan=not args.no_scan)
-    print(f"watching {', '.join(str(d) for d, _ in watcher.dirs)} → collection {args.collection!r} "
-          "(Ctrl-C to stop)", flush=True)
+    say(f"watching {', '.join(str(d) for d, _ in watcher.dirs)} → collection {args.collection!r} "
+        "(Ctrl-C to stop)", flush=True)
     try:
         while True:
             time.sleep(3600)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit
+from paperpilot_tui.cli.common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit,
+                                      say)
 
 HELP = "add PDFs, Markdown, text, DOCX, PPTX, XLSX or CSV files (or folders, or arXiv papers) to the knowledge hub"
 DESCRIPTION = """\
@@ -66,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
     report, seconds = _with_progress(ingestor, args, files, meta)
     report.failed = unfetched + report.failed
     for path, reason in report.failed:
-        print(f"paperpilot: skipped {path}: {reason}", file=sys.stderr)
+        say(f"paperpilot: skipped {clean(str(path), multiline=False)}: {reason}", file=sys.stderr)
     if ingestor.summary_errors:
-        print(f"paperpilot: LLM summaries failed for {len(ingestor.summary_errors)} file(s), offline summaries "
+        say(f"paperpilot: LLM summaries failed for {len(ingestor.summary_errors)} file(s), offline summaries "
               f"kept ({ingestor.summary_errors[0]})", file=sys.stderr)
-    print(f"collection {args.collection!r}: {len(report.added)} added, {len(report.updated)} updated, "
+    say(f"collection {args.collection!r}: {len(report.added)} added, {len(report.updated)} updated, "
           f"{len(report.skipped)} unchanged, {len(report.failed)} failed "
           f"({report.pages} pages, {report.chunks} chunks in {seconds:.1f} s, "
           f"{report.pages / max(seconds, 1e-9):.1f} pages/s)")
@@ -112,6 +113,7 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
     import time
 
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
     from rich.text import Text
@@ -121,6 +123,9 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
             elapsed = task.elapsed or 0.0
             rate = task.fields["pages"] / elapsed if elapsed > 0 else 0.0
             return Text(f"{rate:.1f} pages/s", style="progress.data.speed")
+
+    def _label(text: str) -> str:  # a file name in the bar: no terminal controls, no Rich markup
+        return escape(clean(text, multiline=False))
 
     sizes = {}
     for f in files:
@@ -140,11 +145,11 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
         def step(path, status, pages) -> None:
             t = progress.tasks[0]
             progress.update(task, advance=sizes.get(str(path), 1), done=t.fields["done"] + 1,
-                            pages=t.fields["pages"] + pages, description=f"{path.name} ({status})")
+                            pages=t.fields["pages"] + pages, description=_label(f"{path.name} ({status})"))
 
         from core.hub import ocr
 
-        ocr.on_progress(lambda note: progress.update(task, description=note))  # "scan.pdf: OCR p. 3/12"
+        ocr.on_progress(lambda note: progress.update(task, description=_label(note)))  # "scan.pdf: OCR p. 3/12"
         try:
             report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step, meta=meta)
         finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import sys
 import warnings
@@ -71,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from core.text_safety import SafeLastResort
+
+    logging.lastResort = SafeLastResort()  # a warning quoting stored text never drives the terminal
     if not os.environ.get("PAPERPILOT_DEBUG"):
         # Library deprecation chatter is not for users; PAPERPILOT_DEBUG=1 shows it.
         warnings.simplefilter("ignore")

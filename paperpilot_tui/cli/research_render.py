@@ -1,4 +1,7 @@
-"""What ``paperpilot research`` prints: progress lines on stderr, the result on stdout (or a file)."""
+"""What ``paperpilot research`` prints: progress lines on stderr, the result on stdout (or a file).
+
+Everything printed quotes stored or third-party text (topics, questions, outlines, reviews), so it all
+goes through :func:`~paperpilot_tui.cli.common.say`."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from core.events import (
     ResearchWaiting, ReviewFinished, TurnFailed,
 )
 from core.tracing.describe import describe
+from paperpilot_tui.cli.common import say
 
 
 class Printer:
@@ -32,7 +36,7 @@ class Printer:
         return self.review is not None or self.waiting is not None
 
     def _err(self, line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
+        say(line, file=sys.stderr, flush=True)
 
     def update(self, e: Any) -> None:
         self.trace_id = e.turn_id or self.trace_id
@@ -60,8 +64,7 @@ class Printer:
 
     def finish(self) -> None:
         if self.args.json:
-            json.dump(self._json(), sys.stdout, ensure_ascii=False, indent=2)
-            sys.stdout.write("\n")
+            say(json.dumps(self._json(), ensure_ascii=False, indent=2))
             if self.review is not None and self.args.out:
                 Path(self.args.out).write_text(self.review.markdown, encoding="utf-8")
             return
@@ -71,17 +74,17 @@ class Printer:
                 self._err(f"wrote {self.args.out} ({len(self.review.points)} points, {len(self.review.sources)} sources)"
                           f" · session {self.session_id} · trace {self.trace_id}")
             else:
-                sys.stdout.write(self.review.markdown)
+                say(self.review.markdown, end="")
             return
         if self.waiting is not None and self.waiting.needs == "answers":
             for q in self.questions:
-                print(f"{q.id}. [{q.purpose}] {q.question}")
-            print(f'\nAnswer in a JSON file ({{"1": "...", "2": "..."}}; {{}} skips them), then run:\n'
+                say(f"{q.id}. [{q.purpose}] {q.question}")
+            say(f'\nAnswer in a JSON file ({{"1": "...", "2": "..."}}; {{}} skips them), then run:\n'
                   f"  paperpilot research --session {self.session_id} --answers answers.json\n"
                   f"or skip the questions: paperpilot research --session {self.session_id} --no-clarify")
             self._err(f"session {self.session_id}: waiting for answers")
         elif self.waiting is not None and self.outline is not None:
-            print(self.outline.model_dump_json(indent=2))
+            say(self.outline.model_dump_json(indent=2))
             self._err(f"session {self.session_id}: edit the outline, then run "
                       f"paperpilot research --session {self.session_id} --outline FILE")
 
