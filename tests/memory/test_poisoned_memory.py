@@ -79,7 +79,7 @@ def test_memory_audit_ranks_planted_facts_above_genuine_ones(poisoned, capsys):
     s = poisoned
     src = {d: FactSource(doc_id=d, title=DOCS[f"{d}.md"].splitlines()[0][2:], chunk_id=f"{d}_0000")
            for d in ("quillon-paper", "adapter-survey", "quillon-field-notes", "morrow-notes")}
-    genuine, planted = [f for f, _ in GENUINE_FACTS], [f for f, _ in PLANTED_FACTS]
+    planted = [f for f, _ in PLANTED_FACTS]
     facts = FactStore(s.paths.resolve(s.paths.state_db), s.memory)
     try:  # a store an agent without vetting filled: each fact with the document it came from
         for fact, doc in GENUINE_FACTS + PLANTED_FACTS:
