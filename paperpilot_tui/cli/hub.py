@@ -7,7 +7,7 @@ import sys
 
 from paperpilot_tui.cli.common import (
     LLM_CHOICES,
-    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, run_async, say,
+    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit, run_async, say,
 )
 
 HELP = "run or manage the bundled knowledge hub (MCP server)"
@@ -164,18 +164,19 @@ def _status(args: argparse.Namespace) -> int:
     store = _store(args)
     from core import paths
 
-    print(daemon_line(paths.home()))
-    print(f"database: {store.path}")
+    say(daemon_line(paths.home()))
+    say(f"database: {store.path}")
     names = store.collections()
     if not names:
-        print("no collections yet (the bundled notes are indexed when the hub first starts)")
-    for name in names:
+        say("no collections yet (the bundled notes are indexed when the hub first starts)")
+    for name in names:  # stored names, titles and paths: said through the terminal sanitizer
         st = store.stats(name)
-        print(f"{name}: {st['document_count']} documents, {st['chunk_count']} chunks, "
-              f"{st['embedded_chunks']} embedded")
+        say(f"{name}: {st['document_count']} documents, {st['chunk_count']} chunks, "
+            f"{st['embedded_chunks']} embedded")
         if args.collection == name:
             for d in store.documents(name):
-                print(f"  {d['doc_id']}  v{d['version']}  {d['title']}  ({d['path']})")
+                say(f"  {d['doc_id']}  v{d['version']}  {clean(d['title'], multiline=False)}  "
+                    f"({clean(str(d['path']), multiline=False)})")
     if args.collection and args.collection not in names:
         return fail(f"unknown collection {args.collection!r}", EXIT_FAILED)
     return EXIT_OK
@@ -262,7 +263,6 @@ def _watch(args: argparse.Namespace) -> int:
     import time
 
     from core.hub.watch import Watcher
-    from paperpilot_tui.cli.common import clean
 
     def report(path: Path, status: str) -> None:
         say(f"{time.strftime('%H:%M:%S')} {status} {clean(str(path), multiline=False)}", flush=True)

@@ -153,3 +153,17 @@ def test_sessions_and_memory_listings_are_inert(home, capsys, payload):  # noqa:
             assert not UNSAFE.search(out + err)
         else:
             assert_inert(out + err)
+
+
+def test_hub_status_document_listing_is_inert(home, capsys, tmp_path):  # noqa: F811
+    """``hub status --collection C`` lists each document's stored title and path."""
+    doc = tmp_path / "docs" / f"{wrapped(ALL)}.md"
+    doc.parent.mkdir()
+    doc.write_text(f"# {wrapped(ALL)}\n\nOrreries model the solar system with gears.\n", encoding="utf-8")
+    code, out, err = cli(capsys, "ingest", "--no-embed", "--collection", "esc", str(doc))
+    assert code == 0, err
+    code, out, err = cli(capsys, "hub", "status", "--collection", "esc")
+    assert code == 0, err
+    listing = [line for line in out.splitlines() if line.startswith("  ")]
+    assert listing, out
+    assert_inert("\n".join(listing))
