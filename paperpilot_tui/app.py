@@ -15,6 +15,7 @@ from textual import on
 from textual.app import App
 from textual.filter import LineFilter
 from textual.worker import Worker
+from textual.notifications import SeverityLevel
 
 from paperpilot_tui.actions import BY_ID, bindings
 from paperpilot_tui.commands import ActionsProvider
@@ -58,6 +59,12 @@ class PaperPilotApp(App):
                                agent_factory=agent_factory, stores_factory=stores_factory)
         self.research = ResearchFlow(self)  # Ask ↔ Deep research, and the research run's forms
         self._escape_filter = EscapeFilter()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Notifications show their text as written: they carry stored names and error lines, which
+        Textual would otherwise read as markup (``[@click=...]`` would become an action)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_line_filters(self) -> list[LineFilter]:
         """Textual's filters, then :class:`EscapeFilter`: stored text never drives the terminal."""

@@ -120,3 +120,15 @@ async def test_a_web_sources_link_target_is_inert(settings, payload):
         await pilot.pause()
         assert "\x1b]8;id=" in raw_terminal_output(app)  # the URL is a link
         assert_inert(terminal_output(app))
+
+
+async def test_stored_text_in_a_notification_is_shown_as_written_not_as_markup(settings):
+    """Textual reads a notification as content markup by default: a stored name holding
+    ``[@click=...]`` would become a clickable action and ``[b]`` would vanish into style."""
+    app, _ = app_with(settings, "")
+    stored = "session [@click=app.quit]Orrery[/] [b]gears turn[/b]"
+    async with app.run_test(size=SIZE, notifications=True) as pilot:  # Pilot shows no toasts unless asked
+        app.notify(f"could not load session {stored}: no such session", severity="error")
+        await wait_until(pilot, lambda: "Orrery" in terminal_output(app))
+        assert not any(n.markup for n in app._notifications)
+        assert "[@click=app.quit]Orrery[/]" in terminal_output(app)
