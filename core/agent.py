@@ -25,11 +25,10 @@ from core import budget
 from core.brains.base import Brain
 from core.budget import BudgetExceeded
 from core.errors import BackendUnavailable, LLMUnavailable
-from core.types import Turn
 from core.config import ConfigError, Settings
 from core.events import Event, NodeFinished, NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from core.memory.checkpoints import aprune_thread
-from core.memory.history import turns_from_messages
+from core.memory.history import RecordedTurn, failure_message, turns_from_messages
 from core.memory.turnlock import TurnLock
 from core.redact import Redactor
 from core.research.types import Outline
@@ -89,8 +88,10 @@ class Agent:
         values = snap.values if snap else {}
         return list((values or {}).get("messages", []))
 
-    async def history(self, session_id: str, max_turns: int = 1000) -> list[Turn]:
-        return turns_from_messages(await self.messages(session_id), max_turns)
+    async def history(self, session_id: str, max_turns: int = 1000) -> list[RecordedTurn]:
+        """The session's recorded turns, oldest first, failed ones included (``error`` set): what the
+        app shows on resume and the session row counts. The brains get answered turns only."""
+        return turns_from_messages(await self.messages(session_id), max_turns, failed=True)
 
     async def run_turn(self, question: str, session_id: str | None = None) -> AsyncIterator[Event]:
         """Run one turn; yield its events. The last event is TurnFinished or TurnFailed."""
@@ -138,7 +139,8 @@ class Agent:
                 self._notices_seen = len(notices)
                 yield tag(TurnFinished(result=fold(events).to_result(now=time.time())))
             except asyncio.CancelledError:
-                tag(TurnFailed(error="turn cancelled", category="cancelled"))
+                failed = tag(TurnFailed(error="turn cancelled", category="cancelled"))
+                await self._record_failure(config, turn_id, question, failed)
                 await self._finish(turn_id, session_id, question, events, ok=False)
                 raise
             except BudgetExceeded as exc:
@@ -158,6 +160,8 @@ class Agent:
             except Exception as exc:  # noqa: BLE001 - a failed turn must not take the app down
                 yield tag(TurnFailed(error=f"internal error: {type(exc).__name__}: {exc}".splitlines()[0],
                                      category="internal", node=_last_node(events)))
+            if isinstance(events[-1], TurnFailed):
+                await self._record_failure(config, turn_id, question, events[-1])
             await self._finish(turn_id, session_id, question, events, ok=isinstance(events[-1], TurnFinished))
 
     def run_research(self, topic: str | None = None, session_id: str | None = None, *, clarify: bool = True,
@@ -184,6 +188,22 @@ class Agent:
             self._vocabulary_tool = False
         if fresh is not None:
             self.vocabulary = fresh
+
+    async def _record_failure(self, config: dict, turn_id: str, question: str, failed: Event) -> None:
+        """Answer the failed turn's question in the checkpointed history with the failure's line
+        (:func:`~core.memory.history.failure_message`), so the session shows what happened and holds
+        no question left hanging. The question keeps its input id: one the failed run already
+        checkpointed is replaced, not repeated."""
+        if self.checkpointer is None or not isinstance(failed, TurnFailed):
+            return
+        from langchain_core.messages import HumanMessage
+
+        record = [HumanMessage(content=question, id=f"{turn_id}-q"),
+                  failure_message(turn_id, failed.error, failed.category)]
+        try:
+            await self.graph.aupdate_state(config, {"messages": record}, as_node="format_output")
+        except Exception:  # noqa: BLE001 - the turn already failed with its own line; its question
+            pass  # then stays unanswered, which the history views leave out
 
     async def _finish(self, turn_id: str, session_id: str, question: str, events: list[Event], ok: bool) -> None:
         if self.traces is not None and self.settings.tracing.enabled:

@@ -150,7 +150,8 @@ class Session:
                 if not restored:
                     return
         last = await self._last_trace(session_id, turns[-1].question) if turns else []
-        self.target.post_message(HistoryLoaded(session_id, [(t.question, t.answer) for t in turns],
+        shown = [(t.question, getattr(t, "shown", t.answer)) for t in turns]  # a failed turn: "✗ failed: …"
+        self.target.post_message(HistoryLoaded(session_id, shown,
                                                restored=restored, then_ask=then_ask, last_events=last))
 
     async def _last_trace(self, session_id: str, question: str) -> list:

@@ -196,7 +196,9 @@ class Ingestor:
                progress: Callable[[Path, str, int], None] | None = None, *,
                pipeline: bool = True, workers: int | None = None,
                meta: dict[str, dict] | None = None) -> IngestReport:
-        """Ingest files and directories; failures are collected, never raised.
+        """Ingest files and directories; a file's failure is collected, never raised. A PostgreSQL
+        server that fails under the run ends it with :class:`~core.hub.pg.BackendError` (one line,
+        how many files were written first).
 
         ``progress(path, status, pages)`` is called once per file, when it is written (or skipped,
         or failed). ``pipeline=False`` is the old one-file-at-a-time path (parse, embed, write),
@@ -205,6 +207,20 @@ class Ingestor:
         a paper fetched from arXiv), stored over what parsing found.
         """
         report = IngestReport()
+        try:
+            return self._ingest(paths, collection, force, progress, pipeline, workers, meta, report)
+        except Exception as exc:
+            from core.hub.pg import store_fault
+
+            if (fault := store_fault(exc, self.store)) is None:
+                raise
+            written = len(report.added) + len(report.updated)
+            raise type(fault)(f"{fault}; {written} file(s) were written before it; run ingest again once the "
+                              "server is back (unchanged files are skipped)") from None
+
+    def _ingest(self, paths: list[str | Path], collection: str, force: bool,
+                progress: Callable[[Path, str, int], None] | None, pipeline: bool, workers: int | None,
+                meta: dict[str, dict] | None, report: IngestReport) -> IngestReport:
         files, report.failed = expand_paths(paths)
         if not pipeline:
             return self._refresh_topics(self._ingest_serial(files, collection, force, progress, report), collection)

@@ -36,6 +36,7 @@ from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import HubRefused, default_token, open_session
 from core.tools.batching import BATCH, SearchBatcher
+from core.tools.child_stderr import ChildStderr
 
 INDEXING_ALLOWANCE_S = 600  # the most one call may wait while the hub reports that it is indexing
 BUSY_PHASES = frozenset({"indexing", "embedding"})  # hub_status phases in which queries wait for the index
@@ -100,6 +101,7 @@ class HubClient:
         self._dropped: str | None = None  # why the session was closed on purpose (a call timed out)
         self._connect_error = ""  # the last failed connect's reason
         self._server_pid: int | None = None  # the stdio server's process (group) id, once started
+        self._stderr: ChildStderr | None = None  # the stdio server's stderr, when it is not sent to a log
 
     async def __aenter__(self) -> HubClient:
         try:
@@ -138,12 +140,14 @@ class HubClient:
         return MCPConnection(transport="streamable_http", url=state.url, headers=state.headers), state.port
 
     def _server_log(self) -> TextIO | None:
-        """The file a stdio server's stderr goes to (``mcp.server_log``); None = this stderr."""
+        """The file a stdio server's stderr goes to (``mcp.server_log``, a private file: created 0600,
+        refused when it is a directory or another user's); None = this stderr."""
         if self._errlog is None and self.settings.server_log and self._conn.transport == "stdio":
             from core import paths
 
             path = Path(self.settings.server_log).expanduser()
-            self._errlog = (path if path.is_absolute() else paths.home() / path).open("a", encoding="utf-8")
+            path = paths.private_file(path if path.is_absolute() else paths.home() / path, "mcp.server_log")
+            self._errlog = path.open("a", encoding="utf-8")
         return self._errlog
 
     def _close_log(self) -> None:
@@ -167,6 +171,10 @@ class HubClient:
         ready: asyncio.Future = asyncio.get_running_loop().create_future()
         closing, lost = asyncio.Event(), asyncio.Event()
         errlog = self._server_log()
+        if errlog is None and self._conn.transport == "stdio":  # held while it starts: see ChildStderr
+            self._stderr = ChildStderr()
+            errlog = self._stderr.file
+        stderr = self._stderr
         limit = timeout or self.settings.connect_timeout
 
         def on_lost(reason: str) -> None:
@@ -203,15 +211,21 @@ class HubClient:
             self._session, self._tools = await asyncio.wait_for(ready, timeout=limit)
         except BaseException as exc:
             await self.close()
+            said = await asyncio.to_thread(stderr.failed) if stderr is not None else ""
             me = asyncio.current_task()
             if isinstance(exc, asyncio.CancelledError) and me is not None and me.cancelling():
                 raise  # this task is cancelled (the turn's deadline, the user): not a server failure
             if isinstance(exc, HubRefused):
                 raise BackendUnavailable(str(exc)) from None
+            if said:  # the server said why it stopped: that is the one line, not "connection closed"
+                self._connect_error = said
+                raise BackendUnavailable(f"MCP server {self.describe} did not start: {said}") from None
             why = f"no session within {limit:g} s (mcp.connect_timeout)" if isinstance(exc, TimeoutError) \
                 else _one_line(exc)
             self._connect_error = why
             raise BackendUnavailable(f"MCP server {self.describe} unreachable: {why}") from None
+        if stderr is not None:
+            stderr.release()
         self._generation += 1
         self._dropped = None
 
@@ -229,6 +243,9 @@ class HubClient:
         self._owner = None
         self._session = None
         self._tools = set()
+        if self._stderr is not None:  # the server has exited (or been killed): the pump ends with it
+            self._stderr, stderr = None, self._stderr
+            stderr.close(wait_s=0)
 
     async def _reconnect(self, generation: int, reason: BaseException) -> None:
         async with self._lock:

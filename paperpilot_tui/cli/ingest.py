@@ -64,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
     ingestor = Ingestor(store, embed=not args.no_embed, summarize=llm_summarizer(settings), limits=settings.limits,
                         keep_versions=settings.hub.keep_versions, secrets=settings.secrets())
     meta = {str(path.resolve()): info for path, info in fetched}
-    report, seconds = _with_progress(ingestor, args, files, meta)
+    try:
+        report, seconds = _with_progress(ingestor, args, files, meta)
+    except BackendError as exc:  # the PostgreSQL server failed mid-run
+        return fail(str(exc), EXIT_FAILED)
     report.failed = unfetched + report.failed
     for path, reason in report.failed:
         say(f"paperpilot: skipped {clean(str(path), multiline=False)}: {reason}", file=sys.stderr)

@@ -82,16 +82,15 @@ def run(args: argparse.Namespace) -> int:
 
 async def _show(store, ckpt, session_id: str, as_json: bool) -> int:
     from core.memory.checkpoints import read_messages
-    from core.memory.history import _text, turns_from_messages
+    from core.memory.history import FAILED_MARK, conversation, turns_from_messages
 
     session = store.get(session_id)
     messages = await read_messages(ckpt, session_id)
     if session is None and not messages:
         return fail(f"no session with id {session_id}", EXIT_FAILED)
-    if session is not None and messages:  # the count of the turns shown (a row from before the turn lock
-        session.turn_count = len(turns_from_messages(messages, len(messages)))  # may count lost ones)
-    turns = [{"role": "user" if m.type == "human" else "assistant", "content": _text(m)}
-             for m in messages if m.type in ("human", "ai")]
+    if session is not None and messages:  # the count of the turns shown, failed ones included (a row
+        session.turn_count = len(turns_from_messages(messages, len(messages), failed=True))  # may be stale)
+    turns = conversation(messages)
     if as_json:
         data = session.model_dump(mode="json") if session else {"id": session_id}
         say(json.dumps({**data, "messages": turns}, ensure_ascii=False, indent=2))
@@ -102,5 +101,6 @@ async def _show(store, ckpt, session_id: str, as_json: bool) -> int:
         say("No messages in this session yet.")
     for t in turns:
         who = "You" if t["role"] == "user" else "PaperPilot"
-        say(f"\n{who}:\n  " + t["content"].replace("\n", "\n  "))
+        text = f"{FAILED_MARK}: {t['error']}" if t.get("failed") else t["content"]
+        say(f"\n{who}:\n  " + text.replace("\n", "\n  "))
     return EXIT_OK

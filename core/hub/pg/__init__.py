@@ -37,6 +37,16 @@ def _clear_errors(dsn: str | None = None) -> Iterator[None]:
         raise BackendError(f"hub.dsn {redact(dsn or '')}: {first}") from None
 
 
+def store_fault(exc: BaseException, store: Any) -> BackendError | None:
+    """A PostgreSQL failure met while using an open store (the server killed or shut down, its
+    connection lost) as one readable line naming the database; None for any other exception."""
+    if getattr(store, "backend", "") != "postgres" or type(exc).__module__.split(".")[0] != "psycopg":
+        return None
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return BackendError(f"hub.dsn {getattr(store, 'path', '')}: the PostgreSQL server failed "
+                        f"({type(exc).__name__}: {first})")
+
+
 def export_settings(settings: Any) -> None:
     """Pass ``hub.backend: postgres`` (and ``hub.dsn``) from a ``--config`` file on to the hub processes
     this one starts (stdio hubs, the daemon): they read the user settings file and the environment,
