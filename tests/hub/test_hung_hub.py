@@ -19,6 +19,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from core.hub.auth import read_token, token_path
+
 from tests.hub.helpers import REPO, server_env
 from tests.hub.test_deadlines import SLOW, free_port, stop, wait_port
 
@@ -122,7 +124,8 @@ def test_stopped_http_hub_ends_the_turn_at_the_call_deadline(sqlite_hub_home, tm
                       f"    remote: {{transport: streamable_http, url: 'http://127.0.0.1:{port}/mcp'}}\n")
     try:
         wait_port(port, hub)
-        ask = _ask(home, config, "What rank does LoRA use?", {})
+        token = read_token(token_path(sqlite_hub_home))  # the hub's data dir is not the asker's
+        ask = _ask(home, config, "What rank does LoRA use?", {"PAPERPILOT_HUB_TOKEN": token})
         try:
             _wait_mark(mark, ask)
             hub.send_signal(signal.SIGSTOP)
