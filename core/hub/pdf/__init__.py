@@ -1,0 +1,121 @@
+"""The scholarly PDF reader: a paper's pages become a title, authors, year, kinded blocks under
+the paper's own section names, and its parsed reference list.
+
+Pipeline: :mod:`.layout` (positioned lines from PDFium) → :mod:`.clean` (page furniture out,
+reading order, whole words) → :mod:`.front` (title, authors, year) → :mod:`.structure` (headings,
+abstract, captions, footnotes, figure text, table rows, references) → blocks here. Block kinds:
+``references`` blocks are kept apart and never chunked as evidence (:func:`core.hub.chunking.chunk_blocks`);
+captions, footnotes, figure text and tables are blocks of their own under the section they sit in.
+Text is NFKC-normalized for indexing and matching; the paper's numeric citation markers read
+``[ref n]`` (see :mod:`.references`).
+
+:data:`READER_VERSION` names this reader's output: a document indexed by another version is read
+again on the next ingest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+READER_VERSION = "pdf-2"
+
+
+def read_pdf(path: Path):
+    """A :class:`core.hub.readers.ParsedDoc` for the PDF at ``path`` (``ReadError`` with one line
+    when it cannot be read)."""
+    from core.hub.pdf import clean, front
+    from core.hub.pdf.layout import read_pages
+    from core.hub.pdf.references import mark_citations, parse_entry, split_entries
+    from core.hub.pdf.structure import Walker, footnote_lines
+    from core.hub.readers import Block, ParsedDoc, ReadError
+
+    import pypdfium2 as pdfium
+
+    try:
+        pages, meta = read_pages(str(path))
+    except pdfium.PdfiumError as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "password" in reason.lower():
+            raise ReadError("encrypted PDF (password required)") from None
+        raise ReadError(f"corrupt PDF ({reason})") from None
+    except (OSError, ValueError) as exc:
+        raise ReadError(f"corrupt PDF ({type(exc).__name__})") from None
+    clean.drop_furniture(pages)
+    body = clean.body_size(pages)
+    ordered = [clean.reading_order(p) for p in pages]
+    first = [ln for row in ordered[0] for ln in row] if pages else []
+    tlines = front.title_lines(first, body, pages[0].height) if pages else []
+    title = front.title(first, body, pages[0].height if pages else 0, meta.get("Title", ""),
+                        path.stem.replace("_", " ").replace("-", " "))
+    doc = ParsedDoc(title=title, doc_type="pdf", pages=len(pages),
+                    authors=front.authors(first, tlines, body) if pages else [],
+                    year=front.year(first, body, meta.get("CreationDate", "")) if pages else None)
+    walker = Walker(body, tlines)
+    for page, rows in zip(pages, ordered):
+        walker.page(page, rows, footnote_lines(page, rows, body))
+    ref_lines = [ln for p in walker.pieces if p.kind == "references" for ln in p.lines]
+    entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
+    doc.references = [parse_entry(e) for e in entries]
+    table_labels = {p.page: p.label for p in walker.pieces if p.kind == "caption" and p.label.startswith("Table")}
+    for piece in walker.pieces:
+        crumb = [title] + piece.section
+        if piece.kind == "table":
+            label = table_labels.get(piece.page, f"Table, p. {piece.page}")
+            doc.blocks.append(Block(crumb + [label], _table_text(piece.rows), piece.page, kind="table"))
+            continue
+        text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
+        if piece.kind == "references":
+            doc.blocks.append(Block(crumb, text, piece.page, kind="references"))
+            continue
+        text = mark_citations(text)
+        if piece.kind == "caption":
+            body_text = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
+            doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}", piece.page,
+                                    kind="caption"))
+        elif piece.kind in ("footnote", "figure"):
+            name = "Footnote" if piece.kind == "footnote" else "Figure text"
+            doc.blocks.append(Block(crumb + [name], text, piece.page, kind=piece.kind))
+        else:
+            doc.blocks.append(Block(crumb, text, piece.page, kind=piece.kind))
+    _ocr(path, pages, doc, title)
+    return doc
+
+
+def _table_text(rows: list[list[str]]) -> str:
+    """Rows as ``| label | column: value |`` lines when the first row names the columns."""
+    head = rows[0] if rows and sum(any(c.isdigit() for c in cell) for cell in rows[0]) <= len(rows[0]) // 3 else None
+    out = []
+    for row in rows[1:] if head and len(rows) > 1 else rows:
+        if head and len(row) == len(head) and len(row) >= 2:
+            cells = [row[0]] + [f"{h}: {v}" if h else v for h, v in zip(head[1:], row[1:])]
+        else:
+            cells = row
+        out.append("| " + " | ".join(cells) + " |")
+    if head and len(rows) == 1:
+        out = ["| " + " | ".join(head) + " |"]
+    return "\n".join(out)
+
+
+def _ocr(path: Path, pages, doc, title: str) -> None:
+    """OCR blocks for pages without a text layer (and, with ``hub.ocr: all``, for every image)."""
+    from core.hub import ocr
+
+    opts = ocr.options()
+    todo = [p for p in pages if opts.mode == "all" or (opts.mode != "off" and p.chars < opts.min_page_chars)]
+    if not todo:
+        return
+    import logging
+
+    from pypdf import PdfReader
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        reader = PdfReader(str(path))
+        if reader.is_encrypted:
+            reader.decrypt("")
+    except Exception as exc:  # noqa: BLE001 - the text is read; OCR is extra
+        doc.ocr_errors.append(f"images unreadable ({type(exc).__name__})")
+        return
+    for p in todo:
+        doc.blocks += ocr.pdf_page_blocks(reader.pages[p.number - 1], p.number, [title], p.chars, path.name,
+                                          doc.ocr_errors, len(pages))

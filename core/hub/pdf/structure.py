@@ -1,0 +1,207 @@
+"""The structure of a paper: rows in reading order become sectioned, kinded blocks.
+
+Kinds of text, each found by layout and form, never by a paper's wording:
+
+- a section heading: a numbered line ("3.2 Experimental Setup", "A Proofs") or a conventional
+  name ("Related Work", "Appendix B"), short, without a final period, set bold or larger than the
+  body, or next in the numbering sequence; it becomes the breadcrumb;
+- the abstract: its own section;
+- the reference list: from a "References"/"Bibliography" heading to the next appendix-like heading;
+  a line there is never a heading unless set bold or larger (an entry that starts with a year is not);
+- a caption: a paragraph that starts "Figure 3:" / "Table 2." (its own block, labelled);
+- a footnote: smaller text below a column's last body line that starts with a marker;
+- figure text: other text clearly smaller than the body (kept out of body sentences);
+- a table row: a row with several cells (``row label | column: value`` when a header row gives names).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.hub.pdf.clean import join_lines, normalize, rejoin_small_caps
+from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+
+_NUMBERED = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z][^.]{1,90})$")
+_NAMED = re.compile(r"^(?:abstract|introduction|related work|background|preliminaries|conclusions?|discussion|"
+                    r"acknowledge?ments?|references|bibliography|literature cited|experiments?|results|"
+                    r"evaluation|methods?|methodology|limitations|ethic(?:s|al considerations)(?: statement)?|"
+                    r"future work|conclusions? and future work|summary|appendix(?:\s+[A-Z0-9]+)?.*|"
+                    r"supplementary material.*)$", re.I)
+_REFS = re.compile(r"^(?:\d{1,2}\.?\s+)?(?:references|bibliography|literature cited|works cited)$", re.I)
+_APPENDIX = re.compile(r"^(?:appendix|supplementary)\b|^[A-H](?:\.\d)*\.?\s+[A-Z]", re.I)
+_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.)\s*(\d{1,2}|[IVX]{1,4})([a-z]?)\s*[:.|]\s*(.*)$", re.I)
+_ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.I)
+_MARKER = re.compile(r"^[\d*†‡§¶∗]")
+
+
+@dataclass
+class Piece:
+    """A run of text of one kind under one section on one page (``kind``: body, abstract, front,
+    caption, footnote, figure, table, references)."""
+
+    kind: str
+    section: list[str]
+    page: int
+    lines: list[Line] = field(default_factory=list)
+    label: str = ""  # a caption's "Figure 3"
+    rows: list[list[str]] = field(default_factory=list)  # a table's cells
+
+
+def _text(ln: Line) -> str:
+    return normalize(rejoin_small_caps(ln))
+
+
+def _cell(ln: Line) -> str:
+    return _text(ln).replace(SOFT_HYPHEN, "-").strip()
+
+
+class Walker:
+    """Classifies rows in reading order and collects :class:`Piece` runs."""
+
+    def __init__(self, body: float, title_lines: list[Line]):
+        self.body = body
+        self.title = set(map(id, title_lines))
+        self.section: list[str] = []
+        self.numbers: tuple[int, ...] = ()
+        self.in_refs = False
+        self.front = True  # before the abstract or first heading
+        self.pieces: list[Piece] = []
+        self.caption: Piece | None = None
+
+    # -- classification --------------------------------------------------------------------------
+    def _emphasised(self, ln: Line) -> bool:
+        return ln.bold or ln.size >= self.body * 1.08
+
+    def heading(self, ln: Line, text: str) -> list[str] | None:
+        """The new breadcrumb if ``ln`` is a section heading, else None."""
+        t = text.strip()
+        if len(t) > 90 or len(t.split()) > 12 or t.endswith((".", ",", ";")) and not _NAMED.match(t.rstrip(".")):
+            return None
+        if self.in_refs and not (self._emphasised(ln) and (_APPENDIX.match(t) or _NAMED.match(t))):
+            return None
+        named = _NAMED.match(t.rstrip(".:"))
+        if named and (self._emphasised(ln) or t.isupper() or len(t.split()) <= 3):
+            return [t.rstrip(".:").title() if t.isupper() else t.rstrip(".:")]
+        m = _NUMBERED.match(t)
+        if not m or ln.size < self.body * 0.95:
+            return None
+        label, name = m.group(1), m.group(2).strip()
+        if sum(c.isalpha() for c in name) < 3 or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$|: [a-z]", name):
+            return None
+        if not self._emphasised(ln) and len(name.split()) > 8:
+            return None
+        nums = tuple(int(p) if p.isdigit() else ord(p) - 64 + 100 for p in label.split("."))
+        if not (self._emphasised(ln) or self._next_number(nums)):
+            return None
+        if label[0].isalpha() and not self._emphasised(ln):
+            return None
+        self.numbers = nums
+        parents = self.section[: len(nums) - 1]
+        if len(parents) != len(nums) - 1 or not all(_NUMBERED.match(s) for s in parents):
+            parents = []
+        return parents + [f"{label} {name}"]
+
+    def _next_number(self, nums: tuple[int, ...]) -> bool:
+        last = self.numbers
+        if not last:
+            return nums in ((1,), (0,))
+        for depth in range(len(last), 0, -1):
+            if nums[:-1] == last[: len(nums) - 1] and len(nums) == depth and nums[-1] == last[depth - 1] + 1:
+                return True
+        return len(nums) == len(last) + 1 and nums[:-1] == last and nums[-1] == 1
+
+    # -- the walk ------------------------------------------------------------------------------------
+    def _piece(self, kind: str, page: int, label: str = "") -> Piece:
+        last = self.pieces[-1] if self.pieces else None
+        if last and last.kind == kind and last.page == page and last.section == self.section and not label \
+                and kind != "caption":
+            return last
+        piece = Piece(kind, list(self.section), page, label=label)
+        self.pieces.append(piece)
+        return piece
+
+    def page(self, page: Page, rows: list[list[Line]], footnotes: set[int]) -> None:
+        for row in rows:
+            if len(row) >= 2 and not self.in_refs and self._table_row(row):
+                self.caption = None
+                self._piece("table", page.number).rows.append([_cell(c) for c in row])
+                continue
+            for ln in row:
+                self.line(page, ln, footnotes)
+
+    def _table_row(self, row: list[Line]) -> bool:
+        """Three or more cells, or two set far apart (two pieces of justified text sit closer)."""
+        if len(row) == 2 and (_NUMBERED.match(f"{row[0].text.strip()} {row[1].text.strip()}")
+                              or row[1].x0 - row[0].x1 < 2.0 * row[0].size):
+            return False
+        return all(len(c.text) < 60 for c in row)
+
+    def line(self, page: Page, ln: Line, footnotes: set[int]) -> None:
+        if id(ln) in self.title:
+            return
+        text = _text(ln)
+        if id(ln) in footnotes:
+            self._piece("footnote", page.number).lines.append(ln)
+            return
+        cap = _CAPTION.match(text.strip())
+        if cap and not self.in_refs:
+            word = "Figure" if cap.group(1).lower().startswith("fig") else "Table"
+            self.caption = self._piece("caption", page.number, f"{word} {cap.group(2)}")
+            self.caption.lines.append(ln)
+            return
+        if self.caption is not None and self._continues_caption(ln):
+            self.caption.lines.append(ln)
+            return
+        self.caption = None
+        crumb = self.heading(ln, text)
+        if crumb is not None:
+            self.front = False
+            self.section = crumb
+            self.in_refs = bool(_REFS.match(crumb[-1]))
+            return
+        m = _ABSTRACT.match(text.strip())
+        if m and self.front and (self._emphasised(ln) or m.end() < len(text.strip())):
+            self.front = False
+            self.section = ["Abstract"]
+            rest = text.strip()[m.end():]
+            if rest:
+                ln = Line(rest, ln.x0, ln.x1, ln.top, ln.bottom, ln.size, ln.page, ln.bold)
+                self._piece("abstract", page.number).lines.append(ln)
+            return
+        if self.in_refs:
+            kind = "references"
+        elif ln.size < self.body * 0.85:
+            kind = "figure"
+        elif self.front:
+            kind = "front"
+        else:
+            kind = "abstract" if self.section == ["Abstract"] else "body"
+        self._piece(kind, page.number).lines.append(ln)
+
+    def _continues_caption(self, ln: Line) -> bool:
+        last = self.caption.lines[-1]
+        return (ln.page == last.page and abs(ln.size - last.size) <= 0.6 and 0 <= ln.top - last.bottom < 1.2 * ln.size
+                and abs(ln.x0 - self.caption.lines[0].x0) < 0.5 * (last.x1 - last.x0 + 1) + 40)
+
+
+def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
+    """Ids of the lines set smaller than the body below each column's last body-size line, from the
+    first that starts with a footnote marker."""
+    out: set[int] = set()
+    mid = page.width / 2
+    for col in (lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True):
+        lines = [ln for row in rows for ln in row if col(ln)]
+        body_lines = [ln for ln in lines if ln.size >= body * 0.95]
+        if not body_lines:
+            continue
+        floor = max(ln.bottom for ln in body_lines)
+        tail = sorted((ln for ln in lines if ln.top >= floor - 1 and ln.size < body * 0.92
+                       and ln.top > page.height * 0.5), key=lambda ln: ln.top)
+        started = False
+        for ln in tail:
+            if not started and _MARKER.match(ln.text.strip()) and not _CAPTION.match(ln.text.strip()):
+                started = True
+            if started:
+                out.add(id(ln))
+    return out
