@@ -52,13 +52,14 @@ class _Builder:
     def __init__(self, number: int, height: float):
         self.number, self.height = number, height
         self.lines: list[Line] = []
+        self.ends: list[tuple[int, int]] = []  # each line's first and last character index
         self._reset()
 
     def _reset(self) -> None:
         self.chars: list[str] = []
         self.sizes: list[float] = []
         self.boxes: list[tuple[float, float, float, float]] = []
-        self.bold = False
+        self.ids: list[int] = []
 
     def end(self) -> None:
         boxes = [b for c, b in zip(self.chars, self.boxes) if c.strip()]
@@ -68,10 +69,11 @@ class _Builder:
             size = statistics.mode(round(s, 1) for s in sizes)
             self.lines.append(Line(text, min(b[0] for b in boxes), max(b[1] for b in boxes),
                                    self.height - max(b[3] for b in boxes), self.height - min(b[2] for b in boxes),
-                                   size, self.number, self.bold, [round(s, 1) for s in self.sizes]))
+                                   size, self.number, False, [round(s, 1) for s in self.sizes]))
+            self.ends.append((self.ids[0], self.ids[-1]))
         self._reset()
 
-    def add(self, ch: str, box: tuple[float, float, float, float], size: float, bold: bool) -> None:
+    def add(self, ch: str, box: tuple[float, float, float, float], size: float, index: int) -> None:
         if ch.strip() and self.boxes:
             last = next((b for c, b in zip(reversed(self.chars), reversed(self.boxes)) if c.strip()), None)
             if last is not None:
@@ -79,8 +81,7 @@ class _Builder:
                 base_moved = abs(box[2] - last[2]) > 0.6 * em and abs(box[3] - last[3]) > 0.6 * em
                 if base_moved or box[0] - last[1] > GAP_EM * em or box[1] < last[0] - em:
                     self.end()
-        if not self.chars:
-            self.bold = bold
+        self.ids.append(index)
         self.chars.append(ch)
         self.sizes.append(size)
         self.boxes.append(box)
@@ -126,9 +127,10 @@ def page_lines(page, number: int) -> Page:
             size = raw.FPDFText_GetFontSize(textpage, i)
             if raw.FPDFText_GetMatrix(textpage, i, matrix):  # the size as drawn (a scaled text matrix)
                 size *= abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5 or 1.0
-            b.add(ch, (left.value, right.value, bottom.value, top.value), size,
-                  _is_bold(raw, textpage, i) if not b.chars else b.bold)
+            b.add(ch, (left.value, right.value, bottom.value, top.value), size, i)
         b.end()
+        for line, (first, last) in zip(b.lines, b.ends):  # bold: set bold from its first to its last letter
+            line.bold = _is_bold(raw, textpage, first) and _is_bold(raw, textpage, last)
     finally:
         textpage.close()
     return Page(number, width, height, b.lines)

@@ -68,6 +68,8 @@ class Walker:
         self.front = True  # before the abstract or first heading
         self.pieces: list[Piece] = []
         self.caption: Piece | None = None
+        self.last_heading: Line | None = None  # the heading line just read (a heading may wrap)
+        self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
@@ -91,6 +93,8 @@ class Walker:
             return None
         if not self._emphasised(ln) and len(name.split()) > 8:
             return None
+        if len(name.split()) >= 5 and ln.x1 >= self.edges[0 if ln.x1 <= self.mid + 10 else 1] - 3:
+            return None  # a numbered list item's first line runs to the column's edge; a heading stops short
         nums = tuple(int(p) if p.isdigit() else ord(p) - 64 + 100 for p in label.split("."))
         if not (self._emphasised(ln) or self._next_number(nums)):
             return None
@@ -113,15 +117,21 @@ class Walker:
 
     # -- the walk ------------------------------------------------------------------------------------
     def _piece(self, kind: str, page: int, label: str = "") -> Piece:
-        last = self.pieces[-1] if self.pieces else None
-        if last and last.kind == kind and last.page == page and last.section == self.section and not label \
-                and kind != "caption":
-            return last
+        """The piece to add to: the last one when it is of this kind, page and section; for figure
+        text and table rows, any such piece on the page (they come interleaved with other kinds)."""
+        same = [p for p in (self.pieces[-1:] if kind not in ("figure", "table") else self.pieces[::-1])
+                if p.kind == kind and p.page == page and p.section == self.section]
+        if same and not label and kind != "caption":
+            return same[0]
         piece = Piece(kind, list(self.section), page, label=label)
         self.pieces.append(piece)
         return piece
 
     def page(self, page: Page, rows: list[list[Line]], footnotes: set[int]) -> None:
+        mid = page.width / 2
+        self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid),
+                      max((ln.x1 for row in rows for ln in row), default=page.width))
+        self.mid = mid
         for row in rows:
             if len(row) >= 2 and not self.in_refs and self._table_row(row):
                 self.caption = None
@@ -141,7 +151,7 @@ class Walker:
         if id(ln) in self.title:
             return
         text = _text(ln)
-        if id(ln) in footnotes:
+        if id(ln) in footnotes and not self.in_refs:
             self._piece("footnote", page.number).lines.append(ln)
             return
         cap = _CAPTION.match(text.strip())
@@ -154,7 +164,12 @@ class Walker:
             self.caption.lines.append(ln)
             return
         self.caption = None
+        if self._continues_heading(ln, text):
+            self.section[-1] = f"{self.section[-1]} {text.strip()}"
+            self.last_heading = ln
+            return
         crumb = self.heading(ln, text)
+        self.last_heading = ln if crumb is not None else None
         if crumb is not None:
             self.front = False
             self.section = crumb
@@ -178,6 +193,13 @@ class Walker:
         else:
             kind = "abstract" if self.section == ["Abstract"] else "body"
         self._piece(kind, page.number).lines.append(ln)
+
+    def _continues_heading(self, ln: Line, text: str) -> bool:
+        """The second line of a heading set on two lines: same style, right below, short."""
+        h = self.last_heading
+        return (h is not None and self.section and ln.page == h.page and ln.bold == h.bold and self._emphasised(ln)
+                and abs(ln.size - h.size) <= 0.3 and 0 <= ln.top - h.bottom < 0.8 * h.size
+                and len(text.split()) <= 6 and not _NUMBERED.match(text.strip()) and not _NAMED.match(text.strip()))
 
     def _continues_caption(self, ln: Line) -> bool:
         last = self.caption.lines[-1]
