@@ -166,7 +166,7 @@ def test_table_rows_read_as_label_column_value(tmp_path):
     paper.line("Table 2: Precision and recall on the test set.", LEFT, 372, 9)
     doc = read_document(paper.save(tmp_path / "table.pdf"))
     table = [b for b in doc.blocks if b.kind == "table"]
-    assert [b.path[-1] for b in table] == ["Table 2"]
+    assert [b.path[-1] for b in table] == ["Table 2: Precision and recall on the test set."]  # rows named by their caption
     assert table[0].text.splitlines() == ["| Baseline | Precision: 0.61 | Recall: 0.42 |",
                                           "| Ours | Precision: 0.78 | Recall: 0.66 |"]
 

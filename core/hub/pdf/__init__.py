@@ -17,13 +17,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.hub.pdf import clean
+from core.hub.pdf.layout import SOFT_HYPHEN
+
 READER_VERSION = "pdf-2"
 
 
 def read_pdf(path: Path):
     """A :class:`core.hub.readers.ParsedDoc` for the PDF at ``path`` (``ReadError`` with one line
     when it cannot be read)."""
-    from core.hub.pdf import clean, front
+    from core.hub.pdf import front
     from core.hub.pdf.layout import read_pages
     from core.hub.pdf.references import mark_citations, parse_entry, split_entries
     from core.hub.pdf.structure import Walker, footnote_lines
@@ -56,11 +59,11 @@ def read_pdf(path: Path):
     ref_lines = [ln for p in walker.pieces if p.kind == "references" for ln in p.lines]
     entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
     doc.references = [parse_entry(e) for e in entries]
-    table_labels = {p.page: p.label for p in walker.pieces if p.kind == "caption" and p.label.startswith("Table")}
+    captions = [p for p in walker.pieces if p.kind == "caption"]
     for piece in walker.pieces:
         crumb = [title] + piece.section
         if piece.kind == "table":
-            label = table_labels.get(piece.page, f"Table, p. {piece.page}")
+            label = _nearest_caption(piece, captions, "Table") or f"Table, p. {piece.page}"
             doc.blocks.append(Block(crumb + [label], _table_text(piece.rows), piece.page, kind="table"))
             continue
         text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
@@ -72,13 +75,30 @@ def read_pdf(path: Path):
             body_text = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
             doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}", piece.page,
                                     kind="caption"))
-        elif piece.kind in ("footnote", "figure"):
-            name = "Footnote" if piece.kind == "footnote" else "Figure text"
-            doc.blocks.append(Block(crumb + [name], text, piece.page, kind=piece.kind))
+        elif piece.kind == "footnote":
+            doc.blocks.append(Block(crumb + ["Footnote"], text, piece.page, kind="footnote"))
+        elif piece.kind == "figure":
+            near = _nearest_caption(piece, captions, "Figure")
+            doc.blocks.append(Block(crumb + [f"{near} (figure text)" if near else "Figure text"], text, piece.page,
+                                    kind="figure"))
         else:
             doc.blocks.append(Block(crumb, text, piece.page, kind=piece.kind))
     _ocr(path, pages, doc, title)
     return doc
+
+
+def _nearest_caption(piece, captions, word: str, words: int = 12) -> str:
+    """``"Table 2: Precision and recall on…"``: the caption of this kind on the piece's page nearest
+    to it, shortened; the breadcrumb of table rows and figure text, so their chunks match the
+    caption's words too."""
+    same = [c for c in captions if c.page == piece.page and c.label.startswith(word) and c.lines and piece.lines]
+    if not same:
+        return ""
+    cap = min(same, key=lambda c: abs(c.lines[0].top - piece.lines[0].top))
+    text = clean.normalize(" ".join(ln.text for ln in cap.lines)).replace(SOFT_HYPHEN, "")
+    body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
+    short = body.split()
+    return f"{cap.label}: {' '.join(short[:words])}{'…' if len(short) > words else ''}".strip()
 
 
 def _table_text(rows: list[list[str]]) -> str:

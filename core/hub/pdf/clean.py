@@ -18,6 +18,7 @@ from collections import Counter
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 
 BAND = 0.09  # top and bottom share of the page where running headers, footers and page numbers sit
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _NUMBER_ONLY = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|page \d+(?: of \d+)?|\d+ ?/ ?\d+)$", re.I)
 
 
@@ -112,7 +113,8 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
 
 def normalize(text: str) -> str:
     """NFKC (ligatures, full-width forms, compatibility characters), soft hyphens out."""
-    return unicodedata.normalize("NFKC", text.replace("\u00ad", ""))
+    text = unicodedata.normalize("NFKC", text.replace("\u00ad", ""))
+    return _CONTROL.sub("", text)
 
 
 def rejoin_small_caps(line: Line) -> str:

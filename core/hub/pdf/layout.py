@@ -113,6 +113,8 @@ def page_lines(page, number: int) -> Page:
         left, right, bottom, top = (ctypes.c_double() for _ in range(4))
         matrix = raw.FS_MATRIX()
         for i, ch in enumerate(text):
+            if ch == "\x02":  # PDFium's other mark for a line-break hyphen
+                ch = SOFT_HYPHEN
             if ch in "\r\n":
                 if ch == "\n":
                     b.end()

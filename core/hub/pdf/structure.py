@@ -33,6 +33,7 @@ _APPENDIX = re.compile(r"^(?:appendix|supplementary)\b|^[A-H](?:\.\d)*\.?\s+[A-Z
 _CAPTION = re.compile(r"^(figure|fig\.|table|tab\.)\s*(\d{1,2}|[IVX]{1,4})([a-z]?)\s*[:.|]\s*(.*)$", re.I)
 _ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.I)
 _MARKER = re.compile(r"^[\d*†‡§¶∗]")
+_MATH = re.compile(r"[∑∏∫∝←→∂∇∈∀∃≤≥≈≠ΓΘΣΦΨΩαβγδθλμσφψω=|]|^\(\d{1,3}\)$")
 
 
 @dataclass
@@ -135,7 +136,9 @@ class Walker:
         for row in rows:
             if len(row) >= 2 and not self.in_refs and self._table_row(row):
                 self.caption = None
-                self._piece("table", page.number).rows.append([_cell(c) for c in row])
+                piece = self._piece("table", page.number)
+                piece.rows.append([_cell(c) for c in row])
+                piece.lines.append(row[0])  # where the rows sit (the nearest caption names them)
                 continue
             for ln in row:
                 self.line(page, ln, footnotes)
@@ -145,7 +148,10 @@ class Walker:
         if len(row) == 2 and (_NUMBERED.match(f"{row[0].text.strip()} {row[1].text.strip()}")
                               or row[1].x0 - row[0].x1 < 2.0 * row[0].size):
             return False
-        return all(len(c.text) < 60 for c in row)
+        cells = [c.text.strip() for c in row]
+        if sum(len(c) <= 2 for c in cells) * 5 >= 2 * len(cells) or any(_MATH.search(c) for c in cells):
+            return False  # a displayed equation set in pieces, not a table
+        return all(len(c) < 60 for c in cells)
 
     def line(self, page: Page, ln: Line, footnotes: set[int]) -> None:
         if id(ln) in self.title:
