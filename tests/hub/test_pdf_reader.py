@@ -11,7 +11,7 @@ import pytest
 from core.citations import MARKER_GROUP
 from core.hub.chunking import chunk_blocks, offline_summary
 from core.hub.readers import read_document
-from tests.hub.pdfgen import BODY, LEFT, MID, RIGHT, Paper, filler_lines
+from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 
@@ -89,7 +89,7 @@ def test_running_headers_page_numbers_and_line_numbers_are_dropped(tmp_path):
 def test_footnotes_are_their_own_blocks(tmp_path):
     paper = titled(Paper())
     paper.line("1 Introduction", LEFT, 260, 12, bold=True)
-    y = paper.lines(filler_lines(5) + ["The toolkit is released openly and its licence is"], LEFT, 280)
+    paper.lines(filler_lines(5) + ["The toolkit is released openly and its licence is"], LEFT, 280)
     paper.line("1The code is available from the authors on request.", LEFT, 720, 8)
     paper.page()
     paper.lines(["permissive for research use.", *filler_lines(4)], LEFT, 90)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.hub.pdf.clean import join_lines, normalize, rejoin_small_caps
+from core.hub.pdf.clean import normalize, rejoin_small_caps
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 
 _NUMBERED = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z][^.]{1,90})$")
