@@ -147,10 +147,13 @@ def test_captions_are_labelled_chunks_of_their_own(tmp_path):
     paper.lines(filler_lines(3), LEFT, 280)
     paper.line("Figure 3: Recall rises with the number of retrieved", LEFT, 350, 9)
     paper.line("passages on every dataset.", LEFT, 361, 9)
-    paper.lines(filler_lines(3), LEFT, 390)
+    paper.lines(["As Figure 3 shows, more passages help. The gain is largest on the smallest set.",
+                 *filler_lines(3)], LEFT, 390)
     doc = read_document(paper.save(tmp_path / "cap.pdf"))
     caps = [c for c in chunk_blocks(doc.blocks) if c.section_path[-1] == "Figure 3"]
-    assert [c.text for c in caps] == ["Figure 3: Recall rises with the number of retrieved passages on every dataset."]
+    assert [c.text for c in caps] == ["Figure 3: Recall rises with the number of retrieved passages on every dataset. "
+                                      "(In the text: As Figure 3 shows, more passages help. "
+                                      "The gain is largest on the smallest set.)"]
     assert caps[0].section_path[1:] == ["2 Results", "Figure 3"]
     assert "Recall rises" not in text_of(doc, "body")
 

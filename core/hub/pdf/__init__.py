@@ -83,8 +83,30 @@ def read_pdf(path: Path):
                                     kind="figure"))
         else:
             doc.blocks.append(Block(crumb, text, piece.page, kind=piece.kind))
+    _link_mentions(doc.blocks)
     _ocr(path, pages, doc, title)
     return doc
+
+
+def _link_mentions(blocks, most: int = 2) -> None:
+    """Each caption block gains the body sentences that refer to it ("Table 1 shows …", with the
+    sentence after it): a
+    figure's or table's numbers are discussed in the text, and a question that names what only the
+    caption names (a data set, a metric) finds caption and discussion in one chunk."""
+    import re
+
+    from core.hub.chunking import sentences
+
+    body = [sentences(b.text) for b in blocks if b.kind in ("body", "abstract")]
+    for block in blocks:
+        if block.kind != "caption":
+            continue
+        word, _, num = block.path[-1].partition(" ")
+        names = r"Tables?|Tab\." if word == "Table" else r"Figures?|Figs?\."
+        pattern = re.compile(rf"\b(?:{names})\s*(?:\d+\s*(?:,|and|&)\s*)*{re.escape(num)}(?![\d.]\d)", re.I)
+        said = [" ".join(sents[i:i + 2]) for sents in body for i, s in enumerate(sents) if pattern.search(s)][:most]
+        if said:
+            block.text = f"{block.text} (In the text: {' '.join(said)})"
 
 
 def _nearest_caption(piece, captions, word: str, words: int = 12) -> str:

@@ -66,6 +66,7 @@ class Walker:
         self.section: list[str] = []
         self.numbers: tuple[int, ...] = ()
         self.in_refs = False
+        self.seen_refs = False
         self.front = True  # before the abstract or first heading
         self.pieces: list[Piece] = []
         self.caption: Piece | None = None
@@ -90,8 +91,10 @@ class Walker:
         if not m or ln.size < self.body * 0.95:
             return None
         label, name = m.group(1), m.group(2).strip()
-        if sum(c.isalpha() for c in name) < 3 or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$|: [a-z]", name):
+        if not re.search(r"[^\W\d_]{3,}", name) or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$|: [a-z]", name):
             return None
+        if label[0].isalpha() and not (self.seen_refs or self.in_refs):
+            return None  # lettered sections are appendices, after the references
         if not self._emphasised(ln) and len(name.split()) > 8:
             return None
         if len(name.split()) >= 5 and ln.x1 >= self.edges[0 if ln.x1 <= self.mid + 10 else 1] - 3:
@@ -180,6 +183,7 @@ class Walker:
             self.front = False
             self.section = crumb
             self.in_refs = bool(_REFS.match(crumb[-1]))
+            self.seen_refs = self.seen_refs or self.in_refs
             return
         m = _ABSTRACT.match(text.strip())
         if m and self.front and (self._emphasised(ln) or m.end() < len(text.strip())):
