@@ -195,3 +195,19 @@ def test_metadata_title_used_when_it_looks_like_one_and_layout_has_none(tmp_path
     bad.line("1 Introduction", LEFT, 90, BODY, bold=True)
     bad.lines(filler_lines(6), LEFT, 110)
     assert read_document(bad.save(tmp_path / "careful_notes.pdf")).title == "careful notes"
+
+
+def test_a_full_width_table_on_a_two_column_page_keeps_its_rows_whole(tmp_path):
+    paper = titled(Paper())
+    paper.page()
+    paper.line("4 Results", LEFT, 80, 12, bold=True)
+    paper.lines(filler_lines(8, 40), LEFT, 100)
+    paper.lines(filler_lines(8, 40), MID + 20, 100)
+    for y, cells in ((220, ["Corpus", "10k", "100k", "1m"]), (234, ["news", "0.40", "4.70", "24.40"])):
+        for x, cell in zip((LEFT, 230, 380, 500), cells):
+            paper.line(cell, x, y)
+    paper.line("Table 4: Hours per run by corpus size.", 200, 256, 9)
+    paper.lines(filler_lines(8, 40), LEFT, 280)
+    paper.lines(filler_lines(8, 40), MID + 20, 280)
+    table = [b for b in read_document(paper.save(tmp_path / "wide.pdf")).blocks if b.kind == "table"]
+    assert [b.text for b in table] == ["| news | 10k: 0.40 | 100k: 4.70 | 1m: 24.40 |"]

@@ -15,6 +15,7 @@ again on the next ingest.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from core.hub.pdf import clean
@@ -93,8 +94,6 @@ def _link_mentions(blocks, most: int = 2) -> None:
     sentence after it): a
     figure's or table's numbers are discussed in the text, and a question that names what only the
     caption names (a data set, a metric) finds caption and discussion in one chunk."""
-    import re
-
     from core.hub.chunking import sentences
 
     body = [sentences(b.text) for b in blocks if b.kind in ("body", "abstract")]
@@ -125,7 +124,8 @@ def _nearest_caption(piece, captions, word: str, words: int = 12) -> str:
 
 def _table_text(rows: list[list[str]]) -> str:
     """Rows as ``| label | column: value |`` lines when the first row names the columns."""
-    head = rows[0] if rows and sum(any(c.isdigit() for c in cell) for cell in rows[0]) <= len(rows[0]) // 3 else None
+    numeric = re.compile(r"^[-+±]?\d[\d.,]*\s*[%†*]*$")
+    head = rows[0] if rows and sum(bool(numeric.match(cell)) for cell in rows[0]) <= len(rows[0]) // 3 else None
     out = []
     for row in rows[1:] if head and len(rows) > 1 else rows:
         if head and len(row) == len(head) and len(row) >= 2:

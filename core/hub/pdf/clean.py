@@ -74,21 +74,28 @@ def reading_order(page: Page) -> list[list[Line]]:
     if not two_col:
         return _rows(lines)
 
+    wide = {id(ln) for row in _rows(lines) if _table_row_across(row, mid, page.width) for ln in row}
+
     def column(ln: Line) -> int:
+        if id(ln) in wide:
+            return -1
         if ln.x1 <= mid + 0.02 * page.width:
             return 0
         if ln.x0 >= mid - 0.02 * page.width:
             return 1
         return -1  # spans both columns
 
-    spans = sorted(ln.top for ln in lines if column(ln) == -1)
+    def key(ln: Line) -> float:
+        return ln.base or ln.bottom
+
+    spans = sorted(key(ln) for ln in lines if column(ln) == -1)
     out: list[list[Line]] = []
     bands: dict[int, list[Line]] = {}
     for ln in lines:
-        if column(ln) == -1:
-            band = sum(1 for top in spans if top < ln.top) * 2 + 1
+        if column(ln) == -1:  # cells of one full-width row share a band
+            band = sum(1 for k in spans if k < key(ln) - 1.0) * 2 + 1
         else:
-            band = sum(1 for top in spans if top <= ln.top) * 2
+            band = sum(1 for k in spans if k <= key(ln)) * 2
         bands.setdefault(band, []).append(ln)
     for band in sorted(bands):
         group = bands[band]
@@ -99,12 +106,19 @@ def reading_order(page: Page) -> list[list[Line]]:
     return out
 
 
+def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
+    """A row of short cells on both sides of the page's middle: a full-width table's row, not two
+    columns' lines that happen to share a baseline (those are long)."""
+    return (len(row) >= 3 and all(len(ln.text.strip()) < 30 for ln in row)
+            and min(ln.x0 for ln in row) < mid - 0.1 * width and max(ln.x1 for ln in row) > mid + 0.1 * width)
+
+
 def _rows(lines: list[Line]) -> list[list[Line]]:
     """Lines top to bottom; lines sharing a baseline (within a third of their size) left to right."""
-    ordered = sorted(lines, key=lambda ln: ln.bottom)
+    ordered = sorted(lines, key=lambda ln: ln.base or ln.bottom)
     rows: list[list[Line]] = []
     for ln in ordered:
-        if rows and abs(rows[-1][0].bottom - ln.bottom) <= max(1.5, ln.size / 3):
+        if rows and abs((rows[-1][0].base or rows[-1][0].bottom) - (ln.base or ln.bottom)) <= max(1.5, ln.size / 3):
             rows[-1].append(ln)
         else:
             rows.append([ln])

@@ -28,6 +28,7 @@ class Line:
     page: int  # 1-based
     bold: bool = False
     sizes: list[float] = field(default_factory=list, repr=False)  # one per character of ``text``
+    base: float = 0.0  # the baseline (top-down), which cells of one table row share whatever their letters
 
     @property
     def width(self) -> float:
@@ -131,8 +132,10 @@ def page_lines(page, number: int) -> Page:
                 size *= abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5 or 1.0
             b.add(ch, (left.value, right.value, bottom.value, top.value), size, i)
         b.end()
+        ox, oy = ctypes.c_double(), ctypes.c_double()
         for line, (first, last) in zip(b.lines, b.ends):  # bold: set bold from its first to its last letter
             line.bold = _is_bold(raw, textpage, first) and _is_bold(raw, textpage, last)
+            line.base = height - oy.value if raw.FPDFText_GetCharOrigin(textpage, first, ox, oy) else line.bottom
     finally:
         textpage.close()
     return Page(number, width, height, b.lines)

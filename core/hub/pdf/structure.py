@@ -137,7 +137,7 @@ class Walker:
                       max((ln.x1 for row in rows for ln in row), default=page.width))
         self.mid = mid
         for row in rows:
-            if len(row) >= 2 and not self.in_refs and self._table_row(row):
+            if len(row) >= 2 and not self.in_refs and not self.front and self._table_row(row):
                 self.caption = None
                 piece = self._piece("table", page.number)
                 piece.rows.append([_cell(c) for c in row])
