@@ -22,6 +22,7 @@ from core.hub.pdf import clean
 from core.hub.pdf.layout import SOFT_HYPHEN
 
 READER_VERSION = "pdf-2"
+FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
 def read_pdf(path: Path):
@@ -61,7 +62,16 @@ def read_pdf(path: Path):
     entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
     doc.references = [parse_entry(e) for e in entries]
     captions = [p for p in walker.pieces if p.kind == "caption"]
+    inside: dict[int, list[str]] = {}  # a figure's own short text (sub-captions, labels), by caption piece
     for piece in walker.pieces:
+        cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
+        text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
+        if cap is not None and len(text) <= FIGURE_TEXT_IN_CAPTION:
+            inside.setdefault(id(cap), []).append(text)
+            piece.kind = "merged"
+    for piece in walker.pieces:
+        if piece.kind == "merged":
+            continue
         crumb = [title] + piece.section
         if piece.kind == "table":
             label = _nearest_caption(piece, captions, "Table") or f"Table, p. {piece.page}"
@@ -74,8 +84,9 @@ def read_pdf(path: Path):
         text = mark_citations(text)
         if piece.kind == "caption":
             body_text = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
-            doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}", piece.page,
-                                    kind="caption"))
+            within = " ".join(inside.get(id(piece), []))
+            doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}"
+                                    + (f" (In the figure: {within})" if within else ""), piece.page, kind="caption"))
         elif piece.kind == "footnote":
             doc.blocks.append(Block(crumb + ["Footnote"], text, piece.page, kind="footnote"))
         elif piece.kind == "figure":
@@ -108,14 +119,19 @@ def _link_mentions(blocks, most: int = 2) -> None:
             block.text = f"{block.text} (In the text: {' '.join(said)})"
 
 
+def _caption_of(piece, captions, word: str):
+    """The caption piece of this kind ("Figure", "Table") on the piece's page nearest to it, or None."""
+    same = [c for c in captions if c.page == piece.page and c.label.startswith(word) and c.lines and piece.lines]
+    return min(same, key=lambda c: abs(c.lines[0].top - piece.lines[0].top)) if same else None
+
+
 def _nearest_caption(piece, captions, word: str, words: int = 12) -> str:
     """``"Table 2: Precision and recall on…"``: the caption of this kind on the piece's page nearest
     to it, shortened; the breadcrumb of table rows and figure text, so their chunks match the
     caption's words too."""
-    same = [c for c in captions if c.page == piece.page and c.label.startswith(word) and c.lines and piece.lines]
-    if not same:
+    cap = _caption_of(piece, captions, word)
+    if cap is None:
         return ""
-    cap = min(same, key=lambda c: abs(c.lines[0].top - piece.lines[0].top))
     text = clean.normalize(" ".join(ln.text for ln in cap.lines)).replace(SOFT_HYPHEN, "")
     body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
     short = body.split()
