@@ -211,3 +211,17 @@ def test_a_full_width_table_on_a_two_column_page_keeps_its_rows_whole(tmp_path):
     paper.lines(filler_lines(8, 40), MID + 20, 280)
     table = [b for b in read_document(paper.save(tmp_path / "wide.pdf")).blocks if b.kind == "table"]
     assert [b.text for b in table] == ["| news | 10k: 0.40 | 100k: 4.70 | 1m: 24.40 |"]
+
+
+def test_a_figures_own_text_joins_its_caption(tmp_path):
+    paper = titled(Paper())
+    paper.line("2 Results", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.line("(a) normal run", 100, 340, 7)  # panel labels drawn inside the figure, in small type
+    paper.line("(b) 200 workers killed", 100, 349, 7)
+    paper.line("Figure 2: Throughput over time.", LEFT, 360, 9)
+    paper.lines(filler_lines(3), LEFT, 390)
+    doc = read_document(paper.save(tmp_path / "panels.pdf"))
+    caps = [b for b in doc.blocks if b.kind == "caption"]
+    assert [b.text for b in caps] == ["Figure 2: Throughput over time. (In the figure: (a) normal run (b) 200 workers killed)"]
+    assert not [b for b in doc.blocks if b.kind == "figure"]
