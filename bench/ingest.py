@@ -8,7 +8,12 @@ embeddings on the configured encoder (loaded and warmed before the clock starts)
 - ``pipeline, inline``: files parsed in this process, chunks embedded in batches that span files;
 - ``pipeline, N workers``: the same with parsing in N spawned worker processes, overlapping embedding.
 
-    python bench/ingest.py [--pdfs 20] [--pages 6] [--workers 0,1] [--repeat 1]
+- ``--corpus DIR``: ingest the documents of DIR instead (the full-text dev PDFs, for example);
+- ``--parse-only``: time only reading and chunking (the reader's pages/s, no embedding), per file.
+
+Settings are the user's (``hub.ocr`` included), so the numbers are those of a default ingest.
+
+    python bench/ingest.py [--pdfs 20] [--pages 6] [--workers 0,1] [--repeat 1] [--corpus DIR] [--parse-only]
 """
 
 from __future__ import annotations
@@ -54,7 +59,13 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=6)
     ap.add_argument("--workers", default="0,1", help="pipeline variants: parse workers (0 = inline)")
     ap.add_argument("--repeat", type=int, default=1, help="rounds (the order of paths alternates)")
+    ap.add_argument("--corpus", type=Path, help="ingest this folder's documents instead of generated ones")
+    ap.add_argument("--parse-only", action="store_true", help="time reading and chunking only (no embedding)")
     a = ap.parse_args()
+    if a.corpus is not None and not a.corpus.is_dir():
+        sys.exit(f"bench/ingest.py: --corpus {a.corpus}: no such folder")
+    if a.parse_only:
+        return parse_only(a.corpus or DEV_DOCS, a.repeat)
 
     from core.embeddings import backend, embed
     from core.hub.ingest import Ingestor
@@ -62,13 +73,16 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="pp-bench-ingest-") as d:
         tmp = Path(d)
-        make_pdfs(tmp / "pdfs", a.pdfs, a.pages)
-        paths = [tmp / "pdfs"] + ([DEV_DOCS] if DEV_DOCS.is_dir() else [])
+        if a.corpus is not None:
+            paths = [a.corpus]
+        else:
+            make_pdfs(tmp / "pdfs", a.pdfs, a.pages)
+            paths = [tmp / "pdfs"] + ([DEV_DOCS] if DEV_DOCS.is_dir() else [])
         embed(["warm up"] * 8)  # model load (both sessions) is not ingestion
         embed(["warm up"])
-        print(f"ingestion benchmark · {os.cpu_count()} CPUs · encoder {backend()} · "
-              f"{a.pdfs} PDFs x {a.pages} pages + {len(list(DEV_DOCS.glob('*.md'))) if DEV_DOCS.is_dir() else 0}"
-              " Markdown dev docs")
+        what = (f"{a.corpus}" if a.corpus is not None else f"{a.pdfs} PDFs x {a.pages} pages + "
+                f"{len(list(DEV_DOCS.glob('*.md'))) if DEV_DOCS.is_dir() else 0} Markdown dev docs")
+        print(f"ingestion benchmark · {os.cpu_count()} CPUs · encoder {backend()} · {what}")
         variants = [("serial (old path)", dict(pipeline=False))] + [
             (f"pipeline, {w} workers" if w else "pipeline, inline", dict(workers=w))
             for w in map(int, a.workers.split(","))]
@@ -92,6 +106,31 @@ def main() -> None:
             base = base or pages / dt
             print(f"{name:>22} {pages:>6} {chunks:>7} {dt:>7.2f} {pages / dt:>8.1f} {chunks / dt:>9.1f}"
                   f"  ({pages / dt / base:.2f}x)")
+
+
+def parse_only(corpus: Path, repeat: int) -> None:
+    """Read and chunk every document of ``corpus`` (best of ``repeat`` rounds, CPU seconds)."""
+    from core.config import load_settings
+    from core.hub import ocr
+    from core.hub.ingest import expand_paths, parse_file
+
+    ocr.configure(load_settings().hub)
+    files, _ = expand_paths([corpus])
+    print(f"parse benchmark · {corpus} · {len(files)} files · hub.ocr: {ocr.options().mode}")
+    best: dict[Path, tuple[float, int, int]] = {}
+    for _ in range(repeat):
+        for f in files:
+            t = time.process_time()
+            p = parse_file(f)
+            dt = time.process_time() - t
+            pages = (p.doc.pages or 1) if p.doc else 0
+            if f not in best or dt < best[f][0]:
+                best[f] = (dt, pages, len(p.chunks))
+    total = sum(v[0] for v in best.values())
+    pages = sum(v[1] for v in best.values())
+    for f, (dt, n, chunks) in best.items():
+        print(f"  {f.name:>40} {n:>4} pages {chunks:>5} chunks {dt:>7.2f} s")
+    print(f"{pages} pages in {total:.2f} CPU-s: {pages / max(total, 1e-9):.1f} pages/s")
 
 
 if __name__ == "__main__":

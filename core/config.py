@@ -243,7 +243,7 @@ class HubSettings(_Section):
     watch: list[WatchedFolder] = Field(default_factory=list)  # a plain path means collection "default"
     keep_versions: int = Field(5, ge=1)  # versions of a document kept, the current one included
     debounce: float = Field(0.5, ge=0.05, le=10)  # quiet seconds after a file's last change before indexing
-    ocr: Literal["auto", "off"] = "auto"
+    ocr: Literal["auto", "all", "off"] = "auto"  # all: also OCR figures on PDF pages that have a text layer
     ocr_min_page_chars: int = Field(50, ge=0)  # a PDF page whose text layer has fewer characters is OCRed
     ocr_min_image_px: int = Field(200, ge=1)  # an embedded image narrower or shorter than this is not OCRed
     backend: Literal["sqlite", "postgres"] = "sqlite"

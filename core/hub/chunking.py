@@ -3,6 +3,8 @@
 A chunk never crosses a section or a page, never cuts a sentence (unless one sentence alone is
 longer than the limit), and aims at ``target`` characters so a hit reads as a coherent passage. A
 ``verbatim`` block (a spreadsheet's table, already cut into header-led groups of rows) is one chunk.
+A paper's reference list (blocks of kind ``references``) is never chunked: an entry of it is not
+evidence for an answer (the parsed entries stay on :attr:`ParsedDoc.references`).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def chunk_blocks(blocks: list[Block], target: int = TARGET_CHARS, limit: int = M
     """Group each block's sentences into chunks of about ``target`` characters."""
     chunks: list[NewChunk] = []
     for block in blocks:
+        if block.kind == "references":
+            continue
         if block.verbatim:
             chunks.append(NewChunk(list(block.path), block.text, block.page))
             continue
@@ -86,10 +90,16 @@ def _merge_tiny(chunks: list[NewChunk], floor: int = 60) -> list[NewChunk]:
 _SUMMARY_HEADS = re.compile(r"\b(abstract|summary|tl;?dr|overview|at a glance|in brief)\b", re.I)
 
 
+_NOT_SUMMARY = {"front", "references", "caption", "footnote", "figure", "table"}
+
+
 def offline_summary(blocks: list[Block], max_sentences: int = 3, max_chars: int = 600) -> str:
-    """Leading sentences of the abstract/summary section, else of the document."""
-    chosen = next((b for b in blocks if len(b.path) > 1 and _SUMMARY_HEADS.search(b.path[-1])), None)
-    pool = sentences(chosen.text) if chosen else [s for b in blocks for s in sentences(b.text)]
+    """Leading sentences of the abstract/summary section, else of the document's body (never a
+    paper's author block, captions, footnotes or reference list)."""
+    body = [b for b in blocks if b.kind not in _NOT_SUMMARY] or blocks
+    chosen = next((b for b in body if b.kind == "abstract"), None) or next(
+        (b for b in body if len(b.path) > 1 and _SUMMARY_HEADS.search(b.path[-1])), None)
+    pool = sentences(chosen.text) if chosen else [s for b in body for s in sentences(b.text)]
     out: list[str] = []
     for s in pool:
         if s.startswith("|") or len(s) < 20:

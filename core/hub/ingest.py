@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from core.hub.chunking import chunk_blocks, offline_summary
 from core.limits import LimitExceeded, check_bytes, ingest_limit
-from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document
+from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document, reader_version
 from core.hub.store import HubStore, NewChunk
 from core.hub.versions import KEEP_VERSIONS
 from core.redact import Redactor
@@ -146,6 +146,7 @@ class Ingestor:
         self.summarize = summarize
         self.summary_errors: list[str] = []
         self._redact = Redactor(secrets)
+        self._reread: set[Path] = set()
 
     def doc_id_for(self, collection: str, path: str) -> str:
         old = self.store.document_by_path(collection, path)
@@ -161,7 +162,7 @@ class Ingestor:
         rpath = str(path.resolve())
         digest = file_hash(path)
         old = self.store.document_by_path(collection, rpath)
-        if _unchanged(old, digest) and not force:
+        if self._unchanged(old, digest, path) and not force:
             return "skipped", old["doc_id"], 0, 0
         parsed = read_document(path)
         chunks = chunk_blocks(parsed.blocks)
@@ -178,6 +179,7 @@ class Ingestor:
             "authors": parsed.authors, "year": parsed.year, "pages": parsed.pages,
             "summary": self._summary(parsed),
         }, chunks, self.keep_versions)
+        self._mark_reader(doc_id, path)
         return ("updated" if old else "added"), doc_id, parsed.pages or 1, len(chunks)
 
     def _summary(self, parsed, offline: str | None = None) -> str:
@@ -236,7 +238,7 @@ class Ingestor:
                 self._failed(report, f, exc.strerror or type(exc).__name__, progress)
                 continue
             old = self.store.document_by_path(collection, str(f.resolve()))
-            if _unchanged(old, digest) and not force:
+            if self._unchanged(old, digest, f) and not force:
                 report.skipped.append(old["doc_id"])
                 if progress:
                     progress(f, "skipped", 0)
@@ -327,7 +329,25 @@ class Ingestor:
             report.pages += doc.pages or 1
             report.chunks += len(p.chunks)
             if progress:
-                progress(p.path, status, doc.pages or 1)
+                progress(p.path, f"updated: re-read by {reader_version(p.path)}" if p.path in self._reread else status,
+                         doc.pages or 1)
+            self._mark_reader(doc_id, p.path)
+
+    def _unchanged(self, old: dict | None, digest: str, path: Path) -> bool:
+        """Same content, and read by this version of its type's reader (a PDF indexed by an older
+        reader is read again; ``_reread`` remembers it for the progress line)."""
+        if not _unchanged(old, digest):
+            return False
+        version = reader_version(path)
+        if version and self.store.get_meta(f"reader:{old['doc_id']}") != version:
+            self._reread.add(path)
+            return False
+        return True
+
+    def _mark_reader(self, doc_id: str, path: Path) -> None:
+        if version := reader_version(path):
+            self.store.set_meta(f"reader:{doc_id}", version)
+        self._reread.discard(path)
 
     def _check_size(self, path: Path) -> None:
         """:class:`LimitExceeded` for a file over its type's ingest limit (before it is even hashed)."""

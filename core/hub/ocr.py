@@ -3,7 +3,8 @@
 The models are the PP-OCRv4 detector/recognizer ONNX files shipped inside the
 ``rapidocr-onnxruntime`` wheel, run on ONNX Runtime: nothing is downloaded, and nothing here is
 imported until a document has an image worth reading (OpenCV and the sessions cost about a
-second). What is OCRed is set by ``hub.ocr`` / ``hub.ocr_min_page_chars`` / ``hub.ocr_min_image_px``
+second). What is OCRed is set by ``hub.ocr`` (``auto``: scanned PDF pages and images in DOCX/PPTX; ``all``:
+also figures on PDF pages that have text; ``off``) / ``hub.ocr_min_page_chars`` / ``hub.ocr_min_image_px``
 (:class:`core.config.HubSettings`): the process that loads the settings calls :func:`configure`,
 which also puts them in the environment so spawned parse workers and child processes inherit them;
 a process that did neither reads the user's settings file on first use.
@@ -35,7 +36,7 @@ MAX_IMAGE_PIXELS = 64_000_000
 
 @dataclass(frozen=True)
 class OcrOptions:
-    mode: str = "auto"  # auto | off
+    mode: str = "auto"  # auto: pages without a text layer, and images outside PDFs | all: also figures on PDF text pages | off
     min_page_chars: int = 50
     min_image_px: int = 200
 
@@ -216,11 +217,13 @@ def image_blocks(images, path: list[str], page: int | None, what: str, errors: l
 def pdf_page_blocks(page, n: int, path: list[str], text_chars: int, what: str, errors: list[str],
                     total: int | None = None) -> list:
     """OCR blocks of PDF page ``n``: the whole page (``path + ["p. n", "OCR"]``) when its text layer
-    has fewer than ``hub.ocr_min_page_chars`` characters, else one block per large embedded image."""
+    has fewer than ``hub.ocr_min_page_chars`` characters; on a page with text, one block per large
+    embedded image only with ``hub.ocr: all`` (a figure's text is mostly labels and screenshots, and
+    reading it was most of the CPU of ingesting papers)."""
     from core.hub.readers import Block
 
     opts = options()
-    if opts.mode == "off":
+    if opts.mode == "off" or (text_chars >= opts.min_page_chars and opts.mode != "all"):
         return []
     pillow()  # pypdf decodes the page's images through Pillow: bound them before it does
     images = []

@@ -1,8 +1,7 @@
 """Document readers: a file becomes a title, metadata and a list of sectioned text blocks.
 
 Markdown and text are split by headings into a section tree; a block's ``path`` is its breadcrumb
-(``["QLoRA", "Method", "4-bit NormalFloat"]``). PDFs keep page numbers and lose running headers and
-footers; DOCX headings and PPTX slides give sections; spreadsheet sheets are sections of Markdown
+(``["QLoRA", "Method", "4-bit NormalFloat"]``). PDFs are read by :mod:`core.hub.pdf`; DOCX headings and PPTX slides give sections; spreadsheet sheets are sections of Markdown
 tables (:mod:`core.hub.tables`); scanned pages and embedded images are OCRed (:mod:`core.hub.ocr`).
 A file that cannot be read raises :class:`ReadError` with a one-line reason; so does one that
 makes a parser library fail in a way it does not document (a recursion, a bug on a damaged file):
@@ -12,7 +11,6 @@ the file is untrusted input, and one bad file must never stop a folder's ingest.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +32,7 @@ class Block:
     text: str
     page: int | None = None
     verbatim: bool = False  # one chunk as it is (a Markdown table of whole rows, header first)
+    kind: str = "body"  # a PDF's abstract, front, caption, footnote, figure, table or references
 
 
 @dataclass
@@ -45,6 +44,17 @@ class ParsedDoc:
     year: int | None = None
     pages: int | None = None
     ocr_errors: list[str] = field(default_factory=list)  # images that could not be read
+    references: list = field(default_factory=list)  # a paper's parsed reference list (core.hub.pdf.references.Reference)
+
+
+def reader_version(path: Path) -> str:
+    """The version of the reader for ``path``'s type when it is versioned (PDF), else ``""``: a
+    document indexed by another version is read again on the next ingest."""
+    if SUFFIXES.get(path.suffix.lower()) == "pdf":
+        from core.hub.pdf import READER_VERSION
+
+        return READER_VERSION
+    return ""
 
 
 def read_document(path: Path) -> ParsedDoc:
@@ -175,83 +185,11 @@ def _read_markdown(path: Path) -> ParsedDoc:
 
 
 # -- PDF ---------------------------------------------------------------------------------------------
-_NUM_HEADING = re.compile(r"^(\d+(?:\.\d+){0,3})\.?\s+([A-Z][A-Za-z0-9 ,:&()/-]{1,80})$")
-
-
-def _norm(line: str) -> str:
-    return re.sub(r"\d+", "#", line.strip().lower())
-
-
 def _read_pdf(path: Path) -> ParsedDoc:
-    import logging
+    """A paper's layout read by :mod:`core.hub.pdf` (title, sections, references kept apart)."""
+    from core.hub.pdf import read_pdf
 
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
-    # pypdf logs recoverable damage ("EOF marker not found") on its own; we report per file instead.
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
-
-    try:
-        reader = PdfReader(str(path))
-        if reader.is_encrypted and not _decrypt_blank(reader):
-            raise ReadError("encrypted PDF (password required)")
-        pages = [(p.extract_text() or "") for p in reader.pages]
-        info = reader.metadata
-    except ReadError:
-        raise
-    except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
-        raise ReadError(f"corrupt PDF ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
-    page_lines = [[line.strip() for line in t.splitlines() if line.strip()] for t in pages]
-    running = _running_lines(page_lines)
-    title = str(getattr(info, "title", None) or "").strip() if info else ""
-    if not title:
-        first = next((ls for ls in page_lines if ls), [])
-        title = first[0][:120] if first and len(first[0]) <= 120 else path.stem
-    doc = ParsedDoc(title=title, doc_type="pdf", pages=len(pages),
-                    authors=_authors(getattr(info, "author", None) if info else None))
-    section: list[str] = []
-    for n, lines in enumerate(page_lines, start=1):
-        buf: list[str] = []
-        for line in lines:
-            if _norm(line) in running:
-                continue
-            m = _NUM_HEADING.match(line)
-            if m and not line.endswith("."):
-                if buf:
-                    doc.blocks.append(Block([title] + section, " ".join(buf), n))
-                    buf = []
-                depth = m.group(1).count(".") + 1
-                section = section[: depth - 1] + [f"{m.group(1)} {m.group(2)}"]
-                continue
-            buf.append(line)
-        if buf:
-            doc.blocks.append(Block([title] + section, _join_lines(buf), n))
-        doc.blocks += ocr.pdf_page_blocks(reader.pages[n - 1], n, [title] + section, len(pages[n - 1].strip()),
-                                          path.name, doc.ocr_errors, len(pages))
-    return doc
-
-
-def _decrypt_blank(reader) -> bool:
-    """Open PDFs encrypted with an empty user password (common for 'protected' papers)."""
-    try:
-        return bool(reader.decrypt(""))
-    except Exception:  # noqa: BLE001 - missing crypto backend or a real password
-        return False
-
-
-def _join_lines(lines: list[str]) -> str:
-    text = " ".join(lines)
-    return re.sub(r"(\w)- (\w)", r"\1\2", text)
-
-
-def _running_lines(page_lines: list[list[str]]) -> set[str]:
-    """Header/footer lines (first/last two of a page) repeated on at least half of 3+ pages."""
-    if len(page_lines) < 3:
-        return set()
-    counts: Counter[str] = Counter()
-    for lines in page_lines:
-        counts.update({_norm(line) for line in lines[:2] + lines[-2:]})
-    return {k for k, c in counts.items() if c >= max(2, len(page_lines) // 2)}
+    return read_pdf(path)
 
 
 # -- DOCX / PPTX ---------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ DESCRIPTION = """\
 Index documents into a knowledge-hub collection: PDFs keep page numbers, Markdown/text/DOCX are split
 by headings into sections (breadcrumbs like "QLoRA > Method > 4-bit NormalFloat"), PPTX by slide,
 XLSX by sheet and CSV as one table (Markdown tables; every chunk repeats the header row). Scanned PDF
-pages and images inside PDF/DOCX/PPTX files are OCRed ("scan > p. 3 > OCR"; hub.ocr: auto|off).
+pages and images inside DOCX/PPTX files are OCRed ("scan > p. 3 > OCR"), figures on PDF pages that
+have text only with hub.ocr: all (hub.ocr: auto|all|off).
 Unchanged files are skipped; a changed file replaces its previous version. Document summaries are the
 leading abstract/summary sentences, or the LLM's when the brain is one (llm.provider, or auto with an
 API key; `paperpilot --offline ingest` never asks it). Files that cannot be read (corrupt, empty or

@@ -150,7 +150,7 @@ def test_reading_documents_does_not_import_the_ocr_stack():
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_a_large_figure_on_a_text_page_gets_its_own_ocr_chunk(tmp_path):
+def test_a_figure_on_a_text_page_is_ocred_only_with_ocr_all(tmp_path, monkeypatch):
     from fpdf import FPDF
 
     figure = tmp_path / "figure.png"
@@ -161,6 +161,11 @@ def test_a_large_figure_on_a_text_page_gets_its_own_ocr_chunk(tmp_path):
     pdf.multi_cell(0, 6, "The hub fuses BM25 and dense retrieval by reciprocal-rank fusion. " * 4)
     pdf.image(str(figure), x=20, y=80, w=160)
     pdf.output(str(tmp_path / "paper.pdf"))
+    real_engine = ocr.engine
+    monkeypatch.setattr(ocr, "engine", lambda: pytest.fail("a figure on a text page was OCRed with hub.ocr: auto"))
+    assert not [b for b in read_document(tmp_path / "paper.pdf").blocks if b.path[-1].endswith("(OCR)")]
+    monkeypatch.setattr(ocr, "engine", real_engine)
+    monkeypatch.setattr(ocr, "_options", ocr.OcrOptions("all"))
     blocks = read_document(tmp_path / "paper.pdf").blocks
     assert [(b.path[1:], b.page) for b in blocks][0] == ([], 1)
     ocr_blocks = [b for b in blocks if b.path[-1].endswith("(OCR)")]

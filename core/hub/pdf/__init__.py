@@ -1,0 +1,179 @@
+"""The scholarly PDF reader: a paper's pages become a title, authors, year, kinded blocks under
+the paper's own section names, and its parsed reference list.
+
+Pipeline: :mod:`.layout` (positioned lines from PDFium) → :mod:`.clean` (page furniture out,
+reading order, whole words) → :mod:`.front` (title, authors, year) → :mod:`.structure` (headings,
+abstract, captions, footnotes, figure text, table rows, references) → blocks here. Block kinds:
+``references`` blocks are kept apart and never chunked as evidence (:func:`core.hub.chunking.chunk_blocks`);
+captions, footnotes, figure text and tables are blocks of their own under the section they sit in.
+Text is NFKC-normalized for indexing and matching; the paper's numeric citation markers read
+``[ref n]`` (see :mod:`.references`).
+
+:data:`READER_VERSION` names this reader's output: a document indexed by another version is read
+again on the next ingest.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from core.hub.pdf import clean
+from core.hub.pdf.layout import SOFT_HYPHEN
+
+READER_VERSION = "pdf-2"
+FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
+
+
+def read_pdf(path: Path):
+    """A :class:`core.hub.readers.ParsedDoc` for the PDF at ``path`` (``ReadError`` with one line
+    when it cannot be read)."""
+    from core.hub.pdf import front
+    from core.hub.pdf.layout import read_pages
+    from core.hub.pdf.references import mark_citations, parse_entry, split_entries
+    from core.hub.pdf.structure import Walker, footnote_lines
+    from core.hub.readers import Block, ParsedDoc, ReadError
+
+    import pypdfium2 as pdfium
+
+    try:
+        pages, meta = read_pages(str(path))
+    except pdfium.PdfiumError as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "password" in reason.lower():
+            raise ReadError("encrypted PDF (password required)") from None
+        raise ReadError(f"corrupt PDF ({reason})") from None
+    except (OSError, ValueError) as exc:
+        raise ReadError(f"corrupt PDF ({type(exc).__name__})") from None
+    clean.drop_furniture(pages)
+    body = clean.body_size(pages)
+    ordered = [clean.reading_order(p) for p in pages]
+    first = [ln for row in ordered[0] for ln in row] if pages else []
+    tlines = front.title_lines(first, body, pages[0].height) if pages else []
+    title = front.title(first, body, pages[0].height if pages else 0, meta.get("Title", ""),
+                        path.stem.replace("_", " ").replace("-", " "))
+    doc = ParsedDoc(title=title, doc_type="pdf", pages=len(pages),
+                    authors=front.authors(first, tlines, body) if pages else [],
+                    year=front.year(first, body, meta.get("CreationDate", "")) if pages else None)
+    walker = Walker(body, tlines)
+    for page, rows in zip(pages, ordered):
+        walker.page(page, rows, footnote_lines(page, rows, body))
+    ref_lines = [ln for p in walker.pieces if p.kind == "references" for ln in p.lines]
+    entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
+    doc.references = [parse_entry(e) for e in entries]
+    captions = [p for p in walker.pieces if p.kind == "caption"]
+    inside: dict[int, list[str]] = {}  # a figure's own short text (sub-captions, labels), by caption piece
+    for piece in walker.pieces:
+        cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
+        text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
+        if cap is not None and len(text) <= FIGURE_TEXT_IN_CAPTION:
+            inside.setdefault(id(cap), []).append(text)
+            piece.kind = "merged"
+    for piece in walker.pieces:
+        if piece.kind == "merged":
+            continue
+        crumb = [title] + piece.section
+        if piece.kind == "table":
+            label = _nearest_caption(piece, captions, "Table") or f"Table, p. {piece.page}"
+            doc.blocks.append(Block(crumb + [label], _table_text(piece.rows), piece.page, kind="table"))
+            continue
+        text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
+        if piece.kind == "references":
+            doc.blocks.append(Block(crumb, text, piece.page, kind="references"))
+            continue
+        text = mark_citations(text)
+        if piece.kind == "caption":
+            body_text = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
+            within = " ".join(inside.get(id(piece), []))
+            doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}"
+                                    + (f" (In the figure: {within})" if within else ""), piece.page, kind="caption"))
+        elif piece.kind == "footnote":
+            doc.blocks.append(Block(crumb + ["Footnote"], text, piece.page, kind="footnote"))
+        elif piece.kind == "figure":
+            near = _nearest_caption(piece, captions, "Figure")
+            doc.blocks.append(Block(crumb + [f"{near} (figure text)" if near else "Figure text"], text, piece.page,
+                                    kind="figure"))
+        else:
+            doc.blocks.append(Block(crumb, text, piece.page, kind=piece.kind))
+    _link_mentions(doc.blocks)
+    _ocr(path, pages, doc, title)
+    return doc
+
+
+def _link_mentions(blocks, most: int = 2) -> None:
+    """Each caption block gains the body sentences that refer to it ("Table 1 shows …", with the
+    sentence after it): a
+    figure's or table's numbers are discussed in the text, and a question that names what only the
+    caption names (a data set, a metric) finds caption and discussion in one chunk."""
+    from core.hub.chunking import sentences
+
+    body = [sentences(b.text) for b in blocks if b.kind in ("body", "abstract")]
+    for block in blocks:
+        if block.kind != "caption":
+            continue
+        word, _, num = block.path[-1].partition(" ")
+        names = r"Tables?|Tab\." if word == "Table" else r"Figures?|Figs?\."
+        pattern = re.compile(rf"\b(?:{names})\s*(?:\d+\s*(?:,|and|&)\s*)*{re.escape(num)}(?![\d.]\d)", re.I)
+        said = [" ".join(sents[i:i + 2]) for sents in body for i, s in enumerate(sents) if pattern.search(s)][:most]
+        if said:
+            block.text = f"{block.text} (In the text: {' '.join(said)})"
+
+
+def _caption_of(piece, captions, word: str):
+    """The caption piece of this kind ("Figure", "Table") on the piece's page nearest to it, or None."""
+    same = [c for c in captions if c.page == piece.page and c.label.startswith(word) and c.lines and piece.lines]
+    return min(same, key=lambda c: abs(c.lines[0].top - piece.lines[0].top)) if same else None
+
+
+def _nearest_caption(piece, captions, word: str, words: int = 12) -> str:
+    """``"Table 2: Precision and recall on…"``: the caption of this kind on the piece's page nearest
+    to it, shortened; the breadcrumb of table rows and figure text, so their chunks match the
+    caption's words too."""
+    cap = _caption_of(piece, captions, word)
+    if cap is None:
+        return ""
+    text = clean.normalize(" ".join(ln.text for ln in cap.lines)).replace(SOFT_HYPHEN, "")
+    body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
+    short = body.split()
+    return f"{cap.label}: {' '.join(short[:words])}{'…' if len(short) > words else ''}".strip()
+
+
+def _table_text(rows: list[list[str]]) -> str:
+    """Rows as ``| label | column: value |`` lines when the first row names the columns."""
+    numeric = re.compile(r"^[-+±]?\d[\d.,]*\s*[%†*]*$")
+    head = rows[0] if rows and sum(bool(numeric.match(cell)) for cell in rows[0]) <= len(rows[0]) // 3 else None
+    out = []
+    for row in rows[1:] if head and len(rows) > 1 else rows:
+        if head and len(row) == len(head) and len(row) >= 2:
+            cells = [row[0]] + [f"{h}: {v}" if h else v for h, v in zip(head[1:], row[1:])]
+        else:
+            cells = row
+        out.append("| " + " | ".join(cells) + " |")
+    if head and len(rows) == 1:
+        out = ["| " + " | ".join(head) + " |"]
+    return "\n".join(out)
+
+
+def _ocr(path: Path, pages, doc, title: str) -> None:
+    """OCR blocks for pages without a text layer (and, with ``hub.ocr: all``, for every image)."""
+    from core.hub import ocr
+
+    opts = ocr.options()
+    todo = [p for p in pages if opts.mode == "all" or (opts.mode != "off" and p.chars < opts.min_page_chars)]
+    if not todo:
+        return
+    import logging
+
+    from pypdf import PdfReader
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    try:
+        reader = PdfReader(str(path))
+        if reader.is_encrypted:
+            reader.decrypt("")
+    except Exception as exc:  # noqa: BLE001 - the text is read; OCR is extra
+        doc.ocr_errors.append(f"images unreadable ({type(exc).__name__})")
+        return
+    for p in todo:
+        doc.blocks += ocr.pdf_page_blocks(reader.pages[p.number - 1], p.number, [title], p.chars, path.name,
+                                          doc.ocr_errors, len(pages))

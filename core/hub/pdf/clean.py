@@ -1,0 +1,172 @@
+"""Cleaning a paper's lines: page furniture out, columns in reading order, words made whole.
+
+Page furniture is found by position, not by wording: a running header or footer is a line in the
+top or bottom band of the page whose text (digits masked) recurs on several pages; a page number
+is a number alone in those bands; line numbers are numbers alone outside the text block's left or
+right edge. Reading order: full-width lines split a page into bands; inside a band a two-column
+page is read left column, then right column. Words: NFKC (ligatures such as "ﬁ" become "fi"),
+hyphenated line breaks joined, and small-capital words ("R E V ERB", letters of two sizes with
+spaces between) rejoined.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+
+BAND = 0.09  # top and bottom share of the page where running headers, footers and page numbers sit
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_NUMBER_ONLY = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|page \d+(?: of \d+)?|\d+ ?/ ?\d+)$", re.I)
+
+
+def mask(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def _in_band(line: Line, page: Page) -> bool:
+    return line.bottom < page.height * BAND or line.top > page.height * (1 - BAND)
+
+
+def drop_furniture(pages: list[Page]) -> None:
+    """Remove running headers/footers, page numbers and line numbers from every page, in place."""
+    counts: Counter[str] = Counter()
+    for page in pages:
+        counts.update({mask(line.text) for line in page.lines if _in_band(line, page)})
+    need = max(2, len(pages) // 3)
+    running = {k for k, c in counts.items() if c >= need} if len(pages) >= 2 else set()
+    for page in pages:
+        texty = [ln for ln in page.lines if not _NUMBER_ONLY.match(ln.text.strip())]
+        left = min((ln.x0 for ln in texty), default=0.0)
+        right = max((ln.x1 for ln in texty), default=page.width)
+        keep = []
+        for ln in page.lines:
+            t = ln.text.strip()
+            numeric = bool(_NUMBER_ONLY.match(t))
+            if _in_band(ln, page) and (numeric or mask(t) in running):
+                continue
+            if numeric and (ln.x1 <= left + 1 or ln.x0 >= right - 1) and len(page.lines) > 5:
+                continue  # a line number in the margin
+            keep.append(ln)
+        page.lines = keep
+
+
+def body_size(pages: list[Page]) -> float:
+    """The font size of most of the text (by characters)."""
+    sizes: Counter[float] = Counter()
+    for page in pages:
+        for ln in page.lines:
+            sizes[round(ln.size)] += len(ln.text)
+    return float(sizes.most_common(1)[0][0]) if sizes else 10.0
+
+
+def reading_order(page: Page) -> list[list[Line]]:
+    """The page's rows in reading order (one or two columns, bands split by full-width lines); a
+    row is the lines that share a baseline inside one column, left to right (a table's cells)."""
+    mid = page.width / 2
+    lines = page.lines
+    left = [ln for ln in lines if ln.x1 <= mid + 0.02 * page.width]
+    right = [ln for ln in lines if ln.x0 >= mid - 0.02 * page.width]
+    two_col = (sum(len(ln.text) for ln in left) > 0.2 * sum(len(ln.text) for ln in lines)
+               and sum(len(ln.text) for ln in right) > 0.2 * sum(len(ln.text) for ln in lines))
+    if not two_col:
+        return _rows(lines)
+
+    wide = {id(ln) for row in _rows(lines) if _table_row_across(row, mid, page.width) for ln in row}
+
+    def column(ln: Line) -> int:
+        if id(ln) in wide:
+            return -1
+        if ln.x1 <= mid + 0.02 * page.width:
+            return 0
+        if ln.x0 >= mid - 0.02 * page.width:
+            return 1
+        return -1  # spans both columns
+
+    def key(ln: Line) -> float:
+        return ln.base or ln.bottom
+
+    spans = sorted(key(ln) for ln in lines if column(ln) == -1)
+    out: list[list[Line]] = []
+    bands: dict[int, list[Line]] = {}
+    for ln in lines:
+        if column(ln) == -1:  # cells of one full-width row share a band
+            band = sum(1 for k in spans if k < key(ln) - 1.0) * 2 + 1
+        else:
+            band = sum(1 for k in spans if k <= key(ln)) * 2
+        bands.setdefault(band, []).append(ln)
+    for band in sorted(bands):
+        group = bands[band]
+        if band % 2:
+            out += _rows(group)
+        else:
+            out += _rows([ln for ln in group if column(ln) == 0]) + _rows([ln for ln in group if column(ln) == 1])
+    return out
+
+
+def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
+    """A row of short cells on both sides of the page's middle: a full-width table's row, not two
+    columns' lines that happen to share a baseline (those are long)."""
+    return (len(row) >= 3 and all(len(ln.text.strip()) < 30 for ln in row)
+            and min(ln.x0 for ln in row) < mid - 0.1 * width and max(ln.x1 for ln in row) > mid + 0.1 * width)
+
+
+def _rows(lines: list[Line]) -> list[list[Line]]:
+    """Lines top to bottom; lines sharing a baseline (within a third of their size) left to right."""
+    ordered = sorted(lines, key=lambda ln: ln.base or ln.bottom)
+    rows: list[list[Line]] = []
+    for ln in ordered:
+        if rows and abs((rows[-1][0].base or rows[-1][0].bottom) - (ln.base or ln.bottom)) <= max(1.5, ln.size / 3):
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [sorted(row, key=lambda x: x.x0) for row in rows]
+
+
+def normalize(text: str) -> str:
+    """NFKC (ligatures, full-width forms, compatibility characters), soft hyphens out."""
+    text = unicodedata.normalize("NFKC", text.replace("\u00ad", ""))
+    return _CONTROL.sub("", text)
+
+
+def rejoin_small_caps(line: Line) -> str:
+    """A line's text with small-capital words made whole: a space between an upper-case letter and
+    an upper-case letter of another font size is dropped ("R E V ERB" → "REVERB")."""
+    t, sizes = line.text, line.sizes
+    if len(sizes) != len(t) or " " not in t:
+        return t
+    out = []
+    for i, ch in enumerate(t):
+        if ch == " " and 0 < i < len(t) - 1:
+            a, b = t[i - 1], t[i + 1]
+            if a.isupper() and b.isupper() and sizes[i - 1] != sizes[i + 1] and _caps_run(t, i):
+                continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _caps_run(t: str, i: int) -> bool:
+    """The space at ``i`` sits inside a run of upper-case pieces (not between two real words)."""
+    before = t[:i].rsplit(" ", 1)[-1]
+    after = t[i + 1:].split(" ", 1)[0]
+    return (len(before) <= 2 or len(after) <= 2) and before.isupper() and after.strip(".,;:’'s").isupper()
+
+
+def join_lines(texts: list[str]) -> str:
+    """Lines of one paragraph as one string: a hyphenated break is joined ("pa- pers" → "papers"),
+    a compound's own hyphen kept ("state-of- the-art" → "state-of-the-art")."""
+    out = ""
+    for t in texts:
+        t = t.strip()
+        if not t:
+            continue
+        if out.endswith(SOFT_HYPHEN) or (out.endswith("-") and len(out) > 1 and out[-2].isalpha()):
+            stem = out[:-1]
+            word = stem.rsplit(" ", 1)[-1]
+            keep = "-" in word or t[:1].isdigit() or (word[-1:].islower() and t[:1].isupper())
+            out = stem + ("-" if keep else "") + t
+        else:
+            out = f"{out} {t}" if out else t
+    return out.replace(SOFT_HYPHEN, "-")

@@ -1,0 +1,83 @@
+"""A paper's title, authors and year, read from its first page's layout.
+
+The title is the largest text in the upper half of page 1 (consecutive lines of that size joined),
+when it is clearly larger than the body text. The PDF's metadata title is used only when it looks
+like a title (not a file name such as "acl07.dvi" or "Microsoft Word - x.doc", not a proceedings
+name) and the layout gave none. Authors are the name-shaped pieces of the lines between the
+title and the abstract; the year is the latest plausible year printed on page 1 outside the body
+text (a venue line, a copyright notice), else the file's creation date.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.hub.pdf.clean import normalize
+from core.hub.pdf.layout import Line
+
+_JUNK_TITLE = re.compile(r"\.(?:dvi|docx?|pdf|tex|ps|eps|indd|rtf)\b|^microsoft\s|^untitled|^proceedings\b"
+                         r"|^(?:paper|document|main|template|draft)\s*\d*$|^[\w-]+$", re.I)
+_NOT_NAME = re.compile(r"@|\d|\b(?:univ|universit\w*|institut\w*|department|dept|school|college|labs?|"
+                       r"laborator\w*|research|center|centre|inc|corp\w*|ltd|gmbh|faculty|abstract|"
+                       r"proceedings|conference|journal|email|street|road|avenue)\b", re.I)
+_YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
+_ABSTRACT = re.compile(r"^\s*abstract\b", re.I)
+
+
+def looks_like_title(text: str) -> bool:
+    text = " ".join(text.split())
+    return 10 <= len(text) <= 250 and len(text.split()) >= 2 and not _JUNK_TITLE.search(text)
+
+
+def title_lines(first_page: list[Line], body: float, height: float) -> list[Line]:
+    """The title's lines: the largest size in the upper half of page 1, larger than the body."""
+    upper = [ln for ln in first_page if ln.top < height * 0.5 and sum(c.isalpha() for c in ln.text) >= 3]
+    if not upper:
+        return []
+    big = max(ln.size for ln in upper)
+    if big < body * 1.15:
+        return []
+    start = next(i for i, ln in enumerate(first_page) if ln in upper and abs(ln.size - big) <= 0.6)
+    out = [first_page[start]]
+    for ln in first_page[start + 1:]:
+        if abs(ln.size - big) > 0.6 or ln.top - out[-1].bottom > 1.5 * big:
+            break
+        out.append(ln)
+    return out
+
+
+def title(first_page: list[Line], body: float, height: float, meta_title: str, fallback: str) -> str:
+    lines = title_lines(first_page, body, height)
+    found = normalize(" ".join(ln.text.strip() for ln in lines)).strip()
+    if looks_like_title(found):
+        return found[:300]
+    meta_title = normalize(meta_title or "").strip()
+    return meta_title if looks_like_title(meta_title) else (found or fallback)
+
+
+def authors(first_page: list[Line], after: list[Line], body: float) -> list[str]:
+    """Name-shaped pieces of the byline lines between the title and the abstract or first heading."""
+    start = first_page.index(after[-1]) + 1 if after and after[-1] in first_page else 0
+    names: list[str] = []
+    for ln in first_page[start:]:
+        text = normalize(ln.text).strip()
+        if _ABSTRACT.match(text) or re.match(r"^\d+\.?\s+[A-Z]", text) or len(names) >= 12:
+            break
+        if ln.size < body * 0.85:
+            continue
+        for piece in re.split(r",|;|\band\b|&|\s{2,}", text):
+            name = re.sub(r"[*†‡§¶∗]+|\s+\d+(?:,\d+)*$", "", piece).strip(" .")
+            words = name.split()
+            if (2 <= len(words) <= 4 and not _NOT_NAME.search(name)
+                    and all(w[:1].isupper() for w in words) and name not in names):
+                names.append(name)
+    return names
+
+
+def year(first_page: list[Line], body: float, creation_date: str = "") -> int | None:
+    """The latest year printed on page 1 outside body-size text; else the creation date's year."""
+    years = [int(y) for ln in first_page if abs(ln.size - body) > 0.6 for y in _YEAR.findall(ln.text)]
+    if years:
+        return max(years)
+    m = re.match(r"^(?:D:)?(19[5-9]\d|20[0-4]\d)", creation_date or "")
+    return int(m.group(1)) if m else None

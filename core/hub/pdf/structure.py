@@ -1,0 +1,239 @@
+"""The structure of a paper: rows in reading order become sectioned, kinded blocks.
+
+Kinds of text, each found by layout and form, never by a paper's wording:
+
+- a section heading: a numbered line ("3.2 Experimental Setup", "A Proofs") or a conventional
+  name ("Related Work", "Appendix B"), short, without a final period, set bold or larger than the
+  body, or next in the numbering sequence; it becomes the breadcrumb;
+- the abstract: its own section;
+- the reference list: from a "References"/"Bibliography" heading to the next appendix-like heading;
+  a line there is never a heading unless set bold or larger (an entry that starts with a year is not);
+- a caption: a paragraph that starts "Figure 3:" / "Table 2." (its own block, labelled);
+- a footnote: smaller text below a column's last body line that starts with a marker;
+- figure text: other text clearly smaller than the body (kept out of body sentences);
+- a table row: a row with several cells (``row label | column: value`` when a header row gives names).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.hub.pdf.clean import normalize, rejoin_small_caps
+from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+
+_NUMBERED = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z][^.]{1,90})$")
+_NAMED = re.compile(r"^(?:abstract|introduction|related work|background|preliminaries|conclusions?|discussion|"
+                    r"acknowledge?ments?|references|bibliography|literature cited|experiments?|results|"
+                    r"evaluation|methods?|methodology|limitations|ethic(?:s|al considerations)(?: statement)?|"
+                    r"future work|conclusions? and future work|summary|appendix(?:\s+[A-Z0-9]+)?.*|"
+                    r"supplementary material.*)$", re.I)
+_REFS = re.compile(r"^(?:\d{1,2}\.?\s+)?(?:references|bibliography|literature cited|works cited)$", re.I)
+_APPENDIX = re.compile(r"^(?:appendix|supplementary)\b|^[A-H](?:\.\d)*\.?\s+[A-Z]", re.I)
+_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.)\s*(\d{1,2}|[IVX]{1,4})([a-z]?)\s*[:.|]\s*(.*)$", re.I)
+_ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.I)
+_MARKER = re.compile(r"^[\d*†‡§¶∗]")
+_MATH = re.compile(r"[∑∏∫∝←→∂∇∈∀∃≤≥≈≠ΓΘΣΦΨΩαβγδθλμσφψω=|]|^\(\d{1,3}\)$")
+
+
+@dataclass
+class Piece:
+    """A run of text of one kind under one section on one page (``kind``: body, abstract, front,
+    caption, footnote, figure, table, references)."""
+
+    kind: str
+    section: list[str]
+    page: int
+    lines: list[Line] = field(default_factory=list)
+    label: str = ""  # a caption's "Figure 3"
+    rows: list[list[str]] = field(default_factory=list)  # a table's cells
+
+
+def _text(ln: Line) -> str:
+    return normalize(rejoin_small_caps(ln))
+
+
+def _cell(ln: Line) -> str:
+    return _text(ln).replace(SOFT_HYPHEN, "-").strip()
+
+
+class Walker:
+    """Classifies rows in reading order and collects :class:`Piece` runs."""
+
+    def __init__(self, body: float, title_lines: list[Line]):
+        self.body = body
+        self.title = set(map(id, title_lines))
+        self.section: list[str] = []
+        self.numbers: tuple[int, ...] = ()
+        self.in_refs = False
+        self.seen_refs = False
+        self.front = True  # before the abstract or first heading
+        self.pieces: list[Piece] = []
+        self.caption: Piece | None = None
+        self.last_heading: Line | None = None  # the heading line just read (a heading may wrap)
+        self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
+
+    # -- classification --------------------------------------------------------------------------
+    def _emphasised(self, ln: Line) -> bool:
+        return ln.bold or ln.size >= self.body * 1.08
+
+    def heading(self, ln: Line, text: str) -> list[str] | None:
+        """The new breadcrumb if ``ln`` is a section heading, else None."""
+        t = text.strip()
+        if len(t) > 90 or len(t.split()) > 12 or t.endswith((".", ",", ";")) and not _NAMED.match(t.rstrip(".")):
+            return None
+        if self.in_refs and not (self._emphasised(ln) and (_APPENDIX.match(t) or _NAMED.match(t))):
+            return None
+        named = _NAMED.match(t.rstrip(".:"))
+        if named and (self._emphasised(ln) or t.isupper() or len(t.split()) <= 3):
+            return [t.rstrip(".:").title() if t.isupper() else t.rstrip(".:")]
+        m = _NUMBERED.match(t)
+        if not m or ln.size < self.body * 0.95:
+            return None
+        label, name = m.group(1), m.group(2).strip()
+        if not re.search(r"[^\W\d_]{3,}", name) or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$|: [a-z]", name):
+            return None
+        if label[0].isalpha() and not (self.seen_refs or self.in_refs):
+            return None  # lettered sections are appendices, after the references
+        if not self._emphasised(ln) and len(name.split()) > 8:
+            return None
+        if len(name.split()) >= 5 and ln.x1 >= self.edges[0 if ln.x1 <= self.mid + 10 else 1] - 3:
+            return None  # a numbered list item's first line runs to the column's edge; a heading stops short
+        nums = tuple(int(p) if p.isdigit() else ord(p) - 64 + 100 for p in label.split("."))
+        if not (self._emphasised(ln) or self._next_number(nums)):
+            return None
+        if label[0].isalpha() and not self._emphasised(ln):
+            return None
+        self.numbers = nums
+        parents = self.section[: len(nums) - 1]
+        if len(parents) != len(nums) - 1 or not all(_NUMBERED.match(s) for s in parents):
+            parents = []
+        return parents + [f"{label} {name}"]
+
+    def _next_number(self, nums: tuple[int, ...]) -> bool:
+        last = self.numbers
+        if not last:
+            return nums in ((1,), (0,))
+        for depth in range(len(last), 0, -1):
+            if nums[:-1] == last[: len(nums) - 1] and len(nums) == depth and nums[-1] == last[depth - 1] + 1:
+                return True
+        return len(nums) == len(last) + 1 and nums[:-1] == last and nums[-1] == 1
+
+    # -- the walk ------------------------------------------------------------------------------------
+    def _piece(self, kind: str, page: int, label: str = "") -> Piece:
+        """The piece to add to: the last one when it is of this kind, page and section; for figure
+        text and table rows, any such piece on the page (they come interleaved with other kinds)."""
+        same = [p for p in (self.pieces[-1:] if kind not in ("figure", "table") else self.pieces[::-1])
+                if p.kind == kind and p.page == page and p.section == self.section]
+        if same and not label and kind != "caption":
+            return same[0]
+        piece = Piece(kind, list(self.section), page, label=label)
+        self.pieces.append(piece)
+        return piece
+
+    def page(self, page: Page, rows: list[list[Line]], footnotes: set[int]) -> None:
+        mid = page.width / 2
+        self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid),
+                      max((ln.x1 for row in rows for ln in row), default=page.width))
+        self.mid = mid
+        for row in rows:
+            if len(row) >= 2 and not self.in_refs and not self.front and self._table_row(row):
+                self.caption = None
+                piece = self._piece("table", page.number)
+                piece.rows.append([_cell(c) for c in row])
+                piece.lines.append(row[0])  # where the rows sit (the nearest caption names them)
+                continue
+            for ln in row:
+                self.line(page, ln, footnotes)
+
+    def _table_row(self, row: list[Line]) -> bool:
+        """Three or more cells, or two set far apart (two pieces of justified text sit closer)."""
+        if len(row) == 2 and (_NUMBERED.match(f"{row[0].text.strip()} {row[1].text.strip()}")
+                              or row[1].x0 - row[0].x1 < 2.0 * row[0].size):
+            return False
+        cells = [c.text.strip() for c in row]
+        if sum(len(c) <= 2 for c in cells) * 5 >= 2 * len(cells) or any(_MATH.search(c) for c in cells):
+            return False  # a displayed equation set in pieces, not a table
+        return all(len(c) < 60 for c in cells)
+
+    def line(self, page: Page, ln: Line, footnotes: set[int]) -> None:
+        if id(ln) in self.title:
+            return
+        text = _text(ln)
+        if id(ln) in footnotes and not self.in_refs:
+            self._piece("footnote", page.number).lines.append(ln)
+            return
+        cap = _CAPTION.match(text.strip())
+        if cap and not self.in_refs:
+            word = "Figure" if cap.group(1).lower().startswith("fig") else "Table"
+            self.caption = self._piece("caption", page.number, f"{word} {cap.group(2)}")
+            self.caption.lines.append(ln)
+            return
+        if self.caption is not None and self._continues_caption(ln):
+            self.caption.lines.append(ln)
+            return
+        self.caption = None
+        if self._continues_heading(ln, text):
+            self.section[-1] = f"{self.section[-1]} {text.strip()}"
+            self.last_heading = ln
+            return
+        crumb = self.heading(ln, text)
+        self.last_heading = ln if crumb is not None else None
+        if crumb is not None:
+            self.front = False
+            self.section = crumb
+            self.in_refs = bool(_REFS.match(crumb[-1]))
+            self.seen_refs = self.seen_refs or self.in_refs
+            return
+        m = _ABSTRACT.match(text.strip())
+        if m and self.front and (self._emphasised(ln) or m.end() < len(text.strip())):
+            self.front = False
+            self.section = ["Abstract"]
+            rest = text.strip()[m.end():]
+            if rest:
+                ln = Line(rest, ln.x0, ln.x1, ln.top, ln.bottom, ln.size, ln.page, ln.bold)
+                self._piece("abstract", page.number).lines.append(ln)
+            return
+        if self.in_refs:
+            kind = "references"
+        elif ln.size < self.body * 0.85:
+            kind = "figure"
+        elif self.front:
+            kind = "front"
+        else:
+            kind = "abstract" if self.section == ["Abstract"] else "body"
+        self._piece(kind, page.number).lines.append(ln)
+
+    def _continues_heading(self, ln: Line, text: str) -> bool:
+        """The second line of a heading set on two lines: same style, right below, short."""
+        h = self.last_heading
+        return (h is not None and self.section and ln.page == h.page and ln.bold == h.bold and self._emphasised(ln)
+                and abs(ln.size - h.size) <= 0.3 and 0 <= ln.top - h.bottom < 0.8 * h.size
+                and len(text.split()) <= 6 and not _NUMBERED.match(text.strip()) and not _NAMED.match(text.strip()))
+
+    def _continues_caption(self, ln: Line) -> bool:
+        last = self.caption.lines[-1]
+        return (ln.page == last.page and abs(ln.size - last.size) <= 0.6 and 0 <= ln.top - last.bottom < 1.2 * ln.size
+                and abs(ln.x0 - self.caption.lines[0].x0) < 0.5 * (last.x1 - last.x0 + 1) + 40)
+
+
+def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
+    """Ids of the lines set smaller than the body below each column's last body-size line, from the
+    first that starts with a footnote marker."""
+    out: set[int] = set()
+    mid = page.width / 2
+    for col in (lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True):
+        lines = [ln for row in rows for ln in row if col(ln)]
+        body_lines = [ln for ln in lines if ln.size >= body * 0.95]
+        if not body_lines:
+            continue
+        floor = max(ln.bottom for ln in body_lines)
+        tail = sorted((ln for ln in lines if ln.top >= floor - 1 and ln.size < body * 0.92
+                       and ln.top > page.height * 0.5), key=lambda ln: ln.top)
+        started = False
+        for ln in tail:
+            if not started and _MARKER.match(ln.text.strip()) and not _CAPTION.match(ln.text.strip()):
+                started = True
+            if started:
+                out.add(id(ln))
+    return out

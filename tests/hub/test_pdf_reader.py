@@ -1,0 +1,227 @@
+"""The scholarly PDF reader (core.hub.pdf), one cleaning step a test, on small papers drawn here
+(tests/hub/pdfgen.py): ligatures, hyphenation, small capitals, running headers and page numbers,
+footnotes, the reference list, two columns, captions, table rows, citation markers and the title."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.citations import MARKER_GROUP
+from core.hub.chunking import chunk_blocks, offline_summary
+from core.hub.readers import read_document
+from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+def text_of(doc, kind: str | None = None) -> str:
+    return " ".join(b.text for b in doc.blocks if kind is None or b.kind == kind)
+
+
+def titled(paper: Paper, title: str = "A Study of Careful Reading") -> Paper:
+    paper.page().line(title, 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace and Alan Turing", 200, 110, 12)
+    paper.line("Abstract", 280, 150, 12, bold=True)
+    paper.lines(filler_lines(4), LEFT, 170)
+    return paper
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason="needs the DejaVu Sans font to draw ligature glyphs")
+def test_ligatures_become_plain_letters(tmp_path):
+    paper = titled(Paper(font=str(DEJAVU)))
+    paper.line("1 Introduction", LEFT, 260, 12)
+    paper.lines(["The classi\ufb01cation of \ufb01rst authors is con\ufb01dent and e\ufb03cient."] + filler_lines(3), LEFT, 280)
+    doc = read_document(paper.save(tmp_path / "lig.pdf"))
+    body = text_of(doc, "body")
+    assert "classification of first authors is confident and efficient" in body
+    assert not any("\ufb00" <= ch <= "\ufb06" for ch in text_of(doc))
+
+
+def test_hyphenated_line_breaks_are_joined_and_compounds_kept(tmp_path):
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(["We describe the cor-", "pus of scientific pa-", "pers and a state-of-", "the-art parser for them.",
+                 *filler_lines(3)], LEFT, 280)
+    body = text_of(read_document(paper.save(tmp_path / "hyph.pdf")), "body")
+    assert "We describe the corpus of scientific papers and a state-of-the-art parser" in body
+    assert "cor- pus" not in body and "pa- pers" not in body
+
+
+def test_small_capital_words_are_rejoined(tmp_path):
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    y = 280
+    # "REVERB" set in small capitals: full-size R and V, smaller E and ERB, with spaces between sizes
+    paper.line("We built the", LEFT, y)
+    x = LEFT + 62
+    for piece, size in (("R", BODY), (" E", 8), (" V", BODY), (" ERB", 8), (" system for open extraction.", BODY)):
+        paper.line(piece, x, y, size)
+        x += paper.pdf.get_string_width(piece)
+    paper.lines(filler_lines(3), LEFT, y + 12)
+    body = text_of(read_document(paper.save(tmp_path / "caps.pdf")), "body")
+    assert "We built the REVERB system for open extraction." in body
+
+
+def test_running_headers_page_numbers_and_line_numbers_are_dropped(tmp_path):
+    paper = titled(Paper())
+    for n in range(1, 5):
+        if n > 1:
+            paper.page()
+        paper.line("Journal of Careful Reading, Vol. 7", 200, 30, 8)  # running header
+        paper.line(str(n), 300, 760, 9)  # page number
+        if n > 1:
+            paper.line(f"{n} Section Number {n}", LEFT, 90, 12, bold=True)
+            y = 110
+            for k, t in enumerate(filler_lines(6)):
+                paper.line(str(100 + k), 40, y + 12 * k, 7)  # a review copy's line numbers in the margin
+                paper.line(t, LEFT, y + 12 * k)
+    doc = read_document(paper.save(tmp_path / "furniture.pdf"))
+    text = text_of(doc)
+    assert "Journal of Careful Reading" not in text
+    assert not any(w.isdigit() and int(w) >= 100 for w in text.split())
+    for b in doc.blocks:
+        assert not b.text.strip().endswith((" 2", " 3", " 4")), b.text  # no page number glued to a sentence
+    assert [b.path[-1] for b in doc.blocks if b.kind == "body"][-1] == "4 Section Number 4"
+
+
+def test_footnotes_are_their_own_blocks(tmp_path):
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(5) + ["The toolkit is released openly and its licence is"], LEFT, 280)
+    paper.line("1The code is available from the authors on request.", LEFT, 720, 8)
+    paper.page()
+    paper.lines(["permissive for research use.", *filler_lines(4)], LEFT, 90)
+    doc = read_document(paper.save(tmp_path / "foot.pdf"))
+    notes = [b for b in doc.blocks if b.kind == "footnote"]
+    assert [b.path[-1] for b in notes] == ["Footnote"]
+    assert "code is available from the authors" in notes[0].text
+    body = text_of(doc, "body")
+    assert "its licence is permissive for research use." in body
+    assert "code is available" not in body
+
+
+def test_reference_list_is_kept_apart_and_parsed(tmp_path):
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(["Earlier parsers [1] and later ones [2, 3] read papers badly.", *filler_lines(3)], LEFT, 280)
+    paper.line("References", LEFT, 360, 12, bold=True)
+    paper.lines(["[1] Ada Lovelace. 2019. Notes on the analytical engine. In Proceedings of",
+                 "the Engine Conference, pages 1-9. doi:10.1234/engine.2019.7",
+                 "[2] Alan Turing and Grace Hopper. 2021. Automated fact-checking of",
+                 "scientific claims. arXiv:2101.01234.",
+                 "[3] Grace Hopper. 2020. Compilers for everyone. Journal of Machines."], LEFT, 380)
+    doc = read_document(paper.save(tmp_path / "refs.pdf"))
+    assert [b.path[-1] for b in doc.blocks if b.kind == "references"] == ["References"]
+    assert not any("Automated fact" in b.path[-1] for b in doc.blocks)  # an entry is never a heading
+    chunks = chunk_blocks(doc.blocks)
+    assert chunks and not any("analytical engine" in c.text or "Compilers for everyone" in c.text for c in chunks)
+    first, second, third = doc.references
+    assert (first.label, first.year, first.title, first.doi) == ("1", 2019, "Notes on the analytical engine",
+                                                                 "10.1234/engine.2019.7")
+    assert first.authors == "Ada Lovelace" and first.venue.startswith("In Proceedings of the Engine Conference")
+    assert (second.year, second.arxiv, second.title) == (2021, "2101.01234", "Automated fact-checking of scientific claims")
+    assert third.venue == "Journal of Machines"
+    body = text_of(doc, "body")
+    assert "Earlier parsers [ref 1] and later ones [ref 2, 3] read papers badly." in body
+    assert not MARKER_GROUP.search(body)  # never read as PaperPilot's own [n]
+
+
+def test_two_columns_are_read_left_then_right(tmp_path):
+    paper = titled(Paper())
+    left = ["Left column opens the argument and"] + filler_lines(20, 40)[:20]
+    right = ["Right column closes the argument."] + filler_lines(20, 40)[:20]
+    paper.page()
+    paper.lines(right, MID + 20, 90)  # drawn first: the content stream is not the reading order
+    paper.lines(left, LEFT, 90)
+    doc = read_document(paper.save(tmp_path / "cols.pdf"))
+    text = text_of(doc)
+    assert 0 <= text.index("Left column opens") < text.index("Right column closes")
+    assert text.index(left[-1]) < text.index("Right column closes")
+
+
+def test_captions_are_labelled_chunks_of_their_own(tmp_path):
+    paper = titled(Paper())
+    paper.line("2 Results", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.line("Figure 3: Recall rises with the number of retrieved", LEFT, 350, 9)
+    paper.line("passages on every dataset.", LEFT, 361, 9)
+    paper.lines(["As Figure 3 shows, more passages help. The gain is largest on the smallest set.",
+                 *filler_lines(3)], LEFT, 390)
+    doc = read_document(paper.save(tmp_path / "cap.pdf"))
+    caps = [c for c in chunk_blocks(doc.blocks) if c.section_path[-1] == "Figure 3"]
+    assert [c.text for c in caps] == ["Figure 3: Recall rises with the number of retrieved passages on every dataset. "
+                                      "(In the text: As Figure 3 shows, more passages help. "
+                                      "The gain is largest on the smallest set.)"]
+    assert caps[0].section_path[1:] == ["2 Results", "Figure 3"]
+    assert "Recall rises" not in text_of(doc, "body")
+
+
+def test_table_rows_read_as_label_column_value(tmp_path):
+    paper = titled(Paper())
+    paper.line("3 Experiments", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(2), LEFT, 280)
+    for y, cells in ((320, ["System", "Precision", "Recall"]), (334, ["Baseline", "0.61", "0.42"]),
+                     (348, ["Ours", "0.78", "0.66"])):
+        for x, cell in zip((LEFT, 250, 380), cells):
+            paper.line(cell, x, y)
+    paper.line("Table 2: Precision and recall on the test set.", LEFT, 372, 9)
+    doc = read_document(paper.save(tmp_path / "table.pdf"))
+    table = [b for b in doc.blocks if b.kind == "table"]
+    assert [b.path[-1] for b in table] == ["Table 2: Precision and recall on the test set."]  # rows named by their caption
+    assert table[0].text.splitlines() == ["| Baseline | Precision: 0.61 | Recall: 0.42 |",
+                                          "| Ours | Precision: 0.78 | Recall: 0.66 |"]
+
+
+def test_title_from_layout_not_junk_metadata_and_summary_is_the_abstract(tmp_path):
+    paper = titled(Paper(title_meta="Microsoft Word - draft_v3_final.doc"), "Careful Reading of Scholarly Documents")
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    doc = read_document(paper.save(tmp_path / "junk.pdf"))
+    assert doc.title == "Careful Reading of Scholarly Documents"
+    assert doc.authors == ["Ada Lovelace", "Alan Turing"]
+    assert [b.kind for b in doc.blocks][:2] == ["front", "abstract"]
+    assert offline_summary(doc.blocks).startswith("The method is trained on a large corpus")
+    assert "Lovelace" not in offline_summary(doc.blocks)
+
+
+def test_metadata_title_used_when_it_looks_like_one_and_layout_has_none(tmp_path):
+    paper = Paper(title_meta="Sparse Adapters for Everyone").page()
+    paper.line("1 Introduction", LEFT, 90, BODY, bold=True)
+    paper.lines(filler_lines(6), LEFT, 110)
+    assert read_document(paper.save(tmp_path / "meta.pdf")).title == "Sparse Adapters for Everyone"
+    bad = Paper(title_meta="acl07.dvi").page()
+    bad.line("1 Introduction", LEFT, 90, BODY, bold=True)
+    bad.lines(filler_lines(6), LEFT, 110)
+    assert read_document(bad.save(tmp_path / "careful_notes.pdf")).title == "careful notes"
+
+
+def test_a_full_width_table_on_a_two_column_page_keeps_its_rows_whole(tmp_path):
+    paper = titled(Paper())
+    paper.page()
+    paper.line("4 Results", LEFT, 80, 12, bold=True)
+    paper.lines(filler_lines(8, 40), LEFT, 100)
+    paper.lines(filler_lines(8, 40), MID + 20, 100)
+    for y, cells in ((220, ["Corpus", "10k", "100k", "1m"]), (234, ["news", "0.40", "4.70", "24.40"])):
+        for x, cell in zip((LEFT, 230, 380, 500), cells):
+            paper.line(cell, x, y)
+    paper.line("Table 4: Hours per run by corpus size.", 200, 256, 9)
+    paper.lines(filler_lines(8, 40), LEFT, 280)
+    paper.lines(filler_lines(8, 40), MID + 20, 280)
+    table = [b for b in read_document(paper.save(tmp_path / "wide.pdf")).blocks if b.kind == "table"]
+    assert [b.text for b in table] == ["| news | 10k: 0.40 | 100k: 4.70 | 1m: 24.40 |"]
+
+
+def test_a_figures_own_text_joins_its_caption(tmp_path):
+    paper = titled(Paper())
+    paper.line("2 Results", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.line("(a) normal run", 100, 340, 7)  # panel labels drawn inside the figure, in small type
+    paper.line("(b) 200 workers killed", 100, 349, 7)
+    paper.line("Figure 2: Throughput over time.", LEFT, 360, 9)
+    paper.lines(filler_lines(3), LEFT, 390)
+    doc = read_document(paper.save(tmp_path / "panels.pdf"))
+    caps = [b for b in doc.blocks if b.kind == "caption"]
+    assert [b.text for b in caps] == ["Figure 2: Throughput over time. (In the figure: (a) normal run (b) 200 workers killed)"]
+    assert not [b for b in doc.blocks if b.kind == "figure"]

@@ -1,0 +1,70 @@
+"""The PDF reader inside ingestion and search: a reference list is never evidence, a document read
+by an older reader is read again, and on the full-text dev set every paper's title is its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.hub.ingest import Ingestor
+from core.hub.pdf import READER_VERSION
+from core.hub.readers import read_document
+from core.hub.search import Searcher
+from core.hub.store import HubStore
+from tests.hub.pdfgen import LEFT, Paper, filler_lines
+
+FULLPAPERS = Path(__file__).resolve().parents[3] / "shared" / "eval" / "fullpapers" / "dev"
+if not FULLPAPERS.is_dir():
+    FULLPAPERS = Path("/work/shared/eval/fullpapers/dev")
+
+
+def paper_with_references(path: Path) -> Path:
+    paper = Paper().page()
+    paper.line("Reading Papers With Care", 150, 80, 16, bold=True)
+    paper.line("1 Introduction", LEFT, 130, 12, bold=True)
+    paper.lines(["Parsers that read papers well are rare [1].", *filler_lines(4)], LEFT, 150)
+    paper.line("References", LEFT, 230, 12, bold=True)
+    paper.lines(["[1] Ada Lovelace. 2019. Zanzibar parsing with quokkas. In Proceedings of",
+                 "the Quokka Workshop, pages 1-9."], LEFT, 250)
+    return paper.save(path)
+
+
+def test_reference_entries_are_never_search_hits(tmp_path):
+    store = HubStore(tmp_path / "hub.sqlite3")
+    rep = Ingestor(store, embed=False).ingest([paper_with_references(tmp_path / "care.pdf")], "papers")
+    assert rep.ok and rep.added == ["care"]
+    chunks = store.doc_chunks("care")
+    assert chunks and not any("quokka" in c.text.lower() for c in chunks)
+    assert Searcher(store).search("papers", "Zanzibar parsing with quokkas", legs="lexical") == []
+    assert [h.chunk.chunk_id for h in Searcher(store).search("papers", "parsers read papers", legs="lexical")]
+
+
+def test_a_pdf_indexed_by_an_older_reader_is_read_again(tmp_path):
+    store = HubStore(tmp_path / "hub.sqlite3")
+    pdf = paper_with_references(tmp_path / "care.pdf")
+    ing = Ingestor(store, embed=False)
+    ing.ingest([pdf], "papers")
+    assert store.get_meta("reader:care") == READER_VERSION
+    assert Ingestor(store, embed=False).ingest([pdf], "papers").skipped == ["care"]
+    store.set_meta("reader:care", "pdf-1")  # as an older release left it
+    seen: list[str] = []
+    rep = Ingestor(store, embed=False).ingest([pdf], "papers", progress=lambda p, status, n: seen.append(status))
+    assert rep.updated == ["care"] and seen == [f"updated: re-read by {READER_VERSION}"]
+    assert store.document("care")["version"] == 2
+    assert Ingestor(store, embed=False).ingest([pdf], "papers").skipped == ["care"]
+
+
+@pytest.mark.skipif(not FULLPAPERS.is_dir(), reason="the full-text dev set (shared/eval/fullpapers/dev) is absent")
+def test_every_dev_paper_gets_its_own_title_and_section_names():
+    manifest = json.loads((FULLPAPERS / "manifest.json").read_text())
+    wrong = []
+    for entry in manifest["documents"]:
+        doc = read_document(FULLPAPERS / entry["file"])
+        if doc.title != entry["title"]:
+            wrong.append((entry["slug"], doc.title))
+        crumbs = {b.path[1] for b in doc.blocks if b.kind == "body" and len(b.path) > 1}
+        assert len(crumbs) >= 3, (entry["slug"], crumbs)  # the paper's own sections, not one lump
+        assert doc.references, entry["slug"]
+    assert wrong == []
