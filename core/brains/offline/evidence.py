@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, term_set
+from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, table_label, term_set
 from core.memory.hygiene import is_instruction_like
 from core.types import Intent, RetrievedContext
 from core.doc_versions import split
@@ -67,6 +67,11 @@ def context_text(ctx: RetrievedContext) -> str:
     return f"{ctx.title}\n{ctx.breadcrumb}\n{ctx.content}"
 
 
+def chunk_sentences(ctx: RetrievedContext) -> list[str]:
+    """A chunk's candidate sentences; a table's rows each name the table (from the breadcrumb)."""
+    return split_sentences(ctx.content, table=table_label(ctx.breadcrumb))
+
+
 def _compact(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
@@ -117,7 +122,7 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     latin = [t for t in terms if t.isascii()]
     # Words scattered over a chunk vouch for it; when a named thing is nowhere to be found they
     # must meet in one sentence ("parameters" here and "technical report" there is no answer).
-    scopes = [term_set(s) for s in split_sentences(ctx.content)] if absent else [term_set(text)]
+    scopes = [term_set(s) for s in chunk_sentences(ctx)] if absent else [term_set(text)]
     for have in scopes:
         # A Chinese question with its terms in English is judged on either vocabulary.
         for group in ([terms, latin] if latin and len(latin) < len(terms) else [terms]):
@@ -166,7 +171,7 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
     for i, ctx in enumerate(contexts):
         if i not in keep:
             continue
-        for pos, text in enumerate(split_sentences(ctx.content)):
+        for pos, text in enumerate(chunk_sentences(ctx)):
             if (len(text.split()) < 4 and not re.search(r"[\u4e00-\u9fff]{6,}", text)) or is_metadata(text):
                 continue
             if is_instruction_like(text):  # a planted "ignore previous instructions…" is no evidence

@@ -137,35 +137,102 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b)
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a chunk; Markdown headings and table rules are dropped, bullets unwrapped, and
-    each table row reads as one sentence with its header (``Model: X; Accuracy: 0.91.``)."""
+_ROW_BREAK = re.compile(r"(?<=\|)\s+(?=\|)")  # "| a | b | | c | d |": rows a chunk joined on one line
+_TABLE_CRUMB = re.compile(r"^(Table\s*[\dIVX]+[a-z]?)\s*[:.]\s*(.+)$|^Table, (p\. \d+)$", re.I)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line[1:-1])]
+
+
+def _is_rule(line: str) -> bool:
+    return line.startswith("|") and all(set(c) <= set("-: ") for c in _cells(line))
+
+
+def table_label(breadcrumb: str) -> str:
+    """The table a chunk's rows belong to, named from the breadcrumb's last part: the PDF reader
+    files a table's rows under its caption ("Table 2: Runtime of …" → "Table 2 (Runtime of …)"),
+    or under "Table, p. 3" when it found none; "" for a chunk that is not a table's."""
+    m = _TABLE_CRUMB.match(breadcrumb.rsplit(" > ", 1)[-1].strip())
+    if not m:
+        return ""
+    return f"{m.group(1)} ({m.group(2).strip()})" if m.group(1) else f"the table on {m.group(3)}"
+
+
+def row_sentence(cells: list[str], table: str = "") -> str:
+    """A table row without a header row as one sentence: its label, then its cells (a cell the
+    reader named after its column reads ``column value``), prefixed with the table it sits in,
+    so the row carries the words of its label, its columns and its caption
+    (``In Table 2 (Runtime …), Add Highway: Logistic 4.177, MaxEnt 3.093.``)."""
+    cells = [c for c in cells if c]
+    if not cells:
+        return ""
+    rest = [re.sub(r"^([^:]{1,60}):\s+", r"\1 ", c) for c in cells[1:]]
+    body = f"{cells[0]}: {', '.join(rest)}" if rest else cells[0]
+    body = body.rstrip(" .;,")
+    return f"In {table}, {body}." if table else f"{body}."
+
+
+def split_sentences(text: str, *, table: str = "") -> list[str]:
+    """Sentences of a chunk; Markdown headings and table rules are dropped, bullets unwrapped.
+
+    A Markdown table (a header row, then a rule) reads one sentence a row with its header
+    (``Model: X; Accuracy: 0.91.``). Table rows without a rule under a header (a PDF table's
+    ``| label | column: value |`` rows, several to a line once chunked) read one sentence a row
+    by :func:`row_sentence`, named after ``table`` (see :func:`table_label`).
+    """
     out: list[str] = []
     header: list[str] | None = None
-    for raw_line in text.splitlines():
-        line = raw_line.strip()
+    lines = [ln.strip() for ln in text.splitlines()]
+    for n, line in enumerate(lines):
         if line.startswith("|") and line.endswith("|") and len(line) > 1:
-            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line[1:-1])]
-            if all(set(c) <= set("-: ") for c in cells):
+            if _is_rule(line):
                 continue
-            if header is None:
-                header = cells
-            elif any(cells):
-                out.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells) if c) + ".")
+            if header is None and n + 1 < len(lines) and _is_rule(lines[n + 1]):
+                header = _cells(line)
+            elif header is not None:
+                cells = _cells(line)
+                if any(cells):
+                    out.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells) if c) + ".")
+            else:
+                rows = [_cells(r) for r in _ROW_BREAK.split(line) if r.startswith("|") and r.endswith("|") and len(r) > 1]
+                out += [s for s in (row_sentence(r, table) for r in rows) if s]
             continue
         header = None
         if not line or line.startswith("#") or set(line) <= set("|-: "):
             continue
         line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
-        protected = line
-        for i, abbr in enumerate(_ABBREVIATIONS):
-            protected = protected.replace(abbr, abbr.replace(".", f"\x00{i}\x00"))
-        protected = re.sub(r"(\d)\.(\d)", "\\1\x01\\2", protected)
-        for piece in _SENT_END.split(protected):
-            piece = re.sub(r"\x00\d+\x00", ".", piece).replace("\x01", ".").strip()
-            if piece:
-                out.append(piece)
+        for part in caption_parts(line):
+            protected = part
+            for i, abbr in enumerate(_ABBREVIATIONS):
+                protected = protected.replace(abbr, abbr.replace(".", f"\x00{i}\x00"))
+            protected = re.sub(r"(\d)\.(\d)", "\\1\x01\\2", protected)
+            for piece in _SENT_END.split(protected):
+                piece = re.sub(r"\x00\d+\x00", ".", piece).replace("\x01", ".").strip()
+                if piece:
+                    out.append(piece)
     return out
+
+
+_IN_FIGURE, _IN_TEXT = "(In the figure: ", "(In the text: "
+
+
+def caption_parts(line: str) -> list[str]:
+    """A caption line as the PDF reader writes it — ``Figure 3: caption (In the figure: drawn
+    labels) (In the text: sentences that discuss it)`` — as its parts to read as sentences: the
+    caption, ended as a sentence, then the discussing sentences. The figure's drawn labels are
+    not statements, so they are no candidate sentence (they stay in the chunk for retrieval and
+    support). Any other line is returned whole."""
+    fig, txt = line.find(_IN_FIGURE), line.find(_IN_TEXT)
+    if fig < 0 and txt < 0:
+        return [line]
+    cut = min(i for i in (fig, txt) if i >= 0)
+    caption = line[:cut].rstrip()
+    parts = [caption if caption.endswith((".", "!", "?")) else caption + "."] if caption else []
+    if txt >= 0:
+        said = line[txt + len(_IN_TEXT):].rstrip()
+        parts.append(said[:-1] if said.endswith(")") else said)
+    return parts
 
 
 def strip_markers(text: str) -> str:

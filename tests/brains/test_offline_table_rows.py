@@ -1,0 +1,88 @@
+"""The offline brain reads a PDF's table rows and captions as answer sentences.
+
+The chunks are made as the hub makes them from an invented paper: the PDF reader's table text
+(``| row label | column: value |`` rows filed under the table's caption) and caption text, cut by
+the real chunker, which puts a table's rows on one line.
+"""
+
+from __future__ import annotations
+
+from core.brains.base import SynthesisRequest
+from core.brains.offline import OfflineBrain
+from core.brains.offline.critic import claims, support
+from core.brains.offline.evidence import profile, relevant_indexes
+from core.brains.offline.text import split_sentences, table_label
+from core.hub.chunking import chunk_blocks
+from core.hub.pdf import _table_text
+from core.hub.readers import Block
+from core.state import Intent, RetrievedContext
+
+TITLE = "Burrow: Scheduling Batch Jobs on Shared Clusters"
+CAPTION = "Table 2: Queueing delay of the Burrow scheduler on three workloads"
+ROWS = [["Workload", "Median delay", "Tail delay"],
+        ["Interactive", "12 ms", "85 ms"],
+        ["Nightly batch", "340 ms", "2.9 s"],
+        ["Mixed", "57 ms", "610 ms"]]
+
+
+def chunk(block: Block, n: int) -> RetrievedContext:
+    (piece,) = chunk_blocks([block])  # the real chunker: one chunk, rows joined as the hub stores them
+    return RetrievedContext(content=piece.text, source="/papers/burrow.pdf", title=TITLE, doc_id="burrow",
+                            chunk_id=f"burrow#{n}", breadcrumb=" > ".join(piece.section_path))
+
+
+TABLE = chunk(Block([TITLE, "5 Evaluation", CAPTION], _table_text(ROWS), 7, kind="table"), 1)
+BODY = chunk(Block([TITLE, "5 Evaluation"], "We run every workload for one week on a cluster of 400 machines. "
+                   "Burrow keeps a separate queue per tenant and admits jobs in order of their deadlines.",
+                   7, kind="body"), 2)
+FIGURE = chunk(Block([TITLE, "4 Design", "Figure 3"],
+                     "Figure 3: The admission path of a job through the tenant queues and the placement stage "
+                     "(In the figure: q1 q2 q3 admit place) (In the text: Figure 3 follows one job from "
+                     "submission to placement. Each job waits in the queue of its tenant.)", 5, kind="caption"), 3)
+
+
+def answer(question: str, contexts: list[RetrievedContext]) -> str:
+    intent = Intent(type="factual", confidence=0.9, reformulated_query=question)
+    return OfflineBrain().compose(SynthesisRequest(kind="simple", question=question, intent=intent, contexts=contexts))
+
+
+def test_rows_joined_on_one_line_read_one_sentence_each_named_after_their_table() -> None:
+    assert TABLE.content.count("\n") == 0 and TABLE.content.startswith("| Interactive |")
+    label = table_label(TABLE.breadcrumb)
+    assert label == "Table 2 (Queueing delay of the Burrow scheduler on three workloads)"
+    rows = split_sentences(TABLE.content, table=label)
+    assert rows == [f"In {label}, Interactive: Median delay 12 ms, Tail delay 85 ms.",
+                    f"In {label}, Nightly batch: Median delay 340 ms, Tail delay 2.9 s.",
+                    f"In {label}, Mixed: Median delay 57 ms, Tail delay 610 ms."]
+    # a Markdown table (header row, then a rule) keeps its header-led reading
+    assert split_sentences("| Model | Accuracy |\n|---|---|\n| X | 0.91 |") == ["Model: X; Accuracy: 0.91."]
+
+
+def test_a_question_about_a_cell_is_answered_with_its_row_and_citation() -> None:
+    text = answer("What is the tail delay of Burrow for the nightly batch workload?", [BODY, TABLE])
+    first = text.split("\n\n")[0]
+    assert "Nightly batch: Median delay 340 ms, Tail delay 2.9 s [2]." in first
+    found, _ = claims(first)
+    assert found and all(support(c, [BODY, TABLE]) == (True, "") for c in found)  # caption words: the breadcrumb's
+
+
+def test_a_row_chunk_is_about_what_its_caption_names() -> None:
+    """When a name of the question is in no chunk, its other words must meet in one sentence:
+    a row's words meet the caption's words in its row sentence."""
+    q = "What queueing delay does Burrow reach on the mixed workload with Quokka placement?"
+    prof = profile(q, Intent(type="factual", confidence=0.9, entities=["Burrow", "Quokka"], reformulated_query=q))
+    assert relevant_indexes([TABLE], prof) == [0]
+    uncaptioned = TABLE.model_copy(update={"breadcrumb": f"{TITLE} > 5 Evaluation"})
+    assert relevant_indexes([uncaptioned], prof) == []  # the row alone does not say "queueing"
+
+
+def test_a_caption_answers_a_question_about_its_figure_as_a_sentence_of_its_own() -> None:
+    assert split_sentences(FIGURE.content)[:2] == [
+        "Figure 3: The admission path of a job through the tenant queues and the placement stage.",
+        "Figure 3 follows one job from submission to placement."]
+    # a long caption the chunker cut: the next chunk opens inside the figure's drawn labels
+    assert split_sentences("(In the figure: q1 q2 admit) (In the text: Each job waits in its queue.)") == [
+        "Each job waits in its queue."]
+    text = answer("What does Figure 3 of the Burrow paper show?", [BODY, FIGURE])
+    assert text.startswith("Figure 3: The admission path of a job through the tenant queues and the placement stage [2].")
+    assert "q1 q2" not in text and "(In the" not in text
