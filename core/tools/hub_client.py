@@ -94,7 +94,7 @@ class HubClient:
         self._errlog: TextIO | None = None
         self._lock = asyncio.Lock()
         self._generation = 0
-        self._batcher = SearchBatcher(self.call, lambda: BATCH in self._tools)
+        self._batcher = SearchBatcher(lambda tool, args: self.call(tool, args), lambda: BATCH in self._tools)
         self._lost: asyncio.Event | None = None  # set when this session's connection is lost
         self._lost_reason = ""
         self._refused: str | None = None  # the server's refusal line (bad token, too large, busy)

@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 
+from core.hub.auth import read_token, token_path
 from tests.hub.helpers import REPO, server_env
 from tests.hub.test_deadlines import free_port, stop, wait_port
 
@@ -39,8 +40,10 @@ def test_a_store_that_fails_mid_run_fails_ask_with_one_line(sqlite_hub_home, tmp
         wait_port(port, hub)
         with sqlite3.connect(db, timeout=60) as conn:  # the backend breaks under the running hub
             conn.execute("ALTER TABLE chunks RENAME TO chunks_lost")
+        token = read_token(token_path(tmp_path))  # the hub's data dir is not the asker's
         ask = subprocess.run([sys.executable, "-m", "paperpilot_tui.cli.main", "ask", "--config", str(config),
-                              "--llm", "offline", "What rank does LoRA use?"], cwd=REPO, env=server_env(home),
+                              "--llm", "offline", "What rank does LoRA use?"], cwd=REPO,
+                             env=server_env(home) | {"PAPERPILOT_HUB_TOKEN": token},
                              capture_output=True, text=True, timeout=300)
     finally:
         stop(hub)
