@@ -57,7 +57,8 @@ def hub_row(transport: str, tries: int, indexed: Path, call_timeout: float = 30,
     """``faults_hub.hub_kills`` as a row: nothing is stored by these tries, so lost is n/a. ``how``:
     ``kill`` (a dead hub) or ``stop`` (a hung one: SIGSTOPped mid-query, alive but silent)."""
     c = hub_kills(transport, tries, indexed, call_timeout=call_timeout, how=how)
-    notes = (f"{c['answered']} answered, slowest exit {c['max_exit_s']} s after the kill (bound "
+    fault = "the kill" if how == "kill" else "SIGSTOP"
+    notes = (f"{c['answered']} answered, slowest exit {c['max_exit_s']} s after {fault} (bound "
              f"{call_timeout + 5:g} s)" + (f", {c['skipped']} skipped" if c["skipped"] else ""))
     if c["examples"]:
         notes += f"; e.g. {c['examples'][0][:160]}"
