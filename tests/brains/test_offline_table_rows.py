@@ -86,3 +86,12 @@ def test_a_caption_answers_a_question_about_its_figure_as_a_sentence_of_its_own(
     text = answer("What does Figure 3 of the Burrow paper show?", [BODY, FIGURE])
     assert text.startswith("Figure 3: The admission path of a job through the tenant queues and the placement stage [2].")
     assert "q1 q2" not in text and "(In the" not in text
+
+
+def test_an_ordinary_chunks_title_and_section_do_not_back_a_claim() -> None:
+    """Only a table row reads its caption as part of the evidence: a claim made of an ordinary
+    chunk's title and section words is not supported by that chunk's text."""
+    from core.brains.offline.critic import Claim
+
+    title_words = Claim(f"{TITLE} evaluation [1].")
+    assert not support(title_words, [BODY])[0]

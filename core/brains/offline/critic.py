@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.evidence import context_text, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
+from core.brains.offline.evidence import chunk_sentences, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
 from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.compose import MISSING_CELL
@@ -69,8 +69,9 @@ def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
 
 
 def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
-    """Whether a claim is cited, in range, and lexically backed by what it cites (its text and
-    breadcrumb, as :func:`core.citations.evidence_text` reads a chunk: a table row's caption)."""
+    """Whether a claim is cited, in range, and lexically backed by what it cites: the chunk's text
+    as the brain reads it (a table row names its table, so a row's caption words count; the
+    breadcrumb of an ordinary chunk does not, which would let a title's words back any claim)."""
     marks = markers(claim.text)
     if not marks:
         return False, "uncited"
@@ -79,7 +80,8 @@ def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
         return False, f"marker [{bad[0]}] is out of range ({len(contexts)} sources)"
     have: set[str] = set()
     for m in marks:
-        have |= term_set(context_text(contexts[m - 1]))
+        ctx = contexts[m - 1]
+        have |= term_set(" ".join([ctx.content, *chunk_sentences(ctx)]))
     ratio = word_share(claim.text, have)
     return (ratio >= SUPPORT_MIN, "" if ratio >= SUPPORT_MIN else f"only {ratio:.0%} of its words occur in the cited source")
 
