@@ -24,12 +24,12 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 from bench.faults_common import CLI, ROOT, env_for, home_with_hub, killpg, row, settings_file
+from bench.faults_hub import _free_port, _listening
 
 STRANGER = 65534
 PYTHON = "/usr/bin/python3"
@@ -60,20 +60,6 @@ except OSError:
     pass
 open(out, "wb").write(got)
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _listening(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
 
 
 def _as_stranger(script: str, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
