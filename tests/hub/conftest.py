@@ -36,12 +36,12 @@ def hub_backend(request) -> str:
     return getattr(request, "param", "sqlite")
 
 
-@pytest.fixture(scope="session")
-def pg_cluster():
-    """One embedded PostgreSQL (pgserver's binaries, pgvector) for the session; skips if none starts."""
+def start_cluster(prefix: str):
+    """A running embedded PostgreSQL (pgserver's binaries, pgvector) in a fresh temporary folder, and
+    that folder; skips the test if none starts. The caller stops it and removes the folder."""
     from core.hub.pg.embedded import Cluster, EmbeddedError
 
-    root = Path(tempfile.mkdtemp(prefix="pp-pg-"))
+    root = Path(tempfile.mkdtemp(prefix=prefix))
     root.chmod(0o711)  # as root the server runs as nobody, who must reach its directory
     cluster = Cluster(root / "pg", user="nobody" if os.geteuid() == 0 else None)
     try:
@@ -49,6 +49,13 @@ def pg_cluster():
     except (EmbeddedError, ImportError) as exc:
         shutil.rmtree(root, ignore_errors=True)
         pytest.skip(f"no PostgreSQL server could be started here: {exc}")
+    return cluster, root
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One embedded PostgreSQL for the session; skips if none starts."""
+    cluster, root = start_cluster("pp-pg-")
     yield cluster
     cluster.stop()
     shutil.rmtree(root, ignore_errors=True)

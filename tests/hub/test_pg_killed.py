@@ -9,12 +9,10 @@ line naming the database and what to do.
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -22,7 +20,7 @@ import psutil
 import pytest
 
 from core.hub import auth
-from tests.hub.conftest import _indexed_home, new_database
+from tests.hub.conftest import _indexed_home, new_database, start_cluster
 from tests.hub.helpers import REPO, server_env
 from tests.hub.test_deadlines import free_port, stop, wait_port
 
@@ -31,16 +29,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SI
 
 @pytest.fixture
 def cluster():
-    from core.hub.pg.embedded import Cluster, EmbeddedError
-
-    root = Path(tempfile.mkdtemp(prefix="pp-pgkill-"))
-    root.chmod(0o711)  # as root the server runs as nobody, who must reach its directory
-    cluster = Cluster(root / "pg", user="nobody" if os.geteuid() == 0 else None)
-    try:
-        cluster.ensure_running()
-    except (EmbeddedError, ImportError) as exc:
-        shutil.rmtree(root, ignore_errors=True)
-        pytest.skip(f"no PostgreSQL server could be started here: {exc}")
+    cluster, root = start_cluster("pp-pgkill-")  # its own: the test kills it
     yield cluster
     _kill(cluster)
     shutil.rmtree(root, ignore_errors=True)
