@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from core.hub.chunking import chunk_blocks, offline_summary
 from core.limits import LimitExceeded, check_bytes, ingest_limit
-from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document, reader_version
+from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document, reader_version, references_json
 from core.hub.store import HubStore, NewChunk
 from core.hub.versions import KEEP_VERSIONS
 from core.redact import Redactor
@@ -332,6 +332,8 @@ class Ingestor:
                 progress(p.path, f"updated: re-read by {reader_version(p.path)}" if p.path in self._reread else status,
                          doc.pages or 1)
             self._mark_reader(doc_id, p.path)
+            if doc.doc_type == "pdf":  # a paper's parsed reference list, for its summary (and the library)
+                self.store.set_meta(f"references:{doc_id}", references_json(doc.references))
 
     def _unchanged(self, old: dict | None, digest: str, path: Path) -> bool:
         """Same content, and read by this version of its type's reader (a PDF indexed by an older

@@ -57,6 +57,15 @@ def reader_version(path: Path) -> str:
     return ""
 
 
+def references_json(references: list) -> str:
+    """A parsed reference list as the hub stores it (one JSON object per entry, without the raw text)."""
+    import dataclasses
+    import json
+
+    rows = [{k: v for k, v in dataclasses.asdict(r).items() if k != "text" and v not in (None, "")} for r in references]
+    return json.dumps(rows, ensure_ascii=False)
+
+
 def read_document(path: Path) -> ParsedDoc:
     kind = SUFFIXES.get(path.suffix.lower())
     if kind is None:

@@ -133,6 +133,8 @@ class DocumentSummary(BaseModel):
     # sentences of the document that read like instructions to a model (core.memory.hygiene), at most 3:
     # the agent learns no fact from such a document
     instruction_like: list[str] = Field(default_factory=list)
+    # a PDF's parsed reference list (label, authors, title, year, venue, doi, arxiv as found)
+    references: list[dict] = Field(default_factory=list)
 
 
 class SectionNode(BaseModel):

@@ -177,7 +177,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
 
     @mcp.tool(description="Title, source, authors/year, pages, sections, a short summary and the kept versions "
                           "(number, date, chunk count, content hash) of one document, and its sentences that read "
-                          "like instructions to a model, if any. "
+                          "like instructions to a model, if any, and a PDF's parsed reference list. "
                           "doc_id may also be a chunk_id of that document.")
     async def get_document_summary(doc_id: str, collection: Coll = "default") -> Annotated[
             CallToolResult, render.DocumentSummary]:
@@ -190,7 +190,8 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
             "", "**Versions:**" if s.versions else "",
             *[f"- v{v.version} · {v.created_at} · {v.chunk_count} chunks · sha256 {v.content_hash[:12]}"
               + (" · current" if v.current else "") for v in s.versions],
-            f"**Reads like instructions:** {len(s.instruction_like)} sentence(s)" if s.instruction_like else ""]))
+            f"**Reads like instructions:** {len(s.instruction_like)} sentence(s)" if s.instruction_like else "",
+            f"**References:** {len(s.references)} entries" if s.references else ""]))
         return render.structured(s, text)
 
     @mcp.tool(description="Exact (every keyword verbatim, case-insensitive) or fuzzy (any keyword, "

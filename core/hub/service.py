@@ -8,6 +8,8 @@ Bad arguments raise :class:`HubError` (the server turns it into ``isError=true``
 
 from __future__ import annotations
 
+import json
+
 import logging
 import threading
 from pathlib import Path
@@ -241,7 +243,8 @@ class Hub:
             doc_id=doc["doc_id"], collection=doc["collection"], title=doc["title"], source=doc["path"],
             doc_type=doc["doc_type"], version=doc["version"], authors=doc["authors"], year=doc["year"],
             pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "",
-            url=doc.get("url"), instruction_like=instruction_sentences([c.text for c in chunks]))
+            url=doc.get("url"), instruction_like=instruction_sentences([c.text for c in chunks]),
+            references=json.loads(self.store.get_meta(f"references:{doc['doc_id']}") or "[]"))
 
     def structure(self, doc_id: str, collection: str | None = None) -> render.DocumentStructure:
         doc = self._document(doc_id, collection)

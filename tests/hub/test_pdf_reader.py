@@ -124,7 +124,8 @@ def test_reference_list_is_kept_apart_and_parsed(tmp_path):
     assert (second.year, second.arxiv, second.title) == (2021, "2101.01234", "Automated fact-checking of scientific claims")
     assert third.venue == "Journal of Machines"
     body = text_of(doc, "body")
-    assert "Earlier parsers [ref 1] and later ones [ref 2, 3] read papers badly." in body
+    assert ("Earlier parsers [ref 1: Lovelace, 2019] and later ones "
+            "[ref 2: Turing and Hopper, 2021; 3: Hopper, 2020] read papers badly.") in body
     assert not MARKER_GROUP.search(body)  # never read as PaperPilot's own [n]
 
 

@@ -68,3 +68,16 @@ def test_every_dev_paper_gets_its_own_title_and_section_names():
         assert len(crumbs) >= 3, (entry["slug"], crumbs)  # the paper's own sections, not one lump
         assert doc.references, entry["slug"]
     assert wrong == []
+
+
+def test_a_papers_reference_list_comes_back_in_its_summary_and_its_markers_name_the_work(tmp_path):
+    from core.hub.service import Hub
+
+    store = HubStore(tmp_path / "hub.sqlite3")
+    Ingestor(store, embed=False).ingest([paper_with_references(tmp_path / "care.pdf")], "papers")
+    assert any("rare [ref 1: Lovelace, 2019]." in c.text for c in store.doc_chunks("care"))
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    (entry,) = hub.summary("care", "papers").references
+    assert entry == {"label": "1", "authors": "Ada Lovelace", "title": "Zanzibar parsing with quokkas",
+                     "year": 2019, "venue": "In Proceedings of the Quokka Workshop, pages 1-9"}

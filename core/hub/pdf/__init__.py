@@ -21,7 +21,7 @@ from pathlib import Path
 from core.hub.pdf import clean
 from core.hub.pdf.layout import SOFT_HYPHEN
 
-READER_VERSION = "pdf-2"
+READER_VERSION = "pdf-3"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -61,6 +61,7 @@ def read_pdf(path: Path):
     ref_lines = [ln for p in walker.pieces if p.kind == "references" for ln in p.lines]
     entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
     doc.references = [parse_entry(e) for e in entries]
+    by_label = {r.label: r for r in doc.references if r.label}
     captions = [p for p in walker.pieces if p.kind == "caption"]
     inside: dict[int, list[str]] = {}  # a figure's own short text (sub-captions, labels), by caption piece
     for piece in walker.pieces:
@@ -81,7 +82,7 @@ def read_pdf(path: Path):
         if piece.kind == "references":
             doc.blocks.append(Block(crumb, text, piece.page, kind="references"))
             continue
-        text = mark_citations(text)
+        text = mark_citations(text, by_label)
         if piece.kind == "caption":
             body_text = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
             within = " ".join(inside.get(id(piece), []))

@@ -39,7 +39,8 @@ def split_entries(lines: list[Line], join) -> list[str]:
     """The reference list's lines (reading order) as one string per entry; ``join`` joins lines."""
     if not lines:
         return []
-    labelled = sum(1 for ln in lines if _LABEL.match(ln.text)) >= max(2, len(lines) // 6)
+    # a labelled list starts with a label, and labels recur (a one-entry list is labelled too)
+    labelled = bool(_LABEL.match(lines[0].text)) and sum(1 for ln in lines if _LABEL.match(ln.text)) >= max(1, len(lines) // 6)
     entries: list[list[str]] = []
     indent = _hanging_indent(lines)
     prev: Line | None = None
@@ -72,7 +73,12 @@ def _hanging_indent(lines: list[Line]) -> bool:
 
 
 def parse_entry(text: str) -> Reference:
-    """Fields of one entry, as far as its punctuation shows them."""
+    """Fields of one entry, as far as its punctuation shows them.
+
+    Two layouts are common: "Authors. Year. Title. Venue." (ACL) and "Authors. Title. Venue, Year."
+    (numbered styles). The author block ends at the first period that closes a word (a surname, not
+    an initial) or an initial followed by a title's first word; the title runs to the next sentence end.
+    """
     label = None
     m = _LABEL.match(text)
     if m:
@@ -86,20 +92,88 @@ def parse_entry(text: str) -> Reference:
     y = _YEAR.search(text)
     if y:
         ref.year = int(y.group(1))
+    end = _authors_end(text)
+    if y and (end is None or y.start() <= end + 2):  # "Authors. 2019. Title. Venue." / "Authors (2019). Title."
         head, tail = text[: y.start()], text[y.end():]
         ref.authors = head.strip(" .,(")
-        parts = [p.strip() for p in re.split(r"(?<=[.?!])\s+(?=[A-Z“\"]|ar[Xx]iv|doi|https?:)", tail.strip(" .,)")) if p.strip()]
+        parts = _sentences(tail.strip(" .,)"))
         if parts:
             ref.title = parts[0].strip(" .“”\"")
             ref.venue = " ".join(parts[1:2]).strip(" .,")
+    elif end is not None:  # "Authors. Title. Venue, 2019."
+        ref.authors = text[:end].strip(" .,")
+        parts = _sentences(text[end + 1:].strip())
+        ref.title = parts[0].strip(" .“”\"") if parts else ""
+        venue = " ".join(parts[1:2]).strip(" .,")
+        ref.venue = _YEAR_TAIL.sub("", venue).strip(" .,") if venue else ""
     else:
-        parts = [p.strip() for p in re.split(r"(?<=[a-z\]]\.)\s+", text) if p.strip()]
-        ref.authors = parts[0].strip(" .") if parts else ""
-        ref.title = parts[1].strip(" .") if len(parts) > 1 else ""
-        ref.venue = parts[2].strip(" .") if len(parts) > 2 else ""
+        ref.authors = text.strip(" .")
     return ref
 
 
-def mark_citations(text: str) -> str:
-    """A paper's numeric citation markers as ``[ref n]`` (never PaperPilot's own ``[n]``)."""
-    return _MARKER.sub(lambda m: f"[ref {m.group(1)}]" if not m.group(1).startswith("0") else m.group(0), text)
+_YEAR_TAIL = re.compile(r"[,\s(]*(?:19[5-9]\d|20[0-4]\d)[a-z]?\)?\.?$")
+_WORD_END = re.compile(r"(?<=[a-z\u00c0-\u024f'’\-]{2})\.\s+|\.\s+(?=[A-Z“\"][a-z]+ (?!and\b)[a-z])|(?<=\.)[”\"]?\s+(?=[“\"])")
+
+
+def _authors_end(text: str) -> int | None:
+    """Index of the period that closes the author block (None when there is none)."""
+    for m in _WORD_END.finditer(text):
+        before = text[: m.start()].rstrip()
+        if before.endswith(("et al", " al")):
+            continue
+        return m.start()
+    return None
+
+
+def _sentences(text: str) -> list[str]:
+    return [p.strip() for p in re.split(r"(?<=[.?!])\s+(?=[A-Z“\"]|ar[Xx]iv|doi|https?:)", text) if p.strip()]
+
+
+def short_cite(ref: Reference) -> str:
+    """"Lovelace, 2019", "Turing and Hopper, 2021", "Portilla et al., 2003" (authors' surnames, year)."""
+    names = _surnames(ref.authors)
+    if not names:
+        return ""
+    who = names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if len(names) == 2 else f"{names[0]} et al."
+    return f"{who}, {ref.year}" if ref.year else who
+
+
+_INITIALS = re.compile(r"^(?:[A-Z]\.?\s*-?)+$")
+
+
+def _surnames(authors: str) -> list[str]:
+    """Surnames from "J. Portilla, V. Strela and E.P. Simoncelli" or "Abbeel, P. and Ng, A. Y."."""
+    text = re.sub(r"\bet al\.?", "", authors).strip(" ,.")
+    if not text:
+        return []
+    pieces = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", text) if p.strip()]
+    out: list[str] = []
+    i = 0
+    while i < len(pieces):
+        piece = pieces[i]
+        nxt = pieces[i + 1] if i + 1 < len(pieces) else ""
+        if nxt and _INITIALS.match(nxt) and not _INITIALS.match(piece):  # "Abbeel, P." — surname first
+            out.append(piece)
+            i += 2
+            continue
+        words = [w for w in piece.split() if not _INITIALS.match(w)]
+        if words:
+            out.append(words[-1])
+        i += 1
+    return out
+
+
+def mark_citations(text: str, refs: dict[str, Reference] | None = None) -> str:
+    """A paper's numeric citation markers as ``[ref n]`` (never PaperPilot's own ``[n]``); where the
+    reference list resolves a marker of one or two labels, the cited work is named:
+    ``[ref 3: Portilla et al., 2003]``."""
+    def sub(m: re.Match) -> str:
+        group = m.group(1)
+        if group.startswith("0"):
+            return m.group(0)
+        labels = [x.strip() for x in re.split(r"\s*,\s*", group)]
+        named = [f"{x}: {c}" for x in labels if refs and x in refs and (c := short_cite(refs[x]))]
+        if named and len(named) == len(labels) <= 2:
+            return f"[ref {'; '.join(named)}]"
+        return f"[ref {group}]"
+    return _MARKER.sub(sub, text)
