@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from paperpilot_tui.cli.common import (
@@ -44,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     stop.set_defaults(run=_stop)
     st = hub.add_parser("status", help="the daemon (running or not), collections, document and chunk counts")
     st.add_argument("--collection", metavar="NAME", help="also list this collection's documents")
+    st.add_argument("--json", action="store_true", help="print one JSON object")
     st.set_defaults(run=_status)
     tp = hub.add_parser("topics", help="a collection's topics; with --name the LLM names them and the hub keeps the names")
     tp.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
@@ -164,21 +166,29 @@ def _status(args: argparse.Namespace) -> int:
     store = _store(args)
     from core import paths
 
+    names = store.collections()
+    if args.collection and args.collection not in names:
+        return fail(f"unknown collection {args.collection!r}", EXIT_FAILED)
+    stats = {name: store.stats(name) for name in names}
+    if args.json:
+        say(json.dumps({
+            "daemon": daemon_line(paths.home()), "database": str(store.path),
+            "collections": [{"name": n, **{k: st[k] for k in ("document_count", "chunk_count", "embedded_chunks")},
+                             **({"documents": [{k: d[k] for k in ("doc_id", "version", "title", "path")}
+                                               for d in store.documents(n)]} if args.collection == n else {})}
+                            for n, st in stats.items()]}, ensure_ascii=False, indent=2, default=str))
+        return EXIT_OK
     say(daemon_line(paths.home()))
     say(f"database: {store.path}")
-    names = store.collections()
     if not names:
         say("no collections yet (the bundled notes are indexed when the hub first starts)")
-    for name in names:  # stored names, titles and paths: said through the terminal sanitizer
-        st = store.stats(name)
+    for name, st in stats.items():  # stored names, titles and paths: said through the terminal sanitizer
         say(f"{name}: {st['document_count']} documents, {st['chunk_count']} chunks, "
             f"{st['embedded_chunks']} embedded")
         if args.collection == name:
             for d in store.documents(name):
                 say(f"  {d['doc_id']}  v{d['version']}  {clean(d['title'], multiline=False)}  "
                     f"({clean(str(d['path']), multiline=False)})")
-    if args.collection and args.collection not in names:
-        return fail(f"unknown collection {args.collection!r}", EXIT_FAILED)
     return EXIT_OK
 
 

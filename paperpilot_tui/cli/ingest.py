@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from paperpilot_tui.cli.common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit,
@@ -36,6 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--force", action="store_true", help="re-index files even when unchanged")
     p.add_argument("--no-embed", action="store_true",
                    help="skip embeddings now (the hub server embeds missing chunks when it starts)")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as one JSON object")
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
     p.set_defaults(run=run)
 
@@ -75,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
     if ingestor.summary_errors:
         say(f"paperpilot: LLM summaries failed for {len(ingestor.summary_errors)} file(s), offline summaries "
               f"kept ({ingestor.summary_errors[0]})", file=sys.stderr)
+    if args.json:
+        say(json.dumps({"collection": args.collection, "added": report.added, "updated": report.updated,
+                        "unchanged": report.skipped, "failed": [{"path": str(p), "reason": r} for p, r in report.failed],
+                        "pages": report.pages, "chunks": report.chunks, "seconds": round(seconds, 2)},
+                       ensure_ascii=False, indent=2))
+        return EXIT_OK if report.ok else EXIT_FAILED
     say(f"collection {args.collection!r}: {len(report.added)} added, {len(report.updated)} updated, "
           f"{len(report.skipped)} unchanged, {len(report.failed)} failed "
           f"({report.pages} pages, {report.chunks} chunks in {seconds:.1f} s, "

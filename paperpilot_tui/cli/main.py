@@ -43,6 +43,9 @@ examples:
 data lives in $PAPERPILOT_HOME (default: your platform's data dir); settings in
 ~/.config/paperpilot/settings.yaml or --config FILE; only the keys you set change (every key and
 default: config/settings.yaml in the source, or the models in core/config.py).
+
+global options (--config, --offline, --llm, --json) may come before or after the command.
+exit codes: 0 ok · 1 a command failed · 2 usage or config error · 3 a backend (LLM, hub) is unreachable
 """
 
 
@@ -65,10 +68,38 @@ def build_parser() -> argparse.ArgumentParser:
                         help="keep everything local whatever --llm, the settings or OPENAI_API_KEY say: the "
                              "offline brain, offline document summaries, no model downloads (an MCP server "
                              "you configured at a remote URL is still asked)")
+    parser.add_argument("--json", action="store_true",
+                        help="print data as JSON (for commands that print data; also accepted after the command)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         importlib.import_module(f"paperpilot_tui.cli.{name}").register(sub)
+    _spread_globals(parser)
     return parser
+
+
+def _spread_globals(parser: argparse.ArgumentParser) -> None:
+    """Let ``--config``, ``--offline`` and ``--llm`` come before or after the command, at any depth
+    (``paperpilot sessions list --config F``), and ``--json`` after any command that prints data.
+
+    Each subcommand parser gets the option unless it defines its own; the default is SUPPRESS, so a
+    value given before the command is not reset by a subparser that did not see it.
+    """
+    specs = {
+        "--config": dict(metavar="FILE", help="settings file (overrides the user settings file)"),
+        "--offline": dict(action="store_true", help="keep everything local (see paperpilot --help)"),
+        "--llm": dict(choices=LLM_CHOICES, help="which brain answers (see paperpilot --help)"),
+    }
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        for child in dict.fromkeys(action.choices.values()):  # aliases share one parser
+            for flag, spec in specs.items():
+                if flag not in child._option_string_actions:
+                    child.add_argument(flag, default=argparse.SUPPRESS, **spec)
+            for flag in (*specs, "--json"):  # a command's own option keeps a value given before it
+                if flag in child._option_string_actions:
+                    child._option_string_actions[flag].default = argparse.SUPPRESS
+            _spread_globals(child)
 
 
 def main(argv: list[str] | None = None) -> int:
