@@ -21,6 +21,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """An id that names no trace is one line and exit 1, before the screen opens."""
+    from paperpilot_tui.cli.common import EXIT_FAILED, fail, load_settings_or_exit
+
+    settings = load_settings_or_exit(args)
+    from core.stores import open_stores
+
+    trace_id = open_stores(settings).traces.resolve(args.trace_id)
+    if trace_id is None:
+        return fail(f"no trace with id {args.trace_id} (paperpilot traces list shows them)", EXIT_FAILED)
     from paperpilot_tui.app import main as app_main
 
-    return app_main(config=getattr(args, "config", None), replay=args.trace_id)
+    return app_main(config=getattr(args, "config", None), replay=trace_id)

@@ -49,3 +49,8 @@ def test_ingest_and_hub_status_print_json_with_offline_after_the_command(home, t
     status = json.loads(out)
     mine = next(c for c in status["collections"] if c["name"] == "mine")
     assert mine["document_count"] == 1 and mine["documents"][0]["title"] == "Wombat Parsing"
+
+
+def test_replay_of_an_unknown_trace_is_one_line_and_exit_1(home, capsys):  # noqa: F811
+    code, out, err = cli(capsys, "replay", "BADID")
+    assert code == 1 and err.strip() == "paperpilot: no trace with id BADID (paperpilot traces list shows them)"
