@@ -53,7 +53,9 @@ def test_known_outcomes_give_the_expected_scores() -> None:
     matrix = r["router"]["confusion"]["matrix"]
     labels = r["router"]["confusion"]["labels"]
     assert matrix[labels.index("follow_up")][labels.index("factual")] == 1
-    assert r["critic"] == {"pass_rate_on_miss": 0.5, "misses": 2, "pass_rate_on_hit": 1.0, "hits": 1, "forced": 1}
+    critic = {k: v for k, v in r["critic"].items() if k not in ("reliability", "ece")}
+    assert critic == {"pass_rate_on_miss": 0.5, "misses": 2, "pass_rate_on_hit": 1.0, "hits": 1, "forced": 1}
+    assert r["critic"]["reliability"] == [{"bin": "0.7-0.8", "n": 3, "mean_score": 0.8, "accuracy": 0.3333}]
     assert r["per_strategy"]["comparative"]["false_abstention"] == 1.0
     assert r["seconds"]["p50"] in (1.0, 2.0) and r["seconds"]["p95"] == 3.0
     assert r["llm"] == {"calls": 8, "tokens": 120}
