@@ -141,13 +141,15 @@ def doc_slug(source: str, doc_id: str = "") -> str:
 
 def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0, citations_changed: int = 0,
           llm_fallbacks: int = 0, error: str = "", draft: str | None = None, contexts: list | None = None,
-          doc_texts: dict[str, str] | None = None, profiles: dict | None = None) -> Outcome:
+          doc_texts: dict[str, str] | None = None, doc_titles: dict[str, str] | None = None,
+          profiles: dict | None = None) -> Outcome:
     """Score one finished turn (a :class:`core.events.TurnResult`, or ``None`` when it failed).
 
     ``draft`` and ``contexts`` are the draft as composed and the chunks its ``[n]`` index (claim
     support before repair; without them the final answer's counts stand in); ``doc_texts`` is each
-    document's ingested text by slug (gold ownership, recalled material); ``profiles`` the PDFs'
-    provenance profiles (:mod:`training.eval_qa_provenance`).
+    document's ingested text by slug (gold ownership, recalled material) and ``doc_titles`` its
+    title (a recalled fact names its paper by title); ``profiles`` the PDFs' provenance profiles
+    (:mod:`training.eval_qa_provenance`).
     """
     if result is None:
         return Outcome(q.id, q.label, q.lang, q.answerable, None, 0.0, "", "", False, False, True, 0, False,
@@ -184,7 +186,7 @@ def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0,
         answer_first_hit=m.answer_first_hit(answer, q.gold), per_doc_hit=per_doc,
         critic_score=float(critic.score) if critic else None,
         draft_claims_supported=d_supported, draft_claims_cited=d_pairs,
-        recalled=recalled, unrelated_recalled=m.unrelated_pieces(recalled, q.docs, doc_texts),
+        recalled=recalled, unrelated_recalled=m.unrelated_pieces(recalled, q.docs, doc_texts, doc_titles),
         provenance=provenance_flags(answer, source_docs, profiles or {}),
         sources=[{"index": s.index, "title": s.title, "doc": source_docs[s.index], "page": s.page} for s in sources],
     )

@@ -20,9 +20,11 @@ made-up answers. The rules:
   draft as composed, before the formatter re-points or drops a citation; a marker naming no
   retrieved chunk is a pair that fails.
 - **recalled material** (:func:`recalled_pieces`, :func:`unrelated_pieces`): the sentences of an
-  answer's "From earlier sessions:" line. A piece is unrelated to a question when none of the
-  question's documents contains it (after dropping markers and case, whitespace collapsed): it
-  came from another paper, or from no paper at all.
+  answer's "From earlier sessions:" line. A recalled fact reads "<title> says: <text>"
+  (:meth:`core.memory.protocol.RecalledFact.as_prior`). A piece is related to a question when it
+  names one of the question's documents by title, or one of them contains its text (markers and
+  case dropped, whitespace collapsed); otherwise it is unrelated: it came from another paper, or
+  from no paper at all.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ BINS = 10
 _CONCLUSION = re.compile(r"^\s*(?:\*\*Conclusion:?\*\*:?|Conclusion:|#{1,6}\s*Conclusion\b:?)\s*", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n")
+_ATTRIBUTED = re.compile(r"^(.{2,300}?)(?: \(and \d+ other documents?\))? says: (.*)$", re.S)
 
 
 def _paragraphs(answer: str) -> list[list[str]]:
@@ -172,10 +175,19 @@ def recalled_pieces(answer: str) -> list[str]:
     return out
 
 
-def unrelated_pieces(pieces: list[str], docs: list[str], doc_texts: dict[str, str]) -> list[str]:
-    """The recalled pieces that none of the question's ``docs`` contains."""
+def unrelated_pieces(pieces: list[str], docs: list[str], doc_texts: dict[str, str],
+                     doc_titles: dict[str, str] | None = None) -> list[str]:
+    """The recalled pieces that neither name one of the question's ``docs`` (by title) nor come from one."""
     texts = [_plain(doc_texts.get(d, "")) for d in docs]
-    return [p for p in pieces if not any(_plain(p).rstrip(".") in t for t in texts)]
+    titles = {_plain(t) for d, t in (doc_titles or {}).items() if d in docs and t}
+    out = []
+    for piece in pieces:
+        m = _ATTRIBUTED.match(piece)
+        body = _plain(m.group(2) if m else piece).rstrip(".")
+        if (m and _plain(m.group(1)) in titles) or (body and any(body in t for t in texts)):
+            continue
+        out.append(piece)
+    return out
 
 
 def review_sheet(rows: list[dict], n: int, seed: int = 0, title: str = "") -> str:

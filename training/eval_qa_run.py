@@ -39,15 +39,17 @@ def ingest_corpus(settings: Any, corpus: Path, collection: str) -> Any:
     return Ingestor(store).ingest([corpus], collection)
 
 
-def document_texts(settings: Any, collection: str) -> dict[str, str]:
-    """Each document's ingested text (its current chunks, in order) by slug: what gold strings and
-    recalled sentences are traced back to."""
+def documents(settings: Any, collection: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Each document's ingested text (its current chunks, in order) and its title, by slug: what
+    gold strings and recalled facts are traced back to."""
     from core.hub.store import HubStore
 
     store = HubStore(settings.paths.resolve(settings.paths.hub_db))
     try:
-        return {doc_slug(d["path"], d["doc_id"]): "\n".join(c.text for c in store.doc_chunks(d["doc_id"]))
-                for d in store.documents(collection)}
+        docs = store.documents(collection)
+        texts = {doc_slug(d["path"], d["doc_id"]): "\n".join(c.text for c in store.doc_chunks(d["doc_id"]))
+                 for d in docs}
+        return texts, {doc_slug(d["path"], d["doc_id"]): d["title"] for d in docs}
     finally:
         store.close()
 
@@ -82,7 +84,8 @@ async def _draft(agent: Any, session_id: str) -> tuple[str | None, list]:
 
 async def run_questions(agent: Any, questions: list[Question],
                         on_done: Callable[[Outcome], None] | None = None, *, one_session: bool = False,
-                        doc_texts: dict[str, str] | None = None, profiles: dict | None = None) -> list[Outcome]:
+                        doc_texts: dict[str, str] | None = None, doc_titles: dict[str, str] | None = None,
+                        profiles: dict | None = None) -> list[Outcome]:
     """Ask every question through ``agent.run_turn`` (a fresh session each, or all in one) and score it."""
     from core.events import AnswerReady, Notice, TurnFinished
 
@@ -106,7 +109,7 @@ async def run_questions(agent: Any, questions: list[Question],
         draft, contexts = await _draft(agent, session) if result is not None else (None, [])
         outcome = score(q, result, seconds=seconds, dropped_markers=dropped, citations_changed=changed,
                         llm_fallbacks=fallbacks, error=error, draft=draft, contexts=contexts,
-                        doc_texts=doc_texts, profiles=profiles)
+                        doc_texts=doc_texts, doc_titles=doc_titles, profiles=profiles)
         rows.append(outcome)
         if on_done:
             on_done(outcome)
@@ -114,7 +117,7 @@ async def run_questions(agent: Any, questions: list[Question],
 
 
 async def _run(settings: Any, questions: list[Question], collection: str, *, memory: bool, one_session: bool,
-               on_done, doc_texts, profiles) -> tuple[str, list[Outcome]]:
+               on_done, doc_texts, doc_titles, profiles) -> tuple[str, list[Outcome]]:
     from core.agent import open_agent
 
     with tempfile.TemporaryDirectory(prefix="paperpilot-eval-") as tmp:
@@ -125,7 +128,7 @@ async def _run(settings: Any, questions: list[Question], collection: str, *, mem
         settings.mcp.collection = collection
         async with open_agent(settings, collection=collection) as agent:
             rows = await run_questions(agent, questions, on_done, one_session=one_session, doc_texts=doc_texts,
-                                       profiles=profiles)
+                                       doc_titles=doc_titles, profiles=profiles)
             return agent.brain_name, rows
 
 
@@ -141,17 +144,17 @@ async def evaluate_qa(settings: Any, questions: list[Question], *, collection: s
     """
     from training.eval_qa_provenance import corpus_profiles
 
-    texts = document_texts(settings, collection)
+    texts, titles = documents(settings, collection)
     profiles = corpus_profiles(corpus, doc_slug) if corpus else {}
     brain, rows = await _run(settings, questions, collection, memory=False, one_session=False, on_done=on_done,
-                             doc_texts=texts, profiles=profiles)
+                             doc_texts=texts, doc_titles=titles, profiles=profiles)
     report = summarize(rows)
     report["brain"] = brain
     report["collection"] = collection
     report["rows"] = [asdict(o) for o in rows]
     if default_settings:
         _, seq = await _run(settings, questions, collection, memory=True, one_session=True, on_done=on_done,
-                            doc_texts=texts, profiles=profiles)
+                            doc_texts=texts, doc_titles=titles, profiles=profiles)
         sub = summarize(seq)
         report["default_settings"] = {k: sub[k] for k in ("n", "gold_term", "answer_first_gold", "right_document",
                                                           "abstention_recall", "false_abstention", "recalled")}

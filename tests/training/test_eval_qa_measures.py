@@ -100,6 +100,16 @@ def test_recalled_pieces_and_which_are_unrelated() -> None:
     assert m.recalled_pieces("No recall here.") == []
 
 
+def test_a_recalled_fact_is_traced_by_the_title_it_names_or_the_text_it_quotes() -> None:
+    titles = {"heron": "Heron: Sparse Retrieval", "osprey": "Osprey: Dense Retrieval"}
+    pieces = ["Heron: Sparse Retrieval says: it is the fastest retriever ever built.",  # names the paper
+              "Osprey: Dense Retrieval (and 2 other documents) says: Heron indexes 40 million passages",  # quotes heron
+              "Osprey: Dense Retrieval says: Osprey is a dense retriever.",
+              "Kestrel: Image Models says: Kestrel sees well."]
+    assert m.unrelated_pieces(pieces, ["heron"], DOCS, titles) == pieces[2:]
+    assert m.unrelated_pieces(pieces, ["osprey"], DOCS, titles) == [pieces[0], pieces[3]]
+
+
 def test_review_sheet_is_a_seeded_blind_sample_with_a_score_column() -> None:
     rows = [{"id": f"q{i}", "question": f"Question {i}?", "answer": f"Answer {i} [1].\n\nMore {i}.",
              "sources": [{"index": 1, "title": f"Paper {i}", "doc": f"p{i}", "page": 3}], "gold": "SECRET"}
