@@ -1,11 +1,8 @@
-"""Answer-quality evaluation on a user's own documents: ``paperpilot eval qa``.
+"""Answer-quality evaluation on a user's own documents (``paperpilot eval qa``): questions and scores.
 
-The harness ingests a folder into its own collection, then asks every question through the real
-agent (the same ``open_agent``/``run_turn`` path as ``paperpilot ask``), one process for the whole
-run. A follow-up's ``history`` is written into its session's checkpoint first, exactly as an
-earlier turn would have left it. Each question gets a fresh session, and long-term fact memory is
-off, so no answer leaks into a later question; sessions and traces go to a temporary folder, the
-hub is the user's.
+:mod:`training.eval_qa_run` asks the questions through the real agent; here each finished turn
+is scored and the rows summarized. Each question of the scored run gets a fresh session, and
+long-term fact memory is off, so no answer leaks into a later question.
 
 Questions are JSONL rows ``{id, question, label, docs, must_contain_any, history}`` (the
 ``realpapers`` format): ``docs: []`` marks a question no document answers. Scores:
@@ -20,25 +17,30 @@ Questions are JSONL rows ``{id, question, label, docs, must_contain_any, history
 - abstention: recall on unanswerable questions, false-abstention rate on answerable ones;
 - routing: accuracy per label and language, confusion matrix, expected calibration error;
 - critic: pass rate on answers that miss the gold term (should be low) and that contain it (high);
-- per strategy, and p50/p95 seconds per turn, LLM calls and tokens.
+- per strategy, and p50/p95 seconds per turn, LLM calls and tokens;
+- the stricter measures of :mod:`training.eval_qa_measures` (answer-first gold, per-document
+  comparative gold, the critic's reliability curve, claim support before repair, recalled material)
+  and :mod:`training.eval_qa_provenance` (cited text from reference lists, page furniture, headings).
+
+A default-settings run (:func:`training.eval_qa_run.evaluate_qa`) asks the questions a second time
+as a user would: long-term memory on, one after another in one session; it reports how many answers
+carry recalled material and how much of it is unrelated to the question.
 
 :func:`score` and :func:`summarize` are pure, so the scoring is tested on its own.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-import tempfile
-import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
 from core.citations import claim_support
 from core.state import INTENT_TYPES
+from training import eval_qa_measures as m
+from training.eval_qa_provenance import flags as provenance_flags
 from training.eval_router import _percentile
 
 LABELS = list(INTENT_TYPES)
@@ -116,6 +118,16 @@ class Outcome:
     claims_cited: int = 0  # all (claim, cited source) pairs of the answer
     citations_changed: int = 0  # unsupported citations the turn re-pointed or dropped
     llm_fallbacks: int = 0  # LLM steps whose reply was unusable or failed its check (offline answered)
+    question: str = ""
+    answer_first_hit: bool = False  # a gold string inside the direct answer (eval_qa_measures.direct_answer)
+    per_doc_hit: bool | None = None  # comparative over >= 2 docs: each doc's own gold in its own cited unit
+    critic_score: float | None = None  # the verdict's score, 0-10
+    draft_claims_supported: int = 0  # as claims_*, on the draft before the formatter repaired citations
+    draft_claims_cited: int = 0
+    recalled: list[str] = field(default_factory=list)  # pieces of the "From earlier sessions" line
+    unrelated_recalled: list[str] = field(default_factory=list)  # those no document of the question holds
+    provenance: list[str] = field(default_factory=list)  # citations of references, furniture, glued headings
+    sources: list[dict] = field(default_factory=list)  # index, title, doc, page of each cited source
 
 
 def doc_slug(source: str, doc_id: str = "") -> str:
@@ -128,11 +140,20 @@ def doc_slug(source: str, doc_id: str = "") -> str:
 
 
 def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0, citations_changed: int = 0,
-          llm_fallbacks: int = 0, error: str = "") -> Outcome:
-    """Score one finished turn (a :class:`core.events.TurnResult`, or ``None`` when it failed)."""
+          llm_fallbacks: int = 0, error: str = "", draft: str | None = None, contexts: list | None = None,
+          doc_texts: dict[str, str] | None = None, doc_titles: dict[str, str] | None = None,
+          profiles: dict | None = None) -> Outcome:
+    """Score one finished turn (a :class:`core.events.TurnResult`, or ``None`` when it failed).
+
+    ``draft`` and ``contexts`` are the draft as composed and the chunks its ``[n]`` index (claim
+    support before repair; without them the final answer's counts stand in); ``doc_texts`` is each
+    document's ingested text by slug (gold ownership, recalled material) and ``doc_titles`` its
+    title (a recalled fact names its paper by title); ``profiles`` the PDFs' provenance profiles
+    (:mod:`training.eval_qa_provenance`).
+    """
     if result is None:
         return Outcome(q.id, q.label, q.lang, q.answerable, None, 0.0, "", "", False, False, True, 0, False,
-                       False, False, seconds, 0, 0, [], "", error or "turn failed")
+                       False, False, seconds, 0, 0, [], "", error or "turn failed", question=q.question)
     answer = result.final_answer or ""
     sources = list(result.sources or [])
     cited = [doc_slug(s.source, s.doc_id) for s in sources]
@@ -141,6 +162,12 @@ def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0,
     intent = result.intent
     critic = result.critic
     supported, pairs = claim_support(answer, sources)
+    source_docs = {s.index: doc_slug(s.source, s.doc_id) for s in sources}
+    doc_texts = doc_texts or {}
+    d_supported, d_pairs = m.draft_support(draft, contexts or []) if draft is not None else (supported, pairs)
+    recalled = m.recalled_pieces(answer)
+    per_doc = (m.per_document_hit(answer, source_docs, q.docs, q.gold, doc_texts)
+               if q.label == "comparative" and len(q.docs) >= 2 else None)
     return Outcome(
         id=q.id, label=q.label, lang=q.lang, answerable=q.answerable,
         predicted=intent.type if intent else None, confidence=float(intent.confidence) if intent else 0.0,
@@ -155,7 +182,13 @@ def score(q: Question, result: Any, *, seconds: float, dropped_markers: int = 0,
         tokens=int((result.tokens or {}).get("total", 0)), cited_docs=list(dict.fromkeys(cited)), answer=answer,
         error=error, critic_feedback=critic.feedback if critic else "",
         claims_supported=supported, claims_cited=pairs, citations_changed=citations_changed,
-        llm_fallbacks=llm_fallbacks,
+        llm_fallbacks=llm_fallbacks, question=q.question,
+        answer_first_hit=m.answer_first_hit(answer, q.gold), per_doc_hit=per_doc,
+        critic_score=float(critic.score) if critic else None,
+        draft_claims_supported=d_supported, draft_claims_cited=d_pairs,
+        recalled=recalled, unrelated_recalled=m.unrelated_pieces(recalled, q.docs, doc_texts, doc_titles),
+        provenance=provenance_flags(answer, source_docs, profiles or {}),
+        sources=[{"index": s.index, "title": s.title, "doc": source_docs[s.index], "page": s.page} for s in sources],
     )
 
 
@@ -184,9 +217,12 @@ def _answer_scores(rows: list[Outcome]) -> dict:
     return {
         "n": len(rows), "answerable": len(ans), "unanswerable": len(unans),
         "gold_term": _rate(sum(o.gold_hit for o in ans), len(ans)),
+        "answer_first_gold": _rate(sum(o.answer_first_hit for o in ans), len(ans)),
         "right_document": _rate(sum(o.right_doc for o in ans), len(ans)),
         "citation_validity": _rate(sum(o.citations_valid for o in rows), len(rows)),
         "claim_citation_precision": _rate(sum(o.claims_supported for o in rows), sum(o.claims_cited for o in rows)),
+        "claim_precision_before_repair": _rate(sum(o.draft_claims_supported for o in rows),
+                                               sum(o.draft_claims_cited for o in rows)),
         "abstention_recall": _rate(sum(o.abstained for o in unans), len(unans)),
         "false_abstention": _rate(sum(o.abstained for o in ans), len(ans)),
         "false_answer": _rate(sum(not o.abstained for o in unans), len(unans)),
@@ -227,6 +263,16 @@ def summarize(rows: list[Outcome]) -> dict:
         "pass_rate_on_hit": _rate(sum(o.critic_passed for o in hit), len(hit)), "hits": len(hit),
         "forced": sum(o.forced for o in rows),
     }
+    scored = [o for o in ans if o.critic_score is not None]
+    curve, ece = m.reliability([o.critic_score / 10 for o in scored], [o.gold_hit for o in scored])
+    report["critic"].update(reliability=curve, ece=ece)
+    comp = [o for o in rows if o.per_doc_hit is not None]
+    report["comparative"] = {"n": len(comp), "any_gold": _rate(sum(o.gold_hit for o in comp), len(comp)),
+                             "per_document_gold": _rate(sum(bool(o.per_doc_hit) for o in comp), len(comp))}
+    report["recalled"] = recall_summary(rows)
+    bad = [o for o in rows if o.provenance]
+    kinds = _count(f.split(":", 1)[0] for o in rows for f in o.provenance)
+    report["provenance"] = {"answers": len(bad), "ids": [o.id for o in bad], "by_kind": kinds}
     report["per_strategy"] = {s: _answer_scores([o for o in rows if o.strategy == s])
                               for s in sorted({o.strategy for o in rows if o.strategy})}
     report["per_label"] = {label: _answer_scores([o for o in rows if o.label == label])
@@ -239,140 +285,17 @@ def summarize(rows: list[Outcome]) -> dict:
     return report
 
 
+def recall_summary(rows: list[Outcome]) -> dict:
+    """How many answers carry recalled material, and how much of it is unrelated to the question."""
+    carry = [o for o in rows if o.recalled]
+    unrelated = [o for o in rows if o.unrelated_recalled]
+    return {"answers_with_recalled": len(carry), "pieces": sum(len(o.recalled) for o in rows),
+            "unrelated_pieces": sum(len(o.unrelated_recalled) for o in rows),
+            "answers_with_unrelated": len(unrelated), "unrelated_ids": [o.id for o in unrelated]}
+
+
 def _count(items) -> dict[str, int]:
     out: dict[str, int] = {}
     for x in items:
         out[x] = out.get(x, 0) + 1
     return out
-
-
-def collection_for(corpus: Path) -> str:
-    """A collection named after the folder and its content: the same files reuse the same index."""
-    h = hashlib.sha1()
-    for path in sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES):
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
-    slug = re.sub(r"[^a-z0-9]+", "-", corpus.resolve().name.lower()).strip("-")[:24] or "corpus"
-    return f"eval-{slug}-{h.hexdigest()[:8]}"
-
-
-def ingest_corpus(settings: Any, corpus: Path, collection: str) -> Any:
-    """Index ``corpus`` into ``collection`` of the user's hub (unchanged files are skipped)."""
-    from core.hub.ingest import Ingestor
-    from core.hub.store import HubStore
-
-    store = HubStore(settings.paths.resolve(settings.paths.hub_db))
-    return Ingestor(store).ingest([corpus], collection)
-
-
-async def _seed_history(agent: Any, session_id: str, history: list[dict]) -> None:
-    """Write an earlier exchange into the session, as a finished turn would have left it."""
-    from langchain_core.messages import AIMessage, HumanMessage
-
-    messages = []
-    for n, msg in enumerate(history):
-        role, content = msg.get("role"), str(msg.get("content", ""))
-        cls = HumanMessage if role == "user" else AIMessage
-        messages.append(cls(content=content, id=f"{session_id}-h{n}"))
-    if messages:
-        await agent.graph.aupdate_state({"configurable": {"thread_id": session_id}}, {"messages": messages},
-                                        as_node="format_output")
-
-
-async def run_questions(agent: Any, questions: list[Question],
-                        on_done: Callable[[Outcome], None] | None = None) -> list[Outcome]:
-    """Ask every question through ``agent.run_turn`` (fresh session each) and score it."""
-    from core.events import AnswerReady, Notice, TurnFinished
-
-    rows: list[Outcome] = []
-    for i, q in enumerate(questions):
-        session = f"eval-{i:04d}-{agent.new_session_id()}"
-        await _seed_history(agent, session, q.history)
-        t0 = time.perf_counter()
-        result, error, dropped, changed, fallbacks = None, "", 0, 0, 0
-        async for ev in agent.run_turn(q.question, session):
-            if isinstance(ev, Notice) and FALLBACK_NOTE in ev.message:
-                fallbacks += 1
-            if isinstance(ev, AnswerReady):
-                dropped, changed = len(ev.removed_markers), len(ev.citation_changes)
-            if isinstance(ev, TurnFinished):
-                result = ev.result
-            elif ev.kind == "turn_failed":
-                error = ev.error
-        outcome = score(q, result, seconds=time.perf_counter() - t0, dropped_markers=dropped,
-                        citations_changed=changed, llm_fallbacks=fallbacks, error=error)
-        rows.append(outcome)
-        if on_done:
-            on_done(outcome)
-    return rows
-
-
-async def evaluate_qa(settings: Any, questions: list[Question], *, collection: str,
-                      on_done: Callable[[Outcome], None] | None = None) -> dict:
-    """Run the questions against ``collection`` with the configured brain; the report with every row."""
-    from core.agent import open_agent
-
-    with tempfile.TemporaryDirectory(prefix="paperpilot-eval-") as tmp:
-        settings = settings.model_copy(deep=True)
-        settings.paths.checkpoints_db = str(Path(tmp) / "checkpoints.sqlite3")
-        settings.paths.state_db = str(Path(tmp) / "state.sqlite3")
-        settings.memory.enabled = False  # facts learnt from one question must not answer the next
-        settings.mcp.collection = collection
-        async with open_agent(settings, collection=collection) as agent:
-            brain = agent.brain_name
-            rows = await run_questions(agent, questions, on_done)
-    report = summarize(rows)
-    report["brain"] = brain
-    report["collection"] = collection
-    report["rows"] = [asdict(o) for o in rows]
-    return report
-
-
-def format_report(report: dict) -> Any:
-    """A Rich renderable: the headline table, routing per label/language, per strategy."""
-    from rich.console import Group
-    from rich.table import Table
-
-    def pct(v: float | None) -> str:
-        return "—" if v is None else f"{v:.2f}"
-
-    head = Table(title=f"QA on {report['collection']} ({report['n']} questions, brain: {report['brain']})",
-                 show_header=True)
-    head.add_column("measure")
-    head.add_column("value", justify="right")
-    for label, key in (("gold-term accuracy", "gold_term"), ("right document", "right_document"),
-                       ("citation validity", "citation_validity"),
-                       ("claim-level citation precision", "claim_citation_precision"),
-                       ("abstention recall", "abstention_recall"),
-                       ("false abstention", "false_abstention"), ("false answer (unanswerable)", "false_answer")):
-        head.add_row(label, pct(report[key]))
-    r = report["router"]
-    head.add_row("router accuracy", pct(r["accuracy"]))
-    for lang, v in r["per_language"].items():
-        head.add_row(f"  router ({lang})", pct(v))
-    head.add_row("router ECE", f"{r['ece']:.3f}")
-    c = report["critic"]
-    head.add_row(f"critic pass on misses ({c['misses']})", pct(c["pass_rate_on_miss"]))
-    head.add_row(f"critic pass on hits ({c['hits']})", pct(c["pass_rate_on_hit"]))
-    head.add_row("seconds per turn p50 / p95", f"{report['seconds']['p50']:.2f} / {report['seconds']['p95']:.2f}")
-    head.add_row("LLM calls / tokens", f"{report['llm']['calls']} / {report['llm']['tokens']}")
-    if report.get("llm_fallbacks"):
-        head.add_row("LLM steps answered offline (unusable or failed check)", str(report["llm_fallbacks"]))
-    if report["errors"]:
-        head.add_row("failed turns", str(report["errors"]))
-
-    conf = Table(title="routing (rows: gold, columns: predicted)")
-    conf.add_column("gold")
-    for label in r["confusion"]["labels"]:
-        conf.add_column(label[:11], justify="right")
-    conf.add_column("recall", justify="right")
-    for label, row in zip(r["confusion"]["labels"], r["confusion"]["matrix"]):
-        conf.add_row(label, *map(str, row), pct(r["per_label"][label]))
-
-    strat = Table(title="per strategy")
-    for col in ("strategy", "n", "gold-term", "right doc", "false abst.", "abst. recall"):
-        strat.add_column(col, justify="right" if col != "strategy" else "left")
-    for name, s in report["per_strategy"].items():
-        strat.add_row(name, str(s["n"]), pct(s["gold_term"]), pct(s["right_document"]), pct(s["false_abstention"]),
-                      pct(s["abstention_recall"]))
-    return Group(head, conf, strat)

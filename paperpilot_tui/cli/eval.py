@@ -22,7 +22,12 @@ labelled JSONL (default: the committed held-out split).
           and report gold-term accuracy, right-document rate, citation validity, abstention
           (recall on unanswerable, false abstention on answerable), routing per label and language
           with the confusion matrix and calibration error, the critic's pass rate on misses and
-          hits, per-strategy scores, seconds per turn, LLM calls and tokens
+          hits, per-strategy scores, seconds per turn, LLM calls and tokens; and the stricter
+          measures: gold in the direct answer, gold per document of a comparison, the critic's
+          reliability curve, claim support before citation repair, cited text from reference
+          lists, page headers or glued headings; --default-settings adds a run with memory on and
+          every question in one session (recalled material, unrelated or not); --review N writes
+          a blind-review sheet
 
   router  accuracy, per-label precision/recall/F1, confusion matrix, p50/p95 latency per question
           (default model: the shipped MiniLM LoRA adapter; the rule router is scored alongside)
@@ -36,6 +41,7 @@ labelled JSONL (default: the committed held-out split).
 examples:
   paperpilot eval qa --corpus papers/ --questions questions.jsonl --json
   paperpilot eval qa --corpus papers/ --questions questions.jsonl --llm openai --limit 20
+  paperpilot eval qa --corpus papers/ --questions questions.jsonl --default-settings --review 20
   paperpilot eval router --json
   paperpilot eval router --data my_questions.jsonl --model ~/.local/share/paperpilot/models/router-minilm
   paperpilot eval critic --model ~/.local/share/paperpilot/models/critic-smollm2 --limit 30 --json
@@ -60,6 +66,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                     default=argparse.SUPPRESS, help="which brain answers")
     qa.add_argument("--limit", type=int, default=None, metavar="N", help="only the first N questions")
     qa.add_argument("--json", action="store_true", help="print one JSON object (with every question's row)")
+    qa.add_argument("--default-settings", action="store_true",
+                    help="also ask the questions as a user would: memory on, one after another in one session")
+    qa.add_argument("--review", type=int, default=0, metavar="N",
+                    help="write N random answered questions as a Markdown sheet to score blind (1-5)")
+    qa.add_argument("--review-out", type=Path, default=None, metavar="FILE",
+                    help="where --review writes (default: $PAPERPILOT_HOME/eval/review-COLLECTION.md)")
+    qa.add_argument("--review-seed", type=int, default=0, metavar="N", help="seed of --review's sample")
     qa.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
     qa.set_defaults(run=run_qa)
     for name, help_ in (("router", "intent router"), ("critic", "answer critic"), ("react", "ReAct step policy")):
@@ -132,7 +145,8 @@ def run_qa(args: argparse.Namespace) -> int:
         return fail(f"{args.corpus}: not a folder", EXIT_USAGE)
     if not args.questions.is_file():
         return fail(f"{args.questions}: no such questions file", EXIT_USAGE)
-    from training.eval_qa import collection_for, ingest_corpus, load_questions
+    from training.eval_qa import load_questions
+    from training.eval_qa_run import collection_for, ingest_corpus
 
     try:
         questions = load_questions(args.questions)
@@ -140,6 +154,8 @@ def run_qa(args: argparse.Namespace) -> int:
         return fail(str(exc), EXIT_USAGE)
     if args.limit:
         questions = questions[: args.limit]
+    if args.review < 0:
+        return fail(f"--review {args.review}: give a number of answers, 0 or more", EXIT_USAGE)
     collection = args.collection or collection_for(args.corpus)
     if not args.collection:
         print(f"paperpilot: indexing {args.corpus} into collection {collection!r} (unchanged files are skipped)…",
@@ -156,7 +172,8 @@ async def _qa(settings, args: argparse.Namespace, questions, collection: str) ->
 
     from core.brains.base import BackendUnavailable
     from core.config import ConfigError
-    from training.eval_qa import evaluate_qa, format_report
+    from training.eval_qa_report import format_report
+    from training.eval_qa_run import evaluate_qa
 
     err = Console(stderr=True)
     with Progress(TextColumn("[bold]eval qa[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -169,7 +186,8 @@ async def _qa(settings, args: argparse.Namespace, questions, collection: str) ->
             progress.update(task, advance=1, description=f"{outcome.id} {mark}")
 
         try:
-            report = await evaluate_qa(settings, questions, collection=collection, on_done=done)
+            report = await evaluate_qa(settings, questions, collection=collection, on_done=done, corpus=args.corpus,
+                                       default_settings=args.default_settings)
         except BackendUnavailable as exc:
             return fail(str(exc), EXIT_BACKEND)
         except ConfigError as exc:
@@ -178,4 +196,23 @@ async def _qa(settings, args: argparse.Namespace, questions, collection: str) ->
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         Console().print(format_report(report))
+    if args.review:
+        out = args.review_out or settings.paths.home_dir() / "eval" / f"review-{collection}.md"
+        try:
+            written = write_review(report, args.review, args.review_seed, out)
+        except OSError as exc:
+            return fail(f"{out}: cannot write the review sheet ({exc.strerror or exc})", EXIT_FAILED)
+        say(f"paperpilot: wrote a blind-review sheet of {written} answers to {out}",
+            file=sys.stderr)
     return EXIT_OK if not report["errors"] else EXIT_FAILED
+
+
+def write_review(report: dict, n: int, seed: int, out: Path) -> int:
+    """Write the blind-review sheet of ``n`` answered questions (not abstained, not failed) at ``out``;
+    how many it holds."""
+    from training.eval_qa_measures import review_sheet
+
+    answered = [r for r in report["rows"] if r["answer"] and not r["abstained"] and not r["error"]]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(review_sheet(answered, n, seed, title=report["collection"]), encoding="utf-8")
+    return min(n, len(answered))

@@ -87,3 +87,26 @@ def test_critic_agreement_is_balanced_and_the_subset_stratified():
     always_fail = [CriticVerdict(passed=False, score=3, completeness=0.5, faithfulness=0.5)] * len(rows)
     report = _agreement(rows, always_fail)
     assert report["pass_agreement"] == majority(rows) == 0.9 and report["balanced"] == 0.5
+
+
+def test_eval_qa_refuses_a_negative_review_count_in_one_line(tmp_path, capsys):
+    (tmp_path / "docs").mkdir()
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"id": "a", "question": "What is it?", "label": "factual", "docs": []}) + "\n")
+    code = main(["eval", "qa", "--corpus", str(tmp_path / "docs"), "--questions", str(questions), "--review", "-1"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "--review -1" in err and "Traceback" not in err
+
+
+def test_eval_qa_review_sheet_holds_answered_questions_only(tmp_path):
+    from paperpilot_tui.cli.eval import write_review
+
+    rows = [{"id": "a", "question": "Q a?", "answer": "A [1].", "abstained": False, "error": "",
+             "sources": [{"index": 1, "title": "T", "doc": "t", "page": None}]},
+            {"id": "b", "question": "Q b?", "answer": "The knowledge base holds no evidence.", "abstained": True,
+             "error": "", "sources": []},
+            {"id": "c", "question": "Q c?", "answer": "", "abstained": False, "error": "hub gone", "sources": []}]
+    out = tmp_path / "deep" / "sheet.md"
+    assert write_review({"rows": rows, "collection": "x"}, 5, 0, out) == 1
+    sheet = out.read_text()
+    assert "## 1. a" in sheet and "Q b?" not in sheet and "Q c?" not in sheet

@@ -53,7 +53,9 @@ def test_known_outcomes_give_the_expected_scores() -> None:
     matrix = r["router"]["confusion"]["matrix"]
     labels = r["router"]["confusion"]["labels"]
     assert matrix[labels.index("follow_up")][labels.index("factual")] == 1
-    assert r["critic"] == {"pass_rate_on_miss": 0.5, "misses": 2, "pass_rate_on_hit": 1.0, "hits": 1, "forced": 1}
+    critic = {k: v for k, v in r["critic"].items() if k not in ("reliability", "ece")}
+    assert critic == {"pass_rate_on_miss": 0.5, "misses": 2, "pass_rate_on_hit": 1.0, "hits": 1, "forced": 1}
+    assert r["critic"]["reliability"] == [{"bin": "0.7-0.8", "n": 3, "mean_score": 0.8, "accuracy": 0.3333}]
     assert r["per_strategy"]["comparative"]["false_abstention"] == 1.0
     assert r["seconds"]["p50"] in (1.0, 2.0) and r["seconds"]["p95"] == 3.0
     assert r["llm"] == {"calls": 8, "tokens": 120}
@@ -107,7 +109,7 @@ def test_a_whole_run_through_the_real_agent(tmp_path: Path, monkeypatch: pytest.
     import asyncio
 
     from core.config import load_settings
-    from training.eval_qa import collection_for, evaluate_qa, ingest_corpus
+    from training.eval_qa_run import collection_for, evaluate_qa, ingest_corpus
 
     monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
     corpus = tmp_path / "papers"
@@ -127,7 +129,8 @@ def test_a_whole_run_through_the_real_agent(tmp_path: Path, monkeypatch: pytest.
     collection = collection_for(corpus)
     assert collection == collection_for(corpus) and collection.startswith("eval-papers-")
     assert len(ingest_corpus(settings, corpus, collection).added) == 2
-    report = asyncio.run(evaluate_qa(settings, questions, collection=collection))
+    report = asyncio.run(evaluate_qa(settings, questions, collection=collection, corpus=corpus,
+                                     default_settings=True))
     rows = {r["id"]: r for r in report["rows"]}
     assert report["errors"] == 0
     assert rows["a"]["gold_hit"] and rows["a"]["cited_docs"][0] == "pelican"
@@ -135,3 +138,9 @@ def test_a_whole_run_through_the_real_agent(tmp_path: Path, monkeypatch: pytest.
     assert rows["c"]["abstained"] and report["abstention_recall"] == 1.0
     assert rows["d"]["gold_hit"], rows["d"]["answer"]  # "it" resolved against the replayed history
     assert report["citation_validity"] == 1.0 and report["false_abstention"] == 0.0
+    # the draft was read back from the session: its claims were counted before the formatter's repair
+    assert sum(r["draft_claims_cited"] for r in report["rows"]) >= 3
+    assert report["answer_first_gold"] is not None and report["provenance"]["answers"] == 0
+    seq = report["default_settings"]
+    assert seq["n"] == 4 and len(seq["rows"]) == 4 and {"answers_with_recalled", "answers_with_unrelated"} <= set(
+        seq["recalled"])
