@@ -130,8 +130,10 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     present = [e for e in prof.entities if e not in absent]
     if present and not absent:
         return any(names(ctx, e) for e in present)
-    ent_terms = expand_terms(prof.entities) | {t for e in prof.entities for t in content_terms(e, parts=True)}
-    terms = [t for t in prof.key_terms if t not in ent_terms]  # "zephyr" of Zephyr-7 is a name, not a word asked
+    ent_terms = expand_terms(prof.entities)
+    if any(names(ctx, e) for e in present):  # "zephyr" of an absent Zephyr-7 is a name, not a word asked
+        ent_terms |= {t for e in prof.entities for t in content_terms(e, parts=True)}
+    terms = [t for t in prof.key_terms if t not in ent_terms]
     if not terms:
         return any(names(ctx, e) for e in present)
     main = [t for t in prof.main_terms if t not in ent_terms]

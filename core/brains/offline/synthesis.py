@@ -159,7 +159,7 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         if any(jaccard(ft, ct) >= 0.6 for ct in chosen_terms) or _conflicts(f, evidence):
             continue
         f = f if f.endswith((".", "!", "?", "。")) else f + "."
-        keep.append(f"{title} says: {f}" if title else f"(your note) {f}")
+        keep.append(f"{title} says: {f}" if title else f)  # the user's own notes read as written
         if len(keep) == 2:
             break
     return f"{PRIOR_PREFIX} {' '.join(keep)}" if keep else ""
