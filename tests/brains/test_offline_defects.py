@@ -82,6 +82,12 @@ def test_a_question_about_what_the_papers_never_report_is_still_declined() -> No
     assert "holds no evidence" in _answer(q, [HERON, KITE])
 
 
+def test_several_names_no_chunk_uses_still_decline() -> None:
+    """One unmatched name lowers confidence; a question mostly about names no paper uses is declined."""
+    q = "What load-balancing loss does HERON use with Zephyr-7 on the Marlin-3 benchmark?"
+    assert relevant_indexes([HERON, KITE], profile(q)) == []
+
+
 def test_a_table_or_figure_label_is_no_name_to_require() -> None:
     assert extract_entities("What does Table 3 of HERON report about the expert count?") == ["HERON"]
     assert extract_entities("What does Figure 2b show for Kite?") == ["Kite"]

@@ -124,8 +124,8 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     knowledge base does not hold), naming the others is not enough: the chunk must then carry the
     question's own words, as must any chunk when the question names no entity. An absent name
     lowers confidence rather than vetoing: a chunk that names a present entity needs the share of
-    the question's words anywhere in it; a chunk that names none needs them in one sentence, with
-    each absent name counted against the share.
+    the question's words anywhere in it (a second absent name onwards counts against the share); a
+    chunk that names none needs them in one sentence, with each absent name counted against it.
     """
     present = [e for e in prof.entities if e not in absent]
     if present and not absent:
@@ -154,7 +154,9 @@ def _shares_terms(ctx: RetrievedContext, prof: Profile, terms: list[str], presen
     # must meet in one sentence ("parameters" here and "technical report" there is no answer).
     anchored = any(names(ctx, e) for e in present)
     scopes = [term_set(s) for s in chunk_sentences(ctx)] if absent and not anchored else [term_set(text)]
-    penalty = 0 if anchored else len(absent)
+    # one unmatched name lowers confidence only; each further one counts against the share, since a
+    # question mostly about things the papers never name is about something they do not hold
+    penalty = max(0, len(absent) - 1) if anchored else len(absent)
     for have in scopes:
         # A Chinese question with its terms in English is judged on either vocabulary.
         for group in ([terms, latin] if latin and len(latin) < len(terms) else [terms]):
