@@ -106,7 +106,7 @@ def test_a_trailing_question_does_not_turn_the_answer_into_no_evidence() -> None
 # c. format words -------------------------------------------------------------------------------------
 
 def test_format_words_shape_the_answer_and_are_not_searched() -> None:
-    from core.brains.offline.text import answer_form
+    from core.brains.offline.form import answer_form
 
     q = "Summarize Kite in two sentences."
     assert answer_form(q)[1].sentences == 2

@@ -19,34 +19,13 @@ from core.brains.base import (
 from core.brains.offline import compose, critic, diff, planner, router, slots, sufficiency
 from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
 from core.brains.offline.synthesis import (
-    NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, pieces, prior_line, stream,
+    NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
 )
-from core.brains.offline.text import AnswerForm, answer_form, markers, plain_text, strip_markers
+from core.brains.offline.form import answer_form, shaped
+from core.brains.offline.text import markers, plain_text, strip_markers
 from core.config import CriticSettings, Settings
 from core.scope import Topic
 from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
-
-
-def shaped(body: str, form: AnswerForm) -> str:
-    """A prose answer laid out as the question asked: its first ``form.sentences`` sentences (or as
-    many whole sentences as fit ``form.words``, at least one), as bullets when a list was asked for.
-    Headings and the direct answer's order are kept; only trailing support is dropped."""
-    if form == AnswerForm():
-        return body
-    sents = [p.strip() for p in pieces(body) if p.strip() and not p.strip().startswith("#")]
-    sents = [re.sub(r"^[-*]\s+", "", s) for s in sents]
-    if form.sentences:
-        sents = sents[: form.sentences]
-    if form.words:
-        kept, total = [], 0
-        for s in sents:
-            n = len(strip_markers(s).split())
-            if kept and total + n > form.words:
-                break
-            kept.append(s)
-            total += n
-        sents = kept
-    return "\n".join(f"- {s}" for s in sents) if form.bullets else " ".join(sents)
 
 
 class OfflineBrain:

@@ -15,7 +15,7 @@ from core.brains.offline.evidence import TRAILING_QUESTION, profile, relevant_in
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
-from core.brains.offline.text import content_terms, split_sentences, strip_question_form, term_set
+from core.brains.offline.text import content_terms, split_sentences, strip_question_form
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
 
 _BUILDS = re.compile(r"\b(?:build|builds|built|building)\s+(?:on|upon)\b|\bextends?\b|\bimproves?\s+(?:on|upon)\b|基于", re.I)

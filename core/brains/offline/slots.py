@@ -15,7 +15,7 @@ from core.doc_versions import versioned_entities
 from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mentions
-from core.brains.offline.text import answer_form
+from core.brains.offline.form import answer_form
 from core.vocabulary import NAME, NOT_ENTITIES, VERSION_SUFFIX
 
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?[0-9]*)(?![\w-])")
