@@ -129,7 +129,9 @@ async def test_nothing_relevant_gives_an_honest_no_evidence_answer_without_marke
 async def test_prior_facts_trail_without_markers_and_never_contradict_evidence() -> None:
     facts = ["LoRA was introduced by Hu et al. at Microsoft.", "LoRA uses r = 16 as its default rank.",
              "Bread rises because of yeast."]
-    text = await answer("simple", FACTUAL, prior_facts=facts)
+    # a recalled fact joins only when it answers the question: this one asks who introduced LoRA too
+    intent = FACTUAL.model_copy(update={"reformulated_query": "Who introduced LoRA, and what rank does it use by default?"})
+    text = await answer("simple", intent, prior_facts=facts)
     last = text.splitlines()[-1]
     assert last == "From earlier sessions: LoRA was introduced by Hu et al. at Microsoft."
     assert not markers(last)

@@ -21,6 +21,7 @@ from core.brains.offline.evidence import profile, relevant_indexes, sentence_poo
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
 )
+from core.brains.offline.form import answer_form, shaped
 from core.brains.offline.text import markers, plain_text, strip_markers
 from core.config import CriticSettings, Settings
 from core.scope import Topic
@@ -121,6 +122,8 @@ class OfflineBrain:
             body, used = compose.simple(pool, prof, request.contexts)
         if not body:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
+        if kind in ("simple", "exploratory"):
+            body = shaped(body, answer_form(request.question)[1])
         prior = prior_line(request.prior_facts, prof, used)
         return f"{body}\n\n{prior}" if prior else body
 

@@ -66,12 +66,16 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
 
 
 def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
-    """The sentence that best states ``name``'s ``dim``; never one whose subject is a rival entity."""
+    """The sentence that best states ``name``'s ``dim``; never one whose subject is a rival entity.
+
+    When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
+    about it ("X builds on NAME …") belongs to that other paper's row."""
     best, best_val = None, 0.0
     ent_terms = {t for e in ents for t in term_set(e)}
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
+    home = {i for i, c in enumerate(contexts) if is_document_of(c, name)}
     for s in pool:
-        if not attributed(s, name, contexts):
+        if (home and s.ctx not in home) or not attributed(s, name, contexts):
             continue
         subj = subject(s)
         if subj is not None and subj != name and subj in ents:
@@ -97,8 +101,10 @@ def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
     multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e)) >= 2 and s.text not in used]
     score = lambda s: relevance(s, prof) + (1.0 if _CONTRAST.search(s.text) else 0.0)  # noqa: E731
     chosen = mmr(multi, score, 2)
-    if not chosen:
-        chosen = mmr([s for s in pool if s.text not in used], lambda s: relevance(s, prof), 2, min_ratio=0.5)
+    if not chosen:  # no sentence names both: one on each side, not two on one
+        rest = [s for s in pool if s.text not in used]
+        for e in ents[:2]:
+            chosen += mmr([s for s in rest if e in s.about and s not in chosen], lambda s: relevance(s, prof), 1)
     return chosen
 
 
@@ -106,16 +112,24 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     """One numbered step per sub-question with its cited sentence(s), then a cited conclusion."""
     lines: list[str] = []
     picked: list[Sentence] = []
-    for i, sq in enumerate(sub_questions or [prof.question], start=1):
+    steps = sub_questions or [prof.question]
+    # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
+    best_of = [_step_best(pool, sq) for sq in steps]
+    for i, sq in enumerate(steps, start=1):
         sp = profile(sq)
         focus = key_terms(sq)
         def score(s: Sentence, sp=sp, focus=focus, picked=picked) -> float:
             base = relevance(s, sp, focus) + 0.25 * relevance(s, prof)
             return base - (3.0 if any(s is p for p in picked) else 0.0)
-        chosen = mmr(pool, score, 2, min_ratio=0.75, exclude=picked)
+        later = [b for b in best_of[i:] if b is not None]
+        chosen = mmr(pool, score, 2, min_ratio=0.75, exclude=picked + later)
+        chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus))] or mmr(
+            pool, score, 2, min_ratio=0.75, exclude=picked)
         chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus)) and all(s is not p for p in picked)]
-        if not chosen:  # the best evidence already served an earlier step: reuse it rather than claim a gap
-            chosen = [s for s in mmr(pool, lambda s, sp=sp, focus=focus: relevance(s, sp, focus), 1) if len(focus & s.terms) >= min(2, len(focus))]
+        if not chosen:  # a weaker sentence of its own, else reuse earlier evidence rather than claim a gap
+            fits = [s for s in pool if len(focus & s.terms) >= min(2, len(focus))]
+            fresh = [s for s in fits if all(s is not p for p in picked)]
+            chosen = mmr(fresh or fits, lambda s, sp=sp, focus=focus: relevance(s, sp, focus), 1)
         label = f"{i}. **{sq.strip()}**"
         if chosen:
             picked += chosen
@@ -131,6 +145,14 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
         lines.append(f"**Conclusion:** {cited(concl[0])}")
         picked += [c for c in concl if all(c is not p for p in picked)]
     return "\n".join(lines), [s.text for s in picked]
+
+
+def _step_best(pool: list[Sentence], step: str) -> Sentence | None:
+    """The sentence that best answers one step on its own (None when none carries its words)."""
+    focus = key_terms(step)
+    sp = profile(step)
+    top = mmr([s for s in pool if len(focus & s.terms) >= min(2, len(focus))], lambda s: relevance(s, sp, focus), 1)
+    return top[0] if top else None
 
 
 def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.evidence import chunk_sentences, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
+from core.brains.offline.evidence import absent_names, chunk_sentences, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
 from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.compose import MISSING_CELL
@@ -123,7 +123,13 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     checks: list[bool] = []
     missing: list[str] = []
     cited = [contexts[m - 1] for m in dict.fromkeys(markers(answer)) if 1 <= m <= len(contexts)]
+    absent = absent_names(contexts, prof) if relevant else []
     for e in prof.entities:
+        if e in absent:
+            # no retrieved chunk names it, and a retry searches the same hub: it lowers confidence
+            # (an issue, a point off the score) but does not fail an answer the rest of the evidence gives
+            issues.append(f"no retrieved source names {e}; the answer rests on the rest of the question")
+            continue
         # named, or answered from that paper itself (whose abstract may say "we", not "ALBERT")
         ok = mentions(plain, e) or any(is_document_of(c, e) for c in cited)
         checks.append(ok)
@@ -187,7 +193,7 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     if missing:
         issues.insert(0, "missing: " + "; ".join(missing))
     score = 10 * (0.55 * faithfulness + 0.45 * completeness)
-    score -= sum(1.0 for i in issues if "out of range" in i)
+    score -= sum(1.0 for i in issues if "out of range" in i or i.startswith("no retrieved source names"))
     score = round(max(0.0, min(10.0, score)), 2)
     passed = (score >= thresholds.pass_score and faithfulness >= thresholds.min_faithfulness
               and completeness >= thresholds.min_completeness and bool(answer.strip()) and not missing)

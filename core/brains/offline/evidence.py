@@ -34,6 +34,19 @@ class Profile:
     boost: set[str] = field(default_factory=set)  # terms the critic asked for (reflections)
     collection_wide: bool = False  # about the papers of the collection ("the models here"), not one method
     weights: dict[str, float] = field(default_factory=dict)  # key-term weights (rarer in the evidence = higher)
+    main_terms: list[str] = field(default_factory=list)  # key terms of the main clause, when a second question trails it
+
+
+# A second question joined to the first: "…, and what does each contribute?" asks more of the
+# same subject; the main clause alone says which chunks are on topic.
+TRAILING_QUESTION = re.compile(r"[,;]\s+(?:and|but|or|also)\s+(?=(?:what|how|why|which|who|where|when|does|do|did|is|are|"
+                                r"was|were|can|could|should|in what|to what)\b)", re.I)
+
+
+def main_clause(question: str) -> str:
+    """The question's first clause when a second question trails it, else ""."""
+    parts = TRAILING_QUESTION.split(question, maxsplit=1)
+    return parts[0] if len(parts) == 2 and parts[0].strip() else ""
 
 
 _COLLECTION_WIDE = re.compile(
@@ -60,7 +73,10 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
     boost = set(content_terms(extra)) if extra else set()
     broad = bool(intent and intent.type == "exploratory")
     wide = bool(_COLLECTION_WIDE.search(base))
-    return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide)
+    main = main_clause(base)
+    main_key = content_terms(strip_question_form(main), drop_frame=True, parts=True) if main else []
+    return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide,
+                   main_terms=main_key if len(main_key) < len(key) else [])
 
 
 def context_text(ctx: RetrievedContext) -> str:
@@ -106,35 +122,58 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     A chunk that names one of the question's entities is relevant. When a named entity occurs in
     none of the retrieved chunks (``absent``: a name the documents never use, or a topic the
     knowledge base does not hold), naming the others is not enough: the chunk must then carry the
-    question's own words, as must any chunk when the question names no entity.
+    question's own words, as must any chunk when the question names no entity. An absent name
+    lowers confidence rather than vetoing: a chunk that names a present entity needs the share of
+    the question's words anywhere in it (a second absent name onwards counts against the share); a
+    chunk that names none needs them in one sentence, with each absent name counted against it.
     """
-    text = context_text(ctx)
     present = [e for e in prof.entities if e not in absent]
     if present and not absent:
         return any(names(ctx, e) for e in present)
     ent_terms = expand_terms(prof.entities)
+    if any(names(ctx, e) for e in present):  # "zephyr" of an absent Zephyr-7 is a name, not a word asked
+        ent_terms |= {t for e in prof.entities for t in content_terms(e, parts=True)}
     terms = [t for t in prof.key_terms if t not in ent_terms]
     if not terms:
         return any(names(ctx, e) for e in present)
+    main = [t for t in prof.main_terms if t not in ent_terms]
+    if len(main) >= 2 and _shares_terms(ctx, prof, main, present, absent):
+        return True
+    return _shares_terms(ctx, prof, terms, present, absent)
+
+
+def _shares_terms(ctx: RetrievedContext, prof: Profile, terms: list[str], present: list[str],
+                  absent: list[str] | tuple[str, ...]) -> bool:
+    """Whether the chunk carries enough of ``terms`` (see :func:`is_relevant`)."""
+    text = context_text(ctx)
     if prof.broad and not any(t.isascii() for t in terms):
         return True  # a broad question in another language than the documents: trust the retrieval
     share = 0.25 if prof.broad else 0.5
     latin = [t for t in terms if t.isascii()]
     # Words scattered over a chunk vouch for it; when a named thing is nowhere to be found they
     # must meet in one sentence ("parameters" here and "technical report" there is no answer).
-    scopes = [term_set(s) for s in chunk_sentences(ctx)] if absent else [term_set(text)]
+    anchored = any(names(ctx, e) for e in present)
+    scopes = [term_set(s) for s in chunk_sentences(ctx)] if absent and not anchored else [term_set(text)]
+    # one unmatched name lowers confidence only; each further one counts against the share, since a
+    # question mostly about things the papers never name is about something they do not hold
+    penalty = max(0, len(absent) - 1) if anchored else len(absent)
     for have in scopes:
         # A Chinese question with its terms in English is judged on either vocabulary.
         for group in ([terms, latin] if latin and len(latin) < len(terms) else [terms]):
             hit = sum(1 for t in group if covered(t, have))
-            if hit >= min(2, len(group)) and hit / (len(group) + len(absent)) >= share:
+            if hit >= min(2, len(group)) and hit / (len(group) + penalty) >= share:
                 return True
     return False
 
 
+def absent_names(contexts: list[RetrievedContext], prof: Profile) -> list[str]:
+    """The question's names that no retrieved chunk uses: they lower confidence in an answer."""
+    return [e for e in prof.entities if not any(names(c, e) for c in contexts)]
+
+
 def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
     """0-based indexes of the relevant contexts."""
-    absent = [e for e in prof.entities if not any(names(c, e) for c in contexts)]
+    absent = absent_names(contexts, prof)
     return [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
 
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from core.brains.offline.evidence import profile, relevant_indexes
+from core.brains.offline.evidence import TRAILING_QUESTION, profile, relevant_indexes
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
-from core.brains.offline.text import content_terms, split_sentences, strip_question_form, term_set
+from core.brains.offline.text import content_terms, split_sentences, strip_question_form
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
 
 _BUILDS = re.compile(r"\b(?:build|builds|built|building)\s+(?:on|upon)\b|\bextends?\b|\bimproves?\s+(?:on|upon)\b|基于", re.I)
@@ -42,7 +42,7 @@ _CLAUSE_END = re.compile(r"\s*[;；]\s*|(?<=[?？。])\s*(?=\S)|\.\s+(?=[A-Z])|\
 
 def question_clauses(question: str) -> list[str]:
     """The question's own parts: "X says it builds on Y; what does Y do?" → two steps."""
-    parts = [p.strip(" ,") for p in _CLAUSE_END.split(question)]
+    parts = [p.strip(" ,") for c in _CLAUSE_END.split(question) for p in TRAILING_QUESTION.split(c)]
     return [p for p in parts if len(content_terms(p, drop_frame=True)) >= 2]
 
 
@@ -65,9 +65,7 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
         steps = [f"What is {a}?", f"What is {b}?", f"How does {a} lead to {b}?"]
         reason = "causal chain: each end first, then the link"
     elif len(ents) >= 2:
-        rest = [t for t in content_terms(strip_question_form(q), drop_frame=True)
-                if not any(t in term_set(e) for e in ents)]
-        steps = [" ".join([e, *rest[:5]]) for e in ents[:3]] + [q]
+        steps = [f"{e}: {asked}" if (asked := _asked_words(q, ents)) else e for e in ents[:3]] + [q]
         reason = "what the question asks, about each entity in turn, then the question itself"
     elif ents:
         steps = [q]
@@ -89,6 +87,22 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
         if len(done) >= max_steps:
             steps = done[:max_steps]
     return steps, reason
+
+
+def _asked_words(question: str, ents: list[str]) -> str:
+    """What a question asks of its entities, in its own words as written ("conclude about training"
+    → "conclude training"): a step label a reader can read, and a query the hub can match."""
+    from core.brains.offline.lexicon import mentions
+    from core.brains.offline.text import FRAME_WORDS, STOPWORDS, words
+
+    out: list[str] = []
+    for w in words(strip_question_form(question)):
+        low = w.lower()
+        if low in STOPWORDS or low in FRAME_WORDS or any(mentions(w, e) or low in e.lower().split() for e in ents):
+            continue
+        if low not in (o.lower() for o in out):
+            out.append(w)
+    return " ".join(out[:5])
 
 
 def keyword_rewrite(step: str, question: str) -> str:

@@ -15,6 +15,7 @@ from core.doc_versions import versioned_entities
 from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mentions
+from core.brains.offline.form import answer_form
 from core.vocabulary import NAME, NOT_ENTITIES, VERSION_SUFFIX
 
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?[0-9]*)(?![\w-])")
@@ -43,6 +44,15 @@ _VERSION = VERSION_SUFFIX
 _NAME = NAME  # names as papers write them (see core.vocabulary)
 _TITLE_RUN = re.compile(r"(?<=[a-z0-9,;:(] )[A-Z][a-z]+(?: (?:[A-Z][A-Za-z0-9_-]*|[Vv]\d+))+" + _VERSION)
 _COMMON = frozenset("I A The This That These Those What Which Who How When Where Why In On For And Or But".split())
+# A request's opening verb is capitalized as the sentence's first word, not as part of a name
+# ("Compare HERON and Kite" names HERON, not "Compare HERON").
+_IMPERATIVE = frozenset("Compare Contrast Summarize Summarise Describe Explain List Give Tell Show Outline Name Discuss "
+                        "Trace Define Relate Rank Find Identify Characterize Characterise Review".split())
+# A part of a document named by its number ("Table 3", "Figure 2a", "Section 4.2", "Appendix B"):
+# where in a paper to look, not a method or model that a chunk must name.
+DOC_PART = re.compile(r"(?:tables?|fig(?:ure)?s?\.?|sections?|sec\.?|appendix|appendices|eq(?:uation)?s?\.?|"
+                      r"algorithms?|chapters?|pages?|lines?|rows?|columns?|steps?|stages?|layers?|ranks?|levels?|"
+                      r"rounds?|bits?|top)\s*-?\s*(?:\d+(?:\.\d+)*[a-z]?|[IVX]+|[A-H])", re.I)
 
 
 def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]]:
@@ -61,11 +71,18 @@ def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]
     for pat in (_NAME, _TITLE_RUN):
         for m in pat.finditer(text):
             word = m.group(0).strip()
+            if word.split()[0] in _IMPERATIVE and " " in word:
+                lead = len(word.split()[0]) + 1  # keep the name after the verb: "Compare HERON" → "HERON"
+                start, word = m.start() + lead, word[lead:].strip()
+                if not _NAME.fullmatch(word):
+                    continue
+            else:
+                start = m.start()
             head = word.split()[0].split("-")[0]
             if (word.upper() in NOT_ENTITIES or word.rstrip("s").upper() in NOT_ENTITIES or head in _COMMON
-                    or _SCALE.fullmatch(word) or re.fullmatch(r"\d[\w.]*|(?:top|layer|step|rank|level|stage|round|bit)s?-?\d+", word, re.I)):
+                    or _SCALE.fullmatch(word) or re.fullmatch(r"\d[\w.]*", word) or DOC_PART.fullmatch(word)):
                 continue
-            out.append((m.start(), m.start() + len(word), word))
+            out.append((start, start + len(word), word))
     return out
 
 
@@ -82,6 +99,8 @@ def extract_entities(text: str, vocabulary: list[str] | None = None) -> list[str
             kept.append((start, end, label))
     ordered: list[str] = []
     for _, _, name in sorted(kept):
+        if DOC_PART.fullmatch(name):
+            continue  # a vocabulary term may be a label too: a place in a paper, never a name to require
         if name.lower() not in (o.lower() for o in ordered):
             ordered.append(name)
     return ordered
@@ -150,13 +169,14 @@ def reformulate(question: str, history: list[Turn], vocabulary: list[str] | None
         return f"{last.question.rstrip('?？ ')} — and {subject}?", own + prev
     if not prev:
         return _LEAD.sub("", q) or q, own
-    plural = _join(prev, "and")
-    choice = _join(prev, "or")
-    single = prev[0] if len(prev) == 1 else plural
+    written = [_as_written(e, last) for e in prev]  # "it" becomes the name the user read, not an acronym of it
+    plural = _join(written, "and")
+    choice = _join(written, "or")
+    single = written[0] if len(written) == 1 else plural
     rules: list[tuple[str, str]] = [
         (r"\bwhich one\b|\bwhich of (?:them|the two|these|those)\b", f"which of {choice}"),
-        (r"\b(?:the former)\b", prev[0]),
-        (r"\b(?:the latter)\b", prev[-1]),
+        (r"\b(?:the former)\b", written[0]),
+        (r"\b(?:the latter)\b", written[-1]),
         (r"\bits\b", f"{single}'s" if len(prev) == 1 else f"{plural}'s"),
         (r"\b(?:they|them)\b", plural),
         (r"\btheir\b", f"{plural}'s"),
@@ -183,6 +203,18 @@ def reformulate(question: str, history: list[Turn], vocabulary: list[str] | None
     return rewritten, merged
 
 
+def _as_written(name: str, turn: Turn) -> str:
+    """``name`` as the turn's question (else its answer) wrote it: the longest form it used, so a
+    pronoun resolves to "Segment Anything", not to the "SA" that the vocabulary files it under."""
+    from core.brains.offline.lexicon import mention_pattern
+
+    for text in (turn.question, turn.answer):
+        found = [m.group(0) for m in mention_pattern(name).finditer(text)]
+        if found:
+            return max(found, key=len)
+    return name
+
+
 def _replace_mention(text: str, name: str, repl: str) -> str:
     from core.brains.offline.lexicon import mention_pattern
 
@@ -199,5 +231,6 @@ def fill(question: str, intent_type: str, history: list[Turn], vocabulary: list[
     else:
         query, ents = q, extract_entities(q, vocabulary)
     ents = versioned_entities(q) or ents  # "version 1 and 2 of X": X scoped to each version
+    query = answer_form(query)[0]  # "in two sentences" shapes the answer; it is not searched for
     query = _CJK_ASCII_EDGE.sub(" ", query)  # "YOLOS只在…" → "YOLOS 只在…": a search tokenizer splits there
     return {"entities": ents, "dimensions": dims, "constraints": constraints, "reformulated_query": with_english(query)}

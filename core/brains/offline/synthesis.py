@@ -17,7 +17,7 @@ from core.brains.base import TokenSink
 from core.brains.offline.evidence import Profile, Sentence, dim_hits, measures, subject
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import content_terms, jaccard, strip_markers, term_set
+from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
 
 NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
 PRIOR_PREFIX = "From earlier sessions:"
@@ -123,30 +123,55 @@ def missing_from_reflections(reflections: list[str]) -> tuple[list[str], list[st
     return extract_entities(missing), find_dimensions(missing), missing
 
 
+_SAYS = re.compile(r"^(?P<title>.+?)(?: \(and \d+ other documents?\))? says: (?P<fact>.+)$", re.S)
+
+
 def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
-    """A short trailing line of long-term facts that agree with (and do not repeat) the evidence."""
+    """A short trailing line of long-term facts that answer this question, each with its source.
+
+    A recalled fact joins only when its subject is one of the question's entities (its source
+    paper is that entity's, or it names the entity near its start) and it speaks to what is asked
+    of it (the question's dimension, else one of its own words beyond the names). It must not
+    repeat or contradict the evidence. A question that names nothing gets no recalled facts: a
+    fact that merely shares words with it is another paper's, not an answer.
+    """
+    if not prof.entities:
+        return ""
     keep: list[str] = []
     chosen_terms = [term_set(c) for c in chosen]
     evidence = " ".join(chosen)
-    for fact in facts:
-        f = strip_markers(fact).strip()
+    ent_terms = {t for e in prof.entities for t in content_terms(e, parts=True)}
+    asked = [t for t in prof.key_terms if t not in ent_terms]
+    for raw in facts:
+        line = strip_markers(raw).strip()
+        m = _SAYS.match(line)
+        title, f = (m.group("title").strip(), m.group("fact").strip()) if m else ("", line)
         if not f or NO_EVIDENCE_RE.search(f):
             continue
         ft = term_set(f)
-        # about a named subject, and about what is asked of it (a fact on LoRA's rank is no
-        # prior knowledge for a question on LoRA's memory)
-        about = any(mentions(f, e) for e in prof.entities)
-        if about and prof.dimensions:
-            about = any(dim_hits(f, d) for d in prof.dimensions)
-        on_topic = about or len(ft & set(prof.key_terms)) >= 2
-        if not on_topic or any(jaccard(ft, ct) >= 0.6 for ct in chosen_terms):
+        if not any(_fact_about(f, title, e) for e in prof.entities):
             continue
-        if _conflicts(f, evidence):
+        if prof.dimensions:
+            if not any(dim_hits(f, d) for d in prof.dimensions):
+                continue
+        elif asked and not any(covered(t, ft) for t in asked):
             continue
-        keep.append(f if f.endswith((".", "!", "?", "。")) else f + ".")
+        if any(jaccard(ft, ct) >= 0.6 for ct in chosen_terms) or _conflicts(f, evidence):
+            continue
+        f = f if f.endswith((".", "!", "?", "。")) else f + "."
+        keep.append(f"{title} says: {f}" if title else f)  # the user's own notes read as written
         if len(keep) == 2:
             break
     return f"{PRIOR_PREFIX} {' '.join(keep)}" if keep else ""
+
+
+def _fact_about(fact: str, title: str, name: str) -> bool:
+    """Whether a recalled fact is about ``name``: learnt from its paper, or naming it as its subject."""
+    head = title.split(":", 1)[0].strip()
+    if title and (mentions(head, name) or re.sub(r"\W", "", head.lower()) == re.sub(r"\W", "", name.lower())):
+        return True
+    m = mention_pattern(name).search(fact)
+    return bool(m) and m.start() <= 40
 
 
 def _conflicts(fact: str, evidence: str) -> bool:

@@ -128,7 +128,10 @@ QUESTION_FORMS = re.compile(
 
 
 def strip_question_form(text: str) -> str:
-    return QUESTION_FORMS.sub(" ", text)
+    """``text`` without phrases that only say what kind of answer is wanted, or its layout."""
+    from core.brains.offline.form import FORMAT_INSTRUCTION
+
+    return QUESTION_FORMS.sub(" ", FORMAT_INSTRUCTION.sub(" ", text))
 
 
 def jaccard(a: set[str], b: set[str]) -> float:

@@ -1,0 +1,189 @@
+"""Defect classes seen on held-out questions, each on invented papers (names and numbers made up):
+an unmatched name, a trailing clause, format words, one-sided comparisons, stemmed step labels,
+pronouns resolved to a fragment, and recalled facts from other papers."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.brains.base import SynthesisRequest
+from core.brains.offline import OfflineBrain
+from core.brains.offline.evidence import profile, relevant_indexes
+from core.brains.offline.planner import make_plan
+from core.brains.offline.slots import extract_entities, fill, reformulate
+from core.brains.offline.synthesis import PRIOR_PREFIX
+from core.state import Intent, RetrievedContext
+from core.types import Turn
+from core.vocabulary import DocumentText, active, build
+
+
+def ctx(n: int, source: str, title: str, text: str) -> RetrievedContext:
+    return RetrievedContext(content=text, source=f"/papers/{source}", title=title, chunk_id=f"{source}#{n}",
+                            doc_id=source.split(".")[0])
+
+
+HERON = ctx(0, "heron.md", "HERON: Sparse Routing for Long Documents",
+            "HERON routes each token to 4 of 64 expert blocks. HERON reaches an average LongBench score of 47.3, "
+            "ahead of dense baselines. The router is trained with a load-balancing loss that keeps every expert busy. "
+            "Table 3 reports the ablation of the expert count.")
+KITE = ctx(1, "kite.md", "Kite: Cheap Speech Recognition",
+           "Kite distils a large speech recognizer into a 90M-parameter student. Kite cuts the word error rate by "
+           "18% at equal compute. The student is trained on 12,000 hours of read speech.")
+OWL = ctx(2, "owl.md", "OWL: Distilled Speech at Scale",
+          "OWL builds on Kite and reaches a word error rate of 6.1% on read speech. "
+          "OWL is trained on 40,000 hours of speech.")
+SAM = ctx(3, "segment-anything.md", "Segment Anything",
+          "We introduce the Segment Anything (SA) project: a new task, model and dataset for image segmentation. "
+          "The SA model is trained on 1.1 billion masks. The SA model is promptable.")
+PAPERS = [HERON, KITE, OWL, SAM]
+
+
+@pytest.fixture(autouse=True)
+def _invented_vocabulary():
+    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in PAPERS])):
+        yield
+
+
+def _answer(question: str, contexts: list[RetrievedContext], kind: str = "simple", intent_type: str = "factual",
+            prior: list[str] | None = None) -> str:
+    slots = fill(question, intent_type, [], [])
+    intent = Intent(type=intent_type, confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
+                    reformulated_query=slots["reformulated_query"])
+    steps = make_plan(question, intent, [], [], 4)[0] if kind == "multi_hop" else []
+    return OfflineBrain().compose(SynthesisRequest(kind=kind, question=question, intent=intent, contexts=contexts,
+                                                   sub_questions=steps, prior_facts=prior or []))
+
+
+# a. one unmatched name ------------------------------------------------------------------------------
+
+def test_a_name_no_chunk_uses_lowers_confidence_instead_of_declining() -> None:
+    q = "What load-balancing loss does HERON use with Zephyr-7?"
+    assert relevant_indexes([HERON, KITE], profile(q)) == [0]
+    answer = _answer(q, [HERON, KITE])
+    assert answer.startswith("The router is trained with a load-balancing loss")
+
+
+def test_the_unmatched_name_is_said_by_the_critic_without_failing_the_answer() -> None:
+    from core.brains.offline.critic import critique
+    from core.config import CriticSettings
+
+    q = "What load-balancing loss does HERON use with Zephyr-7?"
+    intent = Intent(type="factual", confidence=0.9, entities=["HERON", "Zephyr-7"], reformulated_query=q)
+    answer = _answer(q, [HERON, KITE])
+    verdict = critique(q, intent, [HERON, KITE], answer, [], CriticSettings())
+    assert verdict.passed, verdict.feedback
+    assert any("no retrieved source names Zephyr-7" in i for i in verdict.issues)
+    assert verdict.score < 10
+
+
+def test_a_question_about_what_the_papers_never_report_is_still_declined() -> None:
+    q = "What learning-rate schedule does HERON use for AlphaNet 3 pre-training?"
+    assert relevant_indexes([HERON, KITE], profile(q)) == []
+    assert "holds no evidence" in _answer(q, [HERON, KITE])
+
+
+def test_several_names_no_chunk_uses_still_decline() -> None:
+    """One unmatched name lowers confidence; a question mostly about names no paper uses is declined."""
+    q = "What load-balancing loss does HERON use with Zephyr-7 on the Marlin-3 benchmark?"
+    assert relevant_indexes([HERON, KITE], profile(q)) == []
+
+
+def test_a_table_or_figure_label_is_no_name_to_require() -> None:
+    assert extract_entities("What does Table 3 of HERON report about the expert count?") == ["HERON"]
+    assert extract_entities("What does Figure 2b show for Kite?") == ["Kite"]
+    assert extract_entities("Which result in Section 4.2 does OWL report?") == ["OWL"]
+
+
+# b. a trailing clause -------------------------------------------------------------------------------
+
+def test_a_trailing_question_does_not_turn_the_answer_into_no_evidence() -> None:
+    q = ("Which speech recognizer is distilled into a student, and what does each stage of the pipeline "
+         "contribute to the final accuracy?")
+    assert relevant_indexes([HERON, KITE], profile(q)) == [1]
+    assert _answer(q, [HERON, KITE]).startswith("Kite distils a large speech recognizer")
+
+
+# c. format words -------------------------------------------------------------------------------------
+
+def test_format_words_shape_the_answer_and_are_not_searched() -> None:
+    from core.brains.offline.form import answer_form
+
+    q = "Summarize Kite in two sentences."
+    assert answer_form(q)[1].sentences == 2
+    assert fill(q, "factual", [], [])["reformulated_query"] == "Summarize Kite"
+    assert not {"two", "sentenc"} & set(profile(q).key_terms)
+    answer = _answer(q, [KITE])
+    assert answer.count("[1]") == 2 and "12,000 hours" not in answer
+    bullets = _answer("What is HERON? Answer in 2 bullet points.", [HERON])
+    assert [ln[:2] for ln in bullets.splitlines()] == ["- ", "- "]
+
+
+# d. comparisons --------------------------------------------------------------------------------------
+
+def test_a_request_verb_is_not_part_of_the_first_name() -> None:
+    assert extract_entities("Compare HERON and Kite on training data.") == ["HERON", "Kite"]
+
+
+def test_each_comparison_row_quotes_its_own_paper() -> None:
+    q = "Compare Kite and HERON on word error rate."
+    kite = ctx(1, "kite.md", KITE.title, "Kite distils a large speech recognizer into a 90M-parameter student.")
+    # OWL's paper states a word error rate next to Kite's name, but it is OWL's own result: with
+    # Kite's paper retrieved, Kite's row quotes Kite's paper
+    answer = _answer(q, [OWL, kite, HERON], kind="comparative", intent_type="comparative")
+    rows = {ln.split("|")[1].strip(" *"): ln for ln in answer.splitlines() if ln.startswith("| **")}
+    assert "[2]" in rows["Kite"] and "[1]" not in rows["Kite"], answer
+    assert "[3]" in rows["HERON"], answer
+
+
+def test_the_comparison_prose_covers_both_sides() -> None:
+    answer = _answer("Compare HERON and Kite on training data.", [HERON, KITE], kind="comparative",
+                     intent_type="comparative")
+    prose = next(p for p in answer.split("\n\n") if p.startswith("**Comparison.**"))
+    assert "[1]" in prose and "[2]" in prose, answer
+
+
+# e. multi-hop steps ----------------------------------------------------------------------------------
+
+def test_step_labels_are_words_as_written() -> None:
+    steps, _ = make_plan("What do HERON and Kite conclude about training?", None, [], [], 4)
+    assert steps[:2] == ["HERON: conclude training", "Kite: conclude training"]
+
+
+def test_each_step_quotes_a_different_sentence_where_one_exists() -> None:
+    q = "How is HERON's router trained, and how does that lead to a high LongBench score?"
+    answer = _answer(q, [HERON], kind="multi_hop", intent_type="multi_hop")
+    steps = [ln.split("** ", 1)[1] for ln in answer.splitlines() if ln[:2] in ("1.", "2.")]
+    assert len(steps) == 2 and steps[0] != steps[1], answer
+    assert "load-balancing loss" in steps[0] and "47.3" in steps[1], answer
+
+
+# f. follow-up pronouns -------------------------------------------------------------------------------
+
+def test_a_pronoun_resolves_to_the_name_as_written_not_its_acronym() -> None:
+    last = Turn(question="What is Segment Anything?", answer="We introduce the Segment Anything (SA) project [1].",
+                entities=extract_entities("What is Segment Anything?"))
+    rewritten, ents = reformulate("How many masks was it trained on?", [last])
+    assert rewritten == "How many masks was Segment Anything trained on?"
+
+
+# g. recalled facts -----------------------------------------------------------------------------------
+
+OWL_FACT = "OWL: Distilled Speech at Scale says: OWL is trained on 40,000 hours of speech."
+KITE_FACT = "Kite: Cheap Speech Recognition says: Kite was trained on read speech from audiobooks only."
+
+
+def test_a_recalled_fact_from_another_paper_never_joins_the_answer() -> None:
+    answer = _answer("How much speech is Kite trained on?", [KITE], prior=[OWL_FACT])
+    assert PRIOR_PREFIX not in answer and "40,000" not in answer
+
+
+def test_a_recalled_fact_joins_with_its_source_when_it_answers_this_question() -> None:
+    answer = _answer("What speech is Kite trained on?", [KITE], prior=[KITE_FACT, OWL_FACT])
+    prior = answer.split(PRIOR_PREFIX, 1)[1]
+    assert "Kite: Cheap Speech Recognition says: Kite was trained on read speech from audiobooks" in prior
+    assert "OWL" not in prior
+
+
+def test_a_question_that_names_nothing_gets_no_recalled_facts() -> None:
+    answer = _answer("Which recognizer is distilled into a student on read speech?", [KITE], prior=[OWL_FACT])
+    assert PRIOR_PREFIX not in answer

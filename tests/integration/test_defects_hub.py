@@ -1,0 +1,75 @@
+"""Held-out defect classes end to end on invented papers: the real bundled hub as a stdio server, real
+SQLite stores, the real encoder, long-term memory on (the default) and questions in sequence.
+
+Two invented abstracts: OWL (speech distilled at scale, naming Kite as its base) and Kite. After a
+question on OWL teaches facts, a question on what Kite distils must not get OWL's sentences under
+"From earlier sessions"; a question naming a model that no paper mentions must still be answered
+from the paper it also names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from core.brains.offline.synthesis import PRIOR_PREFIX
+from core.config import load_settings
+from tests.integration.helpers import ask_all
+
+COLLECTION = "defects"
+PAPERS = {
+    "owl.md": "# OWL: Distilled Speech at Scale\n\n## Abstract\n\nOWL builds on Kite and reaches a word error rate "
+              "of 6.1% on read speech. OWL is trained on 40,000 hours of transcribed speech from audiobooks. "
+              "OWL halves decoding latency compared with Kite on a single GPU.\n",
+    "kite.md": "# Kite: Cheap Speech Recognition\n\n## Abstract\n\nKite distils a large speech recognizer into a "
+               "90M-parameter student model. Kite cuts the word error rate by 18% at equal compute. The student "
+               "model of Kite is trained with a load-balancing loss over its attention heads.\n",
+}
+
+
+def _ingest(settings, docs) -> None:
+    from core.hub.ingest import Ingestor
+    from core.hub.store import HubStore
+
+    store = HubStore(settings.paths.resolve(settings.paths.hub_db))
+    try:
+        report = Ingestor(store, embed=False).ingest(sorted(docs.iterdir()), COLLECTION)  # the hub embeds at start
+    finally:
+        store.close()
+    assert report.added
+
+
+@pytest.mark.slow
+def test_memory_and_an_unknown_name_in_a_real_session(tmp_path, monkeypatch):
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in PAPERS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    s = load_settings(use_user_file=False)
+    s.agent.router = "rules"
+    s.mcp.collection = COLLECTION
+    assert s.memory.enabled  # the default a user runs with
+    _ingest(s, docs)
+
+    first, second, third = asyncio.run(ask_all([
+        "How many hours of speech is OWL trained on, and how does it compare with Kite?",
+        "What does Kite distil into a student model?",
+        "What load-balancing loss does Kite use with Zephyr-7?",
+    ], s, persist=True))
+    assert "40,000" in first.result.final_answer
+
+    # OWL's facts were recalled for the Kite question (they name Kite), but none of them answers it
+    recalled = second.result.recalled_facts
+    assert any("OWL" in f for f in recalled), recalled
+    answer = second.result.final_answer
+    assert "90M-parameter student" in answer.split("\n\n")[0]
+    assert PRIOR_PREFIX not in answer and "40,000" not in answer and "6.1%" not in answer, answer
+
+    # Zephyr-7 is in no paper: the question is answered from Kite's, and the critic says what is missing
+    answer = third.result.final_answer
+    assert "holds no evidence" not in answer, answer
+    assert "load-balancing loss" in answer.split("\n\n")[0], answer
+    critic = third.result.critic
+    assert critic is not None and any("Zephyr-7" in i for i in critic.issues), critic
