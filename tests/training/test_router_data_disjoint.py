@@ -16,7 +16,7 @@ Two checks:
   fullpapers question (different papers, same domain, same kind of asker) reaches at most 0.80 for
   English (99th percentile 0.81 over both languages), and a dev question's nearest other dev question
   at most 0.77; a paraphrase that keeps the skeleton ("What were the two variants they compared?" beside
-  "What two variants of it were compared?") scores 0.89–0.92. MiniLM's English vocabulary lacks most
+  "What two variants of it were compared?") scores 0.86–0.92. MiniLM's English vocabulary lacks most
   Chinese characters, so unrelated Chinese questions reach 0.87–0.95; the cosine check therefore
   covers Latin-script text only and Chinese relies on the character runs.
 """
