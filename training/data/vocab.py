@@ -245,13 +245,13 @@ R_TASKS_TRAIN = ["object detection", "speech recognition", "machine translation"
 R_TASKS_HELDOUT = ["optical flow", "pose estimation", "named entity recognition", "molecule generation",
                    "robotic grasping", "audio captioning"]
 R_DIMS_TRAIN = ["pre-training data", "parameter count", "inference speed", "architecture", "training objective",
-                "tokenization", "memory use", "how they handle long inputs", "the amount of labeled data they need",
+                "tokenization", "memory use", "how they handle long inputs", "how many labels they require",
                 "training cost", "accuracy on the same benchmark", "their attention mechanism", "scalability",
                 "latency on phones", "robustness to noise", "how they use retrieval", "their positional encoding",
                 "the size of their vocabularies", "sample efficiency", "reliance on OCR"]
 R_DIMS_HELDOUT = ["their decoding strategy", "energy consumption", "how they are evaluated",
                   "their licensing", "their choice of teacher"]
-R_GOALS_TRAIN = ["make attention cheaper on long inputs", "reduce the need for labeled data",
+R_GOALS_TRAIN = ["cut the cost of attention over long sequences", "reduce the need for labeled data",
                  "shrink models enough to run on phones", "ground generation in retrieved documents",
                  "learn from unlabeled audio", "scale to billions of parameters", "speed up inference",
                  "transfer to new languages", "handle high-resolution images", "stabilize training",
@@ -279,9 +279,9 @@ R_TOPICS_TRAIN = ["parameter-efficient fine-tuning", "retrieval-augmented genera
 R_TOPICS_HELDOUT = ["state space models", "long-context modeling", "preference optimization",
                     "neural audio codecs", "world models"]
 # "A <relation> B" for questions that chain through a related model (multi_hop bridges).
-R_RELATIONS_TRAIN = ["builds on", "says it builds on", "was inspired by", "says it was inspired by",
-                     "is distilled from", "extends", "is a multilingual variant of", "is a smaller version of",
-                     "succeeds", "reuses the recipe of", "is initialized from", "adopts the architecture of",
+R_RELATIONS_TRAIN = ["builds on", "says it builds on", "was inspired by", "credits its core idea to",
+                     "is distilled from", "extends", "extends to many languages the design of", "is a smaller version of",
+                     "succeeds", "borrows the training procedure of", "is initialized from", "adopts the architecture of",
                      "borrows its tokenizer from", "is fine-tuned from", "improves on", "follows the design of",
                      "starts from the checkpoints of", "was trained to imitate", "is a successor to",
                      "is a compressed version of", "reimplements", "is a follow-up to", "generalizes",
@@ -315,7 +315,7 @@ R_TASKS_ZH_TRAIN = ["目标检测", "语音识别", "机器翻译", "文本摘�
 R_TASKS_ZH_HELDOUT = ["光流估计", "姿态估计", "命名实体识别", "分子生成", "机器人抓取"]
 R_DIMS_ZH_TRAIN = ["预训练数据", "参数规模", "推理速度", "模型结构", "训练目标", "分词方式", "显存占用", "长输入处理方式",
                    "所需标注数据量", "训练成本", "同一基准上的准确率", "注意力机制", "可扩展性", "手机端延迟", "抗噪能力",
-                   "检索的用法", "位置编码", "对 OCR 的依赖", "样本效率", "收敛速度", "泛化能力", "可解释性",
+                   "检索的用法", "位置编码", "OCR 依赖程度", "样本效率", "收敛速度", "泛化能力", "可解释性",
                    "部署难度", "对长文本的支持", "零样本表现"]
 R_DIMS_ZH_HELDOUT = ["解码策略", "能耗", "评测方式", "开源协议"]
 R_GOALS_ZH_TRAIN = ["降低长输入上的注意力开销", "减少对标注数据的依赖", "把模型压缩到能在手机上运行", "用检索到的文档支撑生成",
