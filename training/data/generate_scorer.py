@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 from core.brains.offline.text import content_terms, split_sentences
-from training.data.scorer_questions import question_for, synthetic_papers
+from training.data.scorer_questions import introduction, overview_question, question_for, short_name, synthetic_papers
 
 DATA_DIR = Path(__file__).resolve().parent
 TRAIN_FILE = DATA_DIR / "scorer_train.jsonl"
@@ -81,9 +81,11 @@ def build(seed: int = DEFAULT_SEED, n_synthetic: int = SYNTHETIC_PAPERS, per_pap
     by_id = {pid: sents for pid, _, sents in docs}
     train, held = [], []
     for pid, title, sents in docs:
-        anchors = rng.sample(range(len(sents)), min(per_paper, len(sents)))
-        for a in anchors:
-            q = question_for(sents[a], title, rng)
+        anchors = [(a, question_for(sents[a], title, rng)) for a in rng.sample(range(len(sents)), min(per_paper, len(sents)))]
+        intro = introduction(title, sents)
+        if intro is not None:  # "what is X?": the sentence that first names X introduces it
+            anchors.append((intro, overview_question(short_name(title), rng)))
+        for a, q in anchors:
             if not q:
                 continue
             qterms = set(content_terms(q))

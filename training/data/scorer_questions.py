@@ -56,6 +56,20 @@ def subject_words(sentence: str, rng: random.Random, k: int) -> list[str]:
     return out
 
 
+def introduction(title: str, sentences: list[str]) -> int | None:
+    """The index of the sentence that first names the paper's method (its short name), if any."""
+    name = short_name(title)
+    if len(name.split()) > 3:
+        return None
+    pat = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return next((i for i, s in enumerate(sentences) if pat.search(s)), None)
+
+
+def overview_question(name: str, rng: random.Random) -> str:
+    return rng.choice([f"What is {name}?", f"What does {name} do?", f"Give an overview of {name}.",
+                       f"What kind of method is {name}?"])
+
+
 def question_for(sentence: str, title: str, rng: random.Random) -> str:
     """A question the sentence answers, or "" when the sentence gives nothing to ask about."""
     name = short_name(title) if rng.random() < 0.7 else ""
@@ -81,7 +95,7 @@ def question_for(sentence: str, title: str, rng: random.Random) -> str:
     who = name or "the paper"
     if _NUM.search(sentence) and rng.random() < 0.7:
         frames = [f"How much {topic} does {who} report?", f"What number does {who} give for {topic}?",
-                  f"How large is the change in {topic} that {who} reports?", f"What value of {topic} is used{of}?"]
+                  f"Which change in {topic} does {who} report?", f"What value of {topic} is used{of}?"]
     elif _PROPOSE.match(sentence):
         frames = [f"What does {who} propose for {topic}?", f"What is new in {who} about {topic}?"]
     else:
