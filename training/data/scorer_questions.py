@@ -84,7 +84,8 @@ def question_for(sentence: str, title: str, rng: random.Random) -> str:
     m = _CAPTION.match(sentence)
     if m:
         words = " ".join(subject_words(m.group(3), rng, 3))
-        return rng.choice([f"Which figure shows {words}{of}?", f"What does {name or 'the paper'} plot about {words}?"])
+        return rng.choice([f"Which figure shows {words}{of}?", f"What does {name or 'the paper'} plot about {words}?",
+                           f"What does {m.group(1)} {m.group(2)}{of} show?", f"What is in {m.group(1)} {m.group(2)}{of}?"])
     m = _DEFN.match(sentence)
     if m and rng.random() < 0.7:
         return rng.choice([f"What is {m.group(1)}?", f"Can you define {m.group(1)}?", f"What kind of thing is {m.group(1)}?"])
@@ -133,6 +134,7 @@ def synthetic_papers(seed: int, n: int) -> list[tuple[str, str, list[str]]]:
         title = f"{m}: {rng.choice(('Efficient', 'Scalable', 'Robust', 'Sparse'))} {part.title()}s for {task.title()}"
         s1, s2 = rng.sample(_SETTINGS, 2)
         v = [_val(rng) for _ in range(6)]
+        fig = rng.randint(1, 6)
         sents = [
             f"{m} is a {rng.choice(('lightweight', 'modular', 'two-stage', 'sparse'))} method for {task} that replaces the {part} of {base} with a learned {rng.choice(_PARTS)}.",
             f"We propose {m}, which trains the {part} jointly with a {rng.choice(_PARTS)} and keeps the backbone frozen.",
@@ -143,7 +145,8 @@ def synthetic_papers(seed: int, n: int) -> list[tuple[str, str, list[str]]]:
             f"Removing the {rng.choice(_PARTS)} lowers {metric} on {ds[1]} from {v[1]} to {v[2]}.",
             f"{m} uses {rng.randint(2, 60)}% fewer trainable parameters than full fine-tuning of {base}.",
             f"A limitation of {m} is that it {rng.choice(('needs labelled data', 'does not handle long inputs', 'is slower at inference', 'assumes a fixed vocabulary'))}.",
-            f"Figure {rng.randint(1, 6)}: {metric} of {m} and {base} on {ds[2]} as the {s1} grows.",
+            f"Figure {fig}: {metric} of {m} and {base} on {ds[2]} as the {s1} grows.",
+            f"Figure {fig} shows that {m} keeps its {metric} as the {s1} grows, while {base} drops.",
             f"In Table {rng.randint(1, 5)} ({metric.capitalize()} on {ds[0]} and {ds[1]}), {m}: {ds[0]} {v[3]}, {ds[1]} {v[4]}.",
             f"In Table {rng.randint(1, 5)} ({metric.capitalize()} on {ds[0]} and {ds[1]}), {base}: {ds[0]} {v[5]}, {ds[1]} {_val(rng)}.",
             f"The code and checkpoints of {m} are released under an open licence.",

@@ -79,27 +79,24 @@ def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
     cell = replace(prof, entities=[name], definitional=prof.definitional or overview,
                    question=f"What is {name}?" if overview else prof.question if dim == "overview" else f"{dim} of {name}")
     focus = key | (set() if dim == "overview" else term_set(dim))
-    best, best_val = None, 0.0
-    for s in pool:
-        if not attributed(s, name, contexts):
-            continue
-        subj = subject(s)
-        if subj is not None and subj != name and subj in ents:
-            continue
-        if dim != "overview" and not dim_hits(s.text, dim):
-            continue
-        val = relevance(s, cell, focus or None, own=is_document_of(contexts[s.ctx], name), question=cell.question)
-        if best is None or val > best_val:
-            best, best_val = s, val
-    return best
+    fits = [s for s in pool if attributed(s, name, contexts)
+            and not ((subj := subject(s)) is not None and subj != name and subj in ents)
+            and (dim == "overview" or dim_hits(s.text, dim))]
+    if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
+        fits = [s for s in fits if re.search(r"\d", s.text)] or fits
+    own = {s.ctx: is_document_of(contexts[s.ctx], name) for s in fits}
+    return max(fits, key=lambda s: relevance(s, cell, focus or None, own=own[s.ctx], question=cell.question), default=None)
 
 
 def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
     """Up to two sentences that name two or more of the entities (those that contrast them, when
-    any do), ranked by the scorer; else the two best of the rest."""
+    any do, first), ranked by the scorer; else the two best of the rest."""
     multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e)) >= 2 and s.text not in used]
-    multi = [s for s in multi if _CONTRAST.search(s.text)] or multi
-    chosen = mmr(multi, lambda s: relevance(s, prof), 2)
+    contrast = [s for s in multi if _CONTRAST.search(s.text)]
+    chosen = mmr(contrast, lambda s: relevance(s, prof), 2)
+    if len(chosen) < 2:
+        rest = [s for s in multi if s not in contrast]
+        chosen += mmr(rest, lambda s: relevance(s, prof), 2 - len(chosen), exclude=chosen)
     if not chosen:
         chosen = mmr([s for s in pool if s.text not in used], lambda s: relevance(s, prof), 2, min_ratio=0.5)
     return chosen
@@ -115,7 +112,9 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
         focus = key_terms(sq)
         def score(s: Sentence, sp=sp, focus=focus) -> float:
             return relevance(s, sp, focus)
-        chosen = mmr(pool, score, 2, min_ratio=0.75, exclude=picked)
+        # a step about a named method reads sentences about it, not about another method that cites it
+        own = [s for s in pool if (subj := subject(s)) is None or subj in sp.entities] if sp.entities else pool
+        chosen = mmr(own or pool, score, 2, min_ratio=0.75, exclude=picked)
         chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus)) and all(s is not p for p in picked)]
         if not chosen:  # the best evidence already served an earlier step: reuse it rather than claim a gap
             chosen = [s for s in mmr(pool, score, 1) if len(focus & s.terms) >= min(2, len(focus))]

@@ -32,11 +32,13 @@ from core.brains.offline.lexicon import mention_pattern, mentions
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "sentence_scorer.json"
 FEATURES = ("coverage", "hits", "entities", "subject", "crowded", "asks_number", "has_number",
-            "defines", "opens_with_entity", "position", "length", "table_row", "caption", "own_paper", "cosine")
+            "defines", "opens_with_entity", "position", "length", "table_row", "caption", "asked_caption", "own_paper",
+            "cosine")
 # A definition's form ("X is a …", "proposed by", "stands for"): a kind of sentence, not a cue of any question.
 _DEFINITION = re.compile(r"^.{0,60}?\b(is|are) (a|an)\b|\b(introduced|proposed) by\b|\bstands? for\b|\brefers? to\b", re.I)
 _TABLE_ROW = re.compile(r"^In (?:Table\s*[\dIVX]+|the table on)\b|^[^:;]{1,40}: [^;]+; [^:;]{1,40}: ", re.I)
 _CAPTION = re.compile(r"^(?:Figure|Fig\.|Table)\s*\d+[a-z]?\s*[:.]", re.I)
+_FLOAT_REF = re.compile(r"\b(fig(?:ure|\.)?|table)\s*(\d+)", re.I)
 _lock = threading.Lock()
 _warned: set[str] = set()
 _vectors: dict[str, np.ndarray] = {}
@@ -118,9 +120,18 @@ def features(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, ow
         min(len(sent.terms), 60) / 60,
         float(bool(_TABLE_ROW.search(sent.text))),
         float(bool(_CAPTION.match(sent.text))),
+        float(_captions_asked(sent.text, question or prof.question)),
         float(own),
         cosine(question or prof.question, sent.text) if cos is None else cos,
     ]
+
+
+def _captions_asked(text: str, question: str) -> bool:
+    """The sentence is the caption (or a row) of a figure or table the question names by number."""
+    asked = {(k.lower()[:3], n) for k, n in _FLOAT_REF.findall(question)}
+    head = re.match(r"^(?:In )?(fig(?:ure|\.)?|table)\s*(\d+)\b", text, re.I)
+    return bool(head and (head.group(1).lower()[:3], head.group(2)) in asked
+                and (_CAPTION.match(text) or text.startswith("In ")))
 
 
 def probability(x: list[float]) -> float:
