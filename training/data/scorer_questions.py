@@ -157,6 +157,8 @@ def synthetic_papers(seed: int, n: int) -> list[tuple[str, str, list[str]]]:
             sents += [f"Compared with {prev}, {m} needs {rng.randint(2, 9)}x less compute on {ds[0]}.",
                       f"{prev} reported {_val(rng)} {metric} on {ds[1]}, which {m} improves on."]
         names.append(m)
-        rng.shuffle(sents)
+        rest = sents[1:]  # the definition opens the paper, as an introduction does; the rest in any order
+        rng.shuffle(rest)
+        sents = sents[:1] + rest
         out.append((f"{k:03d}-{m.lower()}", title, sents))
     return out
