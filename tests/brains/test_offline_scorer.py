@@ -36,6 +36,7 @@ def test_weights_are_learned_for_every_feature_and_read_from_the_file() -> None:
     assert data["features"] == list(scorer.FEATURES)
     assert data["trained_on"]["generator"] == "training.data.generate_scorer"
     assert scorer.model()["weights"] == data["weights"]
+    assert scorer.model()["uses_cosine"] is data["uses_cosine"]
 
 
 def test_the_answering_sentence_ranks_above_distractors_sharing_its_words() -> None:
@@ -67,6 +68,8 @@ import json, sys
 from core.brains.offline import scorer
 from core.brains.offline.evidence import profile, sentence_pool
 from core.state import RetrievedContext
+learned = scorer.model()
+scorer.model = lambda: {**learned, "uses_cosine": True}  # the similarity feature on, whatever the shipped weights say
 ctx = RetrievedContext(chunk_id="a", content="Zeta trains on 40 GPUs. Zeta is a sparse model for parsing.")
 prof = profile("What is Zeta?")
 pool = sentence_pool([ctx], prof)
@@ -76,6 +79,11 @@ print(json.dumps({"cos": scorer.features(pool[0], prof)[-1], "torch": "torch" in
 
 
 def test_scoring_with_minilm_similarity_loads_no_torch() -> None:
+    """Weights trained with ``uses_cosine`` score with the ONNX encoder: no torch at run time
+    (once the graph is cached, which this process does first, as an install's first use does)."""
+    from core.onnx_runtime import encoder_file
+
+    encoder_file()
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=300, check=True,
                          env={**__import__("os").environ, "PAPERPILOT_ENCODER": "onnx"})
     got = json.loads(out.stdout.strip().splitlines()[-1])
