@@ -8,12 +8,14 @@ the optional "From earlier sessions:" line.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, profile, subject
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
-from core.brains.offline.text import numbers_with_units, term_set
+from core.brains.offline.text import term_set
 from core.types import RetrievedContext
 
 MISSING_CELL = "not found in the knowledge base"
@@ -23,11 +25,12 @@ _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|ra
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
     """Direct answer first (the best sentence), then up to three supporting sentences.
 
-    A sentence from the paper the question names (by its file or title) counts for more than one
-    from a paper that merely mentions it.
+    Whether a sentence comes from the paper the question names (by its file or title) is one of
+    the scorer's features.
     """
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
-    chosen = mmr(pool, lambda s: relevance(s, prof) + (1.5 if s.ctx in own else 0.0), 4, min_ratio=0.35)
+    scorer.prime([prof.question, *(s.text for s in pool)])
+    chosen = mmr(pool, lambda s: relevance(s, prof, own=s.ctx in own), 4, min_ratio=0.35)
     if not chosen:
         return "", []
     lines = [cited(chosen[0])]
@@ -44,6 +47,7 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     header = "| | " + " | ".join(d.capitalize() for d in dims) + " |"
     rows = [header, "|---" * (len(dims) + 1) + "|"]
     gaps: list[str] = []
+    scorer.prime([prof.question, *(s.text for s in pool)])
     for e in ents:
         cells = []
         for d in dims:
@@ -66,41 +70,37 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
 
 
 def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
-    """The sentence that best states ``name``'s ``dim``; never one whose subject is a rival entity.
+    """The sentence the scorer ranks first for ``name``'s ``dim``, among the sentences about
+    ``name`` that speak to ``dim``; never one whose subject is a rival entity.
 
     When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
     about it ("X builds on NAME …") belongs to that other paper's row."""
-    best, best_val = None, 0.0
     ent_terms = {t for e in ents for t in term_set(e)}
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
+    # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
+    overview = dim == "overview" and not key
+    cell = replace(prof, entities=[name], definitional=prof.definitional or overview,
+                   question=f"What is {name}?" if overview else prof.question if dim == "overview" else f"{dim} of {name}")
+    focus = key | (set() if dim == "overview" else term_set(dim))
     home = {i for i, c in enumerate(contexts) if is_document_of(c, name)}
-    for s in pool:
-        if (home and s.ctx not in home) or not attributed(s, name, contexts):
-            continue
-        subj = subject(s)
-        if subj is not None and subj != name and subj in ents:
-            continue
-        hits = 1 if dim == "overview" else dim_hits(s.text, dim)
-        if not hits:
-            continue
-        rivals = sum(1 for o in ents if o != name and mentions(s.text, o))
-        own = 2.0 if subj == name else (1.0 if mentions(s.text, name) else 0.0)
-        val = len(key & s.terms) + 1.5 * min(hits, 4) + own - 0.8 * rivals + 0.3 / (1 + s.pos) - 0.03 * max(0, len(s.terms) - 25)
-        if dim != "overview" and numbers_with_units(s.text):
-            val += 1.0  # a measured value says more than a qualitative remark
-        if prof.numeric:
-            val += 2.0 if re.search(r"\d", s.text) else 0.0  # a cell without a number does not answer
-        elif dim == "overview" and not key and re.search(r"\b(is|are) (a|an)\b|\bintroduc|\bpropos", s.text):
-            val += 1.5
-        if best is None or val > best_val:
-            best, best_val = s, val
-    return best
+    fits = [s for s in pool if (not home or s.ctx in home) and attributed(s, name, contexts)
+            and not ((subj := subject(s)) is not None and subj != name and subj in ents)
+            and (dim == "overview" or dim_hits(s.text, dim))]
+    if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
+        fits = [s for s in fits if re.search(r"\d", s.text)] or fits
+    return max(fits, key=lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=cell.question),
+               default=None)
 
 
 def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
+    """Up to two sentences that name two or more of the entities (those that contrast them, when
+    any do, first), ranked by the scorer; else the two best of the rest."""
     multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e)) >= 2 and s.text not in used]
-    score = lambda s: relevance(s, prof) + (1.0 if _CONTRAST.search(s.text) else 0.0)  # noqa: E731
-    chosen = mmr(multi, score, 2)
+    contrast = [s for s in multi if _CONTRAST.search(s.text)]
+    chosen = mmr(contrast, lambda s: relevance(s, prof), 2)
+    if len(chosen) < 2:
+        rest = [s for s in multi if s not in contrast]
+        chosen += mmr(rest, lambda s: relevance(s, prof), 2 - len(chosen), exclude=chosen)
     if not chosen:  # no sentence names both: one on each side, not two on one
         rest = [s for s in pool if s.text not in used]
         for e in ents[:2]:
@@ -113,23 +113,25 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     lines: list[str] = []
     picked: list[Sentence] = []
     steps = sub_questions or [prof.question]
+    scorer.prime([prof.question, *sub_questions, *(s.text for s in pool)])
     # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
     best_of = [_step_best(pool, sq) for sq in steps]
     for i, sq in enumerate(steps, start=1):
         sp = profile(sq)
         focus = key_terms(sq)
-        def score(s: Sentence, sp=sp, focus=focus, picked=picked) -> float:
-            base = relevance(s, sp, focus) + 0.25 * relevance(s, prof)
-            return base - (3.0 if any(s is p for p in picked) else 0.0)
+        def score(s: Sentence, sp=sp, focus=focus) -> float:
+            return relevance(s, sp, focus)
+        # a step about a named method reads sentences about it, not about another method that cites it
+        own = [s for s in pool if (subj := subject(s)) is None or subj in sp.entities] if sp.entities else pool
         later = [b for b in best_of[i:] if b is not None]
-        chosen = mmr(pool, score, 2, min_ratio=0.75, exclude=picked + later)
+        chosen = mmr(own or pool, score, 2, min_ratio=0.75, exclude=picked + later)
         chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus))] or mmr(
-            pool, score, 2, min_ratio=0.75, exclude=picked)
+            own or pool, score, 2, min_ratio=0.75, exclude=picked)
         chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus)) and all(s is not p for p in picked)]
         if not chosen:  # a weaker sentence of its own, else reuse earlier evidence rather than claim a gap
             fits = [s for s in pool if len(focus & s.terms) >= min(2, len(focus))]
             fresh = [s for s in fits if all(s is not p for p in picked)]
-            chosen = mmr(fresh or fits, lambda s, sp=sp, focus=focus: relevance(s, sp, focus), 1)
+            chosen = mmr(fresh or fits, score, 1)
         label = f"{i}. **{sq.strip()}**"
         if chosen:
             picked += chosen
@@ -139,7 +141,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     # The conclusion answers what the last step asks (the question's own last clause), in context.
     last = (sub_questions or [prof.question])[-1]
     lp, lfocus = profile(last), key_terms(last)
-    concl = mmr(pool, lambda s: relevance(s, lp, lfocus) + 0.5 * relevance(s, prof), 1)
+    concl = mmr(pool, lambda s: relevance(s, lp, lfocus, question=prof.question), 1)
     if concl:
         lines.append("")
         lines.append(f"**Conclusion:** {cited(concl[0])}")
@@ -165,15 +167,16 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     if not set(themes) <= papers:  # themes are methods, not the collection's papers
         pool = [s for s in pool if subject(s) is None or subject(s) in themes]  # drop asides about other methods
     contrast = [s for s in contrast if s in pool]
+    scorer.prime([prof.question, *(s.text for s in pool)])
     for theme in themes:
         members = [s for s in pool if _theme_of(s, themes, contexts) == theme and s not in contrast]
         if not members and theme in [short_title(c.title) for c in contexts]:
             members = [s for s in pool if short_title(contexts[s.ctx].title) == theme]
-        picks = mmr(members, lambda s: relevance(s, prof) + 0.5, 3, min_ratio=0.3, exclude=used)
+        picks = mmr(members, lambda s: relevance(s, prof), 3, min_ratio=0.3, exclude=used)
         if picks:
             used += picks
             sections.append(f"### {theme}\n" + "\n".join(f"- {cited(s)}" for s in picks))
-    picks = mmr([s for s in contrast if s not in used], lambda s: relevance(s, prof) + 1.0, 3, exclude=used)
+    picks = mmr([s for s in contrast if s not in used], lambda s: relevance(s, prof), 3, exclude=used)
     if picks:
         used += picks
         sections.append("### How they compare\n" + "\n".join(f"- {cited(s)}" for s in picks))

@@ -2,8 +2,8 @@
 
 The answer is built only from sentences of the retrieved chunks, so every claim is traceable:
 each chosen sentence keeps the ``[n]`` marker(s) of the chunk(s) it came from (``n`` is the
-1-based index into the request's contexts). Selection is MMR: relevance to the question,
-its entities/dimensions and the critic's feedback, minus overlap with what is already chosen.
+1-based index into the request's contexts). Selection is MMR: the learned scorer's relevance to the
+question (and the critic's feedback terms), minus overlap with what is already chosen.
 """
 
 from __future__ import annotations
@@ -14,37 +14,22 @@ import re
 from collections.abc import Callable
 
 from core.brains.base import TokenSink
-from core.brains.offline.evidence import Profile, Sentence, dim_hits, measures, subject
+from core.brains.offline import scorer
+from core.brains.offline.evidence import Profile, Sentence, dim_hits, measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
 
 NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
 PRIOR_PREFIX = "From earlier sessions:"
-_DEFINITION = re.compile(r"^.{0,60}?\b(is|are) (a|an)\b|\b(introduced|proposed) by\b|\bstands? for\b|\brefers? to\b", re.I)
 
 
-def relevance(sent: Sentence, prof: Profile, focus: set[str] | None = None) -> float:
-    """How well one sentence speaks to the question (or to ``focus`` terms, e.g. a sub-question)."""
-    terms = focus if focus is not None else set(prof.key_terms)
-    score = float(sum(prof.weights.get(t, 1.0) for t in terms if t in sent.terms))
-    score += 1.5 * sum(prof.weights.get("@" + e, 1.0) for e in prof.entities if e in sent.about or mentions(sent.text, e))
-    subj = subject(sent)
-    about_main = subj is not None and bool(prof.entities) and subj == prof.entities[0]
-    if about_main:  # a sentence *about* the main entity beats one that only lists it
-        score += 1.5 * prof.weights.get("@" + subj, 1.0)
-    score -= 0.6 * max(0, len(sent.about) - 2)  # lists of many methods say little about any
-    score += sum(min(dim_hits(sent.text, d), 2) for d in prof.dimensions)
-    score += 1.0 * len(prof.boost & sent.terms)
-    if prof.numeric and re.search(r"\d", sent.text):
-        score += 1.0
-    if prof.definitional and (about_main or not prof.entities) and _DEFINITION.search(sent.text):
-        score += 1.5
-    if prof.definitional and prof.entities and mention_pattern(prof.entities[0]).match(sent.text):
-        score += 0.5  # "X is/does ..." opens with the thing asked about
-    score -= 0.03 * max(0, len(sent.terms) - 25)
-    score += 0.5 / (1 + sent.pos) + 0.1 / (1 + sent.ctx)
-    return score
+def relevance(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, own: bool = False,
+              question: str | None = None) -> float:
+    """How well one sentence answers the question (or a sub-question's ``focus`` terms): the learned
+    scorer's probability (:mod:`core.brains.offline.scorer`); ``own`` marks a sentence of the paper
+    the question names, ``question`` the text to compare it with (default: the profile's question)."""
+    return scorer.score(sent, prof, focus, own=own, question=question)
 
 
 def mmr(

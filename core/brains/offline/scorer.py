@@ -1,0 +1,147 @@
+"""The learned sentence scorer: how well one candidate sentence (or table row) answers a question.
+
+A logistic model over declarative features of the pair — the question's key terms the sentence
+holds (IDF-weighted over the pool, see :func:`core.brains.offline.evidence.weigh`), the named
+entities it mentions, whether it opens with the main one, whether the question asks for a number
+and the sentence has one, whether the question asks what something is and the sentence defines,
+its position, length and kind (a table row, a caption), whether it comes from the paper the
+question names — and, when the weights were trained with it (``uses_cosine``), the MiniLM cosine
+between question and sentence (:mod:`core.embeddings`, ONNX at run time). The shipped weights
+leave the cosine out: it added about a point of held-out top-1 and tripled full-text turn time. Its weights are learned by ``python -m training.scorer_train`` from
+:mod:`training.data.generate_scorer` data (never evaluation text) and read from
+``core/models/sentence_scorer.json``; none is set by hand.
+
+The score is the model's probability that the sentence answers the question, in (0, 1), so
+MMR's ``min_ratio`` reads as "at least this share of the best sentence's probability". When the
+weights file or the encoder is missing the scorer says so once on stderr and runs on what it has.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from core.brains.offline.evidence import Profile, Sentence, subject
+from core.brains.offline.lexicon import mention_pattern, mentions
+
+WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "sentence_scorer.json"
+FEATURES = ("coverage", "hits", "entities", "subject", "crowded", "asks_number", "has_number",
+            "defines", "opens_with_entity", "position", "length", "table_row", "caption", "asked_caption", "own_paper",
+            "cosine")
+# A definition's form ("X is a …", "proposed by", "stands for"): a kind of sentence, not a cue of any question.
+_DEFINITION = re.compile(r"^.{0,60}?\b(is|are) (a|an)\b|\b(introduced|proposed) by\b|\bstands? for\b|\brefers? to\b", re.I)
+_TABLE_ROW = re.compile(r"^In (?:Table\s*[\dIVX]+|the table on)\b|^[^:;]{1,40}: [^;]+; [^:;]{1,40}: ", re.I)
+_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table)\s*\d+[a-z]?\s*[:.]", re.I)
+_FLOAT_REF = re.compile(r"\b(fig(?:ure|\.)?|table)\s*(\d+)", re.I)
+_lock = threading.Lock()
+_warned: set[str] = set()
+_vectors: dict[str, np.ndarray] = {}
+_MAX_CACHED = 20000
+
+
+def _warn(key: str, line: str) -> None:
+    if key not in _warned:
+        _warned.add(key)
+        print(f"paperpilot: {line}", file=sys.stderr)
+
+
+@lru_cache(maxsize=1)
+def model() -> dict:
+    """The learned weights (loaded once); without the file, unit weights on term coverage alone."""
+    try:
+        data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if list(data["features"]) != list(FEATURES):
+            raise ValueError(f"features {data['features']} do not match {list(FEATURES)}")
+        return data
+    except (OSError, ValueError, KeyError) as exc:
+        _warn("weights", f"sentence scorer weights unavailable ({exc}); ranking by term coverage alone")
+        return {"features": list(FEATURES), "weights": [1.0 if f in ("coverage", "entities") else 0.0 for f in FEATURES],
+                "bias": 0.0, "mean": [0.0] * len(FEATURES), "scale": [1.0] * len(FEATURES), "uses_cosine": False}
+
+
+def prime(texts: list[str]) -> None:
+    """Embed, in one batch, the texts whose vectors are not cached yet (a pool before scoring)."""
+    if not model().get("uses_cosine", True):
+        return
+    missing = list(dict.fromkeys(t for t in texts if t not in _vectors))
+    if not missing:
+        return
+    try:
+        from core.embeddings import embed
+
+        vecs = embed(missing)
+    except (ImportError, OSError, RuntimeError, ValueError) as exc:  # no encoder: the cosine reads 0 (said once)
+        _warn("encoder", f"sentence scorer runs without MiniLM similarity ({type(exc).__name__}: {exc})")
+        vecs = np.zeros((len(missing), 1), dtype=np.float32)
+    with _lock:
+        if len(_vectors) + len(missing) > _MAX_CACHED:
+            _vectors.clear()
+        _vectors.update(zip(missing, vecs))
+
+
+def cosine(question: str, text: str) -> float:
+    if not model().get("uses_cosine", True):
+        return 0.0
+    prime([question, text])
+    a, b = _vectors.get(question), _vectors.get(text)
+    if a is None or b is None or a.shape != b.shape:
+        return 0.0
+    return float(np.dot(a, b))
+
+
+def features(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, own: bool = False,
+             question: str | None = None, cos: float | None = None) -> list[float]:
+    """The feature vector of one (question, sentence) pair, in :data:`FEATURES` order
+    (``cos``: the question–sentence cosine when the caller has it already)."""
+    terms = (set(focus) if focus is not None else set(prof.key_terms)) | prof.boost
+    total = sum(prof.weights.get(t, 1.0) for t in terms) or 1.0
+    held = [t for t in terms if t in sent.terms]
+    named = [e for e in prof.entities if e in sent.about or mentions(sent.text, e)]
+    subj = subject(sent)
+    main = prof.entities[0] if prof.entities else None
+    has_num = bool(re.search(r"\d", sent.text))
+    return [
+        sum(prof.weights.get(t, 1.0) for t in held) / total,
+        min(len(held), 5) / 5,
+        len(named) / len(prof.entities) if prof.entities else 0.0,
+        float(main is not None and subj == main),
+        min(max(0, len(sent.about) - 2), 4) / 4,
+        float(prof.numeric and has_num),
+        float(has_num),
+        float(prof.definitional and bool(_DEFINITION.search(sent.text))),
+        float(main is not None and bool(mention_pattern(main).match(sent.text))),
+        1.0 / (1 + sent.pos),
+        min(len(sent.terms), 60) / 60,
+        float(bool(_TABLE_ROW.search(sent.text))),
+        float(bool(_CAPTION.match(sent.text))),
+        float(_captions_asked(sent.text, question or prof.question)),
+        float(own),
+        cosine(question or prof.question, sent.text) if cos is None else cos,
+    ]
+
+
+def _captions_asked(text: str, question: str) -> bool:
+    """The sentence is the caption (or a row) of a figure or table the question names by number."""
+    asked = {(k.lower()[:3], n) for k, n in _FLOAT_REF.findall(question)}
+    head = re.match(r"^(?:In )?(fig(?:ure|\.)?|table)\s*(\d+)\b", text, re.I)
+    return bool(head and (head.group(1).lower()[:3], head.group(2)) in asked
+                and (_CAPTION.match(text) or text.startswith("In ")))
+
+
+def probability(x: list[float]) -> float:
+    m = model()
+    z = m["bias"] + sum(w * (v - mu) / sc for w, v, mu, sc in zip(m["weights"], x, m["mean"], m["scale"]))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def score(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, own: bool = False,
+          question: str | None = None) -> float:
+    """The probability that ``sent`` answers the question of ``prof`` (or the ``focus`` terms of a step)."""
+    return probability(features(sent, prof, focus, own=own, question=question))
