@@ -187,3 +187,15 @@ def test_a_recalled_fact_joins_with_its_source_when_it_answers_this_question() -
 def test_a_question_that_names_nothing_gets_no_recalled_facts() -> None:
     answer = _answer("Which recognizer is distilled into a student on read speech?", [KITE], prior=[OWL_FACT])
     assert PRIOR_PREFIX not in answer
+
+
+def test_a_chain_whose_every_step_found_nothing_has_no_conclusion() -> None:
+    """A conclusion over steps that all lack evidence is an unrelated sentence; the question is declined."""
+    from core.brains.offline import compose
+    from core.brains.offline.evidence import sentence_pool
+
+    q = "What BLEU score does the original Transformer reach on WMT 2014 English-to-German?"
+    prof = profile(q)
+    pool = sentence_pool([KITE, OWL], prof, only_relevant=False)
+    assert pool  # the papers' sentences are there; none answers any step
+    assert compose.multi_hop(pool, prof, ["BLEU: score original Transformer reach", q]) == ("", [])

@@ -138,6 +138,8 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
             lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
         else:
             lines.append(f"{label} The knowledge base holds no evidence for this step.")
+    if not picked:  # no step found evidence: a conclusion would be an unrelated sentence; the brain declines
+        return "", []
     # The conclusion answers what the last step asks (the question's own last clause), in context.
     last = (sub_questions or [prof.question])[-1]
     lp, lfocus = profile(last), key_terms(last)
