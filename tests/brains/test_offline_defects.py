@@ -199,3 +199,18 @@ def test_a_chain_whose_every_step_found_nothing_has_no_conclusion() -> None:
     pool = sentence_pool([KITE, OWL], prof, only_relevant=False)
     assert pool  # the papers' sentences are there; none answers any step
     assert compose.multi_hop(pool, prof, ["BLEU: score original Transformer reach", q]) == ("", [])
+
+
+def test_a_recalled_fact_sharing_one_word_with_the_question_does_not_join() -> None:
+    """The learned scorer decides whether a recalled fact answers this question, not one shared word."""
+    from core.brains.offline.synthesis import prior_line
+
+    prof = profile("How is HERON's router trained to keep every expert busy?")
+    chosen = ["The router is trained with a load-balancing loss that keeps every expert busy.",
+              "HERON routes each token to 4 of 64 expert blocks."]
+    aside = "HERON: Sparse Routing for Long Documents says: HERON was trained on a single node for two days."
+    answer = ("HERON: Sparse Routing for Long Documents says: HERON's router learns which expert blocks stay "
+              "busy from an auxiliary balancing objective added to the training loss.")
+    line = prior_line([aside, answer], prof, chosen)
+    assert "single node" not in line, line
+    assert "auxiliary balancing objective" in line, line

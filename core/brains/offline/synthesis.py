@@ -115,15 +115,18 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
     """A short trailing line of long-term facts that answer this question, each with its source.
 
     A recalled fact joins only when its subject is one of the question's entities (its source
-    paper is that entity's, or it names the entity near its start) and it speaks to what is asked
-    of it (the question's dimension, else one of its own words beyond the names). It must not
-    repeat or contradict the evidence. A question that names nothing gets no recalled facts: a
+    paper is that entity's, or it names the entity near its start), it speaks to what is asked
+    of it (the question's dimension, else one of its own words beyond the names), and the learned
+    scorer rates it as an answer to this question at least as high as the sentences the answer
+    quotes do on average (a question with a dimension needs the dimension instead). It must not repeat or contradict the evidence. A question that names nothing gets no recalled facts: a
     fact that merely shares words with it is another paper's, not an answer.
     """
     if not prof.entities:
         return ""
     keep: list[str] = []
     chosen_terms = [term_set(c) for c in chosen]
+    scores = [_answer_score(c, prof) for c in chosen]
+    bar = sum(scores) / len(scores) if scores else 0.0  # the answer's own sentences, on average
     evidence = " ".join(chosen)
     ent_terms = {t for e in prof.entities for t in content_terms(e, parts=True)}
     asked = [t for t in prof.key_terms if t not in ent_terms]
@@ -139,8 +142,8 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         if prof.dimensions:
             if not any(dim_hits(f, d) for d in prof.dimensions):
                 continue
-        elif asked and not any(covered(t, ft) for t in asked):
-            continue
+        elif asked and (not any(covered(t, ft) for t in asked) or _answer_score(f, prof) < bar):
+            continue  # a shared word is not enough: the learned scorer rates it with the evidence
         if any(jaccard(ft, ct) >= 0.6 for ct in chosen_terms) or _conflicts(f, evidence):
             continue
         f = f if f.endswith((".", "!", "?", "。")) else f + "."
@@ -148,6 +151,13 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         if len(keep) == 2:
             break
     return f"{PRIOR_PREFIX} {' '.join(keep)}" if keep else ""
+
+
+def _answer_score(text: str, prof: Profile) -> float:
+    """The learned scorer's probability that ``text`` answers the question, read as a sentence of the
+    paper it names at the head of a chunk (so a recalled fact and a quoted sentence compare evenly)."""
+    about = [e for e in prof.entities if mentions(text, e)]
+    return scorer.score(Sentence(0, 0, text, term_set(text), about), prof, own=True)
 
 
 def _fact_about(fact: str, title: str, name: str) -> bool:
