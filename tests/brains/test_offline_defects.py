@@ -214,3 +214,20 @@ def test_a_recalled_fact_sharing_one_word_with_the_question_does_not_join() -> N
     line = prior_line([aside, answer], prof, chosen)
     assert "single node" not in line, line
     assert "auxiliary balancing objective" in line, line
+
+
+def test_a_comparison_row_never_repeats_a_sentence_across_its_columns() -> None:
+    """A sentence mostly about accuracy belongs in the accuracy column; each cell of a row is its own."""
+    heron_more = ctx(4, "heron.md", "HERON: Sparse Routing for Long Documents",
+                     "HERON keeps the accuracy of dense attention on LongBench while its 4-bit experts need little "
+                     "memory. HERON cuts activation memory by 60% with expert offloading to the CPU.")
+    kite_more = ctx(5, "kite.md", "Kite: Cheap Speech Recognition",
+                    "Kite needs 2 GB of GPU memory at inference. Kite reaches 94% accuracy on spoken commands.")
+    answer = _answer("Compare HERON and Kite in memory use and accuracy", [heron_more, kite_more],
+                     kind="comparative", intent_type="comparative")
+    rows = [ln for ln in answer.splitlines() if ln.startswith("| **")]
+    assert len(rows) == 2, answer
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")[1:]]
+        assert len(cells) == 2 and cells[0] != cells[1], answer
+    assert "activation memory by 60%" in rows[0], answer

@@ -50,13 +50,15 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     scorer.prime([prof.question, *(s.text for s in pool)])
     for e in ents:
         cells = []
+        row: list[Sentence] = []
         for d in dims:
-            best = _best_cell(pool, prof, contexts, e, d, ents)
+            best = _best_cell(pool, prof, contexts, e, d, ents, row)
             if best is None:
                 cells.append(MISSING_CELL)
                 gaps.append(f"{e} {d}" if d != "overview" else e)
                 continue
             used.append(best.text)
+            row.append(best)
             cells.append(cite(clause(best.text, None if d == "overview" else d, e), best.cited).replace("|", "\\|"))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
     prose = _comparison_prose(pool, prof, ents, used)
@@ -69,9 +71,10 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     return "\n\n".join(parts), used
 
 
-def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
+def _best_cell(pool, prof, contexts, name, dim, ents, taken=()) -> Sentence | None:
     """The sentence the scorer ranks first for ``name``'s ``dim``, among the sentences about
-    ``name`` that speak to ``dim``; never one whose subject is a rival entity.
+    ``name`` that speak to ``dim``; never one whose subject is a rival entity, nor one already in
+    the row (``taken``).
 
     When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
     about it ("X builds on NAME …") belongs to that other paper's row."""
@@ -81,11 +84,15 @@ def _best_cell(pool, prof, contexts, name, dim, ents) -> Sentence | None:
     overview = dim == "overview" and not key
     cell = replace(prof, entities=[name], definitional=prof.definitional or overview,
                    question=f"What is {name}?" if overview else prof.question if dim == "overview" else f"{dim} of {name}")
-    focus = key | (set() if dim == "overview" else term_set(dim))
+    others = [d for d in prof.dimensions if d != dim]
+    # a column's cell is asked about its own dimension, not the row's other columns
+    focus = (key - {t for d in others for t in term_set(d)}) | (set() if dim == "overview" else term_set(dim))
     home = {i for i, c in enumerate(contexts) if is_document_of(c, name)}
     fits = [s for s in pool if (not home or s.ctx in home) and attributed(s, name, contexts)
             and not ((subj := subject(s)) is not None and subj != name and subj in ents)
-            and (dim == "overview" or dim_hits(s.text, dim))]
+            and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
+    if dim != "overview" and others:  # a sentence mostly about another column belongs in that column
+        fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
     return max(fits, key=lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=cell.question),
