@@ -125,8 +125,9 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         return ""
     keep: list[str] = []
     chosen_terms = [term_set(c) for c in chosen]
-    scores = [_answer_score(c, prof) for c in chosen]
-    bar = sum(scores) / len(scores) if scores else 0.0  # the answer's own sentences, on average
+    # the answer's own sentences on average; only a question without a dimension needs it
+    scores = [] if prof.dimensions or not facts else [_answer_score(c, prof) for c in chosen]
+    bar = sum(scores) / len(scores) if scores else 0.0
     evidence = " ".join(chosen)
     ent_terms = {t for e in prof.entities for t in content_terms(e, parts=True)}
     asked = [t for t in prof.key_terms if t not in ent_terms]
