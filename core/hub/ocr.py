@@ -112,7 +112,7 @@ def engine():
 
                 from rapidocr_onnxruntime import RapidOCR
             except ImportError as exc:
-                raise OcrFailed(f"OCR needs the rapidocr-onnxruntime package ({exc.name or exc} missing)") from None
+                raise OcrFailed(f"OCR needs the ocr extra: pip install 'paperpilot-agent[ocr]' ({exc.name or exc} missing)") from None
             # its module loggers get their own stderr handlers; the hub's stdout/stderr must stay quiet
             for name in list(logging.root.manager.loggerDict):
                 if name.startswith(("rapidocr", "RapidOCR", "onnxruntime")):

@@ -1,14 +1,9 @@
-"""Export the bundled MiniLM encoder (and the LoRA router, merged) to ONNX. Needs torch.
+"""The torch reference export of the encoder and the router (``train`` extra), and int8 quantization.
 
-Called once per source fingerprint by :mod:`core.onnx_runtime` when a cached file is missing, or
-ahead of time::
-
-    python -m core.models.onnx_export            # writes into the cache ($PAPERPILOT_HOME/models/onnx)
-
-The encoder graph is the plain BertModel (``input_ids``, ``attention_mask``, ``token_type_ids`` →
-``last_hidden_state``); mean pooling and normalisation run in numpy, exactly as sentence-transformers
-does for all-MiniLM-L6-v2. The router graph is the whole classifier: encoder with the LoRA merged and
-the learnt extra-token rows in place, masked mean, linear head → ``logits``.
+The runtime builds its graphs without torch (:mod:`core.models.onnx_build`); the exporters here trace
+transformers' ``BertModel`` and the PEFT-merged router with torch, so the tests can check the built
+graphs against them. ``python -m core.models.onnx_export`` fills the graph cache ahead of time (it
+uses the runtime's builder, no torch).
 
 Eager attention is used for tracing: the SDPA path decides on mask shapes with Python conditionals,
 which a trace would freeze. The dummy batch holds a padded row, so the traced graph keeps the mask.
@@ -146,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from core import onnx_runtime
 
-    ap = argparse.ArgumentParser(description="Export the bundled MiniLM encoder and the shipped router to ONNX "
-                                 "(into the cache, or under --cache).")
+    ap = argparse.ArgumentParser(description="Build the bundled MiniLM encoder and the shipped router as ONNX graphs "
+                                 "(into the cache, or under --cache); no torch needed.")
     ap.add_argument("--cache", help="cache folder (default: $PAPERPILOT_ONNX_CACHE or $PAPERPILOT_HOME/models/onnx)")
     a = ap.parse_args(argv)
     if a.cache:

@@ -1,17 +1,16 @@
-"""Exports run one at a time in a process: on a fresh data dir the encoder and the router export
-from two threads, and concurrent first imports of transformers failed ("cannot import name
-'AutoModel'"), sending the router to torch on every first run."""
+"""Graph builds run one at a time in a process: on a fresh cache the encoder and the router are
+built from two threads (each build holds the model's weights in memory)."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from core import onnx_runtime
+from core import onnx_cache, onnx_runtime
 
 
 def test_two_threads_never_export_at_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(onnx_runtime, "cache_dir", lambda: tmp_path)
+    monkeypatch.setattr(onnx_cache, "cache_dir", lambda: tmp_path)
     running, overlaps = [], []
 
     def build(out):
