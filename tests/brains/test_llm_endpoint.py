@@ -117,7 +117,9 @@ async def test_a_busy_server_is_slow_not_unreachable_and_gets_no_second_request(
     assert len(server.requests) == 1  # the long prompt was not queued a second time
 
 
-async def test_a_timeout_with_nothing_answering_is_unreachable():
+async def test_a_connection_accepted_with_no_reply_is_busy_not_unreachable():
+    """An open TCP connection with no reply (a single-request server computing, which cannot answer
+    the probe either) is "busy"; "unreachable" is kept for no connection at all."""
     import socket
 
     silent = socket.socket()  # accepts connections (backlog) but never answers anything
@@ -125,10 +127,44 @@ async def test_a_timeout_with_nothing_answering_is_unreachable():
     silent.listen(8)
     url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
     try:
-        with pytest.raises(BackendUnavailable, match=r"unreachable: request timed out after 0.3 s"):
+        with pytest.raises(BackendUnavailable) as err:
             await llm_brain(url, timeout=0.3, retries=2).classify("What is LoRA?", [])
     finally:
         silent.close()
+    msg = str(err.value)
+    assert msg.startswith(f"LLM endpoint {url} is busy: it accepted the connection but sent no reply within 0.3 s")
+    assert "unreachable" not in msg and "\n" not in msg
+
+
+def synth(b: LLMBrain, tokens: list[str]):
+    return b.synthesize(SynthesisRequest(kind="simple", question="What rank?", intent=INTENT, contexts=CTX),
+                        tokens.append)
+
+
+async def test_a_first_token_later_than_the_librarys_own_wall_still_arrives_within_llm_timeout(server, monkeypatch):
+    """langchain-openai cuts a stream whose next chunk takes longer than its stream_chunk_timeout
+    (120 s by default; shrunk here through its environment variable): llm.timeout must govern."""
+    monkeypatch.setenv("LANGCHAIN_OPENAI_STREAM_CHUNK_TIMEOUT_S", "0.3")
+    server.first_chunk_delay = 1.0
+    tokens: list[str] = []
+    assert await synth(llm_brain(server.url, timeout=10), tokens) == "LoRA uses rank 8 [1]."
+    assert tokens
+
+
+async def test_no_first_token_within_llm_timeout_says_so(server, caplog):
+    server.first_chunk_delay = 2.0
+    with pytest.raises(BackendUnavailable) as err:
+        await synth(llm_brain(server.url, timeout=0.5), [])
+    assert str(err.value).startswith(f"LLM endpoint {server.url} is slow: no first token within 0.5 s (llm.timeout)")
+    assert not [r for r in caplog.records if "stream_chunk_timeout" in r.getMessage()]  # no stray library line
+
+
+async def test_a_stream_that_stalls_says_no_tokens_for_n_seconds(server):
+    server.stall_after, server.stall = 2, 2.0
+    tokens: list[str] = []
+    with pytest.raises(BackendUnavailable) as err:
+        await synth(llm_brain(server.url, timeout=0.5), tokens)
+    assert "is slow: no tokens for 0.5 s (after " in str(err.value) and tokens  # some arrived first
 
 
 async def test_transient_errors_are_sent_again_after_a_backoff(server):

@@ -2,7 +2,8 @@
 
 It answers function calls (``tools``) with ``tool_args`` as the tool call's arguments, streams
 ``text`` as server-sent events, reports ``usage`` on non-streamed replies, and records request
-bodies; ``status``, ``fail_first`` and ``delay`` make it fail or stall. Used by the endpoint tests
+bodies; ``status``, ``fail_first``, ``delay``, ``first_chunk_delay`` and ``stall_after``/``stall`` make
+it fail or stall. Used by the endpoint tests
 and by ``paperpilot ask --llm openai`` tests (the cloud edge that cannot run here).
 """
 
@@ -22,6 +23,9 @@ class FakeServer:
         self.status = 200
         self.fail_first: list[int] = []  # statuses answered to the first requests, in order
         self.delay = 0.0
+        self.first_chunk_delay = 0.0  # a stream: headers at once, then this long before the first chunk
+        self.stall_after: int | None = None  # a stream: after this many chunks, wait ``stall`` seconds
+        self.stall = 0.0
         self.tool_args: dict = {"type": "comparative", "confidence": 0.77}
         self.text = "LoRA uses rank 8 [1]."
         server = self
@@ -70,10 +74,19 @@ class FakeServer:
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.end_headers()
-                for piece in server.text.split(" "):
+                self.wfile.flush()
+                if server.first_chunk_delay:
+                    time.sleep(server.first_chunk_delay)
+                for n, piece in enumerate(server.text.split(" ")):
+                    if n == server.stall_after:
+                        time.sleep(server.stall)
                     chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": body.get("model"),
                              "choices": [{"index": 0, "delta": {"content": piece + " "}, "finish_reason": None}]}
-                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    try:
+                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                        self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
+                        return
                 self.wfile.write(b"data: [DONE]\n\n")
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

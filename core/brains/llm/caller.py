@@ -138,9 +138,11 @@ class ModelCaller:
         hide = ThinkFilter()
         parts: list[str] = []
         usage: dict[str, int] = {}
+        received = 0
         token = current_purpose.set(purpose)
         try:
             async for chunk in self.model.astream(messages, config=self._config(purpose)):
+                received += 1
                 meta = getattr(chunk, "usage_metadata", None)
                 if meta:
                     for k in ("input_tokens", "output_tokens"):
@@ -153,7 +155,7 @@ class ModelCaller:
             raise
         except Exception as exc:
             if is_timeout(exc):  # never re-sent: the server may still be working on it
-                raise await timeout_error(self.base_url, self.timeout) from None
+                raise await timeout_error(self.base_url, self.timeout, exc, chunks=received) from None
             self._raise_if_endpoint(exc)
             raise
         finally:

@@ -7,6 +7,7 @@ the client insists on one, so a placeholder is used when only a base URL is conf
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -37,12 +38,30 @@ def build_chat_model(settings: Settings) -> Any:
         # langchain-openai sends only ``max_completion_tokens``; older vLLM / llama.cpp / Ollama
         # servers read the classic ``max_tokens``, so send both to compatible servers.
         extra["extra_body"] = {"max_tokens": llm.max_tokens}
+    _quiet_chunk_timeout_log()
     return ChatOpenAI(
         model=llm.model, base_url=base_url, api_key=key, temperature=llm.temperature,
         # no client-side retries: core.brains.llm.resend sends again only what is worth it (never a
         # request that timed out, which a busy local server would queue a second time)
-        timeout=llm.timeout, max_retries=0, max_tokens=llm.max_tokens, **extra,
+        timeout=llm.timeout, max_retries=0, max_tokens=llm.max_tokens,
+        # langchain-openai's own gap-between-chunks wall (120 s by default) would cut a streamed
+        # call the user allowed llm.timeout for: a local server's first token can take minutes
+        stream_chunk_timeout=llm.timeout, **extra,
     )
+
+
+class _DropChunkTimeoutWarning(logging.Filter):
+    """langchain-openai logs a WARNING when its chunk timeout fires; the turn reports it in one line
+    of its own (core.brains.llm.resend), so the library's record would be a second, stray one."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return getattr(record, "source", None) != "stream_chunk_timeout"
+
+
+def _quiet_chunk_timeout_log() -> None:
+    log = logging.getLogger("langchain_openai.chat_models._client_utils")
+    if not any(isinstance(f, _DropChunkTimeoutWarning) for f in log.filters):
+        log.addFilter(_DropChunkTimeoutWarning())
 
 
 def _first_line(text: str, limit: int = 200) -> str:

@@ -6,8 +6,15 @@ is still working on. So the client is built with ``max_retries=0`` and :func:`se
 
 - a refused connection, a 429 or a 5xx is sent again after a back-off (``Retry-After`` when the
   server gives one, else 0.5 s doubling, at most 8 s), up to ``llm.retries`` times;
-- a timeout is never re-sent: the endpoint is probed (``GET …/models``, 3 s) and the failure is
-  "slow" when it answers (up, still busy: raise ``llm.timeout``) or "unreachable" when it does not.
+- a timeout is never re-sent. Its line says what fired: "no reply within N s" (a plain call), "no
+  first token within N s" or "no tokens for N s" (a stream, by whether any chunk arrived). The
+  endpoint is then probed (``GET …/models``, 3 s): it is "slow" when the probe answers (up, still
+  working: raise ``llm.timeout``); when it does not, it is "busy" if our request's connection was
+  accepted (a single-request server computing) and "unreachable" only if no connection was made.
+
+``llm.timeout`` bounds every part of a call (connect, first token, gap between tokens): the client's
+HTTP timeout and langchain-openai's own ``stream_chunk_timeout`` (120 s by default) are both set
+from it, so no library default cuts a call the user allowed.
 """
 
 from __future__ import annotations
@@ -66,12 +73,41 @@ async def probe(base_url: str) -> bool:
         return False
 
 
-async def timeout_error(base_url: str, timeout: float) -> BackendUnavailable:
+def _never_connected(exc: BaseException | None) -> bool:
+    """Whether the timeout fired before a TCP connection was made (httpx's ConnectTimeout in the chain)."""
+    import httpx
+
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, httpx.ConnectTimeout):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def what_fired(timeout: float, chunks: int | None) -> str:
+    """``chunks``: None for a plain call, else how many stream chunks had arrived."""
+    if chunks is None:
+        return f"no reply within {timeout:g} s"
+    if chunks == 0:
+        return f"no first token within {timeout:g} s"
+    return f"no tokens for {timeout:g} s (after {chunks} chunks)"
+
+
+async def timeout_error(base_url: str, timeout: float, exc: BaseException | None = None,
+                        chunks: int | None = None) -> BackendUnavailable:
+    what = what_fired(timeout, chunks)
     if await probe(base_url):
         return BackendUnavailable(
-            f"LLM endpoint {base_url} is slow: no reply within {timeout:g} s (llm.timeout); the server is up "
+            f"LLM endpoint {base_url} is slow: {what} (llm.timeout); the server is up "
             "but still working, so the request was not sent again — raise llm.timeout for a local server")
-    return BackendUnavailable(f"LLM endpoint {base_url} unreachable: request timed out after {timeout:g} s")
+    if _never_connected(exc):
+        return BackendUnavailable(f"LLM endpoint {base_url} unreachable: no connection within {timeout:g} s")
+    return BackendUnavailable(
+        f"LLM endpoint {base_url} is busy: it accepted the connection but sent {what} and does not answer "
+        "a probe either (a single-request server still computing?); the request was not sent again — "
+        "raise llm.timeout for a slow local server")
 
 
 async def send(call: Callable[[], Awaitable[T]], *, retries: int, base_url: str, timeout: float) -> T:
@@ -84,7 +120,7 @@ async def send(call: Callable[[], Awaitable[T]], *, retries: int, base_url: str,
             raise
         except Exception as exc:
             if is_timeout(exc):
-                raise await timeout_error(base_url, timeout) from None
+                raise await timeout_error(base_url, timeout, exc) from None
             if attempt >= retries or not is_transient(exc):
                 raise
             await asyncio.sleep(backoff(exc, attempt))
