@@ -89,7 +89,7 @@ async def test_streamed_synthesis_from_sse(server):
 
 @pytest.mark.parametrize("status, needle", [(401, "unreachable: authentication failed (401)"),
                                             (404, "unreachable: not found (404)"), (429, "rate limited"),
-                                            (503, "server error (503)"), (402, "failed: HTTP 402 (status 402)")])
+                                            (503, "failed: server error 503 (reachable; status 503)"), (402, "failed: HTTP 402 (status 402)")])
 async def test_http_errors_map_to_one_line(server, status, needle):
     server.status = status
     with pytest.raises(BackendUnavailable) as err:
@@ -134,6 +134,15 @@ async def test_a_connection_accepted_with_no_reply_is_busy_not_unreachable():
     msg = str(err.value)
     assert msg.startswith(f"LLM endpoint {url} is busy: it accepted the connection but sent no reply within 0.3 s")
     assert "unreachable" not in msg and "\n" not in msg
+
+
+async def test_a_reply_that_is_not_json_is_one_line_naming_it(server):
+    server.raw_body = b"<html><body>502 Bad Gateway</body></html>"
+    with pytest.raises(BackendUnavailable) as err:
+        await llm_brain(server.url).classify("What is LoRA?", [])
+    msg = str(err.value)
+    assert msg.startswith(f"LLM endpoint {server.url} failed: the reply was not JSON (") and "Bad Gateway" in msg
+    assert "\n" not in msg
 
 
 def synth(b: LLMBrain, tokens: list[str]):

@@ -26,6 +26,7 @@ class FakeServer:
         self.first_chunk_delay = 0.0  # a stream: headers at once, then this long before the first chunk
         self.stall_after: int | None = None  # a stream: after this many chunks, wait ``stall`` seconds
         self.stall = 0.0
+        self.raw_body: bytes | None = None  # answered as text/html with status 200 instead of JSON
         self.tool_args: dict = {"type": "comparative", "confidence": 0.77}
         self.text = "LoRA uses rank 8 [1]."
         server = self
@@ -39,6 +40,12 @@ class FakeServer:
                 server.requests.append(body)
                 if server.delay:
                     time.sleep(server.delay)
+                if server.raw_body is not None:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html")
+                    self.send_header("Content-Length", str(len(server.raw_body)))
+                    self.end_headers()
+                    return self.wfile.write(server.raw_body)
                 status = server.fail_first.pop(0) if server.fail_first else server.status
                 if status != 200:
                     return self._json(status, {"error": {"message": f"status {status}", "type": "x"}})

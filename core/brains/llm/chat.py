@@ -15,6 +15,7 @@ from core.errors import BackendUnavailable
 from core.config import ConfigError, Settings
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+NOT_JSON = "Unexpected response type from OpenAI-compatible endpoint"  # langchain-openai's ValueError text
 
 
 def endpoint_of(settings: Settings) -> str:
@@ -104,8 +105,13 @@ def endpoint_error(exc: BaseException, base_url: str, model: str) -> BackendUnav
             reason = f"not found (404): model {model!r} or the URL path does not exist"
         elif isinstance(exc, openai.RateLimitError):
             reason = "rate limited or out of quota (429)"
-        elif isinstance(exc, openai.InternalServerError):
-            reason = f"server error ({getattr(exc, 'status_code', 500)})"
+        elif isinstance(exc, openai.InternalServerError):  # it answered: reachable, but failing
+            return BackendUnavailable(f"LLM endpoint {base_url} failed: server error "
+                                      f"{getattr(exc, 'status_code', 500)} (reachable; {_api_message(exc)})")
+    if reason is None and isinstance(exc, ValueError) and str(exc).startswith(NOT_JSON):
+        # langchain-openai's _create_chat_result: the body was not JSON (an HTML error page, a proxy's text)
+        got = str(exc).split(" got ", 1)[-1]
+        return BackendUnavailable(f"LLM endpoint {base_url} failed: the reply was not JSON ({_first_line(got, 80)})")
     if reason is None:
         if isinstance(exc, httpx.TimeoutException):
             reason = "request timed out"
