@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -21,6 +22,16 @@ os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPERPILOT_LLM_PROVIDER"):
     os.environ.pop(_var, None)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    """Leave nothing in $TMPDIR: the suite-wide home (its databases and the ONNX graph cache, about
+    90 MB) goes once every session fixture has been torn down. pytest's own ``tmp_path`` folders are
+    kept only for failed tests (``tmp_path_retention_policy`` in pyproject.toml).
+    ``PAPERPILOT_KEEP_TEST_HOME=1`` keeps the home to look at."""
+    if os.environ.get("PAPERPILOT_KEEP_TEST_HOME") != "1":
+        shutil.rmtree(_HOME, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
