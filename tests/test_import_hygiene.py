@@ -1,4 +1,5 @@
-"""Start-up path hygiene: `paperpilot --help` (and each subcommand's --help) imports no heavy stack."""
+"""Start-up path hygiene: `paperpilot --help`, a subcommand's --help and importing the app load none
+of the heavy libraries (tests/support/heavy.py; the ask path itself: tests/core/test_no_torch_on_ask_path.py)."""
 
 from __future__ import annotations
 
@@ -6,31 +7,33 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("torch", "transformers", "sentence_transformers", "peft", "trl", "langgraph", "langchain_openai")
+import pytest
+
+from tests.support.heavy import STARTUP_HEAVY
 
 PROBE = """
-import json, sys
-from paperpilot_tui.cli.main import main
-try:
-    main({argv!r})
-except SystemExit:
-    pass
+import contextlib, io, json, sys
+{code}
 print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {heavy!r})))
 """
+CLI = """from paperpilot_tui.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main({argv!r})
+    except SystemExit:
+        pass"""
 
 
-def loaded_after(argv: list[str]) -> list[str]:
-    code = PROBE.format(argv=argv, heavy=set(HEAVY))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+def loaded_after(code: str) -> list[str]:
+    out = subprocess.run([sys.executable, "-c", PROBE.format(code=code, heavy=set(STARTUP_HEAVY))],
+                         capture_output=True, text=True, timeout=120, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_help_imports_nothing_heavy():
-    assert loaded_after(["--help"]) == []
-
-
-def test_subcommand_help_imports_nothing_heavy():
-    assert loaded_after(["ask", "--help"]) == []
+@pytest.mark.parametrize("code", [CLI.format(argv=["--help"]), CLI.format(argv=["ask", "--help"]),
+                                  "import paperpilot_tui.app"], ids=["--help", "ask --help", "import app"])
+def test_start_up_paths_import_nothing_heavy(code):
+    assert loaded_after(code) == []
 
 
 def test_help_explains_commands():

@@ -1,8 +1,7 @@
 """With the ONNX runtime (the default), answering a question never imports torch: not the encoder,
 not the hub's search, not fact memory, not the router, and not the hub's child process either.
 
-The graphs are exported (with torch) in this test process first, into the run's shared cache; the
-subprocesses then get a ``torch`` package that records the attempt in a marker file and raises, placed
+The graphs are built in this test process first, into the run's shared cache; the subprocesses then get a ``torch`` package that records the attempt in a marker file and raises, placed
 first on PYTHONPATH so that the hub child, which inherits the environment, gets it too.
 """
 
@@ -18,11 +17,12 @@ import pytest
 
 from core import onnx_runtime
 from core.models.manager import SHIPPED_ROUTER
+from tests.support.heavy import TRAIN_STACK
 
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
-HEAVY = {"torch", "transformers", "sentence_transformers", "peft"}
+HEAVY = set(TRAIN_STACK)
 
 IN_PROCESS = """
 import asyncio, json, sys
