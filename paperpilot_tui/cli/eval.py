@@ -9,7 +9,8 @@ from pathlib import Path
 
 from paperpilot_tui.cli.common import (
     LLM_CHOICES,
-    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit, run_async, say,
+    EXIT_BACKEND, EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit, missing_train_extra,
+    run_async, say,
 )
 
 HELP = "evaluate answers on your own papers (qa), or the local router, critic or ReAct policy"
@@ -128,6 +129,11 @@ def run(args: argparse.Namespace) -> int:
             text = format_report(report)
     except ModelNotAvailable as exc:
         return fail(str(exc), EXIT_FAILED)
+    except ImportError as exc:
+        line = missing_train_extra(exc, "this evaluation")
+        if line is None:
+            raise
+        return fail(line, EXIT_FAILED)
     except (OSError, ValueError, KeyError) as exc:
         return fail(f"evaluation failed: {exc}", EXIT_FAILED)
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else text)

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit
+from paperpilot_tui.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, fail, load_settings_or_exit, missing_train_extra
 
 HELP = "fine-tune the local intent router (LoRA SFT) or answer critic (DPO)"
 DESCRIPTION = """\
@@ -102,6 +102,11 @@ def run(args: argparse.Namespace) -> int:
             summary = train_critic_dpo(cfg, log=_log)
     except ModelNotAvailable as exc:
         return fail(str(exc), EXIT_FAILED)
+    except ImportError as exc:
+        line = missing_train_extra(exc, "training")
+        if line is None:
+            raise
+        return fail(line, EXIT_FAILED)
     except (OSError, ValueError) as exc:
         return fail(f"training failed: {exc}", EXIT_FAILED)
     if args.json:
