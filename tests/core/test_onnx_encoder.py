@@ -15,6 +15,7 @@ from core import embeddings, onnx_runtime
 from core.hub.chunking import chunk_blocks
 from core.hub.ingest import CORPUS_DIR
 from core.hub.readers import read_document
+from tests.support.extras import needs
 
 pytestmark = pytest.mark.slow
 
@@ -43,6 +44,7 @@ def cosines(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
 
 
+@needs("train")
 def test_onnx_vectors_match_torch_per_text(texts, torch_vectors):
     vecs = embeddings.encoder("onnx").embed(texts)
     assert vecs.shape == (len(texts), embeddings.DIM) and vecs.dtype == np.float32
@@ -50,6 +52,7 @@ def test_onnx_vectors_match_torch_per_text(texts, torch_vectors):
     assert cosines(vecs, torch_vectors).min() >= 0.9999
 
 
+@needs("train")
 def test_int8_vectors_stay_close_to_torch_on_corpus_chunks(texts, torch_vectors):
     """The opt-in int8 graph holds cosine ≥ 0.99 on real chunks; on degenerate inputs (the empty
     string) it drops to about 0.98, one reason it is not the default."""

@@ -16,6 +16,7 @@ import pytest
 from core.config import ConfigError, load_settings
 from core.hub.store import HubStore, NewChunk
 from tests.hub.helpers import REPO, server_env
+from tests.support.extras import needs
 
 
 def _vec(seed: int) -> np.ndarray:
@@ -312,6 +313,7 @@ def test_cli_migrate_then_status_reads_postgres(sqlite_hub_home, pg_dsn, tmp_pat
     assert "database: postgresql://" in status.stdout and "default: 14 documents" in status.stdout
 
 
+@needs("postgres")
 def test_unreachable_server_is_one_clear_line(tmp_path):
     env = server_env(tmp_path) | {"PAPERPILOT_HUB_BACKEND": "postgres",
                                   "PAPERPILOT_HUB_DSN": f"postgresql://u:pw@/hub?host={tmp_path}&connect_timeout=3"}

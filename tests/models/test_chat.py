@@ -8,6 +8,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from core.config import Settings
 from core.models.chat import load_local_chat_model, to_chat_messages
 from core.models.manager import ModelNotAvailable
+from tests.support.extras import needs
 
 
 def test_message_roles():
@@ -24,6 +25,8 @@ def test_missing_model_path_is_one_clean_line(tmp_path):
 
 
 @pytest.mark.slow
+@needs("train")
+@needs("smollm2")
 async def test_smollm2_streams_tokens():
     settings = Settings()
     settings.llm.provider = "transformers"

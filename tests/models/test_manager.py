@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.extras import needs
 from core.models.manager import (LocalModelManager, ModelNotAvailable, bnb_4bit_config, causal_lm_kwargs,
                                  resolve_base, smollm2_gguf)
 
 
+@needs("smollm2")
 def test_resolve_bases(tmp_path):
     folder, gguf = resolve_base("smollm2")
     assert gguf and gguf.endswith(".gguf") and smollm2_gguf().name == gguf
@@ -19,6 +21,7 @@ def test_resolve_bases(tmp_path):
     assert "\n" not in str(err.value) and "missing-model" in str(err.value)
 
 
+@needs("train")
 def test_4bit_config_is_qlora_recipe():
     import torch
 
@@ -29,6 +32,7 @@ def test_4bit_config_is_qlora_recipe():
     assert cfg.bnb_4bit_compute_dtype == torch.bfloat16
 
 
+@needs("train")
 def test_cpu_kwargs_are_full_precision():
     import torch
 
@@ -44,6 +48,7 @@ def test_cache_loads_once():
 
 
 @pytest.mark.gpu
+@needs("train")
 def test_4bit_load_on_cuda():
     import torch
 

@@ -12,8 +12,9 @@ from core.brains.base import Turn
 from core.models.manager import SHIPPED_ROUTER
 from core.models.router import LoRARouter, OnnxLoRARouter, load_router_dir
 from core.prompts.local_router import format_router_input
+from tests.support.extras import needs
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, needs("train")]  # every test compares with the torch router
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 PREVIOUS = Turn(question="What rank does LoRA use by default?",
