@@ -1,8 +1,12 @@
 """Ingestion benchmark: the old one-file-at-a-time path against the pipeline, in the same run.
 
-Corpus: the real-paper dev abstracts (Markdown, ``../shared/eval/realpapers/dev/docs`` when present)
-plus generated multi-page text PDFs. Each path ingests the same files into a fresh database with
-embeddings on the configured encoder (loaded and warmed before the clock starts):
+Corpus: PDFs only, so "pages" are PDF pages: the 16 full-text dev PDFs
+(``../shared/eval/fullpapers/dev/docs``) when present, else generated multi-page text PDFs (which need
+fpdf2, a test tool). Each path ingests the same files into a fresh database with embeddings on the
+encoder (loaded and warmed before the clock starts); with ``--encoders onnx,onnx-int8`` every path
+runs once per encoder, fp32 against int8 in one run. Times are medians over ``--repeat`` rounds
+(the order alternates); CPU seconds are the process's (parse workers excluded); the load average is
+printed before and after, since a loaded machine slows everything:
 
 - ``serial``: parse, embed and write one file at a time (``Ingestor.ingest(pipeline=False)``);
 - ``pipeline, inline``: files parsed in this process, chunks embedded in batches that span files;
@@ -13,7 +17,8 @@ embeddings on the configured encoder (loaded and warmed before the clock starts)
 
 Settings are the user's (``hub.ocr`` included), so the numbers are those of a default ingest.
 
-    python bench/ingest.py [--pdfs 20] [--pages 6] [--workers 0,1] [--repeat 1] [--corpus DIR] [--parse-only]
+    python bench/ingest.py [--pdfs 20] [--pages 6] [--workers 0,1] [--repeat 3] [--corpus DIR] [--parse-only]
+                           [--encoders onnx,onnx-int8] [--generated]
 """
 
 from __future__ import annotations
@@ -29,9 +34,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-DEV_DOCS = REPO.parent / "shared" / "eval" / "realpapers" / "dev" / "docs"
+DEV_DOCS = REPO.parent / "shared" / "eval" / "fullpapers" / "dev" / "docs"
 if not DEV_DOCS.is_dir():
-    DEV_DOCS = Path("/work/shared/eval/realpapers/dev/docs")
+    DEV_DOCS = Path("/work/shared/eval/fullpapers/dev/docs")
 
 WORDS = ("adapter rank memory gradient attention layer token model training dataset benchmark accuracy "
          "transformer encoder decoder sparse dense quantization precision batch optimizer learning rate "
@@ -39,7 +44,10 @@ WORDS = ("adapter rank memory gradient attention layer token model training data
 
 
 def make_pdfs(folder: Path, n: int, pages: int) -> None:
-    from fpdf import FPDF
+    try:
+        from fpdf import FPDF
+    except ImportError:
+        sys.exit("bench/ingest.py: generating PDFs needs fpdf2 (pip install fpdf2); or pass --corpus DIR of PDFs")
 
     rng = random.Random(1)
     folder.mkdir(parents=True, exist_ok=True)
@@ -53,13 +61,39 @@ def make_pdfs(folder: Path, n: int, pages: int) -> None:
         pdf.output(str(folder / f"paper{k:02d}.pdf"))
 
 
+def pdf_pages(paths: list[Path]) -> int:
+    """PDF pages under ``paths`` (other documents are not pages)."""
+    import pypdfium2
+
+    files = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*.pdf")))]
+    total = 0
+    for f in files:
+        doc = pypdfium2.PdfDocument(str(f))
+        total += len(doc)
+        doc.close()
+    return total
+
+
+def median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pdfs", type=int, default=20)
+    ap.add_argument("--pdfs", type=int, default=20, help="generated PDFs (with --generated or without the dev PDFs)")
     ap.add_argument("--pages", type=int, default=6)
     ap.add_argument("--workers", default="0,1", help="pipeline variants: parse workers (0 = inline)")
-    ap.add_argument("--repeat", type=int, default=1, help="rounds (the order of paths alternates)")
-    ap.add_argument("--corpus", type=Path, help="ingest this folder's documents instead of generated ones")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds (the order of paths alternates); medians reported")
+    ap.add_argument("--corpus", type=Path, help="ingest this folder's documents instead")
+    ap.add_argument("--generated", action="store_true", help="generated PDFs even when the dev PDFs are present")
+    ap.add_argument("--encoders", default="", help="comma-separated PAPERPILOT_ENCODER values to compare "
+                    "(onnx, onnx-int8); default: the configured one")
     ap.add_argument("--parse-only", action="store_true", help="time reading and chunking only (no embedding)")
     a = ap.parse_args()
     if a.corpus is not None and not a.corpus.is_dir():
@@ -67,44 +101,51 @@ def main() -> None:
     if a.parse_only:
         return parse_only(a.corpus or DEV_DOCS, a.repeat)
 
-    from core.embeddings import backend, embed
+    from core import embeddings
     from core.hub.ingest import Ingestor
     from core.hub.store import HubStore
 
+    encoders = [e for e in a.encoders.split(",") if e] or [embeddings.requested()]
     with tempfile.TemporaryDirectory(prefix="pp-bench-ingest-") as d:
         tmp = Path(d)
         if a.corpus is not None:
             paths = [a.corpus]
+        elif DEV_DOCS.is_dir() and not a.generated:
+            paths = [DEV_DOCS]
         else:
             make_pdfs(tmp / "pdfs", a.pdfs, a.pages)
-            paths = [tmp / "pdfs"] + ([DEV_DOCS] if DEV_DOCS.is_dir() else [])
-        embed(["warm up"] * 8)  # model load (both sessions) is not ingestion
-        embed(["warm up"])
-        what = (f"{a.corpus}" if a.corpus is not None else f"{a.pdfs} PDFs x {a.pages} pages + "
-                f"{len(list(DEV_DOCS.glob('*.md'))) if DEV_DOCS.is_dir() else 0} Markdown dev docs")
-        print(f"ingestion benchmark · {os.cpu_count()} CPUs · encoder {backend()} · {what}")
-        variants = [("serial (old path)", dict(pipeline=False))] + [
-            (f"pipeline, {w} workers" if w else "pipeline, inline", dict(workers=w))
-            for w in map(int, a.workers.split(","))]
-        results: dict[str, list[tuple[int, int, float]]] = {name: [] for name, _ in variants}
+            paths = [tmp / "pdfs"]
+        pages = pdf_pages(paths)
+        for enc in encoders:
+            os.environ["PAPERPILOT_ENCODER"] = enc
+            embeddings.embed(["warm up"] * 8)  # model load (both sessions) is not ingestion
+            embeddings.embed(["warm up"])
+        print(f"ingestion benchmark · {os.cpu_count()} CPUs · load {load()} · encoders {', '.join(encoders)} · "
+              f"{', '.join(map(str, paths))}: {pages} PDF pages")
+        variants = [(f"{enc} {name}", enc, kw) for enc in encoders for name, kw in
+                    [("serial (old path)", dict(pipeline=False))] + [
+                        (f"pipeline, {w} workers" if w else "pipeline, inline", dict(workers=w))
+                        for w in map(int, a.workers.split(","))]]
+        results: dict[str, list[tuple[int, float, float]]] = {name: [] for name, _, _ in variants}
         for r in range(a.repeat):
-            for name, kw in (variants if r % 2 == 0 else variants[::-1]):
-                db = tmp / f"{len(results[name])}-{name.split()[0]}-{kw.get('workers', 's')}.sqlite3"
-                store = HubStore(db)
-                t = time.perf_counter()
+            for name, enc, kw in (variants if r % 2 == 0 else variants[::-1]):
+                os.environ["PAPERPILOT_ENCODER"] = enc
+                store = HubStore(tmp / f"{r}-{abs(hash(name))}.sqlite3")
+                t, c = time.perf_counter(), time.process_time()
                 rep = Ingestor(store, embed=True).ingest(paths, "bench", **kw)
-                dt = time.perf_counter() - t
+                dt, cpu = time.perf_counter() - t, time.process_time() - c
                 assert rep.ok and not rep.skipped, rep.failed
-                results[name].append((rep.pages, rep.chunks, dt))
+                results[name].append((rep.chunks, dt, cpu))
                 print(f"  round {r + 1}: {name}: {dt:.2f} s", flush=True)
                 store.close()
-        print(f"{'path':>22} {'pages':>6} {'chunks':>7} {'s':>7} {'pages/s':>8} {'chunks/s':>9}")
+        print(f"load after: {load()}")
+        print(f"{'path':>32} {'pages':>6} {'chunks':>7} {'median s':>9} {'pages/s':>8} {'CPU-ms/chunk':>13}")
         base = None
         for name, runs in results.items():
-            pages, chunks = runs[0][0], runs[0][1]
-            dt = min(r[2] for r in runs)
+            chunks = runs[0][0]
+            dt, cpu = median([r[1] for r in runs]), median([r[2] for r in runs])
             base = base or pages / dt
-            print(f"{name:>22} {pages:>6} {chunks:>7} {dt:>7.2f} {pages / dt:>8.1f} {chunks / dt:>9.1f}"
+            print(f"{name:>32} {pages:>6} {chunks:>7} {dt:>9.2f} {pages / dt:>8.1f} {cpu * 1000 / max(chunks, 1):>13.1f}"
                   f"  ({pages / dt / base:.2f}x)")
 
 
