@@ -16,6 +16,7 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Markdown, Static
 from textual.widgets._markdown import MarkdownBlock, MarkdownFence, MarkdownTable
 
@@ -59,10 +60,27 @@ class CodeBlock(MarkdownFence, can_focus=True):
 
 
 class Answer(Markdown):
+    """One answer, holding its own numbered sources: its ``[n]`` opens its source n, whichever turn
+    is the latest (an earlier answer's [2] is not the latest answer's [2])."""
+
     DEFAULT_CSS = """
     Answer { margin: 0 0 0 0; padding: 0 1; background: transparent; }
     """
     BLOCKS = {**Markdown.BLOCKS, "fence": CodeBlock, "code_block": CodeBlock, "table_open": AnswerTable}
+
+    class Chosen(Message):
+        """The user clicked this answer: the sources pane shows its sources."""
+
+        def __init__(self, answer: Answer) -> None:
+            super().__init__()
+            self.answer = answer
+
+    def __init__(self, *args: Any, sources: list[Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sources: list[Any] = list(sources or [])
+
+    def on_click(self) -> None:
+        self.post_message(self.Chosen(self))
 
 
 class ChatNote(Static):
@@ -189,7 +207,7 @@ class ChatPane(Vertical):
             return False
         return True
 
-    def _final(self, text: str) -> None:
+    def _final(self, text: str, sources: list[Any] | None = None) -> None:
         if self._timer is not None:
             self._timer.stop()
         stream, self._stream, self._timer, self._buffer = self._stream, None, None, []
@@ -197,6 +215,7 @@ class ChatPane(Vertical):
             self._answer = Answer("")
             self.log_view.mount(self._answer)
         answer, self._answer = self._answer, None
+        answer.sources = list(sources or [])
         self.run_worker(self._finish(answer, stream, link_citations(text)), group="md-stream", exit_on_error=False)
 
     async def _finish(self, answer: Answer, stream: Any, text: str) -> None:
@@ -231,14 +250,14 @@ class ChatPane(Vertical):
                     self._answer = None
                 self.note(f"↻ the critic asked for a retry ({ev.attempt}): {ev.feedback}")
             case TurnFinished(result=result):
-                self._final(result.final_answer or "_(no answer)_")
+                self._final(result.final_answer or "_(no answer)_", result.sources)
                 if forced := forced_pass(result):
                     self.note(f"⚠ {forced}", warning=True)
                 self.query_one(SourcesPanel).show(result.sources)
                 if self.record:
                     self.record[-1].answer, self.record[-1].sources = result.final_answer, list(result.sources)
             case ReviewFinished(review=review):  # the review streamed like an answer (node "review")
-                self._final(review.markdown or "_(no review)_")
+                self._final(review.markdown or "_(no review)_", review.sources)
                 self.query_one(SourcesPanel).show(review.sources)
                 if self.record:
                     self.record[-1].answer, self.record[-1].sources = review.markdown, list(review.sources)
@@ -256,12 +275,28 @@ class ChatPane(Vertical):
 
     @on(Markdown.LinkClicked)
     def _citation(self, event: Markdown.LinkClicked) -> None:
+        """[n] opens source n of the answer it is in (the pane switches to that answer's sources)."""
         if event.href.startswith("#source-"):
             event.prevent_default()
             event.stop()
             n = int(event.href.rsplit("-", 1)[1])
-            if self.query_one(SourcesPanel).select_index(n):
+            panel = self.query_one(SourcesPanel)
+            answer = event.markdown if isinstance(event.markdown, Answer) else None
+            if answer is not None and answer.sources and panel.sources != answer.sources:
+                panel.show(answer.sources)
+            if answer is not None and not answer.sources:
+                self.app.notify("this answer's sources were not kept (an answer restored from the session's "
+                                "history without its trace)", severity="warning")
+                return
+            if panel.select_index(n):
                 self.query_one("#source-list").focus()
+
+    @on(Answer.Chosen)
+    def _answer_chosen(self, event: Answer.Chosen) -> None:
+        """The sources pane follows the answer the user clicked."""
+        panel = self.query_one(SourcesPanel)
+        if event.answer.sources and panel.sources != event.answer.sources:
+            panel.show(event.answer.sources)
 
 
 def block_text(block: MarkdownBlock) -> str:
