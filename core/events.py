@@ -149,8 +149,12 @@ class CriticVerdictIssued(_Event):
 class RetryStarted(_Event):
     kind: Literal["retry"] = "retry"
     attempt: int
-    feedback: str
+    feedback: str  # the refine step's reflection (for the trace)
     queries: list[str] = Field(default_factory=list)
+    # the critic's verdict that asked for the retry, which is what the chat shows (never another
+    # step's raw model text); None in traces recorded before these fields existed
+    score: float | None = None
+    issues: list[str] = Field(default_factory=list)
 
 
 class MemoryRecalled(_Event):

@@ -54,7 +54,9 @@ async def retry_refine_node(state: AgentState, runtime: Any) -> dict:
                              [*state.retrieval_queries, state.refined_query])
     if not queries and not refined:
         return stop_repeating(state)
-    emit(RetryStarted(attempt=attempt, feedback=plan.reflection, queries=queries))
+    verdict = state.critic_verdict
+    emit(RetryStarted(attempt=attempt, feedback=plan.reflection, queries=queries, score=verdict.score,
+                      issues=list(verdict.issues)))
     # The next attempt retrieves and drafts afresh, guided by the reflections.
     return {**fresh_attempt(), "retry_count": attempt, "reflections": state.reflections + [plan.reflection],
             "refine_queries": queries, "refined_query": refined[0] if refined else state.refined_query}

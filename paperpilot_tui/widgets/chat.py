@@ -248,7 +248,7 @@ class ChatPane(Vertical):
                     self._end_stream()
                     self._answer.remove()
                     self._answer = None
-                self.note(f"↻ the critic asked for a retry ({ev.attempt}): {ev.feedback}")
+                self.note(retry_note(ev))
             case TurnFinished(result=result):
                 self._final(result.final_answer or "_(no answer)_", result.sources)
                 if forced := forced_pass(result):
@@ -297,6 +297,15 @@ class ChatPane(Vertical):
         panel = self.query_one(SourcesPanel)
         if event.answer.sources and panel.sources != event.answer.sources:
             panel.show(event.answer.sources)
+
+
+def retry_note(ev: RetryStarted) -> str:
+    """The critic's verdict that asked for a retry: its score and what it found missing, not the
+    refine step's text (a weak model's reflection can be anything)."""
+    if ev.score is None:  # a trace recorded before verdicts were carried
+        return f"↻ the critic asked for a retry ({ev.attempt}): {ev.feedback}"
+    issues = "; ".join(ev.issues[:3]) + (f" (+{len(ev.issues) - 3} more)" if len(ev.issues) > 3 else "")
+    return f"↻ the critic asked for a retry ({ev.attempt}): score {ev.score:g}/10" + (f" · {issues}" if issues else "")
 
 
 def block_text(block: MarkdownBlock) -> str:
