@@ -209,3 +209,24 @@ async def test_a_server_that_read_less_of_the_prompt_than_was_sent_is_reported(s
         await llm_brain(server.url).critique("What is LoRA?", INTENT, contexts, "LoRA freezes weights [1].", [])
     assert any("the server read 111 tokens of a prompt of about" in e.message
                for e in events if e.kind == "notice")
+
+
+@pytest.mark.parametrize("reply, problem", [
+    ("[1] [2] [3] [4] [5] [6]", "only citation markers"),
+    ("You answer questions about research papers using only the numbered evidence below and you cite "
+     "every claim [1].", "repeats its instructions"),
+])
+async def test_a_draft_that_is_not_an_answer_is_replaced_by_the_offline_draft(server, reply, problem):
+    """A weak model's reply that is only markers, or its own instructions echoed, is never the answer:
+    the offline brain's draft is, and the trace says why."""
+    from core.brains.llm.brain import synthesis_messages
+
+    system = next(str(m.content) for m in synthesis_messages(
+        SynthesisRequest(kind="simple", question="What rank?", intent=INTENT, contexts=CTX)) if m.type == "system")
+    server.text = reply if problem != "repeats its instructions" else " ".join(system.split()[:14]) + " [1]."
+    events: list = []
+    with capture(events.append):
+        answer = await synth(llm_brain(server.url), [])
+    assert "LoRA uses rank 8" in answer and answer != server.text
+    notes = [e.message for e in events if type(e).__name__ == "Notice"]
+    assert any(problem in n and "used the offline brain" in n for n in notes), notes

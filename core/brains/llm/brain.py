@@ -27,7 +27,7 @@ from core.prompts import schemas
 from core.brains.llm.caller import ModelCaller, deliver, clean_answer, prompt_tokens
 from core.brains.llm.chat import endpoint_of
 from core.budget import price_of
-from core.brains.llm.checks import known_text, query_problems, slot_problems
+from core.brains.llm.checks import draft_problems, known_text, query_problems, slot_problems
 from core.brains.llm.naming import ask_names
 from core.config import Settings
 from core.events import Notice
@@ -250,7 +250,11 @@ class LLMBrain:
             return NO_EVIDENCE
         messages = self._fit("synthesis", request.contexts,
                              lambda kept: synthesis_messages(request.model_copy(update={"contexts": kept})))
-        return usable(clean_answer(await self.caller.stream(messages, "synthesis", on_token)))
+        draft = usable(clean_answer(await self.caller.stream(messages, "synthesis", on_token)))
+        # A weak model's draft that is not an answer (markers only, its own instructions or plan
+        # echoed, junk past the reply budget) is replaced by the offline brain's draft for this turn.
+        instructions = " ".join(str(m.content) for m in messages if getattr(m, "type", "") == "system")
+        return checked(draft, draft_problems(draft, instructions, request.sub_questions, self.settings.llm.max_tokens))
 
     # -- critic and Reflexion -------------------------------------------------------------------
     @falls_back("critic")

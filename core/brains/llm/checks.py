@@ -79,3 +79,33 @@ def slot_problems(out: SlotFillingOutput, question: str, history: list[Turn], vo
     known = known_text(question, history)
     return (entity_problems(out.entities, known, vocabulary) + dimension_problems(out.dimensions)
             + query_problems(out.reformulated_query, known))
+
+
+ECHO_RUN = 10  # consecutive words shared with the instructions: an echo, not an answer
+DRAFT_CHARS_PER_TOKEN = 8  # a draft longer than llm.max_tokens × this ignored the reply budget
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", re.sub(r"\[\d+\]", " ", text.lower()))
+
+
+def draft_problems(draft: str, instructions: str, plan: Iterable[str], max_tokens: int) -> list[str]:
+    """Why a synthesized draft is not an answer: only citation markers, an echo of its own
+    instructions (``ECHO_RUN`` words in a row) or of its plan's steps, or far past the reply budget
+    (a server that ignores ``max_tokens`` and streams junk)."""
+    words = _words(draft)
+    problems: list[str] = []
+    if not words:  # a terse answer ("Rank 8 [1].") is an answer; markers alone are not
+        problems.append("the draft is only citation markers" if re.search(r"\[\d+\]", draft) else
+                        "the draft is empty")
+    said = _words(instructions)
+    runs = {tuple(said[i:i + ECHO_RUN]) for i in range(len(said) - ECHO_RUN + 1)}
+    if any(tuple(words[i:i + ECHO_RUN]) in runs for i in range(len(words) - ECHO_RUN + 1)):
+        problems.append(f"the draft repeats its instructions ({ECHO_RUN}+ words in a row)")
+    steps = {" ".join(_words(s)) for s in plan if len(_words(s)) >= 3}
+    lines = [" ".join(_words(x)) for x in re.split(r"(?<=[.?!])\s+|\n+", draft) if _words(x)]
+    if steps and lines and sum(line in steps for line in lines) * 2 >= len(lines):
+        problems.append("the draft repeats its plan's steps instead of answering them")
+    if len(draft) > max_tokens * DRAFT_CHARS_PER_TOKEN:
+        problems.append(f"the draft is {len(draft):,} characters, far past the reply budget (llm.max_tokens)")
+    return problems
