@@ -21,7 +21,7 @@ from pathlib import Path
 from core.hub.pdf import clean
 from core.hub.pdf.layout import SOFT_HYPHEN
 
-READER_VERSION = "pdf-3"
+READER_VERSION = "pdf-4"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -75,8 +75,7 @@ def read_pdf(path: Path):
             continue
         crumb = [title] + piece.section
         if piece.kind == "table":
-            label = _nearest_caption(piece, captions, "Table") or f"Table, p. {piece.page}"
-            doc.blocks.append(Block(crumb + [label], _table_text(piece.rows), piece.page, kind="table"))
+            doc.blocks += _table_blocks(piece, captions, crumb)
             continue
         text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
         if piece.kind == "references":
@@ -120,23 +119,61 @@ def _link_mentions(blocks, most: int = 2) -> None:
             block.text = f"{block.text} (In the text: {' '.join(said)})"
 
 
-def _caption_of(piece, captions, word: str):
-    """The caption piece of this kind ("Figure", "Table") on the piece's page nearest to it, or None."""
+def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = None):
+    """The caption piece of this kind ("Figure", "Table") on the piece's page nearest to it (by the
+    vertical gap between the caption and the piece's first to last line; one that shares no
+    horizontal extent with the piece, or with ``span`` of it, only when none does), or None."""
     same = [c for c in captions if c.page == piece.page and c.label.startswith(word) and c.lines and piece.lines]
-    return min(same, key=lambda c: abs(c.lines[0].top - piece.lines[0].top)) if same else None
+    if not same:
+        return None
+    top, bottom = min(ln.top for ln in piece.lines), max(ln.bottom for ln in piece.lines)
+    cells = [ln for row in piece.cells for ln in row] or piece.lines
+    x0, x1 = span or (min(ln.x0 for ln in cells), max(ln.x1 for ln in cells))
+
+    def gap(c) -> tuple[bool, float]:
+        ctop, cbottom = c.lines[0].top, c.lines[-1].bottom
+        cx0, cx1 = min(ln.x0 for ln in c.lines), max(ln.x1 for ln in c.lines)
+        return min(cx1, x1) - max(cx0, x0) <= 0, max(0.0, ctop - bottom, top - cbottom)
+
+    return min(same, key=gap)
 
 
-def _nearest_caption(piece, captions, word: str, words: int = 12) -> str:
-    """``"Table 2: Precision and recall on…"``: the caption of this kind on the piece's page nearest
-    to it, shortened; the breadcrumb of table rows and figure text, so their chunks match the
-    caption's words too."""
-    cap = _caption_of(piece, captions, word)
-    if cap is None:
-        return ""
+def _caption_label(cap, words: int = 12) -> str:
+    """``"Table 2: Precision and recall on…"``: a caption shortened, the breadcrumb of table rows
+    and figure text, so their chunks match the caption's words too."""
     text = clean.normalize(" ".join(ln.text for ln in cap.lines)).replace(SOFT_HYPHEN, "")
     body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
     short = body.split()
     return f"{cap.label}: {' '.join(short[:words])}{'…' if len(short) > words else ''}".strip()
+
+
+def _nearest_caption(piece, captions, word: str) -> str:
+    """The label of the caption of this kind nearest to the piece ("" when there is none)."""
+    cap = _caption_of(piece, captions, word)
+    return _caption_label(cap) if cap is not None else ""
+
+
+def _table_blocks(piece, captions, crumb: list[str]) -> list:
+    """A table piece's blocks: each table set in it (side by side, each under its own caption),
+    rebuilt row by row, or its rows as plain lines when no columns are found. Rows without a
+    caption that hold nothing but numbers (a plot's axis ticks) are figure text."""
+    from core.hub.pdf.grid import is_value, rebuild_groups
+    from core.hub.readers import Block
+
+    groups = rebuild_groups(piece.cells) if piece.cells else None
+    if not groups:
+        groups = [None]
+    out = []
+    for g in groups:
+        cap = _caption_of(piece, captions, "Table", None if g is None else (g.x0, g.x1))
+        text = "\n".join(g.lines) if g is not None else _table_text(piece.rows)
+        if cap is None and all(is_value(c) for row in piece.rows for c in row):
+            out.append(Block(crumb + ["Figure text"], " ".join(" ".join(r) for r in piece.rows), piece.page,
+                             kind="figure"))
+            break
+        label = _caption_label(cap) if cap is not None else f"Table, p. {piece.page}"
+        out.append(Block(crumb + [label], text, piece.page, kind="table"))
+    return out
 
 
 def _table_text(rows: list[list[str]]) -> str:

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.hub.pdf.clean import normalize, rejoin_small_caps
+from core.hub.pdf.grid import is_value
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 
 _NUMBERED = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z][^.]{1,90})$")
@@ -47,6 +48,7 @@ class Piece:
     lines: list[Line] = field(default_factory=list)
     label: str = ""  # a caption's "Figure 3"
     rows: list[list[str]] = field(default_factory=list)  # a table's cells
+    cells: list[list[Line]] = field(default_factory=list)  # a table's rows as positioned cells
 
 
 def _text(ln: Line) -> str:
@@ -72,6 +74,7 @@ class Walker:
         self.caption: Piece | None = None
         self.last_heading: Line | None = None  # the heading line just read (a heading may wrap)
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
+        self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
@@ -136,24 +139,67 @@ class Walker:
         self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid),
                       max((ln.x1 for row in rows for ln in row), default=page.width))
         self.mid = mid
-        for row in rows:
-            if len(row) >= 2 and not self.in_refs and not self.front and self._table_row(row):
-                self.caption = None
-                piece = self._piece("table", page.number)
-                piece.rows.append([_cell(c) for c in row])
-                piece.lines.append(row[0])  # where the rows sit (the nearest caption names them)
+        self.table = None
+        tabular = [len(row) >= 2 and self._table_row(row) for row in rows]
+        for i, row in enumerate(rows):  # a row of short cells (a header "P R P R") right by a table row
+            if len(row) >= 2 and not tabular[i] and self._table_row(row, short=True):
+                near = [k for k in (i - 1, i + 1) if 0 <= k < len(rows) and tabular[k]]
+                tabular[i] = any(abs(rows[k][0].top - row[0].top) < 2 * row[0].size for k in near)
+        for i, row in enumerate(rows):
+            if not self.in_refs and not self.front and (tabular[i] or self._inside_table(rows, tabular, i)):
+                self._table(page, row)
                 continue
             for ln in row:
                 self.line(page, ln, footnotes)
 
-    def _table_row(self, row: list[Line]) -> bool:
-        """Three or more cells, or two set far apart (two pieces of justified text sit closer)."""
+    def _table(self, page: Page, row: list[Line]) -> None:
+        """Add a row to the table being read, or start a table: after a caption, body text or a
+        gap of three lines, the rows are another table's."""
+        self.caption = None
+        last = self.table.cells[-1] if self.table is not None and self.table.cells else None
+        if last is None or self.table.page != page.number or self.table.section != self.section or \
+                row[0].top - max(ln.bottom for ln in last) > 3 * row[0].size:
+            self.table = Piece("table", list(self.section), page.number)
+            self.pieces.append(self.table)
+        self.table.rows.append([_cell(c) for c in row])
+        self.table.cells.append(row)
+        self.table.lines.append(row[0])  # where the rows sit (the nearest caption names them)
+
+    def _inside_table(self, rows: list[list[Line]], tabular: list[bool], i: int) -> bool:
+        """A one-cell row among one-cell rows between two table rows, each close to the next: a
+        row label set over two lines, a value centred between them, a header cell set alone."""
+        def short(k: int) -> bool:
+            t = rows[k][0].text.strip()
+            return len(rows[k]) == 1 and len(t) < 40 and not _CAPTION.match(t)
+
+        def close(a: int, b: int) -> bool:
+            return min(c.top for c in rows[b]) - max(c.bottom for c in rows[a]) < 1.5 * rows[b][0].size
+
+        if tabular[i] or not short(i):
+            return False
+        lo = i
+        while lo > 0 and not tabular[lo - 1] and short(lo - 1) and close(lo - 1, lo):
+            lo -= 1
+        hi = i
+        while hi < len(rows) - 1 and not tabular[hi + 1] and short(hi + 1) and close(hi, hi + 1):
+            hi += 1
+        return (lo > 0 and tabular[lo - 1] and close(lo - 1, lo) and hi < len(rows) - 1 and tabular[hi + 1]
+                and close(hi, hi + 1) and hi - lo < 4)
+
+    def _table_row(self, row: list[Line], short: bool = False) -> bool:
+        """Three or more cells, or two set far apart (two pieces of justified text sit closer); no
+        caption among them, and not a displayed equation set in pieces (mostly letters alone,
+        unless ``short``: such a row counts beside a table row)."""
         if len(row) == 2 and (_NUMBERED.match(f"{row[0].text.strip()} {row[1].text.strip()}")
                               or row[1].x0 - row[0].x1 < 2.0 * row[0].size):
             return False
         cells = [c.text.strip() for c in row]
-        if sum(len(c) <= 2 for c in cells) * 5 >= 2 * len(cells) or any(_MATH.search(c) for c in cells):
-            return False  # a displayed equation set in pieces, not a table
+        if any(_CAPTION.match(c) for c in cells):
+            return False
+        if not short and sum(len(c) <= 2 for c in cells) * 5 >= 2 * len(cells) and not all(is_value(c) for c in cells):
+            return False
+        if any(_MATH.search(c) and not is_value(c) for c in cells):
+            return False
         return all(len(c) < 60 for c in cells)
 
     def line(self, page: Page, ln: Line, footnotes: set[int]) -> None:
@@ -164,6 +210,8 @@ class Walker:
             self._piece("footnote", page.number).lines.append(ln)
             return
         cap = _CAPTION.match(text.strip())
+        if cap or (ln.size >= self.body * 0.85 and len(text.strip()) >= 40):
+            self.table = None  # a caption or a line of prose ends a table; a short line may sit inside it
         if cap and not self.in_refs:
             word = "Figure" if cap.group(1).lower().startswith("fig") else "Table"
             self.caption = self._piece("caption", page.number, f"{word} {cap.group(2)}")

@@ -1,0 +1,131 @@
+"""Tables in PDFs rebuilt row by row (core.hub.pdf.grid), one kind of table a test, each drawn
+here at known positions (tests/hub/pdfgen.py): the header names over a stub column, header cells
+over two lines, a spanning header, two label columns with a group label over two lines, a row
+label over two lines, values set close together and with deviations, ratios that look like
+equations, two tables side by side and two tables one above the other, each under its caption."""
+
+from __future__ import annotations
+
+from core.hub.readers import read_document
+from tests.hub.pdfgen import LEFT, Paper, filler_lines, table
+
+
+def paper_with(rows, caption: str, tmp_path, name: str = "t.pdf", y_caption: float = 0) -> list:
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    table(paper, rows)
+    last = max(y for y, _ in rows)
+    paper.line(caption, LEFT, y_caption or last + 24, 9)
+    paper.lines(filler_lines(3), LEFT, (y_caption or last + 24) + 30)
+    return [b for b in read_document(paper.save(tmp_path / name)).blocks if b.kind == "table"]
+
+
+def test_header_over_a_stub_column_names_the_values(tmp_path):
+    """The measures in the first column, the systems in a header row whose first cell is empty."""
+    rows = [(230, [(250, "Baseline"), (350, "Ours")]),
+            (244, [(LEFT, "Precision"), (250, "0.61"), (350, "0.78")]),
+            (258, [(LEFT, "Recall"), (250, "0.42"), (350, "0.66")])]
+    blocks = paper_with(rows, "Table 1: Scores of both systems.", tmp_path)
+    assert [b.path[-1] for b in blocks] == ["Table 1: Scores of both systems."]
+    assert blocks[0].text.splitlines() == ["| Precision | Baseline: 0.61 | Ours: 0.78 |",
+                                           "| Recall | Baseline: 0.42 | Ours: 0.66 |"]
+
+
+def test_header_cells_over_two_lines_are_joined(tmp_path):
+    rows = [(230, [(LEFT, "Method"), (250, "Hamming"), (350, "Rank")]),
+            (240, [(250, "loss"), (350, "loss")]),
+            (254, [(LEFT, "Boosting"), (250, "0.183 ± 0.020"), (350, "0.189 ± 0.016")]),
+            (268, [(LEFT, "Metric learning"), (250, "0.137 ± 0.010"), (350, "0.150 ± 0.017")])]
+    blocks = paper_with(rows, "Table 2: Losses of the methods.", tmp_path)
+    assert blocks[0].text.splitlines() == [
+        "| Boosting | Hamming loss: 0.183 ± 0.020 | Rank loss: 0.189 ± 0.016 |",
+        "| Metric learning | Hamming loss: 0.137 ± 0.010 | Rank loss: 0.150 ± 0.017 |"]
+
+
+def test_spanning_header_and_a_group_label_over_two_lines(tmp_path):
+    """A header over two columns each, a second header row under it, two label columns whose
+    first names a group of rows (empty below its first row, or hyphenated over two rows)."""
+    xs = (230, 280, 350, 400)
+    rows = [(230, [(235, "Clean"), (355, "Noisy")]),
+            (242, [(x, h) for x, h in zip(xs, ("P", "R", "P", "R"))]),
+            (256, [(LEFT, "Supervised"), (140, "CRF")] + [(x, v) for x, v in zip(xs, ("91.0", "82.5", "71.2", "60.3"))]),
+            (268, [(140, "MaxEnt")] + [(x, v) for x, v in zip(xs, ("88.1", "80.0", "69.9", "58.4"))]),
+            (280, [(LEFT, "Un-"), (140, "CRF")] + [(x, v) for x, v in zip(xs, ("79.4", "70.1", "61.8", "50.2"))]),
+            (292, [(LEFT, "supervised"), (140, "MaxEnt")] + [(x, v) for x, v in zip(xs, ("77.7", "68.0", "60.0", "49.9"))])]
+    blocks = paper_with(rows, "Table 3: F-scores by training scenario.", tmp_path)
+    assert blocks[0].text.splitlines() == [
+        "| Supervised CRF | Clean P: 91.0 | Clean R: 82.5 | Noisy P: 71.2 | Noisy R: 60.3 |",
+        "| Supervised MaxEnt | Clean P: 88.1 | Clean R: 80.0 | Noisy P: 69.9 | Noisy R: 58.4 |",
+        "| Unsupervised CRF | Clean P: 79.4 | Clean R: 70.1 | Noisy P: 61.8 | Noisy R: 50.2 |",
+        "| Unsupervised MaxEnt | Clean P: 77.7 | Clean R: 68.0 | Noisy P: 60.0 | Noisy R: 49.9 |"]
+
+
+def test_a_row_label_over_two_lines_with_its_value_between_them(tmp_path):
+    rows = [(230, [(LEFT, "Measure"), (250, "Score")]),
+            (244, [(LEFT, "Precision"), (250, "87.46%")]),
+            (258, [(LEFT, "Non-identical word preci-")]),
+            (263, [(250, "76.99%")]),
+            (268, [(LEFT, "sion")]),
+            (282, [(LEFT, "Recall"), (250, "89.52%")])]
+    blocks = paper_with(rows, "Table 4: Alignment quality.", tmp_path)
+    assert blocks[0].text.splitlines() == ["| Precision | Score: 87.46% |",
+                                           "| Non-identical word precision | Score: 76.99% |",
+                                           "| Recall | Score: 89.52% |"]
+
+
+def test_values_set_close_together_are_separate_cells_and_deviations_stay_whole(tmp_path):
+    """Two values a few points apart read as one line by the layout; split at the column gap,
+    with their parenthesised share kept."""
+    rows = [(230, [(200, "Founded"), (262, "Merged")]),
+            (244, [(LEFT, "Patterns"), (200, "0.633"), (262, "0.852")]),
+            (258, [(LEFT, "Language model"), (200, "0.907 (19%)"), (255, "0.781 (27%)")])]
+    blocks = paper_with(rows, "Table 5: Area under the curve.", tmp_path)
+    assert blocks[0].text.splitlines() == ["| Patterns | Founded: 0.633 | Merged: 0.852 |",
+                                           "| Language model | Founded: 0.907 (19%) | Merged: 0.781 (27%) |"]
+
+
+def test_ratios_that_look_like_equations_stay_a_table(tmp_path):
+    rows = [(230, [(LEFT, "Method"), (200, "Small set"), (330, "Large set")]),
+            (244, [(LEFT, "Phrasal"), (200, "54 / 59 = 91.5%"), (330, "177 / 200 = 89.5%")]),
+            (258, [(LEFT, "Lexical"), (200, "23 / 59 = 39.0%"), (330, "25 / 59 = 37.9%")])]
+    paper_blocks = paper_with(rows, "Table 6: Acceptable outputs.", tmp_path)
+    assert paper_blocks[0].text.splitlines() == [
+        "| Phrasal | Small set: 54 / 59 = 91.5% | Large set: 177 / 200 = 89.5% |",
+        "| Lexical | Small set: 23 / 59 = 39.0% | Large set: 25 / 59 = 37.9% |"]
+
+
+def test_two_tables_side_by_side_each_under_its_caption(tmp_path):
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    paper.line("Table 1: Accuracy.", LEFT, 226, 9)
+    paper.line("Table 2: Errors.", 330, 226, 9)
+    table(paper, [(240, [(LEFT, "Method"), (180, "Accuracy"), (330, "Method"), (420, "Error"), (480, "Loss")]),
+                  (254, [(LEFT, "DD"), (180, "0.676"), (330, "Boost"), (420, "0.282"), (480, "0.584")]),
+                  (268, [(LEFT, "C2B"), (180, "0.797"), (330, "SVM"), (420, "0.271"), (480, "0.581")])])
+    paper.lines(filler_lines(3), LEFT, 300)
+    blocks = [b for b in read_document(paper.save(tmp_path / "side.pdf")).blocks if b.kind == "table"]
+    assert [(b.path[-1], b.text.splitlines()) for b in blocks] == [
+        ("Table 1: Accuracy.", ["| DD | Accuracy: 0.676 |", "| C2B | Accuracy: 0.797 |"]),
+        ("Table 2: Errors.", ["| Boost | Error: 0.282 | Loss: 0.584 |", "| SVM | Error: 0.271 | Loss: 0.581 |"])]
+
+
+def test_two_tables_one_above_the_other_each_under_its_caption(tmp_path):
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    table(paper, [(230, [(LEFT, "System"), (250, "BLEU")]), (244, [(LEFT, "Baseline"), (250, "25.9")])])
+    paper.line("Table 1: Translation quality.", LEFT, 262, 9)
+    table(paper, [(282, [(LEFT, "System"), (250, "Hours")]), (296, [(LEFT, "Baseline"), (250, "12.5")])])
+    paper.line("Table 2: Training time.", LEFT, 314, 9)
+    paper.lines(filler_lines(3), LEFT, 340)
+    blocks = [b for b in read_document(paper.save(tmp_path / "stack.pdf")).blocks if b.kind == "table"]
+    assert [(b.path[-1], b.text) for b in blocks] == [("Table 1: Translation quality.", "| Baseline | BLEU: 25.9 |"),
+                                                      ("Table 2: Training time.", "| Baseline | Hours: 12.5 |")]
