@@ -129,3 +129,17 @@ def test_two_tables_one_above_the_other_each_under_its_caption(tmp_path):
     blocks = [b for b in read_document(paper.save(tmp_path / "stack.pdf")).blocks if b.kind == "table"]
     assert [(b.path[-1], b.text) for b in blocks] == [("Table 1: Translation quality.", "| Baseline | BLEU: 25.9 |"),
                                                       ("Table 2: Training time.", "| Baseline | Hours: 12.5 |")]
+
+
+def test_a_paragraph_continues_after_a_table_set_inside_it(tmp_path):
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(2) + ["The largest gain comes from the retrieval step of the pipe-"], LEFT, 170)
+    table(paper, [(220, [(LEFT, "System"), (250, "BLEU")]), (234, [(LEFT, "Baseline"), (250, "25.9")])])
+    paper.lines(["line, which the ablation confirms.", *filler_lines(2)], LEFT, 260)
+    doc = read_document(paper.save(tmp_path / "inside.pdf"))
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    assert "The largest gain comes from the retrieval step of the pipeline, which the ablation confirms." in body
+    assert [b.text for b in doc.blocks if b.kind == "table"] == ["| Baseline | BLEU: 25.9 |"]

@@ -124,10 +124,17 @@ class Walker:
 
     # -- the walk ------------------------------------------------------------------------------------
     def _piece(self, kind: str, page: int, label: str = "") -> Piece:
-        """The piece to add to: the last one when it is of this kind, page and section; for figure
-        text and table rows, any such piece on the page (they come interleaved with other kinds)."""
-        same = [p for p in (self.pieces[-1:] if kind not in ("figure", "table") else self.pieces[::-1])
-                if p.kind == kind and p.page == page and p.section == self.section]
+        """The piece to add to: the last one when it is of this kind, page and section (a table or
+        figure text set inside a paragraph does not end it); for figure text, any such piece on the page
+        (it comes interleaved with other kinds)."""
+        if kind == "figure":
+            recent = self.pieces[::-1]
+        else:
+            k = len(self.pieces)
+            while k > 0 and self.pieces[k - 1].kind in ("table", "figure"):
+                k -= 1
+            recent = self.pieces[k - 1:k]
+        same = [p for p in recent if p.kind == kind and p.page == page and p.section == self.section]
         if same and not label and kind != "caption":
             return same[0]
         piece = Piece(kind, list(self.section), page, label=label)
