@@ -7,7 +7,7 @@ equations, two tables side by side and two tables one above the other, each unde
 from __future__ import annotations
 
 from core.hub.readers import read_document
-from tests.hub.pdfgen import LEFT, Paper, filler_lines, table
+from tests.hub.pdfgen import BODY, LEFT, Paper, filler_lines, table
 
 
 def paper_with(rows, caption: str, tmp_path, name: str = "t.pdf", y_caption: float = 0) -> list:
@@ -143,3 +143,38 @@ def test_a_paragraph_continues_after_a_table_set_inside_it(tmp_path):
     body = " ".join(b.text for b in doc.blocks if b.kind == "body")
     assert "The largest gain comes from the retrieval step of the pipeline, which the ablation confirms." in body
     assert [b.text for b in doc.blocks if b.kind == "table"] == ["| Baseline | BLEU: 25.9 |"]
+
+
+def test_two_cells_set_close_in_aligned_rows_are_a_table(tmp_path):
+    """A weight and its feature a few points apart, row after row at the same x."""
+    rows = [(230, [(LEFT, "Weight"), (112, "Feature")]),
+            (244, [(LEFT + 10, "1.16"), (112, "the extraction covers all words")]),
+            (258, [(LEFT + 10, "0.50"), (112, "the last preposition is for")]),
+            (272, [(LEFT + 10, "0.43"), (112, "the sentence has ten words or fewer")])]
+    blocks = paper_with(rows, "Table 7: Features of the confidence function.", tmp_path)
+    assert blocks[0].text.splitlines() == ["| the extraction covers all words | Weight: 1.16 |",
+                                           "| the last preposition is for | Weight: 0.50 |",
+                                           "| the sentence has ten words or fewer | Weight: 0.43 |"]
+
+
+def test_lines_above_a_table_caption_that_start_with_values_stay_out_of_body_text(tmp_path):
+    """A table set one line a row ("65% Correct relation phrase…") under a short title."""
+    rows = [(230, [(100, "Errors of the system")]),
+            (244, [(LEFT, "65% Correct relation phrase, incorrect arguments")]),
+            (258, [(LEFT, "16% N-ary relation")]),
+            (272, [(LEFT, "8% Non-contiguous relation phrase")])]
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    table(paper, rows, size=BODY)
+    paper.line("Table 8: Most errors come from the arguments.", LEFT, 296, BODY)
+    paper.lines(filler_lines(3), LEFT, 330)
+    doc = read_document(paper.save(tmp_path / "lines.pdf"))
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    assert "N-ary" not in body and "65%" not in body
+    tables = [b for b in doc.blocks if b.kind == "table"]
+    assert [b.path[-1] for b in tables] == ["Table 8: Most errors come from the arguments."]
+    assert tables[0].text.splitlines() == ["| Errors of the system |", "| 65% Correct relation phrase, incorrect arguments |",
+                                           "| 16% N-ary relation |", "| 8% Non-contiguous relation phrase |"]

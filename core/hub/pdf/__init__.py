@@ -180,6 +180,8 @@ def _table_text(rows: list[list[str]]) -> str:
     """Rows as ``| label | column: value |`` lines when the first row names the columns."""
     numeric = re.compile(r"^[-+±]?\d[\d.,]*\s*[%†*]*$")
     head = rows[0] if rows and sum(bool(numeric.match(cell)) for cell in rows[0]) <= len(rows[0]) // 3 else None
+    if head and len(rows) > 1 and not any(len(row) == len(head) >= 2 for row in rows[1:]):
+        head = None  # a first row that names no row's cells is a row of its own
     out = []
     for row in rows[1:] if head and len(rows) > 1 else rows:
         if head and len(row) == len(head) and len(row) >= 2:

@@ -31,7 +31,7 @@ _VALUE = re.compile(r"[\d\s.,%±()\[\]/=+\-−–—@†‡*∗§¶<>~≈×xeEKM
 _MISSING = {"-", "–", "—", "n/a", "N/A", "NA", "–/–"}
 _UNIT = re.compile(r"(?<=\d)\s+[A-Za-z]{1,5}$")
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kKmMBG]?)")
-_GLUE = {"±", "/", "=", "+", "×", "−", "-", "–", "±"}
+_GLUE = {"±", "/", "=", "+", "×", "−", "-", "–"}
 
 
 @dataclass
@@ -211,6 +211,10 @@ def rebuild_groups(rows: list[list[Line]]) -> list[Group] | None:
             spans.append(range(start, j))
             start = j
     spans.append(range(start, len(cols)))
+    for k in range(len(spans) - 1, 0, -1):  # label columns with no values after them stay with the table before
+        if all(label[j] for j in spans[k]):
+            spans[k - 1] = range(spans[k - 1][0], spans[k][-1] + 1)
+            del spans[k]
     out = []
     for span in spans:
         lines = _read_group(units, grid, cols, [j for j in span if label[j]], [j for j in span if not label[j]])

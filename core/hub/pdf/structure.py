@@ -20,21 +20,17 @@ import re
 from dataclasses import dataclass, field
 
 from core.hub.pdf.clean import normalize, rejoin_small_caps
-from core.hub.pdf.grid import is_value
+from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
+from core.hub.pdf.forms import APPENDIX as _APPENDIX
+from core.hub.pdf.forms import CAPTION as _CAPTION
+from core.hub.pdf.forms import MARKER as _MARKER
+from core.hub.pdf.forms import NAMED as _NAMED
+from core.hub.pdf.forms import NUMBERED as _NUMBERED
+from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+from core.hub.pdf.tablerows import tabular_rows
 
-_NUMBERED = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z][^.]{1,90})$")
-_NAMED = re.compile(r"^(?:abstract|introduction|related work|background|preliminaries|conclusions?|discussion|"
-                    r"acknowledge?ments?|references|bibliography|literature cited|experiments?|results|"
-                    r"evaluation|methods?|methodology|limitations|ethic(?:s|al considerations)(?: statement)?|"
-                    r"future work|conclusions? and future work|summary|appendix(?:\s+[A-Z0-9]+)?.*|"
-                    r"supplementary material.*)$", re.I)
-_REFS = re.compile(r"^(?:\d{1,2}\.?\s+)?(?:references|bibliography|literature cited|works cited)$", re.I)
-_APPENDIX = re.compile(r"^(?:appendix|supplementary)\b|^[A-H](?:\.\d)*\.?\s+[A-Z]", re.I)
-_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.)\s*(\d{1,2}|[IVX]{1,4})([a-z]?)\s*[:.|]\s*(.*)$", re.I)
-_ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.I)
-_MARKER = re.compile(r"^[\d*†‡§¶∗]")
-_MATH = re.compile(r"[∑∏∫∝←→∂∇∈∀∃≤≥≈≠ΓΘΣΦΨΩαβγδθλμσφψω=|]|^\(\d{1,3}\)$")
+
 
 
 @dataclass
@@ -147,13 +143,9 @@ class Walker:
                       max((ln.x1 for row in rows for ln in row), default=page.width))
         self.mid = mid
         self.table = None
-        tabular = [len(row) >= 2 and self._table_row(row) for row in rows]
-        for i, row in enumerate(rows):  # a row of short cells (a header "P R P R") right by a table row
-            if len(row) >= 2 and not tabular[i] and self._table_row(row, short=True):
-                near = [k for k in (i - 1, i + 1) if 0 <= k < len(rows) and tabular[k]]
-                tabular[i] = any(abs(rows[k][0].top - row[0].top) < 2 * row[0].size for k in near)
+        tabular = tabular_rows(rows)
         for i, row in enumerate(rows):
-            if not self.in_refs and not self.front and (tabular[i] or self._inside_table(rows, tabular, i)):
+            if not self.in_refs and not self.front and tabular[i]:
                 self._table(page, row)
                 continue
             for ln in row:
@@ -171,43 +163,6 @@ class Walker:
         self.table.rows.append([_cell(c) for c in row])
         self.table.cells.append(row)
         self.table.lines.append(row[0])  # where the rows sit (the nearest caption names them)
-
-    def _inside_table(self, rows: list[list[Line]], tabular: list[bool], i: int) -> bool:
-        """A one-cell row among one-cell rows between two table rows, each close to the next: a
-        row label set over two lines, a value centred between them, a header cell set alone."""
-        def short(k: int) -> bool:
-            t = rows[k][0].text.strip()
-            return len(rows[k]) == 1 and len(t) < 40 and not _CAPTION.match(t)
-
-        def close(a: int, b: int) -> bool:
-            return min(c.top for c in rows[b]) - max(c.bottom for c in rows[a]) < 1.5 * rows[b][0].size
-
-        if tabular[i] or not short(i):
-            return False
-        lo = i
-        while lo > 0 and not tabular[lo - 1] and short(lo - 1) and close(lo - 1, lo):
-            lo -= 1
-        hi = i
-        while hi < len(rows) - 1 and not tabular[hi + 1] and short(hi + 1) and close(hi, hi + 1):
-            hi += 1
-        return (lo > 0 and tabular[lo - 1] and close(lo - 1, lo) and hi < len(rows) - 1 and tabular[hi + 1]
-                and close(hi, hi + 1) and hi - lo < 4)
-
-    def _table_row(self, row: list[Line], short: bool = False) -> bool:
-        """Three or more cells, or two set far apart (two pieces of justified text sit closer); no
-        caption among them, and not a displayed equation set in pieces (mostly letters alone,
-        unless ``short``: such a row counts beside a table row)."""
-        if len(row) == 2 and (_NUMBERED.match(f"{row[0].text.strip()} {row[1].text.strip()}")
-                              or row[1].x0 - row[0].x1 < 2.0 * row[0].size):
-            return False
-        cells = [c.text.strip() for c in row]
-        if any(_CAPTION.match(c) for c in cells):
-            return False
-        if not short and sum(len(c) <= 2 for c in cells) * 5 >= 2 * len(cells) and not all(is_value(c) for c in cells):
-            return False
-        if any(_MATH.search(c) and not is_value(c) for c in cells):
-            return False
-        return all(len(c) < 60 for c in cells)
 
     def line(self, page: Page, ln: Line, footnotes: set[int]) -> None:
         if id(ln) in self.title:
