@@ -7,7 +7,7 @@ equations, two tables side by side and two tables one above the other, each unde
 from __future__ import annotations
 
 from core.hub.readers import read_document
-from tests.hub.pdfgen import BODY, LEFT, Paper, filler_lines, table
+from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines, table
 
 
 def paper_with(rows, caption: str, tmp_path, name: str = "t.pdf", y_caption: float = 0) -> list:
@@ -178,3 +178,45 @@ def test_lines_above_a_table_caption_that_start_with_values_stay_out_of_body_tex
     assert [b.path[-1] for b in tables] == ["Table 8: Most errors come from the arguments."]
     assert tables[0].text.splitlines() == ["| Errors of the system |", "| 65% Correct relation phrase, incorrect arguments |",
                                            "| 16% N-ary relation |", "| 8% Non-contiguous relation phrase |"]
+
+
+def test_a_full_width_table_whose_long_cell_crosses_the_gutter_keeps_its_rows_whole(tmp_path):
+    """On a two-column page, a row whose middle cell runs across the gutter is one table row,
+    not three lines filed under the left column, the full width and the right column."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.page()
+    paper.line("4 Translation", LEFT, 80, 12, bold=True)
+    paper.lines(filler_lines(8, 40), LEFT, 100)
+    paper.lines(filler_lines(8, 40), MID + 20, 100)
+    table(paper, [(210, [(140, "Input"), (230, "Output"), (420, "Gold")]),
+                  (222, [(140, "huge chest"), (230, "petto grande molto grande (big chest)"), (420, "scrigno immenso")]),
+                  (234, [(140, "mortal sin"), (230, "peccato eterno e grave (eternal sin)"), (420, "peccato mortale")])])
+    paper.line("Table 7: Translation examples.", 230, 256, 9)
+    paper.lines(filler_lines(8, 40), LEFT, 280)
+    paper.lines(filler_lines(8, 40), MID + 20, 280)
+    tables = [b for b in read_document(paper.save(tmp_path / "gutter.pdf")).blocks if b.kind == "table"]
+    assert [(b.path[-1], b.text.splitlines()) for b in tables] == [("Table 7: Translation examples.", [
+        "| huge chest | Output: petto grande molto grande (big chest) | Gold: scrigno immenso |",
+        "| mortal sin | Output: peccato eterno e grave (eternal sin) | Gold: peccato mortale |"])]
+
+
+def test_a_table_beside_another_is_cut_at_the_gap_between_their_captions(tmp_path):
+    """Rows that run under two captions set side by side, one text table and one of numbers."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    table(paper, [(230, [(LEFT, "Italian"), (170, "English"), (350, "Threshold"), (430, "Accuracy")]),
+                  (244, [(LEFT, "cravatta (tie)"), (170, "nero (black)"), (350, "0.00"), (430, "0.21")]),
+                  (258, [(LEFT, "legame (bond)"), (170, "sacro (sacred)"), (350, "0.55"), (430, "0.25")])])
+    paper.line("Table 8: Translations of tie.", LEFT, 280, 9)
+    paper.line("Table 9: Accuracy by threshold.", MID + 20, 280, 9)
+    paper.lines(filler_lines(3), LEFT, 310)
+    tables = [b for b in read_document(paper.save(tmp_path / "beside.pdf")).blocks if b.kind == "table"]
+    assert [(b.path[-1], b.text.splitlines()) for b in tables] == [
+        ("Table 8: Translations of tie.", ["| cravatta (tie) | English: nero (black) |",
+                                           "| legame (bond) | English: sacro (sacred) |"]),
+        ("Table 9: Accuracy by threshold.", ["| Threshold: 0.00 | Accuracy: 0.21 |", "| Threshold: 0.55 | Accuracy: 0.25 |"])]

@@ -160,6 +160,9 @@ def _table_blocks(piece, captions, crumb: list[str]) -> list:
     from core.hub.pdf.grid import is_value, rebuild_groups
     from core.hub.readers import Block
 
+    halves = _split_beside(piece, captions)
+    if len(halves) > 1:
+        return [b for half in halves for b in _table_blocks(half, captions, crumb)]
     groups = rebuild_groups(piece.cells) if piece.cells else None
     if not groups:
         groups = [None]
@@ -174,6 +177,30 @@ def _table_blocks(piece, captions, crumb: list[str]) -> list:
         label = _caption_label(cap) if cap is not None else f"Table, p. {piece.page}"
         out.append(Block(crumb + [label], text, piece.page, kind="table"))
     return out
+
+
+def _split_beside(piece, captions) -> list:
+    """A table piece whose rows run under two table captions set side by side (one in each column
+    of the page) as two pieces, cut at the gap between the captions."""
+    from core.hub.pdf.structure import Piece
+
+    caps = sorted((c for c in captions if c.page == piece.page and c.label.startswith("Table") and c.lines),
+                  key=lambda c: min(ln.x0 for ln in c.lines))
+    for a, b in ((a, b) for i, a in enumerate(caps) for b in caps[i + 1:]):
+        cut = min(ln.x0 for ln in b.lines)
+        if max(ln.x1 for ln in a.lines) > cut + 1 or abs(a.lines[0].top - b.lines[0].top) > 3 * a.lines[0].size:
+            continue
+        left = [[c for c in row if c.x1 <= cut + 1] for row in piece.cells]
+        right = [[c for c in row if c.x1 > cut + 1] for row in piece.cells]
+        if sum(map(bool, left)) >= 2 and sum(map(bool, right)) >= 2:
+            halves = []
+            for rows in (left, right):
+                rows = [r for r in rows if r]
+                half = Piece("table", piece.section, piece.page, lines=[r[0] for r in rows], cells=rows)
+                half.rows = [[clean.normalize(c.text).strip() for c in r] for r in rows]
+                halves.append(half)
+            return halves
+    return [piece]
 
 
 def _table_text(rows: list[list[str]]) -> str:
