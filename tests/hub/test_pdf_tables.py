@@ -220,3 +220,25 @@ def test_a_table_beside_another_is_cut_at_the_gap_between_their_captions(tmp_pat
         ("Table 8: Translations of tie.", ["| cravatta (tie) | English: nero (black) |",
                                            "| legame (bond) | English: sacro (sacred) |"]),
         ("Table 9: Accuracy by threshold.", ["| Threshold: 0.00 | Accuracy: 0.21 |", "| Threshold: 0.55 | Accuracy: 0.25 |"])]
+
+
+def test_captions_set_above_their_tables_name_the_rows_below_them(tmp_path):
+    """A paper that sets each table's caption above it: the rows under a caption are its own,
+    even where the next table's caption sits closer below them. Whole numbers over a row of
+    fractions name the columns."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    paper.line("Table 1: Runtime on one machine.", LEFT, 222, 9)
+    table(paper, [(240, [(LEFT, "machines"), (250, "1"), (300, "2"), (350, "5")]),
+                  (252, [(LEFT, "runtime (hours)"), (250, "17.2"), (300, "9.0"), (350, "4.1")])])
+    paper.line("Table 2: Throughput on a cluster.", LEFT, 270, 9)
+    table(paper, [(292, [(LEFT, "machines"), (250, "10"), (300, "20"), (350, "50")]),
+                  (304, [(LEFT, "documents/hour"), (250, "47.6K"), (300, "45.9K"), (350, "40.3K")])])
+    paper.lines(filler_lines(3), LEFT, 340)
+    tables = [b for b in read_document(paper.save(tmp_path / "above.pdf")).blocks if b.kind == "table"]
+    assert [(b.path[-1], b.text) for b in tables] == [
+        ("Table 1: Runtime on one machine.", "| runtime (hours) | 1: 17.2 | 2: 9.0 | 5: 4.1 |"),
+        ("Table 2: Throughput on a cluster.", "| documents/hour | 10: 47.6K | 20: 45.9K | 50: 40.3K |")]

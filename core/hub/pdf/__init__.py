@@ -63,6 +63,7 @@ def read_pdf(path: Path):
     doc.references = [parse_entry(e) for e in entries]
     by_label = {r.label: r for r in doc.references if r.label}
     captions = [p for p in walker.pieces if p.kind == "caption"]
+    below = _captions_below(walker.pieces, captions)
     inside: dict[int, list[str]] = {}  # a figure's own short text (sub-captions, labels), by caption piece
     for piece in walker.pieces:
         cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
@@ -75,7 +76,7 @@ def read_pdf(path: Path):
             continue
         crumb = [title] + piece.section
         if piece.kind == "table":
-            doc.blocks += _table_blocks(piece, captions, crumb)
+            doc.blocks += _table_blocks(piece, captions, crumb, below)
             continue
         text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
         if piece.kind == "references":
@@ -119,10 +120,14 @@ def _link_mentions(blocks, most: int = 2) -> None:
             block.text = f"{block.text} (In the text: {' '.join(said)})"
 
 
-def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = None):
-    """The caption piece of this kind ("Figure", "Table") on the piece's page nearest to it (by the
-    vertical gap between the caption and the piece's first to last line; one that shares no
-    horizontal extent with the piece, or with ``span`` of it, only when none does), or None."""
+def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = None, below: bool | None = None):
+    """The caption piece of this kind ("Figure", "Table") of a piece: in a paper that sets table
+    captions above (``below`` False), the one read right before a table's rows; else the one on
+    the piece's page nearest to it by the vertical gap between the caption and the piece's first
+    to last line, on the paper's side (``below``) when it has one there, and sharing horizontal
+    extent with the piece (or with ``span`` of it) when one does; or None."""
+    if piece.caption is not None and span is None and below is False:
+        return piece.caption  # read right before the rows, in a paper that sets table captions above
     same = [c for c in captions if c.page == piece.page and c.label.startswith(word) and c.lines and piece.lines]
     if not same:
         return None
@@ -130,10 +135,11 @@ def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = N
     cells = [ln for row in piece.cells for ln in row] or piece.lines
     x0, x1 = span or (min(ln.x0 for ln in cells), max(ln.x1 for ln in cells))
 
-    def gap(c) -> tuple[bool, float]:
+    def gap(c) -> tuple[bool, bool, float]:
         ctop, cbottom = c.lines[0].top, c.lines[-1].bottom
         cx0, cx1 = min(ln.x0 for ln in c.lines), max(ln.x1 for ln in c.lines)
-        return min(cx1, x1) - max(cx0, x0) <= 0, max(0.0, ctop - bottom, top - cbottom)
+        other_side = below is not None and (ctop < bottom - 2 if below else cbottom > top + 2)
+        return min(cx1, x1) - max(cx0, x0) <= 0, other_side, max(0.0, ctop - bottom, top - cbottom)
 
     return min(same, key=gap)
 
@@ -153,7 +159,17 @@ def _nearest_caption(piece, captions, word: str) -> str:
     return _caption_label(cap) if cap is not None else ""
 
 
-def _table_blocks(piece, captions, crumb: list[str]) -> list:
+def _captions_below(pieces, captions) -> bool:
+    """Whether this paper sets table captions below their tables: no fewer table captions are read
+    right after table rows only than right before table rows only (one between two tables says
+    nothing)."""
+    before = {id(p.caption) for p in pieces if p.kind == "table" and p.caption is not None}
+    tables = [c for c in captions if c.label.startswith("Table")]
+    after_only = sum(c.after_table and id(c) not in before for c in tables)
+    return after_only >= sum(not c.after_table and id(c) in before for c in tables)
+
+
+def _table_blocks(piece, captions, crumb: list[str], below: bool = True) -> list:
     """A table piece's blocks: each table set in it (side by side, each under its own caption),
     rebuilt row by row, or its rows as plain lines when no columns are found. Rows without a
     caption that hold nothing but numbers (a plot's axis ticks) are figure text."""
@@ -162,13 +178,13 @@ def _table_blocks(piece, captions, crumb: list[str]) -> list:
 
     halves = _split_beside(piece, captions)
     if len(halves) > 1:
-        return [b for half in halves for b in _table_blocks(half, captions, crumb)]
+        return [b for half in halves for b in _table_blocks(half, captions, crumb, below)]
     groups = rebuild_groups(piece.cells) if piece.cells else None
     if not groups:
         groups = [None]
     out = []
     for g in groups:
-        cap = _caption_of(piece, captions, "Table", None if g is None else (g.x0, g.x1))
+        cap = _caption_of(piece, captions, "Table", (g.x0, g.x1) if g is not None and len(groups) > 1 else None, below)
         text = "\n".join(g.lines) if g is not None else _table_text(piece.rows)
         if cap is None and all(is_value(c) for row in piece.rows for c in row):
             out.append(Block(crumb + ["Figure text"], " ".join(" ".join(r) for r in piece.rows), piece.page,

@@ -51,10 +51,14 @@ def is_value(text: str) -> bool:
     return bool(t) and (t in _MISSING or (any(c.isdigit() for c in t) and _VALUE.fullmatch(t) is not None))
 
 
-def _names_columns(cells: list[str]) -> bool:
-    """Value-like cells that name columns: sizes such as "10k 20k 1m" (a magnitude suffix), rising."""
+def _names_columns(cells: list[str], below: list[str]) -> bool:
+    """Value-like cells that name columns: sizes, rising, with a magnitude suffix ("10k 20k 1m"),
+    or whole numbers over a row of fractions ("1 2 5 10" over "3.2 4.2 4.1 4.2")."""
     nums = [_SIZE.fullmatch(c.strip()) for c in cells]
-    if len(nums) < 2 or not all(nums) or not any(m.group(2) for m in nums):
+    fractions = any(re.search(r"\d\.\d|%|\dK", c) for c in below)
+    if len(nums) < 2 or not all(nums) or not any(m.group(2) or (fractions and "." not in m.group(1)) for m in nums):
+        return False
+    if not any(m.group(2) for m in nums) and any("." in m.group(1) for m in nums):
         return False
     scale = {"": 1, "k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "B": 1e9, "G": 1e9}
     sizes = [float(m.group(1)) * scale[m.group(2)] for m in nums]
@@ -237,11 +241,12 @@ def _read_group(units: list[list[Unit]], grid: list[dict[int, str]], cols: list[
     heads: list[dict[int, str]] = []  # the header rows over this block of the table, top to bottom
     rows: list[tuple[list[str], dict[int, str]]] = []  # (label parts, other cells)
     group_label, pending, header_open = "", "", True
-    for r, cells in zip(units, grid):
+    for k, (r, cells) in enumerate(zip(units, grid)):
         mine = {j: t for j, t in cells.items() if j in mine_cols}
         if not mine:
             continue
-        head_like = not is_body(mine) or (not rows and _names_columns([mine[j] for j in values if j in mine]))
+        nxt = [t for j, t in (grid[k + 1] if k + 1 < len(grid) else {}).items() if j in values]
+        head_like = not is_body(mine) or (not rows and _names_columns([mine[j] for j in values if j in mine], nxt))
         restart = (not header_open and not has_value(mine) and sum(j in mine for j in values) >= max(2, len(values) / 2))
         if (header_open and head_like and (any(j in mine for j in values) or not rows)) or restart:
             if restart:

@@ -45,6 +45,8 @@ class Piece:
     label: str = ""  # a caption's "Figure 3"
     rows: list[list[str]] = field(default_factory=list)  # a table's cells
     cells: list[list[Line]] = field(default_factory=list)  # a table's rows as positioned cells
+    caption: Piece | None = None  # a caption read right before a table's rows (a caption set above?)
+    after_table: bool = False  # a caption read right after table rows (a caption set below its table)
 
 
 def _text(ln: Line) -> str:
@@ -154,12 +156,14 @@ class Walker:
     def _table(self, page: Page, row: list[Line]) -> None:
         """Add a row to the table being read, or start a table: after a caption, body text or a
         gap of three lines, the rows are another table's."""
-        self.caption = None
+        cap, self.caption = self.caption, None
         last = self.table.cells[-1] if self.table is not None and self.table.cells else None
         if last is None or self.table.page != page.number or self.table.section != self.section or \
                 row[0].top - max(ln.bottom for ln in last) > 3 * row[0].size:
             self.table = Piece("table", list(self.section), page.number)
             self.pieces.append(self.table)
+            if cap is not None and cap.label.startswith("Table") and cap.page == page.number:
+                self.table.caption = cap
         self.table.rows.append([_cell(c) for c in row])
         self.table.cells.append(row)
         self.table.lines.append(row[0])  # where the rows sit (the nearest caption names them)
@@ -172,12 +176,15 @@ class Walker:
             self._piece("footnote", page.number).lines.append(ln)
             return
         cap = _CAPTION.match(text.strip())
+        table = self.table
         if cap or (ln.size >= self.body * 0.85 and len(text.strip()) >= 40):
             self.table = None  # a caption or a line of prose ends a table; a short line may sit inside it
         if cap and not self.in_refs:
             word = "Figure" if cap.group(1).lower().startswith("fig") else "Table"
             self.caption = self._piece("caption", page.number, f"{word} {cap.group(2)}")
             self.caption.lines.append(ln)
+            self.caption.after_table = (table is not None and table.page == page.number
+                                        and ln.top - max(c.bottom for c in table.cells[-1]) < 3 * ln.size)
             return
         if self.caption is not None and self._continues_caption(ln):
             self.caption.lines.append(ln)
