@@ -3,7 +3,8 @@ the paper's own section names, and its parsed reference list.
 
 Pipeline: :mod:`.layout` (positioned lines from PDFium) → :mod:`.clean` (page furniture out,
 reading order, whole words) → :mod:`.front` (title, authors, year) → :mod:`.structure` (headings,
-abstract, captions, footnotes, figure text, table rows, references) → blocks here. Block kinds:
+abstract, captions, footnotes, figure text, table rows, references; :mod:`.tablerows` finds a
+table's rows and :mod:`.grid` rebuilds them row by row) → blocks here. Block kinds:
 ``references`` blocks are kept apart and never chunked as evidence (:func:`core.hub.chunking.chunk_blocks`);
 captions, footnotes, figure text and tables are blocks of their own under the section they sit in.
 Text is NFKC-normalized for indexing and matching; the paper's numeric citation markers read
@@ -173,7 +174,8 @@ def _table_blocks(piece, captions, crumb: list[str], below: bool = True) -> list
     """A table piece's blocks: each table set in it (side by side, each under its own caption),
     rebuilt row by row, or its rows as plain lines when no columns are found. Rows without a
     caption that hold nothing but numbers (a plot's axis ticks) are figure text."""
-    from core.hub.pdf.grid import is_value, rebuild_groups
+    from core.hub.pdf.cells import is_value
+    from core.hub.pdf.grid import rebuild_groups
     from core.hub.readers import Block
 
     halves = _split_beside(piece, captions)

@@ -3,9 +3,8 @@
 The reader's table rows arrive as positioned lines (:class:`core.hub.pdf.layout.Line`), one row a
 baseline. The grid is found from the layout, never from a paper's wording:
 
-- **columns** are the x-ranges that the value rows' cells share (the union of their boxes); a cell
-  of several numbers set close together ("0.31 0.24") is split at its spaces first, a number
-  with its deviation ("0.93 ± 0.02", "0.91 (39%)") stays one value;
+- **columns** are the x-ranges that the value rows' cells (:mod:`.cells`) share, the union of
+  their boxes; a cell over two columns whose words each sit in one is split at its spaces;
 - **label columns** hold mostly words, **value columns** mostly numbers; a label column after
   value columns starts a second table set beside the first, read on its own;
 - **header rows** are the rows above the first row with both a label and a value; a header cell
@@ -24,98 +23,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.hub.pdf.clean import join_lines, normalize, rejoin_small_caps
+from core.hub.pdf import cells as _cells
+from core.hub.pdf.cells import Unit, is_value
+from core.hub.pdf.clean import join_lines, normalize
 from core.hub.pdf.layout import SOFT_HYPHEN, Line
-
-_VALUE = re.compile(r"[\d\s.,%±()\[\]/=+\-−–—@†‡*∗§¶<>~≈×xeEKMGTBkmb$#]+")
-_MISSING = {"-", "–", "—", "n/a", "N/A", "NA", "–/–"}
-_UNIT = re.compile(r"(?<=\d)\s+[A-Za-z]{1,5}$")
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kKmMBG]?)")
-_GLUE = {"±", "/", "=", "+", "×", "−", "-", "–"}
-
-
-@dataclass
-class Unit:
-    """One cell's text and horizontal extent."""
-
-    text: str
-    x0: float
-    x1: float
-    line: Line
-
-
-def is_value(text: str) -> bool:
-    """A number-like cell: digits with signs, deviations, ratios, marks, or a unit word ("634 secs",
-    "3,288 TB"); or a missing-value dash."""
-    t = _UNIT.sub("", text.strip())
-    return bool(t) and (t in _MISSING or (any(c.isdigit() for c in t) and _VALUE.fullmatch(t) is not None))
-
-
-def _names_columns(cells: list[str], below: list[str]) -> bool:
-    """Value-like cells that name columns: sizes, rising, with a magnitude suffix ("10k 20k 1m"),
-    or whole numbers over a row of fractions ("1 2 5 10" over "3.2 4.2 4.1 4.2")."""
-    nums = [_SIZE.fullmatch(c.strip()) for c in cells]
-    fractions = any(re.search(r"\d\.\d|%|\dK", c) for c in below)
-    if len(nums) < 2 or not all(nums) or not any(m.group(2) or (fractions and "." not in m.group(1)) for m in nums):
-        return False
-    if not any(m.group(2) for m in nums) and any("." in m.group(1) for m in nums):
-        return False
-    scale = {"": 1, "k": 1e3, "K": 1e3, "m": 1e6, "M": 1e6, "B": 1e9, "G": 1e9}
-    sizes = [float(m.group(1)) * scale[m.group(2)] for m in nums]
-    return all(a < b for a, b in zip(sizes, sizes[1:]))
-
-
-def _words(ln: Line) -> list[tuple[str, float, float]]:
-    """The line's space-separated words with their extents (the whole line when boxes are missing)."""
-    if len(ln.xs) != len(ln.text):
-        return [(ln.text, ln.x0, ln.x1)]
-    out, start = [], None
-    for i, ch in enumerate(ln.text + " "):
-        if ch.strip():
-            start = i if start is None else start
-        elif start is not None:
-            out.append((ln.text[start:i], ln.xs[start][0], ln.xs[i - 1][1]))
-            start = None
-    return out
-
-
-def _values(words: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
-    """Words grouped into values: an operator, a deviation "(…)" or a mark "@…" joins its neighbour."""
-    groups: list[list[tuple[str, float, float]]] = []
-    for w in words:
-        t = w[0]
-        glued = groups and (t in _GLUE or t.startswith(("(", "±", "@")) or groups[-1][-1][0] in _GLUE
-                            or groups[-1][-1][0].endswith("±"))
-        if glued:
-            groups[-1].append(w)
-        else:
-            groups.append([w])
-    return [(" ".join(x[0] for x in g), g[0][1], g[-1][2]) for g in groups]
-
-
-def _units(ln: Line) -> list[Unit]:
-    """A line as cells: several values set close together are separate cells, anything else one."""
-    groups = _values(_words(ln))
-    if len(groups) >= 2 and all(is_value(g[0]) for g in groups):
-        return [Unit(normalize(t), a, b, ln) for t, a, b in groups]
-    text = normalize(rejoin_small_caps(ln)).replace(SOFT_HYPHEN, "-").strip()
-    return [Unit(text, ln.x0, ln.x1, ln)] if text else []
-
-
-def _merge_rows(rows: list[list[Line]]) -> list[list[Line]]:
-    """Rows that share a baseline (one row read in two pieces) made one, cells left to right."""
-    out: list[list[Line]] = []
-    for row in rows:
-        if out:
-            prev = out[-1]
-            base, pbase = row[0].base or row[0].bottom, prev[0].base or prev[0].bottom
-            apart = all(ln.x1 <= p.x0 or ln.x0 >= p.x1 for ln in row for p in prev)
-            if abs(base - pbase) <= 0.35 * row[0].size and apart:
-                prev.extend(row)
-                continue
-        out.append(list(row))
-    return [sorted(r, key=lambda ln: ln.x0) for r in out]
-
 
 def _columns(rows: list[list[Unit]]) -> list[tuple[float, float]]:
     """Column extents: the union of the cells of the rows that hold values and most cells."""
@@ -152,7 +63,7 @@ def _split(u: Unit, cols: list[tuple[float, float]]) -> dict[int, str] | None:
     hit = [j for j, c in enumerate(cols) if _overlap(u, c) > 0]
     if len(hit) < 2 or u.text != normalize(u.line.text).replace(SOFT_HYPHEN, "-").strip():
         return None
-    words = _words(u.line)
+    words = _cells.words(u.line)
     places = [[j for j, c in enumerate(cols) if min(b, c[1]) - max(a, c[0]) > 0] for _, a, b in words]
     if not words or any(len(p) != 1 for p in places) or len({p[0] for p in places}) < 2:
         return None
@@ -194,7 +105,7 @@ def rebuild(rows: list[list[Line]]) -> list[str] | None:
 
 def rebuild_groups(rows: list[list[Line]]) -> list[Group] | None:
     """:func:`rebuild`, one :class:`Group` per table set side by side."""
-    units = [r for r in ([u for ln in row for u in _units(ln)] for row in _merge_rows(rows)) if r]
+    units = [r for r in ([u for ln in row for u in _cells.units(ln)] for row in _cells.merge_rows(rows)) if r]
     cols = _columns(units)
     if len(cols) < 2:
         return None
@@ -246,7 +157,7 @@ def _read_group(units: list[list[Unit]], grid: list[dict[int, str]], cols: list[
         if not mine:
             continue
         nxt = [t for j, t in (grid[k + 1] if k + 1 < len(grid) else {}).items() if j in values]
-        head_like = not is_body(mine) or (not rows and _names_columns([mine[j] for j in values if j in mine], nxt))
+        head_like = not is_body(mine) or (not rows and _cells.names_columns([mine[j] for j in values if j in mine], nxt))
         restart = (not header_open and not has_value(mine) and sum(j in mine for j in values) >= max(2, len(values) / 2))
         if (header_open and head_like and (any(j in mine for j in values) or not rows)) or restart:
             if restart:

@@ -14,7 +14,7 @@ from core.hub.pdf.forms import CAPTION as _CAPTION
 from core.hub.pdf.forms import MATH as _MATH
 from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
-from core.hub.pdf.grid import is_value
+from core.hub.pdf.cells import is_value
 from core.hub.pdf.layout import Line
 
 
