@@ -6,6 +6,8 @@ equations, two tables side by side and two tables one above the other, each unde
 
 from __future__ import annotations
 
+from core.hub.pdf.layout import Line
+from core.hub.pdf.tablerows import table_row
 from core.hub.readers import read_document
 from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines, table
 
@@ -242,3 +244,39 @@ def test_captions_set_above_their_tables_name_the_rows_below_them(tmp_path):
     assert [(b.path[-1], b.text) for b in tables] == [
         ("Table 1: Runtime on one machine.", "| runtime (hours) | 1: 17.2 | 2: 9.0 | 5: 4.1 |"),
         ("Table 2: Throughput on a cluster.", "| documents/hour | 10: 47.6K | 20: 45.9K | 50: 40.3K |")]
+
+
+def test_a_cell_left_of_its_tables_caption_stays_with_its_table(tmp_path):
+    """A cell of the table set beside another that starts left of its caption still belongs to it
+    (the cut sits midway between the captions)."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    paper.line("Table 1: Accuracy.", LEFT, 222, 9)
+    paper.line("Table 2: Errors.", 345, 222, 9)
+    rows = [(240, [(LEFT, "Method"), (200, "Accuracy"), (330, "Method"), (420, "Error"), (480, "Loss")]),
+            (254, [(LEFT, "DD"), (200, "0.676"), (330, "DM"), (420, "0.282"), (480, "0.584")])]
+    table(paper, rows)
+    paper.pdf.set_font("Helvetica", "", 9)
+    width = paper.pdf.get_string_width("M3")
+    table(paper, [(268, [(LEFT, "M3"), (200, "0.832"), (330, "M3"), (420, "0.207"), (480, "0.512")])])
+    for x in (LEFT, 330):
+        paper.line("I", x + width + 0.3, 270.5, 5)  # a subscript mark, set smaller and lower
+    paper.lines(filler_lines(3), LEFT, 300)
+    tables = [b for b in read_document(paper.save(tmp_path / "mark.pdf")).blocks if b.kind == "table"]
+    assert [(b.path[-1], b.text.splitlines()) for b in tables] == [
+        ("Table 1: Accuracy.", ["| DD | Accuracy: 0.676 |", "| M3I | Accuracy: 0.832 |"]),
+        ("Table 2: Errors.", ["| DM | Error: 0.282 | Loss: 0.584 |", "| M3I | Error: 0.207 | Loss: 0.512 |"])]
+
+
+def test_pieces_of_one_name_read_as_separate_lines_count_as_one_cell():
+    """PDFium may give a name and its raised mark as two lines ("M3", "I"): touching, they are one
+    cell, so the row is not taken for an equation set in short pieces."""
+    def cell(text: str, x0: float, x1: float) -> Line:
+        return Line(text, x0, x1, 200, 207, 7, 1)
+
+    row = [cell("M3", 114, 123), cell("I", 124, 126), cell("0.832 ± 0.029", 176, 226),
+           cell("M3", 257, 266), cell("I", 267, 269), cell("0.207", 311, 326), cell("0.512", 352, 367)]
+    assert table_row(row)

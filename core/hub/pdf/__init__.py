@@ -205,11 +205,12 @@ def _split_beside(piece, captions) -> list:
     caps = sorted((c for c in captions if c.page == piece.page and c.label.startswith("Table") and c.lines),
                   key=lambda c: min(ln.x0 for ln in c.lines))
     for a, b in ((a, b) for i, a in enumerate(caps) for b in caps[i + 1:]):
-        cut = min(ln.x0 for ln in b.lines)
-        if max(ln.x1 for ln in a.lines) > cut + 1 or abs(a.lines[0].top - b.lines[0].top) > 3 * a.lines[0].size:
+        end, start = max(ln.x1 for ln in a.lines), min(ln.x0 for ln in b.lines)
+        if end > start + 1 or abs(a.lines[0].top - b.lines[0].top) > 3 * a.lines[0].size:
             continue
-        left = [[c for c in row if c.x1 <= cut + 1] for row in piece.cells]
-        right = [[c for c in row if c.x1 > cut + 1] for row in piece.cells]
+        cut = (end + start) / 2
+        left = [[c for c in row if (c.x0 + c.x1) / 2 <= cut] for row in piece.cells]
+        right = [[c for c in row if (c.x0 + c.x1) / 2 > cut] for row in piece.cells]
         if sum(map(bool, left)) >= 2 and sum(map(bool, right)) >= 2:
             halves = []
             for rows in (left, right):

@@ -111,6 +111,13 @@ def table_row(row: list[Line], short: bool = False) -> bool:
     cells = [c.text.strip() for c in row]
     if any(_CAPTION.match(c) for c in cells):
         return False
+    if len(row) > 2:  # pieces set touching (a name and its superscript, "M3" "I") are one cell
+        cells = [t for t in cells[:1]]
+        for prev, ln in zip(row, row[1:]):
+            if ln.x0 - prev.x1 < 0.3 * ln.size:
+                cells[-1] = f"{cells[-1]} {ln.text.strip()}"
+            else:
+                cells.append(ln.text.strip())
     if not short and sum(len(c) <= 2 for c in cells) * 5 >= 2 * len(cells) and not all(is_value(c) for c in cells):
         return False
     if any(_MATH.search(c) and not is_value(c) for c in cells):
