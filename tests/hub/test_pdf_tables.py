@@ -280,3 +280,25 @@ def test_pieces_of_one_name_read_as_separate_lines_count_as_one_cell():
     row = [cell("M3", 114, 123), cell("I", 124, 126), cell("0.832 ± 0.029", 176, 226),
            cell("M3", 257, 266), cell("I", 267, 269), cell("0.207", 311, 326), cell("0.512", 352, 367)]
     assert table_row(row)
+
+
+def test_a_last_row_whose_label_ran_into_its_first_value_is_kept_and_split(tmp_path):
+    """The last row's label and first value set close enough to read as one line
+    ("PROTO+SIM 79.1"), its values lined up with the values above it."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    paper.pdf.set_font("Helvetica", "", 9)
+    first = LEFT + paper.pdf.get_string_width("PROTO+SIM") + 3  # the label ends 3 points before the value
+    table(paper, [(230, [(LEFT, "Setting"), (first, "48K"), (first + 50, "193K")]),
+                  (244, [(LEFT, "BASE"), (first, "42.2"), (first + 50, "41.3")]),
+                  (258, [(LEFT, "PROTO"), (first, "61.9"), (first + 50, "68.8")]),
+                  (272, [(LEFT, "PROTO+SIM"), (first, "79.1"), (first + 50, "80.5")])])
+    paper.line("Table 1: Accuracy by setting.", LEFT, 296, 9)
+    paper.lines(filler_lines(3), LEFT, 330)
+    tables = [b for b in read_document(paper.save(tmp_path / "ran.pdf")).blocks if b.kind == "table"]
+    assert [b.text.splitlines() for b in tables] == [["| BASE | 48K: 42.2 | 193K: 41.3 |",
+                                                      "| PROTO | 48K: 61.9 | 193K: 68.8 |",
+                                                      "| PROTO+SIM | 48K: 79.1 | 193K: 80.5 |"]]

@@ -27,9 +27,13 @@ from core.hub.pdf import cells as _cells
 from core.hub.pdf.cells import Unit, is_value
 from core.hub.pdf.clean import join_lines, normalize
 from core.hub.pdf.layout import SOFT_HYPHEN, Line
+_MIXED = re.compile(r"^\S*[^\W\d_]\S*(?:\s+\S+)*\s+[-+]?\d[\d.,]*%?$")  # words, then a number
+
 
 def _columns(rows: list[list[Unit]]) -> list[tuple[float, float]]:
-    """Column extents: the union of the cells of the rows that hold values and most cells."""
+    """Column extents: the union of the cells of the rows that hold values and most cells (a
+    label read with its first value as one line, "PROTO+SIM 79.1", set aside: split later)."""
+    rows = [[u for u in r if is_value(u.text) or not _MIXED.match(u.text)] for r in rows]
     multi = [r for r in rows if len(r) >= 2]
     valued = [r for r in multi if any(is_value(u.text) for u in r)]
     pool = valued if len(valued) >= 2 else multi

@@ -30,8 +30,22 @@ def tabular_rows(rows: list[list[Line]]) -> list[bool]:
                 and table_row(row, short=True):
             near = [k for k in (i - 1, i + 1) if 0 <= k < len(rows) and tabular[k]]
             tabular[i] = any(abs(rows[k][0].top - row[0].top) < 2 * row[0].size for k in near)
+    for order in (range(1, len(rows)), range(len(rows) - 2, -1, -1)):  # rows lined up with a table row next to them
+        for i in order:
+            k = i - 1 if order.step == 1 else i + 1
+            tabular[i] = tabular[i] or (tabular[k] and lined_up(rows[i], rows[k]))
     inside = [inside_table(rows, tabular, i) for i in range(len(rows))]
     return [t or n for t, n in zip(tabular, inside)]
+
+
+def lined_up(row: list[Line], table_row_: list[Line]) -> bool:
+    """A row of two or more cells right by a table row, with two of its cells starting or ending
+    where that row's cells do (a last row whose label ran into its first value, "PROTO+SIM 79.1")."""
+    if len(row) < 2 or any(_CAPTION.match(c.text.strip()) or len(c.text.strip()) >= 60 for c in row):
+        return False
+    gap = min(abs(c.top - t.bottom) for c in row[:1] for t in table_row_[:1])
+    same = sum(any(abs(c.x0 - t.x0) <= 2 or abs(c.x1 - t.x1) <= 2 for t in table_row_) for c in row)
+    return gap < 1.5 * row[0].size and same >= 2
 
 
 def aligned_pair(rows: list[list[Line]], i: int) -> bool:
