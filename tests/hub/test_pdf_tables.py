@@ -302,3 +302,19 @@ def test_a_last_row_whose_label_ran_into_its_first_value_is_kept_and_split(tmp_p
     assert [b.text.splitlines() for b in tables] == [["| BASE | 48K: 42.2 | 193K: 41.3 |",
                                                       "| PROTO | 48K: 61.9 | 193K: 68.8 |",
                                                       "| PROTO+SIM | 48K: 79.1 | 193K: 80.5 |"]]
+
+
+def test_touching_pieces_of_one_cell_are_one_word():
+    """A name read as two touching lines (a letter run and its raised mark) is one word in its cell
+    ("M3I"), as the layout reads touching letters; pieces set apart stay separate words."""
+    from core.hub.pdf.grid import rebuild
+
+    def cell(text: str, x0: float, x1: float, top: float) -> Line:
+        return Line(text, x0, x1, top, top + 7, 7, 1, base=top + 6)
+
+    rows = [[cell("Method", 114, 138, 100), cell("Accuracy", 176, 206, 100)],
+            [cell("C2B", 114, 126, 110), cell("-SC", 127.2, 137, 110), cell("0.820", 180, 200, 110)],
+            [cell("M3", 114, 123, 120), cell("I", 124, 126, 120), cell("0.832", 180, 200, 120)],
+            [cell("Multi", 114, 130, 130), cell("label", 134, 150, 130), cell("0.801", 180, 200, 130)]]
+    assert rebuild(rows) == ["| C2B-SC | Accuracy: 0.820 |", "| M3I | Accuracy: 0.832 |",
+                             "| Multi label | Accuracy: 0.801 |"]

@@ -116,9 +116,12 @@ def rebuild_groups(rows: list[list[Line]]) -> list[Group] | None:
     grid = []
     for r in units:
         cells: dict[int, str] = {}
+        ends: dict[int, float] = {}  # where each cell's text ends so far: touching pieces are one word ("M3" "I")
         for u in r:
             for j, t in (_split(u, cols) or {_place(u, cols): u.text}).items():
-                cells[j] = f"{cells[j]} {t}" if j in cells else t
+                touching = j in ends and u.x0 - ends[j] < 0.25 * u.line.size
+                cells[j] = (cells[j] + ("" if touching else " ") + t) if j in cells else t
+                ends[j] = u.x1
         grid.append(cells)
     filled = [[c[j] for c in grid if j in c] for j in range(len(cols))]
     label = [sum(not is_value(t) for t in f) * 2 > len(f) for f in filled]
