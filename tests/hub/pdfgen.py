@@ -64,3 +64,11 @@ def filler_lines(n: int, width: int = 80, text: str = FILLER) -> list[str]:
         else:
             cur = f"{cur} {w}".strip()
     return out
+
+
+def table(paper: Paper, rows: list[tuple[float, list[tuple[float, str]]]], size: float = 9) -> Paper:
+    """Draw table rows: each ``(baseline y, [(x, cell text), ...])``, cells at known positions."""
+    for y, cells in rows:
+        for x, text in cells:
+            paper.line(text, x, y, size)
+    return paper

@@ -3,7 +3,8 @@ the paper's own section names, and its parsed reference list.
 
 Pipeline: :mod:`.layout` (positioned lines from PDFium) → :mod:`.clean` (page furniture out,
 reading order, whole words) → :mod:`.front` (title, authors, year) → :mod:`.structure` (headings,
-abstract, captions, footnotes, figure text, table rows, references) → blocks here. Block kinds:
+abstract, captions, footnotes, figure text, table rows, references; :mod:`.tablerows` finds a
+table's rows and :mod:`.grid` rebuilds them row by row) → blocks here. Block kinds:
 ``references`` blocks are kept apart and never chunked as evidence (:func:`core.hub.chunking.chunk_blocks`);
 captions, footnotes, figure text and tables are blocks of their own under the section they sit in.
 Text is NFKC-normalized for indexing and matching; the paper's numeric citation markers read
@@ -21,7 +22,7 @@ from pathlib import Path
 from core.hub.pdf import clean
 from core.hub.pdf.layout import SOFT_HYPHEN
 
-READER_VERSION = "pdf-3"
+READER_VERSION = "pdf-4"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -63,6 +64,7 @@ def read_pdf(path: Path):
     doc.references = [parse_entry(e) for e in entries]
     by_label = {r.label: r for r in doc.references if r.label}
     captions = [p for p in walker.pieces if p.kind == "caption"]
+    below = _captions_below(walker.pieces, captions)
     inside: dict[int, list[str]] = {}  # a figure's own short text (sub-captions, labels), by caption piece
     for piece in walker.pieces:
         cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
@@ -75,8 +77,7 @@ def read_pdf(path: Path):
             continue
         crumb = [title] + piece.section
         if piece.kind == "table":
-            label = _nearest_caption(piece, captions, "Table") or f"Table, p. {piece.page}"
-            doc.blocks.append(Block(crumb + [label], _table_text(piece.rows), piece.page, kind="table"))
+            doc.blocks += _table_blocks(piece, captions, crumb, below)
             continue
         text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
         if piece.kind == "references":
@@ -120,29 +121,113 @@ def _link_mentions(blocks, most: int = 2) -> None:
             block.text = f"{block.text} (In the text: {' '.join(said)})"
 
 
-def _caption_of(piece, captions, word: str):
-    """The caption piece of this kind ("Figure", "Table") on the piece's page nearest to it, or None."""
+def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = None, below: bool | None = None):
+    """The caption piece of this kind ("Figure", "Table") of a piece: in a paper that sets table
+    captions above (``below`` False), the one read right before a table's rows; else the one on
+    the piece's page nearest to it by the vertical gap between the caption and the piece's first
+    to last line, on the paper's side (``below``) when it has one there, and sharing horizontal
+    extent with the piece (or with ``span`` of it) when one does; or None."""
+    if piece.caption is not None and span is None and below is False:
+        return piece.caption  # read right before the rows, in a paper that sets table captions above
     same = [c for c in captions if c.page == piece.page and c.label.startswith(word) and c.lines and piece.lines]
-    return min(same, key=lambda c: abs(c.lines[0].top - piece.lines[0].top)) if same else None
+    if not same:
+        return None
+    top, bottom = min(ln.top for ln in piece.lines), max(ln.bottom for ln in piece.lines)
+    cells = [ln for row in piece.cells for ln in row] or piece.lines
+    x0, x1 = span or (min(ln.x0 for ln in cells), max(ln.x1 for ln in cells))
+
+    def gap(c) -> tuple[bool, bool, float]:
+        ctop, cbottom = c.lines[0].top, c.lines[-1].bottom
+        cx0, cx1 = min(ln.x0 for ln in c.lines), max(ln.x1 for ln in c.lines)
+        other_side = below is not None and (ctop < bottom - 2 if below else cbottom > top + 2)
+        return min(cx1, x1) - max(cx0, x0) <= 0, other_side, max(0.0, ctop - bottom, top - cbottom)
+
+    return min(same, key=gap)
 
 
-def _nearest_caption(piece, captions, word: str, words: int = 12) -> str:
-    """``"Table 2: Precision and recall on…"``: the caption of this kind on the piece's page nearest
-    to it, shortened; the breadcrumb of table rows and figure text, so their chunks match the
-    caption's words too."""
-    cap = _caption_of(piece, captions, word)
-    if cap is None:
-        return ""
+def _caption_label(cap, words: int = 12) -> str:
+    """``"Table 2: Precision and recall on…"``: a caption shortened, the breadcrumb of table rows
+    and figure text, so their chunks match the caption's words too."""
     text = clean.normalize(" ".join(ln.text for ln in cap.lines)).replace(SOFT_HYPHEN, "")
     body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
     short = body.split()
     return f"{cap.label}: {' '.join(short[:words])}{'…' if len(short) > words else ''}".strip()
 
 
+def _nearest_caption(piece, captions, word: str) -> str:
+    """The label of the caption of this kind nearest to the piece ("" when there is none)."""
+    cap = _caption_of(piece, captions, word)
+    return _caption_label(cap) if cap is not None else ""
+
+
+def _captions_below(pieces, captions) -> bool:
+    """Whether this paper sets table captions below their tables: no fewer table captions are read
+    right after table rows only than right before table rows only (one between two tables says
+    nothing)."""
+    before = {id(p.caption) for p in pieces if p.kind == "table" and p.caption is not None}
+    tables = [c for c in captions if c.label.startswith("Table")]
+    after_only = sum(c.after_table and id(c) not in before for c in tables)
+    return after_only >= sum(not c.after_table and id(c) in before for c in tables)
+
+
+def _table_blocks(piece, captions, crumb: list[str], below: bool = True) -> list:
+    """A table piece's blocks: each table set in it (side by side, each under its own caption),
+    rebuilt row by row, or its rows as plain lines when no columns are found. Rows without a
+    caption that hold nothing but numbers (a plot's axis ticks) are figure text."""
+    from core.hub.pdf.cells import is_value
+    from core.hub.pdf.grid import rebuild_groups
+    from core.hub.readers import Block
+
+    halves = _split_beside(piece, captions)
+    if len(halves) > 1:
+        return [b for half in halves for b in _table_blocks(half, captions, crumb, below)]
+    groups = rebuild_groups(piece.cells) if piece.cells else None
+    if not groups:
+        groups = [None]
+    out = []
+    for g in groups:
+        cap = _caption_of(piece, captions, "Table", (g.x0, g.x1) if g is not None and len(groups) > 1 else None, below)
+        text = "\n".join(g.lines) if g is not None else _table_text(piece.rows)
+        if cap is None and all(is_value(c) for row in piece.rows for c in row):
+            out.append(Block(crumb + ["Figure text"], " ".join(" ".join(r) for r in piece.rows), piece.page,
+                             kind="figure"))
+            break
+        label = _caption_label(cap) if cap is not None else f"Table, p. {piece.page}"
+        out.append(Block(crumb + [label], text, piece.page, kind="table"))
+    return out
+
+
+def _split_beside(piece, captions) -> list:
+    """A table piece whose rows run under two table captions set side by side (one in each column
+    of the page) as two pieces, cut at the gap between the captions."""
+    from core.hub.pdf.structure import Piece
+
+    caps = sorted((c for c in captions if c.page == piece.page and c.label.startswith("Table") and c.lines),
+                  key=lambda c: min(ln.x0 for ln in c.lines))
+    for a, b in ((a, b) for i, a in enumerate(caps) for b in caps[i + 1:]):
+        end, start = max(ln.x1 for ln in a.lines), min(ln.x0 for ln in b.lines)
+        if end > start + 1 or abs(a.lines[0].top - b.lines[0].top) > 3 * a.lines[0].size:
+            continue
+        cut = (end + start) / 2
+        left = [[c for c in row if (c.x0 + c.x1) / 2 <= cut] for row in piece.cells]
+        right = [[c for c in row if (c.x0 + c.x1) / 2 > cut] for row in piece.cells]
+        if sum(map(bool, left)) >= 2 and sum(map(bool, right)) >= 2:
+            halves = []
+            for rows in (left, right):
+                rows = [r for r in rows if r]
+                half = Piece("table", piece.section, piece.page, lines=[r[0] for r in rows], cells=rows)
+                half.rows = [[clean.normalize(c.text).strip() for c in r] for r in rows]
+                halves.append(half)
+            return halves
+    return [piece]
+
+
 def _table_text(rows: list[list[str]]) -> str:
     """Rows as ``| label | column: value |`` lines when the first row names the columns."""
     numeric = re.compile(r"^[-+±]?\d[\d.,]*\s*[%†*]*$")
     head = rows[0] if rows and sum(bool(numeric.match(cell)) for cell in rows[0]) <= len(rows[0]) // 3 else None
+    if head and len(rows) > 1 and not any(len(row) == len(head) >= 2 for row in rows[1:]):
+        head = None  # a first row that names no row's cells is a row of its own
     out = []
     for row in rows[1:] if head and len(rows) > 1 else rows:
         if head and len(row) == len(head) and len(row) >= 2:

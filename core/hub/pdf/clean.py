@@ -108,9 +108,12 @@ def reading_order(page: Page) -> list[list[Line]]:
 
 def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
     """A row of short cells on both sides of the page's middle: a full-width table's row, not two
-    columns' lines that happen to share a baseline (those are long)."""
-    return (len(row) >= 3 and all(len(ln.text.strip()) < 30 for ln in row)
-            and min(ln.x0 for ln in row) < mid - 0.1 * width and max(ln.x1 for ln in row) > mid + 0.1 * width)
+    columns' lines that happen to share a baseline (those are long, and none crosses the gutter)."""
+    if not (min(ln.x0 for ln in row) < mid - 0.1 * width and max(ln.x1 for ln in row) > mid + 0.1 * width):
+        return False
+    crosses = any(ln.x0 < mid - 0.02 * width and ln.x1 > mid + 0.02 * width for ln in row)
+    return ((len(row) >= 3 and all(len(ln.text.strip()) < 30 for ln in row))
+            or (len(row) >= 2 and crosses and all(len(ln.text.strip()) < 60 for ln in row)))
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:

@@ -29,6 +29,7 @@ class Line:
     bold: bool = False
     sizes: list[float] = field(default_factory=list, repr=False)  # one per character of ``text``
     base: float = 0.0  # the baseline (top-down), which cells of one table row share whatever their letters
+    xs: list[tuple[float, float]] = field(default_factory=list, repr=False)  # each character's left and right edge
 
     @property
     def width(self) -> float:
@@ -64,13 +65,16 @@ class _Builder:
 
     def end(self) -> None:
         boxes = [b for c, b in zip(self.chars, self.boxes) if c.strip()]
-        text = "".join(self.chars).strip(" ")
+        joined = "".join(self.chars)
+        text = joined.strip(" ")
         if boxes and text.strip():
             sizes = [s for c, s in zip(self.chars, self.sizes) if c.strip()]
             size = statistics.mode(round(s, 1) for s in sizes)
+            lead = len(joined) - len(joined.lstrip(" "))
             self.lines.append(Line(text, min(b[0] for b in boxes), max(b[1] for b in boxes),
                                    self.height - max(b[3] for b in boxes), self.height - min(b[2] for b in boxes),
-                                   size, self.number, False, [round(s, 1) for s in self.sizes]))
+                                   size, self.number, False, [round(s, 1) for s in self.sizes],
+                                   xs=[(b[0], b[1]) for b in self.boxes[lead:lead + len(text)]]))
             self.ends.append((self.ids[0], self.ids[-1]))
         self._reset()
 

@@ -20,20 +20,17 @@ import re
 from dataclasses import dataclass, field
 
 from core.hub.pdf.clean import normalize, rejoin_small_caps
+from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
+from core.hub.pdf.forms import APPENDIX as _APPENDIX
+from core.hub.pdf.forms import CAPTION as _CAPTION
+from core.hub.pdf.forms import MARKER as _MARKER
+from core.hub.pdf.forms import NAMED as _NAMED
+from core.hub.pdf.forms import NUMBERED as _NUMBERED
+from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+from core.hub.pdf.tablerows import tabular_rows
 
-_NUMBERED = re.compile(r"^((?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3})\.?\s+([A-Z][^.]{1,90})$")
-_NAMED = re.compile(r"^(?:abstract|introduction|related work|background|preliminaries|conclusions?|discussion|"
-                    r"acknowledge?ments?|references|bibliography|literature cited|experiments?|results|"
-                    r"evaluation|methods?|methodology|limitations|ethic(?:s|al considerations)(?: statement)?|"
-                    r"future work|conclusions? and future work|summary|appendix(?:\s+[A-Z0-9]+)?.*|"
-                    r"supplementary material.*)$", re.I)
-_REFS = re.compile(r"^(?:\d{1,2}\.?\s+)?(?:references|bibliography|literature cited|works cited)$", re.I)
-_APPENDIX = re.compile(r"^(?:appendix|supplementary)\b|^[A-H](?:\.\d)*\.?\s+[A-Z]", re.I)
-_CAPTION = re.compile(r"^(figure|fig\.|table|tab\.)\s*(\d{1,2}|[IVX]{1,4})([a-z]?)\s*[:.|]\s*(.*)$", re.I)
-_ABSTRACT = re.compile(r"^abstract\b[\s.:—–-]*", re.I)
-_MARKER = re.compile(r"^[\d*†‡§¶∗]")
-_MATH = re.compile(r"[∑∏∫∝←→∂∇∈∀∃≤≥≈≠ΓΘΣΦΨΩαβγδθλμσφψω=|]|^\(\d{1,3}\)$")
+
 
 
 @dataclass
@@ -47,6 +44,9 @@ class Piece:
     lines: list[Line] = field(default_factory=list)
     label: str = ""  # a caption's "Figure 3"
     rows: list[list[str]] = field(default_factory=list)  # a table's cells
+    cells: list[list[Line]] = field(default_factory=list)  # a table's rows as positioned cells
+    caption: Piece | None = None  # a caption read right before a table's rows (a caption set above?)
+    after_table: bool = False  # a caption read right after table rows (a caption set below its table)
 
 
 def _text(ln: Line) -> str:
@@ -72,6 +72,7 @@ class Walker:
         self.caption: Piece | None = None
         self.last_heading: Line | None = None  # the heading line just read (a heading may wrap)
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
+        self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
@@ -121,10 +122,17 @@ class Walker:
 
     # -- the walk ------------------------------------------------------------------------------------
     def _piece(self, kind: str, page: int, label: str = "") -> Piece:
-        """The piece to add to: the last one when it is of this kind, page and section; for figure
-        text and table rows, any such piece on the page (they come interleaved with other kinds)."""
-        same = [p for p in (self.pieces[-1:] if kind not in ("figure", "table") else self.pieces[::-1])
-                if p.kind == kind and p.page == page and p.section == self.section]
+        """The piece to add to: the last one when it is of this kind, page and section (a table or
+        figure text set inside a paragraph does not end it); for figure text, any such piece on the page
+        (it comes interleaved with other kinds)."""
+        if kind == "figure":
+            recent = self.pieces[::-1]
+        else:
+            k = len(self.pieces)
+            while k > 0 and self.pieces[k - 1].kind in ("table", "figure"):
+                k -= 1
+            recent = self.pieces[k - 1:k]
+        same = [p for p in recent if p.kind == kind and p.page == page and p.section == self.section]
         if same and not label and kind != "caption":
             return same[0]
         piece = Piece(kind, list(self.section), page, label=label)
@@ -136,25 +144,29 @@ class Walker:
         self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid),
                       max((ln.x1 for row in rows for ln in row), default=page.width))
         self.mid = mid
-        for row in rows:
-            if len(row) >= 2 and not self.in_refs and not self.front and self._table_row(row):
-                self.caption = None
-                piece = self._piece("table", page.number)
-                piece.rows.append([_cell(c) for c in row])
-                piece.lines.append(row[0])  # where the rows sit (the nearest caption names them)
+        self.table = None
+        tabular = tabular_rows(rows)
+        for i, row in enumerate(rows):
+            if not self.in_refs and not self.front and tabular[i]:
+                self._table(page, row)
                 continue
             for ln in row:
                 self.line(page, ln, footnotes)
 
-    def _table_row(self, row: list[Line]) -> bool:
-        """Three or more cells, or two set far apart (two pieces of justified text sit closer)."""
-        if len(row) == 2 and (_NUMBERED.match(f"{row[0].text.strip()} {row[1].text.strip()}")
-                              or row[1].x0 - row[0].x1 < 2.0 * row[0].size):
-            return False
-        cells = [c.text.strip() for c in row]
-        if sum(len(c) <= 2 for c in cells) * 5 >= 2 * len(cells) or any(_MATH.search(c) for c in cells):
-            return False  # a displayed equation set in pieces, not a table
-        return all(len(c) < 60 for c in cells)
+    def _table(self, page: Page, row: list[Line]) -> None:
+        """Add a row to the table being read, or start a table: after a caption, body text or a
+        gap of three lines, the rows are another table's."""
+        cap, self.caption = self.caption, None
+        last = self.table.cells[-1] if self.table is not None and self.table.cells else None
+        if last is None or self.table.page != page.number or self.table.section != self.section or \
+                row[0].top - max(ln.bottom for ln in last) > 3 * row[0].size:
+            self.table = Piece("table", list(self.section), page.number)
+            self.pieces.append(self.table)
+            if cap is not None and cap.label.startswith("Table") and cap.page == page.number:
+                self.table.caption = cap
+        self.table.rows.append([_cell(c) for c in row])
+        self.table.cells.append(row)
+        self.table.lines.append(row[0])  # where the rows sit (the nearest caption names them)
 
     def line(self, page: Page, ln: Line, footnotes: set[int]) -> None:
         if id(ln) in self.title:
@@ -164,10 +176,15 @@ class Walker:
             self._piece("footnote", page.number).lines.append(ln)
             return
         cap = _CAPTION.match(text.strip())
+        table = self.table
+        if cap or (ln.size >= self.body * 0.85 and len(text.strip()) >= 40):
+            self.table = None  # a caption or a line of prose ends a table; a short line may sit inside it
         if cap and not self.in_refs:
             word = "Figure" if cap.group(1).lower().startswith("fig") else "Table"
             self.caption = self._piece("caption", page.number, f"{word} {cap.group(2)}")
             self.caption.lines.append(ln)
+            self.caption.after_table = (table is not None and table.page == page.number
+                                        and ln.top - max(c.bottom for c in table.cells[-1]) < 3 * ln.size)
             return
         if self.caption is not None and self._continues_caption(ln):
             self.caption.lines.append(ln)
