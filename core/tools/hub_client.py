@@ -36,6 +36,7 @@ from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import HubRefused, default_token, open_session
 from core.tools.batching import BATCH, SearchBatcher
+from core.tools.titles import TitleBook
 from core.tools.child_stderr import ChildStderr
 
 INDEXING_ALLOWANCE_S = 600  # the most one call may wait while the hub reports that it is indexing
@@ -95,6 +96,7 @@ class HubClient:
         self._lock = asyncio.Lock()
         self._generation = 0
         self._batcher = SearchBatcher(lambda tool, args: self.call(tool, args), lambda: BATCH in self._tools)
+        self._titles = TitleBook(self.get_document_summary)
         self._lost: asyncio.Event | None = None  # set when this session's connection is lost
         self._lost_reason = ""
         self._refused: str | None = None  # the server's refusal line (bad token, too large, busy)
@@ -377,7 +379,7 @@ class HubClient:
         scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id), ("topic", topic))
                  if v is not None}
         key = tuple({"top_k": top_k, "collection": collection or self.settings.collection, **scope}.items())
-        return await self._batcher.search(key, query)
+        return await self._titles.fill(await self._batcher.search(key, query), collection or self.settings.collection)
 
     async def list_collections(self, timeout: float | None = None) -> ToolResult:
         """Collections with stats. On a fresh data dir the first call waits for the initial index

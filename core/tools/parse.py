@@ -60,9 +60,26 @@ def document_id(meta: dict, c: dict, chunk_id: str, source: str) -> str:
     return chunk_id.rsplit("_", 1)[0] if "_" in chunk_id else chunk_id
 
 
+_CUT = re.compile(r"(?:\.\.|…|\.\.\.)\s*$")
+_SENTENCE_END = re.compile(r"[.!?。！？][\"')\]]*(?=\s)")
+
+
 def clean_snippet(text: str) -> str:
-    """A hit's text without the ``[Source: file]`` label some servers put in front of it."""
-    return _SOURCE_PREFIX.sub("", text, count=1)
+    """A hit's text without the ``[Source: file]`` label some servers put in front of it, and without
+    the cut sentence a server's short snippet ends in ("…fine-tuned on a.."): a cut sentence is never
+    quoted as evidence or memorized. A snippet that is one cut sentence gives nothing."""
+    text = _SOURCE_PREFIX.sub("", text, count=1)
+    if not _CUT.search(text):
+        return text
+    body = _CUT.sub("", text)
+    ends = [m.end() for m in _SENTENCE_END.finditer(body + " ")]
+    return body[: ends[-1]].rstrip() if ends else ""
+
+
+def label_title(title: str) -> str | None:
+    """The file a ``[Source: file]`` label names, when a server gives that label as a hit's title."""
+    m = re.fullmatch(r"\s*\[Source:\s*([^\]]+)\]\s*", title or "", re.I)
+    return m.group(1).strip() if m else None
 
 
 def heading_only(text: str) -> bool:
@@ -77,10 +94,11 @@ def citation_to_context(c: dict, query: str = "") -> RetrievedContext:
     chunk_id = str(c.get("chunk_id") or meta.get("chunk_id") or "")
     source = str(c.get("source") or meta.get("source_path") or "")
     doc_id = document_id(meta, c, chunk_id, source)
+    title = str(meta.get("title") or c.get("title") or source.rsplit("/", 1)[-1])
     return RetrievedContext(
         content=clean_snippet(str(c.get("text") or c.get("content") or c.get("text_snippet") or "")),
         source=source,
-        title=str(meta.get("title") or c.get("title") or source.rsplit("/", 1)[-1]),
+        title=label_title(title) or title,  # the file, for now: HubClient asks the server for the real title
         doc_id=doc_id,
         chunk_id=chunk_id,
         relevance_score=float(c.get("score") or 0.0),

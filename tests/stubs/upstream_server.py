@@ -13,6 +13,10 @@ every snippet starts with ``[Source: <file name>]``; a section heading with no t
 chunk of its own (heading only); ``get_document_summary`` counts the chunks whose id starts with the
 given id, so a chunk-id prefix longer than the document hash counts one chunk.
 Scoring is a small idf-weighted term overlap, deterministic and model-free.
+
+``STUB_VARIANT=nobitalqs`` speaks the variant seen from nobitalqs/MODULAR-RAG-MCP-SERVER at fa0a280:
+each citation's ``metadata.title`` is the ``[Source: <file name>]`` label itself (the paper's title
+is only in ``get_document_summary``), and snippets are cut at 200 characters with ".." appended.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from mcp.types import CallToolResult, TextContent
 
 CORPUS = Path(__file__).resolve().parents[2] / "core" / "hub" / "corpus"
 NOTES = os.environ.get("STUB_NOTES", "lora,qlora,dpo,instructgpt_rlhf").split(",")
+VARIANT = os.environ.get("STUB_VARIANT", "canonical")
 COLLECTION = "knowledge_hub"
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -106,13 +111,14 @@ def query_knowledge_hub(query: str, top_k: int = 5, collection: str = COLLECTION
     else:
         lines = ["## 检索结果", "", f"查询: {query}", ""]
         for i, (score, c) in enumerate(hits, start=1):
-            snippet = c["text"][:300]
+            snippet = c["text"][:300] if VARIANT != "nobitalqs" else c["text"][:200] + ".."
             lines += [f"### [{i}] 结果 {i}", f"**相关度:** {score * 100:.2f}%", f"**来源:** `{c['source']}`",
                       f"> {snippet}", ""]
             refs["citations"].append({
                 "index": i, "chunk_id": c["chunk_id"], "source": c["source"], "score": round(score, 4),
                 "text_snippet": snippet, "page": None,
-                "metadata": {"title": c["title"], "chunk_index": c["index"],
+                "metadata": {"title": c["title"] if VARIANT != "nobitalqs" else f"[Source: {Path(c['source']).name}]",
+                             "chunk_index": c["index"],
                              "doc_type": "md", "breadcrumb": f"{c['title']} > {c['section']}"}})
         lines += ["## 引用来源", ""] + [f"[{i}] {c['source']}" for i, (_, c) in enumerate(hits, start=1)]
         text = "\n".join(lines)
