@@ -230,3 +230,10 @@ async def test_a_draft_that_is_not_an_answer_is_replaced_by_the_offline_draft(se
     assert "LoRA uses rank 8" in answer and answer != server.text
     notes = [e.message for e in events if type(e).__name__ == "Notice"]
     assert any(problem in n and "used the offline brain" in n for n in notes), notes
+
+
+async def test_a_5xx_before_the_stream_starts_is_sent_again_under_llm_retries(server):
+    server.fail_first = [503]
+    tokens: list[str] = []
+    assert await synth(llm_brain(server.url, retries=1), tokens) == "LoRA uses rank 8 [1]."
+    assert len(server.requests) == 2 and all(r["stream"] for r in server.requests) and tokens

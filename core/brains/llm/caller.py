@@ -14,6 +14,8 @@ checked by :func:`parse_tolerant`; a reply that still does not parse gets one sh
 
 from __future__ import annotations
 
+import asyncio
+
 import inspect
 import re
 import time
@@ -28,7 +30,7 @@ from core import budget
 from core.config import Price
 from core.errors import BackendUnavailable
 from core.brains.llm.chat import endpoint_error, is_request_rejected, rejected_error
-from core.brains.llm.resend import send, is_timeout, timeout_error
+from core.brains.llm.resend import backoff, is_timeout, is_transient, send, timeout_error
 from core.brains.llm.structured import message_text, parse_tolerant, strip_think
 from core.events import LLMCall, Notice
 from core.prompts.common import REPAIR, json_spec
@@ -132,25 +134,36 @@ class ModelCaller:
         return text
 
     async def stream(self, messages: list[BaseMessage], purpose: str, on_token: TokenSink | None) -> str:
-        """Stream a reply, forwarding visible tokens (``<think>`` blocks are hidden) to ``on_token``."""
+        """Stream a reply, forwarding visible tokens (``<think>`` blocks are hidden) to ``on_token``.
+        A transient failure before the first chunk (a refused connection, a 429, a 5xx) is sent again
+        like any call (``llm.retries``, with back-off); once tokens have arrived, it is not."""
         self._admit(purpose)
         started = time.perf_counter()
         hide = ThinkFilter()
         parts: list[str] = []
         usage: dict[str, int] = {}
         received = 0
+        attempt = 0
         token = current_purpose.set(purpose)
         try:
-            async for chunk in self.model.astream(messages, config=self._config(purpose)):
-                received += 1
-                meta = getattr(chunk, "usage_metadata", None)
-                if meta:
-                    for k in ("input_tokens", "output_tokens"):
-                        usage[k] = usage.get(k, 0) + int(meta.get(k) or 0)
-                visible = hide.feed(message_text(chunk.content))
-                if visible:
-                    parts.append(visible)
-                    await deliver(on_token, visible)
+            while True:
+                try:
+                    async for chunk in self.model.astream(messages, config=self._config(purpose)):
+                        received += 1
+                        meta = getattr(chunk, "usage_metadata", None)
+                        if meta:
+                            for k in ("input_tokens", "output_tokens"):
+                                usage[k] = usage.get(k, 0) + int(meta.get(k) or 0)
+                        visible = hide.feed(message_text(chunk.content))
+                        if visible:
+                            parts.append(visible)
+                            await deliver(on_token, visible)
+                    break
+                except Exception as exc:
+                    if received or attempt >= self.retries or not is_transient(exc):
+                        raise
+                    await asyncio.sleep(backoff(exc, attempt))
+                    attempt += 1
         except BackendUnavailable:
             raise
         except Exception as exc:
