@@ -64,7 +64,7 @@ async def test_honest_no_evidence_passes_only_when_nothing_relevant_was_retrieve
     tungsten = Intent(type="factual", confidence=0.8, reformulated_query="What is the boiling point of tungsten?")
     text = "The knowledge base holds no evidence about the boiling point of tungsten."
     ok = await critique(tungsten, text, contexts=[OFF_TOPIC, *CORPUS[:2]])
-    assert ok.passed and ok.score == 8.0 and not ok.suggested_queries
+    assert ok.passed and ok.score >= 7.0 and not ok.suggested_queries
     lazy = await critique(FACTUAL, "The knowledge base holds no evidence about LoRA's default rank.")
     assert not lazy.passed and lazy.completeness == 0.0
     assert "[1]" in lazy.feedback
