@@ -16,7 +16,7 @@ from core.brains.base import (
     PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
     SynthesisRequest, TokenSink, Turn,
 )
-from core.brains.offline import compose, critic, diff, planner, router, slots, sufficiency, verdict
+from core.brains.offline import compose, critic, diff, planner, router, slots, sufficiency
 from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
@@ -97,8 +97,8 @@ class OfflineBrain:
             prof.entities += [e for e in m_ents if e not in prof.entities and len(prof.entities) < 4]
         steps = request.sub_questions if request.kind == "multi_hop" else None
         pool = sentence_pool(request.contexts, prof, steps=steps)
-        if not pool and request.contexts and verdict.has_evidence(request.contexts, prof):
-            # no chunk is lexically on topic, yet the scorer rates one of their sentences as an answer
+        if not pool and request.contexts and critic.evidence_gate(request.question, request.intent, request.contexts):
+            # no chunk is lexically on topic, yet the best retrieved sentence passes the critic's verdict
             pool = sentence_pool(request.contexts, prof, only_relevant=False)
         return prof, pool
 

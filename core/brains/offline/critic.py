@@ -21,82 +21,14 @@ from dataclasses import dataclass, field
 
 from core.brains.offline import verdict
 from core.brains.offline.evidence import subject as evidence_subject
-from core.brains.offline.evidence import absent_names, chunk_sentences, dim_hits, expand_terms, is_document_of, profile
+from core.brains.offline.evidence import absent_names, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
 from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
-from core.brains.offline.compose import MISSING_CELL
+from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
-from core.brains.offline.text import content_terms, covered, has_cjk, markers, plain_text, split_sentences, strip_markers, term_set
+from core.brains.offline.text import content_terms, covered, has_cjk, markers, strip_markers, term_set
 from core.config import CriticSettings
 from core.types import CriticVerdict, Intent, RetrievedContext
-
-SUPPORT_MIN = 0.6
-
-
-@dataclass
-class Claim:
-    text: str  # as written, markers included
-    subject: str = ""  # the table row's entity, for cells
-    column: str = ""  # the table column, for cells
-
-
-def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
-    """(claims, honest gaps) of an answer; structure and labels are dropped."""
-    out: list[Claim] = []
-    gaps: list[Claim] = []
-    header: list[str] = []
-    for raw in answer.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or line.startswith(PRIOR_PREFIX):
-            continue
-        if line.startswith("|"):
-            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip("|"))]
-            if all(set(c) <= set("-: ") for c in cells):
-                continue
-            if not header:
-                header = cells
-                continue
-            subject = plain_text(cells[0]).strip()
-            for col, cell in zip(header[1:], cells[1:]):
-                target = gaps if MISSING_CELL in cell.lower() else out
-                target.append(Claim(cell, subject, col.strip().lower()))
-            continue
-        header = []
-        line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
-        line = re.sub(r"^\*\*[^*]+\*\*:?\s*", "", line).strip()
-        for sent in split_sentences(line):
-            if re.fullmatch(r"\[\d+\](\[\d+\])*[.!?]?", sent) and out:
-                out[-1].text += " " + sent  # a marker split off its sentence
-                continue
-            (gaps if NO_EVIDENCE_RE.search(sent) and not markers(sent) else out).append(Claim(sent))
-    return out, gaps
-
-
-def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
-    """Whether a claim is cited, in range, and lexically backed by what it cites: the chunk's text
-    as the brain reads it (a table row names its table, so a row's caption words count; the
-    breadcrumb of an ordinary chunk does not, which would let a title's words back any claim)."""
-    marks = markers(claim.text)
-    if not marks:
-        return False, "uncited"
-    bad = [m for m in marks if not 1 <= m <= len(contexts)]
-    if bad:
-        return False, f"marker [{bad[0]}] is out of range ({len(contexts)} sources)"
-    have: set[str] = set()
-    for m in marks:
-        ctx = contexts[m - 1]
-        have |= term_set(" ".join([ctx.content, *chunk_sentences(ctx)]))
-    ratio = word_share(claim.text, have)
-    return (ratio >= SUPPORT_MIN, "" if ratio >= SUPPORT_MIN else f"only {ratio:.0%} of its words occur in the cited source")
-
-
-def word_share(text: str, have: set[str] | frozenset[str]) -> float:
-    """The share of ``text``'s content words (markers dropped) found in ``have``; 1.0 when it has none."""
-    words = content_terms(strip_markers(text).rstrip("…"))
-    if not words:
-        return 1.0
-    return sum(1 for w in words if w in have) / len(words)
-
 
 @dataclass
 class Structure:
@@ -104,7 +36,6 @@ class Structure:
 
     prof: object
     scored: list
-    evidence: bool
     abstains: bool
     found: list[Claim]
     faithfulness: float = 1.0
@@ -125,7 +56,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     scored = verdict.scored_pool(contexts, prof)
     found, gaps = claims(answer)
     abstains = bool(NO_EVIDENCE_RE.search(answer)) and not markers(answer)
-    st = Structure(prof, scored, verdict.has_evidence(contexts, prof, scored), abstains, found)
+    st = Structure(prof, scored, abstains, found)
     if not answer.strip():
         st.missing.append("an answer (the draft is empty)")
     supported = 0
@@ -216,7 +147,11 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
     for c in st.found:
         if c.subject:
             rows.setdefault(c.subject, []).append(c.text)
-    if not (intent and intent.type == "comparative" and rows):
+    kind = intent.type if intent else "factual"
+    if kind in ("exploratory", "multi_hop"):  # an overview or a chain answers in all its parts
+        return verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
+                                                    st.asked_missing, st.scored, head=prose(answer)))
+    if not (kind == "comparative" and rows):
         return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st))
     probs = []
     for subject, cells in rows.items():
@@ -224,6 +159,27 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
         probs.append(verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
                                                           st.asked_missing, own, head=" ".join(cells))))
     return min(probs)
+
+
+def prose(answer: str) -> str:
+    """A draft's text outside headings, tables and the recalled-facts line."""
+    return "\n".join(ln for ln in answer.splitlines()
+                     if ln.strip() and not ln.lstrip().startswith(("#", "|", PRIOR_PREFIX)))
+
+
+def evidence_gate(question: str, intent: Intent | None, contexts: list[RetrievedContext]) -> bool:
+    """Whether the retrieved text holds an answer at all: the scorer's best sentence, cited as a
+    one-sentence draft, passes the learned verdict (used when no chunk is lexically on topic)."""
+    prof = profile(question, intent)
+    scored = verdict.scored_pool(contexts, prof)
+    if not scored or not verdict.has_evidence(contexts, prof, scored):
+        return False
+    best = max(scored, key=lambda sp: sp[1])[0]
+    draft = f"{best.text} [{best.cited[0]}]"
+    plain = Intent(type="factual", confidence=1.0, entities=intent.entities if intent else [],
+                   reformulated_query=intent.reformulated_query if intent else "")
+    st = structure(question, plain, contexts, draft, [])
+    return verdict_probability(question, plain, contexts, draft, [], st) >= verdict.model()["pass_threshold"]
 
 
 def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
@@ -235,8 +191,8 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     threshold by its distance from the default 7 (a point of score is 0.1 of probability).
     """
     st = structure(question, intent, contexts, answer, sub_questions)
-    strength = verdict.evidence_strength(contexts, st.prof, st.scored)
-    if st.abstains and not st.evidence:
+    if st.abstains and not relevant_indexes(contexts, st.prof) and not evidence_gate(question, intent, contexts):
+        strength = verdict.evidence_strength(contexts, st.prof, st.scored)
         return CriticVerdict(passed=True, score=round(10 * (1 - strength), 2), completeness=1.0, faithfulness=1.0,
                              feedback="Honest abstention: no retrieved sentence reads as an answer to the question.")
     if st.abstains:
