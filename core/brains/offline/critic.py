@@ -155,9 +155,10 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
         return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st))
     probs = []
     for subject, cells in rows.items():
-        own = [(s, p) for s, p in st.scored if (who := evidence_subject(s)) and mentions(subject, who)] or st.scored
+        own = [(s, p) for s, p in st.scored if (who := evidence_subject(s)) and mentions(subject, who)]
         probs.append(verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
-                                                          st.asked_missing, own, head=" ".join(cells))))
+                                                          st.asked_missing, st.scored, head="\n".join(cells),
+                                                          rivals=own)))
     return min(probs)
 
 
@@ -179,7 +180,7 @@ def evidence_gate(question: str, intent: Intent | None, contexts: list[Retrieved
     plain = Intent(type="factual", confidence=1.0, entities=intent.entities if intent else [],
                    reformulated_query=intent.reformulated_query if intent else "")
     st = structure(question, plain, contexts, draft, [])
-    return verdict_probability(question, plain, contexts, draft, [], st) >= verdict.model()["pass_threshold"]
+    return verdict_probability(question, plain, contexts, draft, [], st) >= verdict.model()["gate_pass_threshold"]
 
 
 def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,

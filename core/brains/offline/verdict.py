@@ -27,7 +27,7 @@ from pathlib import Path
 
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, is_document_of, sentence_pool
-from core.brains.offline.text import covered, plain_text, strip_markers, term_set
+from core.brains.offline.text import covered, plain_text, split_sentences, strip_markers, term_set
 from core.types import RetrievedContext
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
@@ -57,7 +57,8 @@ def model() -> dict:
                   file=sys.stderr)
         unit = [4.0 if f == "lead_score" else 0.0 for f in FEATURES]
         return {"features": list(FEATURES), "weights": unit, "bias": -2.0, "mean": [0.0] * len(FEATURES),
-                "scale": [1.0] * len(FEATURES), "pass_threshold": 0.5, "gate_threshold": 0.05}
+                "scale": [1.0] * len(FEATURES), "pass_threshold": 0.5, "gate_threshold": 0.05,
+                "gate_pass_threshold": 0.65}
 
 
 def direct_answer(answer: str) -> str:
@@ -81,11 +82,22 @@ def direct_answer(answer: str) -> str:
     return "\n".join(para).strip()
 
 
-def _quotes(text_terms: frozenset[str], sent: Sentence) -> bool:
-    """Whether a text quotes ``sent``: it holds most of the sentence's words (a clause of it counts)."""
+def units(text: str) -> list[frozenset[str]]:
+    """The term sets of a text's sentences and table cells."""
+    parts = [p for line in text.splitlines() for cell in line.split("|") for p in split_sentences(cell)]
+    return [t for t in (term_set(strip_markers(p)) for p in parts) if t]
+
+
+def _quotes(parts: list[frozenset[str]], sent: Sentence) -> bool:
+    """Whether one of ``parts`` quotes ``sent``: it holds most of the sentence's words, or it is a
+    clause of it (a table cell, a clipped sentence: most of its words are the sentence's)."""
     if not sent.terms:
         return False
-    return len(sent.terms & text_terms) / len(sent.terms) >= 0.7
+    for u in parts:
+        shared = len(sent.terms & u)
+        if shared / len(sent.terms) >= 0.7 or (len(u) >= 5 and shared / len(u) >= 0.85):
+            return True
+    return False
 
 
 def scored_pool(contexts: list[RetrievedContext], prof: Profile) -> list[tuple[Sentence, float]]:
@@ -117,21 +129,24 @@ def supporting_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[
 
 def features(prof: Profile, contexts: list[RetrievedContext], answer: str, support: float,
              entity_share: float, asked_missing: bool, scored: list[tuple[Sentence, float]] | None = None,
-             head: str | None = None) -> list[float]:
+             head: str | None = None, rivals: list[tuple[Sentence, float]] | None = None) -> list[float]:
     """The feature vector of (question, draft, evidence), in :data:`FEATURES` order.
 
     ``support``: the share of the draft's claims their cited sources back; ``entity_share``: the share
     of the question's named things the draft covers; ``asked_missing``: the direct answer lacks the
     question's own words or its asked-for head noun (all three from the critic's checks); ``head``:
-    the text judged as the direct answer (default: :func:`direct_answer` of the draft).
+    the text judged as the direct answer (default: :func:`direct_answer` of the draft); ``rivals``:
+    the sentences it competes with for the runner-up (default: every retrieved sentence).
     """
     scored = scored_pool(contexts, prof) if scored is None else scored
-    head = strip_markers(plain_text(direct_answer(answer) if head is None else head))
-    head_terms = term_set(head)
-    lead = [(s, p) for s, p in scored if _quotes(head_terms, s)]
-    best = max((p for _, p in scored), default=0.0)
+    head = direct_answer(answer) if head is None else head
+    parts = units(head)
+    head_terms = frozenset().union(*parts) if parts else frozenset()
+    head = strip_markers(plain_text(head))
+    lead = [(s, p) for s, p in scored if _quotes(parts, s)]
     lead_score = max((p for _, p in lead), default=0.0)
-    runner_up = max((p for s, p in scored if not _quotes(head_terms, s)), default=0.0)
+    runner_up = max((p for s, p in (scored if rivals is None else rivals) if not _quotes(parts, s)), default=0.0)
+    best = max(lead_score, runner_up)
     ent_terms = {t for e in prof.entities for t in term_set(e)}
     focus = [t for t in prof.key_terms if t not in ent_terms]
     coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
