@@ -96,7 +96,11 @@ class OfflineBrain:
         if request.intent.type == "comparative":
             prof.entities += [e for e in m_ents if e not in prof.entities and len(prof.entities) < 4]
         steps = request.sub_questions if request.kind == "multi_hop" else None
-        return prof, sentence_pool(request.contexts, prof, steps=steps)
+        pool = sentence_pool(request.contexts, prof, steps=steps)
+        if not pool and request.contexts and critic.evidence_gate(request.question, request.intent, request.contexts):
+            # no chunk is lexically on topic, yet the best retrieved sentence passes the critic's verdict
+            pool = sentence_pool(request.contexts, prof, only_relevant=False)
+        return prof, pool
 
     def has_evidence(self, request: SynthesisRequest) -> bool:
         """Whether any retrieved sentence bears on the question: the abstention rule, shared with

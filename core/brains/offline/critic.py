@@ -1,206 +1,224 @@
-"""Rule critic: coverage and support checks with feedback that changes the retry's queries.
+"""Critic: structural checks on a draft's form, and a learned verdict on whether it answers.
 
-The answer is cut into claims (prose sentences, bullets, numbered steps, table cells). Support:
-every claim carries ``[n]`` markers, every marker is in range, and the claim's content words occur
-in the cited chunks (≥ 60 %). Coverage: every entity is named, every entity × dimension cell of a
-comparison is filled, every sub-question of a chain is answered.
+The answer is cut into claims (prose sentences, bullets, numbered steps, table cells). The checks
+that stay rules are about form: every claim carries ``[n]`` markers, every marker is in range, the
+claim's content words occur in the cited chunks (≥ 60 %), every entity × dimension cell of a
+comparison is filled, every sub-question of a chain is answered. Whether the direct answer (the
+first paragraph, or a chain's Conclusion) answers the question is the learned verdict's call
+(:mod:`core.brains.offline.verdict`); the rule checks that used to decide it (:func:`_asked_for`,
+entity coverage) now only name what a failing draft lacks, so the retry searches for it.
 
-Pass rule for honest abstention: an answer that says the knowledge base holds no evidence passes
-(score 8, completeness and faithfulness 1) when no retrieved chunk is lexically relevant to the
-question, because a retry would search the same static hub for the same words; it fails when
-relevant chunks were retrieved, since then the evidence was ignored. Headings, labels, the
-"From earlier sessions:" line and explicit "no evidence" statements are not claims.
+Honest abstention: an answer that says the knowledge base holds no evidence passes when the
+evidence gate finds no retrieved sentence that reads as an answer (a retry would search the same
+static hub); it fails when one does. A name no retrieved chunk uses lowers the score, never vetoes.
+Headings, labels, the "From earlier sessions:" line and explicit "no evidence" statements are not claims.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from core.brains.offline.evidence import absent_names, chunk_sentences, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
+from core.brains.offline import verdict
+from core.brains.offline.evidence import subject as evidence_subject
+from core.brains.offline.evidence import absent_names, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
 from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
-from core.brains.offline.compose import MISSING_CELL
+from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
-from core.brains.offline.text import content_terms, covered, has_cjk, markers, plain_text, split_sentences, strip_markers, term_set
+from core.brains.offline.text import content_terms, covered, has_cjk, markers, strip_markers, term_set
 from core.config import CriticSettings
 from core.types import CriticVerdict, Intent, RetrievedContext
 
-SUPPORT_MIN = 0.6
-
-
 @dataclass
-class Claim:
-    text: str  # as written, markers included
-    subject: str = ""  # the table row's entity, for cells
-    column: str = ""  # the table column, for cells
+class Structure:
+    """What the structural checks found in a draft (citations, cells, steps) and what they steer."""
+
+    prof: object
+    scored: list
+    abstains: bool
+    found: list[Claim]
+    faithfulness: float = 1.0
+    entity_share: float = 1.0
+    checks: list[bool] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # structural gaps: each fails the draft
+    hints: list[str] = field(default_factory=list)  # what the verdict may be missing: feedback only
+    asked_missing: bool = False  # the direct answer lacks the question's words or asked-for noun
+    issues: list[str] = field(default_factory=list)
+    queries: list[str] = field(default_factory=list)
 
 
-def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
-    """(claims, honest gaps) of an answer; structure and labels are dropped."""
-    out: list[Claim] = []
-    gaps: list[Claim] = []
-    header: list[str] = []
-    for raw in answer.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or line.startswith(PRIOR_PREFIX):
-            continue
-        if line.startswith("|"):
-            cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip("|"))]
-            if all(set(c) <= set("-: ") for c in cells):
-                continue
-            if not header:
-                header = cells
-                continue
-            subject = plain_text(cells[0]).strip()
-            for col, cell in zip(header[1:], cells[1:]):
-                target = gaps if MISSING_CELL in cell.lower() else out
-                target.append(Claim(cell, subject, col.strip().lower()))
-            continue
-        header = []
-        line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
-        line = re.sub(r"^\*\*[^*]+\*\*:?\s*", "", line).strip()
-        for sent in split_sentences(line):
-            if re.fullmatch(r"\[\d+\](\[\d+\])*[.!?]?", sent) and out:
-                out[-1].text += " " + sent  # a marker split off its sentence
-                continue
-            (gaps if NO_EVIDENCE_RE.search(sent) and not markers(sent) else out).append(Claim(sent))
-    return out, gaps
-
-
-def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
-    """Whether a claim is cited, in range, and lexically backed by what it cites: the chunk's text
-    as the brain reads it (a table row names its table, so a row's caption words count; the
-    breadcrumb of an ordinary chunk does not, which would let a title's words back any claim)."""
-    marks = markers(claim.text)
-    if not marks:
-        return False, "uncited"
-    bad = [m for m in marks if not 1 <= m <= len(contexts)]
-    if bad:
-        return False, f"marker [{bad[0]}] is out of range ({len(contexts)} sources)"
-    have: set[str] = set()
-    for m in marks:
-        ctx = contexts[m - 1]
-        have |= term_set(" ".join([ctx.content, *chunk_sentences(ctx)]))
-    ratio = word_share(claim.text, have)
-    return (ratio >= SUPPORT_MIN, "" if ratio >= SUPPORT_MIN else f"only {ratio:.0%} of its words occur in the cited source")
-
-
-def word_share(text: str, have: set[str] | frozenset[str]) -> float:
-    """The share of ``text``'s content words (markers dropped) found in ``have``; 1.0 when it has none."""
-    words = content_terms(strip_markers(text).rstrip("…"))
-    if not words:
-        return 1.0
-    return sum(1 for w in words if w in have) / len(words)
-
-
-def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
-             sub_questions: list[str], thresholds: CriticSettings) -> CriticVerdict:
+def structure(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
+              sub_questions: list[str]) -> Structure:
+    """The checks that stay rules because they are about the draft's form: markers cited and in
+    range, claims backed by what they cite, a comparison's cells filled, a chain's steps answered."""
     prof = profile(question, intent)
-    relevant = relevant_indexes(contexts, prof)
+    scored = verdict.scored_pool(contexts, prof)
     found, gaps = claims(answer)
     abstains = bool(NO_EVIDENCE_RE.search(answer)) and not markers(answer)
-    if abstains and not relevant:
-        return CriticVerdict(passed=True, score=8.0, completeness=1.0, faithfulness=1.0,
-                             feedback="Honest abstention: no retrieved chunk is relevant to the question.")
-    issues: list[str] = []
-    queries: list[str] = []
+    st = Structure(prof, scored, abstains, found)
     if not answer.strip():
-        issues.append("the answer is empty")
-    if abstains and relevant:
-        issues.append(f"the answer claims no evidence, but sources {', '.join(f'[{i + 1}]' for i in relevant[:4])} are relevant")
+        st.missing.append("an answer (the draft is empty)")
     supported = 0
     for c in found:
         ok, why = support(c, contexts)
         supported += ok
         if not ok:
             snippet = strip_markers(c.text)[:70]
-            issues.append(f"unsupported claim ({why}): '{snippet}'")
+            st.issues.append(f"unsupported claim ({why}): '{snippet}'")
             if why == "uncited" or "only" in why:
-                queries.append(" ".join(content_terms(snippet, drop_frame=True)[:5]))
-    faithfulness = supported / len(found) if found else (1.0 if abstains else 0.0)
+                st.queries.append(" ".join(content_terms(snippet, drop_frame=True)[:5]))
+    st.faithfulness = supported / len(found) if found else (1.0 if abstains else 0.0)
     plain = strip_markers(answer)
-    checks: list[bool] = []
-    missing: list[str] = []
     cited = [contexts[m - 1] for m in dict.fromkeys(markers(answer)) if 1 <= m <= len(contexts)]
-    absent = absent_names(contexts, prof) if relevant else []
+    absent = absent_names(contexts, prof)
+    named = []
     for e in prof.entities:
-        if e in absent:
-            # no retrieved chunk names it, and a retry searches the same hub: it lowers confidence
-            # (an issue, a point off the score) but does not fail an answer the rest of the evidence gives
-            issues.append(f"no retrieved source names {e}; the answer rests on the rest of the question")
+        if e in absent:  # no retrieved chunk names it: confidence drops (a point off), never a veto
+            st.issues.append(f"no retrieved source names {e}; the answer rests on the rest of the question")
             continue
-        # named, or answered from that paper itself (whose abstract may say "we", not "ALBERT")
         ok = mentions(plain, e) or any(is_document_of(c, e) for c in cited)
-        checks.append(ok)
+        named.append(ok)
         if not ok:
-            missing.append(e)
-            queries.append(f"{e} {' '.join(prof.dimensions)}".strip() if prof.dimensions else f"{e} overview")
+            st.hints.append(e)
+            st.queries.append(f"{e} {' '.join(prof.dimensions)}".strip() if prof.dimensions else f"{e} overview")
+    st.entity_share = sum(named) / len(named) if named else 1.0
     kind = intent.type if intent else "factual"
-    if kind in ("factual", "follow_up") and found and not abstains:
-        asked = _asked_for(prof, found[0])
-        checks.append(not asked)
-        if asked:
-            missing.append(asked)
-            queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
-    if kind == "comparative" and prof.dimensions:
-        for e in prof.entities:
-            for d in prof.dimensions:
-                ok = _cell_covered(found, gaps, e, d)
-                checks.append(ok)
-                if not ok:
-                    missing.append(f"{e} {d}")
-                    queries.append(f"{e} {d}")
-    if kind == "comparative" and prof.numeric and found and not abstains:
-        # a number asked for ("how large", "what ratios"): each entity's row must carry one
-        for e in prof.entities:
+    if kind in ("factual", "follow_up", "exploratory") and found and not abstains and (asked := _asked_for(prof, found[0])):
+        st.hints.append(asked)
+        st.asked_missing = True
+        st.queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
+    if prof.numeric and kind != "comparative" and found and not abstains and not _NUMBER.search(strip_markers(verdict.direct_answer(answer))):
+        st.hints.append("the asked-for number in the direct answer")
+        st.queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
+    if kind == "comparative":
+        _comparison(st, prof, found, gaps)
+    if kind == "multi_hop":
+        _chain(st, prof, found, answer, sub_questions)
+    return st
+
+
+def _comparison(st: Structure, prof, found: list[Claim], gaps: list[Claim]) -> None:
+    """Every entity × dimension cell filled; a number in each row when one is asked for."""
+    for e in prof.entities:
+        for d in prof.dimensions:
+            ok = _cell_covered(found, gaps, e, d)
+            st.checks.append(ok)
+            if not ok:
+                st.missing.append(f"{e} {d}")
+                st.queries.append(f"{e} {d}")
+        if prof.numeric and found and not st.abstains:
             row = " ".join(strip_markers(c.text) for c in found if c.subject and mentions(c.subject, e))
             ok = bool(_NUMBER.search(row))
-            checks.append(ok)
+            st.checks.append(ok)
             if not ok:
-                missing.append(f"the asked-for number in the {e} row")
-                queries.append(" ".join([e, *prof.key_terms[:4]]))
-    elif prof.dimensions and kind == "multi_hop":  # a direct answer's coverage is _asked_for's
-        for d in prof.dimensions:
-            ok = dim_hits(plain, d) > 0
-            checks += [ok, ok]  # the dimension is what the question asks: it weighs double
-            if not ok:
-                missing.append(d)
-                queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
-    if kind == "exploratory" and prof.numeric and found and not abstains:
-        ok = bool(_NUMBER.search(plain))  # "by how much …" asked of an overview still wants the number
-        checks.append(ok)
+                st.missing.append(f"the asked-for number in the {e} row")
+                st.queries.append(" ".join([e, *prof.key_terms[:4]]))
+
+
+def _chain(st: Structure, prof, found: list[Claim], answer: str, sub_questions: list[str]) -> None:
+    """Every asking step of a chain answered (a step marked "no evidence" is not)."""
+    plain = strip_markers(answer)
+    for d in prof.dimensions:
+        if not dim_hits(plain, d):
+            st.hints.append(d)
+            st.queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
+    gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
+    for sq in (q for q in sub_questions if _asks(q)):  # a context clause or keyword rewrite asks nothing
+        ok = sq.strip() not in gaps_at and _step_answered(sq, found)
+        st.checks.append(ok)
         if not ok:
-            missing.append("the asked-for number")
-            queries.append(" ".join(prof.key_terms[:6]))
-    if kind == "multi_hop":
-        gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
-        asking = [q for q in sub_questions if _asks(q)]  # a context clause or keyword rewrite asks nothing
-        if asking and found and not abstains:
-            asked = _asked_for(profile(asking[-1]), found[-1])  # the conclusion answers the last question
-            checks.append(not asked)
-            if asked:
-                missing.append(asked.replace("direct answer", "conclusion"))
-        for sq in asking:
-            ok = sq.strip() not in gaps_at and _step_answered(sq, found)
-            checks.append(ok)
-            if not ok:
-                missing.append(f"sub-question '{sq}'")
-                queries.append(" ".join(content_terms(sq, drop_frame=True)[:6]))
-    completeness = sum(checks) / len(checks) if checks else (1.0 if found else 0.0)
-    if abstains and relevant:
-        completeness = 0.0
-    if missing:
-        issues.insert(0, "missing: " + "; ".join(missing))
-    score = 10 * (0.55 * faithfulness + 0.45 * completeness)
-    score -= sum(1.0 for i in issues if "out of range" in i or i.startswith("no retrieved source names"))
+            st.missing.append(f"sub-question '{sq}'")
+            st.queries.append(" ".join(content_terms(sq, drop_frame=True)[:6]))
+
+
+def verdict_inputs(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
+                   sub_questions: list[str], st: Structure | None = None) -> list[float]:
+    """The learned verdict's features for a draft (the same call in training and in use)."""
+    st = st or structure(question, intent, contexts, answer, sub_questions)
+    return verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share, st.asked_missing, st.scored)
+
+
+def verdict_probability(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
+                        sub_questions: list[str], st: Structure) -> float:
+    """The learned verdict's probability; a comparison is judged row by row (each row's cells as the
+    direct answer, against the sentences about that row's entity) and is as good as its weakest row."""
+    rows: dict[str, list[str]] = {}
+    for c in st.found:
+        if c.subject:
+            rows.setdefault(c.subject, []).append(c.text)
+    kind = intent.type if intent else "factual"
+    if kind in ("exploratory", "multi_hop"):  # an overview or a chain answers in all its parts
+        return verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
+                                                    st.asked_missing, st.scored, head=prose(answer)))
+    if not (kind == "comparative" and rows):
+        return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st))
+    probs = []
+    for subject, cells in rows.items():
+        own = [(s, p) for s, p in st.scored if (who := evidence_subject(s)) and mentions(subject, who)]
+        probs.append(verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
+                                                          st.asked_missing, st.scored, head="\n".join(cells),
+                                                          rivals=own)))
+    return min(probs)
+
+
+def prose(answer: str) -> str:
+    """A draft's text outside headings, tables and the recalled-facts line."""
+    return "\n".join(ln for ln in answer.splitlines()
+                     if ln.strip() and not ln.lstrip().startswith(("#", "|", PRIOR_PREFIX)))
+
+
+def evidence_gate(question: str, intent: Intent | None, contexts: list[RetrievedContext]) -> bool:
+    """Whether the retrieved text holds an answer at all: the scorer's best sentence, cited as a
+    one-sentence draft, passes the learned verdict (used when no chunk is lexically on topic)."""
+    prof = profile(question, intent)
+    scored = verdict.scored_pool(contexts, prof)
+    if not scored or not verdict.has_evidence(contexts, prof, scored):
+        return False
+    best = max(scored, key=lambda sp: sp[1])[0]
+    draft = f"{best.text} [{best.cited[0]}]"
+    plain = Intent(type="factual", confidence=1.0, entities=intent.entities if intent else [],
+                   reformulated_query=intent.reformulated_query if intent else "")
+    st = structure(question, plain, contexts, draft, [])
+    return verdict_probability(question, plain, contexts, draft, [], st) >= verdict.model()["gate_pass_threshold"]
+
+
+def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
+             sub_questions: list[str], thresholds: CriticSettings) -> CriticVerdict:
+    """Pass = the structural checks hold AND the learned verdict says the direct answer answers.
+
+    The score is 10 × the verdict's calibrated probability, a point off per structural issue (an
+    out-of-range marker, a name no source uses). ``thresholds.pass_score`` moves the calibrated pass
+    threshold by its distance from the default 7 (a point of score is 0.1 of probability).
+    """
+    st = structure(question, intent, contexts, answer, sub_questions)
+    if st.abstains and not relevant_indexes(contexts, st.prof) and not evidence_gate(question, intent, contexts):
+        strength = verdict.evidence_strength(contexts, st.prof, st.scored)
+        return CriticVerdict(passed=True, score=round(10 * (1 - strength), 2), completeness=1.0, faithfulness=1.0,
+                             feedback="Honest abstention: no retrieved sentence reads as an answer to the question.")
+    if st.abstains:
+        best = sorted(st.scored, key=lambda sp: -sp[1])[:4]
+        where = ", ".join(f"[{c}]" for c in dict.fromkeys(m for s, _ in best for m in s.cited))
+        st.missing.append(f"an answer: the draft claims no evidence, but sources {where} bear on the question")
+        p = 0.0
+    else:
+        p = verdict_probability(question, intent, contexts, answer, sub_questions, st)
+    out_of_range = [i for i in st.issues if "out of range" in i]
+    if out_of_range:
+        st.missing.append("citations in range")
+    threshold = verdict.model()["pass_threshold"] + (thresholds.pass_score - 7.0) / 10
+    learned_ok = p >= threshold
+    if not learned_ok:
+        st.missing += st.hints or ["a direct answer: the first paragraph does not answer the question"]
+    completeness = sum(st.checks) / len(st.checks) if st.checks else (1.0 if st.found else 0.0)
+    score = 10 * p - sum(1.0 for i in st.issues if "out of range" in i or i.startswith("no retrieved source names"))
     score = round(max(0.0, min(10.0, score)), 2)
-    passed = (score >= thresholds.pass_score and faithfulness >= thresholds.min_faithfulness
-              and completeness >= thresholds.min_completeness and bool(answer.strip()) and not missing)
-    feedback = _feedback(missing, issues, passed)
+    passed = (learned_ok and not st.missing and bool(answer.strip())
+              and st.faithfulness >= thresholds.min_faithfulness and completeness >= thresholds.min_completeness)
+    issues = (["missing: " + "; ".join(st.missing)] if st.missing else []) + st.issues
     return CriticVerdict(passed=passed, score=score, completeness=round(completeness, 3),
-                         faithfulness=round(faithfulness, 3), feedback=feedback, issues=issues,
-                         suggested_queries=[q for q in dict.fromkeys(q.strip() for q in queries) if q][:4])
+                         faithfulness=round(st.faithfulness, 3), feedback=_feedback(st.missing, issues, passed),
+                         issues=issues, suggested_queries=[q for q in dict.fromkeys(q.strip() for q in st.queries) if q][:4])
 
 
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"

@@ -1,7 +1,8 @@
 """Retrieval sufficiency (ADR-003): fully / partially sufficient, contradictory, insufficient.
 
-Judged lexically over everything retrieved so far: are the question's entities named, are its
-key terms present, and (for comparisons) is there a sentence for every entity × dimension? The
+Judged over everything retrieved so far: is any chunk on topic (lexically, or holding a sentence
+the learned evidence gate reads as an answer, :mod:`core.brains.offline.verdict`), are the
+question's entities named, are its key terms present, and (for comparisons) is there a sentence for every entity × dimension? The
 ``missing`` list names what is not covered yet, so the ReAct loop can search for exactly that.
 "Contradictory" is a deliberately narrow heuristic: two different chunks state different values
 of the same measure (default rank, year, GB, %) for the same entity, in sentences that each state
@@ -17,6 +18,7 @@ from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import covered, split_sentences, term_set
+from core.brains.offline.verdict import supporting_indexes
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
 
 _COMPARISON = re.compile(r"\b(from|than|versus|vs\.?|reduc\w*|compared|up to|while|whereas|instead)\b", re.I)
@@ -67,7 +69,7 @@ def _names(text: str, name: str) -> bool:
 def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext], new: list[RetrievedContext]) -> SufficiencyJudgement:
     prof = profile(question, intent)
     kind = intent.type if intent else "factual"
-    rel = relevant_indexes(contexts, prof)
+    rel = relevant_indexes(contexts, prof) or supporting_indexes(contexts, prof)
     if not rel:
         what = ", ".join(prof.entities) or " ".join(prof.key_terms[:4]) or "the question"
         return SufficiencyJudgement(level="insufficient", reason=f"no retrieved chunk is about {what}", missing=prof.entities or prof.key_terms[:3])

@@ -1,0 +1,180 @@
+"""The learned verdict: does the direct answer answer this question from the evidence retrieved?
+
+A logistic model over declarative features of (question, draft, evidence). Most of them come from
+the sentence scorer (:mod:`core.brains.offline.scorer`) applied to every retrieved sentence: how
+strongly it rates the sentences the direct answer quotes, how strongly it rates the best sentence
+the direct answer left out (a better sentence was available: a likely miss), and the margin between
+the two. The rest describe the draft: the share of the question's own words in the direct answer,
+whether a number was asked and none is given, the share of claims their sources back, the share of
+named things it covers, the kind of text it quotes (a table row, a caption, a reference entry) and
+its length. Its weights are learned by ``python -m training.critic_verdict_train`` from
+:mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
+``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
+calibrated on held-out drafts of the same generator.
+
+The evidence gate (:func:`evidence_strength`) is the scorer's best probability over every retrieved
+sentence: the knowledge base "holds no evidence" when no sentence it returned reads as an answer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from core.brains.offline import scorer
+from core.brains.offline.evidence import Profile, Sentence, is_document_of, sentence_pool
+from core.brains.offline.text import covered, plain_text, split_sentences, strip_markers, term_set
+from core.types import RetrievedContext
+
+WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
+FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
+            "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length")
+# A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
+_REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
+                        r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
+_CONCLUSION = re.compile(r"^\s*\*\*Conclusion:?\*\*:?\s*", re.I)
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_NUMBER = re.compile(r"\d")
+_warned: set[str] = set()
+
+
+@lru_cache(maxsize=1)
+def model() -> dict:
+    """The learned weights (loaded once); without the file, the lead sentence's scorer probability alone."""
+    try:
+        data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if list(data["features"]) != list(FEATURES):
+            raise ValueError(f"features {data['features']} do not match {list(FEATURES)}")
+        return data
+    except (OSError, ValueError, KeyError) as exc:
+        if "weights" not in _warned:
+            _warned.add("weights")
+            print(f"paperpilot: critic verdict weights unavailable ({exc}); judging by the lead sentence's score alone",
+                  file=sys.stderr)
+        unit = [4.0 if f == "lead_score" else 0.0 for f in FEATURES]
+        return {"features": list(FEATURES), "weights": unit, "bias": -2.0, "mean": [0.0] * len(FEATURES),
+                "scale": [1.0] * len(FEATURES), "pass_threshold": 0.5, "gate_threshold": 0.05,
+                "gate_pass_threshold": 0.65}
+
+
+def direct_answer(answer: str) -> str:
+    """The part of a draft that answers directly: a multi-hop **Conclusion**, else its first paragraph
+    that is not a heading (a comparison's table is its first paragraph)."""
+    lines = answer.splitlines()
+    for i, line in enumerate(lines):
+        if _CONCLUSION.match(line):
+            out = [_CONCLUSION.sub("", line)]
+            for nxt in lines[i + 1:]:
+                if not nxt.strip() or _HEADING.match(nxt):
+                    break
+                out.append(nxt)
+            return "\n".join(out).strip()
+    para: list[str] = []
+    for line in lines + [""]:
+        if line.strip() and not _HEADING.match(line) and not line.startswith("From earlier sessions:"):
+            para.append(line)
+        elif para:
+            break
+    return "\n".join(para).strip()
+
+
+def units(text: str) -> list[frozenset[str]]:
+    """The term sets of a text's sentences and table cells."""
+    parts = [p for line in text.splitlines() for cell in line.split("|") for p in split_sentences(cell)]
+    return [t for t in (term_set(strip_markers(p)) for p in parts) if t]
+
+
+def _quotes(parts: list[frozenset[str]], sent: Sentence) -> bool:
+    """Whether one of ``parts`` quotes ``sent``: it holds most of the sentence's words, or it is a
+    clause of it (a table cell, a clipped sentence: most of its words are the sentence's)."""
+    if not sent.terms:
+        return False
+    for u in parts:
+        shared = len(sent.terms & u)
+        if shared / len(sent.terms) >= 0.7 or (len(u) >= 5 and shared / len(u) >= 0.85):
+            return True
+    return False
+
+
+def scored_pool(contexts: list[RetrievedContext], prof: Profile) -> list[tuple[Sentence, float]]:
+    """Every retrieved sentence with the scorer's probability that it answers the question."""
+    pool = sentence_pool(contexts, prof, only_relevant=False)
+    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
+    scorer.prime([prof.question, *(s.text for s in pool)])
+    return [(s, scorer.score(s, prof, own=s.ctx in own)) for s in pool]
+
+
+def evidence_strength(contexts: list[RetrievedContext], prof: Profile,
+                      scored: list[tuple[Sentence, float]] | None = None) -> float:
+    """The scorer's best probability over every retrieved sentence (0.0 when nothing was retrieved)."""
+    scored = scored_pool(contexts, prof) if scored is None else scored
+    return max((p for _, p in scored), default=0.0)
+
+
+def has_evidence(contexts: list[RetrievedContext], prof: Profile,
+                 scored: list[tuple[Sentence, float]] | None = None) -> bool:
+    """The gate: some retrieved sentence reads as an answer (threshold calibrated with the weights)."""
+    return evidence_strength(contexts, prof, scored) >= model()["gate_threshold"]
+
+
+def supporting_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
+    """0-based indexes of the chunks holding a sentence that passes the gate (lexical relevance aside)."""
+    t = model()["gate_threshold"]
+    return sorted({s.ctx for s, p in scored_pool(contexts, prof) if p >= t})
+
+
+def features(prof: Profile, contexts: list[RetrievedContext], answer: str, support: float,
+             entity_share: float, asked_missing: bool, scored: list[tuple[Sentence, float]] | None = None,
+             head: str | None = None, rivals: list[tuple[Sentence, float]] | None = None) -> list[float]:
+    """The feature vector of (question, draft, evidence), in :data:`FEATURES` order.
+
+    ``support``: the share of the draft's claims their cited sources back; ``entity_share``: the share
+    of the question's named things the draft covers; ``asked_missing``: the direct answer lacks the
+    question's own words or its asked-for head noun (all three from the critic's checks); ``head``:
+    the text judged as the direct answer (default: :func:`direct_answer` of the draft); ``rivals``:
+    the sentences it competes with for the runner-up (default: every retrieved sentence).
+    """
+    scored = scored_pool(contexts, prof) if scored is None else scored
+    head = direct_answer(answer) if head is None else head
+    parts = units(head)
+    head_terms = frozenset().union(*parts) if parts else frozenset()
+    head = strip_markers(plain_text(head))
+    lead = [(s, p) for s, p in scored if _quotes(parts, s)]
+    lead_score = max((p for _, p in lead), default=0.0)
+    runner_up = max((p for s, p in (scored if rivals is None else rivals) if not _quotes(parts, s)), default=0.0)
+    best = max(lead_score, runner_up)
+    ent_terms = {t for e in prof.entities for t in term_set(e)}
+    focus = [t for t in prof.key_terms if t not in ent_terms]
+    coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
+    kind = scorer.features(lead[0][0], prof) if lead else None
+    table_or_caption = float(bool(kind) and (kind[scorer.FEATURES.index("table_row")] > 0
+                                             or kind[scorer.FEATURES.index("caption")] > 0))
+    return [
+        lead_score,
+        runner_up,
+        lead_score - runner_up,
+        float(bool(lead) and lead_score >= best - 1e-9),
+        float(bool(lead)),
+        coverage,
+        float(asked_missing),
+        float(prof.numeric and not _NUMBER.search(head)),
+        float(bool(_NUMBER.search(head))),
+        support,
+        entity_share,
+        table_or_caption,
+        float(bool(lead) and bool(_REFERENCE.search(lead[0][0].text))),
+        min(len(head.split()), 120) / 120,
+    ]
+
+
+def probability(x: list[float]) -> float:
+    """The calibrated probability that the direct answer answers the question."""
+    m = model()
+    z = m["bias"] + sum(w * (v - mu) / sc for w, v, mu, sc in zip(m["weights"], x, m["mean"], m["scale"]))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+

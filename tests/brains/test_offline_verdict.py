@@ -1,0 +1,103 @@
+"""The critic's learned verdict and evidence gate on invented papers: a right answer passes, a topical
+non-answer fails, a number question answered without a number fails, the weights come from their
+file, and "no evidence" is decided by the gate, never by one name that no chunk uses."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.brains.offline import OfflineBrain, verdict
+from core.brains.offline.critic import verdict_inputs
+from core.brains.offline.evidence import profile
+from core.state import Intent, RetrievedContext
+
+HERON = RetrievedContext(
+    chunk_id="heron#0", source="/papers/heron.md", title="HERON: Sparse Memory for Long Video",
+    content="HERON stores one compressed memory slot per video clip instead of every frame. "
+            "The memory bank of HERON holds 512 slots and is refreshed every 16 clips. "
+            "HERON raises accuracy on the Lantern video benchmark from 61.2% to 68.9%. "
+            "Training HERON takes two days on eight GPUs.")
+WREN = RetrievedContext(
+    chunk_id="wren#0", source="/papers/wren.md", title="WREN: Token Pruning for Speech",
+    content="WREN prunes silent audio tokens before the encoder. "
+            "WREN keeps 40% of the tokens and loses 0.3 points of word error rate.")
+POTTERY = RetrievedContext(
+    chunk_id="kiln#0", source="/papers/kiln.md", title="Glazes of the Song Dynasty",
+    content="Celadon glazes were fired in dragon kilns on hillsides. "
+            "Potters mixed wood ash with clay to produce the green tint.")
+
+
+async def critique(question: str, text: str, contexts, kind: str = "factual"):
+    intent = Intent(type=kind, confidence=1.0, reformulated_query=question)
+    return await OfflineBrain().critique(question, intent, contexts, text, [])
+
+
+async def test_a_right_answer_passes_and_a_topical_non_answer_fails() -> None:
+    q = "How many slots does the HERON memory bank hold?"
+    right = await critique(q, "The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1].", [HERON, WREN])
+    topical = await critique(q, "Training HERON takes two days on eight GPUs [1].", [HERON, WREN])
+    assert right.passed and right.score >= 7
+    assert not topical.passed and topical.score < right.score
+    assert topical.suggested_queries  # the retry is steered
+
+
+async def test_a_number_question_answered_without_a_number_fails() -> None:
+    q = "By how much does HERON raise accuracy on the Lantern benchmark?"
+    vague = await critique(q, "HERON stores one compressed memory slot per video clip instead of every frame [1].", [HERON])
+    exact = await critique(q, "HERON raises accuracy on the Lantern video benchmark from 61.2% to 68.9% [1].", [HERON])
+    assert exact.passed and not vague.passed
+    assert "number" in vague.feedback or "asked-for" in vague.feedback
+
+
+async def test_another_papers_sentence_fails() -> None:
+    q = "How many tokens does WREN keep?"
+    wrong = await critique(q, "The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1].", [HERON, WREN])
+    assert not wrong.passed
+
+
+def test_weights_are_learned_and_read_from_the_file() -> None:
+    data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert data["features"] == list(verdict.FEATURES)
+    assert data["trained_on"]["generator"] == "training.data.generate_verdict"
+    assert verdict.model()["weights"] == data["weights"]
+    assert 0 < data["pass_threshold"] < 1 and 0 < data["gate_threshold"] < 1
+
+
+async def test_the_critics_score_is_the_files_calibrated_probability(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdict reads its weights from the file: other weights give another score and pass."""
+    q = "How many slots does the HERON memory bank hold?"
+    text = "The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1]."
+    intent = Intent(type="factual", confidence=1.0, reformulated_query=q)
+    shipped = await critique(q, text, [HERON])
+    assert shipped.score == pytest.approx(10 * verdict.probability(verdict_inputs(q, intent, [HERON], text, [])), abs=0.01)
+    harsh = {**verdict.model(), "bias": verdict.model()["bias"] - 40.0}
+    monkeypatch.setattr(verdict, "model", lambda: harsh)
+    rejected = await critique(q, text, [HERON])
+    assert shipped.passed and not rejected.passed and rejected.score < 1
+
+
+async def test_off_topic_evidence_makes_an_honest_abstention_pass_and_real_evidence_makes_it_fail() -> None:
+    none = "The knowledge base holds no evidence about the memory bank of HERON."
+    honest = await critique("How many slots does the HERON memory bank hold?", none, [POTTERY])
+    lazy = await critique("How many slots does the HERON memory bank hold?", none, [HERON])
+    assert honest.passed and not lazy.passed and "[1]" in lazy.feedback
+
+
+def test_the_gate_tells_an_answerable_question_from_off_topic_evidence() -> None:
+    prof = profile("How many slots does the HERON memory bank hold?")
+    assert verdict.has_evidence([HERON, POTTERY], prof)
+    assert not verdict.has_evidence([POTTERY], prof)
+
+
+async def test_a_name_no_chunk_uses_lowers_confidence_and_does_not_decline_the_question() -> None:
+    """"FALCON-X" is in no chunk; the rest of the question is answered by HERON's paper."""
+    from core.brains.base import SynthesisRequest
+
+    q = "How many slots does the memory bank hold in HERON and FALCON-X?"
+    intent = Intent(type="factual", confidence=1.0, entities=["HERON", "FALCON-X"], reformulated_query=q)
+    text = OfflineBrain().compose(SynthesisRequest(kind="simple", question=q, intent=intent, contexts=[HERON, WREN]))
+    assert "512 slots" in text
+    v = await OfflineBrain().critique(q, intent, [HERON, WREN], text, [])
+    assert any("FALCON-X" in i for i in v.issues)

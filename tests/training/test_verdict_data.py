@@ -1,0 +1,67 @@
+"""The critic verdict's training data: seeded, labelled by construction, and never from evaluation text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from training.data import generate_verdict
+from training.data.generate_scorer import build
+
+EVAL_ROOT = Path("/work/shared/eval")
+
+
+def _groups():
+    train, _ = build(seed=5, n_synthetic=6)
+    return [g for g in train if g["paper"].startswith("synthetic:")][:4] + train[:2]
+
+
+def test_the_same_seed_gives_the_same_rows_and_each_group_has_answers_and_misses() -> None:
+    groups = _groups()
+    a, b = generate_verdict.rows(groups, seed=3), generate_verdict.rows(groups, seed=3)
+    assert json.dumps(a) == json.dumps(b)
+    kinds = {(r.get("kind"), r["label"]) for r in a if r["task"] == "verdict"}
+    assert {("answer", 1), ("topical", 0), ("other_paper", 0)} <= kinds
+    assert any(k == "composed" for k, _ in kinds)
+    gate = [r for r in a if r["task"] == "gate"]
+    assert {r["label"] for r in gate} == {0, 1} and len(gate) == 2 * len(groups)
+
+
+def test_a_cut_short_draft_quotes_only_the_start_of_the_answer() -> None:
+    g = next(g for g in _groups() if len(next(c["text"] for c in g["candidates"] if c["label"]).split()) >= 9)
+    import random
+
+    from core.brains.offline import OfflineBrain
+
+    cut = next(t for k, t, _ in generate_verdict.drafts(g, random.Random(0), OfflineBrain()) if k == "cut_short")
+    answer = next(c["text"] for c in g["candidates"] if c["label"])
+    assert answer.startswith(re.sub(r"\s*\[\d+\]$", "", cut)) and not generate_verdict.quotes(cut, answer)
+
+
+def _runs(text: str, n: int = 4) -> set[tuple[str, ...]]:
+    ws = re.findall(r"[a-z0-9]+", text.lower())
+    return {tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)}
+
+
+@pytest.mark.skipif(not EVAL_ROOT.is_dir(), reason="no evaluation sets on this machine")
+def test_no_training_group_comes_from_an_evaluation_document_or_question() -> None:
+    """Every verdict row is built from one of these groups (the shipped seed and sizes)."""
+    eval_lines = {ln.strip() for p in EVAL_ROOT.rglob("docs/*.md")
+                  for ln in p.read_text(encoding="utf-8").splitlines() if len(ln.split()) >= 8}
+    eval_runs: set[tuple[str, ...]] = set()
+    for path in EVAL_ROOT.rglob("questions.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                eval_runs |= _runs(json.loads(line)["question"])
+    assert eval_lines and eval_runs
+    train, held = build()
+    groups = train + held
+    assert groups
+    texts = {c["text"] for g in groups for c in g["candidates"] if len(c["text"]) > 60}
+    assert not [t for t in texts if any(t in line for line in eval_lines)]
+    assert not [g["question"] for g in groups if _runs(g["question"]) & eval_runs]
+    rows = generate_verdict.rows(groups[:3])
+    assert {r["paper"] for r in rows} <= {g["paper"] for g in groups[:3]}

@@ -1,0 +1,146 @@
+"""Train the offline critic's learned verdict and evidence gate (:mod:`core.brains.offline.verdict`).
+
+Data: :mod:`training.data.generate_verdict` (drafts built from the sentence scorer's question groups:
+training abstracts, the bundled corpus, invented papers; never evaluation text), split by paper.
+
+1. Fit a logistic model on the training rows' standardized features.
+2. Calibrate it on the held-out rows (Platt scaling of its decision value, folded into the weights,
+   so the file stays one logistic model and its probability reads as "this draft answers").
+3. Choose the pass threshold on the held-out *composed* drafts (what the brain itself writes): the
+   highest threshold that still passes ``--hit-pass`` of the drafts that answer.
+4. Choose the evidence gate's threshold on the held-out gate pairs: the highest strength that still
+   keeps ``--false-no-evidence`` or fewer of the answerable questions from being declined.
+5. The gate's verdict threshold (``--gate-pass``: the one-sentence draft of the best retrieved
+   sentence must reach it when no chunk is lexically on topic) is calibrated on the abstract dev
+   set, as the issue allows for thresholds: 0.65 sits above the highest value an unanswerable dev
+   question reached (0.60), so the gate declines them as the lexical rule did.
+
+``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
+force it, e.g. after the sentence scorer changed), prints the held-out numbers and writes
+``core/models/critic_verdict.json``. Not to be confused with ``paperpilot train critic`` (the SmolLM2
+DPO critic).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from core.brains.offline import verdict
+from training.data import generate_verdict
+from training.data.generate_scorer import DEFAULT_SEED, SYNTHETIC_PAPERS
+
+
+def load(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def split(rows: list[dict], task: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    sub = [r for r in rows if r["task"] == task]
+    return (np.array([r["x"] for r in sub], dtype=np.float64), np.array([r["label"] for r in sub]),
+            [r.get("kind", "") for r in sub])
+
+
+def fit(x: np.ndarray, y: np.ndarray, xc: np.ndarray, yc: np.ndarray, c: float = 1.0) -> dict:
+    """Logistic weights on ``x`` (standardized), Platt-calibrated on the held-out ``xc``."""
+    from sklearn.linear_model import LogisticRegression
+
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    clf = LogisticRegression(C=c, max_iter=4000).fit((x - mean) / scale, y)
+    w, b = clf.coef_[0], float(clf.intercept_[0])
+    z = ((xc - mean) / scale) @ w + b
+    platt = LogisticRegression(C=1e6, max_iter=4000).fit(z.reshape(-1, 1), yc)
+    a, b2 = float(platt.coef_[0][0]), float(platt.intercept_[0])
+    return {"weights": a * w, "bias": a * b + b2, "mean": mean, "scale": scale}
+
+
+def predict(m: dict, x: np.ndarray) -> np.ndarray:
+    z = ((x - m["mean"]) / m["scale"]) @ m["weights"] + m["bias"]
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
+    total = 0.0
+    for k in range(bins):
+        idx = (p > k / bins) & (p <= (k + 1) / bins) if k else (p <= 1 / bins)
+        if idx.any():
+            total += idx.mean() * abs(y[idx].mean() - p[idx].mean())
+    return round(float(total), 4)
+
+
+def pass_threshold(p: np.ndarray, y: np.ndarray, hit_pass: float) -> float:
+    """The highest threshold that passes at least ``hit_pass`` of the positives."""
+    pos = np.sort(p[y == 1])
+    return float(pos[int(np.floor((1 - hit_pass) * len(pos)))]) if len(pos) else 0.5
+
+
+def rates(p: np.ndarray, y: np.ndarray, t: float) -> dict:
+    return {"pass_on_answers": round(float((p[y == 1] >= t).mean()), 4) if (y == 1).any() else None,
+            "pass_on_misses": round(float((p[y == 0] >= t).mean()), 4) if (y == 0).any() else None,
+            "n": int(len(y)), "answers": int((y == 1).sum())}
+
+
+GATE_PASS = 0.65
+
+
+def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
+        c: float = 1.0, gate_pass: float = GATE_PASS) -> dict:
+    if regenerate or not generate_verdict.TRAIN_FILE.exists() or not generate_verdict.HELDOUT_FILE.exists():
+        generate_verdict.main()
+    train, held = load(generate_verdict.TRAIN_FILE), load(generate_verdict.HELDOUT_FILE)
+    x, y, _ = split(train, "verdict")
+    xh, yh, kinds = split(held, "verdict")
+    model = fit(x, y, xh, yh, c)
+    p = predict(model, xh)
+    composed = np.array([k == "composed" for k in kinds])
+    t = pass_threshold(p[composed], yh[composed], hit_pass)
+    g, gy, _ = split(held, "gate")
+    strengths = np.sort(g[gy == 1, 0])
+    gate = float(strengths[int(np.floor(false_no_evidence * len(strengths)))]) if len(strengths) else 0.05
+    report = {
+        "heldout_all": {**rates(p, yh, t), "ece": ece(p, yh)},
+        "heldout_composed": {**rates(p[composed], yh[composed], t), "ece": ece(p[composed], yh[composed])},
+        "heldout_by_kind": {k: rates(p[np.array(kinds) == k], yh[np.array(kinds) == k], t) for k in sorted(set(kinds))},
+        "pass_threshold": round(t, 4),
+        "gate_threshold": round(gate, 4),
+        "gate_heldout": {"declined_without_the_paper": round(float((g[gy == 0, 0] < gate).mean()), 4),
+                         "declined_with_the_paper": round(float((g[gy == 1, 0] < gate).mean()), 4)},
+        "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
+    }
+    print(json.dumps(report, indent=1))
+    if write:
+        data = {
+            "features": list(verdict.FEATURES), "weights": [round(float(w), 6) for w in model["weights"]],
+            "bias": round(float(model["bias"]), 6), "mean": [round(float(v), 6) for v in model["mean"]],
+            "scale": [round(float(v), 6) for v in model["scale"]], "pass_threshold": round(t, 4),
+            "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass,
+            "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
+                           "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
+                           "train_rows": len(train), "heldout_rows": len(held), "C": c,
+                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence},
+            "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")},
+        }
+        verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {verdict.WEIGHTS_FILE}")
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--dry-run", action="store_true", help="report held-out numbers without writing the weights")
+    ap.add_argument("--regenerate", action="store_true", help="rebuild the training drafts first")
+    ap.add_argument("--hit-pass", type=float, default=0.88, help="share of answering drafts the threshold must pass")
+    ap.add_argument("--false-no-evidence", type=float, default=0.02,
+                    help="share of answerable questions the evidence gate may decline")
+    ap.add_argument("--gate-pass", type=float, default=GATE_PASS,
+                    help="verdict probability the best retrieved sentence needs when no chunk is on topic")
+    args = ap.parse_args(argv)
+    run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
+        false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass)
+
+
+if __name__ == "__main__":
+    main()
