@@ -51,3 +51,26 @@ def test_the_chunk_naming_the_questions_rare_terms_survives_dense_paraphrases(pa
     assert kestrel, [(h.chunk.doc_id, h.lexical_rank, h.dense_rank) for h in hits]
     assert kestrel[0].lexical_rank == 1 and kestrel[0].dense_rank > 5  # the case this test is about
     assert "step size of 0.07" in kestrel[0].chunk.text
+
+
+def _paper(title: str, authors: list[str], step: str) -> str:
+    body = " ".join(f"Section text {i} describes gauges, harbours and hourly readings of the northern coast." for i in range(6))
+    return (f"---\ntitle: {title}\nauthors: [{', '.join(authors)}]\n---\n# {title}\n\n## Introduction\n\n{body}\n\n"
+            f"## Method\n\nWe fit the tide model with a step size of {step} and stop after twenty epochs.\n")
+
+
+def test_a_paper_named_by_its_authors_reaches_its_body_chunk(tmp_path):
+    """Document words (core.hub.store.document_words): three papers of one topic state their settings in the same
+    words; a question that names a paper by its authors' surnames must reach that paper's method chunk."""
+    hub = _hub(tmp_path, {
+        "a_tides": _paper("Coastal Tide Forecasting", ["Ingrid Solberg", "Tomas Aune"], "0.03"),
+        "b_tides": _paper("Forecasting Coastal Tides", ["Per Lunde", "Kari Vik"], "0.05"),
+        "c_tides": _paper("Tide Forecasting on Coasts", ["Eirik Halvorsen", "Marit Brekke"], "0.07"),
+    })
+    try:
+        hits = hub.query("Which step size did Halvorsen and Brekke use to fit the tide model?", 3)
+        assert hits[0].chunk.doc_id == "c-tides", [(h.chunk.doc_id, h.chunk.text[:40]) for h in hits]
+        assert "step size of 0.07" in hits[0].chunk.text
+        assert hub.query("Solberg and Aune tide model step size", 1)[0].chunk.doc_id == "a-tides"
+    finally:
+        hub.store.close()
