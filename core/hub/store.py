@@ -456,8 +456,9 @@ def document_words(title: str, path: str, authors: str | list[str] | None) -> st
     authors' surnames. A paper's short name ("t5.pdf", "align.md") is often what users ask by, and a
     full-text paper is as often named by its authors ("Quirk et al.", "Simianer, Riezler and Dyer");
     neither may appear in the body chunk that answers."""
-    names = json.loads(authors or "[]") if isinstance(authors, str) else (authors or [])
-    surnames = " ".join(n.split()[-1] for n in names if isinstance(n, str) and n.split())
+    names = json.loads(authors or "[]") if isinstance(authors, str) else authors
+    surnames = " ".join(n.split()[-1] for n in (names if isinstance(names, list) else [])
+                        if isinstance(n, str) and n.split())
     return f"{title} {file_name(path)} {surnames}".rstrip()
 
 
