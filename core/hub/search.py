@@ -173,7 +173,8 @@ class Searcher:
             lex, den = [h for h in lex if h[0] in only][:LEG_DEPTH], [h for h in den if h[0] in only][:LEG_DEPTH]
         fused: dict[int, Hit] = {}
         for rank, (rid, s) in enumerate(lex, start=1):
-            fused[rid] = Hit(chunk=None, score=LEXICAL_WEIGHT / (RRF_K + rank), lexical_rank=rank, lexical_score=s)  # type: ignore[arg-type]
+            fused[rid] = Hit(chunk=None, score=LEXICAL_WEIGHT / (RRF_K + rank),  # type: ignore[arg-type]
+                             lexical_rank=rank, lexical_score=s)
         for rank, (rid, s) in enumerate(den, start=1):
             h = fused.setdefault(rid, Hit(chunk=None, score=0.0))  # type: ignore[arg-type]
             h.score += 1.0 / (RRF_K + rank)

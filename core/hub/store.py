@@ -327,7 +327,8 @@ class HubStore(SharedReads):
         rows = self.conn().execute(
             "SELECT c.id, d.title, d.path, d.authors, c.breadcrumb, c.text FROM chunks c JOIN documents d"
             f" ON d.doc_id = c.doc_id WHERE c.collection=? AND {where} ORDER BY c.id", (collection, *args)).fetchall()
-        return [(rid, document_words(title, path, authors), crumb, text) for rid, title, path, authors, crumb, text in rows]
+        return [(rid, document_words(title, path, authors), crumb, text)
+                for rid, title, path, authors, crumb, text in rows]
 
     def embedding_matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, float32 matrix) of the embedded current chunks of a collection (or those in ``scope``)."""

@@ -33,9 +33,9 @@ def paraphrased(tmp_path_factory) -> Hub:
     notes = {b.lower(): f"# The {b} forecaster\n\n## Training\n\nThe {b} forecaster was trained with the "
                         f"{OPTIMIZERS[i % 5]} optimizer at a learning rate of 0.00{i + 1}, which the authors chose "
                         "after a sweep of optimizer settings.\n" for i, b in enumerate(BIRDS)}
-    notes["kestrel"] = ("# Tide gauges of the northern coast\n\n## Field archive\n\nThe Halvorsen archive holds hourly "
-                        "readings from 41 coastal gauges, cleaned of storm surges and harbour dredging noise; the Kestrel "
-                        "forecaster was fitted to it with Adagrad and a step size of 0.07.\n")
+    notes["kestrel"] = ("# Tide gauges of the northern coast\n\n## Field archive\n\nThe Halvorsen archive holds "
+                        "hourly readings from 41 coastal gauges, cleaned of storm surges and harbour dredging noise; "
+                        "the Kestrel forecaster was fitted to it with Adagrad and a step size of 0.07.\n")
     hub = _hub(tmp_path_factory.mktemp("paraphrased"), notes)
     yield hub
     hub.store.close()
@@ -44,7 +44,8 @@ def paraphrased(tmp_path_factory) -> Hub:
 def test_the_chunk_naming_the_questions_rare_terms_survives_dense_paraphrases(paraphrased):
     """Weighted fusion (LEXICAL_WEIGHT): the only chunk that names the system and its archive is the lexical
     leg's first, while twenty paraphrases outrank it on the dense leg; it must still reach the top 5."""
-    hits = paraphrased.query("Which optimizer and learning rate did the Kestrel forecaster use on the Halvorsen archive?", 5)
+    question = "Which optimizer and learning rate did the Kestrel forecaster use on the Halvorsen archive?"
+    hits = paraphrased.query(question, 5)
     lexical_first = paraphrased.searcher.lexical("default", "Kestrel forecaster Halvorsen archive optimizer", 1)
     assert paraphrased.store.chunks_by_rowid([lexical_first[0][0]])[lexical_first[0][0]].doc_id == "kestrel"
     kestrel = [h for h in hits if h.chunk.doc_id == "kestrel"]
@@ -54,7 +55,8 @@ def test_the_chunk_naming_the_questions_rare_terms_survives_dense_paraphrases(pa
 
 
 def _paper(title: str, authors: list[str], step: str) -> str:
-    body = " ".join(f"Section text {i} describes gauges, harbours and hourly readings of the northern coast." for i in range(6))
+    body = " ".join(f"Section text {i} describes gauges, harbours and hourly readings of the northern coast."
+                    for i in range(6))
     return (f"---\ntitle: {title}\nauthors: [{', '.join(authors)}]\n---\n# {title}\n\n## Introduction\n\n{body}\n\n"
             f"## Method\n\nWe fit the tide model with a step size of {step} and stop after twenty epochs.\n")
 

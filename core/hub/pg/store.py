@@ -181,7 +181,8 @@ class PgStore(SharedReads):
                        f" ON CONFLICT(doc_id) DO UPDATE SET {sets}, deleted_at = NULL", values)
             width = max(4, len(str(len(chunks))))
             rows = [(f"{doc_id}_{pos:0{width}d}", pos, json.dumps(ch.section_path), _text(ch.breadcrumb),
-                     ch.page, _text(ch.text), lexical_text(doc["title"], doc["path"], ch.breadcrumb, ch.text, doc.get("authors")))
+                     ch.page, _text(ch.text),
+                     lexical_text(doc["title"], doc["path"], ch.breadcrumb, ch.text, doc.get("authors")))
                     for pos, ch in enumerate(chunks)]
             if rows:
                 ids = dict(db.execute(
@@ -270,7 +271,8 @@ class PgStore(SharedReads):
         rows = self.conn().execute(
             "SELECT c.id, d.title, d.path, d.authors, c.breadcrumb, c.text FROM chunks c JOIN documents d"
             f" ON d.doc_id = c.doc_id WHERE c.collection=%s AND {where} ORDER BY c.id", (collection, *args)).fetchall()
-        return [(rid, document_words(title, path, authors), crumb, text) for rid, title, path, authors, crumb, text in rows]
+        return [(rid, document_words(title, path, authors), crumb, text)
+                for rid, title, path, authors, crumb, text in rows]
 
     def embedding_matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, float32 matrix) of the embedded current chunks of a collection (or those in ``scope``);
