@@ -455,7 +455,7 @@ def _doc(d: dict) -> dict:
 def document_words(title: str, path: str, authors: str | list[str] | None) -> str:
     """The words of a document that every chunk of it is indexed with: its title, its file name and its
     authors' surnames. A paper's short name ("t5.pdf", "align.md") is often what users ask by, and a
-    full-text paper is as often named by its authors ("Quirk et al.", "Simianer, Riezler and Dyer");
+    full-text paper is as often named by its authors ("Smith et al.", "Lee and Park");
     neither may appear in the body chunk that answers."""
     names = json.loads(authors or "[]") if isinstance(authors, str) else authors
     surnames = " ".join(n.split()[-1] for n in (names if isinstance(names, list) else [])
