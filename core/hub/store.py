@@ -321,14 +321,14 @@ class HubStore(SharedReads):
         """(rowid, title, breadcrumb, text) of every current chunk of a collection (or of those in
         ``scope``), for the BM25 index.
 
-        The title carries the file's name too: a paper's short name ("t5.pdf", "align.md") is often
-        what users ask by, and its abstract may never spell it out.
+        The title carries the file's name and the authors' surnames too (:func:`document_words`).
         """
         where, args = (scope or Scope()).sql()
         rows = self.conn().execute(
-            "SELECT c.id, d.title, d.path, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
-            f" WHERE c.collection=? AND {where} ORDER BY c.id", (collection, *args)).fetchall()
-        return [(rid, f"{title} {file_name(path)}", crumb, text) for rid, title, path, crumb, text in rows]
+            "SELECT c.id, d.title, d.path, d.authors, c.breadcrumb, c.text FROM chunks c JOIN documents d"
+            f" ON d.doc_id = c.doc_id WHERE c.collection=? AND {where} ORDER BY c.id", (collection, *args)).fetchall()
+        return [(rid, document_words(title, path, authors), crumb, text)
+                for rid, title, path, authors, crumb, text in rows]
 
     def embedding_matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, float32 matrix) of the embedded current chunks of a collection (or those in ``scope``)."""
@@ -450,6 +450,17 @@ class HubStore(SharedReads):
 def _doc(d: dict) -> dict:
     d["authors"] = json.loads(d.get("authors") or "[]")
     return d
+
+
+def document_words(title: str, path: str, authors: str | list[str] | None) -> str:
+    """The words of a document that every chunk of it is indexed with: its title, its file name and its
+    authors' surnames. A paper's short name ("t5.pdf", "align.md") is often what users ask by, and a
+    full-text paper is as often named by its authors ("Smith et al.", "Lee and Park");
+    neither may appear in the body chunk that answers."""
+    names = json.loads(authors or "[]") if isinstance(authors, str) else authors
+    surnames = " ".join(n.split()[-1] for n in (names if isinstance(names, list) else [])
+                        if isinstance(n, str) and n.split())
+    return f"{title} {file_name(path)} {surnames}".rstrip()
 
 
 def file_name(path: str) -> str:

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from core.hub.pg.migrations import migrate
-from core.hub.store import _CHUNK_SELECT, EMBED_MODEL, ChunkRow, NewChunk, SharedReads, _chunk, file_name
+from core.hub.store import _CHUNK_SELECT, EMBED_MODEL, ChunkRow, NewChunk, SharedReads, _chunk, document_words
 from core.hub.versions import KEEP_VERSIONS, Scope
 
 WRITE_LOCK = 0x68756277  # pg_advisory_xact_lock key of the single writer ("hubw")
@@ -50,9 +50,9 @@ def _text(value: str | None) -> str | None:
     return value.replace("\x00", "") if isinstance(value, str) else value
 
 
-def lexical_text(title: str, path: str, breadcrumb: str, text: str) -> str:
+def lexical_text(title: str, path: str, breadcrumb: str, text: str, authors: list[str] | None = None) -> str:
     """What the full-text leg indexes for a chunk: the same fields as the SQLite store's BM25 index."""
-    return _text(f"{title} {file_name(path)} {breadcrumb} {text}") or ""
+    return _text(f"{document_words(title, path, authors)} {breadcrumb} {text}") or ""
 
 
 def as_array(value) -> np.ndarray:
@@ -181,7 +181,8 @@ class PgStore(SharedReads):
                        f" ON CONFLICT(doc_id) DO UPDATE SET {sets}, deleted_at = NULL", values)
             width = max(4, len(str(len(chunks))))
             rows = [(f"{doc_id}_{pos:0{width}d}", pos, json.dumps(ch.section_path), _text(ch.breadcrumb),
-                     ch.page, _text(ch.text), lexical_text(doc["title"], doc["path"], ch.breadcrumb, ch.text))
+                     ch.page, _text(ch.text),
+                     lexical_text(doc["title"], doc["path"], ch.breadcrumb, ch.text, doc.get("authors")))
                     for pos, ch in enumerate(chunks)]
             if rows:
                 ids = dict(db.execute(
@@ -268,9 +269,10 @@ class PgStore(SharedReads):
         """(rowid, title, breadcrumb, text) of every current chunk of a collection (or those in ``scope``)."""
         where, args = scope_sql(scope)
         rows = self.conn().execute(
-            "SELECT c.id, d.title, d.path, c.breadcrumb, c.text FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
-            f" WHERE c.collection=%s AND {where} ORDER BY c.id", (collection, *args)).fetchall()
-        return [(rid, f"{title} {file_name(path)}", crumb, text) for rid, title, path, crumb, text in rows]
+            "SELECT c.id, d.title, d.path, d.authors, c.breadcrumb, c.text FROM chunks c JOIN documents d"
+            f" ON d.doc_id = c.doc_id WHERE c.collection=%s AND {where} ORDER BY c.id", (collection, *args)).fetchall()
+        return [(rid, document_words(title, path, authors), crumb, text)
+                for rid, title, path, authors, crumb, text in rows]
 
     def embedding_matrix(self, collection: str, scope: Scope | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rowids, float32 matrix) of the embedded current chunks of a collection (or those in ``scope``);
