@@ -6,6 +6,9 @@ import pytest
 
 from core.config import Settings
 from core.state import CriticVerdict, Intent, RetrievedContext
+from tests.support.extras import needs
+
+pytestmark = [needs("train"), needs("smollm2")]  # TRL SFT/DPO on the SmolLM2 GGUF
 
 
 @pytest.mark.slow
