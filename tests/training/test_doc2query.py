@@ -1,0 +1,36 @@
+"""doc2query: which sentence gets which kind of question, and which LLM-written questions are kept."""
+
+from __future__ import annotations
+
+import json
+
+from training.data.doc2query import OUT_FILE, accept, answer_span
+from training.data.generate_scorer import llm_questions
+
+SENT = "On the Fen test set, KESTREL lowers the word error rate from 9.1% to 7.4% with sparse adapters."
+
+
+def test_the_asked_value_is_a_stated_number_or_another_name() -> None:
+    assert answer_span(SENT, "KESTREL") == ("number", "9.1")
+    assert answer_span("Figure 3 compares PLOVER with GPT-4 on Marsh.", "PLOVER") == ("name", "GPT-4")
+    assert answer_span("We release the code under an open licence.", "PLOVER") == ("", "")
+
+
+def test_a_question_is_kept_only_when_answerable_without_copying_or_giving_the_answer() -> None:
+    assert accept("What word error rate does KESTREL reach on Fen?", SENT, "7.4", "KESTREL") == ""
+    assert accept("Does KESTREL bring its error down to 7.4% on Fen?", SENT, "7.4", "KESTREL") == "gives answer"
+    assert accept("Why does KESTREL lower the word error rate from 9.1%?", SENT, "", "KESTREL") == "copies"
+    assert accept("How fast is KESTREL at inference?", SENT, "", "KESTREL") == "unanswerable"
+    assert accept("Which model?", SENT, "", "KESTREL") == "form"
+    assert accept("What does KESTREL do\nwith adapters?", SENT, "", "KESTREL") == "form"
+
+
+def test_kept_questions_come_from_training_papers_and_join_the_data(tmp_path) -> None:
+    rows = [json.loads(ln) for ln in OUT_FILE.read_text(encoding="utf-8").splitlines()]
+    assert rows and all(r["paper"].split(":")[0] in ("abstract", "corpus", "synthetic") for r in rows)
+    assert all(r["model"] and r["kind"] in ("number", "name", "reason", "function", "idea") for r in rows)
+    kept = llm_questions()
+    assert sum(map(len, kept.values())) == sum(not r["rejected"] for r in rows) > 0
+    mine = tmp_path / "q.jsonl"
+    mine.write_text(json.dumps({**rows[0], "rejected": "copies"}) + "\n", encoding="utf-8")
+    assert llm_questions(mine) == {}
