@@ -1,13 +1,17 @@
 """The learned sentence scorer: how well one candidate sentence (or table row) answers a question.
 
-A logistic model over declarative features of the pair — the question's key terms the sentence
+A small model over declarative features of the pair — the question's key terms the sentence
 holds (IDF-weighted over the pool, see :func:`core.brains.offline.evidence.weigh`), the named
 entities it mentions, whether it opens with the main one, whether the question asks for a number
-and the sentence has one, whether the question asks what something is and the sentence defines,
-its position, length and kind (a table row, a caption), whether it comes from the paper the
-question names — and, when the weights were trained with it (``uses_cosine``), the MiniLM cosine
-between question and sentence (:mod:`core.embeddings`, ONNX at run time). The shipped weights
-leave the cosine out: it added about a point of held-out top-1 and tripled full-text turn time. Its weights are learned by ``python -m training.scorer_train`` from
+and the sentence has one, whether a value the question lacks sits in the clause of an asked term
+(:func:`value_features`: a sentence that states the asked value against one that only sets it
+up), how much of the sentence merely echoes the question, whether the question asks what something
+is and the sentence defines, its position, length and kind (a table row, a caption), whether it
+comes from the paper the question names — and, when the weights were trained with it
+(``uses_cosine``), the MiniLM cosine between question and sentence (:mod:`core.embeddings`, ONNX at
+run time; the shipped weights leave it out: it tripled full-text turn time for about a point of
+held-out top-1). The model is logistic, optionally through one ReLU hidden layer (``hidden`` in
+the weights). Its weights are learned by ``python -m training.scorer_train`` from
 :mod:`training.data.generate_scorer` data (never evaluation text) and read from
 ``core/models/sentence_scorer.json``; none is set by hand.
 
