@@ -34,3 +34,16 @@ def test_kept_questions_come_from_training_papers_and_join_the_data(tmp_path) ->
     mine = tmp_path / "q.jsonl"
     mine.write_text(json.dumps({**rows[0], "rejected": "copies"}) + "\n", encoding="utf-8")
     assert llm_questions(mine) == {}
+
+
+def test_a_kept_row_sharing_a_four_word_run_with_an_evaluation_question_is_marked(tmp_path) -> None:
+    from training.data.doc2query import drop_overlapping
+
+    path = tmp_path / "q.jsonl"
+    rows = [{"question": "What word error rate does KESTREL reach?", "rejected": ""},
+            {"question": "Why does PLOVER route tokens?", "rejected": ""},
+            {"question": "What word error rate is low?", "rejected": "copies"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert drop_overlapping(["Which word error rate does KESTREL get?"], path) == 1
+    got = [json.loads(ln)["rejected"] for ln in path.read_text(encoding="utf-8").splitlines()]
+    assert got == ["overlaps an evaluation question", "", "copies"]

@@ -129,12 +129,33 @@ def plan(seed: int = DEFAULT_SEED, per_paper: int = 2) -> list[dict]:
     return out
 
 
+def drop_overlapping(questions: list[str], path: Path = OUT_FILE) -> int:
+    """Mark as rejected ("overlaps an evaluation question") every kept row sharing a 4-word run
+    with one of ``questions``: evaluation text is read only to keep the training data disjoint
+    from it, never to write a question. Returns how many rows it marked."""
+    taken = set().union(*(_runs(q, 4) for q in questions)) if questions else set()
+    rows = [json.loads(ln) for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    marked = 0
+    for r in rows:
+        if not r["rejected"] and _runs(r["question"], 4) & taken:
+            r["rejected"], marked = "overlaps an evaluation question", marked + 1
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return marked
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--url", default="http://127.0.0.1:8093")
     ap.add_argument("--limit", type=int, default=400, help="requests to make in this run (resumes after the last)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--drop-overlap", metavar="DIR", help="only mark rows sharing a 4-word run with any "
+                    "questions.jsonl under DIR (the evaluation sets) as rejected, then stop")
     args = ap.parse_args(argv)
+    if args.drop_overlap:
+        qs = [json.loads(ln)["question"] for p in sorted(Path(args.drop_overlap).rglob("questions.jsonl"))
+              for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        print(f"{drop_overlapping(qs)} rows overlap an evaluation question")
+        return
     done = {json.loads(ln)["request"] for ln in OUT_FILE.read_text(encoding="utf-8").splitlines()} if OUT_FILE.exists() else set()
     todo = [(k, r) for k, r in enumerate(plan(args.seed)) if k not in done][: args.limit]
     counts: dict[str, int] = {}
