@@ -125,28 +125,34 @@ def fit_pointwise(train: list[tuple], c: float = 1.0, llm_weight: float = 1.0) -
     return {"weights": clf.coef_[0], "bias": float(clf.intercept_[0]), "mean": mean, "scale": scale}
 
 
-def fit_mlp(train: list[tuple], llm_weight: float = 1.0, hidden: int = 8, seed: int = 0) -> dict:
-    """A one-hidden-layer ReLU network on the standardized features (negatives subsampled per
-    group to balance the classes; LLM-written groups repeated ``llm_weight`` times, rounded)."""
+def fit_mlp(train: list[tuple], llm_weight: float = 1.0, hidden: int = 8, seed: int = 0, bag: int = 5) -> dict:
+    """One-hidden-layer ReLU networks on the standardized features (negatives subsampled per group to
+    balance the classes; LLM-written groups repeated ``llm_weight`` times, rounded), ``bag`` of them
+    with seeds ``seed``.. averaged: the mean of their log-odds is itself one network with all their
+    hidden units, so the brain runs it as one (and one seed's luck does not pick the model)."""
     from sklearn.neural_network import MLPClassifier
 
     x = np.vstack([m[0] for m in train])
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
-    rng = np.random.default_rng(seed)
-    xs, ys = [], []
-    for m in train:
-        reps = max(1, round(llm_weight)) if m[2] == "llm" else 1
-        for _ in range(reps):
-            pos = np.where(m[1] == 1)[0]
-            neg = rng.permutation(np.where(m[1] == 0)[0])[:4]
-            idx = np.concatenate([pos, pos, pos, pos, neg])
-            xs.append((m[0][idx] - mean) / scale)
-            ys.append(m[1][idx])
-    clf = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=1e-3, max_iter=800, random_state=seed)
-    clf.fit(np.vstack(xs), np.concatenate(ys))
-    return {"weights": clf.coefs_[1][:, 0], "bias": float(clf.intercepts_[1][0]), "mean": mean, "scale": scale,
-            "hidden": {"weights": clf.coefs_[0].T, "bias": clf.intercepts_[0]}}
+    hw, hb, ow, ob = [], [], [], []
+    for k in range(seed, seed + bag):
+        rng = np.random.default_rng(k)
+        xs, ys = [], []
+        for m in train:
+            for _ in range(max(1, round(llm_weight)) if m[2] == "llm" else 1):
+                pos = np.where(m[1] == 1)[0]
+                idx = np.concatenate([pos, pos, pos, pos, rng.permutation(np.where(m[1] == 0)[0])[:4]])
+                xs.append((m[0][idx] - mean) / scale)
+                ys.append(m[1][idx])
+        clf = MLPClassifier(hidden_layer_sizes=(hidden,), alpha=1e-3, max_iter=800, random_state=k)
+        clf.fit(np.vstack(xs), np.concatenate(ys))
+        hw.append(clf.coefs_[0].T)
+        hb.append(clf.intercepts_[0])
+        ow.append(clf.coefs_[1][:, 0] / bag)
+        ob.append(float(clf.intercepts_[1][0]) / bag)
+    return {"weights": np.concatenate(ow), "bias": sum(ob), "mean": mean, "scale": scale,
+            "hidden": {"weights": np.vstack(hw), "bias": np.concatenate(hb)}}
 
 
 def fit_pairwise(train: list[tuple], c: float = 1.0, llm_weight: float = 1.0) -> dict:
@@ -214,19 +220,19 @@ def _rounded(v) -> list:
     return np.round(np.asarray(v, dtype=np.float64), 6).tolist()
 
 
-def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_weight: float = 1.0) -> dict:
+def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_weight: float = 1.0, seed: int = 0) -> dict:
     if not TRAIN_FILE.exists() or not HELDOUT_FILE.exists():
         generate()
     t0 = time.time()
     train, held = matrices(load(TRAIN_FILE), cosine=cosine), matrices(load(HELDOUT_FILE), cosine=cosine)
     fitter = {"pointwise": fit_pointwise, "pairwise": fit_pairwise, "listwise": fit_listwise, "mlp": fit_mlp}[objective]
-    fit = fitter(train, llm_weight=llm_weight)
+    fit = fitter(train, llm_weight=llm_weight, **({"seed": seed} if objective == "mlp" else {}))
     cov = scorer.FEATURES.index("coverage"), scorer.FEATURES.index("position")
     scorers = {"learned": lambda g: logit(fit, g[0]), "coverage_only": lambda g: g[0][:, cov[0]] + 1e-3 * g[0][:, cov[1]],
                "hand_rules": lambda g: g[3]}
     report = {name: {src or "all": ranking(held, f, src) for src in (None, "structural", "llm")} for name, f in scorers.items()}
     report.update(train_groups=len(train), train_llm_groups=sum(m[2] == "llm" for m in train),
-                  objective=objective, llm_weight=llm_weight, seconds=round(time.time() - t0, 1))
+                  objective=objective, llm_weight=llm_weight, seed=seed, seconds=round(time.time() - t0, 1))
     print(json.dumps(report, indent=1))
     if write:
         data = {
@@ -234,7 +240,7 @@ def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_
             "mean": _rounded(fit["mean"]), "scale": _rounded(fit["scale"]), "uses_cosine": cosine, "objective": objective,
             "trained_on": {"generator": "training.data.generate_scorer", "seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "train_groups": len(train),
-                           "train_llm_groups": report["train_llm_groups"], "llm_weight": llm_weight,
+                           "train_llm_groups": report["train_llm_groups"], "llm_weight": llm_weight, "fit_seed": seed,
                            "heldout_groups": len(held)},
             "heldout": report["learned"]["all"], "heldout_by_source": report["learned"],
             "heldout_references": {"coverage_only": report["coverage_only"], "hand_rules": report["hand_rules"]},
@@ -254,8 +260,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="a one-hidden-layer network (default: best answer-first gold on the abstract dev set), "
                          "listwise ranking (best held-out top-1), pointwise logistic, or pairwise ranking")
     ap.add_argument("--llm-weight", type=float, default=1.0, help="weight of the LLM-written training groups")
+    ap.add_argument("--seed", type=int, default=0, help="the first of the networks' initialisation and sampling seeds")
     args = ap.parse_args(argv)
-    run(cosine=not args.no_cosine, write=not args.dry_run, objective=args.objective, llm_weight=args.llm_weight)
+    run(cosine=not args.no_cosine, write=not args.dry_run, objective=args.objective, llm_weight=args.llm_weight, seed=args.seed)
 
 
 if __name__ == "__main__":

@@ -42,8 +42,9 @@ def test_a_kept_row_sharing_a_four_word_run_with_an_evaluation_question_is_marke
     path = tmp_path / "q.jsonl"
     rows = [{"question": "What word error rate does KESTREL reach?", "rejected": ""},
             {"question": "Why does PLOVER route tokens?", "rejected": ""},
+            {"question": "Does PLOVER beat Gemini-1.5-pro?", "rejected": ""},
             {"question": "What word error rate is low?", "rejected": "copies"}]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    assert drop_overlapping(["Which word error rate does KESTREL get?"], path) == 1
+    assert drop_overlapping(["Which word error rate does KESTREL get?", "Is Gemini 1.5 Pro better?"], path) == 2
     got = [json.loads(ln)["rejected"] for ln in path.read_text(encoding="utf-8").splitlines()]
-    assert got == ["overlaps an evaluation question", "", "copies"]
+    assert got == ["overlaps an evaluation question", "", "overlaps an evaluation question", "copies"]

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from core.brains.offline.text import content_terms, words
 
-OUT_FILE = Path(__file__).resolve().parent / "scorer_llm_questions.jsonl"
+OUT_FILE = Path(__file__).resolve().parent / "doc2query_scorer.jsonl"
 DEFAULT_SEED = 31
 MODEL = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 _NUMBER = re.compile(r"(?<![\w.-])(?<!Figure )(?<!Fig\. )(?<!Table )(?<!Section )(\d+(?:[.,]\d+)*)(?![\w-])")
@@ -133,11 +133,15 @@ def drop_overlapping(questions: list[str], path: Path = OUT_FILE) -> int:
     """Mark as rejected ("overlaps an evaluation question") every kept row sharing a 4-word run
     with one of ``questions``: evaluation text is read only to keep the training data disjoint
     from it, never to write a question. Returns how many rows it marked."""
-    taken = set().union(*(_runs(q, 4) for q in questions)) if questions else set()
+    def runs(text: str) -> set[tuple[str, ...]]:  # letters and digits only: "Gemini-1.5" is "gemini 1 5"
+        ws = re.findall(r"[a-z0-9]+", text.lower())
+        return {tuple(ws[i:i + 4]) for i in range(len(ws) - 3)}
+
+    taken = set().union(*(runs(q) for q in questions)) if questions else set()
     rows = [json.loads(ln) for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
     marked = 0
     for r in rows:
-        if not r["rejected"] and _runs(r["question"], 4) & taken:
+        if not r["rejected"] and runs(r["question"]) & taken:
             r["rejected"], marked = "overlaps an evaluation question", marked + 1
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     return marked

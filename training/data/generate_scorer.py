@@ -12,7 +12,7 @@ short name or not. Negatives per group: the other sentences of the same paper (t
 and the sentences of other papers that share most of the question's words (they share its wording).
 
 Researcher-style questions written by a small instruct model (:mod:`training.data.doc2query`, kept
-in ``scorer_llm_questions.jsonl``) join as further groups on the same sentences, with the same
+in ``doc2query_scorer.jsonl``) join as further groups on the same sentences, with the same
 negatives; each group says its ``source`` ("structural" or "llm").
 
 Groups are split by paper (one paper in five is held out), so held-out accuracy is on unseen
