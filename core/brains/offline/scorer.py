@@ -182,14 +182,25 @@ def _captions_asked(text: str, question: str) -> bool:
                 and (_CAPTION.match(text) or text.startswith("In ")))
 
 
+def _arrays(m: dict) -> tuple:
+    """The weights as numpy arrays, built once per weights dict (kept in it under ``_np``)."""
+    if "_np" not in m:
+        h = m.get("hidden")
+        m["_np"] = (np.asarray(m["mean"], dtype=np.float64), np.asarray(m["scale"], dtype=np.float64),
+                    np.asarray(m["weights"], dtype=np.float64),
+                    (np.asarray(h["weights"], dtype=np.float64), np.asarray(h["bias"], dtype=np.float64)) if h else None)
+    return m["_np"]
+
+
 def probability(x: list[float]) -> float:
     """The model's probability for feature vector ``x``: logistic over the standardized features,
     through one ReLU hidden layer when the weights have one (``hidden``)."""
     m = model()
-    z = [(v - mu) / sc for v, mu, sc in zip(x, m["mean"], m["scale"])]
-    if "hidden" in m:
-        z = [max(0.0, b + sum(w * v for w, v in zip(row, z))) for row, b in zip(m["hidden"]["weights"], m["hidden"]["bias"])]
-    out = m["bias"] + sum(w * v for w, v in zip(m["weights"], z))
+    mean, scale, weights, hidden = _arrays(m)
+    z = (np.asarray(x, dtype=np.float64) - mean) / scale
+    if hidden is not None:
+        z = np.maximum(0.0, hidden[0] @ z + hidden[1])
+    out = float(m["bias"] + weights @ z)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, out))))
 
 
