@@ -98,7 +98,7 @@ def ranking(groups: list[tuple], score, source: str | None = None) -> dict:
     for g in groups:
         if source and g[2] != source:
             continue
-        x, y = g[0], g[1]
+        y = g[1]
         s = score(g)
         order = np.argsort(-s, kind="stable")
         rank = int(np.where(y[order] == 1)[0][0]) + 1

@@ -147,7 +147,7 @@ def test_the_brain_computes_the_probability_the_training_fitted() -> None:
         as_json = json.loads(json.dumps({k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in fit.items()},
                                         default=lambda o: o.tolist()))
         saved = scorer.model
-        scorer.model = lambda: as_json  # the JSON the training would write
+        scorer.model = lambda saved_json=as_json: saved_json  # the JSON the training would write
         try:
             got = scorer.probability(list(x))
         finally:

@@ -95,7 +95,7 @@ def question_for(sentence: str, title: str, rng: random.Random) -> str:
     topic = " ".join(words)
     who = name or "the paper"
     if _NUM.search(sentence) and rng.random() < 0.7:
-        frames = [f"How much {topic} does {who} report?", f"What number does {who} give for {topic}?",
+        frames = [f"How much does {who} report for {topic}?", f"What number does {who} give for {topic}?",
                   f"Which change in {topic} does {who} report?", f"What value of {topic} is used{of}?"]
     elif _PROPOSE.match(sentence):
         frames = [f"What does {who} propose for {topic}?", f"What is new in {who} about {topic}?"]
