@@ -160,13 +160,13 @@ def main(argv: list[str] | None = None) -> None:
               for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip()]
         print(f"{drop_overlapping(qs)} rows overlap an evaluation question")
         return
+    from training.data.scorer_questions import short_name
+
     done = {json.loads(ln)["request"] for ln in OUT_FILE.read_text(encoding="utf-8").splitlines()} if OUT_FILE.exists() else set()
     todo = [(k, r) for k, r in enumerate(plan(args.seed)) if k not in done][: args.limit]
     counts: dict[str, int] = {}
     with OUT_FILE.open("a", encoding="utf-8") as out:
         for k, r in todo:
-            from training.data.scorer_questions import short_name
-
             user = (f"Paper: {r['title']}\nSentence: {r['sentence']}\n"
                     + ASKS[r["kind"]].format(opening=r["opening"], answer=r["answer"]))
             t0 = time.time()
