@@ -48,3 +48,20 @@ def test_a_kept_row_sharing_a_four_word_run_with_an_evaluation_question_is_marke
     assert drop_overlapping(["Which word error rate does KESTREL get?", "Is Gemini 1.5 Pro better?"], path) == 2
     got = [json.loads(ln)["rejected"] for ln in path.read_text(encoding="utf-8").splitlines()]
     assert got == ["overlaps an evaluation question", "", "overlaps an evaluation question", "copies"]
+
+
+def test_no_server_is_one_line_and_a_nonzero_exit_with_the_file_untouched() -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    before = OUT_FILE.read_bytes()  # 219 planned requests are still unasked, so the run tries one
+    out = subprocess.run([sys.executable, "-m", "training.data.doc2query", "--url", f"http://127.0.0.1:{port}",
+                          "--limit", "1"], capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    assert out.stderr.strip().count("\n") == 0 and "doc2query: no question from" in out.stderr
+    assert "Traceback" not in out.stderr
+    assert OUT_FILE.read_bytes() == before

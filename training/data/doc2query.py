@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> None:
                     "questions.jsonl under DIR (the evaluation sets) as rejected, then stop")
     args = ap.parse_args(argv)
     if args.drop_overlap:
+        if not Path(args.drop_overlap).is_dir():
+            raise SystemExit(f"doc2query: no such folder: {args.drop_overlap}")
         qs = [json.loads(ln)["question"] for p in sorted(Path(args.drop_overlap).rglob("questions.jsonl"))
               for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip()]
         print(f"{drop_overlapping(qs)} rows overlap an evaluation question")
@@ -170,7 +172,11 @@ def main(argv: list[str] | None = None) -> None:
             user = (f"Paper: {r['title']}\nSentence: {r['sentence']}\n"
                     + ASKS[r["kind"]].format(opening=r["opening"], answer=r["answer"]))
             t0 = time.time()
-            q = ask(args.url, user, seed=args.seed * 1000 + k)
+            try:
+                q = ask(args.url, user, seed=args.seed * 1000 + k)
+            except (OSError, ValueError, KeyError, IndexError) as exc:  # rows written so far stay; a rerun resumes
+                raise SystemExit(f"doc2query: no question from {args.url} ({type(exc).__name__}: {exc}); "
+                                 f"{sum(counts.values())} asked this run, kept in {OUT_FILE.name}") from None
             why = accept(q, r["sentence"], r["answer"], short_name(r["title"]))
             counts[why or "accepted"] = counts.get(why or "accepted", 0) + 1
             out.write(json.dumps({"request": k, **r, "question": q, "rejected": why, "model": MODEL,
