@@ -98,3 +98,58 @@ def test_a_missing_weights_file_is_said_once_and_ranking_falls_back_to_coverage(
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert out.stdout.strip() == "False"
     assert out.stderr.count("sentence scorer weights unavailable") == 1
+
+
+def test_a_stated_value_is_a_number_that_is_no_figure_index_nor_part_of_a_name() -> None:
+    got = scorer.stated_values("As Table 3 shows, GPT-4 and KESTREL cut the error from 9.1% to 7.4% with 2,048 tokens.")
+    assert [v for _, v in got] == ["9.1%", "7.4%", "2,048"]
+
+
+def test_value_features_tell_a_stated_answer_from_a_set_up_sentence() -> None:
+    q = "How much does KESTREL reduce the word error rate?"
+    terms = set(profile(q).key_terms)
+    near, new = scorer.value_features("KESTREL lowers the word error rate from 9.1% to 7.4%.", q, terms)
+    assert new == 1.0 and near > 0
+    # names the measure, states no value: the typical full-text miss
+    assert scorer.value_features("We report the word error rate of KESTREL in Table 3.", q, terms) == (0.0, 0.0)
+    # a value, but in a clause about something else
+    assert scorer.value_features("Training takes 6 hours, and the word error rate drops.", q, terms) == (0.0, 1.0)
+    # a value the question already gives is not an answer to it
+    assert scorer.value_features("The rate of 9.1% was reported before.", "Why did the 9.1% rate fall?", {"rate"}) == (0.0, 0.0)
+    # nearer is higher
+    far, _ = scorer.value_features("The word error rate that KESTREL reaches on the Marsh test set is 7.4%.", q, terms)
+    assert 0 < far < near
+
+
+def test_the_sentence_stating_the_asked_value_outranks_the_one_that_sets_it_up() -> None:
+    ctx = RetrievedContext(
+        chunk_id="kestrel#3", source="/papers/kestrel.md", title="KESTREL: Sparse Adapters for Speech",
+        content="We report the word error rate of KESTREL and the dense baseline on Marsh in Table 3. "
+                "We study how the word error rate of KESTREL on Marsh changes with the adapter rank. "
+                "With rank 8, KESTREL reaches a word error rate of 7.4% on Marsh.")
+    prof = profile("What word error rate does KESTREL reach on Marsh?")
+    pool = sorted(sentence_pool([ctx], prof, only_relevant=False), key=lambda s: -relevance(s, prof))
+    assert pool[0].text.startswith("With rank 8, KESTREL reaches")
+
+
+def test_the_brain_computes_the_probability_the_training_fitted() -> None:
+    """The run-time formula (with and without a hidden layer) is the training's, on the same numbers."""
+    import numpy as np
+
+    from training.scorer_train import logit
+
+    n = len(scorer.FEATURES)
+    rng = np.random.default_rng(3)
+    x = rng.random(n)
+    linear = {"weights": rng.normal(size=n), "bias": 0.3, "mean": rng.random(n), "scale": rng.random(n) + 0.5}
+    hidden = {**linear, "weights": rng.normal(size=4), "hidden": {"weights": rng.normal(size=(4, n)), "bias": rng.normal(size=4)}}
+    for fit in (linear, hidden):
+        as_json = json.loads(json.dumps({k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in fit.items()},
+                                        default=lambda o: o.tolist()))
+        saved = scorer.model
+        scorer.model = lambda saved_json=as_json: saved_json  # the JSON the training would write
+        try:
+            got = scorer.probability(list(x))
+        finally:
+            scorer.model = saved
+        assert abs(got - 1 / (1 + np.exp(-logit(fit, x[None, :])[0]))) < 1e-9

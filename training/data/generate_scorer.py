@@ -11,6 +11,10 @@ plain prose), some of its content words, a few of them swapped for a paraphrase,
 short name or not. Negatives per group: the other sentences of the same paper (they share its name)
 and the sentences of other papers that share most of the question's words (they share its wording).
 
+Researcher-style questions written by a small instruct model (:mod:`training.data.doc2query`, kept
+in ``doc2query_scorer.jsonl``) join as further groups on the same sentences, with the same
+negatives; each group says its ``source`` ("structural" or "llm").
+
 Groups are split by paper (one paper in five is held out), so held-out accuracy is on unseen
 papers. ``python -m training.data.generate_scorer`` regenerates both files; the same seed gives the
 same bytes.
@@ -67,8 +71,22 @@ def _heldout(pid: str) -> bool:
     return int(hashlib.sha1(pid.encode()).hexdigest(), 16) % 5 == 0
 
 
+def llm_questions(path: Path | None = None) -> dict[str, list[tuple[int, str, str]]]:
+    """Accepted doc2query questions by paper id: (sentence index, question, sentence)."""
+    from training.data.doc2query import OUT_FILE
+
+    path = path or OUT_FILE
+    out: dict[str, list[tuple[int, str, str]]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            if not r["rejected"]:
+                out.setdefault(r["paper"], []).append((r["index"], r["question"], r["sentence"]))
+    return out
+
+
 def build(seed: int = DEFAULT_SEED, n_synthetic: int = SYNTHETIC_PAPERS, per_paper: int = 6,
-          lexical_negatives: int = 3) -> tuple[list[dict], list[dict]]:
+          lexical_negatives: int = 3, llm: bool = True) -> tuple[list[dict], list[dict]]:
     """Train and held-out groups: {question, paper, title, candidates: [{text, chunk, own, label}]}.
 
     Candidates come in chunks of :data:`CHUNK` consecutive sentences, as retrieval returns them: the
@@ -79,13 +97,17 @@ def build(seed: int = DEFAULT_SEED, n_synthetic: int = SYNTHETIC_PAPERS, per_pap
     docs = papers(seed, n_synthetic)
     index = [(pid, pos, set(content_terms(s))) for pid, _, sents in docs for pos, s in enumerate(sents)]
     by_id = {pid: sents for pid, _, sents in docs}
+    written = llm_questions() if llm else {}
     train, held = [], []
     for pid, title, sents in docs:
-        anchors = [(a, question_for(sents[a], title, rng)) for a in rng.sample(range(len(sents)), min(per_paper, len(sents)))]
+        anchors = [(a, question_for(sents[a], title, rng), "structural")
+                   for a in rng.sample(range(len(sents)), min(per_paper, len(sents)))]
         intro = introduction(title, sents)
         if intro is not None:  # "what is X?": the sentence that first names X introduces it
-            anchors.append((intro, overview_question(short_name(title), rng)))
-        for a, q in anchors:
+            anchors.append((intro, overview_question(short_name(title), rng), "structural"))
+        where = {s: i for i, s in enumerate(sents)}  # by text: sentences added later may shift indexes
+        anchors += [(where[s], q, "llm") for _, q, s in written.get(pid, []) if s in where]
+        for a, q, source in anchors:
             if not q:
                 continue
             qterms = set(content_terms(q))
@@ -97,7 +119,7 @@ def build(seed: int = DEFAULT_SEED, n_synthetic: int = SYNTHETIC_PAPERS, per_pap
                 start = i - i % CHUNK
                 cands += [{"text": s, "chunk": f"{p}#{i // CHUNK}", "own": False, "label": 0}
                           for s in by_id[p][start:start + CHUNK] if not any(c["text"] == s for c in cands)]
-            group = {"question": q, "paper": pid, "title": title, "candidates": cands}
+            group = {"question": q, "paper": pid, "title": title, "source": source, "candidates": cands}
             (held if _heldout(pid) else train).append(group)
     return train, held
 

@@ -95,7 +95,7 @@ def question_for(sentence: str, title: str, rng: random.Random) -> str:
     topic = " ".join(words)
     who = name or "the paper"
     if _NUM.search(sentence) and rng.random() < 0.7:
-        frames = [f"How much {topic} does {who} report?", f"What number does {who} give for {topic}?",
+        frames = [f"How much does {who} report for {topic}?", f"What number does {who} give for {topic}?",
                   f"Which change in {topic} does {who} report?", f"What value of {topic} is used{of}?"]
     elif _PROPOSE.match(sentence):
         frames = [f"What does {who} propose for {topic}?", f"What is new in {who} about {topic}?"]
@@ -160,5 +160,13 @@ def synthetic_papers(seed: int, n: int) -> list[tuple[str, str, list[str]]]:
         rest = sents[1:]  # the definition opens the paper, as an introduction does; the rest in any order
         rng.shuffle(rest)
         sents = sents[:1] + rest
+        # Set-up sentences: they name the measure, the data and the method of a result but state no
+        # value (the text around a table or a results paragraph), the hardest negatives for a
+        # "how much / what value" question. A separate seeded stream leaves the rest of the paper as it was.
+        side = random.Random(seed * 104729 + k)
+        for text in (f"We report the {metric} of {m} and {base} on {ds[0]} and {ds[1]} in Table {side.randint(1, 5)}.",
+                     f"We study how the {metric} of {m} on {ds[1]} changes with the {s1}.",
+                     f"To measure {metric}, we follow the standard protocol of {ds[side.randint(0, 2)]}."):
+            sents.insert(side.randint(1, len(sents)), text)
         out.append((f"{k:03d}-{m.lower()}", title, sents))
     return out
