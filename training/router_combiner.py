@@ -23,6 +23,7 @@ from typing import Any
 from core.prompts.local_router import turns_from_chat
 from training.data.generate_router import HELDOUT_FILE, read_jsonl
 
+DEFAULT_LANG = "both"
 DEFAULT_C = 0.3  # L2 strength; chosen among 0.1/0.3/1/3 on the abstract dev set with the held-out fit
 
 
@@ -45,22 +46,28 @@ def combiner_rows(router: Any, rows: list[dict]) -> tuple[list[list[float]], lis
     return feats, gold, current
 
 
-def fit_combiner(router: Any, data: str | Path = HELDOUT_FILE, *, c: float = DEFAULT_C, folds: int = 5) -> dict:
-    """Fit on ``data``; return the weights and the cross-validated accuracy against the current decision."""
+def fit_combiner(router: Any, data: str | Path = HELDOUT_FILE, *, c: float = DEFAULT_C, folds: int = 5,
+                 languages: tuple[str, ...] = ("en", "zh")) -> dict:
+    """Fit on the rows of ``data`` in ``languages``; return the weights and the cross-validated accuracy
+    against the current decision on those rows (the combiner then decides only those languages)."""
     import numpy as np
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import cross_val_predict
 
     from core.models.router_combiner import Combiner
 
-    rows = read_jsonl(data)
+    from core.models.router_combiner import question_lang
+
+    rows = [r for r in read_jsonl(data) if question_lang(r["question"]) in languages]
+    if not rows:
+        raise ValueError(f"{data}: no rows in {', '.join(languages)}")
     feats, gold, current = combiner_rows(router, rows)
     x, y = np.array(feats, dtype=float), np.array(gold)
     clf = LogisticRegression(C=c, max_iter=5000)
     cv_pred = cross_val_predict(clf, x, y, cv=folds)
     clf.fit(x, y)
     combiner = Combiner.from_dict({"classes": [str(k) for k in clf.classes_], "coef": clf.coef_.tolist(),
-                                   "intercept": clf.intercept_.tolist()})
+                                   "intercept": clf.intercept_.tolist(), "languages": list(languages)})
     n = len(rows)
     return {"data": str(data), "n": n, "C": c, "folds": folds,
             "cv_accuracy": round(float(np.mean(cv_pred == y)), 4),
@@ -84,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=None, help="adapter folder (default: the shipped router)")
     parser.add_argument("--data", default=str(HELDOUT_FILE), help="labelled JSONL (the held-out split)")
     parser.add_argument("--c", type=float, default=DEFAULT_C, help="inverse L2 strength")
+    parser.add_argument("--lang", choices=("en", "zh", "both"), default=DEFAULT_LANG,
+                        help="fit on (and decide) these questions only; the others keep the threshold fallback")
     parser.add_argument("--write", action="store_true", help="store the weights in the adapter")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -94,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     if not Path(args.data).is_file():
         print(f"error: no such data file: {args.data}", file=sys.stderr)
         return 2
-    result = fit_combiner(load_router_dir(model_dir), args.data, c=args.c)
+    languages = ("en", "zh") if args.lang == "both" else (args.lang,)
+    result = fit_combiner(load_router_dir(model_dir), args.data, c=args.c, languages=languages)
     if args.write:
         write_combiner(model_dir, result)
     summary = {k: v for k, v in result.items() if k != "combiner"}

@@ -83,7 +83,7 @@ class LoRARouter:
         from core.brains.routing import combine
 
         model = self.model_sync(question, history)
-        if self.combiner is None:
+        if self.combiner is None or not self.combiner.decides(question):
             return combine(model, question, history,
                            fallback=lambda: rule_decision(question, history), threshold=self.threshold)
         rules = rule_decision(question, history)

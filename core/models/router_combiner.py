@@ -28,6 +28,11 @@ RULE_FLOOR = 1e-3  # a rule probability of 0 means "no cue fired", not impossibi
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
+def question_lang(question: str) -> str:
+    """``zh`` when the question has CJK characters, else ``en``."""
+    return "zh" if _CJK.search(question) else "en"
+
+
 def content_labels(labels: list[str]) -> list[str]:
     return [label for label in labels if label != FOLLOW_UP]
 
@@ -53,17 +58,23 @@ class Combiner:
     classes: list[str]
     coef: list[list[float]]
     intercept: list[float]
+    languages: tuple[str, ...] = ("en", "zh")  # the questions it was fitted on, and so decides
 
     @classmethod
     def from_dict(cls, data: dict) -> Combiner:
         classes, coef, intercept = list(data["classes"]), data["coef"], data["intercept"]
         if len(coef) != len(classes) or len(intercept) != len(classes) or len({len(r) for r in coef}) != 1:
             raise ValueError("combiner: coef, intercept and classes disagree in shape")
-        return cls(classes, [list(map(float, r)) for r in coef], list(map(float, intercept)))
+        languages = tuple(data.get("languages") or ("en", "zh"))
+        return cls(classes, [list(map(float, r)) for r in coef], list(map(float, intercept)), languages)
 
     def to_dict(self) -> dict:
         return {"classes": self.classes, "coef": [[round(v, 6) for v in r] for r in self.coef],
-                "intercept": [round(v, 6) for v in self.intercept]}
+                "intercept": [round(v, 6) for v in self.intercept], "languages": list(self.languages)}
+
+    def decides(self, question: str) -> bool:
+        """Whether ``question`` is in a language this combiner was fitted on."""
+        return question_lang(question) in self.languages
 
     def scores(self, feats: list[float], labels: list[str]) -> dict[str, float]:
         """Probabilities per label (labels the fit never saw get 0)."""
