@@ -422,7 +422,7 @@ TEMPLATES: Templates = {
             "{a} succeeds an earlier {org} model; what {metric} was reported for the first version on {ds}?",
             "{a} mentions several alternatives to {comp}; one of them, {b}, swaps it for something else. What {metric} does {b} keep on {ds}?",
             "First find which {prop} {b} used, then tell me whether {a} kept it.",
-            "On {ds}, the teacher of {a} got which {metric}?",
+            "What {metric} did the teacher of {a} get on {ds}?",
             "What did {b} find about {aspect}, and how did that shape {a}?",
             "How did the findings of {b} influence the design of {a}?",
             "Which dataset was the model that inspired {a} trained on?",
@@ -434,7 +434,7 @@ TEMPLATES: Templates = {
             "What {prop} did the predecessor of {a} use?",
             "Which {org} model did {a} start from, and how many {count} was that model trained on?",
             "{a_rel_b}; who proposed {b}, and in which year?",
-            "{a} and one more indexed paper both rely on {comp}; which {metric} is reported by the second one on {ds}?",
+            "{a} and one more indexed paper both rely on {comp}; what {metric} does the second one report on {ds}?",
             "What technique from {b} made {a} possible, and how did it help {goal}?",
             "{a} uses {b} as its backbone; what {metric} does that backbone reach on {ds} by itself?",
             "The teacher used to distill {a} — what is its {prop}?",
@@ -902,16 +902,3 @@ ADJECTIVES = {"en": (["efficient", "accurate", "robust", "data-hungry", "expensi
               "zh": (["更快", "更省显存", "参数更少", "更准确", "训练更便宜", "更稳定"], ["更省数据", "延迟更低"])}
 HARDWARE = (["a single 8-GPU machine", "TPU v3 pods", "one A100", "a CPU cluster"], ["four V100s"])
 SETTINGS = (["semi-supervised", "zero-shot", "few-shot", "low-resource", "100-hour", "linear-probe"], ["streaming", "cross-lingual"])
-
-
-def _with_forms(templates: Templates) -> Templates:
-    """Add the label-defining training forms of ``router_forms`` (training split only)."""
-    from training.data.router_forms import FORMS
-
-    for (label, lang), forms in FORMS.items():
-        train, held = templates[label][lang]
-        templates[label][lang] = (train + [f for f in forms if f not in train], held)
-    return templates
-
-
-TEMPLATES = _with_forms(TEMPLATES)
