@@ -43,6 +43,9 @@ def test_weights_round_trip_and_score_like_scikit_learn():
     for row, want in zip(x[:20], expected):
         got = combiner.scores(list(row), LABELS)
         assert [got[c] for c in clf.classes_] == pytest.approx(list(want), abs=2e-4)
+    assert combiner.languages == ("en", "zh") and combiner.decides("什么是 Zephyrine？")
+    english_only = Combiner.from_dict({**combiner.to_dict(), "languages": ["en"]})
+    assert english_only.decides("What is Zephyrine?") and not english_only.decides("什么是 Zephyrine？")
     with pytest.raises(ValueError, match="features"):
         combiner.scores([0.0] * 3, LABELS)
     with pytest.raises(ValueError, match="shape"):
@@ -90,6 +93,9 @@ def test_a_fitted_combiner_decides_and_the_conversation_signals_still_apply(fitt
     assert router.classify_sync("And its memory?", []).type != "follow_up"  # a first turn continues nothing
     after = router.classify_sync("Who proposed that?", [Turn(question="What is Zephyrine?", answer="A model [1].")])
     assert after.type == "follow_up"
+    router.combiner = type(router.combiner).from_dict({**router.combiner.to_dict(), "languages": ["en"]})
+    zh = router.classify_sync("对比 Zephyrine 和 Quillfeather 的显存占用", [])
+    assert "+rules" not in zh.router and zh.type == "comparative"  # not fitted on Chinese: the threshold path
 
 
 @pytest.mark.slow
