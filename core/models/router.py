@@ -7,7 +7,9 @@ head over mean-pooled tokens, see ``core.models.minilm_classifier``) and ``label
 logits. Loading imports torch/peft lazily and may run in a worker thread; ``classify`` runs the
 forward pass in a thread so the event loop never blocks.
 
-``classify`` is the model combined with cheap conversation signals and a confidence fallback to the
+``classify`` is, when the adapter carries a fitted ``combiner`` (``core.models.router_combiner``), a learned
+decision over the model's and the rule router's distributions followed by the conversation signals;
+otherwise the model combined with cheap conversation signals and a confidence fallback to the
 rule router (``core.brains.routing.combine``; the threshold is calibrated on the held-out split and
 stored in the adapter's ``label_map.json`` as ``fallback_threshold``, next to the softmax
 ``temperature`` fitted on the same split); ``model_sync`` is the model alone. The decision's ``router`` field says which path decided: ``lora:minilm``, ``lora:minilm+cue``
@@ -25,6 +27,7 @@ from typing import Any
 
 from core.types import RouteDecision, Turn
 from core.models.manager import SHIPPED_ROUTER, LocalModelManager, ModelNotAvailable
+from core.models.router_combiner import Combiner, features
 from core.prompts.local_router import format_router_input
 from core.types import INTENT_TYPES
 
@@ -35,6 +38,7 @@ class LoRARouter:
     """Classify intent with a loaded sequence classifier; thread-safe, CPU by default."""
 
     runtime = "torch"
+    combiner: Combiner | None = None  # the learned decision over adapter + rules, when the adapter has one
 
     def __init__(self, model: Any, tokenizer: Any, labels: list[str], *, name: str = "lora:minilm",
                  max_length: int = 128, extra_chars: str = "", threshold: float | None = None,
@@ -73,11 +77,21 @@ class LoRARouter:
                              router=self.name, scores=scores)
 
     def classify_sync(self, question: str, history: list[Turn]) -> RouteDecision:
-        """The model combined with conversation signals; the rule router below the confidence threshold."""
+        """The final route: with a fitted ``combiner``, its decision over the model and the rule router, then
+        the conversation signals; without one, the model with the signals and the rule router below the
+        confidence threshold."""
         from core.brains.routing import combine
 
-        return combine(self.model_sync(question, history), question, history,
-                       fallback=lambda: rule_decision(question, history), threshold=self.threshold)
+        model = self.model_sync(question, history)
+        if self.combiner is None or not self.combiner.decides(question):
+            return combine(model, question, history,
+                           fallback=lambda: rule_decision(question, history), threshold=self.threshold)
+        rules = rule_decision(question, history)
+        scores = self.combiner.scores(features(model.scores, rules.scores, self.labels, question), self.labels)
+        best = max(scores, key=scores.get)
+        learned = RouteDecision(type=best, confidence=scores[best], router=f"{self.name}+rules",  # type: ignore[arg-type]
+                                scores=scores)
+        return combine(learned, question, history)
 
     async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
         return await asyncio.to_thread(self.classify_sync, question, history)
@@ -183,8 +197,19 @@ def _load_onnx(adapter_dir: Path, meta: dict) -> OnnxLoRARouter:
     router = OnnxLoRARouter(classifier, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
                             max_length=int(meta.get("max_length", 128)), threshold=meta.get("fallback_threshold"),
                             temperature=meta.get("temperature"))
+    router.combiner = _combiner(adapter_dir, meta)
     router.probabilities(["warm-up question about LoRA?"])
     return router
+
+
+def _combiner(adapter_dir: Path, meta: dict) -> Combiner | None:
+    """The adapter's fitted combiner (``label_map.json`` → ``combiner``), or None when it has none."""
+    if not meta.get("combiner"):
+        return None
+    try:
+        return Combiner.from_dict(meta["combiner"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelNotAvailable(f"router adapter at {adapter_dir}: unreadable combiner ({exc})") from None
 
 
 def _check_adapter(adapter_dir: Path) -> dict:
@@ -213,6 +238,7 @@ def _load_torch(adapter_dir: Path, meta: dict, threads: int) -> LoRARouter:
     router = LoRARouter(model, tokenizer, meta["labels"], name=f"lora:{meta.get('name', 'minilm')}",
                         max_length=int(meta.get("max_length", 128)), extra_chars=meta.get("extra_chars", ""),
                         threshold=meta.get("fallback_threshold"), temperature=meta.get("temperature"))
+    router.combiner = _combiner(adapter_dir, meta)
     router.probabilities(["warm-up question about LoRA?"])  # first forward pass is slow; pay it at load
     return router
 

@@ -122,3 +122,13 @@ def test_evaluation_on_real_paper_format_and_calibration(tiny_adapter, tmp_path)
 
 def test_training_data_is_not_the_heldout_data():
     assert TRAIN_FILE != HELDOUT_FILE and TRAIN_FILE.exists() and HELDOUT_FILE.exists()
+
+
+@pytest.mark.slow
+def test_label_smoothing_reaches_the_loss(tmp_path):
+    """The same seed, data and step: only the smoothed loss differs, and the adapter records the setting."""
+    runs = {ls: train_router_minilm(RouterTrainConfig(out=tmp_path / f"ls{ls}", max_steps=1, limit=12, batch_size=12,
+                                                      label_smoothing=ls), log=lambda _: None) for ls in (0.0, 0.3)}
+    assert runs[0.3]["label_smoothing"] == 0.3 and runs[0.0]["label_smoothing"] == 0.0
+    assert runs[0.3]["final_loss"] != runs[0.0]["final_loss"]
+    assert json.loads((tmp_path / "ls0.3" / "label_map.json").read_text())["label_smoothing"] == 0.3
