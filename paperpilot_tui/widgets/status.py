@@ -1,8 +1,9 @@
 """Status bar: brain, knowledge-hub status, session, collection, what turns cost, and what the agent is doing.
 
-The activity is always shown. Where the bar is too narrow, the cost line first shrinks to its
-seconds (and money), then segments go: hub, session, cost, brain, and the collection last, since it
-is what the next question is answered from (so a turn's cost appearing never pushes it out).
+The activity is always shown. Where the bar is too narrow, the first of :data:`FALLBACKS` that fits
+is shown: the cost line shrinks to its seconds (and money) while that keeps every segment, else hub
+and session go first, and the collection goes last, since it is what the next question is answered
+from (so a turn's cost appearing never pushes it out).
 A value that already begins with its segment's label (the bundled hub's connection is named
 "hub": "hub (stdio)") is not labelled twice."""
 
@@ -12,8 +13,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-# segments dropped when the bar is too narrow, in order, after the cost line has shrunk
-DROP_ORDER = ("hub", "session", "cost", "brain", "collection")
+# what is left out, in order of preference, until the line fits; "cost~": the cost line's short form
+FALLBACKS = ((), ("cost~",), ("hub", "session"), ("hub", "session", "cost~"), ("hub", "session", "cost"),
+             ("hub", "session", "cost", "brain"), ("hub", "session", "cost", "brain", "collection"))
 
 
 class StatusBar(Static):
@@ -36,11 +38,10 @@ class StatusBar(Static):
         segments = {"brain": self.brain, "hub": hub, "session": self.session, "collection": self.collection,
                     **({"cost": self.cost} if self.cost else {})}
         width = self.content_region.width or self.app.size.width
-        tries = [segments]
-        if self.cost and self.cost_short:
-            tries.append(segments := {**segments, "cost": self.cost_short})
-        tries += [{k: v for k, v in segments.items() if k not in DROP_ORDER[:n]} for n in range(1, len(DROP_ORDER) + 1)]
-        for shown in tries:
+        for left_out in FALLBACKS:
+            shown = {k: v for k, v in segments.items() if k not in left_out}
+            if "cost~" in left_out and "cost" in shown:
+                shown["cost"] = self.cost_short or shown["cost"]
             text = self._line(shown)
             if text.cell_len <= width:
                 break
