@@ -19,6 +19,7 @@ SCOPES = {
     "sessions": "Sessions",
     "replay": "Replay",
     "topics": "Topics",
+    "collections": "Collections",
     "dialog": "Dialogs",
     "search": "Search in the chat",
     "clarify": "Deep research: clarifying questions",
@@ -52,6 +53,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     # character "t": a priority binding, or the focused question box types a "t" instead
     ActionSpec("open_topics", "Topics: the collection's subjects and their documents; ask within one", "alt+t",
                "app", "open_topics", show=False, priority=True),
+    # alt+c: ESC c from every terminal and tmux, a priority binding for the same reason as alt+t
+    ActionSpec("open_collections", "Collections…: the hub's collections and documents; switch the one that answers",
+               "alt+c", "app", "open_collections", show=False, priority=True),
     ActionSpec("cycle_theme", "Next theme (incl. high contrast)", "f9", "app", "cycle_theme", show=False),
     ActionSpec("high_contrast", "High-contrast theme", "f10", "app", "high_contrast", show=False),
     ActionSpec("quit", "Quit", "ctrl+q", "app", "quit", priority=True),
@@ -109,6 +113,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     # topics
     ActionSpec("topic_ask", "Ask within the selected topic (the question box gets 'In the topic \"…\": ')",
                "enter", "topics", "ask_in_topic", palette=False),
+    # collections
+    ActionSpec("collection_documents", "Show the highlighted collection's documents (title, year, pages, chunks)",
+               "enter", "collections", "documents", palette=False),
+    ActionSpec("collection_use", "Use the highlighted collection for the next questions", "u", "collections", "use",
+               label="Use"),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
     # ---- chat features: copy, export, search (paperpilot_tui/widgets/chat*.py, transcript.py) ----

@@ -42,7 +42,7 @@ class PaperPilotApp(App):
 
     def __init__(self, settings: Any = None, *, session: str | None = None, replay: str | None = None,
                  agent_factory: AgentFactory | None = None, stores_factory: StoresFactory | None = None,
-                 start_backend: bool = True,
+                 start_backend: bool = True, check_collection: bool = False,
                  blink: bool = True) -> None:
         super().__init__()
         self.blink = blink  # cursor blink; off for snapshots
@@ -56,7 +56,8 @@ class PaperPilotApp(App):
         self._start_backend = start_backend
         self.main_screen = MainScreen()
         self.session = Session(self, self.main_screen, settings, session_id=session,
-                               agent_factory=agent_factory, stores_factory=stores_factory)
+                               agent_factory=agent_factory, stores_factory=stores_factory,
+                               check_collection=check_collection)
         self.research = ResearchFlow(self)  # Ask ↔ Deep research, and the research run's forms
         self._escape_filter = EscapeFilter()
 
@@ -109,6 +110,9 @@ class PaperPilotApp(App):
         _, why = self.session.settings.llm.choice()
         status.brain = f"{message.brain} ({why})" if why.startswith("auto") else message.brain
         status.hub, status.collection = message.hub, message.collection
+        for screen in self.screen_stack:  # a browser opened while the agent started (Collections) lists now
+            if hasattr(screen, "agent_ready"):
+                screen.agent_ready()
         if not self.session.busy:
             status.activity = "warming up"
 
@@ -196,6 +200,21 @@ class PaperPilotApp(App):
         from paperpilot_tui.screens.topics import TopicsScreen
 
         self._open(TopicsScreen)
+
+    def action_open_collections(self) -> None:
+        from paperpilot_tui.screens.collections import CollectionsScreen
+
+        self._open(CollectionsScreen)
+
+    def use_collection(self, name: str) -> bool:
+        """Answer the next questions from collection ``name`` (the status bar follows)."""
+        if not self.session.use_collection(name):
+            return False
+        status = self.main_screen.status
+        status.collection = self.session.collection
+        if self.session.agent is None:
+            status.activity = f"opening collection {name}"
+        return True
 
     def ask_in_topic(self, text: str) -> None:
         """Back on the main screen with ``text`` (a question scoped to a topic) typed in, to finish."""
@@ -289,9 +308,10 @@ class PaperPilotApp(App):
 
 
 def main(config: str | None = None, session: str | None = None, replay: str | None = None,
-         llm: str | None = None, offline: bool = False) -> int:
+         llm: str | None = None, offline: bool = False, collection: str | None = None) -> int:
     """Entry point for ``paperpilot`` (and ``paperpilot replay``): load settings, run the app
-    (``offline``: no network, so no web search fallback either)."""
+    (``offline``: no network, so no web search fallback either; ``collection``: answer from it, and
+    say so once the hub is up if it has no such collection)."""
     from core.config import ConfigError, load_settings
 
     try:
@@ -304,9 +324,11 @@ def main(config: str | None = None, session: str | None = None, replay: str | No
         settings.llm.provider = llm
     if offline:
         settings.agent.web_search_fallback.enabled = False
+    if collection:
+        settings.mcp.collection = collection
     for key in ("state_db", "checkpoints_db"):  # a data dir or file not ours: one line (UnsafePath) before the screen
         settings.paths.file(key)
-    return run_app(PaperPilotApp(settings, session=session, replay=replay))
+    return run_app(PaperPilotApp(settings, session=session, replay=replay, check_collection=bool(collection)))
 
 
 def run_app(app: App, **run_kwargs: Any) -> int:

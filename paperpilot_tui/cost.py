@@ -84,3 +84,12 @@ class CostMeter:
         if total.turns > 1 and (total.calls or total.tokens):
             out += f" · {_calls(total.calls)} · {total.tokens} tok · {dollars(total.money)}"
         return out
+
+    def short(self) -> str:
+        """The line for a narrow status bar: seconds (and money, once a call cost some) only."""
+        if self.last is None:
+            return ""
+        last, total = self.last, self.total
+        money = total.calls > 0
+        return (f"last {last.seconds:.1f} s" + (f" · {dollars(last.money)}" if money else "")
+                + f" · total {total.seconds:.1f} s" + (f" · {dollars(total.money)}" if money and total.turns > 1 else ""))

@@ -29,6 +29,7 @@ CHAINS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("datatable",), ("sessions", "dialog"), ("app",)),
     (("datatable",), ("replay", "dialog"), ("app",)),
     (("datatable",), ("topics", "dialog"), ("app",)),
+    (("datatable",), ("collections", "dialog"), ("app",)),
 )
 
 

@@ -46,8 +46,12 @@ class Session:
     """Owns one conversation's agent, stores, session id and its turn or replay worker."""
 
     def __init__(self, app: App, target: MessagePump, settings: Any, *, session_id: str | None = None,
-                 agent_factory: AgentFactory | None = None, stores_factory: StoresFactory | None = None) -> None:
+                 agent_factory: AgentFactory | None = None, stores_factory: StoresFactory | None = None,
+                 check_collection: bool = False) -> None:
         self.app, self.target, self.settings = app, target, settings
+        # the collection was named by the user (--collection): once the agent is open, say in one line
+        # when the hub has no such collection, with the ones it has
+        self.check_collection = check_collection
         self.session_id = session_id or new_session_id()
         self.resumed = session_id is not None
         self.agent: Agent | None = None
@@ -91,6 +95,7 @@ class Session:
         self.app.post_message(StoresReady())
 
     async def _hold_agent(self) -> None:
+        opened = None  # this worker's agent: a restart's new worker may have set its own by the time this one ends
         try:
             if self._agent_factory is None:
                 mod = await asyncio.to_thread(importlib.import_module, "core.agent")
@@ -98,9 +103,12 @@ class Session:
             else:
                 cm = self._agent_factory(self.settings)
             async with cm as agent:
-                self.agent, self.agent_error = agent, ""
+                self.agent = opened = agent
+                self.agent_error = ""
                 collection = getattr(agent, "collection", "") or self.settings.mcp.collection
                 self.app.post_message(AgentReady(agent.brain_name, agent.hub_status, collection))
+                if self.check_collection:
+                    await self._check_collection(agent, collection)
                 if self.resumed:
                     await self._load_history(self.session_id)
                 await self._warm_up(agent)
@@ -115,7 +123,36 @@ class Session:
             self.warm.set()  # a waiting question learns that the agent could not start
             self.app.post_message(AgentUnavailable(self.agent_error, _failed_part(exc)))
         finally:
-            self.agent = None
+            if self.agent is opened:
+                self.agent = None
+
+    async def _check_collection(self, agent: Agent, collection: str) -> None:
+        from paperpilot_tui.hub_collections import check
+
+        self.check_collection = False
+        if unknown := await check(getattr(agent, "hub", None), collection):
+            self.app.notify(f"{unknown}. {self.app.keys_for('open_collections')}: pick one.",
+                            title="Collection", severity="error", timeout=20)
+
+    @property
+    def collection(self) -> str:
+        """The collection the next question is answered from (the agent is opened on it)."""
+        return self.settings.mcp.collection
+
+    def use_collection(self, name: str) -> bool:
+        """Answer the next questions from collection ``name``: the agent is opened again on it (its
+        vocabulary, topics and search are the collection's), in the same conversation. Refused (False,
+        with a notice) while a turn runs."""
+        if self.busy:
+            self.app.notify("A turn is running: switch the collection once it ends (esc cancels it).",
+                            severity="warning")
+            return False
+        if name == self.collection and self.agent is not None:
+            return True
+        mcp = self.settings.mcp.model_copy(update={"collection": name})
+        self.settings = self.settings.model_copy(update={"mcp": mcp})
+        self.restart()
+        return True
 
     async def _warm_up(self, agent: Agent) -> None:
         from core.warmup import warm_up

@@ -19,8 +19,8 @@ like "and what about its memory cost?" resolve against earlier turns). A session
 a time: while another window runs one in it, ask waits ("waiting for session ...") or, with
 agent.session_busy: fail, exits 1 with one line.
 
-exit codes: 0 ok · 1 the turn failed · 2 usage or config error, or a question over limits.question_chars ·
-3 LLM endpoint or MCP server unreachable
+exit codes: 0 ok · 1 the turn failed · 2 usage or config error, an unknown --collection, or a question
+over limits.question_chars · 3 LLM endpoint or MCP server unreachable
 """
 
 
@@ -33,7 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS, help="settings file")
     p.add_argument("--llm", choices=LLM_CHOICES,
                    default=argparse.SUPPRESS, help="which brain answers")
-    p.add_argument("--collection", metavar="NAME", help="knowledge-hub collection (default from settings)")
+    p.add_argument("--collection", metavar="NAME",
+                   help="knowledge-hub collection to answer from (default: mcp.collection); an unknown one "
+                        "exits 2 with the collections the hub has")
     p.set_defaults(run=run)
 
 
@@ -41,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from core.limits import LimitExceeded, check_chars
 
     settings = load_settings_or_exit(args)  # applies --llm / --offline
+    args.collection = args.collection or getattr(args, "app_collection", None)  # also before the command
     if args.collection:
         settings.mcp.collection = args.collection
     if not args.question.strip():
@@ -98,10 +101,13 @@ async def _ask(settings, args: argparse.Namespace) -> int:
     from core.config import ConfigError
     from core.events import TurnFailed, TurnFinished
     from paperpilot_tui.cli.ask_render import Progress, is_waiting, render_result
+    from paperpilot_tui.hub_collections import check
 
     progress = None if args.json else Progress()
     try:
         async with open_agent(settings) as agent:
+            if args.collection and (unknown := await check(agent.hub, args.collection)):
+                return _stop(progress, unknown, EXIT_USAGE)
             if progress:
                 progress.start(agent.brain_name, agent.hub_status)
             last = None

@@ -33,6 +33,7 @@ EPILOG = """\
 examples:
   paperpilot                                 open the app
   paperpilot --session s1                    resume a session in the app
+  paperpilot --collection mine               the app, answering from the collection "mine"
   paperpilot --llm openai                    the app with the LLM brain (OPENAI_BASE_URL, OPENAI_API_KEY)
   paperpilot --offline ingest papers/        no network at all, even with OPENAI_API_KEY set
   paperpilot ask "What rank does LoRA use by default?"
@@ -61,6 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_common(parser)
     parser.add_argument("--session", metavar="ID", help="open the app on this session")
+    parser.add_argument("--collection", metavar="NAME", dest="app_collection",
+                        help="open the app on this knowledge-hub collection (default: mcp.collection); "
+                             "alt+c in the app lists the collections and switches")
     parser.add_argument("--llm", choices=LLM_CHOICES,
                         help="which brain answers, in the app and every command (default: llm.provider, "
                              "auto = openai only when an API key is set)")

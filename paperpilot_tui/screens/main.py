@@ -65,7 +65,7 @@ class MainScreen(Screen):
         for pane, title in titles.items():
             self.query_one(f"#{pane}").border_title = title
         self.status.session = self.app.session.session_id
-        self.status.collection = self.app.settings.mcp.collection
+        self.status.collection = self.app.session.collection
         self.query_one(ChatInput).focus()
         self._layout(self.size.width, self.size.height)
 
@@ -103,7 +103,7 @@ class MainScreen(Screen):
     def clear(self) -> None:
         if self.app.session.session_id != self.cost.session_id:  # another session: its own costs
             self.cost = CostMeter()
-            self.status.cost = ""
+            self.status.cost = self.status.cost_short = ""
         self.query_one(ChatPane).clear()
         self.query_one(TracePane).clear()
         self.query_one(GraphPane).reset()
@@ -125,7 +125,7 @@ class MainScreen(Screen):
         for pane in self.panes():
             pane.apply(ev)
         if not message.replay and self.cost.apply(ev):  # a replay costs nothing
-            self.status.cost = self.cost.line()
+            self.status.cost, self.status.cost_short = self.cost.line(), self.cost.short()
         match ev:
             case TurnStarted():
                 self.status.activity = "replaying" if message.replay else "thinking"
