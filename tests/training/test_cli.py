@@ -10,9 +10,11 @@ import pytest
 from paperpilot_tui.cli.main import main
 from training.data.generate_critic import HELDOUT_FILE as CRITIC_HELDOUT
 from training.data.generate_router import HELDOUT_FILE, read_jsonl, write_jsonl
+from tests.support.extras import needs
 
 
 @pytest.mark.slow
+@needs("train")
 def test_train_then_eval_router(tmp_path, capsys):
     out = tmp_path / "router"
     assert main(["train", "router", "--base", "minilm", "--max-steps", "2", "--out", str(out), "--json"]) == 0

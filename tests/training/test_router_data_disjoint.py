@@ -32,6 +32,9 @@ import pytest
 
 from training.data import router_templates as T
 from training.data.generate_router import HELDOUT_FILE, TRAIN_FILE, read_jsonl
+from tests.support.extras import needs
+
+pytestmark = needs("train")  # scikit-learn's stop words
 
 REPO = Path(__file__).resolve().parents[2]
 DEV_SETS = ("realpapers", "fullpapers")

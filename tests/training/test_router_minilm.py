@@ -11,6 +11,9 @@ from core.models.router import load_router
 from training.data.generate_router import HELDOUT_FILE, TRAIN_FILE, read_jsonl, write_jsonl
 from training.eval_router import classification_report, evaluate_router
 from training.router_minilm import RouterTrainConfig, train_router_minilm
+from tests.support.extras import needs
+
+pytestmark = needs("train")  # trains and loads the adapter with torch and PEFT
 
 
 @pytest.fixture(scope="module")
