@@ -184,6 +184,20 @@ def test_a_recalled_fact_joins_with_its_source_when_it_answers_this_question() -
     assert "OWL" not in prior
 
 
+def test_a_fact_from_a_paper_whose_title_merely_mentions_the_name_is_not_about_it() -> None:
+    """ "Sparrow, a distilled version of BERT: …" is Sparrow's paper, not BERT's: its facts are not
+    recalled for a question about BERT (a paper's own name is what its title starts with)."""
+    from core.brains.offline.synthesis import prior_line
+
+    prof = profile("How much faster than BERT does Kite train on audiobooks?")
+    chosen = ["Kite is a speech recognizer; its authors release the code."]
+    sparrow = ("Sparrow, a distilled version of BERT: smaller, faster, cheaper says: Distilled during pretraining, "
+               "Sparrow keeps 97% of the accuracy and trains 60% faster on audiobooks than the full model.")
+    assert prior_line([sparrow], prof, chosen) == ""
+    bert = "BERT: Pre-training of Deep Bidirectional Transformers says: BERT trains for 1M steps on audiobooks."
+    assert "1M steps" in prior_line([bert], prof, chosen)  # BERT's own paper still speaks for BERT
+
+
 def test_a_question_that_names_nothing_gets_no_recalled_facts() -> None:
     answer = _answer("Which recognizer is distilled into a student on read speech?", [KITE], prior=[OWL_FACT])
     assert PRIOR_PREFIX not in answer

@@ -162,8 +162,10 @@ def _answer_score(text: str, prof: Profile) -> float:
 
 
 def _fact_about(fact: str, title: str, name: str) -> bool:
-    """Whether a recalled fact is about ``name``: learnt from its paper, or naming it as its subject."""
-    head = title.split(":", 1)[0].strip()
+    """Whether a recalled fact is about ``name``: learnt from its paper, or naming it as its subject.
+    A paper's own name is what its title starts with, up to a colon, comma or dash ("Sparrow, a
+    distilled version of BERT: …" is Sparrow's paper, not BERT's)."""
+    head = re.split(r"\s*(?:[:,;]|\s[-–—]\s)", title, maxsplit=1)[0].strip()
     if title and (mentions(head, name) or re.sub(r"\W", "", head.lower()) == re.sub(r"\W", "", name.lower())):
         return True
     m = mention_pattern(name).search(fact)
