@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"collection {args.collection!r}: {len(report.added)} added, {len(report.updated)} updated, "
           f"{len(report.skipped)} unchanged, {len(report.failed)} failed "
           f"({report.pages} pages, {report.chunks} chunks in {seconds:.1f} s, "
-          f"{report.pages / max(seconds, 1e-9):.1f} pages/s)")
+          f"{report.pages / max(seconds, 1e-9):.2f} pages/s)")
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
@@ -135,7 +135,7 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
         def render(self, task) -> Text:
             elapsed = task.elapsed or 0.0
             rate = task.fields["pages"] / elapsed if elapsed > 0 else 0.0
-            return Text(f"{rate:.1f} pages/s", style="progress.data.speed")
+            return Text(f"{rate:.2f} pages/s", style="progress.data.speed")
 
     def _label(text: str) -> str:  # a file name in the bar: no terminal controls, no Rich markup
         return escape(clean(text, multiline=False))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import os
 import signal
 import sqlite3
@@ -180,6 +182,7 @@ def test_cli_summary_without_a_terminal_and_a_bar_with_one(tmp_path):
     out = _cli(tmp_path / "home", str(folder), "--no-embed")
     assert out.returncode == 0
     assert "4 added" in out.stdout and "(6 pages, " in out.stdout and " pages/s)" in out.stdout
+    assert re.search(r"\d\.\d\d pages/s\)", out.stdout)  # two decimals: a slow ingest is not "0.0 pages/s"
     assert "ETA" not in out.stderr and "files" not in out.stderr  # no bar when stderr is not a terminal
 
     master, slave = pty.openpty()
