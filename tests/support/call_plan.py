@@ -25,7 +25,9 @@ STUB = Path(__file__).resolve().parents[1] / "stubs" / "upstream_server.py"
 
 QUESTIONS = {
     "simple": "What rank does LoRA use by default?",
-    "comparative": "Compare LoRA and QLoRA in memory and accuracy",
+    # the stub's 300-character snippets hold what each method is, not LoRA's memory figures: a comparison
+    # asked of memory and accuracy is honestly incomplete on the LoRA side, and a critic must fail it
+    "comparative": "Compare LoRA and QLoRA",
     "multi_hop": "First explain how LoRA adapts weights, then how QLoRA extends it to 4-bit models",
     "exploratory": "Give an overview of preference optimization methods",
 }

@@ -28,6 +28,7 @@ from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
 from core.brains.offline.text import content_terms, covered, has_cjk, markers, strip_markers, term_set
 from core.config import CriticSettings
+from core.doc_versions import split as split_version
 from core.types import CriticVerdict, Intent, RetrievedContext
 
 @dataclass
@@ -208,6 +209,8 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
         st.missing.append("citations in range")
     threshold = verdict.model()["pass_threshold"] + (thresholds.pass_score - 7.0) / 10
     learned_ok = p >= threshold
+    if not learned_ok and not st.abstains and _judged_by_structure(intent, st):
+        learned_ok, p = True, max(p, threshold)  # its score is at least the pass mark
     if not learned_ok:
         st.missing += st.hints or ["a direct answer: the first paragraph does not answer the question"]
     completeness = sum(st.checks) / len(st.checks) if st.checks else (1.0 if st.found else 0.0)
@@ -219,6 +222,19 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     return CriticVerdict(passed=passed, score=score, completeness=round(completeness, 3),
                          faithfulness=round(st.faithfulness, 3), feedback=_feedback(st.missing, issues, passed),
                          issues=issues, suggested_queries=[q for q in dict.fromkeys(q.strip() for q in st.queries) if q][:4])
+
+
+def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
+    """A comparison table whose every entity × dimension cell is filled and backed, or a diff of two
+    versions of one document, is judged by that structure: the learned verdict was trained on drafts
+    that answer one question with one sentence, and scores a table row or a version diff out of its
+    distribution (it failed correct two-row comparisons and correct diffs)."""
+    if intent is None or intent.type != "comparative" or not st.found:
+        return False
+    scoped = [split_version(e)[1] for e in intent.entities]
+    if len(scoped) == 2 and all(v is not None for v in scoped):
+        return True
+    return any(c.subject for c in st.found) and bool(st.checks) and all(st.checks)
 
 
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
