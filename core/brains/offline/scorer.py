@@ -60,18 +60,26 @@ def _warn(key: str, line: str) -> None:
         print(f"paperpilot: {line}", file=sys.stderr)
 
 
+def load_weights(path: Path, features: tuple[str, ...] | list[str], fallback: dict, what: str, instead: str) -> dict:
+    """A learned-weights file for ``features``; ``fallback`` (with one stderr line naming ``what`` and
+    what is done ``instead``) when it is missing, unreadable or for other features."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if list(data["features"]) != list(features):
+            raise ValueError(f"features {data['features']} do not match {list(features)}")
+        return data
+    except (OSError, ValueError, KeyError) as exc:
+        _warn(f"weights:{what}", f"{what} weights unavailable ({exc}); {instead}")
+        return fallback
+
+
 @lru_cache(maxsize=1)
 def model() -> dict:
     """The learned weights (loaded once); without the file, unit weights on term coverage alone."""
-    try:
-        data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-        if list(data["features"]) != list(FEATURES):
-            raise ValueError(f"features {data['features']} do not match {list(FEATURES)}")
-        return data
-    except (OSError, ValueError, KeyError) as exc:
-        _warn("weights", f"sentence scorer weights unavailable ({exc}); ranking by term coverage alone")
-        return {"features": list(FEATURES), "weights": [1.0 if f in ("coverage", "entities") else 0.0 for f in FEATURES],
-                "bias": 0.0, "mean": [0.0] * len(FEATURES), "scale": [1.0] * len(FEATURES), "uses_cosine": False}
+    return load_weights(WEIGHTS_FILE, FEATURES, {
+        "features": list(FEATURES), "weights": [1.0 if f in ("coverage", "entities") else 0.0 for f in FEATURES],
+        "bias": 0.0, "mean": [0.0] * len(FEATURES), "scale": [1.0] * len(FEATURES), "uses_cosine": False},
+        "sentence scorer", "ranking by term coverage alone")
 
 
 def prime(texts: list[str]) -> None:

@@ -18,10 +18,8 @@ sentence: the knowledge base "holds no evidence" when no sentence it returned re
 
 from __future__ import annotations
 
-import json
 import math
 import re
-import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,26 +37,15 @@ _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Pr
 _CONCLUSION = re.compile(r"^\s*\*\*Conclusion:?\*\*:?\s*", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _NUMBER = re.compile(r"\d")
-_warned: set[str] = set()
 
 
 @lru_cache(maxsize=1)
 def model() -> dict:
     """The learned weights (loaded once); without the file, the lead sentence's scorer probability alone."""
-    try:
-        data = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-        if list(data["features"]) != list(FEATURES):
-            raise ValueError(f"features {data['features']} do not match {list(FEATURES)}")
-        return data
-    except (OSError, ValueError, KeyError) as exc:
-        if "weights" not in _warned:
-            _warned.add("weights")
-            print(f"paperpilot: critic verdict weights unavailable ({exc}); judging by the lead sentence's score alone",
-                  file=sys.stderr)
-        unit = [4.0 if f == "lead_score" else 0.0 for f in FEATURES]
-        return {"features": list(FEATURES), "weights": unit, "bias": -2.0, "mean": [0.0] * len(FEATURES),
-                "scale": [1.0] * len(FEATURES), "pass_threshold": 0.5, "gate_threshold": 0.05,
-                "gate_pass_threshold": 0.65}
+    return scorer.load_weights(WEIGHTS_FILE, FEATURES, {
+        "features": list(FEATURES), "weights": [4.0 if f == "lead_score" else 0.0 for f in FEATURES], "bias": -2.0,
+        "mean": [0.0] * len(FEATURES), "scale": [1.0] * len(FEATURES), "pass_threshold": 0.5, "gate_threshold": 0.05,
+        "gate_pass_threshold": 0.65}, "critic verdict", "judging by the lead sentence's score alone")
 
 
 def direct_answer(answer: str) -> str:
