@@ -175,7 +175,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
     async def hub_status() -> dict[str, Any]:
         return hub.status()
 
-    @mcp.tool(description="Title, source, authors/year, pages, sections, a short summary and the kept versions "
+    @mcp.tool(description="Title, source, authors/year, venue/DOI/arXiv id/citation key, pages, sections, a short summary and the kept versions "
                           "(number, date, chunk count, content hash) of one document, and its sentences that read "
                           "like instructions to a model, if any, and a PDF's parsed reference list. "
                           "doc_id may also be a chunk_id of that document.")
@@ -185,7 +185,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
         by = ", ".join(s.authors) + (f" ({s.year})" if s.year else "") if s.authors or s.year else ""
         text = "\n".join(filter(None, [
             f"## {s.title}", f"**Document:** `{s.doc_id}` · **Source:** `{s.source}` · version {s.version}",
-            f"**Authors:** {by}" if by else "", f"**Pages:** {s.pages}" if s.pages else "",
+            f"**Authors:** {by}" if by else "", render.library_line(s), f"**Pages:** {s.pages}" if s.pages else "",
             "", s.summary, "", "**Sections:**", *[f"- {x}" for x in s.sections],
             "", "**Versions:**" if s.versions else "",
             *[f"- v{v.version} · {v.created_at} · {v.chunk_count} chunks · sha256 {v.content_hash[:12]}"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from core.hub import render, topics
 from core.hub.ingest import backfill_embeddings, sync_bundled
+from core.hub.library.metadata import ABSTRACT_DOC_TYPE
 from core.hub.lru import LRU
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import HubStore
@@ -243,7 +244,9 @@ class Hub:
             doc_id=doc["doc_id"], collection=doc["collection"], title=doc["title"], source=doc["path"],
             doc_type=doc["doc_type"], version=doc["version"], authors=doc["authors"], year=doc["year"],
             pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "",
-            url=doc.get("url"), instruction_like=instruction_sentences([c.text for c in chunks]),
+            url=doc.get("url"), venue=doc.get("venue"), doi=doc.get("doi"), arxiv_id=doc.get("arxiv_id"),
+            citation_key=doc.get("citation_key"), tags=doc.get("tags") or [], source_kind=doc.get("source_kind"),
+            abstract_only=doc["doc_type"] == ABSTRACT_DOC_TYPE, instruction_like=instruction_sentences([c.text for c in chunks]),
             references=json.loads(self.store.get_meta(f"references:{doc['doc_id']}") or "[]"))
 
     def structure(self, doc_id: str, collection: str | None = None) -> render.DocumentStructure:
