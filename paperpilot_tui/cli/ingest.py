@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from paperpilot_tui.cli.common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit,
                                       say)
@@ -23,6 +24,11 @@ encrypted PDFs, ...) or are larger than limits.ingest_file_bytes (PDF, DOCX, PPT
 limits.ingest_text_bytes (Markdown, text, CSV; 10 MB) are reported by name and skipped; the rest continue.
 arxiv:ID (e.g. arxiv:2106.09685) fetches the paper's PDF (arxiv.pdf_url) and its title, authors and year
 (arxiv.api_url); its chunks carry them and the paper's arXiv URL. `--offline` fetches nothing.
+A .bib file (BibTeX/BibLaTeX) or zotero:[PATH_TO_zotero.sqlite][#collection] (default
+~/Zotero/zotero.sqlite) imports a reference library: each entry's PDF (a .bib `file` field, a Zotero
+attachment) is indexed with the entry's title, authors, year, venue, DOI, arXiv id, citation key and
+tags; an entry without a PDF is indexed from its abstract (marked abstract only). Re-importing an
+unchanged library changes nothing. `paperpilot export bib` writes the collection back as BibTeX.
 
 exit codes: 0 all files ingested or unchanged · 1 some file failed · 2 usage or config error
 """
@@ -58,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
     refs = [p for p in args.paths if p.lower().startswith("arxiv:")]
     args.paths = [p for p in args.paths if p not in refs]
+    libraries = _read_libraries(args, settings)
+    if isinstance(libraries, int):
+        return libraries
     fetched, unfetched = _fetch_arxiv(refs, settings, getattr(args, "offline", False))
     args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
@@ -72,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
         report, seconds = _with_progress(ingestor, args, files, meta)
     except BackendError as exc:  # the PostgreSQL server failed mid-run
         return fail(str(exc), EXIT_FAILED)
+    started = time.perf_counter()
+    try:
+        _import_libraries(ingestor, libraries, args, report)
+    except BackendError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    seconds += time.perf_counter() - started
     report.failed = unfetched + report.failed
     for path, reason in report.failed:
         say(f"paperpilot: skipped {clean(str(path), multiline=False)}: {reason}", file=sys.stderr)
@@ -89,6 +104,32 @@ def run(args: argparse.Namespace) -> int:
           f"({report.pages} pages, {report.chunks} chunks in {seconds:.1f} s, "
           f"{report.pages / max(seconds, 1e-9):.2f} pages/s)")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _read_libraries(args: argparse.Namespace, settings):
+    """Take the .bib and zotero: arguments out of ``args.paths`` and read them: [(entries, notes)],
+    or the exit code after one line when one cannot be read (nothing is written then)."""
+    from core.hub.library.importer import read_source
+    from core.hub.library.metadata import LibraryError, is_library_source
+
+    sources = [p for p in args.paths if is_library_source(p)]
+    args.paths = [p for p in args.paths if p not in sources]
+    out = []
+    for arg in sources:
+        try:
+            out.append(read_source(arg, settings.limits.ingest_text_bytes))
+        except LibraryError as exc:
+            return fail(str(exc), EXIT_USAGE)
+    return out
+
+
+def _import_libraries(ingestor, libraries: list, args: argparse.Namespace, report) -> None:
+    from core.hub.library.importer import import_entries, merge_reports
+
+    for entries, notes in libraries:
+        for note in notes:
+            say(f"paperpilot: note: {clean(note, multiline=False)}", file=sys.stderr)
+        merge_reports(report, import_entries(ingestor, entries, args.collection, force=args.force))
 
 
 def _fetch_arxiv(refs: list[str], settings, offline: bool):
@@ -123,8 +164,6 @@ def llm_summarizer(settings):
 def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict | None = None):
     """Ingest with a Rich progress bar on a terminal (files, pages/s, elapsed, ETA by bytes);
     nothing extra otherwise. Returns (report, seconds)."""
-    import time
-
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
