@@ -177,7 +177,7 @@ class Ingestor:
             "doc_id": doc_id, "collection": collection, "path": rpath, "doc_type": parsed.doc_type,
             "file_hash": digest, "file_size": path.stat().st_size, "title": parsed.title,
             "authors": parsed.authors, "year": parsed.year, "pages": parsed.pages,
-            "summary": self._summary(parsed),
+            "summary": self._summary(parsed), **parsed.library,
         }, chunks, self.keep_versions)
         self._mark_reader(doc_id, path)
         return ("updated" if old else "added"), doc_id, parsed.pages or 1, len(chunks)
@@ -322,7 +322,7 @@ class Ingestor:
                 "doc_id": doc_id, "collection": collection, "path": rpath, "doc_type": doc.doc_type,
                 "file_hash": p.digest, "file_size": size, "title": doc.title,
                 "authors": doc.authors, "year": doc.year, "pages": doc.pages,
-                "summary": self._summary(doc, p.offline_summary), **(meta or {}).get(rpath, {}),
+                "summary": self._summary(doc, p.offline_summary), **doc.library, **(meta or {}).get(rpath, {}),
             }, p.chunks, self.keep_versions)
             status = "updated" if p.existed else "added"
             getattr(report, status).append(doc_id)

@@ -108,3 +108,16 @@ def test_postgres_stores_the_metadata_too(pg_dsn, tmp_path):
     got = pg.document(doc["doc_id"])
     assert {k: got[k] for k in META} == META
     sq.close()
+
+
+def test_a_markdown_notes_front_matter_gives_venue_arxiv_id_and_tags(tmp_path):
+    note = tmp_path / "dpo.md"
+    note.write_text('---\ntitle: "Direct Preference Optimization"\nauthors: "Rafael Rafailov, Archit Sharma"\n'
+                    'year: 2023\nvenue: "NeurIPS 2023"\narxiv: "2305.18290"\ntags: [alignment, preference learning]\n'
+                    "---\n\n# Direct Preference Optimization\n\nDPO fits the policy to preferences directly.\n")
+    store = HubStore(tmp_path / "hub.sqlite3")
+    Ingestor(store, embed=False).ingest([note], "c")
+    (doc,) = store.documents("c")
+    assert (doc["venue"], doc["arxiv_id"], doc["tags"], doc["year"]) == (
+        "NeurIPS 2023", "2305.18290", ["alignment", "preference learning"], 2023)
+    store.close()

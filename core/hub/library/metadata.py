@@ -62,6 +62,19 @@ def find_arxiv(*texts: str | None) -> str | None:
     return None
 
 
+def front_matter_metadata(meta: dict) -> dict:
+    """The venue, DOI, arXiv id and tags a Markdown note's YAML front matter gives (keys ``venue``,
+    ``doi``, ``arxiv``/``arxiv_id``, ``tags``/``keywords``), for its document row."""
+    tags = meta.get("tags") or meta.get("keywords") or []
+    tags = [t.strip() for t in re.split(r"[,;]", tags)] if isinstance(tags, str) else tags
+    arxiv = meta.get("arxiv_id") or meta.get("arxiv")
+    out = {"venue": str(meta["venue"]).strip() if meta.get("venue") else None,
+           "doi": normalize_doi(str(meta.get("doi") or "")),
+           "arxiv_id": find_arxiv(f"arXiv:{arxiv}") if arxiv else None,
+           "tags": [str(t).strip() for t in tags if str(t).strip()] if isinstance(tags, list) else []}
+    return {k: v for k, v in out.items() if v}
+
+
 @dataclass
 class LibraryEntry:
     """One item of a reference library (a ``.bib`` entry or a Zotero item), as the hub indexes it."""
