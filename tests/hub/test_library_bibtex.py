@@ -176,3 +176,24 @@ def test_a_bad_bib_is_one_line_exit_2_and_writes_nothing(home, tmp_path, capsys,
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1 and says in lines[0] and "Traceback" not in err, err
     assert not (home / "hub.sqlite3").exists() or "lib" not in HubStore(home / "hub.sqlite3").collections()
+
+
+def test_an_entry_whose_file_is_missing_is_noted_and_indexed_from_its_abstract(home, tmp_path, capsys):
+    bib = tmp_path / "gone.bib"
+    bib.write_text("@article{gone2020, title = {A Paper Whose PDF Moved}, year = {2020},\n"
+                   "  abstract = {Moved papers keep their abstracts.}, file = {:papers/moved.pdf:PDF}}\n")
+    code, out, err = cli(capsys, "ingest", str(bib), "--collection", "lib", "--no-embed")
+    assert code == 0 and "1 added" in out
+    assert err.strip() == "paperpilot: note: @gone2020: file papers/moved.pdf not found, indexed from its abstract"
+    store = HubStore(home / "hub.sqlite3")
+    (doc,) = store.documents("lib")
+    assert doc["doc_type"] == "abstract" and doc["year"] == 2020
+    store.close()
+
+
+def test_export_bib_prints_without_out_and_refuses_an_unknown_collection(home, library, capsys):
+    assert cli(capsys, "ingest", str(library), "--collection", "lib", "--no-embed")[0] == 0
+    code, out, _ = cli(capsys, "export", "bib", "--collection", "lib")
+    assert code == 0 and out.count("\n@") + out.startswith("@") == 4 and "@inproceedings{lee2023sparse," in out
+    code, out, err = cli(capsys, "export", "bib", "--collection", "nope")
+    assert code == 2 and out == "" and err.strip() == "paperpilot: no collection 'nope' (collections: lib)", err
