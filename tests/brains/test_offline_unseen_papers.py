@@ -91,7 +91,7 @@ def test_a_chinese_question_carries_its_terms_in_english() -> None:
     from core.brains.offline.glossary import english_terms
     from core.brains.offline.slots import fill
 
-    assert english_terms("Reformer 用什么技术替代了点积注意力？") == ["technique", "replace", "dot-product attention"]
+    assert english_terms("HERON 用什么技术替代了点积注意力？") == ["technique", "replace", "dot-product attention"]
     query = fill("HERON只在什么数据集上做了预训练？", "factual", [], [])["reformulated_query"]
     assert query.startswith("HERON 只在") and query.endswith("(dataset; pre-training)")
     prof = profile(query)
