@@ -2,7 +2,7 @@
 the papers on a topic ordered by year with the cite edges among them (:mod:`core.hub.citegraph`).
 
 A lineage's papers are the documents a hybrid search of the topic ranks first (one per document,
-its best chunk kept as the paper's passage), or a topic's documents (an id or label from
+its best chunk inside a section kept as the paper's passage), or a topic's documents (an id or label from
 ``list_topics``), or the given ``doc_ids``; a document that at least two of those papers cite is
 added too (the line's origin is often cited by every later step without being about the topic's
 words). Papers without a year come last.
@@ -95,9 +95,10 @@ def lineage(store, collection: str, topic: str, chosen: list[str], hits: list[Hi
     citegraph.current(store, collection)
     docs = {d["doc_id"]: d for d in store.documents(collection)}
     best: dict[str, Hit] = {}
-    for h in hits:
-        if h.chunk.doc_id in docs:
-            best.setdefault(h.chunk.doc_id, h)
+    for h in hits:  # a paper's passage: its best hit inside a section (the root chunk is its front matter)
+        if h.chunk.doc_id in docs and (h.chunk.doc_id not in best or _front(best[h.chunk.doc_id].chunk)
+                                       and not _front(h.chunk)):
+            best[h.chunk.doc_id] = h
     picked = [d for d in dict.fromkeys(chosen or list(best)) if d in docs][:MAX_PAPERS]
     edges = citegraph.edges_of(store, collection, picked) if picked else []
     counts: dict[str, int] = {}
@@ -115,8 +116,14 @@ def lineage(store, collection: str, topic: str, chosen: list[str], hits: list[Hi
         for e in edges if e.citing in keep and e.cited in keep])
 
 
+def _front(chunk) -> bool:
+    """A chunk at the document's root (a PDF's title block and authors), not inside a section."""
+    return len(chunk.section_path) < 2
+
+
 def _paper(doc: dict, hit: Hit | None, store) -> LineagePaper:
-    chunk = hit.chunk if hit is not None else next(iter(store.doc_chunks(doc["doc_id"])), None)
+    chunks = store.doc_chunks(doc["doc_id"])
+    chunk = hit.chunk if hit is not None else next((c for c in chunks if not _front(c)), chunks[0] if chunks else None)
     return LineagePaper(doc_id=doc["doc_id"], title=doc["title"], year=doc.get("year"), authors=doc.get("authors") or [],
                         chunk_id=chunk.chunk_id if chunk else "", passage=chunk.text if chunk else "",
                         breadcrumb=chunk.breadcrumb if chunk else "", page=chunk.page if chunk else None,
