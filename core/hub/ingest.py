@@ -282,7 +282,7 @@ class Ingestor:
             citegraph.current(self.store, collection)
         except citegraph.GraphUnsupported:
             pass
-        except Exception:  # noqa: BLE001 - rebuilt on the next get_citations/get_lineage
+        except Exception:  # derived data: rebuilt on the next get_citations/get_lineage
             log.warning("citation graph of %s not rebuilt", collection, exc_info=True)
 
     def _parsed(self, todo: list[tuple[Path, str, bool]], workers: int | None):
