@@ -6,6 +6,7 @@ schema added to an older store. The library is four invented papers that cite ea
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -82,6 +83,12 @@ def test_ingest_builds_the_edges_with_the_sentences_that_cite(library):
     row = hub.store.conn().execute("SELECT revision, references_parsed FROM citation_sets WHERE collection=?",
                                    (LIB,)).fetchone()
     assert row == (hub.store.revision(LIB), 1 + 2 + 3 + 3)  # built by the ingest itself, every entry counted
+    # the author-year list (no labels, one entry a line) is split and parsed like the numbered ones
+    refs = json.loads(hub.store.get_meta(f"references:{ids['deep2018']}"))
+    assert [(r.get("label"), r["year"], r["title"]) for r in refs] == [
+        (None, 2014, "Quokka attention for sequence labelling"), (None, 2016, "Gated quokka attention networks"),
+        (None, 2003, "Sparse models for parsing")]
+    assert refs[0]["arxiv"] == ARXIV_2014 and refs[0]["authors"] == "Castellanos, M. and Ferreira, O"
     edges = _edges(hub, ids)
     assert set(edges) == {("gated2016", "quokka2014"), ("deep2018", "quokka2014"), ("deep2018", "gated2016"),
                           ("nogates2020", "deep2018"), ("nogates2020", "gated2016")}  # no edge to outside work
