@@ -15,6 +15,7 @@ from core.types import TurnResult
 from paperpilot_tui.app import PaperPilotApp
 from paperpilot_tui.screens.dialogs import PromptScreen
 from paperpilot_tui.screens.lineage import LineageScreen
+from paperpilot_tui.widgets.chat import LINEAGE_HINT
 from paperpilot_tui.widgets.lineage_graph import render_graph, render_list
 from tests.tui.conftest import wait_until
 
@@ -111,7 +112,7 @@ async def test_the_palette_opens_the_lineage_of_a_typed_topic_before_any_questio
         assert app.session.agent.hub.calls == [("quokka attention", "quokkas")]
 
 
-async def test_an_answer_makes_its_question_the_lineage_topic(settings):
+async def test_an_exploratory_answer_leads_to_the_lineage_of_its_question(settings):
     from core.events import TurnFinished
     from paperpilot_tui.messages import AgentEvent
 
@@ -123,6 +124,11 @@ async def test_an_answer_makes_its_question_the_lineage_topic(settings):
                             timings_ms={})
         main.post_message(AgentEvent(TurnFinished(result=result), run=app.session.run))
         await wait_until(pilot, lambda: main.last_question == QUESTION)
+        notes = [str(n.render()) for n in main.query("ChatNote")]
+        assert LINEAGE_HINT in notes  # the exploratory answer says how to reach its lineage
+        await pilot.press("alt+l")
+        await wait_until(pilot, lambda: isinstance(app.screen, LineageScreen) and bool(app.screen.lineage))
+        assert app.session.agent.hub.calls == [(QUESTION, "quokkas")]
 
 
 def test_lineage_snapshot_80x24(snap_compare, settings):
