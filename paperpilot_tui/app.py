@@ -206,6 +206,23 @@ class PaperPilotApp(App):
 
         self._open(CollectionsScreen)
 
+    def action_open_lineage(self) -> None:
+        """The lineage of the last question's topic; with no question yet, of a topic typed in."""
+        from paperpilot_tui.screens.dialogs import PromptScreen
+
+        if topic := self.main_screen.last_question:
+            self.open_lineage(topic)
+        else:
+            self.push_screen(PromptScreen("Lineage of which topic?", placeholder="e.g. how attention evolved"),
+                             lambda text: self.open_lineage(text) if text and text.strip() else None)
+
+    def open_lineage(self, topic: str) -> None:
+        from paperpilot_tui.screens.lineage import LineageScreen
+
+        while len(self.screen_stack) > 2:  # one browser at a time, over the main screen
+            self.pop_screen()
+        self.push_screen(LineageScreen(topic.strip()))
+
     def use_collection(self, name: str) -> bool:
         """Answer the next questions from collection ``name`` (the status bar follows)."""
         if not self.session.use_collection(name):

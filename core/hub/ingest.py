@@ -17,6 +17,7 @@ into the ``default`` collection on server start (:func:`sync_bundled`).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 from collections import deque
@@ -30,6 +31,8 @@ from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document, read
 from core.hub.store import HubStore, NewChunk
 from core.hub.versions import KEEP_VERSIONS
 from core.redact import Redactor
+
+log = logging.getLogger("paperpilot.hub")
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 DEFAULT_COLLECTION = "default"
@@ -266,7 +269,21 @@ class Ingestor:
                 topics.current(self.store, collection)
             except Exception as exc:  # noqa: BLE001 - topics are derived data
                 report.topic_error = f"{type(exc).__name__}: {exc}"
+        if report.added or report.updated:
+            self._refresh_citations(collection)
         return report
+
+    def _refresh_citations(self, collection: str) -> None:
+        """Rebuild the collection's citation graph (:mod:`core.hub.citegraph`) now rather than on the
+        first read after the run; derived data, so a failure never fails the ingest."""
+        from core.hub import citegraph
+
+        try:
+            citegraph.current(self.store, collection)
+        except citegraph.GraphUnsupported:
+            pass
+        except Exception:  # derived data: rebuilt on the next get_citations/get_lineage
+            log.warning("citation graph of %s not rebuilt", collection, exc_info=True)
 
     def _parsed(self, todo: list[tuple[Path, str, bool]], workers: int | None):
         """Parsed files in order: inline, or from a pool of spawned workers that keeps a few files

@@ -2,8 +2,8 @@
 
 Tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
 contract), ``query_knowledge_hub_batch`` (several queries in one call, each chunk cited once), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
-``get_node_content``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`)
-and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
+``get_node_content``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`),
+``get_citations`` and ``get_lineage`` (:mod:`core.hub.lineage`) and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
 
@@ -30,7 +30,7 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from core.errors import BACKEND_FAULT
-from core.hub import render
+from core.hub import lineage, render
 from core.hub.service import MAX_BATCH, Hub, HubError
 from core.limits import LimitExceeded, arguments_size
 
@@ -169,6 +169,22 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
             CallToolResult, render.TopicList]:
         res: render.TopicList = await run(hub.name_topics, names, collection)
         return render.structured(res, render.topics_markdown(res))
+
+    @mcp.tool(description="The citation graph around one document of the library: the documents it cites and "
+                          "the documents citing it, each with a confidence, what the match rests on (doi, arxiv, "
+                          "title...), the reference entry and the citing sentence where the text shows it.")
+    async def get_citations(doc_id: str, collection: Coll = "default") -> Annotated[
+            CallToolResult, lineage.CitationsResult]:
+        res: lineage.CitationsResult = await run(hub.citations, doc_id, collection)
+        return render.structured(res, lineage.citations_markdown(res))
+
+    @mcp.tool(description="The lineage of a topic in the library: the papers on it (or the given doc_ids) ordered "
+                          "by year, each with a passage on the topic, and the cite edges among them (citing -> "
+                          "cited, confidence, citing sentence). Give topic or doc_ids.")
+    async def get_lineage(topic: str | None = None, doc_ids: list[str] | None = None,
+                          collection: Coll = "default") -> Annotated[CallToolResult, lineage.LineageResult]:
+        res: lineage.LineageResult = await run(hub.lineage, topic, doc_ids, collection)
+        return render.structured(res, lineage.lineage_markdown(res))
 
     @mcp.tool(description="Start-up progress: phase (indexing, embedding, warming, ready, failed) and, while "
                           "embedding, done of total chunks. Queries are fast once the phase is ready.")

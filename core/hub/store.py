@@ -186,6 +186,9 @@ class HubStore(SharedReads):
             from core.hub.topics import SCHEMA as TOPICS_SCHEMA  # here: core.hub.topics imports this module
 
             self.conn().executescript(TOPICS_SCHEMA)  # topic tables, added to a store from before topics
+            from core.hub.citegraph import SCHEMA as CITATIONS_SCHEMA
+
+            self.conn().executescript(CITATIONS_SCHEMA)  # citation-graph tables, added to an older store
         except sqlite3.DatabaseError as exc:  # not a database, or a damaged one: name it and what to do
             from core.errors import StoreUnreadable
 

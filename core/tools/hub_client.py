@@ -76,7 +76,7 @@ class ToolResult:
 @dataclass
 class HubClient:
     """RAG wrapper over MCP: ``search``, ``list_collections``, ``get_document_summary``, ``list_topics``,
-    ``get_topic_documents``, ``name_topics``, ``call``."""
+    ``get_topic_documents``, ``name_topics``, ``get_lineage``, ``get_citations``, ``call``."""
 
     settings: MCPSettings
     connection: str | None = None
@@ -398,6 +398,18 @@ class HubClient:
     async def get_topic_documents(self, topic: str, collection: str | None = None) -> ToolResult:
         return await self.call("get_topic_documents",
                                {"topic": topic, "collection": collection or self.settings.collection})
+
+    async def get_lineage(self, topic: str | None = None, doc_ids: list[str] | None = None,
+                          collection: str | None = None) -> ToolResult:
+        """The papers on ``topic`` (or ``doc_ids``) ordered by year with the cite edges among them
+        (:mod:`core.hub.lineage`); ToolError on a hub without the tool."""
+        args: dict = {"collection": collection or self.settings.collection}
+        args |= {"topic": topic} if topic else {"doc_ids": list(doc_ids or [])}
+        return await self.call("get_lineage", args)
+
+    async def get_citations(self, doc_id: str, collection: str | None = None) -> ToolResult:
+        """What one document cites in the library and what cites it; ToolError on a hub without the tool."""
+        return await self.call("get_citations", {"doc_id": doc_id, "collection": collection or self.settings.collection})
 
     async def name_topics(self, names: dict[str, str], collection: str | None = None) -> ToolResult:
         """Store human names for topics (id -> name); the result is the named ``list_topics``."""

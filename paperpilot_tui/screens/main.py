@@ -38,6 +38,7 @@ class MainScreen(Screen):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.turns_ended = 0
+        self.last_question = ""  # the last answered question: the lineage view's topic (alt+l)
         self.shown = "chat"
         self.cost = CostMeter()
 
@@ -141,6 +142,7 @@ class MainScreen(Screen):
                 self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
             case TurnFinished():
                 self.status.activity = "ready"
+                self.last_question = ev.result.question
             case TurnFailed(category="cancelled"):
                 self.status.activity = "cancelled"
             case TurnFailed():
