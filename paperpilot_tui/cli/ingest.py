@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
     refs = [p for p in args.paths if p.lower().startswith("arxiv:")]
     args.paths = [p for p in args.paths if p not in refs]
-    fetched, unfetched = _fetch_arxiv(refs, settings, getattr(args, "offline", False))
+    fetched, unfetched = fetch_arxiv(refs, settings, getattr(args, "offline", False))
     args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
     try:
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def _fetch_arxiv(refs: list[str], settings, offline: bool):
+def fetch_arxiv(refs: list[str], settings, offline: bool):
     """The PDFs and metadata of the ``arxiv:ID`` arguments, and (ref, reason) for those not fetched."""
     if not refs:
         return [], []
