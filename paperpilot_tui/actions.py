@@ -118,6 +118,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "enter", "collections", "documents", palette=False),
     ActionSpec("collection_use", "Use the highlighted collection for the next questions", "u", "collections", "use",
                label="Use"),
+    ActionSpec("document_remove", "Remove the highlighted document from its collection (asks first)", "d,delete",
+               "collections", "remove_document", label="Remove"),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
     # ---- chat features: copy, export, search (paperpilot_tui/widgets/chat*.py, transcript.py) ----
