@@ -56,6 +56,42 @@ async def test_an_unknown_command_says_so_in_one_line_and_keeps_the_text(setting
         await pilot.press("enter")
         await wait_until(pilot, lambda: any("/ingest PATH" in n for n in _notes(app)))
         assert box.text == ""  # a command that ran clears the box
+        for command, screen in (("/session", "SessionsScreen"), ("/memory", "MemoryScreen")):
+            await _type(pilot, command)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == screen)
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is app.main_screen)
+            assert box.text == ""
+
+
+async def test_commands_that_cannot_run_say_why_in_one_line(settings, tmp_path):
+    from core.config import MCPConnection
+
+    settings.mcp.connections["remote"] = MCPConnection(transport="streamable_http", url="http://10.0.0.9:8000/mcp")
+    app = _recorded_app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.slash.refresh()
+        await wait_until(pilot, lambda: app.slash.loaded)
+        box = app.main_screen.query_one("#chat-input")
+        for text, line in [
+            ("/collection nosuch", "unknown collection 'nosuch'; the hub has: default (3 documents, 41 chunks), "
+                                   "mine (2 documents, 9 chunks)"),
+            (f"/ingest {tmp_path}/missing.pdf", f"/ingest: {tmp_path}/missing.pdf: no such file or directory"),
+            (f"/ingest {tmp_path} --collection bad/name", "invalid collection name 'bad/name' (letters, digits, '_', "
+                                                          "'-', '.')"),
+            ("what does @[No Such Paper] say?", "@No Such Paper: no document of the active collection has that "
+                                                "title; type @ to list them (collection default)"),
+        ]:
+            box.load_text(text)
+            await pilot.press("escape", "enter")  # esc: the menu closed first; enter sends
+            await wait_until(pilot, lambda: _notes(app) and _notes(app)[-1] == line)
+            assert box.text == text and not app.session.busy
+        app.settings.mcp.connection = "remote"
+        box.load_text(f"/ingest {tmp_path}")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "this app asks http://10.0.0.9:8000/mcp" in _notes(app)[-1])
+        assert not app.main_screen.query("#ingest-bar") and box.text == f"/ingest {tmp_path}"
 
 
 async def test_completion_takes_a_command_then_its_argument_with_tab_and_enter(settings):
