@@ -59,7 +59,7 @@ async def test_an_unknown_command_says_so_in_one_line_and_keeps_the_text(setting
         for command, screen in (("/session", "SessionsScreen"), ("/memory", "MemoryScreen")):
             await _type(pilot, command)
             await pilot.press("enter")
-            await wait_until(pilot, lambda: type(app.screen).__name__ == screen)
+            await wait_until(pilot, lambda screen=screen: type(app.screen).__name__ == screen)
             await pilot.press("escape")
             await wait_until(pilot, lambda: app.screen is app.main_screen)
             assert box.text == ""
@@ -85,7 +85,7 @@ async def test_commands_that_cannot_run_say_why_in_one_line(settings, tmp_path):
         ]:
             box.load_text(text)
             await pilot.press("escape", "enter")  # esc: the menu closed first; enter sends
-            await wait_until(pilot, lambda: _notes(app) and _notes(app)[-1] == line)
+            await wait_until(pilot, lambda line=line: _notes(app) and _notes(app)[-1] == line)
             assert box.text == text and not app.session.busy
         app.settings.mcp.connection = "remote"
         box.load_text(f"/ingest {tmp_path}")
