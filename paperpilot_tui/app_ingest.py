@@ -28,9 +28,9 @@ class IngestBar(Vertical):
     """``ingest → mine  ▰▰▰▱▱ 40%  1/2 files · 12 pages · 3.41 pages/s · 0:07 · ETA 0:10 · …``."""
 
     DEFAULT_CSS = """
-    IngestBar { height: 2; padding: 0 1; }
+    IngestBar { height: auto; padding: 0 1; }
     IngestBar ProgressBar { width: 1fr; }
-    IngestBar #ingest-line { height: 1; color: $text-muted; }
+    IngestBar #ingest-line { height: auto; color: $text-muted; }
     """
 
     def __init__(self, meter: IngestMeter, collection: str) -> None:
