@@ -62,7 +62,8 @@ class SlashController:
 
     def scope(self, text: str) -> slash.Scoped | None:
         """The question with its ``@`` mention resolved, or None (said in the chat) when it names no
-        document. Without a mention: the question as typed."""
+        document. Without a mention: the question as typed (``//…``: the question ``/…``)."""
+        text = slash.literal(text)
         if not slash.has_mention(text):
             return slash.Scoped(text)
         if not self.loaded:

@@ -94,6 +94,21 @@ async def test_commands_that_cannot_run_say_why_in_one_line(settings, tmp_path):
         assert not app.main_screen.query("#ingest-bar") and box.text == f"/ingest {tmp_path}"
 
 
+async def test_a_double_slash_asks_the_question_and_a_mention_asks_it_scoped(settings):
+    app = _recorded_app(settings)
+    asked: list[tuple[str, str | None]] = []
+    app.session.ask = lambda question, doc_id=None: asked.append((question, doc_id)) or True  # the turn itself is
+    async with app.run_test(size=(120, 40)) as pilot:  # tested over a real hub below
+        app.slash.refresh()
+        await wait_until(pilot, lambda: app.slash.loaded)
+        box = app.main_screen.query_one("#chat-input")
+        for text in ("//etc holds what?", "@qlora how much memory does it save?"):
+            box.load_text(text)
+            await pilot.press("escape", "enter")
+            await wait_until(pilot, lambda: box.text == "")
+        assert asked == [("/etc holds what?", None), ("QLoRA: how much memory does it save?", "qlora")]
+
+
 async def test_completion_takes_a_command_then_its_argument_with_tab_and_enter(settings):
     app = _recorded_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
