@@ -41,6 +41,7 @@ class ChatInput(TextArea):
         self._pos = 0  # index into history; len(history) = the draft being typed
         self._draft = ""
         self.menu: SlashMenu | None = None
+        self._recalled = False  # the text was just loaded from the history: nothing to complete
 
     def on_mount(self) -> None:
         self.cursor_blink = getattr(self.app, "blink", True)
@@ -56,6 +57,10 @@ class ChatInput(TextArea):
         """Show what completes the text before the cursor (nothing: the menu closes)."""
         slash = getattr(self.app, "slash", None)
         if self.menu is None or slash is None:
+            return
+        if self._recalled:  # ↑/↓ through the history keep driving the history, not a menu
+            self._recalled = False
+            self.menu.close()
             return
         before = self._before_cursor()
         found = slash.complete(before)
@@ -148,6 +153,7 @@ class ChatInput(TextArea):
         if pos == self._pos:
             return
         self._pos = pos
+        self._recalled = True
         self.load_text(self.past[pos] if pos < len(self.past) else self._draft)
         self.move_cursor(self.document.end)
 

@@ -133,6 +133,12 @@ async def test_completion_takes_a_command_then_its_argument_with_tab_and_enter(s
         assert len(menu.candidates) == 8
         await pilot.press("escape")  # closes the menu, keeps the text
         assert not menu.is_open and box.text == "/"
+        box.remember("/ingest ./", "what next?")
+        box.clear()
+        await pilot.press("up", "up")  # the history, not the menu: a recalled command offers nothing
+        assert box.text == "/ingest ./" and not menu.is_open
+        await pilot.press("down")
+        assert box.text == "what next?"
 
 
 def test_slash_completion_snapshot(snap_compare, settings):
