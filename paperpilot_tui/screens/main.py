@@ -239,9 +239,7 @@ class MainScreen(Screen):
         if search.is_open and search.has_focus_within:  # esc in the search bar closes it first
             search.close()
             return
-        menu = self.query_one(ChatInput).menu
-        if menu is not None and menu.is_open:  # esc closes the completion menu first
-            menu.close()
+        if self.query_one(ChatInput).close_menu():  # esc closes the completion menu first
             return
         session = self.app.session
         replaying = session.replaying

@@ -68,6 +68,13 @@ class ChatInput(TextArea):
             found = []  # already typed out
         self.menu.show(found)
 
+    def close_menu(self) -> bool:
+        """Close the completion menu; False when it was not open."""
+        if self.menu is None or not self.menu.is_open:
+            return False
+        self.menu.close()
+        return True
+
     def _take(self, c: Candidate | None) -> None:
         if c is None:
             return
