@@ -122,6 +122,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "enter", "collections", "documents", palette=False),
     ActionSpec("collection_use", "Use the highlighted collection for the next questions", "u", "collections", "use",
                label="Use"),
+    ActionSpec("document_remove", "Remove the highlighted document from its collection (asks first)", "d,delete",
+               "collections", "remove_document", label="Remove"),
     # lineage
     ActionSpec("lineage_sources", "Open the selected paper's sources (its passage and cite sentences)", "enter",
                "lineage", "open_paper", palette=False, label="Sources"),

@@ -29,6 +29,7 @@ from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
 from paperpilot_tui.screens.research import ResearchFlow
 from paperpilot_tui.session import Session
+from paperpilot_tui.slash_controller import SlashController
 from paperpilot_tui.themes import CYCLE, HIGH_CONTRAST
 
 
@@ -59,6 +60,7 @@ class PaperPilotApp(App):
                                agent_factory=agent_factory, stores_factory=stores_factory,
                                check_collection=check_collection)
         self.research = ResearchFlow(self)  # Ask ↔ Deep research, and the research run's forms
+        self.slash = SlashController(self)  # /commands and @paper mentions of the question box
         self._escape_filter = EscapeFilter()
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -110,6 +112,7 @@ class PaperPilotApp(App):
         _, why = self.session.settings.llm.choice()
         status.brain = f"{message.brain} ({why})" if why.startswith("auto") else message.brain
         status.hub, status.collection = message.hub, message.collection
+        self.slash.refresh()  # completion lists this hub's collections and documents
         for screen in self.screen_stack:  # a browser opened while the agent started (Collections) lists now
             if hasattr(screen, "agent_ready"):
                 screen.agent_ready()

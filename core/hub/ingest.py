@@ -150,6 +150,11 @@ class Ingestor:
         self.summary_errors: list[str] = []
         self._redact = Redactor(secrets)
         self._reread: set[Path] = set()
+        # Finer progress than one call per written file, for a bar that moves from the first second:
+        # ``on_parsed(path, pages, chunks)`` once a file is read and chunked, ``on_embedded(path, n)``
+        # as each slice of its chunks gets vectors (n of this call's chunks for that file).
+        self.on_parsed: Callable[[Path, int, int], None] | None = None
+        self.on_embedded: Callable[[Path, int], None] | None = None
 
     def doc_id_for(self, collection: str, path: str) -> str:
         old = self.store.document_by_path(collection, path)
@@ -253,6 +258,8 @@ class Ingestor:
                 self._failed(report, item.path, item.error, progress)
                 continue
             pending.append(item)
+            if self.on_parsed is not None:
+                self.on_parsed(item.path, item.doc.pages or 1, len(item.chunks))
             if sum(len(p.chunks) for p in pending) >= EMBED_BATCH:
                 self._write(pending, collection, report, progress, meta)
                 pending = []
@@ -324,8 +331,14 @@ class Ingestor:
             from core.embeddings import embed
 
             texts = [f"{c.breadcrumb}: {c.text}" for c in chunks]
-            for c, v in zip(chunks, embed(texts, batch_size=FORWARD_BATCH)):
-                c.vector = v
+            step = len(texts) if self.on_embedded is None else 2 * FORWARD_BATCH  # slices only when followed
+            owners = [p.path for p in batch for _ in p.chunks]
+            for i in range(0, len(texts), step):
+                for c, v in zip(chunks[i:i + step], embed(texts[i:i + step], batch_size=FORWARD_BATCH)):
+                    c.vector = v
+                if self.on_embedded is not None:
+                    for path in dict.fromkeys(owners[i:i + step]):
+                        self.on_embedded(path, owners[i:i + step].count(path))
         for p in batch:
             doc = p.doc
             rpath = str(p.path.resolve())

@@ -2,7 +2,7 @@
 
 Tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
 contract), ``query_knowledge_hub_batch`` (several queries in one call, each chunk cited once), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
-``get_node_content``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`),
+``get_node_content``, ``remove_document``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`),
 ``get_citations`` and ``get_lineage`` (:mod:`core.hub.lineage`) and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
@@ -31,6 +31,7 @@ from pydantic import Field
 
 from core.errors import BACKEND_FAULT
 from core.hub import lineage, render
+from core.hub.removal import RemovedDocument
 from core.hub.service import MAX_BATCH, Hub, HubError
 from core.limits import LimitExceeded, arguments_size
 
@@ -209,6 +210,15 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
             f"**Reads like instructions:** {len(s.instruction_like)} sentence(s)" if s.instruction_like else "",
             f"**References:** {len(s.references)} entries" if s.references else ""]))
         return render.structured(s, text)
+
+    @mcp.tool(description="Remove one document (its exact doc_id) from a collection: its chunks, vectors and "
+                          "keyword-index entries go with it, every kept version too. Not undoable: ingest the "
+                          "file again to bring it back.")
+    async def remove_document(doc_id: str, collection: Coll = "default") -> Annotated[
+            CallToolResult, RemovedDocument]:
+        r: RemovedDocument = await run(hub.remove_document, doc_id, collection)
+        return render.structured(r, f"Removed `{r.doc_id}` ({r.title}) from `{r.collection}`: {r.chunk_count} chunks; "
+                                    f"{r.document_count} documents left.")
 
     @mcp.tool(description="Exact (every keyword verbatim, case-insensitive) or fuzzy (any keyword, "
                           "prefix- and typo-tolerant) keyword search for names, numbers and terms.")

@@ -234,6 +234,16 @@ class Hub:
             raise HubError(f"unknown doc_id {doc_id!r}{where}")
         return doc
 
+    def remove_document(self, doc_id: str, collection: str = "default"):
+        """Delete one document of ``collection`` (:mod:`core.hub.removal`); only its exact id, never a
+        chunk id, names it."""
+        from core.hub.removal import remove
+
+        doc = self._document(doc_id, collection)
+        if doc["doc_id"] != doc_id.strip():
+            raise HubError(f"unknown doc_id {doc_id!r} in collection {collection!r}")
+        return remove(self.store, doc)
+
     def summary(self, doc_id: str, collection: str | None = "default") -> render.DocumentSummary:
         doc = self._document(doc_id, collection)
         chunks = self.store.doc_chunks(doc["doc_id"])

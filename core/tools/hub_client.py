@@ -415,6 +415,11 @@ class HubClient:
         """Store human names for topics (id -> name); the result is the named ``list_topics``."""
         return await self.call("name_topics", {"names": names, "collection": collection or self.settings.collection})
 
+    async def remove_document(self, doc_id: str, collection: str | None = None) -> ToolResult:
+        """Delete one document (chunks, vectors, keyword entries) from the collection; ToolError on a
+        hub without the tool or for an unknown id."""
+        return await self.call("remove_document", {"doc_id": doc_id, "collection": collection or self.settings.collection})
+
 
 def _one_line(exc: BaseException) -> str:
     if isinstance(exc, BaseExceptionGroup) and exc.exceptions:

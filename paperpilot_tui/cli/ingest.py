@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     libraries = _read_libraries(args, settings)
     if isinstance(libraries, int):
         return libraries
-    fetched, unfetched = _fetch_arxiv(refs, settings, getattr(args, "offline", False))
+    fetched, unfetched = fetch_arxiv(refs, settings, getattr(args, "offline", False))
     args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
     try:
@@ -132,7 +132,7 @@ def _import_libraries(ingestor, libraries: list, args: argparse.Namespace, repor
         merge_reports(report, import_entries(ingestor, entries, args.collection, force=args.force))
 
 
-def _fetch_arxiv(refs: list[str], settings, offline: bool):
+def fetch_arxiv(refs: list[str], settings, offline: bool):
     """The PDFs and metadata of the ``arxiv:ID`` arguments, and (ref, reason) for those not fetched."""
     if not refs:
         return [], []
@@ -162,8 +162,8 @@ def llm_summarizer(settings):
 
 
 def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict | None = None):
-    """Ingest with a Rich progress bar on a terminal (files, pages/s, elapsed, ETA by bytes);
-    nothing extra otherwise. Returns (report, seconds)."""
+    """Ingest with a Rich progress bar on a terminal (files, pages/s, elapsed, ETA by bytes, counted by
+    :class:`~paperpilot_tui.ingest_meter.IngestMeter`); nothing extra otherwise. Returns (report, seconds)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
@@ -179,31 +179,35 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
     def _label(text: str) -> str:  # a file name in the bar: no terminal controls, no Rich markup
         return escape(clean(text, multiline=False))
 
-    sizes = {}
-    for f in files:
-        try:
-            sizes[str(f)] = f.stat().st_size or 1
-        except OSError:
-            sizes[str(f)] = 1
+    from core.hub import ocr
+    from paperpilot_tui.ingest_meter import IngestMeter
+
+    meter = IngestMeter(files)  # the app's ingest bar counts the same way
     console = Console(stderr=True)
+    shown = len(files) >= 2 and console.is_terminal
     started = time.perf_counter()
-    # ETA from bytes, not files: one 40-page PDF weighs more than a dozen Markdown notes.
+    # ETA from bytes, not files: one 40-page PDF weighs more than a dozen Markdown notes. The bar
+    # moves as each file is read and as its chunks get vectors, not only when a file is written.
     with Progress(TextColumn("[bold]ingest[/] {task.description}"), BarColumn(),
                   TextColumn("{task.fields[done]}/{task.fields[files]} files"), PagesPerSecond(),
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                  transient=True, disable=len(files) < 2 or not console.is_terminal) as progress:
-        task = progress.add_task("", total=sum(sizes.values()) or 1, done=0, files=len(files), pages=0)
+                  transient=True, disable=not shown) as progress:
+        task = progress.add_task("", total=meter.total, done=0, files=len(files), pages=0)
 
-        def step(path, status, pages) -> None:
-            t = progress.tasks[0]
-            progress.update(task, advance=sizes.get(str(path), 1), done=t.fields["done"] + 1,
-                            pages=t.fields["pages"] + pages, description=_label(f"{path.name} ({status})"))
+        def follow(record):
+            def call(*args) -> None:
+                record(*args)
+                p = meter.now()
+                progress.update(task, completed=p.fraction * meter.total, done=p.files_done, pages=p.pages,
+                                description=_label(p.note))  # "scan.pdf: OCR p. 3/12", "b.pdf (added)"
+            return call
 
-        from core.hub import ocr
-
-        ocr.on_progress(lambda note: progress.update(task, description=_label(note)))  # "scan.pdf: OCR p. 3/12"
+        if shown:
+            ingestor.on_parsed, ingestor.on_embedded = follow(meter.parsed), follow(meter.embedded)
+        ocr.on_progress(follow(meter.ocr))
         try:
-            report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step, meta=meta)
+            report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=follow(meter.step),
+                                     meta=meta)
         finally:
             ocr.on_progress(None)
     return report, time.perf_counter() - started

@@ -217,6 +217,8 @@ class MainScreen(Screen):
 
     @on(ChatInput.Submitted)
     def _submitted(self, message: ChatInput.Submitted) -> None:
+        if self.app.slash.run(message.text):  # a /command: run (or refused in one line), never asked
+            return
         if self.replay_shown and not self.app.session.busy:
             self.app.session.restore(then_ask=message.text)  # the conversation first, then the question
             return
@@ -224,7 +226,12 @@ class MainScreen(Screen):
 
     def _ask(self, text: str) -> None:
         research = self.app.research  # in Deep research mode the text is a research topic
-        if research.start(text) if research.active else self.app.session.ask(text):
+        if research.active:
+            started = research.start(text)
+        else:  # an @paper mention: answered from that document only (None: said why in the chat)
+            scoped = self.app.slash.scope(text)
+            started = scoped is not None and self.app.session.ask(scoped.question, scoped.doc_id)
+        if started:
             self.query_one(ChatInput).accept(text)
 
     # ---- actions -------------------------------------------------------------------------------
@@ -233,6 +240,8 @@ class MainScreen(Screen):
         search = self.query_one(ChatSearch)
         if search.is_open and search.has_focus_within:  # esc in the search bar closes it first
             search.close()
+            return
+        if self.query_one(ChatInput).close_menu():  # esc closes the completion menu first
             return
         session = self.app.session
         replaying = session.replaying
