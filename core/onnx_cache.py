@@ -40,6 +40,18 @@ def cache_dir() -> Path:
     return path
 
 
+def shared_dir(name: str) -> Path | None:
+    """The per-user cache's sibling folder ``name`` (next to ``onnx``), or None when it is not private."""
+    from platformdirs import user_cache_dir
+
+    return private_dir(Path(user_cache_dir("paperpilot", appauthor=False)) / name)
+
+
+def private_dir(path: Path) -> Path | None:
+    """``path`` (created 0700) when it and its parent are this user's and not writable by others, else None."""
+    return path if _private(path) else None
+
+
 def _private(path: Path) -> bool:
     """Create ``path`` (0700) if missing; use it only if it and its parent are ours and not writable
     by others (a cache someone else can write into could hand us a graph to run)."""

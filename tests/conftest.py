@@ -17,6 +17,9 @@ os.environ["PAPERPILOT_HOME"] = _HOME
 # One ONNX export cache for the whole run, also for tests (and hub child processes) that point
 # PAPERPILOT_HOME elsewhere: the encoder and router graphs are exported once per run, not per home.
 os.environ["PAPERPILOT_ONNX_CACHE"] = os.path.join(_HOME, "models", "onnx")
+# No per-user index of the bundled notes: each test's fresh hub indexes them itself (as a user's first
+# data dir does) and none writes to the user's cache; tests/hub/test_bundled_cache.py sets its own.
+os.environ["PAPERPILOT_INDEX_CACHE"] = "off"
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ["TOKENIZERS_PARALLELISM"] = "false"

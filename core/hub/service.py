@@ -3,6 +3,8 @@
 :class:`Hub` owns the store and the searcher. ``start()`` runs the start-up work in a background
 thread — sync the bundled notes into ``default``, embed chunks stored without vectors, load the
 encoder — so the MCP ``initialize`` answers at once; every tool waits for the index to be ready.
+A new SQLite hub starts from the per-user copy of the indexed bundled notes when there is one, and
+the first one to index them leaves that copy (:mod:`core.hub.bundled_cache`).
 Bad arguments raise :class:`HubError` (the server turns it into ``isError=true``).
 """
 
@@ -14,7 +16,7 @@ import logging
 import threading
 from pathlib import Path
 
-from core.hub import citegraph, lineage, render, topics
+from core.hub import bundled_cache, citegraph, lineage, render, topics
 from core.hub.ingest import backfill_embeddings, sync_bundled
 from core.hub.library.metadata import ABSTRACT_DOC_TYPE
 from core.hub.lru import LRU
@@ -36,6 +38,9 @@ class HubError(Exception):
 class Hub:
     def __init__(self, db_path: str | Path, rerank: str | None = None, sync: bool = True, dsn: str | None = None):
         """The hub over the SQLite file ``db_path``, or over PostgreSQL when ``dsn`` is given."""
+        # a new SQLite hub starts from the per-user index of the bundled notes when there is one
+        self._fresh = dsn is None and sync and not Path(db_path).exists()
+        self.restored = self._fresh and bundled_cache.restore(Path(db_path))
         if dsn is None:
             self.store = HubStore(db_path)
             self.searcher = Searcher(self.store, reranker=load_reranker(rerank))
@@ -103,6 +108,8 @@ class Hub:
         except Exception:
             log.exception("encoder warm-up failed")
         self.phase = "ready"
+        if self._fresh and not self.restored:  # the first data dir of this user: the next ones copy it
+            bundled_cache.save(self.store.path)
 
     def _progress(self, done: int, total: int) -> None:
         self.done, self.total = done, total
