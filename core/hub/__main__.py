@@ -123,10 +123,16 @@ def open_hub(settings, db: str | None = None, rerank: str | None = None):
 
     dsn = resolve_dsn(settings)
     path = Path(db).expanduser() if db else settings.paths.resolve(settings.paths.hub_db)
+    restored = False
     if dsn is None:
+        from core.hub import bundled_cache
+
+        restored = bundled_cache.restore(path)  # a new data dir: the per-user index of the bundled notes
         path = private_file(path, "--db" if db else "paths.hub_db")
     setup_logging(path.parent)
-    return Hub(path, rerank=rerank, dsn=dsn)
+    hub = Hub(path, rerank=rerank, dsn=dsn)
+    hub.restored = hub.restored or restored
+    return hub
 
 
 def serve_http(server, host: str, port: int, connections: int, verifier) -> None:

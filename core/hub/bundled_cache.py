@@ -22,6 +22,7 @@ import os
 import sqlite3
 import stat
 from pathlib import Path
+from urllib.parse import quote
 
 from core.hub.ingest import CORPUS_DIR, DEFAULT_COLLECTION
 
@@ -118,13 +119,13 @@ def restore(db_path: Path, corpus: Path = CORPUS_DIR) -> bool:
 
 def save(db_path: Path, corpus: Path = CORPUS_DIR) -> bool:
     """Store a copy of the hub database ``db_path`` as the cached index, if it holds exactly the
-    bundled notes, each chunk with its vector (checked on the copy, so a document ingested meanwhile
-    keeps it out of the cache). True if saved."""
+    bundled notes, each chunk with its vector (checked first on the store, then on the copy, so a
+    document ingested meanwhile keeps it out of the cache), and none is cached yet. True if saved."""
     paths = _paths(corpus)
     if paths is None:
         return False
     dest, side = paths
-    if dest.exists() and side.exists():
+    if (dest.exists() and side.exists()) or not _only_bundled(Path(db_path), corpus):
         return False
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
@@ -152,10 +153,12 @@ def save(db_path: Path, corpus: Path = CORPUS_DIR) -> bool:
 
 def _only_bundled(path: Path, corpus: Path) -> bool:
     """The database at ``path`` holds the bundled notes and nothing else, every chunk embedded."""
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, timeout=30)
     try:
-        docs = db.execute("SELECT collection, path FROM documents").fetchall()
         marks = db.execute("SELECT count(*) FROM meta WHERE key LIKE 'bundled:%'").fetchone()[0]
+        docs = db.execute("SELECT collection, path FROM documents LIMIT ?", (marks + 1,)).fetchall()
+        if len(docs) != marks:
+            return False
         bare = db.execute("SELECT count(*) FROM chunks c LEFT JOIN embeddings e ON e.chunk_rowid = c.id"
                           " WHERE e.chunk_rowid IS NULL").fetchone()[0]
         names = {r[0] for r in db.execute("SELECT name FROM collections")}

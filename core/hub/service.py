@@ -39,8 +39,8 @@ class Hub:
     def __init__(self, db_path: str | Path, rerank: str | None = None, sync: bool = True, dsn: str | None = None):
         """The hub over the SQLite file ``db_path``, or over PostgreSQL when ``dsn`` is given."""
         # a new SQLite hub starts from the per-user index of the bundled notes when there is one
-        self._fresh = dsn is None and sync and not Path(db_path).exists()
-        self.restored = self._fresh and bundled_cache.restore(Path(db_path))
+        self._cacheable = dsn is None and sync
+        self.restored = self._cacheable and bundled_cache.restore(Path(db_path))
         if dsn is None:
             self.store = HubStore(db_path)
             self.searcher = Searcher(self.store, reranker=load_reranker(rerank))
@@ -108,7 +108,7 @@ class Hub:
         except Exception:
             log.exception("encoder warm-up failed")
         self.phase = "ready"
-        if self._fresh and not self.restored:  # the first data dir of this user: the next ones copy it
+        if self._cacheable and not self.restored:  # a store of the bundled notes alone: the next data dirs copy it
             bundled_cache.save(self.store.path)
 
     def _progress(self, done: int, total: int) -> None:

@@ -129,3 +129,20 @@ def test_disabled_cache_is_neither_read_nor_written(cache_env, tmp_path, monkeyp
     monkeypatch.setenv("PAPERPILOT_INDEX_CACHE", "off")
     assert bundled_cache.folder() is None
     assert not bundled_cache.restore(tmp_path / "hub.sqlite3")
+
+
+def test_the_hub_server_on_a_new_data_dir_copies_the_index(cache_env, tmp_path, monkeypatch):
+    """``python -m core.hub serve`` opens its store through open_hub, which makes the (empty) file before
+    the hub starts: the copy must be put there first."""
+    from core.config import load_settings
+    from core.hub.__main__ import open_hub
+
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir(mode=0o700)
+    hub = open_hub(load_settings(use_user_file=False))
+    try:
+        hub.start(background=False)
+        hub.wait_ready(dense=True)
+        assert hub.restored and hub.total == 0
+    finally:
+        hub.store.close()
