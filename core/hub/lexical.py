@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -47,6 +48,25 @@ class LexicalIndex:
                                   for _, title, crumb, text in rows], show_progress=False)
             self.vocab = set(self.retriever.vocab_dict)
         self._lock = threading.Lock()
+
+    def save(self, folder: Path) -> None:
+        """Write the index into the new folder ``folder`` (the rowids last: a folder without them is incomplete)."""
+        folder.mkdir(mode=0o700)
+        self.retriever.save(str(folder), show_progress=False)
+        np.save(folder / "ids.npy", self.ids, allow_pickle=False)
+
+    @classmethod
+    def load(cls, folder: Path, stop: frozenset[str]) -> LexicalIndex:
+        """An index written by :meth:`save` (with the same ``stop`` words), its matrix memory-mapped."""
+        import bm25s
+
+        self = cls.__new__(cls)
+        self.stop = stop
+        self.ids = np.load(folder / "ids.npy", allow_pickle=False)
+        self.retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False)
+        self.vocab = set(self.retriever.vocab_dict)
+        self._lock = threading.Lock()
+        return self
 
     def search(self, query: str, n: int) -> list[tuple[int, float]]:
         q = [t for t in dict.fromkeys(tokens(query, self.stop)) if t in self.vocab]

@@ -1,7 +1,8 @@
 """Hybrid retrieval: BM25 (bm25s) + dense MiniLM cosine, fused by weighted reciprocal-rank fusion.
 
-The dense leg scans an in-memory float32 matrix per collection, loaded once and reloaded only
-when the collection's revision changes, so a query costs one matrix-vector product. Indexes hold
+The dense leg scans a float32 matrix per collection, loaded once and reloaded only when the
+collection's revision changes, so a query costs one matrix-vector product; the current chunks'
+matrix and BM25 index are memory-mapped files beside the store (:mod:`core.hub.index_files`). Indexes hold
 the current chunks; a :class:`~core.hub.versions.Scope` (an older version, ``as_of``, one document)
 gets indexes of its own, cached the same way. The query
 is embedded with :func:`core.embeddings.embed` (a query waits for the model rather than silently
@@ -21,6 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from core.hub import index_files
 from core.hub.lexical import LexicalIndex
 from core.hub.lru import LRU
 from core.hub.store import ChunkRow, HubStore
@@ -105,7 +107,11 @@ class Searcher:
         cached = self._lexical.get(key)
         if cached is not None and cached[0] == rev:
             return cached[1]
-        index = LexicalIndex(self.store.lexical_rows(collection, scope), _STOP)
+        if scope is None:  # the current chunks: kept as files beside the store, mapped by the next process
+            index = index_files.lexical(self.store, collection, _STOP,
+                                        lambda: LexicalIndex(self.store.lexical_rows(collection), _STOP))
+        else:
+            index = LexicalIndex(self.store.lexical_rows(collection, scope), _STOP)
         self._lexical.put(key, (rev, index))
         return index
 
@@ -136,7 +142,8 @@ class Searcher:
         cached = self._matrices.get(key)
         if cached is not None and cached[0] == rev:
             return cached[1], cached[2]
-        ids, mat = self.store.embedding_matrix(collection, scope)
+        ids, mat = index_files.dense(self.store, collection) if scope is None else \
+            self.store.embedding_matrix(collection, scope)
         self._matrices.put(key, (rev, ids, mat))
         return ids, mat
 

@@ -354,6 +354,28 @@ class HubStore(SharedReads):
         mat = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         return ids, mat
 
+    def embedding_snapshot(self, collection: str) -> tuple[int | None, np.ndarray, np.ndarray]:
+        """(revision, rowids, matrix) as :meth:`embedding_matrix` gives them for the current chunks, read
+        in one transaction (the revision is the rows') into one preallocated array, a block at a time."""
+        where, args = Scope().sql()
+        sql = (" FROM embeddings e JOIN chunks c ON c.id = e.chunk_rowid"
+               f" WHERE c.collection=? AND {where}")
+        db = self.conn()
+        db.execute("BEGIN")
+        try:
+            rev = self.revision(collection)
+            n = db.execute("SELECT count(*)" + sql, (collection, *args)).fetchone()[0]
+            dim = db.execute("SELECT e.dim" + sql + " LIMIT 1", (collection, *args)).fetchone()
+            ids, mat = np.zeros(n, dtype=np.int64), np.zeros((n, dim[0] if dim else 0), dtype=np.float32)
+            cur, i = db.execute("SELECT e.chunk_rowid, e.vector" + sql + " ORDER BY e.chunk_rowid", (collection, *args)), 0
+            while rows := cur.fetchmany(4096):
+                ids[i:i + len(rows)] = [r[0] for r in rows]
+                mat[i:i + len(rows)] = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+                i += len(rows)
+        finally:
+            db.execute("COMMIT")
+        return rev, ids, mat
+
     # -- versions (see core.hub.versions for the parsing of version/as_of arguments) -----------------
     def _supersede(self, db: sqlite3.Connection, doc_id: str) -> None:
         """Turn a document's current chunks into an old version: renamed ``<chunk_id>@v<N>`` (so the

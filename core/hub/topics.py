@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.hub import index_files
 from core.hub.clustering import cluster, normalize
 from core.hub.store import HubStore
 
@@ -106,7 +107,7 @@ class TopicSet:
 def compute(store: HubStore, collection: str) -> TopicSet:
     """The topics of ``collection`` as it is now (embedded documents only)."""
     revision = store.revision(collection)
-    rowids, mat = store.embedding_matrix(collection)
+    rowids, mat = index_files.dense(store, collection)
     if not len(rowids):
         return TopicSet(collection, revision, [])
     doc_of = store.chunk_doc_ids(collection)
@@ -114,8 +115,7 @@ def compute(store: HubStore, collection: str) -> TopicSet:
     doc_ids = sorted(set(chunk_docs))
     index = {d: i for i, d in enumerate(doc_ids)}
     rows = np.array([index[d] for d in chunk_docs])
-    chunks = normalize(mat.astype(np.float64))
-    docs = normalize(np.stack([chunks[rows == i].mean(0) for i in range(len(doc_ids))]))
+    docs = normalize(_doc_means(mat, rows, len(doc_ids)))
     labels, centres, score = cluster(docs)
     words = {d: _document_terms(store, d) for d in doc_ids}
     phrases = label_clusters([[words[d] for d, lab in zip(doc_ids, labels) if lab == j] for j in range(len(centres))])
@@ -135,6 +135,15 @@ def compute(store: HubStore, collection: str) -> TopicSet:
     for t in topics:
         t.topic_id = _unique(_slug(t.label.split(" / ")[0]), taken)
     return TopicSet(collection, revision, topics, round(score, 4))
+
+
+def _doc_means(mat: np.ndarray, rows: np.ndarray, n_docs: int, block: int = 8192) -> np.ndarray:
+    """Each document's mean of its normalized chunk vectors, read a block of chunks at a time (one pass,
+    float64 for the block only: a 100k-chunk collection is never copied whole)."""
+    sums = np.zeros((n_docs, mat.shape[1]))
+    for s in range(0, len(rows), block):
+        np.add.at(sums, rows[s:s + block], normalize(np.asarray(mat[s:s + block], dtype=np.float64)))
+    return sums / np.bincount(rows, minlength=n_docs)[:, None]
 
 
 def _heads(phrases: list[list[str]]) -> list[str]:
