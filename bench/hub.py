@@ -144,6 +144,45 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
         db.unlink(missing_ok=True)
 
 
+FIRST_QUERY = r"""
+import json, os, sys, time
+T0 = float(os.environ["BENCH_T0"])
+from core.hub.search import Searcher
+from core.hub.store import HubStore
+hits = Searcher(HubStore(sys.argv[1])).search("bench", "attention heads scaled dot product", 5)
+done = time.time() - T0
+status = open("/proc/self/status").read()
+kb = lambda key: int(status.split(key + ":")[1].split()[0]) // 1024
+print(json.dumps({"first": done, "hits": len(hits), "rss": kb("VmRSS"), "peak": kb("VmHWM")}))
+"""
+
+
+def bench_first_query(n: int, tmp: Path) -> None:
+    """A hub process's first query on an existing store of ``n`` chunks: from the process's launch to
+    its hits (imports, encoder load, index load, the query embedded by MiniLM), with its resident
+    memory then (VmRSS, mapped file pages included) and at its peak (VmHWM)."""
+    import json
+    import subprocess
+
+    db = tmp / f"first-{n}.sqlite3"
+    t = time.perf_counter()
+    build_synthetic(db, n, random.Random(0))
+    print(f"\n## First query of a new hub process at {n} chunks (store built in {time.perf_counter() - t:.0f} s)")
+    print("in memory: PAPERPILOT_HUB_INDEX_FILES=off, every process reads the vectors out of SQLite and builds BM25")
+    print("(as before core.hub.index_files); files, first: that process writes them; files, again: a restart maps them")
+    print(f"{'':>18} {'first query s':>13} {'RSS MB':>7} {'peak MB':>8}")
+    for label, files in (("in memory", "off"), ("files, first", "on"), ("files, again", "on"), ("files, again", "on")):
+        env = {**os.environ, "PAPERPILOT_HUB_INDEX_FILES": files, "BENCH_T0": f"{time.time():.6f}"}
+        out = subprocess.run([sys.executable, "-c", FIRST_QUERY, str(db)], capture_output=True, text=True,
+                             env=env, cwd=REPO, timeout=1800)
+        if out.returncode:
+            raise SystemExit(f"first-query child failed: {out.stderr.strip()[-1000:]}")
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        print(f"{label:>18} {r['first']:>13.2f} {r['rss']:>7} {r['peak']:>8}")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    db.unlink(missing_ok=True)
+
+
 def bench_backend_table(sizes: list[int], backends: list[str], n_queries: int, dsn: str | None, tmp: Path) -> None:
     """SQLite and PostgreSQL side by side (see bench/hub_backends.py); an embedded server unless ``dsn``."""
     from bench.hub_backends import bench_backends
@@ -167,8 +206,7 @@ def bench_backend_table(sizes: list[int], backends: list[str], n_queries: int, d
 
 
 def bench_ingest(n_pdfs: int, tmp: Path) -> None:
-    from fpdf import FPDF
-
+    from bench.minipdf import write_pdf
     from core.hub.ingest import Ingestor
 
     words = vocabulary()
@@ -177,14 +215,9 @@ def bench_ingest(n_pdfs: int, tmp: Path) -> None:
     folder.mkdir()
     pages = 0
     for k in range(n_pdfs):
-        pdf = FPDF()
-        pdf.set_font("Helvetica", size=10)
-        for p in range(10):
-            pdf.add_page()
-            pdf.multi_cell(0, 5, f"{p + 1} Section {p + 1}\n" + " ".join(
-                (" ".join(rng.choices(words, k=14)).capitalize() + ".") for _ in range(30)))
-            pages += 1
-        pdf.output(str(folder / f"paper{k}.pdf"))
+        write_pdf(folder / f"paper{k}.pdf", [f"{p + 1} Section {p + 1}\n" + " ".join(
+            (" ".join(rng.choices(words, k=14)).capitalize() + ".") for _ in range(30)) for p in range(10)])
+        pages += 10
     print("\n## Ingestion (generated text PDFs, 10 pages each, ~420 words a page)")
     runs = [(False, None)] + [(True, b) for b in ENCODERS]
     rates = {}
@@ -270,7 +303,8 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--pdfs", type=int, default=8)
     ap.add_argument("--fresh", type=int, default=3)
-    ap.add_argument("--only", choices=["embed", "latency", "ingest", "mcp", "backends"], default=None)
+    ap.add_argument("--only", choices=["embed", "latency", "first", "ingest", "mcp", "backends"], default=None)
+    ap.add_argument("--first-size", type=int, default=100000, help="chunks in the store of the first-query table")
     ap.add_argument("--backend", default="sqlite",
                     help="sqlite, postgres or sqlite,postgres: with postgres, the backends table (bench/hub_backends.py)"
                          " at --sizes runs instead of the SQLite-only latency table")
@@ -289,6 +323,8 @@ def main() -> None:
             bench_latency([int(x) for x in a.sizes.split(",")], a.queries, tmp)
         elif a.only in (None, "latency", "backends"):
             bench_backend_table([int(x) for x in a.sizes.split(",")], backends, a.queries, a.dsn, tmp)
+        if a.only in (None, "first"):
+            bench_first_query(a.first_size, tmp)
         if a.only in (None, "ingest"):
             bench_ingest(a.pdfs, tmp)
         if a.only in (None, "mcp"):

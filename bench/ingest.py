@@ -1,8 +1,8 @@
 """Ingestion benchmark: the old one-file-at-a-time path against the pipeline, in the same run.
 
 Corpus: PDFs only, so "pages" are PDF pages: the 16 full-text dev PDFs
-(``../shared/eval/fullpapers/dev/docs``) when present, else generated multi-page text PDFs (which need
-fpdf2, a test tool). Each path ingests the same files into a fresh database with embeddings on the
+(``../shared/eval/fullpapers/dev/docs``) when present, else generated multi-page text PDFs (``bench/minipdf.py``:
+no PDF library needed). Each path ingests the same files into a fresh database with embeddings on the
 encoder (loaded and warmed before the clock starts); with ``--encoders onnx,onnx-int8`` every path
 runs once per encoder, fp32 against int8 in one run. Times are medians over ``--repeat`` rounds
 (the order alternates); CPU seconds are the process's (parse workers excluded); the load average is
@@ -44,21 +44,13 @@ WORDS = ("adapter rank memory gradient attention layer token model training data
 
 
 def make_pdfs(folder: Path, n: int, pages: int) -> None:
-    try:
-        from fpdf import FPDF
-    except ImportError:
-        sys.exit("bench/ingest.py: generating PDFs needs fpdf2 (pip install fpdf2); or pass --corpus DIR of PDFs")
+    from bench.minipdf import write_pdf
 
     rng = random.Random(1)
     folder.mkdir(parents=True, exist_ok=True)
     for k in range(n):
-        pdf = FPDF()
-        pdf.set_font("Helvetica", size=10)
-        for p in range(pages):
-            pdf.add_page()
-            pdf.multi_cell(0, 5, f"{p + 1} Section {p + 1}\n" + " ".join(
-                (" ".join(rng.choices(WORDS, k=14)).capitalize() + ".") for _ in range(30)))
-        pdf.output(str(folder / f"paper{k:02d}.pdf"))
+        write_pdf(folder / f"paper{k:02d}.pdf", [f"{p + 1} Section {p + 1}\n" + " ".join(
+            (" ".join(rng.choices(WORDS, k=14)).capitalize() + ".") for _ in range(30)) for p in range(pages)])
 
 
 def pdf_pages(paths: list[Path]) -> int:

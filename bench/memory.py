@@ -206,7 +206,7 @@ def bench_traces(tmp: Path, turns: int) -> None:
     from core.tracing.store import TraceStore
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from tests.tracing.test_store import turn_events
+    from tests.support.trace_turn import turn_events
 
     store = TraceStore(tmp / "traces.sqlite3", ["sk-benchmarksecret0123456789"])
     base = turn_events()

@@ -3,7 +3,7 @@
 Building the dense matrix and the BM25 index of a large collection takes longer than a query should
 wait (reading 100k vectors out of SQLite, tokenizing and stemming 100k chunks), and holding them
 doubles the process's memory. So each is written once per collection revision into
-``<hub.sqlite3>.index/`` (0700, files 0600) and every later hub process maps it (``np.load(mmap_mode="r")``,
+``hub-index/`` beside ``hub.sqlite3`` (0700, files 0600) and every later hub process maps it (``np.load(mmap_mode="r")``,
 ``bm25s.BM25.load(mmap=True)``): the first query of a restarted hub pages in only what it reads, and the
 pages are the OS's file cache, shared and evictable, not the process's heap.
 
@@ -34,7 +34,7 @@ def folder(store) -> Path | None:
     path = getattr(store, "path", None)
     if not isinstance(path, Path) or os.environ.get("PAPERPILOT_HUB_INDEX_FILES", "").lower() in ("off", "0"):
         return None
-    where = path.with_name(path.name + ".index")
+    where = path.with_name(f"{path.stem}-index")  # not ``hub.sqlite3*``: copying the store's files leaves it
     try:
         where.mkdir(mode=0o700, exist_ok=True)
         st = where.lstat()

@@ -48,7 +48,7 @@ def _hits(searcher: Searcher) -> list[tuple[str, float]]:
 def test_a_second_process_maps_the_indexes_the_first_wrote(store, tmp_path, monkeypatch):
     first = _searcher(store)
     want = _hits(first)
-    files = sorted(p.name.split(".", 1)[1] for p in (tmp_path / "hub.sqlite3.index").iterdir())
+    files = sorted(p.name.split(".", 1)[1] for p in (tmp_path / "hub-index").iterdir())
     assert files == ["bm25", "ids.npy", "vec.npy"]
 
     again = HubStore(tmp_path / "hub.sqlite3")  # what a restarted hub opens
@@ -65,12 +65,12 @@ def test_a_second_process_maps_the_indexes_the_first_wrote(store, tmp_path, monk
 def test_the_files_follow_the_collection_when_it_moves(store, tmp_path):
     s = _searcher(store)
     _hits(s)
-    before = {p.name for p in (tmp_path / "hub.sqlite3.index").iterdir()}
+    before = {p.name for p in (tmp_path / "hub-index").iterdir()}
     _doc(store, 99, np.random.default_rng(5))  # a new document: a new revision
     fresh = _searcher(HubStore(tmp_path / "hub.sqlite3"))
     got = _hits(fresh)
     assert got == _hits(_searcher_in_memory(store))
-    after = {p.name for p in (tmp_path / "hub.sqlite3.index").iterdir()}
+    after = {p.name for p in (tmp_path / "hub-index").iterdir()}
     assert len(after) == 3 and not after & before  # the old revision's files are gone
     assert fresh.matrix("c")[1].shape == (126, 384)
 
@@ -106,7 +106,7 @@ def test_a_new_database_at_the_same_path_never_reads_the_old_files(store, tmp_pa
 
 def test_a_damaged_file_is_rebuilt(store, tmp_path):
     want = _hits(_searcher(store))
-    vec = next((tmp_path / "hub.sqlite3.index").glob("*.vec.npy"))
+    vec = next((tmp_path / "hub-index").glob("*.vec.npy"))
     vec.write_bytes(vec.read_bytes()[:200])
     assert _hits(_searcher(HubStore(tmp_path / "hub.sqlite3"))) == want
     assert vec.stat().st_size > 120 * 384 * 4
@@ -114,6 +114,6 @@ def test_a_damaged_file_is_rebuilt(store, tmp_path):
 
 def test_files_are_private(store, tmp_path):
     _hits(_searcher(store))
-    folder = tmp_path / "hub.sqlite3.index"
+    folder = tmp_path / "hub-index"
     assert folder.stat().st_mode & 0o777 == 0o700
     assert all(p.stat().st_mode & 0o077 == 0 for p in folder.glob("*.npy"))
