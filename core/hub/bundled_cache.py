@@ -3,7 +3,8 @@
 Indexing the bundled corpus (reading, chunking, embedding every chunk, topics) is most of a fresh data
 dir's first start. The first hub to index it into an empty store saves a copy (``VACUUM INTO``) in the
 per-user cache, next to the ONNX graphs; every later hub that starts on a data dir without a hub
-database copies it in and is ready at once. A copy is named by :func:`key`: the corpus files' bytes
+database copies it in and is ready at once. Only a store this process indexed from empty is saved: an
+older data dir's notes may have been indexed by older code. A copy is named by :func:`key`: the corpus files' bytes
 and place, the indexing code's sources (readers, chunking, schema, topics) and the encoder with its
 model version, so any change that would index differently names another file.
 

@@ -66,6 +66,8 @@ class Hub:
             self._warm()
 
     def _warm(self) -> None:
+        # an empty store that this process fills with the notes: its index is what this code makes of them
+        fresh = self._cacheable and not self.restored and not self.store.collections()
         try:
             if self._sync:
                 rep = sync_bundled(self.store, embed=False)
@@ -108,7 +110,7 @@ class Hub:
         except Exception:
             log.exception("encoder warm-up failed")
         self.phase = "ready"
-        if self._cacheable and not self.restored:  # a store of the bundled notes alone: the next data dirs copy it
+        if fresh:  # a new data dir that found no copy: the next ones copy its index
             bundled_cache.save(self.store.path)
 
     def _progress(self, done: int, total: int) -> None:

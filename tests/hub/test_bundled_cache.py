@@ -15,6 +15,8 @@ import pytest
 from core.hub import bundled_cache
 from core.hub.service import Hub
 
+pytestmark = pytest.mark.slow  # indexes the bundled notes with the real encoder, twice
+
 
 def _start(path):
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,3 +148,25 @@ def test_the_hub_server_on_a_new_data_dir_copies_the_index(cache_env, tmp_path, 
         assert hub.restored and hub.total == 0
     finally:
         hub.store.close()
+
+
+def test_an_older_data_dir_does_not_fill_the_cache(cache_env, tmp_path):
+    """A store that already held the notes when its hub started may have been indexed by older code:
+    only a store a hub filled from empty is saved."""
+    _, cache, hub = cache_env
+    old = tmp_path / "old" / "hub.sqlite3"
+    old.parent.mkdir()
+    with sqlite3.connect(hub.store.path) as src, sqlite3.connect(old) as db:
+        src.backup(db)
+    aside = tmp_path / "aside"
+    aside.mkdir()
+    for name in _cached(cache):
+        shutil.move(cache / name, aside / name)
+    try:
+        again = _start(old)
+        again.store.close()
+        assert not again.restored and again.total == 0
+        assert _cached(cache) == []
+    finally:
+        for p in aside.iterdir():
+            shutil.move(p, cache / p.name)
