@@ -29,7 +29,8 @@ from core.hub.ingest import CORPUS_DIR, DEFAULT_COLLECTION
 
 log = logging.getLogger("paperpilot.hub")
 # the code whose output is the stored index: a change to any of these names a new cache file
-_SOURCES = ("chunking.py", "readers.py", "ingest.py", "store.py", "versions.py", "topics.py", "clustering.py")
+_SOURCES = ("chunking.py", "readers.py", "ingest.py", "store.py", "versions.py", "topics.py", "clustering.py",
+            "citegraph.py", "refmatch.py")
 _OFF = {"0", "off", "no", "false", "none"}
 
 

@@ -54,6 +54,8 @@ class LexicalIndex:
         folder.mkdir(mode=0o700)
         self.retriever.save(str(folder), show_progress=False)
         np.save(folder / "ids.npy", self.ids, allow_pickle=False)
+        for f in folder.iterdir():  # the index holds the user's words: private like the store
+            f.chmod(0o600)
 
     @classmethod
     def load(cls, folder: Path, stop: frozenset[str]) -> LexicalIndex:

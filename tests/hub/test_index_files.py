@@ -116,4 +116,5 @@ def test_files_are_private(store, tmp_path):
     _hits(_searcher(store))
     folder = tmp_path / "hub-index"
     assert folder.stat().st_mode & 0o777 == 0o700
-    assert all(p.stat().st_mode & 0o077 == 0 for p in folder.glob("*.npy"))
+    files = [*folder.glob("*.npy"), *folder.glob("*.bm25/*")]
+    assert len(files) > 3 and all(p.stat().st_mode & 0o077 == 0 for p in files)
