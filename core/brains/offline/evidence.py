@@ -171,10 +171,41 @@ def absent_names(contexts: list[RetrievedContext], prof: Profile) -> list[str]:
     return [e for e in prof.entities if not any(names(c, e) for c in contexts)]
 
 
+# The share of the question's own words a chunk needs when another chunk of its paper is relevant.
+SAME_PAPER_SHARE = 1 / 3
+
+
 def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
-    """0-based indexes of the relevant contexts."""
+    """0-based indexes of the relevant contexts.
+
+    A chunk whose paper another relevant chunk vouches for needs less: a long paper names its
+    subject in a few places and states its details elsewhere ("the test set", "it"), so a chunk of
+    that paper is relevant when it carries a third of the question's words (at least two) without
+    naming the question's entities. A chunk of another paper still meets the full test, and the
+    test for "no evidence" is unchanged (some chunk must pass it on its own).
+    """
     absent = absent_names(contexts, prof)
-    return [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
+    keep = [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
+    papers = {_paper(contexts[i]) for i in keep} - {""}
+    more = [i for i, c in enumerate(contexts)
+            if i not in keep and _paper(c) in papers and _carries_words(c, prof, absent, SAME_PAPER_SHARE)]
+    return sorted(keep + more)
+
+
+def _paper(ctx: RetrievedContext) -> str:
+    return ctx.doc_id or ctx.source
+
+
+def _carries_words(ctx: RetrievedContext, prof: Profile, absent: list[str], share: float) -> bool:
+    """Whether the chunk holds ``share`` of the question's non-name words (at least two; each
+    name no chunk uses counts against the share)."""
+    ent_terms = expand_terms(prof.entities)
+    terms = [t for t in prof.key_terms if t not in ent_terms]
+    if len(terms) < 2:
+        return False
+    have = term_set(context_text(ctx))
+    hit = sum(1 for t in terms if covered(t, have))
+    return hit >= 2 and hit / (len(terms) + len(absent)) >= share
 
 
 _METADATA = re.compile(r"https?://|^(?:authors?|source|url|keywords|affiliations?|doi|arxiv|license)\s*:", re.I)

@@ -1,0 +1,46 @@
+"""The offline brain on chunks of long invented papers: a chunk deep inside a paper states a detail
+without naming the paper's subject ("the test set", "it"), and a table's rows and its caption are
+read together."""
+
+from __future__ import annotations
+
+from core.brains.base import SynthesisRequest
+from core.brains.offline import OfflineBrain
+from core.brains.offline.evidence import profile, relevant_indexes
+from core.state import Intent, RetrievedContext
+
+TITLE = "Heron: Sparse Retrieval for Legal Search"
+
+
+def ctx(n: int, text: str, doc: str = "heron", title: str = TITLE, crumb: str = "4 Experiments") -> RetrievedContext:
+    return RetrievedContext(content=text, source=f"/papers/{doc}.pdf", title=title, doc_id=doc,
+                            chunk_id=f"{doc}#{n}", breadcrumb=f"{title} > {crumb}")
+
+
+NAMES = ctx(1, "We evaluate Heron on the Docket-40 collection of court filings. "
+               "Docket-40 holds forty thousand filings from appeals courts.")
+DETAIL = ctx(2, "The annotators labelled 1,200 query and filing pairs over three weeks. "
+                "Two lawyers resolved every disagreement between the annotators.")
+OTHER = ctx(3, "Annotators labelled 900 query and filing pairs for the Brief-10 benchmark.",
+            doc="kite", title="Kite: Dense Passage Ranking")
+
+
+def answer(question: str, contexts: list[RetrievedContext]) -> str:
+    intent = Intent(type="factual", confidence=0.9, reformulated_query=question)
+    return OfflineBrain().compose(SynthesisRequest(kind="simple", question=question, intent=intent, contexts=contexts))
+
+
+def test_a_chunk_of_a_relevant_paper_needs_only_part_of_the_question_words() -> None:
+    q = "How many query and filing pairs did the annotators label for Docket-40, and who settled disagreements?"
+    prof = profile(q)
+    assert prof.entities == ["Docket-40"]
+    # the detail chunk never names Docket-40, but its paper's other chunk does
+    assert relevant_indexes([NAMES, DETAIL, OTHER], prof) == [0, 1]
+    text = answer(q, [NAMES, DETAIL, OTHER])
+    assert "1,200 query and filing pairs" in text and "900" not in text
+
+
+def test_a_chunk_of_the_same_paper_with_too_few_of_the_question_words_stays_out() -> None:
+    q = "How many query and filing pairs did the annotators label for Docket-40, and who settled disagreements?"
+    aside = ctx(4, "The filings were scanned by the court clerks and converted to text in 2019.")
+    assert relevant_indexes([NAMES, aside], profile(q)) == [0]
