@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
+from core.brains.offline.quantities import MEASURES, measures  # noqa: F401  (read from here by other modules)
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, table_label, term_set
 from core.memory.hygiene import is_instruction_like
@@ -186,14 +187,10 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
     """
     absent = absent_names(contexts, prof)
     keep = [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
-    papers = {_paper(contexts[i]) for i in keep} - {""}
-    more = [i for i, c in enumerate(contexts)
-            if i not in keep and _paper(c) in papers and _carries_words(c, prof, absent, SAME_PAPER_SHARE)]
+    papers = {contexts[i].doc_id or contexts[i].source for i in keep} - {""}
+    more = [i for i, c in enumerate(contexts) if i not in keep and (c.doc_id or c.source) in papers
+            and _carries_words(c, prof, absent, SAME_PAPER_SHARE)]
     return sorted(keep + more)
-
-
-def _paper(ctx: RetrievedContext) -> str:
-    return ctx.doc_id or ctx.source
 
 
 def _carries_words(ctx: RetrievedContext, prof: Profile, absent: list[str], share: float) -> bool:
@@ -293,28 +290,6 @@ def subject(sent: Sentence) -> str | None:
         if m and m.start() <= 40:
             firsts.append((m.start(), e))
     return min(firsts)[1] if firsts else None
-
-
-MEASURES: tuple[tuple[str, re.Pattern, re.Pattern | None], ...] = (
-    ("default rank", re.compile(r"\brank(?:\s+r)?\s*(?:=|of|is|:)?\s*(\d+)\b|\br\s*=\s*(\d+)\b", re.I),
-     re.compile(r"\b(default|typically|standard|set to|uses?)\b", re.I)),
-    ("year", re.compile(r"\b(?:in|published in|introduced in|proposed in)\s+((?:19|20)\d{2})\b", re.I),
-     re.compile(r"\b(introduc|publish|propos|releas)", re.I)),
-    ("memory (GB)", re.compile(r"(\d+(?:\.\d+)?)\s?GB\b"), None),
-    ("percentage", re.compile(r"(\d+(?:\.\d+)?)\s?%"), None),
-)
-
-
-def measures(sentence: str, *, need_cue: bool = True) -> dict[str, set[str]]:
-    """Values stated for each known measure, e.g. {"default rank": {"8"}}."""
-    out: dict[str, set[str]] = {}
-    for name, pat, cue in MEASURES:
-        if need_cue and cue is not None and not cue.search(sentence):
-            continue
-        vals = {g for m in pat.findall(sentence) for g in (m if isinstance(m, tuple) else (m,)) if g}
-        if vals:
-            out[name] = vals
-    return out
 
 
 def dim_hits(text: str, name: str) -> int:

@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from core.brains.base import TokenSink
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, dim_hits, measures
+from core.brains.offline.evidence import Profile, Sentence, dim_hits
+from core.brains.offline.quantities import measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
