@@ -37,13 +37,14 @@ LEG_DEPTH = 50
 # A table's caption and its rows are separate chunks: the caption chunk carries the sentences that
 # discuss the table, the rows its values, so a question worded like the discussion finds the caption
 # and one naming a row's label finds the rows. A hit on either brings the best-ranked other chunks
-# of the same table (or figure) within the fused ranking's next PARTNER_DEPTH, at most PARTNERS,
-# after the top_k. On the full-text dev set (plain search of each question) this puts the
-# gold-bearing chunk of 17 of 21 table and caption questions among the hits, against 15 in the
-# top 5 alone (the top 7 gives the same 17, and 3 more elsewhere, at two more chunks a question).
+# of the same table within the fused ranking's next PARTNER_DEPTH, at most PARTNERS, after the
+# top_k (a figure is one caption chunk: it brings nothing). On the full-text dev set (plain search
+# of each question) this puts the gold-bearing chunk of 17 of 21 table and caption questions among
+# the hits, against 15 in the top 5 alone, at 0.4 more chunks a question (the top 7 gives the
+# same 17, and 3 more elsewhere, at two more chunks a question).
 PARTNERS = 2
 PARTNER_DEPTH = 20
-_FLOAT = re.compile(r"^(table|figure|fig\.)\s*(\d+)\b", re.I)
+_FLOAT = re.compile(r"^(table)\s*(\d+)\b", re.I)
 DENSE_FLOOR = 0.1
 CACHED_COLLECTIONS = 8  # dense matrices and BM25 indexes kept
 CACHED_QUERIES = 256  # query vectors kept
@@ -86,15 +87,15 @@ def query_terms(text: str) -> list[str]:
 
 
 def float_label(chunk: ChunkRow) -> tuple[str, str, str] | None:
-    """(document, kind, number) of the table or figure a chunk belongs to: its caption chunk
-    (breadcrumb ``… > Table 2``) or its rows (``… > Table 2: Runtime of …``); else None."""
+    """(document, "tab", number) of the table a chunk belongs to: its caption chunk (breadcrumb
+    ``… > Table 2``) or its rows (``… > Table 2: Runtime of …``); else None."""
     m = _FLOAT.match(chunk.breadcrumb.rsplit(" > ", 1)[-1].strip())
     return (chunk.doc_id, m.group(1).lower()[:3], m.group(2)) if m else None
 
 
 def table_partners(hits: list[Hit], rest: list[Hit], limit: int = PARTNERS) -> list[Hit]:
-    """Up to ``limit`` hits of ``rest`` (ranked order) that belong to a table or figure one of
-    ``hits`` belongs to (:func:`float_label`), and are not among ``hits``."""
+    """Up to ``limit`` hits of ``rest`` (ranked order) that belong to a table one of ``hits``
+    belongs to (:func:`float_label`), and are not among ``hits``."""
     labels = {lab for h in hits if (lab := float_label(h.chunk)) is not None}
     if not labels:
         return []
@@ -214,7 +215,7 @@ class Searcher:
     def _hits(self, query: str, pool: list[tuple[int, Hit]], rows: dict[int, ChunkRow], top_k: int,
               partners: bool = True) -> list[Hit]:
         """The pool's hits with their chunks (a chunk deleted since ranking is left out), reranked, cut
-        to top_k; then, with ``partners``, the other chunks of the tables and figures hit (see
+        to top_k; then, with ``partners``, the other chunks of the tables hit (see
         :data:`PARTNERS`)."""
         n = top_k * 3 if self.reranker else top_k
         for rid, h in pool:

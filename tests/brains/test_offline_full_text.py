@@ -44,3 +44,22 @@ def test_a_chunk_of_the_same_paper_with_too_few_of_the_question_words_stays_out(
     q = "How many query and filing pairs did the annotators label for Docket-40, and who settled disagreements?"
     aside = ctx(4, "The filings were scanned by the court clerks and converted to text in 2019.")
     assert relevant_indexes([NAMES, aside], profile(q)) == [0]
+
+
+def test_the_rows_of_one_table_do_not_crowd_out_every_other_sentence() -> None:
+    """Rows of a table whose caption shares the question's words are alternatives to each other:
+    the answer quotes at most two of them (the other places go to other sentences)."""
+    from core.hub.chunking import chunk_blocks
+    from core.hub.pdf import _table_text
+    from core.hub.readers import Block
+
+    caption = "Table 3: Filings in the Docket-40 collection by court and year of filing"
+    rows = [["Court", "Filings", "Year"], ["Appeals", "1,200", "2015"], ["District", "1,150", "2016"],
+            ["Tax", "1,250", "2017"], ["Claims", "1,240", "2018"]]
+    (piece,) = chunk_blocks([Block([TITLE, "3 Data", caption], _table_text(rows), 3, kind="table")])
+    table = RetrievedContext(content=piece.text, source="/papers/heron.pdf", title=TITLE, doc_id="heron",
+                             chunk_id="heron#5", breadcrumb=" > ".join(piece.section_path))
+    total = ctx(6, "Docket-40 holds 4,840 filings in all, filed by four courts between 2015 and 2018.", crumb="3 Data")
+    text = answer("How many filings does the Docket-40 collection hold, by court and year?", [table, total])
+    assert text.count("In Table 3") == 2
+    assert "4,840 filings in all" in text

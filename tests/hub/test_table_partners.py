@@ -48,3 +48,16 @@ def test_a_hit_on_no_table_brings_nothing_more(tmp_path):
     Ingestor(store, embed=False).ingest([paper(tmp_path / "wren.pdf")], "papers")
     hits = Searcher(store).search("papers", "trained on a large corpus of sentences", top_k=1)
     assert len(hits) == 1 and float_label(hits[0].chunk) is None
+
+
+def test_a_figure_caption_hit_brings_nothing_more(tmp_path):
+    p = Paper().page()
+    p.line("Wren: Batched Inference on Small Devices", 120, 80, 16, bold=True)
+    p.line("1 Results", LEFT, 150, 12, bold=True)
+    p.lines(filler_lines(4), LEFT, 170)
+    p.line("Figure 2: Latency of batched requests on a watch.", LEFT, 260, 9)
+    p.lines(["Figure 2 shows the latency of batched requests on a watch.", *filler_lines(3)], LEFT, 290)
+    store = HubStore(tmp_path / "hub.sqlite3")
+    Ingestor(store, embed=False).ingest([p.save(tmp_path / "fig.pdf")], "papers")
+    hits = Searcher(store).search("papers", "latency of batched requests on a watch", top_k=1)
+    assert len(hits) == 1 and float_label(hits[0].chunk) is None

@@ -30,13 +30,25 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     """
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
-    chosen = mmr(pool, lambda s: relevance(s, prof, own=s.ctx in own), 4, min_ratio=0.35)
+    chosen = mmr(pool, lambda s: relevance(s, prof, own=s.ctx in own), 4, min_ratio=0.35,
+                 group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
     lines = [cited(chosen[0])]
     if len(chosen) > 1:
         lines.append(" ".join(cited(s) for s in chosen[1:]))
     return "\n\n".join(lines), [s.text for s in chosen]
+
+
+_ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on p\. \d+)\b")
+
+
+def table_of(sent: Sentence, contexts: list[RetrievedContext]) -> str | None:
+    """The table a row sentence belongs to (its paper and label), None for any other sentence.
+    The rows of one table are alternatives to each other: a direct answer quotes at most two, so the
+    rows of a table whose caption shares the question's words do not crowd out every other sentence."""
+    m = _ROW_OF.match(sent.text)
+    return f"{contexts[sent.ctx].doc_id or contexts[sent.ctx].source}|{m.group(1)}" if m else None
 
 
 def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
