@@ -63,3 +63,11 @@ def test_the_rows_of_one_table_do_not_crowd_out_every_other_sentence() -> None:
     text = answer("How many filings does the Docket-40 collection hold, by court and year?", [table, total])
     assert text.count("In Table 3") == 2
     assert "4,840 filings in all" in text
+
+
+def test_a_question_asking_for_a_number_opens_with_a_sentence_that_states_one() -> None:
+    caption = ctx(7, "Figure 2: Time the annotators needed to label one query and filing pair.", crumb="3 Data > Figure 2")
+    said = ctx(8, "Labelling one query and filing pair took the annotators 4 minutes on average.", crumb="3 Data")
+    q = "How long did the annotators need to label one query and filing pair in Heron?"
+    first = answer(q, [caption, said]).split("\n\n")[0]
+    assert first.startswith("Labelling one query and filing pair took the annotators 4 minutes")

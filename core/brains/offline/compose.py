@@ -23,7 +23,8 @@ _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|ra
 
 
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
-    """Direct answer first (the best sentence), then up to three supporting sentences.
+    """Direct answer first (the best sentence; for a question asking for a number, the best that
+    states one), then up to three supporting sentences.
 
     Whether a sentence comes from the paper the question names (by its file or title) is one of
     the scorer's features.
@@ -34,6 +35,11 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
                  group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
+    if prof.numeric and not scorer.stated_values(chosen[0].text):
+        # a question that asks for a number opens with a chosen sentence that states one (as a
+        # comparison's cells do), not with a caption or a table row that only names the measure
+        lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
+        chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
     lines = [cited(chosen[0])]
     if len(chosen) > 1:
         lines.append(" ".join(cited(s) for s in chosen[1:]))
