@@ -23,20 +23,38 @@ _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|ra
 
 
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
-    """Direct answer first (the best sentence), then up to three supporting sentences.
+    """Direct answer first (the best sentence; for a question asking for a number, the best that
+    states one), then up to three supporting sentences.
 
     Whether a sentence comes from the paper the question names (by its file or title) is one of
     the scorer's features.
     """
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
-    chosen = mmr(pool, lambda s: relevance(s, prof, own=s.ctx in own), 4, min_ratio=0.35)
+    chosen = mmr(pool, lambda s: relevance(s, prof, own=s.ctx in own), 4, min_ratio=0.35,
+                 group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
+    if prof.numeric and not scorer.stated_values(chosen[0].text):
+        # a question that asks for a number opens with a chosen sentence that states one (as a
+        # comparison's cells do), not with a caption or a table row that only names the measure
+        lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
+        chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
     lines = [cited(chosen[0])]
     if len(chosen) > 1:
         lines.append(" ".join(cited(s) for s in chosen[1:]))
     return "\n\n".join(lines), [s.text for s in chosen]
+
+
+_ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on p\. \d+)\b")
+
+
+def table_of(sent: Sentence, contexts: list[RetrievedContext]) -> str | None:
+    """The table a row sentence belongs to (its paper and label), None for any other sentence.
+    The rows of one table are alternatives to each other: a direct answer quotes at most two, so the
+    rows of a table whose caption shares the question's words do not crowd out every other sentence."""
+    m = _ROW_OF.match(sent.text)
+    return f"{contexts[sent.ctx].doc_id or contexts[sent.ctx].source}|{m.group(1)}" if m else None
 
 
 def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
+from core.brains.offline.quantities import MEASURES, measures  # noqa: F401  (read from here by other modules)
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, table_label, term_set
 from core.memory.hygiene import is_instruction_like
@@ -171,10 +172,37 @@ def absent_names(contexts: list[RetrievedContext], prof: Profile) -> list[str]:
     return [e for e in prof.entities if not any(names(c, e) for c in contexts)]
 
 
+# The share of the question's own words a chunk needs when another chunk of its paper is relevant.
+SAME_PAPER_SHARE = 1 / 3
+
+
 def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[int]:
-    """0-based indexes of the relevant contexts."""
+    """0-based indexes of the relevant contexts.
+
+    A chunk whose paper another relevant chunk vouches for needs less: a long paper names its
+    subject in a few places and states its details elsewhere ("the test set", "it"), so a chunk of
+    that paper is relevant when it carries a third of the question's words (at least two) without
+    naming the question's entities. A chunk of another paper still meets the full test, and the
+    test for "no evidence" is unchanged (some chunk must pass it on its own).
+    """
     absent = absent_names(contexts, prof)
-    return [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
+    keep = [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
+    papers = {contexts[i].doc_id or contexts[i].source for i in keep} - {""}
+    more = [i for i, c in enumerate(contexts) if i not in keep and (c.doc_id or c.source) in papers
+            and _carries_words(c, prof, absent, SAME_PAPER_SHARE)]
+    return sorted(keep + more)
+
+
+def _carries_words(ctx: RetrievedContext, prof: Profile, absent: list[str], share: float) -> bool:
+    """Whether the chunk holds ``share`` of the question's non-name words (at least two; each
+    name no chunk uses counts against the share)."""
+    ent_terms = expand_terms(prof.entities)
+    terms = [t for t in prof.key_terms if t not in ent_terms]
+    if len(terms) < 2:
+        return False
+    have = term_set(context_text(ctx))
+    hit = sum(1 for t in terms if covered(t, have))
+    return hit >= 2 and hit / (len(terms) + len(absent)) >= share
 
 
 _METADATA = re.compile(r"https?://|^(?:authors?|source|url|keywords|affiliations?|doi|arxiv|license)\s*:", re.I)
@@ -262,28 +290,6 @@ def subject(sent: Sentence) -> str | None:
         if m and m.start() <= 40:
             firsts.append((m.start(), e))
     return min(firsts)[1] if firsts else None
-
-
-MEASURES: tuple[tuple[str, re.Pattern, re.Pattern | None], ...] = (
-    ("default rank", re.compile(r"\brank(?:\s+r)?\s*(?:=|of|is|:)?\s*(\d+)\b|\br\s*=\s*(\d+)\b", re.I),
-     re.compile(r"\b(default|typically|standard|set to|uses?)\b", re.I)),
-    ("year", re.compile(r"\b(?:in|published in|introduced in|proposed in)\s+((?:19|20)\d{2})\b", re.I),
-     re.compile(r"\b(introduc|publish|propos|releas)", re.I)),
-    ("memory (GB)", re.compile(r"(\d+(?:\.\d+)?)\s?GB\b"), None),
-    ("percentage", re.compile(r"(\d+(?:\.\d+)?)\s?%"), None),
-)
-
-
-def measures(sentence: str, *, need_cue: bool = True) -> dict[str, set[str]]:
-    """Values stated for each known measure, e.g. {"default rank": {"8"}}."""
-    out: dict[str, set[str]] = {}
-    for name, pat, cue in MEASURES:
-        if need_cue and cue is not None and not cue.search(sentence):
-            continue
-        vals = {g for m in pat.findall(sentence) for g in (m if isinstance(m, tuple) else (m,)) if g}
-        if vals:
-            out[name] = vals
-    return out
 
 
 def dim_hits(text: str, name: str) -> int:

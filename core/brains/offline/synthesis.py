@@ -15,7 +15,8 @@ from collections.abc import Callable
 
 from core.brains.base import TokenSink
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, dim_hits, measures
+from core.brains.offline.evidence import Profile, Sentence, dim_hits
+from core.brains.offline.quantities import measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
@@ -34,9 +35,11 @@ def relevance(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, o
 
 def mmr(
     pool: list[Sentence], score: Callable[[Sentence], float], k: int, *, lam: float = 0.7,
-    min_ratio: float = 0.0, exclude: list[Sentence] | None = None,
+    min_ratio: float = 0.0, exclude: list[Sentence] | None = None, group: Callable[[Sentence], str | None] | None = None,
+    per_group: int = 2,
 ) -> list[Sentence]:
-    """Pick up to ``k`` sentences: relevant, and unlike each other and anything in ``exclude``."""
+    """Pick up to ``k`` sentences: relevant, and unlike each other and anything in ``exclude``; with
+    ``group``, at most ``per_group`` sentences of one group (a sentence whose group is None is free)."""
     scored = [(score(s), s) for s in pool]
     scored = [(v, s) for v, s in scored if v > 0]
     if not scored:
@@ -49,6 +52,8 @@ def mmr(
         best, best_val = None, None
         for v, s in candidates:
             if v < min_ratio * top:
+                continue
+            if group is not None and (g := group(s)) is not None and sum(group(o) == g for o in chosen) >= per_group:
                 continue
             redundancy = max((jaccard(s.terms, o.terms) for o in chosen + against), default=0.0)
             val = lam * v / top - (1 - lam) * redundancy
