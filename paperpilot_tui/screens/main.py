@@ -16,6 +16,7 @@ from textual.widgets import Footer, Static, Tab, Tabs
 
 from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
+from paperpilot_tui.answer_actions import AnswerActions
 from paperpilot_tui.cost import CostMeter
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
 from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
@@ -23,6 +24,7 @@ from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.graph import GraphPane
 from paperpilot_tui.widgets.memory_pane import MemoryPane
+from paperpilot_tui.widgets.sidebar import WIDE, ConversationsSidebar
 from paperpilot_tui.widgets.status import StatusBar
 from paperpilot_tui.widgets.trace import TracePane
 
@@ -30,20 +32,22 @@ PANES = ("chat", "graph", "trace", "memory")
 NARROW_WIDTH, NARROW_HEIGHT = 100, 24
 
 
-class MainScreen(Screen):
+class MainScreen(AnswerActions, Screen):
     CSS_PATH = "main.tcss"
     BINDINGS = bindings("main")
-    HELP_SCOPES = ("main", "input", "app")
+    HELP_SCOPES = ("main", "input", "answer", "app")
 
     def __init__(self) -> None:
         super().__init__(id="main")
         self.turns_ended = 0
         self.shown = "chat"
         self.cost = CostMeter()
+        self.sidebar_choice: bool | None = None  # shown/hidden by the user; None: by the width
 
     def compose(self) -> ComposeResult:
         yield Tabs(*(Tab(f"{self._pane_key(p)} {p.title()}", id=f"tab-{p}") for p in PANES), id="pane-tabs")
         with Horizontal(id="panes"):
+            yield ConversationsSidebar(id="sidebar")
             with Vertical(id="left"):
                 yield ChatPane(id="chat", classes="pane")
             with Vertical(id="right"):
@@ -73,10 +77,14 @@ class MainScreen(Screen):
         self._layout(event.size.width, event.size.height)
 
     def _layout(self, width: int, height: int) -> None:
-        self.set_class(width < NARROW_WIDTH or height < NARROW_HEIGHT, "narrow")
+        narrow = width < NARROW_WIDTH or height < NARROW_HEIGHT
+        self.set_class(narrow, "narrow")
+        wanted = self.sidebar_choice if self.sidebar_choice is not None else width >= WIDE
+        self.set_class(wanted and not narrow, "-sidebar")
         self._show(self.shown)
 
     def _show(self, pane: str) -> None:
+        previous, narrow = self.shown, self.has_class("narrow")
         self.shown = pane
         for p in PANES:
             self.query_one(f"#{p}").set_class(p == pane, "-shown")
@@ -84,6 +92,28 @@ class MainScreen(Screen):
         tabs = self.query_one(Tabs)
         if tabs.active != f"tab-{pane}":
             tabs.active = f"tab-{pane}"
+        if pane != previous:  # focus follows the pane shown, and comes back to where it was in the chat
+            if previous == "chat":
+                self._chat_focus = self.focused
+            if pane == "chat":
+                self._refocus_chat()
+            elif narrow:  # keys scroll the pane shown, not the hidden chat
+                self._focus_pane(pane)
+
+    def _focus_pane(self, pane: str) -> None:
+        shown = self.query_one(f"#{pane}")
+        if not shown.has_focus_within:
+            target = shown if shown.focusable else next((w for w in shown.query("*") if w.focusable), None)
+            if target is not None:
+                target.focus()
+
+    def _refocus_chat(self) -> None:
+        """The question box, or what had the focus when the chat was left (still there, focusable)."""
+        before = getattr(self, "_chat_focus", None)
+        if before is not None and before.is_attached and before.focusable:
+            before.focus()
+        else:
+            self.query_one(ChatInput).focus()
 
     @on(Tabs.TabActivated)
     def _tab(self, event: Tabs.TabActivated) -> None:
@@ -106,8 +136,10 @@ class MainScreen(Screen):
             self.status.cost = self.status.cost_short = ""
         self.query_one(ChatPane).clear()
         self.query_one(TracePane).clear()
+        self.query_one(MemoryPane).clear()
         self.query_one(GraphPane).reset()
         self.query_one(GraphPane).refresh_view()
+        self.query_one(ConversationsSidebar).reload()
 
     @property
     def replaying(self) -> bool:
@@ -152,6 +184,7 @@ class MainScreen(Screen):
         if self._stale(message.run):
             return
         self.turns_ended += 1
+        self.query_one(ConversationsSidebar).reload()
         if self.status.activity not in ("turn failed", "cancelled"):
             self.status.activity = "ready"
 
@@ -286,6 +319,12 @@ class MainScreen(Screen):
 
     def action_pane(self, name: str) -> None:
         self._show(name)
+
+    def action_toggle_sidebar(self) -> None:
+        self.sidebar_choice = not self.has_class("-sidebar")
+        self._layout(self.size.width, self.size.height)
+        if not self.has_class("-sidebar") and self.query_one(ConversationsSidebar).has_focus_within:
+            self.query_one(ChatInput).focus()
 
     def action_replay_pause(self) -> None:
         control = self.app.session.replay_control

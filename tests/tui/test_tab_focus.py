@@ -1,0 +1,32 @@
+"""Focus survives every pane switch: after F6..F8 and back with F5, what the user types is the next
+question (issue 25, items 5 and 9: at 80×24 the question box lost focus and typed text was dropped)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperpilot_tui.widgets.chat import Question
+from tests.tui.conftest import settle, wait_until
+from tests.tui.test_flows import recorded_app
+
+SIZES = [(80, 24), (100, 30), (140, 45), (200, 60)]
+SWITCHES = ("f6", "f7", "f8")  # graph, trace, memory; then f5 back to the chat
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_typed_question_is_sent_after_each_tab_switch(settings, size):
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: app.session.agent is not None)
+        screen = app.main_screen
+        for n, key in enumerate(SWITCHES):
+            await pilot.press(key, "f5")
+            await pilot.pause()
+            question = f"and q{n}?"  # typed key by key, as a user does: nothing may be dropped
+            before = screen.turns_ended
+            await pilot.press(*question, "enter")
+            await wait_until(pilot, lambda: screen.turns_ended > before, timeout=60)
+            await settle(pilot)
+            asked = [q.text for q in screen.query(Question)]
+            assert asked[-1] == question, (size, key, asked)
+            assert screen.query_one("#chat-input").text == ""
