@@ -47,8 +47,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("help", "Help: keys for this screen", "f1", "app", "help"),
     ActionSpec("palette", "Command palette", "ctrl+p", "app", "command_palette", show=False, palette=False),
     ActionSpec("open_sessions", "Sessions: list, resume, rename, delete", "f2", "app", "open_sessions"),
-    ActionSpec("open_memory", "Memory browser: facts the agent remembers", "f3", "app", "open_memory"),
-    ActionSpec("open_replay", "Replay a past trace", "f4", "app", "open_replay"),
+    ActionSpec("open_memory", "Memory browser: facts the agent remembers", "f3", "app", "open_memory",
+               label="Memory"),
+    ActionSpec("open_replay", "Replay a past trace", "f4", "app", "open_replay", label="Replay"),
     ActionSpec("new_session", "New session", "ctrl+n", "app", "new_session", show=False),
     # alt+t: sent as ESC t by every terminal and tmux, which Textual reads as alt+t with the printable
     # character "t": a priority binding, or the focused question box types a "t" instead

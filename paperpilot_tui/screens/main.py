@@ -79,6 +79,7 @@ class MainScreen(AnswerActions, Screen):
     def _layout(self, width: int, height: int) -> None:
         narrow = width < NARROW_WIDTH or height < NARROW_HEIGHT
         self.set_class(narrow, "narrow")
+        self.query_one(Footer).compact = narrow  # at 80 columns the keys that matter most fit: send … sessions, quit
         wanted = self.sidebar_choice if self.sidebar_choice is not None else width >= WIDE
         self.set_class(wanted and not narrow, "-sidebar")
         self._show(self.shown)

@@ -25,8 +25,24 @@ async def test_typed_question_is_sent_after_each_tab_switch(settings, size):
             question = f"and q{n}?"  # typed key by key, as a user does: nothing may be dropped
             before = screen.turns_ended
             await pilot.press(*question, "enter")
-            await wait_until(pilot, lambda: screen.turns_ended > before, timeout=60)
+            await wait_until(pilot, lambda before=before: screen.turns_ended > before, timeout=60)
             await settle(pilot)
             asked = [q.text for q in screen.query(Question)]
             assert asked[-1] == question, (size, key, asked)
             assert screen.query_one("#chat-input").text == ""
+
+
+async def test_footer_at_80x24_shows_the_keys_that_matter_most_whole(settings):
+    """The footer once ended at "f2 Sessio▏": compact at narrow sizes, short labels, so send, cancel,
+    help, sessions, quit and the palette are each shown whole, none under another."""
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.session.agent is not None)
+        await pilot.pause()
+        footer = app.main_screen.query_one("Footer")
+        keys = {k.description: k.region for k in footer.query("FooterKey")}
+        palette = keys["Command palette"]
+        assert palette.right <= 80
+        for name in ("Send", "Cancel", "Help", "Sessions", "Quit"):
+            region = keys[name]
+            assert region.right <= palette.x and region.width >= len(name) + 2, (name, region, palette)
