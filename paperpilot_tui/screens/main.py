@@ -3,7 +3,9 @@
 ``AgentEvent`` (live or replayed) arrives here from the app's session and is handed to every
 pane's ``apply``; panes only render state. Messages of a run the session has since replaced are
 dropped. From 100×24 up all four panes are visible, sized in proportion (``main.tcss``);
-narrower or lower, they become tabs (F5–F8, or alt+1..4 where the terminal sends alt).
+narrower or lower, they become tabs (F5–F8, or alt+1..4 where the terminal sends alt); from 140
+columns the conversations sidebar is beside them (:mod:`paperpilot_tui.screens.main_layout`). A
+focused answer has its own actions (:mod:`paperpilot_tui.answer_actions`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from textual.widgets import Footer, Static, Tab, Tabs
 from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.answer_actions import AnswerActions
+from paperpilot_tui.screens.main_layout import PANES, PaneLayout
 from paperpilot_tui.cost import CostMeter
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
 from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
@@ -24,15 +27,13 @@ from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.graph import GraphPane
 from paperpilot_tui.widgets.memory_pane import MemoryPane
-from paperpilot_tui.widgets.sidebar import WIDE, ConversationsSidebar
+from paperpilot_tui.widgets.sidebar import ConversationsSidebar
 from paperpilot_tui.widgets.status import StatusBar
 from paperpilot_tui.widgets.trace import TracePane
 
-PANES = ("chat", "graph", "trace", "memory")
-NARROW_WIDTH, NARROW_HEIGHT = 100, 24
 
 
-class MainScreen(AnswerActions, Screen):
+class MainScreen(PaneLayout, AnswerActions, Screen):
     CSS_PATH = "main.tcss"
     BINDINGS = bindings("main")
     HELP_SCOPES = ("main", "input", "answer", "app")
@@ -72,49 +73,6 @@ class MainScreen(AnswerActions, Screen):
         self.status.collection = self.app.session.collection
         self.query_one(ChatInput).focus()
         self._layout(self.size.width, self.size.height)
-
-    def on_resize(self, event) -> None:
-        self._layout(event.size.width, event.size.height)
-
-    def _layout(self, width: int, height: int) -> None:
-        narrow = width < NARROW_WIDTH or height < NARROW_HEIGHT
-        self.set_class(narrow, "narrow")
-        self.query_one(Footer).compact = narrow  # at 80 columns the keys that matter most fit: send … sessions, quit
-        wanted = self.sidebar_choice if self.sidebar_choice is not None else width >= WIDE
-        self.set_class(wanted and not narrow, "-sidebar")
-        self._show(self.shown)
-
-    def _show(self, pane: str) -> None:
-        previous, narrow = self.shown, self.has_class("narrow")
-        self.shown = pane
-        for p in PANES:
-            self.query_one(f"#{p}").set_class(p == pane, "-shown")
-        self.set_class(pane == "chat", "-show-chat")
-        tabs = self.query_one(Tabs)
-        if tabs.active != f"tab-{pane}":
-            tabs.active = f"tab-{pane}"
-        if pane != previous:  # focus follows the pane shown, and comes back to where it was in the chat
-            if previous == "chat":
-                self._chat_focus = self.focused
-            if pane == "chat":
-                self._refocus_chat()
-            elif narrow:  # keys scroll the pane shown, not the hidden chat
-                self._focus_pane(pane)
-
-    def _focus_pane(self, pane: str) -> None:
-        shown = self.query_one(f"#{pane}")
-        if not shown.has_focus_within:
-            target = shown if shown.focusable else next((w for w in shown.query("*") if w.focusable), None)
-            if target is not None:
-                target.focus()
-
-    def _refocus_chat(self) -> None:
-        """The question box, or what had the focus when the chat was left (still there, focusable)."""
-        before = getattr(self, "_chat_focus", None)
-        if before is not None and before.is_attached and before.focusable:
-            before.focus()
-        else:
-            self.query_one(ChatInput).focus()
 
     @on(Tabs.TabActivated)
     def _tab(self, event: Tabs.TabActivated) -> None:
@@ -317,15 +275,6 @@ class MainScreen(AnswerActions, Screen):
         from paperpilot_tui.screens.export import export_session
 
         export_session(self)
-
-    def action_pane(self, name: str) -> None:
-        self._show(name)
-
-    def action_toggle_sidebar(self) -> None:
-        self.sidebar_choice = not self.has_class("-sidebar")
-        self._layout(self.size.width, self.size.height)
-        if not self.has_class("-sidebar") and self.query_one(ConversationsSidebar).has_focus_within:
-            self.query_one(ChatInput).focus()
 
     def action_replay_pause(self) -> None:
         control = self.app.session.replay_control

@@ -65,10 +65,11 @@ class ConversationsSidebar(Vertical):
     """The list of conversations; :meth:`reload` re-reads it from the stores."""
 
     DEFAULT_CSS = """
-    ConversationsSidebar { width: 30; border: round $primary 60%; border-title-color: $accent;
+    ConversationsSidebar { width: 28; border: round $primary 60%; border-title-color: $accent;
                            border-title-style: bold; }
     ConversationsSidebar:focus-within { border: round $accent; }
-    ConversationsSidebar > OptionList { border: none; height: 1fr; padding: 0; background: transparent; }
+    ConversationsSidebar > OptionList { border: none; height: 1fr; padding: 0; background: transparent;
+                                        text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, **kwargs: Any) -> None:
