@@ -184,8 +184,8 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
         control = self.app.session.replay_control
         if control is not None:
             control.trace_id, control.position, control.total = message.trace_id, message.position, message.total
-        self._replay_bar(message.trace_id, message.paused, message.speed, message.position, message.total,
-                         message.done)
+        paused = control.paused if control is not None and not message.done else message.paused  # now, not when posted
+        self._replay_bar(message.trace_id, paused, message.speed, message.position, message.total, message.done)
 
     def _replay_bar(self, trace_id: str, paused: bool, speed: float, position: int, total: int,
                     done: bool) -> None:

@@ -23,6 +23,7 @@ from paperpilot_tui.runtime import call
 
 WIDE = 140  # from this width the sidebar is shown by default
 LIMIT = 200  # rows listed (the sessions browser, F2, has them all)
+TRACES_READ = 2000  # the newest recorded turns read to find research runs (a read per refresh stays small)
 NEW_TITLE = "(new conversation)"
 RESEARCH_PREFIX = "research: "  # how a research run's turn is recorded (core.research.runner)
 
@@ -94,7 +95,7 @@ class ConversationsSidebar(Vertical):
         traces = getattr(stores, "traces", None)
         sessions = await call(store.list, LIMIT)
         try:
-            recorded = await call(traces.list, None, None) if traces is not None else []
+            recorded = await call(traces.list, None, TRACES_READ) if traces is not None else []
         except Exception:  # noqa: BLE001 - without the trace store, research runs are not listed
             recorded = []
         listed = conversations(sessions, recorded)
