@@ -93,8 +93,10 @@ class Agent:
         app shows on resume and the session row counts. The brains get answered turns only."""
         return turns_from_messages(await self.messages(session_id), max_turns, failed=True)
 
-    async def run_turn(self, question: str, session_id: str | None = None) -> AsyncIterator[Event]:
-        """Run one turn; yield its events. The last event is TurnFinished or TurnFailed."""
+    async def run_turn(self, question: str, session_id: str | None = None, *,
+                       doc_id: str | None = None) -> AsyncIterator[Event]:
+        """Run one turn; yield its events. The last event is TurnFinished or TurnFailed. With
+        ``doc_id`` (an ``@paper`` mention) every retrieval of the turn searches only that document."""
         from core.nodes.common import AgentContext
 
         session_id = session_id or new_id()
@@ -126,7 +128,9 @@ class Agent:
             await self.refresh_vocabulary()
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
-                               vocabulary=self.vocabulary.names(), web=self.web)
+                               vocabulary=self.vocabulary.names(), web=self.web, doc_id=doc_id)
+            if doc_id:
+                yield tag(Notice(level="info", source="scope", message=f"answered from the document {doc_id!r} only"))
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
             try:

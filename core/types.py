@@ -62,6 +62,20 @@ class Intent(BaseModel):
         return INTENT_STRATEGY[self.type]  # type: ignore[return-value]
 
 
+class DocMeta(BaseModel):
+    """A cited document's bibliographic metadata, as the hub gives it (all optional)."""
+
+    authors: list[str] = Field(default_factory=list)
+    year: int | None = None
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    citation_key: str | None = None
+
+    def empty(self) -> bool:
+        return not (self.authors or self.year or self.venue or self.doi or self.arxiv_id or self.citation_key)
+
+
 class RetrievedContext(BaseModel):
     """One retrieved chunk, as the knowledge hub returned it."""
 
@@ -77,6 +91,7 @@ class RetrievedContext(BaseModel):
     url: str | None = None
     query: str = ""  # the query that found it
     entity: str | None = None  # comparative: the entity whose retrieval found it
+    meta: DocMeta | None = None  # its document's bibliographic metadata, when the hub gives it
 
 
 class SufficiencyJudgement(BaseModel):
@@ -113,6 +128,7 @@ class Source(BaseModel):
     score: float = 0.0
     text: str = ""
     url: str | None = None  # a web fallback result's page (arXiv abs URL, ...)
+    meta: DocMeta | None = None  # the document's authors, year, venue, DOI, arXiv id, citation key
 
 
 class Turn(BaseModel):

@@ -21,6 +21,7 @@ SCOPES = {
     "replay": "Replay",
     "topics": "Topics",
     "collections": "Collections",
+    "lineage": "Lineage",
     "dialog": "Dialogs",
     "search": "Search in the chat",
     "clarify": "Deep research: clarifying questions",
@@ -58,6 +59,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     # alt+c: ESC c from every terminal and tmux, a priority binding for the same reason as alt+t
     ActionSpec("open_collections", "Collections…: the hub's collections and documents; switch the one that answers",
                "alt+c", "app", "open_collections", show=False, priority=True),
+    # alt+l: ESC l from every terminal and tmux, a priority binding for the same reason as alt+t
+    ActionSpec("open_lineage", "Lineage…: the library's papers on the last question's topic by year, with cite arrows",
+               "alt+l", "app", "open_lineage", show=False, priority=True),
     ActionSpec("cycle_theme", "Next theme (incl. high contrast)", "f9", "app", "cycle_theme", show=False),
     ActionSpec("high_contrast", "High-contrast theme", "f10", "app", "high_contrast", show=False),
     ActionSpec("quit", "Quit", "ctrl+q", "app", "quit", priority=True),
@@ -120,6 +124,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "enter", "collections", "documents", palette=False),
     ActionSpec("collection_use", "Use the highlighted collection for the next questions", "u", "collections", "use",
                label="Use"),
+    ActionSpec("document_remove", "Remove the highlighted document from its collection (asks first)", "d,delete",
+               "collections", "remove_document", label="Remove"),
+    # lineage
+    ActionSpec("lineage_sources", "Open the selected paper's sources (its passage and cite sentences)", "enter",
+               "lineage", "open_paper", palette=False, label="Sources"),
     # any pushed screen
     ActionSpec("back", "Back / close", "escape", "dialog", "dismiss_screen"),
     # ---- chat features: copy, export, search (paperpilot_tui/widgets/chat*.py, transcript.py) ----

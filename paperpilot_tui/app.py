@@ -30,6 +30,7 @@ from paperpilot_tui.protocols import AgentFactory, StoresFactory
 from paperpilot_tui.screens.main import MainScreen
 from paperpilot_tui.screens.research import ResearchFlow
 from paperpilot_tui.session import Session
+from paperpilot_tui.slash_controller import SlashController
 from paperpilot_tui.themes import CYCLE, HIGH_CONTRAST
 
 
@@ -60,6 +61,7 @@ class PaperPilotApp(App):
                                agent_factory=agent_factory, stores_factory=stores_factory,
                                check_collection=check_collection)
         self.research = ResearchFlow(self)  # Ask ↔ Deep research, and the research run's forms
+        self.slash = SlashController(self)  # /commands and @paper mentions of the question box
         self._escape_filter = EscapeFilter()
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
@@ -111,6 +113,7 @@ class PaperPilotApp(App):
         _, why = self.session.settings.llm.choice()
         status.brain = f"{message.brain} ({why})" if why.startswith("auto") else message.brain
         status.hub, status.collection = message.hub, message.collection
+        self.slash.refresh()  # completion lists this hub's collections and documents
         for screen in self.screen_stack:  # a browser opened while the agent started (Collections) lists now
             if hasattr(screen, "agent_ready"):
                 screen.agent_ready()
@@ -212,6 +215,23 @@ class PaperPilotApp(App):
         from paperpilot_tui.screens.collections import CollectionsScreen
 
         self._open(CollectionsScreen)
+
+    def action_open_lineage(self) -> None:
+        """The lineage of the last question's topic; with no question yet, of a topic typed in."""
+        from paperpilot_tui.screens.dialogs import PromptScreen
+
+        if topic := self.main_screen.last_question:
+            self.open_lineage(topic)
+        else:
+            self.push_screen(PromptScreen("Lineage of which topic?", placeholder="e.g. how attention evolved"),
+                             lambda text: self.open_lineage(text) if text and text.strip() else None)
+
+    def open_lineage(self, topic: str) -> None:
+        from paperpilot_tui.screens.lineage import LineageScreen
+
+        while len(self.screen_stack) > 2:  # one browser at a time, over the main screen
+            self.pop_screen()
+        self.push_screen(LineageScreen(topic.strip()))
 
     def use_collection(self, name: str) -> bool:
         """Answer the next questions from collection ``name`` (the status bar follows)."""

@@ -21,8 +21,10 @@ class Agent(Protocol):
     hub_status: str
     collection: str
 
-    def run_turn(self, question: str, session_id: str | None = None) -> AsyncIterator[Event]:
-        """The turn's typed events; the last is TurnFinished or TurnFailed."""
+    def run_turn(self, question: str, session_id: str | None = None, *,
+                 doc_id: str | None = None) -> AsyncIterator[Event]:
+        """The turn's typed events; the last is TurnFinished or TurnFailed (``doc_id``: answered from
+        that one document; the app passes it only for an ``@paper`` question)."""
 
     def run_research(self, topic: str | None = None, session_id: str | None = None, *, clarify: bool = True,
                      answers: dict[int, str] | None = None, outline: Outline | None = None,

@@ -219,9 +219,9 @@ class Session:
 
     # ---- what the user does ----------------------------------------------------------------------
 
-    def ask(self, question: str) -> bool:
-        """Start a turn; False (with a notice) if the agent could not start, a turn is running or the
-        question is over ``limits.question_chars``.
+    def ask(self, question: str, doc_id: str | None = None) -> bool:
+        """Start a turn (``doc_id``: answered from that one document); False (with a notice) if the
+        agent could not start, a turn is running or the question is over ``limits.question_chars``.
         A question asked while the agent still starts or warms up waits for it, visibly."""
         limit = self.settings.limits.question_chars
         if len(question) > limit:  # refused before any work; the box keeps it to shorten
@@ -238,7 +238,7 @@ class Session:
             self.app.notify("A turn is running: your question stays in the box (esc cancels the turn).",
                             severity="warning")
             return False
-        self._start(self._turn(question, self.session_id), "turn")
+        self._start(self._turn(question, self.session_id, doc_id), "turn")
         return True
 
     def cancel(self, *, by_user: bool = False) -> bool:
@@ -295,7 +295,7 @@ class Session:
             self.target.post_message(AgentEvent(TurnFailed(error=f"internal error: {error}", category="internal"), run))
         self.target.post_message(TurnEnded(run))
 
-    async def _turn(self, question: str, session_id: str) -> None:
+    async def _turn(self, question: str, session_id: str, doc_id: str | None = None) -> None:
         run = self.run
         if not self.warm.is_set():
             self.target.post_message(AgentWarming("your question waits for the warm-up"))
@@ -304,7 +304,8 @@ class Session:
             self.target.post_message(AgentEvent(TurnFailed(
                 error=f"the agent could not start: {self.agent_error}", category="backend"), run))
             return
-        async for event in self.agent.run_turn(question, session_id):
+        scope = {"doc_id": doc_id} if doc_id else {}  # agents that cannot scope are never asked to
+        async for event in self.agent.run_turn(question, session_id, **scope):
             self.target.post_message(AgentEvent(event, run))
 
     async def _replay(self, trace_id: str, control: ReplayControl) -> None:

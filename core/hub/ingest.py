@@ -17,6 +17,7 @@ into the ``default`` collection on server start (:func:`sync_bundled`).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 from collections import deque
@@ -30,6 +31,8 @@ from core.hub.readers import SUFFIXES, ParsedDoc, ReadError, read_document, read
 from core.hub.store import HubStore, NewChunk
 from core.hub.versions import KEEP_VERSIONS
 from core.redact import Redactor
+
+log = logging.getLogger("paperpilot.hub")
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 DEFAULT_COLLECTION = "default"
@@ -147,6 +150,11 @@ class Ingestor:
         self.summary_errors: list[str] = []
         self._redact = Redactor(secrets)
         self._reread: set[Path] = set()
+        # Finer progress than one call per written file, for a bar that moves from the first second:
+        # ``on_parsed(path, pages, chunks)`` once a file is read and chunked, ``on_embedded(path, n)``
+        # as each slice of its chunks gets vectors (n of this call's chunks for that file).
+        self.on_parsed: Callable[[Path, int, int], None] | None = None
+        self.on_embedded: Callable[[Path, int], None] | None = None
 
     def doc_id_for(self, collection: str, path: str) -> str:
         old = self.store.document_by_path(collection, path)
@@ -177,7 +185,7 @@ class Ingestor:
             "doc_id": doc_id, "collection": collection, "path": rpath, "doc_type": parsed.doc_type,
             "file_hash": digest, "file_size": path.stat().st_size, "title": parsed.title,
             "authors": parsed.authors, "year": parsed.year, "pages": parsed.pages,
-            "summary": self._summary(parsed),
+            "summary": self._summary(parsed), **parsed.library,
         }, chunks, self.keep_versions)
         self._mark_reader(doc_id, path)
         return ("updated" if old else "added"), doc_id, parsed.pages or 1, len(chunks)
@@ -250,6 +258,8 @@ class Ingestor:
                 self._failed(report, item.path, item.error, progress)
                 continue
             pending.append(item)
+            if self.on_parsed is not None:
+                self.on_parsed(item.path, item.doc.pages or 1, len(item.chunks))
             if sum(len(p.chunks) for p in pending) >= EMBED_BATCH:
                 self._write(pending, collection, report, progress, meta)
                 pending = []
@@ -266,7 +276,21 @@ class Ingestor:
                 topics.current(self.store, collection)
             except Exception as exc:  # noqa: BLE001 - topics are derived data
                 report.topic_error = f"{type(exc).__name__}: {exc}"
+        if report.added or report.updated:
+            self._refresh_citations(collection)
         return report
+
+    def _refresh_citations(self, collection: str) -> None:
+        """Rebuild the collection's citation graph (:mod:`core.hub.citegraph`) now rather than on the
+        first read after the run; derived data, so a failure never fails the ingest."""
+        from core.hub import citegraph
+
+        try:
+            citegraph.current(self.store, collection)
+        except citegraph.GraphUnsupported:
+            pass
+        except Exception:  # derived data: rebuilt on the next get_citations/get_lineage
+            log.warning("citation graph of %s not rebuilt", collection, exc_info=True)
 
     def _parsed(self, todo: list[tuple[Path, str, bool]], workers: int | None):
         """Parsed files in order: inline, or from a pool of spawned workers that keeps a few files
@@ -307,8 +331,14 @@ class Ingestor:
             from core.embeddings import embed
 
             texts = [f"{c.breadcrumb}: {c.text}" for c in chunks]
-            for c, v in zip(chunks, embed(texts, batch_size=FORWARD_BATCH)):
-                c.vector = v
+            step = len(texts) if self.on_embedded is None else 2 * FORWARD_BATCH  # slices only when followed
+            owners = [p.path for p in batch for _ in p.chunks]
+            for i in range(0, len(texts), step):
+                for c, v in zip(chunks[i:i + step], embed(texts[i:i + step], batch_size=FORWARD_BATCH)):
+                    c.vector = v
+                if self.on_embedded is not None:
+                    for path in dict.fromkeys(owners[i:i + step]):
+                        self.on_embedded(path, owners[i:i + step].count(path))
         for p in batch:
             doc = p.doc
             rpath = str(p.path.resolve())
@@ -322,7 +352,7 @@ class Ingestor:
                 "doc_id": doc_id, "collection": collection, "path": rpath, "doc_type": doc.doc_type,
                 "file_hash": p.digest, "file_size": size, "title": doc.title,
                 "authors": doc.authors, "year": doc.year, "pages": doc.pages,
-                "summary": self._summary(doc, p.offline_summary), **(meta or {}).get(rpath, {}),
+                "summary": self._summary(doc, p.offline_summary), **doc.library, **(meta or {}).get(rpath, {}),
             }, p.chunks, self.keep_versions)
             status = "updated" if p.existed else "added"
             getattr(report, status).append(doc_id)

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from core.hub import ocr
+from core.hub.library.metadata import front_matter_metadata
 
 SUFFIXES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".pdf": "pdf",
             ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".tsv": "csv"}
@@ -45,6 +46,7 @@ class ParsedDoc:
     pages: int | None = None
     ocr_errors: list[str] = field(default_factory=list)  # images that could not be read
     references: list = field(default_factory=list)  # a paper's parsed reference list (core.hub.pdf.references.Reference)
+    library: dict = field(default_factory=dict)  # venue, doi, arxiv_id, tags a Markdown front matter gives
 
 
 def reader_version(path: Path) -> str:
@@ -145,7 +147,7 @@ def parse_markdown(text: str, fallback_title: str) -> ParsedDoc:
     if not title:
         title = h1[0][2] if root_is_h1 else fallback_title
     doc = ParsedDoc(title=title, doc_type="markdown", authors=_authors(meta.get("authors")),
-                    year=_year(meta.get("year") or meta.get("date")))
+                    year=_year(meta.get("year") or meta.get("date")), library=front_matter_metadata(meta))
     root = short_title(h1[0][2] if root_is_h1 else title)
     stack: list[tuple[int, str]] = []
     buf: list[str] = []

@@ -36,6 +36,10 @@ class CitationMeta(BaseModel):
     year: int | None = None
     url: str | None = None
     version: int | None = None  # the document version the chunk belongs to
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    citation_key: str | None = None
 
 
 class VocabularyTerm(BaseModel):
@@ -128,6 +132,14 @@ class DocumentSummary(BaseModel):
     sections: list[str]
     summary: str
     url: str | None = None  # where the document came from (an arXiv abs page), when it was fetched
+    # bibliographic metadata (core.hub.library.metadata): from a .bib or Zotero import, or arXiv
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    citation_key: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    source_kind: str | None = None  # zotero, bib, arxiv; None for a file ingested by path
+    abstract_only: bool = False  # indexed from a library entry's abstract: no file was attached
     versions: list[VersionInfo] = Field(default_factory=list)  # kept versions, oldest first
     deleted: bool = False  # a watched file that was deleted: its versions stay queryable by number
     # sentences of the document that read like instructions to a model (core.memory.hygiene), at most 3:
@@ -135,6 +147,15 @@ class DocumentSummary(BaseModel):
     instruction_like: list[str] = Field(default_factory=list)
     # a PDF's parsed reference list (label, authors, title, year, venue, doi, arxiv as found)
     references: list[dict] = Field(default_factory=list)
+
+
+def library_line(s: DocumentSummary) -> str:
+    """One Markdown line of a document's bibliographic metadata ("" when it has none)."""
+    parts = [f"**Venue:** {s.venue}" if s.venue else "", f"**DOI:** {s.doi}" if s.doi else "",
+             f"**arXiv:** {s.arxiv_id}" if s.arxiv_id else "", f"**Key:** `@{s.citation_key}`" if s.citation_key else "",
+             f"**Tags:** {', '.join(s.tags)}" if s.tags else "",
+             "abstract only (no file attached)" if s.abstract_only else ""]
+    return " · ".join(p for p in parts if p)
 
 
 class SectionNode(BaseModel):
@@ -191,7 +212,8 @@ def citation(index: int, hit: Hit, cls: type[Citation] | None = None) -> Citatio
         metadata=CitationMeta(title=c.title, chunk_index=c.position, doc_type=c.doc_type, doc_id=c.doc_id,
                               breadcrumb=c.breadcrumb, lexical_rank=hit.lexical_rank, dense_rank=hit.dense_rank,
                               dense_score=None if hit.dense_score is None else round(hit.dense_score, 4),
-                              authors=c.authors or None, year=c.year, url=c.url, version=c.version))
+                              authors=c.authors or None, year=c.year, url=c.url, version=c.version,
+                              venue=c.venue, doi=c.doi, arxiv_id=c.arxiv_id, citation_key=c.citation_key))
 
 
 def references_block(result: SearchResult) -> str:

@@ -2,8 +2,8 @@
 
 Tools: ``query_knowledge_hub``, ``list_collections`` and ``get_document_summary`` (the upstream
 contract), ``query_knowledge_hub_batch`` (several queries in one call, each chunk cited once), the DropQA browsing tools ``keyword_search``, ``get_document_structure`` and
-``get_node_content``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`)
-and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
+``get_node_content``, ``remove_document``, ``get_vocabulary``, ``list_topics``, ``get_topic_documents`` and ``name_topics`` (:mod:`core.hub.topics`),
+``get_citations`` and ``get_lineage`` (:mod:`core.hub.lineage`) and ``hub_status`` (start-up progress). Each returns ``structuredContent`` matching its output schema and a text
 rendering; search results end with the upstream ``**References (JSON):**`` block. Bad arguments,
 unknown collections and unknown ids are ``isError=true``; no hits is an empty, successful result.
 
@@ -30,7 +30,8 @@ from mcp.types import CallToolResult
 from pydantic import Field
 
 from core.errors import BACKEND_FAULT
-from core.hub import render
+from core.hub import lineage, render
+from core.hub.removal import RemovedDocument
 from core.hub.service import MAX_BATCH, Hub, HubError
 from core.limits import LimitExceeded, arguments_size
 
@@ -170,12 +171,28 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
         res: render.TopicList = await run(hub.name_topics, names, collection)
         return render.structured(res, render.topics_markdown(res))
 
+    @mcp.tool(description="The citation graph around one document of the library: the documents it cites and "
+                          "the documents citing it, each with a confidence, what the match rests on (doi, arxiv, "
+                          "title...), the reference entry and the citing sentence where the text shows it.")
+    async def get_citations(doc_id: str, collection: Coll = "default") -> Annotated[
+            CallToolResult, lineage.CitationsResult]:
+        res: lineage.CitationsResult = await run(hub.citations, doc_id, collection)
+        return render.structured(res, lineage.citations_markdown(res))
+
+    @mcp.tool(description="The lineage of a topic in the library: the papers on it (or the given doc_ids) ordered "
+                          "by year, each with a passage on the topic, and the cite edges among them (citing -> "
+                          "cited, confidence, citing sentence). Give topic or doc_ids.")
+    async def get_lineage(topic: str | None = None, doc_ids: list[str] | None = None,
+                          collection: Coll = "default") -> Annotated[CallToolResult, lineage.LineageResult]:
+        res: lineage.LineageResult = await run(hub.lineage, topic, doc_ids, collection)
+        return render.structured(res, lineage.lineage_markdown(res))
+
     @mcp.tool(description="Start-up progress: phase (indexing, embedding, warming, ready, failed) and, while "
                           "embedding, done of total chunks. Queries are fast once the phase is ready.")
     async def hub_status() -> dict[str, Any]:
         return hub.status()
 
-    @mcp.tool(description="Title, source, authors/year, pages, sections, a short summary and the kept versions "
+    @mcp.tool(description="Title, source, authors/year, venue/DOI/arXiv id/citation key, pages, sections, a short summary and the kept versions "
                           "(number, date, chunk count, content hash) of one document, and its sentences that read "
                           "like instructions to a model, if any, and a PDF's parsed reference list. "
                           "doc_id may also be a chunk_id of that document.")
@@ -185,7 +202,7 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
         by = ", ".join(s.authors) + (f" ({s.year})" if s.year else "") if s.authors or s.year else ""
         text = "\n".join(filter(None, [
             f"## {s.title}", f"**Document:** `{s.doc_id}` · **Source:** `{s.source}` · version {s.version}",
-            f"**Authors:** {by}" if by else "", f"**Pages:** {s.pages}" if s.pages else "",
+            f"**Authors:** {by}" if by else "", render.library_line(s), f"**Pages:** {s.pages}" if s.pages else "",
             "", s.summary, "", "**Sections:**", *[f"- {x}" for x in s.sections],
             "", "**Versions:**" if s.versions else "",
             *[f"- v{v.version} · {v.created_at} · {v.chunk_count} chunks · sha256 {v.content_hash[:12]}"
@@ -193,6 +210,15 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
             f"**Reads like instructions:** {len(s.instruction_like)} sentence(s)" if s.instruction_like else "",
             f"**References:** {len(s.references)} entries" if s.references else ""]))
         return render.structured(s, text)
+
+    @mcp.tool(description="Remove one document (its exact doc_id) from a collection: its chunks, vectors and "
+                          "keyword-index entries go with it, every kept version too. Not undoable: ingest the "
+                          "file again to bring it back.")
+    async def remove_document(doc_id: str, collection: Coll = "default") -> Annotated[
+            CallToolResult, RemovedDocument]:
+        r: RemovedDocument = await run(hub.remove_document, doc_id, collection)
+        return render.structured(r, f"Removed `{r.doc_id}` ({r.title}) from `{r.collection}`: {r.chunk_count} chunks; "
+                                    f"{r.document_count} documents left.")
 
     @mcp.tool(description="Exact (every keyword verbatim, case-insensitive) or fuzzy (any keyword, "
                           "prefix- and typo-tolerant) keyword search for names, numbers and terms.")

@@ -14,8 +14,9 @@ import logging
 import threading
 from pathlib import Path
 
-from core.hub import render, topics
+from core.hub import citegraph, lineage, render, topics
 from core.hub.ingest import backfill_embeddings, sync_bundled
+from core.hub.library.metadata import ABSTRACT_DOC_TYPE
 from core.hub.lru import LRU
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import HubStore
@@ -233,6 +234,16 @@ class Hub:
             raise HubError(f"unknown doc_id {doc_id!r}{where}")
         return doc
 
+    def remove_document(self, doc_id: str, collection: str = "default"):
+        """Delete one document of ``collection`` (:mod:`core.hub.removal`); only its exact id, never a
+        chunk id, names it."""
+        from core.hub.removal import remove
+
+        doc = self._document(doc_id, collection)
+        if doc["doc_id"] != doc_id.strip():
+            raise HubError(f"unknown doc_id {doc_id!r} in collection {collection!r}")
+        return remove(self.store, doc)
+
     def summary(self, doc_id: str, collection: str | None = "default") -> render.DocumentSummary:
         doc = self._document(doc_id, collection)
         chunks = self.store.doc_chunks(doc["doc_id"])
@@ -243,7 +254,9 @@ class Hub:
             doc_id=doc["doc_id"], collection=doc["collection"], title=doc["title"], source=doc["path"],
             doc_type=doc["doc_type"], version=doc["version"], authors=doc["authors"], year=doc["year"],
             pages=doc["pages"], chunk_count=len(chunks), sections=sections, summary=doc["summary"] or "",
-            url=doc.get("url"), instruction_like=instruction_sentences([c.text for c in chunks]),
+            url=doc.get("url"), venue=doc.get("venue"), doi=doc.get("doi"), arxiv_id=doc.get("arxiv_id"),
+            citation_key=doc.get("citation_key"), tags=doc.get("tags") or [], source_kind=doc.get("source_kind"),
+            abstract_only=doc["doc_type"] == ABSTRACT_DOC_TYPE, instruction_like=instruction_sentences([c.text for c in chunks]),
             references=json.loads(self.store.get_meta(f"references:{doc['doc_id']}") or "[]"))
 
     def structure(self, doc_id: str, collection: str | None = None) -> render.DocumentStructure:
@@ -283,6 +296,33 @@ class Hub:
             breadcrumb=c.breadcrumb, section_path=c.section_path, page=c.page, position=c.position,
             text=c.text, previous=ref(c.position - 1), next=ref(c.position + 1))
 
+
+    # -- the citation graph (core.hub.citegraph, core.hub.lineage) -------------------------------------
+    def citations(self, doc_id: str, collection: str = "default") -> lineage.CitationsResult:
+        """What one document cites in its collection and what cites it (:func:`core.hub.lineage.citations`)."""
+        doc = self._document(doc_id, collection)
+        return self._graph(lineage.citations, self.store, doc["collection"], doc)
+
+    def lineage(self, topic: str | None = None, doc_ids: list[str] | None = None,
+                collection: str = "default") -> lineage.LineageResult:
+        """The papers on ``topic`` (or the documents ``doc_ids``) ordered by year, with the cite edges
+        among them (:func:`core.hub.lineage.lineage`)."""
+        has_topic = isinstance(topic, str) and bool(topic.strip())
+        if has_topic == bool(doc_ids):
+            raise HubError("give a topic or doc_ids (one of the two)")
+        if doc_ids is not None and (not isinstance(doc_ids, list) or not all(isinstance(d, str) for d in doc_ids)):
+            raise HubError("doc_ids must be a list of document ids")
+        name = self._collection(collection, dense=has_topic)
+        chosen = [self._document(d, name)["doc_id"] for d in doc_ids or []]
+        hits = self.searcher.search(name, topic.strip(), lineage.SEARCH_HITS) if has_topic else []
+        return self._graph(lineage.lineage, self.store, name, topic.strip() if has_topic else "", chosen, hits)
+
+    @staticmethod
+    def _graph(fn, *args):
+        try:
+            return fn(*args)
+        except citegraph.GraphUnsupported as exc:
+            raise HubError(str(exc)) from None
 
     # -- topics (core.hub.topics) ------------------------------------------------------------------
     def list_topics(self, collection: str = "default") -> render.TopicList:

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from core.hub.library.metadata import add_columns as library_columns
 from core.hub.versions import KEEP_VERSIONS, Scope, migrate
 
 EMBED_MODEL = "all-MiniLM-L6-v2"
@@ -74,6 +75,11 @@ class ChunkRow:
     url: str | None = None  # where the document came from (an arXiv abs page), when it was fetched
     version: int = 1
     current: bool = True
+    # the document's bibliographic metadata (core.hub.library.metadata), where known
+    venue: str | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    citation_key: str | None = None
 
 
 @dataclass
@@ -92,14 +98,15 @@ class NewChunk:
 
 _CHUNK_SELECT = (
     "SELECT c.id, c.chunk_id, c.doc_id, c.collection, c.position, c.section_path, c.breadcrumb,"
-    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url, c.version, c.current"
-    " FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
+    " c.page, c.text, d.title, d.path, d.doc_type, d.authors, d.year, d.url, c.version, c.current,"
+    " d.venue, d.doi, d.arxiv_id, d.citation_key FROM chunks c JOIN documents d ON d.doc_id = c.doc_id"
 )
 
 
 def _chunk(row: tuple) -> ChunkRow:
     return ChunkRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7], row[8],
-                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14], row[15], bool(row[16]))
+                    row[9], row[10], row[11], json.loads(row[12] or "[]"), row[13], row[14], row[15], bool(row[16]),
+                    *row[17:21])
 
 
 class SharedReads:
@@ -174,10 +181,14 @@ class HubStore(SharedReads):
             self.conn().executescript(SCHEMA)  # idempotent DDL, runs in its own transaction
             if "url" not in {r[1] for r in self.conn().execute("PRAGMA table_info(documents)")}:
                 self.conn().execute("ALTER TABLE documents ADD COLUMN url TEXT")  # a store from before `ingest arxiv:`
+            library_columns(self.conn())  # venue, DOI, arXiv id, citation key, tags, source kind
             migrate(self)
             from core.hub.topics import SCHEMA as TOPICS_SCHEMA  # here: core.hub.topics imports this module
 
             self.conn().executescript(TOPICS_SCHEMA)  # topic tables, added to a store from before topics
+            from core.hub.citegraph import SCHEMA as CITATIONS_SCHEMA
+
+            self.conn().executescript(CITATIONS_SCHEMA)  # citation-graph tables, added to an older store
         except sqlite3.DatabaseError as exc:  # not a database, or a damaged one: name it and what to do
             from core.errors import StoreUnreadable
 
@@ -277,11 +288,12 @@ class HubStore(SharedReads):
             self._supersede(db, doc["doc_id"])
             db.execute(
                 "INSERT OR REPLACE INTO documents(doc_id, collection, path, doc_type, file_hash, file_size,"
-                " version, title, authors, year, pages, summary, created_at, updated_at, url)"
-                " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " version, title, authors, year, pages, summary, created_at, updated_at, url, venue, doi, arxiv_id,"
+                " citation_key, tags, source_kind) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (doc["doc_id"], doc["collection"], doc["path"], doc["doc_type"], doc["file_hash"],
                  doc.get("file_size"), version, doc["title"], json.dumps(doc.get("authors") or []),
-                 doc.get("year"), doc.get("pages"), doc.get("summary"), created, now, doc.get("url")))
+                 doc.get("year"), doc.get("pages"), doc.get("summary"), created, now, doc.get("url"),
+                 *library_values(doc)))
             width = max(4, len(str(len(chunks))))
             for pos, ch in enumerate(chunks):
                 chunk_id = f"{doc['doc_id']}_{pos:0{width}d}"
@@ -449,7 +461,14 @@ class HubStore(SharedReads):
 
 def _doc(d: dict) -> dict:
     d["authors"] = json.loads(d.get("authors") or "[]")
+    d["tags"] = json.loads(d.get("tags") or "[]")
     return d
+
+
+def library_values(doc: dict) -> tuple:
+    """(venue, doi, arxiv_id, citation_key, tags JSON, source_kind) of a document to write."""
+    return (doc.get("venue"), doc.get("doi"), doc.get("arxiv_id"), doc.get("citation_key"),
+            json.dumps(doc["tags"]) if doc.get("tags") else None, doc.get("source_kind"))
 
 
 def document_words(title: str, path: str, authors: str | list[str] | None) -> str:

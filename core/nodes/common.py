@@ -42,6 +42,7 @@ class AgentContext:
     session_id: str = ""
     vocabulary: list[str] = field(default_factory=list)
     web: Any = None  # a core.tools.web_search client when the web fallback is on (stage K)
+    doc_id: str | None = None  # the one document this turn is answered from (an @paper mention)
 
 
 def ctx_of(runtime: Any) -> AgentContext:
@@ -106,11 +107,14 @@ async def retrieve(ctx: AgentContext, query: str, *, top_k: int | None = None,
     """One retrieval through MCP, reported as events. A tool error yields no contexts and a notice;
     an unreachable hub raises BackendUnavailable (the turn fails with one clear line). With
     ``topic`` only that topic's documents are searched; ``scope`` (``version``, ``as_of``,
-    ``doc_id``) is passed to the hub's search only when given."""
+    ``doc_id``) is passed to the hub's search only when given; a turn scoped to one document
+    (``ctx.doc_id``, an ``@paper`` mention) searches only that document."""
     emit(RetrievalStarted(query=query, entity=entity))
     t0 = time.perf_counter()
     error = None
     scoped = {"topic": topic} if topic else {}  # a retriever without topics is never asked with one
+    if ctx.doc_id and "doc_id" not in scope:
+        scoped = {"doc_id": ctx.doc_id}  # the named document is narrower than any topic
     try:
         found = await ctx.hub.search(query, top_k or ctx.settings.agent.top_k, ctx.collection, **scoped, **scope)
     except ToolError as exc:

@@ -46,7 +46,7 @@ def renumber_citations(answer: str, contexts: list[RetrievedContext]) -> tuple[s
         c = contexts[n - 1]
         sources.append(Source(index=idx, chunk_id=c.chunk_id, doc_id=c.doc_id, title=c.title or c.source,
                               source=c.source, breadcrumb=c.breadcrumb, page=c.page,
-                              score=c.relevance_score, text=c.content, url=c.url))
+                              score=c.relevance_score, text=c.content, url=c.url, meta=c.meta))
     return text, sources, removed
 
 

@@ -1,14 +1,20 @@
 """exploratory — ReAct: think → act → observe until the evidence is judged sufficient or the step
 bound is hit. The observe step's sufficiency judgement (fully / partially sufficient,
-contradictory, insufficient) drives continue vs stop."""
+contradictory, insufficient) drives continue vs stop.
+
+A question that asks how a line of work evolved is first put to the library's citation graph: when
+the hub's ``get_lineage`` finds papers on it joined by cite edges, the first think step answers
+with the year-ordered lineage (:mod:`core.strategies.lineage`) and goes straight to synthesize,
+which keeps that answer."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from core.events import SufficiencyJudged, ThoughtEmitted
+from core.events import DraftReady, SourcesFound, SufficiencyJudged, ThoughtEmitted
 from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState, AttemptState
+from core.strategies.lineage import lineage_answer
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
 
@@ -21,6 +27,13 @@ async def think_node(state: AgentState, runtime: Any) -> dict:
     assert state.intent is not None
     n = state.current_react_step + 1
     pending = [q for q in state.refine_queries if q not in state.retrieval_queries]
+    if n == 1 and not pending and (found := await lineage_answer(ctx.hub, state.question, ctx.collection)):
+        answer, contexts = found
+        papers = {c.doc_id for c in contexts}
+        emit(ThoughtEmitted(content=f"The library's citation graph links {len(papers)} papers on this line of work: "
+                                    "answer with their lineage, oldest first.", step=n, query=None))
+        emit(SourcesFound(contexts=contexts))
+        return {"next_action": "lineage", "retrieved_contexts": contexts, "draft_answer": answer}
     if pending:  # the critic asked for these on the previous attempt
         thought, action, query = f"The critic asked for more on: {pending[0]}", "search", pending[0]
     else:
@@ -39,7 +52,7 @@ async def think_node(state: AgentState, runtime: Any) -> dict:
 
 
 def after_think(state: AgentState) -> str:
-    return "act" if state.next_action == "act" else "synthesize"
+    return "act" if state.next_action == "act" else "synthesize"  # "lineage": the draft is written
 
 
 @traced("act", GRAPH)
@@ -74,6 +87,9 @@ def after_observe(state: AgentState) -> str:
 @traced("synthesize", GRAPH)
 async def react_synthesize_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
+    if state.next_action == "lineage" and state.draft_answer:  # think answered from the citation graph
+        emit(DraftReady(answer=state.draft_answer, node="exploratory"))
+        return {"draft_answer": state.draft_answer}
     answer = await synthesize(ctx, state, "exploratory", state.retrieved_contexts, "exploratory")
     return {"draft_answer": answer}
 

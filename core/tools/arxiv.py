@@ -173,5 +173,6 @@ def fetch_papers(refs: list[str], client: ArxivClient, folder: Path,
             failed.append((ref, str(exc) if isinstance(exc, WebSearchError) else f"cannot save the PDF: {exc}"))
             continue
         year = int(paper.published[:4]) if paper.published[:4].isdigit() else None
-        got.append((path, {"title": paper.title, "authors": paper.authors, "year": year, "url": paper.url}))
+        got.append((path, {"title": paper.title, "authors": paper.authors, "year": year, "url": paper.url,
+                          "arxiv_id": aid, "source_kind": "arxiv"}))
     return got, failed

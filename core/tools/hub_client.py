@@ -76,7 +76,7 @@ class ToolResult:
 @dataclass
 class HubClient:
     """RAG wrapper over MCP: ``search``, ``list_collections``, ``get_document_summary``, ``list_topics``,
-    ``get_topic_documents``, ``name_topics``, ``call``."""
+    ``get_topic_documents``, ``name_topics``, ``get_lineage``, ``get_citations``, ``call``."""
 
     settings: MCPSettings
     connection: str | None = None
@@ -399,9 +399,26 @@ class HubClient:
         return await self.call("get_topic_documents",
                                {"topic": topic, "collection": collection or self.settings.collection})
 
+    async def get_lineage(self, topic: str | None = None, doc_ids: list[str] | None = None,
+                          collection: str | None = None) -> ToolResult:
+        """The papers on ``topic`` (or ``doc_ids``) ordered by year with the cite edges among them
+        (:mod:`core.hub.lineage`); ToolError on a hub without the tool."""
+        args: dict = {"collection": collection or self.settings.collection}
+        args |= {"topic": topic} if topic else {"doc_ids": list(doc_ids or [])}
+        return await self.call("get_lineage", args)
+
+    async def get_citations(self, doc_id: str, collection: str | None = None) -> ToolResult:
+        """What one document cites in the library and what cites it; ToolError on a hub without the tool."""
+        return await self.call("get_citations", {"doc_id": doc_id, "collection": collection or self.settings.collection})
+
     async def name_topics(self, names: dict[str, str], collection: str | None = None) -> ToolResult:
         """Store human names for topics (id -> name); the result is the named ``list_topics``."""
         return await self.call("name_topics", {"names": names, "collection": collection or self.settings.collection})
+
+    async def remove_document(self, doc_id: str, collection: str | None = None) -> ToolResult:
+        """Delete one document (chunks, vectors, keyword entries) from the collection; ToolError on a
+        hub without the tool or for an unknown id."""
+        return await self.call("remove_document", {"doc_id": doc_id, "collection": collection or self.settings.collection})
 
 
 def _one_line(exc: BaseException) -> str:

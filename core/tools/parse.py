@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from core.types import RetrievedContext
+from core.types import DocMeta, RetrievedContext
 
 _FENCE = re.compile(r"```json\s*(\{.*?\})\s*```", re.S)
 
@@ -107,7 +107,17 @@ def citation_to_context(c: dict, query: str = "") -> RetrievedContext:
         page=_int_or_none(c.get("page") if c.get("page") is not None else meta.get("page")),
         url=c.get("url") or meta.get("url"),
         query=query,
+        meta=doc_meta(meta),
     )
+
+
+def doc_meta(meta: dict) -> DocMeta | None:
+    """The bibliographic part of a citation's metadata, or None when it has none."""
+    authors = meta.get("authors")
+    year = _int_or_none(meta.get("year"))
+    text = {k: str(meta[k]) for k in ("venue", "doi", "arxiv_id", "citation_key") if meta.get(k)}
+    dm = DocMeta(authors=[str(a) for a in authors] if isinstance(authors, list) else [], year=year, **text)
+    return None if dm.empty() else dm
 
 
 _HIT = re.compile(r"^###\s*\[(\d+)\]\s*(.*)$")

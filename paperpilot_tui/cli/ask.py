@@ -72,7 +72,7 @@ def result_json(result, session: dict | None = None) -> dict:
         "final_answer": result.final_answer,
         "sources": [{"index": s.index, "chunk_id": s.chunk_id, "doc_id": s.doc_id, "title": s.title,
                      "source": s.source, "breadcrumb": s.breadcrumb, "page": s.page, "score": s.score,
-                     "url": s.url}
+                     "url": s.url, "metadata": s.meta.model_dump(exclude_none=True) if s.meta else None}
                     for s in result.sources],
         "critic": None if critic is None else {
             "passed": critic.passed, "score": critic.score, "completeness": critic.completeness,

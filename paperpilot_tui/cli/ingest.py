@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from paperpilot_tui.cli.common import (EXIT_FAILED, EXIT_OK, EXIT_USAGE, clean, fail, load_settings_or_exit,
                                       say)
@@ -23,6 +24,11 @@ encrypted PDFs, ...) or are larger than limits.ingest_file_bytes (PDF, DOCX, PPT
 limits.ingest_text_bytes (Markdown, text, CSV; 10 MB) are reported by name and skipped; the rest continue.
 arxiv:ID (e.g. arxiv:2106.09685) fetches the paper's PDF (arxiv.pdf_url) and its title, authors and year
 (arxiv.api_url); its chunks carry them and the paper's arXiv URL. `--offline` fetches nothing.
+A .bib file (BibTeX/BibLaTeX) or zotero:[PATH_TO_zotero.sqlite][#collection] (default
+~/Zotero/zotero.sqlite) imports a reference library: each entry's PDF (a .bib `file` field, a Zotero
+attachment) is indexed with the entry's title, authors, year, venue, DOI, arXiv id, citation key and
+tags; an entry without a PDF is indexed from its abstract (marked abstract only). Re-importing an
+unchanged library changes nothing. `paperpilot export bib` writes the collection back as BibTeX.
 
 exit codes: 0 all files ingested or unchanged · 1 some file failed · 2 usage or config error
 """
@@ -58,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
         return fail(f"invalid collection name {args.collection!r} (letters, digits, '_', '-', '.')", EXIT_USAGE)
     refs = [p for p in args.paths if p.lower().startswith("arxiv:")]
     args.paths = [p for p in args.paths if p not in refs]
-    fetched, unfetched = _fetch_arxiv(refs, settings, getattr(args, "offline", False))
+    libraries = _read_libraries(args, settings)
+    if isinstance(libraries, int):
+        return libraries
+    fetched, unfetched = fetch_arxiv(refs, settings, getattr(args, "offline", False))
     args.paths += [str(path) for path, _ in fetched]
     files, _ = expand_paths(args.paths)
     try:
@@ -72,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
         report, seconds = _with_progress(ingestor, args, files, meta)
     except BackendError as exc:  # the PostgreSQL server failed mid-run
         return fail(str(exc), EXIT_FAILED)
+    started = time.perf_counter()
+    try:
+        _import_libraries(ingestor, libraries, args, report)
+    except BackendError as exc:
+        return fail(str(exc), EXIT_FAILED)
+    seconds += time.perf_counter() - started
     report.failed = unfetched + report.failed
     for path, reason in report.failed:
         say(f"paperpilot: skipped {clean(str(path), multiline=False)}: {reason}", file=sys.stderr)
@@ -91,7 +106,33 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def _fetch_arxiv(refs: list[str], settings, offline: bool):
+def _read_libraries(args: argparse.Namespace, settings):
+    """Take the .bib and zotero: arguments out of ``args.paths`` and read them: [(entries, notes)],
+    or the exit code after one line when one cannot be read (nothing is written then)."""
+    from core.hub.library.importer import read_source
+    from core.hub.library.metadata import LibraryError, is_library_source
+
+    sources = [p for p in args.paths if is_library_source(p)]
+    args.paths = [p for p in args.paths if p not in sources]
+    out = []
+    for arg in sources:
+        try:
+            out.append(read_source(arg, settings.limits.ingest_text_bytes))
+        except LibraryError as exc:
+            return fail(str(exc), EXIT_USAGE)
+    return out
+
+
+def _import_libraries(ingestor, libraries: list, args: argparse.Namespace, report) -> None:
+    from core.hub.library.importer import import_entries, merge_reports
+
+    for entries, notes in libraries:
+        for note in notes:
+            say(f"paperpilot: note: {clean(note, multiline=False)}", file=sys.stderr)
+        merge_reports(report, import_entries(ingestor, entries, args.collection, force=args.force))
+
+
+def fetch_arxiv(refs: list[str], settings, offline: bool):
     """The PDFs and metadata of the ``arxiv:ID`` arguments, and (ref, reason) for those not fetched."""
     if not refs:
         return [], []
@@ -121,10 +162,8 @@ def llm_summarizer(settings):
 
 
 def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict | None = None):
-    """Ingest with a Rich progress bar on a terminal (files, pages/s, elapsed, ETA by bytes);
-    nothing extra otherwise. Returns (report, seconds)."""
-    import time
-
+    """Ingest with a Rich progress bar on a terminal (files, pages/s, elapsed, ETA by bytes, counted by
+    :class:`~paperpilot_tui.ingest_meter.IngestMeter`); nothing extra otherwise. Returns (report, seconds)."""
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import (BarColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn,
@@ -140,31 +179,35 @@ def _with_progress(ingestor, args: argparse.Namespace, files: list, meta: dict |
     def _label(text: str) -> str:  # a file name in the bar: no terminal controls, no Rich markup
         return escape(clean(text, multiline=False))
 
-    sizes = {}
-    for f in files:
-        try:
-            sizes[str(f)] = f.stat().st_size or 1
-        except OSError:
-            sizes[str(f)] = 1
+    from core.hub import ocr
+    from paperpilot_tui.ingest_meter import IngestMeter
+
+    meter = IngestMeter(files)  # the app's ingest bar counts the same way
     console = Console(stderr=True)
+    shown = len(files) >= 2 and console.is_terminal
     started = time.perf_counter()
-    # ETA from bytes, not files: one 40-page PDF weighs more than a dozen Markdown notes.
+    # ETA from bytes, not files: one 40-page PDF weighs more than a dozen Markdown notes. The bar
+    # moves as each file is read and as its chunks get vectors, not only when a file is written.
     with Progress(TextColumn("[bold]ingest[/] {task.description}"), BarColumn(),
                   TextColumn("{task.fields[done]}/{task.fields[files]} files"), PagesPerSecond(),
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                  transient=True, disable=len(files) < 2 or not console.is_terminal) as progress:
-        task = progress.add_task("", total=sum(sizes.values()) or 1, done=0, files=len(files), pages=0)
+                  transient=True, disable=not shown) as progress:
+        task = progress.add_task("", total=meter.total, done=0, files=len(files), pages=0)
 
-        def step(path, status, pages) -> None:
-            t = progress.tasks[0]
-            progress.update(task, advance=sizes.get(str(path), 1), done=t.fields["done"] + 1,
-                            pages=t.fields["pages"] + pages, description=_label(f"{path.name} ({status})"))
+        def follow(record):
+            def call(*args) -> None:
+                record(*args)
+                p = meter.now()
+                progress.update(task, completed=p.fraction * meter.total, done=p.files_done, pages=p.pages,
+                                description=_label(p.note))  # "scan.pdf: OCR p. 3/12", "b.pdf (added)"
+            return call
 
-        from core.hub import ocr
-
-        ocr.on_progress(lambda note: progress.update(task, description=_label(note)))  # "scan.pdf: OCR p. 3/12"
+        if shown:
+            ingestor.on_parsed, ingestor.on_embedded = follow(meter.parsed), follow(meter.embedded)
+        ocr.on_progress(follow(meter.ocr))
         try:
-            report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=step, meta=meta)
+            report = ingestor.ingest(args.paths, args.collection, force=args.force, progress=follow(meter.step),
+                                     meta=meta)
         finally:
             ocr.on_progress(None)
     return report, time.perf_counter() - started

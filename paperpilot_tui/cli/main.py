@@ -17,7 +17,7 @@ import warnings
 from paperpilot_tui.cli.common import LLM_CHOICES
 
 # Subcommand modules under paperpilot_tui.cli, in --help order.
-COMMANDS = ("ask", "research", "ingest", "hub", "sessions", "memory", "traces", "replay", "serve", "train", "eval")
+COMMANDS = ("ask", "research", "ingest", "export", "hub", "sessions", "memory", "traces", "replay", "serve", "train", "eval")
 
 DESCRIPTION = """\
 PaperPilot — ask questions about AI/ML papers and watch an agent answer them.
@@ -41,6 +41,8 @@ examples:
   paperpilot ask --json --session s1 "And how much memory does it save?"
   paperpilot research --no-clarify --out review.md "Parameter-efficient fine-tuning and alignment"
   paperpilot ingest paper.pdf notes/ --collection mine
+  paperpilot ingest refs.bib                 a BibTeX library (zotero:~/Zotero/zotero.sqlite for Zotero)
+  paperpilot export bib --out refs.bib       the collection's documents as BibTeX
 
 data lives in $PAPERPILOT_HOME (default: your platform's data dir); settings in
 ~/.config/paperpilot/settings.yaml or --config FILE; only the keys you set change (every key and

@@ -66,12 +66,13 @@ class Printer:
         if self.args.json:
             say(json.dumps(self._json(), ensure_ascii=False, indent=2))
             if self.review is not None and self.args.out:
-                Path(self.args.out).write_text(self.review.markdown, encoding="utf-8")
+                self._write_review()
             return
         if self.review is not None:
             if self.args.out:
-                Path(self.args.out).write_text(self.review.markdown, encoding="utf-8")
-                self._err(f"wrote {self.args.out} ({len(self.review.points)} points, {len(self.review.sources)} sources)"
+                bib = self._write_review()
+                self._err(f"wrote {self.args.out} and {bib.name} ({len(self.review.points)} points, "
+                          f"{len(self.review.sources)} sources)"
                           f" · session {self.session_id} · trace {self.trace_id}")
             else:
                 say(self.review.markdown, end="")
@@ -87,6 +88,16 @@ class Printer:
             say(self.outline.model_dump_json(indent=2))
             self._err(f"session {self.session_id}: edit the outline, then run "
                       f"paperpilot research --session {self.session_id} --outline FILE")
+
+    def _write_review(self) -> Path:
+        """The review's Markdown at ``--out`` and its sources' BibTeX beside it (``review.bib``, 0600)."""
+        from core.hub.library.cite import sources_bib
+        from paperpilot_tui.transcript import write_export
+
+        out = Path(self.args.out)
+        out.write_text(self.review.markdown, encoding="utf-8")
+        bib = out.with_suffix(".bib") if out.suffix.lower() != ".bib" else out.with_name(out.name + ".bib")
+        return write_export(bib, sources_bib(self.review.sources)[0])
 
     def _json(self) -> dict:
         return {

@@ -5,7 +5,8 @@ The top table lists ``list_collections`` (the active collection marked ●); ent
 highlighted collection's documents below it, their year, pages and chunks filled in from
 ``get_document_summary`` one by one, so a large collection shows its titles at once. ``u`` makes the
 highlighted collection (or the one whose documents are shown) the active one and goes back to the
-question box; the status bar follows. Everything is asked through the agent's hub client, so a
+question box; the status bar follows. ``d`` on a listed document removes it from its collection
+(asked first; the hub's ``remove_document`` drops its chunks, vectors and keyword entries). Everything is asked through the agent's hub client, so a
 daemon, the bundled stdio hub and an upstream MCP server are listed the same way.
 """
 
@@ -40,6 +41,7 @@ class CollectionsScreen(Screen):
         self.collections: list[Collection] = []
         self.shown: Collection | None = None  # the collection whose documents are listed
         self.details: dict[str, dict[str, Any]] = {}  # doc_id → its summary (year, pages, chunk_count)
+        self.reopen: str | None = None  # list this collection's documents after the next reload
 
     def compose(self) -> ComposeResult:
         yield Static("Collections — the hub's document sets; questions are answered from the active one (●)",
@@ -101,6 +103,10 @@ class CollectionsScreen(Screen):
         self._status(f"{len(self.collections)} collection(s) · active: {active} · enter documents · "
                      "u use for questions · esc back")
         self._hint()
+        if self.reopen in names:  # a document was removed: its collection's documents listed again
+            table.move_cursor(row=names.index(self.reopen))
+            self.action_documents()
+        self.reopen = None
 
     def highlighted(self) -> Collection | None:
         table = self.query_one("#collections", DataTable)
@@ -135,7 +141,8 @@ class CollectionsScreen(Screen):
             docs.add_row(title, *(_cell(known.get(k, "…")) for k in ("year", "pages", "chunk_count")), key=doc_id)
         if c.docs:
             docs.focus()
-        self._status(f"{c.name}: {len(c.docs)} document(s) · u use this collection for questions · esc back")
+        self._status(f"{c.name}: {len(c.docs)} document(s) · u use this collection for questions · d remove the "
+                     "document · esc back")
         self._fill_details(c)
 
     @work(exclusive=True, group="collection-documents")
@@ -165,6 +172,34 @@ class CollectionsScreen(Screen):
             self.app.notify(f"questions are now answered from the collection {c.name}", timeout=4)
             self.app.pop_screen()  # back to the question box, what it holds kept
             self.app.main_screen.action_focus_input()
+
+    @work(exclusive=True, group="collection-remove")
+    async def action_remove_document(self) -> None:
+        """Remove the highlighted document of the listed collection, once the user says yes."""
+        from paperpilot_tui.screens.dialogs import ConfirmScreen
+
+        docs = self.query_one("#documents", DataTable)
+        c = self.shown
+        if c is None or not docs.has_focus or not 0 <= docs.cursor_row < len(c.docs):
+            self._status("open a collection (enter) and highlight one of its documents to remove it")
+            return
+        doc_id, title = c.docs[docs.cursor_row]
+        if not hasattr(self.hub, "remove_document"):
+            self._status("this knowledge hub cannot remove documents")
+            return
+        if not await self.app.push_screen_wait(ConfirmScreen(
+                f"Remove {title} from {c.name}?\n\nIts chunks, vectors and keyword entries are deleted; "
+                "ingest the file again to bring it back.")):
+            return
+        try:
+            await self.hub.remove_document(doc_id, c.name)
+        except Exception as exc:  # noqa: BLE001 - a tool error (unknown id, a hub without the tool): one line
+            self._status(f"could not remove {title}: {one_line(exc)}")
+            return
+        self.details.pop(doc_id, None)
+        self.app.notify(f"removed {title} from {c.name}", timeout=4)
+        self.reopen = c.name
+        self.app.slash.changed()  # completion, and this screen, list the collection again
 
     def action_dismiss_screen(self) -> None:
         docs = self.query_one("#documents", DataTable)

@@ -1,5 +1,7 @@
 """Export the conversation on the main screen to Markdown: ask for a path (prefilled with
-``<data dir>/exports/<session>.md``), write each question, answer and its numbered sources there.
+``<data dir>/exports/<session>.md``), write each question, answer and its numbered sources there,
+and the cited papers as BibTeX beside it (``<session>.bib``); the answers cite them pandoc-style
+(``[@key]``), so ``pandoc --citeproc --bibliography <session>.bib`` renders the references.
 
 Under ``paperpilot serve`` (Textual's web driver) whoever holds the browser tab types the path, and
 the file is written as the serving user: there a path outside the data dir and the export
@@ -10,6 +12,7 @@ tab could come from anyone else. In a local terminal any path the user types is 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
@@ -32,17 +35,25 @@ async def _export(screen: Any) -> None:
     if not turns:
         app.notify("Nothing to export yet: ask a question first.", severity="warning", timeout=4)
         return
+    from core.hub.library.cite import pandoc_citations, session_citations
+
     session_id = app.session.session_id
+    bib, keys = session_citations([t.sources for t in turns])
+    cited = [replace(t, answer=pandoc_citations(t.answer, k)) for t, k in zip(turns, keys)]
     path = await prompt_and_write(
-        app, f"Export this session ({len(turns)} turn(s), with sources) to Markdown", session_id,
-        lambda: to_markdown(session_id, turns, title=turns[0].question.strip(), secrets=app.settings.secrets()))
+        app, f"Export this session ({len(turns)} turn(s), with sources) to Markdown + .bib", session_id,
+        lambda: to_markdown(session_id, cited, title=turns[0].question.strip(), secrets=app.settings.secrets()),
+        bib=lambda: bib)
     if path is not None:
-        app.notify(f"Exported {len(turns)} turn(s) to {path}", title="Export", timeout=6)
+        app.notify(f"Exported {len(turns)} turn(s) to {path} (+ {path.with_suffix('.bib').name})",
+                   title="Export", timeout=6)
 
 
-async def prompt_and_write(app: Any, title: str, stem: str, render: Callable[[], str]) -> Path | None:
-    """Ask for a path (``<data dir>/exports/<stem>.md`` offered) and write ``render()`` there; the
-    path written, or None when the user cancelled or the write failed (a one-line error toast)."""
+async def prompt_and_write(app: Any, title: str, stem: str, render: Callable[[], str],
+                           bib: Callable[[], str] | None = None) -> Path | None:
+    """Ask for a path (``<data dir>/exports/<stem>.md`` offered) and write ``render()`` there, and
+    ``bib()`` beside it as ``<name>.bib``; the Markdown's path, or None when the user cancelled or
+    the write failed (a one-line error toast)."""
     try:
         suggested = str(default_export_path(app.settings, stem))
     except OSError:
@@ -57,10 +68,18 @@ async def prompt_and_write(app: Any, title: str, stem: str, render: Callable[[],
             if refused:
                 app.notify(refused, severity="error", timeout=10)
                 return None
-        return await asyncio.to_thread(write_export, target, render())
+        written = await asyncio.to_thread(write_export, target, render())
+        if bib is not None:
+            await asyncio.to_thread(write_export, bib_path(target), bib())
+        return written
     except OSError as exc:
         app.notify(f"could not export: {one_line(exc)}", severity="error", timeout=8)
         return None
+
+
+def bib_path(md: Path) -> Path:
+    """Where the ``.bib`` of an export at ``md`` goes: beside it, same stem."""
+    return md.with_suffix(".bib") if md.suffix.lower() != ".bib" else md.with_name(md.name + ".bib")
 
 
 def export_roots(settings: Any) -> tuple[Path, ...]:

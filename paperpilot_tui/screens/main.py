@@ -41,6 +41,7 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
     def __init__(self) -> None:
         super().__init__(id="main")
         self.turns_ended = 0
+        self.last_question = ""  # the last answered question: the lineage view's topic (alt+l)
         self.shown = "chat"
         self.cost = CostMeter()
         self.sidebar_choice: bool | None = None  # shown/hidden by the user; None: by the width
@@ -132,6 +133,7 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
                 self.notify(ev.message, severity="error" if ev.level == "error" else "warning", timeout=6)
             case TurnFinished():
                 self.status.activity = "ready"
+                self.last_question = ev.result.question
             case TurnFailed(category="cancelled"):
                 self.status.activity = "cancelled"
             case TurnFailed():
@@ -207,6 +209,8 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
 
     @on(ChatInput.Submitted)
     def _submitted(self, message: ChatInput.Submitted) -> None:
+        if self.app.slash.run(message.text):  # a /command: run (or refused in one line), never asked
+            return
         if self.replay_shown and not self.app.session.busy:
             self.app.session.restore(then_ask=message.text)  # the conversation first, then the question
             return
@@ -214,7 +218,12 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
 
     def _ask(self, text: str) -> None:
         research = self.app.research  # in Deep research mode the text is a research topic
-        if research.start(text) if research.active else self.app.session.ask(text):
+        if research.active:
+            started = research.start(text)
+        else:  # an @paper mention: answered from that document only (None: said why in the chat)
+            scoped = self.app.slash.scope(text)
+            started = scoped is not None and self.app.session.ask(scoped.question, scoped.doc_id)
+        if started:
             self.query_one(ChatInput).accept(text)
 
     # ---- actions -------------------------------------------------------------------------------
@@ -223,6 +232,8 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
         search = self.query_one(ChatSearch)
         if search.is_open and search.has_focus_within:  # esc in the search bar closes it first
             search.close()
+            return
+        if self.query_one(ChatInput).close_menu():  # esc closes the completion menu first
             return
         session = self.app.session
         replaying = session.replaying

@@ -32,6 +32,7 @@ from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.sources import SourcesPanel
 
 FLUSH_S = 0.08
+LINEAGE_HINT = "alt+l: the lineage of this topic in the library (its papers by year, with cite arrows)"
 _CITE = re.compile(r"\[(\d+)\](?!\()")
 HINT = ("Ask about the papers in your knowledge hub, e.g. “Compare LoRA and QLoRA in memory use and "
         "accuracy”. enter sends · ctrl+j new line · ↑/↓ history · esc cancels · F1 help")
@@ -264,6 +265,8 @@ class ChatPane(Vertical):
                 self._final(result.final_answer or "_(no answer)_", result.sources)
                 if forced := forced_pass(result):
                     self.note(f"⚠ {forced}", warning=True)
+                if result.strategy == "exploratory":  # a line of work: its papers by year (screens/lineage.py)
+                    self.note(LINEAGE_HINT)
                 self.query_one(SourcesPanel).show(result.sources)
                 if self.record:
                     self.record[-1].answer, self.record[-1].sources = result.final_answer, list(result.sources)

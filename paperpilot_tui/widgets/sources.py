@@ -1,5 +1,6 @@
 """Sources of the last answer: a list of ``[n]`` citations and the chunk behind the selected one
-(title, breadcrumb, page and text). Each citation shows its paper and, under it, what tells two
+(title, its authors, year, venue, DOI/arXiv id and citation key where known, breadcrumb,
+page and text). Each citation shows its paper and, under it, what tells two
 chunks of one paper apart: the section, the page, or the chunk's position. A source from the web
 fallback shows its URL as a link (an OSC 8 hyperlink: ctrl/cmd+click in most terminals)."""
 
@@ -63,12 +64,27 @@ class SourcesPanel(Horizontal):
         where = " · ".join(x for x in (s.breadcrumb, f"p. {s.page}" if s.page is not None else "") if x)
         if where:
             text.append(where + "\n", style="italic")
+        if cite := citation_line(getattr(s, "meta", None)):
+            text.append(cite + "\n")
         if url := getattr(s, "url", None):
             text.append(url, style=Style(link=url, underline=True))
             text.append("\n")
         text.append(f"{s.chunk_id}\n", style="dim")
         text.append(s.text or "(no text)")
         self.query_one("#source-detail", Static).update(text)
+
+
+def citation_line(meta: Any) -> str:
+    """The document's bibliographic line: "Vaswani, Shazeer et al. 2017 · NeurIPS · doi:… · @key"
+    ("" without metadata)."""
+    if meta is None:
+        return ""
+    names = [a.split()[-1] for a in meta.authors if a.split()]
+    who = ", ".join(names[:2]) + (" et al." if len(names) > 2 else "")
+    head = " ".join(x for x in (who, str(meta.year or "")) if x)
+    parts = (head, meta.venue or "", f"doi:{meta.doi}" if meta.doi else "",
+             f"arXiv:{meta.arxiv_id}" if meta.arxiv_id else "", f"@{meta.citation_key}" if meta.citation_key else "")
+    return " · ".join(p for p in parts if p)
 
 
 def where_in_paper(s: Any) -> str:

@@ -147,8 +147,8 @@ async def test_a_comparison_that_asks_for_numbers_needs_one_in_every_row() -> No
 def test_the_asked_for_noun_is_the_head_of_the_wh_phrase() -> None:
     from core.brains.offline.critic import asked_noun
 
-    assert asked_noun("What new pre-training corpus did that earlier model introduce?") == "corpus"
-    assert asked_noun("What fraction of patches does that method mask?") == "fraction"
+    assert asked_noun("What tokenizer did the older system add?") == "tokenizer"
+    assert asked_noun("What portion of frames does that encoder drop?") == "portion"
     assert asked_noun("What is LoRA?") == "" and asked_noun("How does it work?") == ""
 
 

@@ -189,7 +189,7 @@ def test_a_fact_from_a_paper_whose_title_merely_mentions_the_name_is_not_about_i
     recalled for a question about BERT (a paper's own name is what its title starts with)."""
     from core.brains.offline.synthesis import prior_line
 
-    prof = profile("How much faster than BERT does Kite train on audiobooks?")
+    prof = profile("By how much does Kite beat BERT's training speed on audiobooks?")
     chosen = ["Kite is a speech recognizer; its authors release the code."]
     sparrow = ("Sparrow, a distilled version of BERT: smaller, faster, cheaper says: Distilled during pretraining, "
                "Sparrow keeps 97% of the accuracy and trains 60% faster on audiobooks than the full model.")
@@ -208,11 +208,11 @@ def test_a_chain_whose_every_step_found_nothing_has_no_conclusion() -> None:
     from core.brains.offline import compose
     from core.brains.offline.evidence import sentence_pool
 
-    q = "What BLEU score does the original Transformer reach on WMT 2014 English-to-German?"
+    q = "Which ROUGE value does the first Albatross model get on the 2019 Harbour news split?"
     prof = profile(q)
     pool = sentence_pool([KITE, OWL], prof, only_relevant=False)
     assert pool  # the papers' sentences are there; none answers any step
-    assert compose.multi_hop(pool, prof, ["BLEU: score original Transformer reach", q]) == ("", [])
+    assert compose.multi_hop(pool, prof, ["ROUGE: value first Albatross model get", q]) == ("", [])
 
 
 def test_a_recalled_fact_sharing_one_word_with_the_question_does_not_join() -> None:

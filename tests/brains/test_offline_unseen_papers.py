@@ -28,8 +28,8 @@ TERN = ctx(2, "tern-2.md", "Tern-2: Cheap Speech Recognition",
 
 def test_names_are_taken_as_papers_write_them() -> None:
     assert extract_entities("How does Tern-2 compare with wav2vec 2.0 and mT5?") == ["Tern-2", "wav2vec 2.0", "mT5"]
-    assert extract_entities("up to what resolution can Swin Transformer V2 be trained?") == ["Swin Transformer V2"]
-    assert extract_entities("What is the context length of Gemini 1.5 Pro?") == ["Gemini 1.5 Pro"]
+    assert extract_entities("at which depth does Heron Mixer V3 stop improving?") == ["Heron Mixer V3"]
+    assert extract_entities("Which window does Osprey 2.5 Pro read?") == ["Osprey 2.5 Pro"]
     # an acronym is matched as written: the author "Albert Gu" is not the model ALBERT
     prof = profile("What is ALBERT?")
     author = ctx(9, "mamba.md", "Mamba", "Authors: Albert Gu and Tri Dao. Mamba is a selective state space model.")
@@ -91,7 +91,7 @@ def test_a_chinese_question_carries_its_terms_in_english() -> None:
     from core.brains.offline.glossary import english_terms
     from core.brains.offline.slots import fill
 
-    assert english_terms("Reformer 用什么技术替代了点积注意力？") == ["technique", "replace", "dot-product attention"]
+    assert english_terms("HERON 用什么技术替代了点积注意力？") == ["technique", "replace", "dot-product attention"]
     query = fill("HERON只在什么数据集上做了预训练？", "factual", [], [])["reformulated_query"]
     assert query.startswith("HERON 只在") and query.endswith("(dataset; pre-training)")
     prof = profile(query)
@@ -101,8 +101,8 @@ def test_a_chinese_question_carries_its_terms_in_english() -> None:
 
 
 def test_when_a_name_is_missing_its_question_words_must_meet_in_one_sentence() -> None:
-    prof = profile("How many parameters does Osprey-4 have according to its technical report?")
-    scattered = ctx(4, "kite.md", "Kite", "Kite is a 1.3 billion parameter model. A technical report describes the data.")
-    together = ctx(5, "kite.md", "Kite", "The technical report lists 1.3 billion parameters for the model.")
+    prof = profile("How many parameters does Osprey-4 list in its system card?")
+    scattered = ctx(4, "kite.md", "Kite", "Kite is a 1.3 billion parameter model. A system card describes the data.")
+    together = ctx(5, "kite.md", "Kite", "The system card lists 1.3 billion parameters for the model.")
     assert relevant_indexes([scattered], prof) == []
     assert relevant_indexes([together], prof) == [0]

@@ -60,7 +60,7 @@ def test_a_lower_case_compound_tail_is_not_part_of_a_name():
     from core.vocabulary import NAME
 
     found = lambda text: [m.group(0) for m in NAME.finditer(text)]  # noqa: E731
-    assert found("GPT-3.5-generated textbooks") == ["GPT-3.5"]
+    assert found("GPT-3.5-written lecture notes") == ["GPT-3.5"]
     assert found("BERT-style encoders and ViT-based nets") == ["BERT", "ViT"]
     assert found("Transformer-XL, text-davinci-003, phi-1.5 and ViT-B") == ["Transformer-XL", "text-davinci-003",
                                                                            "phi-1.5", "ViT-B"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,10 @@ def test_print_outline_then_an_edited_outline_then_a_malformed_one(research_home
     assert re.search(r"outline edited: .*\(\+1 −1", done.stderr)
     assert len(re.findall(r"^point \d/\d ", done.stderr, re.M)) == len(outline["knowledge_points"])
     review = (tmp_path / "r.md").read_text()
+    bib = tmp_path / "r.bib"  # the review's cited papers as BibTeX, beside it, private
+    keys = re.findall(r"^@\w+\{([^,\s]+),", bib.read_text(), re.M)
+    assert keys and len(keys) == len(set(keys)) and stat.S_IMODE(bib.stat().st_mode) == 0o600
+    assert "wrote r.md and r.bib" in done.stderr
     assert "### Chain-of-thought prompting" in review and f"### {removed['topic']}\n" not in review
     assert "## Research gaps and future directions" in review
 

@@ -21,7 +21,7 @@ def _result(answer: str, *, docs: list[str], intent: str = "factual", confidence
                       retry_count=0, llm_calls=2, tokens={"total": 30}, timings_ms={})
 
 
-Q_FACT = Question("f1", "What GLUE score did BERT reach?", "factual", ["bert"], ["80.5%"])
+Q_FACT = Question("f1", "Which GLUE result does BERT report?", "factual", ["bert"], ["80.5%"])
 Q_UNANS = Question("u1", "What is the boiling point of tungsten?", "factual", [], [])
 Q_FUP = Question("p1", "And its parameter count?", "follow_up", ["albert"], ["18x fewer"],
                  [{"role": "user", "content": "What is ALBERT?"}, {"role": "assistant", "content": "A lite BERT."}])

@@ -50,7 +50,8 @@ async def test_export_is_0600_and_a_browser_cannot_write_outside_the_data_dir(se
         assert "LoRA" in old.read_text() and stat.S_IMODE(old.stat().st_mode) == 0o600
         kept = tmp_path / "shared" / "same-inode"
         assert kept.read_text() == "someone's notes\n" and stat.S_IMODE(kept.stat().st_mode) == 0o644
-        assert sorted(p.name for p in old.parent.iterdir()) == ["notes.md", "same-inode"]  # no temp left
+        assert sorted(p.name for p in old.parent.iterdir()) == ["notes.bib", "notes.md", "same-inode"]  # no temp left
+        assert stat.S_IMODE((old.parent / "notes.bib").stat().st_mode) == 0o600  # the cited papers' BibTeX too
 
         # the same app served to a browser tab
         monkeypatch.setattr(PaperPilotApp, "is_web", property(lambda self: True))

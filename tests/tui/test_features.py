@@ -75,6 +75,8 @@ async def _wait_for(pilot, get):
 async def test_export_writes_the_session_with_each_answers_numbered_sources(settings, tmp_path):
     from textual.widgets import Input
 
+    from core.hub.library.cite import pandoc_citations, session_citations
+
     app = real_app(settings)
     async with app.run_test(size=(120, 40)) as pilot:
         await ask(pilot, "What does LoRA freeze?")
@@ -92,15 +94,17 @@ async def test_export_writes_the_session_with_each_answers_numbered_sources(sett
         await wait_until(pilot, lambda: target.exists())
     text = target.read_text(encoding="utf-8")
     assert session in text
+    bib, keys = session_citations([t.sources for t in record])
+    assert (tmp_path / "out" / "lora.bib").read_text(encoding="utf-8") == bib  # the cited papers, beside it
     for n, turn in enumerate(record, 1):
         assert f"## {n}. {turn.question}" in text
-        assert turn.answer.strip() in text
+        assert pandoc_citations(turn.answer, keys[n - 1]).strip() in text  # [n] cited as [@key]
     first, second = text.split("## 2. ")
-    for part, turn in ((first, record[0]), (second, record[1])):
+    for part, turn, key in ((first, record[0], keys[0]), (second, record[1], keys[1])):
         assert "### Sources" in part
         for s in turn.sources:  # each cited [n] with its paper and chunk, under its own turn
             assert f"- **[{s.index}]** {s.title}" in part and f"`{s.chunk_id}`" in part
-            assert f"[{s.index}]" in turn.answer
+            assert f"[{s.index}]" in turn.answer and f"@{key[s.index]}" in part and f"{{{key[s.index]},\n" in bib
 
 
 async def test_search_in_the_chat_jumps_between_matches_and_scrolls_to_them(settings):

@@ -1,8 +1,7 @@
 """Chinese ML terms in English, so a Chinese question can be matched against English papers.
 
-The offline brain matches words, and a researcher's papers are mostly English: "Reformer 用什么技术
-替代了点积注意力？" shares no word with "we replace dot-product attention by one that uses
-locality-sensitive hashing". Slot filling appends the English terms of a Chinese question to its
+The offline brain matches words, and a researcher's papers are mostly English: "HERON 用什么技术
+替代了点积注意力？" shares no word with "HERON replaces dot-product attention by a routed mixer". Slot filling appends the English terms of a Chinese question to its
 query, which then serves retrieval and evidence matching alike. General ML vocabulary only; the
 longest term wins ("自注意力" before "注意力").
 """

@@ -24,11 +24,13 @@ class Dimension:
     name: str
     cues: tuple[str, ...]  # phrases that signal the dimension in a question
     evidence: tuple[str, ...] = field(default=())  # extra stems that signal it in a context
+    shape: re.Pattern | None = None  # a kind of value that signals it in a context (a count with its magnitude)
 
 
 DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("memory", ("memory", "vram", "footprint", "gpu memory", "内存", "显存"),
-              ("memory", "gb", "vram", "footprint", "quantiz", "4-bit", "gpu")),
+              ("memory", "gb", "vram", "footprint", "quantiz", "gpu"),
+              re.compile(r"\b\d+[\s-]?bits?\b", re.I)),
     Dimension("accuracy", ("accuracy", "accurate", "performance", "quality", "benchmark", "score", "准确", "精度", "效果", "性能"),
               ("accuracy", "performance", "quality", "match", "benchmark", "score", "%", "degrad", "outperform", "comparabl", "on par")),
     Dimension("training time", ("training time", "faster to train", "train faster", "training speed", "time to train", "训练时间", "训练速度"),
@@ -38,7 +40,8 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("cost", ("cost", "cheap", "cheaper", "expensive", "compute", "price", "budget", "成本", "算力"),
               ("cost", "cheap", "expensive", "compute", "gpu", "hardware")),
     Dimension("parameters", ("parameters", "trainable parameters", "params", "parameter count", "参数量", "参数"),
-              ("parameter", "trainable", "rank", "weight", "10,000", "fewer")),
+              ("parameter", "trainable", "rank", "weight", "fewer"),
+              re.compile(r"\b\d[\d,.]*\s?(?:[mb]|million|billion|times|x|×)(?![a-z])", re.I)),
     Dimension("data", ("data", "dataset", "datasets", "labels", "annotation", "preference data", "数据"),
               ("data", "dataset", "preference", "label", "comparison", "human", "annot", "pair")),
     Dimension("stability", ("stability", "stable", "unstable", "robust", "稳定"),
@@ -46,7 +49,8 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("complexity", ("complexity", "simplicity", "simpler", "simple", "complex", "implementation", "复杂", "简单"),
               ("simple", "simpler", "complex", "pipeline", "stage", "implement", "reward model", "sampling")),
     Dimension("scalability", ("scalability", "scale", "scaling", "larger models", "扩展"),
-              ("scale", "scaling", "larger", "65b", "billion", "size")),
+              ("scale", "scaling", "larger", "billion", "size"),
+              re.compile(r"\b\d+(?:\.\d+)?\s?b(?![a-z])", re.I)),
 )
 DIMENSION_BY_NAME = {d.name: d for d in DIMENSIONS}
 
@@ -177,9 +181,10 @@ def dimension_terms(name: str) -> tuple[str, ...]:
 def dimension_hits(text: str, name: str) -> int:
     """How many of a dimension's evidence cues occur in ``text``."""
     low = text.lower()
-    return sum(1 for t in dimension_terms(name) if t in low)
+    dim = DIMENSION_BY_NAME.get(name)
+    shaped = 1 if dim is not None and dim.shape is not None and dim.shape.search(text) else 0
+    return sum(1 for t in dimension_terms(name) if t in low) + shaped
 
 
 def signals_dimension(text: str, name: str) -> bool:
-    low = text.lower()
-    return any(t in low for t in dimension_terms(name))
+    return dimension_hits(text, name) > 0

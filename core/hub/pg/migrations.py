@@ -9,7 +9,8 @@ index), ``embeddings.vector`` the dense leg (pgvector, HNSW with cosine distance
 ``lexemes`` the vocabulary that fuzzy keyword search looks typos up in. Step 2 adds document
 versions: ``chunks.version``/``current`` (and ``embeddings.current``, so the HNSW scan filters
 without a join), ``documents.deleted_at`` and ``doc_versions``. Step 3 adds the topic tables
-(``topic_sets``, ``topics``, ``document_topics``, ``topic_names``).
+(``topic_sets``, ``topics``, ``document_topics``, ``topic_names``). Step 4 adds the documents'
+bibliographic metadata (venue, DOI, arXiv id, citation key, tags, source kind).
 """
 
 from __future__ import annotations
@@ -75,6 +76,14 @@ CREATE INDEX document_topics_doc ON document_topics(doc_id);
 CREATE TABLE topic_names(
   collection TEXT NOT NULL, topic_id TEXT NOT NULL, name TEXT NOT NULL, members TEXT NOT NULL,
   named_at DOUBLE PRECISION NOT NULL, PRIMARY KEY(collection, topic_id));
+"""),
+    (4, "bibliographic metadata per document (core.hub.library.metadata.COLUMNS on SQLite)", """
+ALTER TABLE documents ADD COLUMN venue TEXT;
+ALTER TABLE documents ADD COLUMN doi TEXT;
+ALTER TABLE documents ADD COLUMN arxiv_id TEXT;
+ALTER TABLE documents ADD COLUMN citation_key TEXT;
+ALTER TABLE documents ADD COLUMN tags TEXT;
+ALTER TABLE documents ADD COLUMN source_kind TEXT;
 """),
 ]
 

@@ -20,14 +20,15 @@ from contextlib import contextmanager
 import numpy as np
 
 from core.hub.pg.migrations import migrate
-from core.hub.store import _CHUNK_SELECT, EMBED_MODEL, ChunkRow, NewChunk, SharedReads, _chunk, document_words
+from core.hub.store import (_CHUNK_SELECT, EMBED_MODEL, ChunkRow, NewChunk, SharedReads, _chunk, document_words,
+                            library_values)
 from core.hub.versions import KEEP_VERSIONS, Scope
 
 WRITE_LOCK = 0x68756277  # pg_advisory_xact_lock key of the single writer ("hubw")
 TS_CONFIG = "english"
 
 _DOC_COLS = ("doc_id, collection, path, doc_type, file_hash, file_size, version, title, authors, year, pages,"
-             " summary, created_at, updated_at, url, deleted_at")
+             " summary, created_at, updated_at, url, venue, doi, arxiv_id, citation_key, tags, source_kind, deleted_at")
 _PUT_COLS = _DOC_COLS.removesuffix(", deleted_at")
 
 
@@ -43,6 +44,7 @@ def _doc(cur) -> dict | None:
         return None
     d = dict(zip([c.name for c in cur.description], row))
     d["authors"] = json.loads(d.get("authors") or "[]")
+    d["tags"] = json.loads(d.get("tags") or "[]")
     return d
 
 
@@ -138,6 +140,7 @@ class PgStore(SharedReads):
         for row in cur:
             d = dict(zip(cols, row))
             d["authors"] = json.loads(d.get("authors") or "[]")
+            d["tags"] = json.loads(d.get("tags") or "[]")
             out.append(d)
         return out
 
@@ -175,7 +178,7 @@ class PgStore(SharedReads):
             values = (doc_id, coll, _text(doc["path"]), doc["doc_type"], doc["file_hash"], doc.get("file_size"),
                       version, _text(doc["title"]), json.dumps(doc.get("authors") or []), doc.get("year"),
                       doc.get("pages"), _text(doc.get("summary")), doc.get("created_at", created),
-                      doc.get("updated_at", now), doc.get("url"))
+                      doc.get("updated_at", now), doc.get("url"), *library_values(doc))
             sets = ", ".join(f"{c} = excluded.{c}" for c in _PUT_COLS.split(", ")[1:])
             db.execute(f"INSERT INTO documents({_PUT_COLS}) VALUES({', '.join(['%s'] * len(values))})"
                        f" ON CONFLICT(doc_id) DO UPDATE SET {sets}, deleted_at = NULL", values)
