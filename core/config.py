@@ -280,6 +280,7 @@ class TUISettings(_Section):
     theme: str = "textual-dark"
     keymap: dict[str, str] = Field(default_factory=dict)  # action id -> keys
     answer_pace: float = Field(default=0.25, ge=0, le=5)  # seconds between streamed offline sentences
+    resume: Literal["new", "last"] = "new"  # the app opens on a new session, or the last one used (--continue)
 
 
 class Settings(_Section):

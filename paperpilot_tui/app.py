@@ -22,7 +22,8 @@ from paperpilot_tui.commands import ActionsProvider
 from paperpilot_tui.escape_filter import EscapeFilter
 from paperpilot_tui.keycheck import check_keymap
 from paperpilot_tui.messages import (
-    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HubIndexing, StoresReady, TurnEnded,
+    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HubIndexing, LastSession, StoresReady,
+    TurnEnded,
 )
 from paperpilot_tui.prefs import load_prefs, save_pref
 from paperpilot_tui.protocols import AgentFactory, StoresFactory
@@ -163,6 +164,12 @@ class PaperPilotApp(App):
         if self._replay_id:  # `paperpilot replay ID`
             self.replay(self._replay_id)
             self._replay_id = None
+
+    @on(LastSession)
+    def _last_session(self, message: LastSession) -> None:
+        from paperpilot_tui.resume import continue_last
+
+        continue_last(self, message.session_id)
 
     @on(AgentEvent)
     def _research_event(self, message: AgentEvent) -> None:
@@ -328,10 +335,11 @@ class PaperPilotApp(App):
 
 
 def main(config: str | None = None, session: str | None = None, replay: str | None = None,
-         llm: str | None = None, offline: bool = False, collection: str | None = None) -> int:
+         llm: str | None = None, offline: bool = False, collection: str | None = None,
+         resume_last: bool = False) -> int:
     """Entry point for ``paperpilot`` (and ``paperpilot replay``): load settings, run the app
     (``offline``: no network, so no web search fallback either; ``collection``: answer from it, and
-    say so once the hub is up if it has no such collection)."""
+    say so once the hub is up if it has no such collection; ``resume_last``: ``--continue``)."""
     from core.config import ConfigError, load_settings
 
     try:
@@ -346,6 +354,8 @@ def main(config: str | None = None, session: str | None = None, replay: str | No
         settings.agent.web_search_fallback.enabled = False
     if collection:
         settings.mcp.collection = collection
+    if resume_last:
+        settings.tui.resume = "last"
     for key in ("state_db", "checkpoints_db"):  # a data dir or file not ours: one line (UnsafePath) before the screen
         settings.paths.file(key)
     return run_app(PaperPilotApp(settings, session=session, replay=replay, check_collection=bool(collection)))

@@ -25,6 +25,7 @@ NAMED = {"escape", "tab", "enter", "up", "down", "left", "right", "home", "end",
 #: the nodes a key passes through, nearest first, with the scopes bound on each
 CHAINS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("textarea", "input"), ("main",), ("app",)),
+    (("answer",), ("main",), ("app",)),  # a focused answer (its c/r/e/x and ↑/↓)
     (("datatable",), ("memory", "dialog"), ("app",)),
     (("datatable",), ("sessions", "dialog"), ("app",)),
     (("datatable",), ("replay", "dialog"), ("app",)),

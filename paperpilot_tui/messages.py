@@ -47,6 +47,15 @@ class HubIndexing(Message):
         self.files = files
 
 
+class LastSession(Message):
+    """``tui.resume: last`` (``paperpilot --continue``): the session to reopen, or None when the
+    session store has none yet (the app then says it starts a new one)."""
+
+    def __init__(self, session_id: str | None) -> None:
+        super().__init__()
+        self.session_id = session_id
+
+
 class AgentWarm(Message):
     """Warm-up finished: a question now gets a quick answer."""
 

@@ -19,8 +19,8 @@ from textual.worker import Worker, WorkerState
 
 from core.events import TurnFailed
 from paperpilot_tui.messages import (
-    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HistoryLoaded, HubIndexing, ReplayState, StoresReady,
-    TurnEnded,
+    AgentEvent, AgentReady, AgentUnavailable, AgentWarm, AgentWarming, HistoryLoaded, HubIndexing, LastSession, ReplayState,
+    StoresReady, TurnEnded,
 )
 from paperpilot_tui.protocols import Agent, AgentFactory, Stores, StoresFactory
 from paperpilot_tui.runtime import ReplayControl, call, new_session_id, one_line, quiet_stdio_servers
@@ -93,6 +93,18 @@ class Session:
         finally:
             self._stores_tried.set()
         self.app.post_message(StoresReady())
+        if self.settings.tui.resume == "last" and not self.resumed:  # --continue, and no --session
+            await self._find_last()
+
+    async def _find_last(self) -> None:
+        """Post the most recently used session (None: there is none yet) for the app to reopen."""
+        store = getattr(self.stores, "sessions", None)
+        try:
+            last = await call(store.list, 1) if store is not None else []
+        except Exception as exc:  # noqa: BLE001 - the app starts a new session instead
+            self.app.notify(f"could not find the last session: {one_line(exc)}", severity="warning")
+            last = []
+        self.app.post_message(LastSession(last[0].id if last else None))
 
     async def _hold_agent(self) -> None:
         opened = None  # this worker's agent: a restart's new worker may have set its own by the time this one ends

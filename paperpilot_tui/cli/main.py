@@ -33,6 +33,7 @@ EPILOG = """\
 examples:
   paperpilot                                 open the app
   paperpilot --session s1                    resume a session in the app
+  paperpilot --continue                      reopen the last session you used (setting: tui.resume: last)
   paperpilot --collection mine               the app, answering from the collection "mine"
   paperpilot --llm openai                    the app with the LLM brain (OPENAI_BASE_URL, OPENAI_API_KEY)
   paperpilot --offline ingest papers/        no network at all, even with OPENAI_API_KEY set
@@ -64,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_common(parser)
     parser.add_argument("--session", metavar="ID", help="open the app on this session")
+    parser.add_argument("--continue", action="store_true", dest="resume_last",
+                        help="open the app on the session you used last (tui.resume: last does it on every "
+                             "launch); with none yet, a new session, and the chat says so")
     parser.add_argument("--collection", metavar="NAME", dest="app_collection",
                         help="open the app on this knowledge-hub collection (default: mcp.collection); "
                              "alt+c in the app lists the collections and switches")

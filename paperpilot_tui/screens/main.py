@@ -3,7 +3,9 @@
 ``AgentEvent`` (live or replayed) arrives here from the app's session and is handed to every
 pane's ``apply``; panes only render state. Messages of a run the session has since replaced are
 dropped. From 100×24 up all four panes are visible, sized in proportion (``main.tcss``);
-narrower or lower, they become tabs (F5–F8, or alt+1..4 where the terminal sends alt).
+narrower or lower, they become tabs (F5–F8, or alt+1..4 where the terminal sends alt); from 140
+columns the conversations sidebar is beside them (:mod:`paperpilot_tui.screens.main_layout`). A
+focused answer has its own actions (:mod:`paperpilot_tui.answer_actions`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from textual.widgets import Footer, Static, Tab, Tabs
 
 from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
+from paperpilot_tui.answer_actions import AnswerActions
+from paperpilot_tui.screens.main_layout import PANES, PaneLayout
 from paperpilot_tui.cost import CostMeter
 from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, TurnEnded
 from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
@@ -23,17 +27,16 @@ from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.chat_input import ChatInput
 from paperpilot_tui.widgets.graph import GraphPane
 from paperpilot_tui.widgets.memory_pane import MemoryPane
+from paperpilot_tui.widgets.sidebar import ConversationsSidebar
 from paperpilot_tui.widgets.status import StatusBar
 from paperpilot_tui.widgets.trace import TracePane
 
-PANES = ("chat", "graph", "trace", "memory")
-NARROW_WIDTH, NARROW_HEIGHT = 100, 24
 
 
-class MainScreen(Screen):
+class MainScreen(PaneLayout, AnswerActions, Screen):
     CSS_PATH = "main.tcss"
     BINDINGS = bindings("main")
-    HELP_SCOPES = ("main", "input", "app")
+    HELP_SCOPES = ("main", "input", "answer", "app")
 
     def __init__(self) -> None:
         super().__init__(id="main")
@@ -41,10 +44,12 @@ class MainScreen(Screen):
         self.last_question = ""  # the last answered question: the lineage view's topic (alt+l)
         self.shown = "chat"
         self.cost = CostMeter()
+        self.sidebar_choice: bool | None = None  # shown/hidden by the user; None: by the width
 
     def compose(self) -> ComposeResult:
         yield Tabs(*(Tab(f"{self._pane_key(p)} {p.title()}", id=f"tab-{p}") for p in PANES), id="pane-tabs")
         with Horizontal(id="panes"):
+            yield ConversationsSidebar(id="sidebar")
             with Vertical(id="left"):
                 yield ChatPane(id="chat", classes="pane")
             with Vertical(id="right"):
@@ -70,22 +75,6 @@ class MainScreen(Screen):
         self.query_one(ChatInput).focus()
         self._layout(self.size.width, self.size.height)
 
-    def on_resize(self, event) -> None:
-        self._layout(event.size.width, event.size.height)
-
-    def _layout(self, width: int, height: int) -> None:
-        self.set_class(width < NARROW_WIDTH or height < NARROW_HEIGHT, "narrow")
-        self._show(self.shown)
-
-    def _show(self, pane: str) -> None:
-        self.shown = pane
-        for p in PANES:
-            self.query_one(f"#{p}").set_class(p == pane, "-shown")
-        self.set_class(pane == "chat", "-show-chat")
-        tabs = self.query_one(Tabs)
-        if tabs.active != f"tab-{pane}":
-            tabs.active = f"tab-{pane}"
-
     @on(Tabs.TabActivated)
     def _tab(self, event: Tabs.TabActivated) -> None:
         if event.tab.id and event.tab.id.startswith("tab-"):
@@ -107,8 +96,10 @@ class MainScreen(Screen):
             self.status.cost = self.status.cost_short = ""
         self.query_one(ChatPane).clear()
         self.query_one(TracePane).clear()
+        self.query_one(MemoryPane).clear()
         self.query_one(GraphPane).reset()
         self.query_one(GraphPane).refresh_view()
+        self.query_one(ConversationsSidebar).reload()
 
     @property
     def replaying(self) -> bool:
@@ -154,6 +145,7 @@ class MainScreen(Screen):
         if self._stale(message.run):
             return
         self.turns_ended += 1
+        self.query_one(ConversationsSidebar).reload()
         if self.status.activity not in ("turn failed", "cancelled"):
             self.status.activity = "ready"
 
@@ -194,8 +186,8 @@ class MainScreen(Screen):
         control = self.app.session.replay_control
         if control is not None:
             control.trace_id, control.position, control.total = message.trace_id, message.position, message.total
-        self._replay_bar(message.trace_id, message.paused, message.speed, message.position, message.total,
-                         message.done)
+        paused = control.paused if control is not None and not message.done else message.paused  # now, not when posted
+        self._replay_bar(message.trace_id, paused, message.speed, message.position, message.total, message.done)
 
     def _replay_bar(self, trace_id: str, paused: bool, speed: float, position: int, total: int,
                     done: bool) -> None:
@@ -294,9 +286,6 @@ class MainScreen(Screen):
         from paperpilot_tui.screens.export import export_session
 
         export_session(self)
-
-    def action_pane(self, name: str) -> None:
-        self._show(name)
 
     def action_replay_pause(self) -> None:
         control = self.app.session.replay_control

@@ -24,6 +24,7 @@ from core.events import (
     Event, ResearchStarted, RetryStarted, ReviewFinished, TokenDelta, TurnFailed, TurnFinished, TurnStarted,
 )
 from core.tracing.describe import forced_pass
+from paperpilot_tui.actions import bindings
 from paperpilot_tui.transcript import TurnRecord
 from paperpilot_tui.widgets.answer_table import AnswerTable
 from paperpilot_tui.widgets.chat_input import ChatInput
@@ -60,14 +61,17 @@ class CodeBlock(MarkdownFence, can_focus=True):
     """
 
 
-class Answer(Markdown):
+class Answer(Markdown, can_focus=True):
     """One answer, holding its own numbered sources: its ``[n]`` opens its source n, whichever turn
-    is the latest (an earlier answer's [2] is not the latest answer's [2])."""
+    is the latest (an earlier answer's [2] is not the latest answer's [2]). It takes focus (click,
+    tab, or the answers key), and then its own actions apply (:mod:`paperpilot_tui.answer_actions`)."""
 
     DEFAULT_CSS = """
     Answer { margin: 0 0 0 0; padding: 0 1; background: transparent; }
+    Answer:focus { background-tint: $accent 12%; }
     """
     BLOCKS = {**Markdown.BLOCKS, "fence": CodeBlock, "code_block": CodeBlock, "table_open": AnswerTable}
+    BINDINGS = bindings("answer")
 
     class Chosen(Message):
         """The user clicked this answer: the sources pane shows its sources."""
@@ -76,9 +80,15 @@ class Answer(Markdown):
             super().__init__()
             self.answer = answer
 
-    def __init__(self, *args: Any, sources: list[Any] | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, sources: list[Any] | None = None, record: TurnRecord | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.sources: list[Any] = list(sources or [])
+        self.record = record  # the turn it answers (question, answer as written, sources)
+
+    def on_focus(self) -> None:
+        self.scroll_visible()
+        self.post_message(self.Chosen(self))
 
     def on_click(self) -> None:
         self.post_message(self.Chosen(self))
@@ -155,8 +165,8 @@ class ChatPane(Vertical):
     def show_history(self, turns: list[tuple[str, str]]) -> None:
         for question, answer in turns:
             self._question(question)
-            self.log_view.mount(Answer(link_citations(answer)))
             self.record.append(TurnRecord(question, answer))
+            self.log_view.mount(Answer(link_citations(answer), record=self.record[-1]))
         self.log_view.anchor()
 
     def last_answer(self) -> str:
@@ -217,6 +227,7 @@ class ChatPane(Vertical):
             self.log_view.mount(self._answer)
         answer, self._answer = self._answer, None
         answer.sources = list(sources or [])
+        answer.record = self.record[-1] if self.record else None
         self.run_worker(self._finish(answer, stream, link_citations(text)), group="md-stream", exit_on_error=False)
 
     async def _finish(self, answer: Answer, stream: Any, text: str) -> None:

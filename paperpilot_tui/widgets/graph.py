@@ -21,7 +21,7 @@ from core.events import (
 )
 from core.research.types import RESEARCH_STAGES
 from core.types import STRATEGIES, STRATEGY_PARADIGM
-from paperpilot_tui.widgets.graph_art import BOXES, render_main, render_research, render_subgraph
+from paperpilot_tui.widgets.graph_art import BOXES, WIDTH, render_main, render_research, render_stacked, render_subgraph
 
 
 class GraphPane(Static):
@@ -226,19 +226,19 @@ class GraphPane(Static):
         if self.research_shown:
             self.update(self._research_view(colors))
             return
-        lines: list[Text] = [render_main(self.status, colors),
-                             render_subgraph(self.strategy, self.sub_active, self.sub_done, self._counters(), colors)]
+        subgraph = render_subgraph(self.strategy, self.sub_active, self.sub_done, self._counters(), colors)
         info = Text(no_wrap=True, overflow="ellipsis")
+        strategy = Text(no_wrap=True, overflow="ellipsis")  # a line of its own: beside the intent it was cut off
         if self.intent is not None:
             info.append("intent ", style="dim")
             info.append(f"{self.intent.type} {self.intent.confidence:.2f}", style="bold")
             info.append(f" ({self.intent.router})", style="dim")
             strat = self.strategy or self.intent.to_strategy()
-            info.append("  strategy ", style="dim")
-            info.append(f"{strat} · {STRATEGY_PARADIGM.get(strat, '')}", style="bold")
+            strategy.append("strategy ", style="dim")
+            strategy.append(f"{strat} · {STRATEGY_PARADIGM.get(strat, '')}", style="bold")
         else:
-            info.append("intent —  strategy —", style="dim")
-        lines.append(info)
+            info.append("intent —", style="dim")
+            strategy.append("strategy —", style="dim")
         tail = Text(no_wrap=True, overflow="ellipsis")
         tail.append("retries ", style="dim")
         tail.append(f"{self.retries}/{self.started.max_retries if self.started else '—'}")
@@ -249,5 +249,18 @@ class GraphPane(Static):
             tail.append(f"{self.critic.score:.1f}/10 {verdict}", style=colors[tone])
         if self.outcome:
             tail.append(f"  · {self.outcome}", style="dim")
-        lines.append(tail)
-        self.update(Group(*lines))
+        if self.stacked:  # what the turn is doing first, then the graph in rows that wrap
+            self.update(Group(info, strategy, tail, subgraph, render_stacked(self.status, colors)))
+        else:
+            self.update(Group(render_main(self.status, colors), subgraph, info, strategy, tail))
+
+    @property
+    def stacked(self) -> bool:
+        """The box drawing does not fit the pane's width (e.g. 100×30, where the pane is ~46 wide)."""
+        width = self.parent.content_region.width if self.parent is not None and self.is_mounted else 0
+        return 0 < width < WIDTH + 2  # + this pane's padding
+
+    def on_resize(self) -> None:
+        if self.stacked != getattr(self, "_was_stacked", None):
+            self._was_stacked = self.stacked
+            self.refresh_view()

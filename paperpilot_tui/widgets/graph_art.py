@@ -122,6 +122,30 @@ def render_main(status: dict[str, str], colors: dict[str, str]) -> Text:
     return text
 
 
+#: the main graph's nodes in order, as rows of the stacked view (strategies share a row)
+STACKED_ROWS: tuple[tuple[str, ...], ...] = (("load_memory", "route", "slot_fill"), STRATEGIES,
+                                               ("critic", "retry_refine"), ("save_memory", "format_output"))
+MARKS = {"active": "▶", "done": "✓", "failed": "✗", "skipped": "·", "idle": " "}
+
+
+def render_stacked(status: dict[str, str], colors: dict[str, str]) -> Text:
+    """The main graph where the box drawing does not fit (under :data:`WIDTH` columns): one row
+    per stage of the graph, each node marked and styled by its state; rows wrap at the pane's width
+    instead of being cut off."""
+    styles = {k: v.format(**colors) for k, v in STYLES.items()}
+    text = Text()
+    for n, row in enumerate(STACKED_ROWS):
+        text.append("↓ " if n else "  ", style=styles["edge"])
+        for i, node in enumerate(row):
+            state = status.get(node, "idle")
+            if i:
+                text.append(" │ " if row is STRATEGIES else (" ↺ " if node == "retry_refine" else " → "),
+                            style=styles["edge"])
+            text.append(f"{MARKS[state]}{node}", style=styles[state])
+        text.append("\n")
+    return text
+
+
 def step_label(strategy: str, step: str) -> str:
     """How a strategy step is drawn: comparative's retrievals run in parallel (∥)."""
     return f"{step} ∥" if strategy == "comparative" and step == "retrieve" else step

@@ -47,6 +47,12 @@ class MemoryPane(Vertical):
             text.append(f"nothing saved: {self.skipped}", style="dim")
         return text
 
+    def clear(self) -> None:
+        """Nothing recalled or saved: a new or another session starts without this one's facts."""
+        self.recalled, self.written, self.skipped = [], [], ""
+        self.added = self.updated = 0
+        self.query_one("#memory-facts", Static).update(self._render_facts())
+
     def apply(self, ev: Event) -> None:
         match ev:
             case TurnStarted():

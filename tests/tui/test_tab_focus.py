@@ -1,0 +1,48 @@
+"""Focus survives every pane switch: after F6..F8 and back with F5, what the user types is the next
+question (issue 25, items 5 and 9: at 80×24 the question box lost focus and typed text was dropped)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paperpilot_tui.widgets.chat import Question
+from tests.tui.conftest import settle, wait_until
+from tests.tui.test_flows import recorded_app
+
+SIZES = [(80, 24), (100, 30), (140, 45), (200, 60)]
+SWITCHES = ("f6", "f7", "f8")  # graph, trace, memory; then f5 back to the chat
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_typed_question_is_sent_after_each_tab_switch(settings, size):
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, lambda: app.session.agent is not None)
+        screen = app.main_screen
+        for n, key in enumerate(SWITCHES):
+            await pilot.press(key, "f5")
+            await pilot.pause()
+            question = f"and q{n}?"  # typed key by key, as a user does: nothing may be dropped
+            before = screen.turns_ended
+            await pilot.press(*question, "enter")
+            await wait_until(pilot, lambda before=before: screen.turns_ended > before, timeout=60)
+            await settle(pilot)
+            asked = [q.text for q in screen.query(Question)]
+            assert asked[-1] == question, (size, key, asked)
+            assert screen.query_one("#chat-input").text == ""
+
+
+async def test_footer_at_80x24_shows_the_keys_that_matter_most_whole(settings):
+    """The footer once ended at "f2 Sessio▏": compact at narrow sizes, short labels, so send, cancel,
+    help, sessions, quit and the palette are each shown whole, none under another."""
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.session.agent is not None)
+        await pilot.pause()
+        footer = app.main_screen.query_one("Footer")
+        keys = {k.description: k.region for k in footer.query("FooterKey")}
+        palette = keys["Command palette"]
+        assert palette.right <= 80
+        for name in ("Send", "Cancel", "Help", "Sessions", "Quit"):
+            region = keys[name]
+            assert region.right <= palette.x and region.width >= len(name) + 2, (name, region, palette)
