@@ -10,10 +10,11 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    highest threshold that still passes ``--hit-pass`` of the drafts that answer.
 4. Choose the evidence gate's threshold on the held-out gate pairs: the highest strength that still
    keeps ``--false-no-evidence`` or fewer of the answerable questions from being declined.
-5. The gate's verdict threshold (``--gate-pass``: the one-sentence draft of the best retrieved
-   sentence must reach it when no chunk is lexically on topic) is calibrated on the abstract dev
-   set, as the issue allows for thresholds: 0.65 sits above the highest value an unanswerable dev
-   question reached (0.60), so the gate declines them as the lexical rule did.
+5. Choose the gate's verdict threshold (the gate's own draft, the best retrieved sentence as a
+   one-sentence answer, must reach it when no chunk is lexically on topic) on the held-out gate
+   drafts: the highest threshold that still passes ``--gate-hit-pass`` of the gate drafts that quote
+   the answer with the question's paper retrieved. Its pass rate on gate drafts without the paper
+   (the knowledge base holds no answer) is reported. ``--gate-pass`` sets it by hand instead.
 
 ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
 force it, e.g. after the sentence scorer changed), prints the held-out numbers and writes
@@ -83,11 +84,11 @@ def rates(p: np.ndarray, y: np.ndarray, t: float) -> dict:
             "n": int(len(y)), "answers": int((y == 1).sum())}
 
 
-GATE_PASS = 0.65
+GATE_HIT_PASS = 0.9
 
 
 def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
-        c: float = 1.0, gate_pass: float = GATE_PASS) -> dict:
+        c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS) -> dict:
     if regenerate or not generate_verdict.TRAIN_FILE.exists() or not generate_verdict.HELDOUT_FILE.exists():
         generate_verdict.main()
     train, held = load(generate_verdict.TRAIN_FILE), load(generate_verdict.HELDOUT_FILE)
@@ -97,6 +98,10 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
     p = predict(model, xh)
     composed = np.array([k == "composed" for k in kinds])
     t = pass_threshold(p[composed], yh[composed], hit_pass)
+    kinds_a = np.array(kinds)
+    own, other = kinds_a == "gate_own", kinds_a == "gate_other"
+    if gate_pass is None:
+        gate_pass = round(pass_threshold(p[own], yh[own], gate_hit_pass), 4)
     g, gy, _ = split(held, "gate")
     strengths = np.sort(g[gy == 1, 0])
     gate = float(strengths[int(np.floor(false_no_evidence * len(strengths)))]) if len(strengths) else 0.05
@@ -106,6 +111,10 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "heldout_by_kind": {k: rates(p[np.array(kinds) == k], yh[np.array(kinds) == k], t) for k in sorted(set(kinds))},
         "pass_threshold": round(t, 4),
         "gate_threshold": round(gate, 4),
+        "gate_pass_threshold": gate_pass,
+        "gate_drafts_heldout": {"pass_with_the_answer": rates(p[own], yh[own], gate_pass)["pass_on_answers"],
+                                "pass_without_the_paper": round(float((p[other] >= gate_pass).mean()), 4)
+                                if other.any() else None},
         "gate_heldout": {"declined_without_the_paper": round(float((g[gy == 0, 0] < gate).mean()), 4),
                          "declined_with_the_paper": round(float((g[gy == 1, 0] < gate).mean()), 4)},
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
@@ -120,8 +129,10 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
-                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence},
-            "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")},
+                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence,
+                           "gate_hit_pass": gate_hit_pass},
+            "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout",
+                                               "gate_drafts_heldout")},
         }
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {verdict.WEIGHTS_FILE}")
@@ -135,11 +146,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--hit-pass", type=float, default=0.88, help="share of answering drafts the threshold must pass")
     ap.add_argument("--false-no-evidence", type=float, default=0.02,
                     help="share of answerable questions the evidence gate may decline")
-    ap.add_argument("--gate-pass", type=float, default=GATE_PASS,
-                    help="verdict probability the best retrieved sentence needs when no chunk is on topic")
+    ap.add_argument("--gate-hit-pass", type=float, default=GATE_HIT_PASS,
+                    help="share of answering gate drafts the gate's verdict threshold must pass")
+    ap.add_argument("--gate-pass", type=float, default=None,
+                    help="set the gate's verdict threshold by hand instead of calibrating it")
     args = ap.parse_args(argv)
     run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
-        false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass)
+        false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass, gate_hit_pass=args.gate_hit_pass)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,10 @@ strongly it rates the sentences the direct answer quotes, how strongly it rates 
 the direct answer left out (a better sentence was available: a likely miss), and the margin between
 the two. The rest describe the draft: the share of the question's own words in the direct answer,
 whether a number was asked and none is given, the share of claims their sources back, the share of
-named things it covers, the kind of text it quotes (a table row, a caption, a reference entry) and
-its length. Its weights are learned by ``python -m training.critic_verdict_train`` from
+named things it covers, the kind of text it quotes (a table row, a caption, a reference entry), its
+length, and the share of the question's named things that no retrieved chunk names at all (a name the
+knowledge base never uses lowers confidence that the evidence is about the question; it never vetoes).
+Its weights are learned by ``python -m training.critic_verdict_train`` from
 :mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
 calibrated on held-out drafts of the same generator.
@@ -24,13 +26,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, is_document_of, sentence_pool
+from core.brains.offline.evidence import Profile, Sentence, absent_names, is_document_of, sentence_pool
 from core.brains.offline.text import covered, plain_text, split_sentences, strip_markers, term_set
 from core.types import RetrievedContext
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
 FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
-            "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length")
+            "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length",
+            "absent")
 # A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
 _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
                         r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
@@ -155,6 +158,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         table_or_caption,
         float(bool(lead) and bool(_REFERENCE.search(lead[0][0].text))),
         min(len(head.split()), 120) / 120,
+        len(absent_names(contexts, prof)) / len(prof.entities) if prof.entities else 0.0,
     ]
 
 
