@@ -10,9 +10,11 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    highest threshold that still passes ``--hit-pass`` of the drafts that answer.
 4. Choose the evidence gate's threshold on the held-out gate pairs: the highest strength that still
    keeps ``--false-no-evidence`` or fewer of the answerable questions from being declined.
-5. Choose the gate's verdict threshold (the gate's own draft, the best retrieved sentence as a
-   one-sentence answer, must reach it when no chunk is lexically on topic) on the held-out gate
-   drafts: the highest threshold that still passes ``--gate-hit-pass`` of the gate drafts that quote
+5. Fit the evidence gate's own model the same way (same features, its own weights) on the gate's
+   drafts only (the best retrieved sentence as a one-sentence answer, with and without the
+   question's paper), so the critic's verdict stays calibrated for the drafts the brain writes.
+   Choose its threshold (the gate's draft must reach it when no chunk is lexically on topic) on the
+   held-out gate drafts: the highest threshold that still passes ``--gate-hit-pass`` of the gate drafts that quote
    the answer with the question's paper retrieved. Its pass rate on gate drafts without the paper
    (the knowledge base holds no answer) is reported. ``--gate-pass`` sets it by hand instead.
 
@@ -38,8 +40,14 @@ def load(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def split(rows: list[dict], task: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    sub = [r for r in rows if r["task"] == task]
+GATE_KINDS = ("gate_own", "gate_other")
+
+
+def split(rows: list[dict], task: str, gate: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The rows of ``task`` as arrays; for verdict rows, ``gate`` keeps only the gate's drafts (True)
+    or only the critic's (False)."""
+    sub = [r for r in rows if r["task"] == task
+           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)]
     return (np.array([r["x"] for r in sub], dtype=np.float64), np.array([r["label"] for r in sub]),
             [r.get("kind", "") for r in sub])
 
@@ -92,16 +100,19 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
     if regenerate or not generate_verdict.TRAIN_FILE.exists() or not generate_verdict.HELDOUT_FILE.exists():
         generate_verdict.main()
     train, held = load(generate_verdict.TRAIN_FILE), load(generate_verdict.HELDOUT_FILE)
-    x, y, _ = split(train, "verdict")
-    xh, yh, kinds = split(held, "verdict")
+    x, y, _ = split(train, "verdict", gate=False)
+    xh, yh, kinds = split(held, "verdict", gate=False)
     model = fit(x, y, xh, yh, c)
     p = predict(model, xh)
     composed = np.array([k == "composed" for k in kinds])
     t = pass_threshold(p[composed], yh[composed], hit_pass)
-    kinds_a = np.array(kinds)
-    own, other = kinds_a == "gate_own", kinds_a == "gate_other"
+    xg, yg, _ = split(train, "verdict", gate=True)
+    xgh, ygh, gkinds = split(held, "verdict", gate=True)
+    gate_model = fit(xg, yg, xgh, ygh, c)
+    pg = predict(gate_model, xgh)
+    own, other = np.array(gkinds) == "gate_own", np.array(gkinds) == "gate_other"
     if gate_pass is None:
-        gate_pass = round(pass_threshold(p[own], yh[own], gate_hit_pass), 4)
+        gate_pass = round(pass_threshold(pg[own], ygh[own], gate_hit_pass), 4)
     g, gy, _ = split(held, "gate")
     strengths = np.sort(g[gy == 1, 0])
     gate = float(strengths[int(np.floor(false_no_evidence * len(strengths)))]) if len(strengths) else 0.05
@@ -112,12 +123,14 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "pass_threshold": round(t, 4),
         "gate_threshold": round(gate, 4),
         "gate_pass_threshold": gate_pass,
-        "gate_drafts_heldout": {"pass_with_the_answer": rates(p[own], yh[own], gate_pass)["pass_on_answers"],
-                                "pass_without_the_paper": round(float((p[other] >= gate_pass).mean()), 4)
-                                if other.any() else None},
+        "gate_drafts_heldout": {"pass_with_the_answer": rates(pg[own], ygh[own], gate_pass)["pass_on_answers"],
+                                "pass_with_another_sentence": rates(pg[own], ygh[own], gate_pass)["pass_on_misses"],
+                                "pass_without_the_paper": round(float((pg[other] >= gate_pass).mean()), 4)
+                                if other.any() else None, "ece": ece(pg, ygh)},
         "gate_heldout": {"declined_without_the_paper": round(float((g[gy == 0, 0] < gate).mean()), 4),
                          "declined_with_the_paper": round(float((g[gy == 1, 0] < gate).mean()), 4)},
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
+        "gate_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in gate_model["weights"]))),
     }
     print(json.dumps(report, indent=1))
     if write:
@@ -126,6 +139,10 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             "bias": round(float(model["bias"]), 6), "mean": [round(float(v), 6) for v in model["mean"]],
             "scale": [round(float(v), 6) for v in model["scale"]], "pass_threshold": round(t, 4),
             "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass,
+            "gate_model": {"weights": [round(float(w), 6) for w in gate_model["weights"]],
+                           "bias": round(float(gate_model["bias"]), 6),
+                           "mean": [round(float(v), 6) for v in gate_model["mean"]],
+                           "scale": [round(float(v), 6) for v in gate_model["scale"]]},
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,

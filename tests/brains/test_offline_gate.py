@@ -1,7 +1,7 @@
 """The evidence gate on invented full-text papers: a question about a system the knowledge base never
 names is declined even when another system's table row reads like an answer; the same question about
-a system it holds is answered; a name no chunk uses lowers the verdict (a learned feature), never
-vetoes; a right answer quoted from a long chunk still passes the critic."""
+a system it holds is answered; a name no chunk uses lowers the gate's probability (a learned feature),
+never vetoes; a right answer quoted from a long chunk still passes the critic."""
 
 from __future__ import annotations
 
@@ -71,16 +71,16 @@ def test_the_same_question_about_a_system_the_papers_hold_is_answered() -> None:
     assert "7.9" in text.split("\n\n")[0]
 
 
-def test_an_absent_name_is_a_feature_that_lowers_the_verdict() -> None:
+def test_an_absent_name_is_a_feature_that_lowers_the_gates_probability() -> None:
     """The same one-sentence draft, asked about a system the chunks name and about one they do not:
-    the absent name is counted (share 1.0 against 0.0) and the calibrated probability drops."""
+    the absent name is counted (share 1.0 against 0.0) and the gate's calibrated probability drops."""
     draft = "In Table 2 (Word error rate on the Marsh test set.), Tern: WER 7.9, real-time factor 0.31 [1]."
     named, unnamed = "What word error rate does Tern reach?", "What word error rate does Osprey-XL reach?"
     x_named = verdict_inputs(named, _intent(named), [TERN], draft, [])
     x_unnamed = verdict_inputs(unnamed, _intent(unnamed), [TERN], draft, [])
     i = verdict.FEATURES.index("absent")
     assert x_named[i] == 0.0 and x_unnamed[i] == 1.0
-    assert verdict.probability(x_unnamed) < verdict.probability(x_named)
+    assert verdict.gate_probability(x_unnamed) < verdict.gate_probability(x_named)
 
 
 async def test_a_right_answer_from_a_long_chunk_passes_the_critic() -> None:

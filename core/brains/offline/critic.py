@@ -185,14 +185,14 @@ def gate_draft(question: str, intent: Intent | None, contexts: list[RetrievedCon
 
 
 def evidence_gate(question: str, intent: Intent | None, contexts: list[RetrievedContext]) -> bool:
-    """Whether the retrieved text holds an answer at all: the :func:`gate_draft` passes the learned
-    verdict at the gate's own threshold (used when no chunk is lexically on topic)."""
+    """Whether the retrieved text holds an answer at all: the :func:`gate_draft` passes the gate's
+    learned model at its own threshold (used when no chunk is lexically on topic)."""
     found = gate_draft(question, intent, contexts)
     if found is None:
         return False
     draft, plain = found
-    st = structure(question, plain, contexts, draft, [])
-    return verdict_probability(question, plain, contexts, draft, [], st) >= verdict.model()["gate_pass_threshold"]
+    x = verdict_inputs(question, plain, contexts, draft, [])
+    return verdict.gate_probability(x) >= verdict.model()["gate_pass_threshold"]
 
 
 def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,

@@ -14,8 +14,11 @@ Its weights are learned by ``python -m training.critic_verdict_train`` from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
 calibrated on held-out drafts of the same generator.
 
-The evidence gate (:func:`evidence_strength`) is the scorer's best probability over every retrieved
-sentence: the knowledge base "holds no evidence" when no sentence it returned reads as an answer.
+The evidence gate has two steps: :func:`evidence_strength`, the scorer's best probability over every
+retrieved sentence (the knowledge base "holds no evidence" when no sentence it returned reads as an
+answer), and, when no chunk is lexically on topic, :func:`gate_probability`: the same features with
+weights fitted on the gate's own drafts (the best sentence with and without the question's paper
+retrieved), so that a question about something no chunk names is declined.
 """
 
 from __future__ import annotations
@@ -162,10 +165,20 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     ]
 
 
-def probability(x: list[float]) -> float:
-    """The calibrated probability that the direct answer answers the question."""
-    m = model()
+def _logistic(m: dict, x: list[float]) -> float:
     z = m["bias"] + sum(w * (v - mu) / sc for w, v, mu, sc in zip(m["weights"], x, m["mean"], m["scale"]))
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def probability(x: list[float]) -> float:
+    """The calibrated probability that the direct answer answers the question."""
+    return _logistic(model(), x)
+
+
+def gate_probability(x: list[float]) -> float:
+    """The evidence gate's calibrated probability that its one-sentence draft (the best retrieved
+    sentence) answers the question: the same features, weights fitted on the gate's own drafts
+    (``gate_model`` in the weights file; the verdict's own weights when the file has none)."""
+    return _logistic(model().get("gate_model") or model(), x)
 
 
