@@ -73,12 +73,12 @@ def test_the_same_question_about_a_system_the_papers_hold_is_answered() -> None:
 
 def test_an_absent_name_is_a_feature_that_lowers_the_gates_probability() -> None:
     """The same one-sentence draft, asked about a system the chunks name and about one they do not:
-    the absent name is counted (share 1.0 against 0.0) and the gate's calibrated probability drops."""
+    the question anchored nowhere is flagged and the gate's calibrated probability drops."""
     draft = "In Table 2 (Word error rate on the Marsh test set.), Tern: WER 7.9, real-time factor 0.31 [1]."
     named, unnamed = "What word error rate does Tern reach?", "What word error rate does Osprey-XL reach?"
     x_named = verdict_inputs(named, _intent(named), [TERN], draft, [])
     x_unnamed = verdict_inputs(unnamed, _intent(unnamed), [TERN], draft, [])
-    i = verdict.FEATURES.index("absent")
+    i = verdict.FEATURES.index("names_absent")
     assert x_named[i] == 0.0 and x_unnamed[i] == 1.0
     assert verdict.gate_probability(x_unnamed) < verdict.gate_probability(x_named)
 

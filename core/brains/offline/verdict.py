@@ -7,8 +7,9 @@ the direct answer left out (a better sentence was available: a likely miss), and
 the two. The rest describe the draft: the share of the question's own words in the direct answer,
 whether a number was asked and none is given, the share of claims their sources back, the share of
 named things it covers, the kind of text it quotes (a table row, a caption, a reference entry), its
-length, and the share of the question's named things that no retrieved chunk names at all (a name the
-knowledge base never uses lowers confidence that the evidence is about the question; it never vetoes).
+length, and whether no retrieved chunk names any of the question's named things (a question anchored
+nowhere in the knowledge base is likely about something it does not hold; one name of several that no
+chunk uses, as in a comparison where one side is spelt differently, is not counted: it never vetoes).
 Its weights are learned by ``python -m training.critic_verdict_train`` from
 :mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
@@ -36,7 +37,7 @@ from core.types import RetrievedContext
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
 FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
             "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length",
-            "absent")
+            "names_absent")
 # A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
 _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
                         r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
@@ -161,7 +162,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         table_or_caption,
         float(bool(lead) and bool(_REFERENCE.search(lead[0][0].text))),
         min(len(head.split()), 120) / 120,
-        len(absent_names(contexts, prof)) / len(prof.entities) if prof.entities else 0.0,
+        float(bool(prof.entities) and len(absent_names(contexts, prof)) == len(prof.entities)),
     ]
 
 
