@@ -12,6 +12,7 @@ HELP = "list, show, rename or delete conversations"
 DESCRIPTION = """\
 Sessions are conversations: every turn is checkpointed, so `paperpilot ask --session ID "..."`
 (or `paperpilot --session ID`) continues one after a restart and follow-ups resolve against it.
+Deep-research sessions are listed too, marked "research:"; `show` prints their review.
 
   paperpilot sessions list [--json]          paperpilot sessions rename ID TITLE
   paperpilot sessions show ID [--json]       paperpilot sessions rm ID
@@ -49,18 +50,9 @@ def run(args: argparse.Namespace) -> int:
     store, ckpt = stores.sessions, stores.checkpoints
     try:
         if args.action == "list":
-            rows = store.list()
-            if args.json:
-                say(json.dumps([s.model_dump(mode="json") for s in rows], ensure_ascii=False, indent=2))
-            elif not rows:
-                say(EMPTY)
-            else:
-                width = max(len(s.id) for s in rows)
-                for s in rows:
-                    say(f"{s.id:<{width}}  {_when(s.updated)}  {s.turn_count:>3} turn(s)  {s.title}")
-            return EXIT_OK
+            return _list(store, stores.traces, args.json)
         if args.action == "show":
-            return run_async(_show(store, ckpt, args.id, args.json))
+            return run_async(_show(store, ckpt, stores.traces, args.id, args.json))
         if args.action == "rename":
             s = store.rename(args.id, args.title)
             say(f"session {s.id}: {s.title}")
@@ -80,14 +72,54 @@ def run(args: argparse.Namespace) -> int:
         store.close()
 
 
-async def _show(store, ckpt, session_id: str, as_json: bool) -> int:
+def _list(store, traces, as_json: bool) -> int:
+    """Chat sessions and deep-research sessions (marked), most recent first."""
+    from paperpilot_tui.conversations import conversations
+
+    sessions = store.list()
+    rows = conversations(sessions, traces.list(None, None))
+    if as_json:
+        by_id = {s.id: s.model_dump(mode="json") for s in sessions}
+        say(json.dumps([{**by_id.get(r.id, {"id": r.id, "title": r.title, "created": r.created,
+                                            "updated": r.updated, "turn_count": r.turn_count}),
+                         "research": r.research} for r in rows], ensure_ascii=False, indent=2))
+    elif not rows:
+        say(EMPTY)
+    else:
+        width = max(len(r.id) for r in rows)
+        for r in rows:
+            count = f"{r.turn_count:>3} run(s) " if r.research else f"{r.turn_count:>3} turn(s)"
+            say(f"{r.id:<{width}}  {_when(r.updated)}  {count}  {'research: ' if r.research else ''}{r.title}")
+    return EXIT_OK
+
+
+def _show_research(traces, session_id: str, as_json: bool) -> int | None:
+    """Print a deep-research session (its topic and review); None when ``session_id`` is not one."""
+    from paperpilot_tui.conversations import research_review
+
+    found = research_review(traces, session_id)
+    if found is None:
+        return None
+    topic, review = found
+    if as_json:
+        say(json.dumps({"id": session_id, "research": True, "topic": topic, "review": review},
+                       ensure_ascii=False, indent=2))
+        return EXIT_OK
+    say(f"{session_id} — research: {topic}")
+    say(review if review is not None else
+        f"No review yet: the run waits for you. Continue it with: paperpilot research --session {session_id}")
+    return EXIT_OK
+
+
+async def _show(store, ckpt, traces, session_id: str, as_json: bool) -> int:
     from core.memory.checkpoints import read_messages
     from core.memory.history import FAILED_MARK, conversation, turns_from_messages
 
     session = store.get(session_id)
     messages = await read_messages(ckpt, session_id)
     if session is None and not messages:
-        return fail(f"no session with id {session_id}", EXIT_FAILED)
+        shown = _show_research(traces, session_id, as_json)
+        return fail(f"no session with id {session_id}", EXIT_FAILED) if shown is None else shown
     if session is not None and messages:  # the count of the turns shown, failed ones included (a row
         session.turn_count = len(turns_from_messages(messages, len(messages), failed=True))  # may be stale)
     turns = conversation(messages)

@@ -2,7 +2,8 @@
 
 Below the table, the highlighted session in detail: its title and id, when it was started and last
 used, how many turns it has, and its first and latest questions with the time and LLM calls its
-turns took (from the trace store, when tracing recorded them)."""
+turns took (from the trace store, when tracing recorded them). Deep-research sessions are listed too,
+marked ◆ (:mod:`paperpilot_tui.conversations`); enter reopens one on its review or on what its run waits for."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from paperpilot_tui.actions import bindings
+from paperpilot_tui.conversations import conversations
 from paperpilot_tui.runtime import call, one_line
 from paperpilot_tui.screens.dialogs import ConfirmScreen, PromptScreen
 from paperpilot_tui.timefmt import fmt_time
@@ -56,12 +58,13 @@ class SessionsScreen(Screen):
             self.query_one("#browser-status", Static).update("the session store is not open yet")
             return
         self.traces = await self._traces()
-        self.sessions = await call(self.store.list)
+        recorded = [t for turns in (self.traces or {}).values() for t in turns]
+        self.sessions = conversations(await call(self.store.list), recorded)  # research sessions too (◆)
         table = self.query_one(DataTable)
         table.clear()
         current = self.app.session.session_id
         for s in self.sessions:
-            mark = "▶ " if s.id == current else ""
+            mark = ("▶ " if s.id == current else "") + ("◆ " if s.research else "")
             table.add_row(mark + s.id, s.title, fmt_time(s.updated), str(s.turn_count), key=s.id)
         self.query_one("#browser-status", Static).update(
             f"{len(self.sessions)} session(s) · enter open · n new · r rename · d delete · esc back")
@@ -80,7 +83,8 @@ class SessionsScreen(Screen):
 
     def _describe(self, s: Any, traces: list[Any] | None) -> str:
         current = " · the current session" if s.id == self.app.session.session_id else ""
-        lines = [f"{s.title}", f"session {s.id}{current} · {s.turn_count} turn(s) · started {fmt_time(s.created)}"
+        count = f"deep research · {s.turn_count} run(s)" if s.research else f"{s.turn_count} turn(s)"
+        lines = [f"{s.title}", f"session {s.id}{current} · {count} · started {fmt_time(s.created)}"
                  f" · last used {fmt_time(s.updated)}"]
         if traces:  # newest first
             lines.append(f"first question: {traces[-1].question}")
@@ -121,6 +125,8 @@ class SessionsScreen(Screen):
         s = self.selected()
         if s is not None:
             self.app.open_session(s.id)
+            if s.research:  # reopen its review, or what its run waits for
+                self.app.research.continue_()
 
     def action_new(self) -> None:
         self.app.action_new_session()
@@ -129,6 +135,9 @@ class SessionsScreen(Screen):
     async def action_rename(self) -> None:
         s = self.selected()
         if s is None:
+            return
+        if s.research:
+            self.notify("a research session is named by its topic", timeout=3)
             return
         title = await self.app.push_screen_wait(PromptScreen(f"Rename session {s.id}", s.title))
         if title and title.strip():

@@ -9,7 +9,6 @@ runs the agent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
@@ -19,37 +18,12 @@ from textual.containers import Vertical
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from paperpilot_tui.conversations import TRACES_READ, Conversation, conversations
 from paperpilot_tui.runtime import call
 
 WIDE = 140  # from this width the sidebar is shown by default
 LIMIT = 200  # rows listed (the sessions browser, F2, has them all)
-TRACES_READ = 2000  # the newest recorded turns read to find research runs (a read per refresh stays small)
 NEW_TITLE = "(new conversation)"
-RESEARCH_PREFIX = "research: "  # how a research run's turn is recorded (core.research.runner)
-
-
-@dataclass(frozen=True)
-class Conversation:
-    """One row: a session id, its title, when it was last used and whether it is a research run."""
-
-    id: str
-    title: str
-    updated: float
-    research: bool = False
-
-
-def conversations(sessions: list[Any], traces: list[Any]) -> list[Conversation]:
-    """Chat sessions and research sessions (from their recorded turns), newest first; a session
-    that holds both is one row, marked research."""
-    rows = {s.id: Conversation(s.id, s.title, s.updated) for s in sessions}
-    for t in traces:
-        if not t.session_id or not t.question.startswith(RESEARCH_PREFIX):
-            continue
-        known = rows.get(t.session_id)
-        title = known.title if known else t.question[len(RESEARCH_PREFIX):]
-        updated = max(known.updated if known else 0.0, t.finished or t.started)
-        rows[t.session_id] = Conversation(t.session_id, title, updated, research=True)
-    return sorted(rows.values(), key=lambda c: (-c.updated, c.id))[:LIMIT]
 
 
 def label(row: Conversation, current: str) -> Text:
@@ -98,7 +72,7 @@ class ConversationsSidebar(Vertical):
             recorded = await call(traces.list, None, TRACES_READ) if traces is not None else []
         except Exception:  # noqa: BLE001 - without the trace store, research runs are not listed
             recorded = []
-        listed = conversations(sessions, recorded)
+        listed = conversations(sessions, recorded, LIMIT)
         current = self.app.session.session_id
         if all(r.id != current for r in listed):  # the session open now, before its first turn is stored
             listed.insert(0, Conversation(current, NEW_TITLE, 0.0))

@@ -80,3 +80,34 @@ def test_answers_with_print_outline_stop_at_the_outline(research_home, hub_db, t
     assert shown.returncode == 0, shown.stderr
     assert len(json.loads(shown.stdout)["knowledge_points"]) == 4
     assert not re.search(r"^point \d", shown.stderr, re.M)
+
+
+def _sessions(home: Path, config: Path, *argv: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                           "from paperpilot_tui.cli.main import main; sys.exit(main(sys.argv[1:]))", str(REPO),
+                           "sessions", *argv, "--config", str(config)],
+                          cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PAPERPILOT_HOME": str(home)})
+
+
+def test_a_research_session_is_listed_and_shown_by_the_sessions_command(research_home, hub_db, tmp_path):
+    """Issue 25 item 4: a deep-research run is found again with `sessions list` and `sessions show`."""
+    config = write_settings(tmp_path / "settings.yaml", hub_db)
+    done = pp(research_home, config, "--no-clarify", "--session", "deep1", "--out", "r.md", TOPIC, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = _sessions(research_home, config, "list", "--json", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    row = next(r for r in json.loads(listed.stdout) if r["id"] == "deep1")
+    assert row["research"] is True and row["title"] == TOPIC
+    text = _sessions(research_home, config, "list", cwd=tmp_path)
+    assert re.search(rf"^deep1 .*research: {re.escape(TOPIC)}$", text.stdout, re.M), text.stdout
+    shown = _sessions(research_home, config, "show", "deep1", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    review = (tmp_path / "r.md").read_text()
+    assert shown.stdout.startswith(f"deep1 — research: {TOPIC}")
+    assert "## Research gaps and future directions" in shown.stdout
+    assert review.splitlines()[0] in shown.stdout
+    as_json = json.loads(_sessions(research_home, config, "show", "deep1", "--json", cwd=tmp_path).stdout)
+    assert as_json["research"] is True and "## Research gaps" in as_json["review"]
+    missing = _sessions(research_home, config, "show", "nosuch", cwd=tmp_path)
+    assert missing.returncode == 1 and missing.stderr.strip() == "paperpilot: no session with id nosuch"
