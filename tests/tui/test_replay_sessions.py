@@ -91,3 +91,26 @@ async def test_a_resumed_session_restores_sources_trace_and_input_history(settin
         box.focus()
         await pilot.press("up")
         assert box.text == first.question
+
+
+async def test_f2_lists_a_research_session_marked_and_its_detail_says_so(settings):
+    """Issue 25 item 4: deep-research sessions are found again in F2, marked ◆, beside chat sessions."""
+    from tests.tui.test_sidebar import RESEARCH_TOPIC, seed_research
+
+    app, _ = recorded_app(settings, session="s001")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        seed_research(app.session.stores, "r001")
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SessionsScreen")
+        screen = app.screen
+        await wait_until(pilot, lambda: {s.id for s in screen.sessions} >= {"s001", "r001"})
+        research = next(s for s in screen.sessions if s.id == "r001")
+        assert research.research and research.title == RESEARCH_TOPIC
+        assert not next(s for s in screen.sessions if s.id == "s001").research
+        table = screen.query_one("DataTable")
+        row = [s.id for s in screen.sessions].index("r001")
+        assert str(table.get_row_at(row)[0]).startswith("◆ r001")
+        table.move_cursor(row=row)
+        await pilot.pause()
+        assert "deep research · 1 run(s)" in str(screen.query_one("#session-detail").render())
