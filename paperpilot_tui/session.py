@@ -235,9 +235,13 @@ class Session:
         worker = self.worker
         if worker is None or worker.is_finished:
             return False
+        from core.brains.llm.inflight import STILL_FINISHING, busy
+
+        waiting = busy()  # asked before the cancellation lands: the requests open right now
         worker.cancel()
         if by_user and worker.name == "turn":
-            self.target.post_message(AgentEvent(TurnFailed(error="cancelled by you (esc)", category="cancelled"), self.run))
+            error = "cancelled by you (esc)" + (f"; {STILL_FINISHING} at {', '.join(waiting)}" if waiting else "")
+            self.target.post_message(AgentEvent(TurnFailed(error=error, category="cancelled"), self.run))
         return True
 
     def new(self) -> str:
