@@ -324,4 +324,4 @@ async def test_fallback_gets_the_same_call_for_empty_plans_and_replies(events):
     assert fallback.calls == [("plan", ("How does QLoRA build on LoRA?", INTENT), kwargs),
                               ("synthesize", (request, None), {})]
     notices = [e.message for e in events if isinstance(e, Notice)]
-    assert len(notices) == 2 and "for plan" in notices[0] and "synthesis (empty reply)" in notices[1]
+    assert len(notices) == 2 and "for plan" in notices[0] and "unusable reply for synthesis" in notices[1]

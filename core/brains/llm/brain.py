@@ -239,7 +239,7 @@ class LLMBrain:
         return SufficiencyJudgement(level=out.level, reason=out.reason, missing=_dedupe(out.missing))
 
     # -- synthesis ------------------------------------------------------------------------------
-    @falls_back("synthesis (empty reply)")
+    @falls_back("synthesis")
     async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
         has_evidence = getattr(self.fallback, "has_evidence", None)
         if inspect.iscoroutinefunction(has_evidence):  # not the offline brain's synchronous rule
@@ -258,7 +258,7 @@ class LLMBrain:
         instructions = " ".join(str(m.content) for m in messages if getattr(m, "type", "") == "system")
         checked(draft, draft_problems(draft, instructions, request.sub_questions, self.settings.llm.max_tokens))
         compose = getattr(self.fallback, "compose", None)
-        if callable(compose):
+        if callable(compose) and not inspect.iscoroutinefunction(compose):  # the offline brain's
             floor = floor_problems(request, draft, compose(request))
             checked(draft, [f"below the floor: {p}" for p in floor])
         return draft
