@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import socket
 import subprocess
 import sys
@@ -131,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", default=MODEL, choices=MODELS, help=f"model name sent to the server (default {MODEL})")
     p.add_argument("--cassette", type=Path, default=None, help="where to write (replaced; default MODEL_demo.jsonl)")
     args = p.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the server it started is stopped too
     cassette = args.cassette or cassette_for(args.model)
     cassette.unlink(missing_ok=True)
     t0 = time.perf_counter()
