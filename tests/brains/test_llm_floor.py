@@ -17,6 +17,7 @@ from core.config import Settings
 from core.state import Intent, RetrievedContext
 from core.telemetry import capture
 from tests.support.fake_openai import FakeServer
+from training.eval_qa_run import SYNTHESIS_NOTE
 
 INTENT = Intent(type="factual", confidence=1.0, entities=["LoRA"], reformulated_query="LoRA default rank")
 CTX = [RetrievedContext(content="LoRA uses a rank of 8 by default. The adapters are merged after training.",
@@ -47,6 +48,7 @@ async def test_a_draft_below_the_offline_draft_is_replaced_and_the_trace_says_so
     assert answer == offline and "8" in answer
     notes = [e.message for e in events if e.kind == "notice"]
     assert any("below the floor" in n and why in n and "used the offline brain" in n for n in notes), notes
+    assert all(SYNTHESIS_NOTE.search(n) for n in notes)  # eval qa counts the turn as given the offline draft
 
 
 async def test_a_draft_at_the_floor_is_delivered_as_written():
