@@ -129,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         home = args.home / data.parent.name if args.home else Path(tempfile.mkdtemp(prefix="pp-llm-live-"))
         home.mkdir(parents=True, exist_ok=True)
         config = home / "llm-live.yaml"
-        config.write_text(f"llm:\n  timeout: {args.timeout}\n  retries: 1\n", encoding="utf-8")
+        # a turn of several slow calls must not hit agent.turn_deadline (900 s) before llm.timeout does
+        config.write_text(f"llm:\n  timeout: {args.timeout}\n  retries: 1\nagent:\n  turn_deadline: "
+                          f"{max(900.0, 8 * args.timeout)}\n", encoding="utf-8")
         env = {**os.environ, "PAPERPILOT_HOME": str(home)}
         for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPERPILOT_LLM_PROVIDER"):
             env.pop(var, None)
