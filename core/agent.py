@@ -59,7 +59,11 @@ class Agent:
         self.facts, self.sessions, self.traces = facts, sessions, traces
         self.collection = collection or settings.mcp.collection
         self.vocabulary = vocabulary or Vocabulary()
-        self._vocabulary_tool = True  # the hub answers get_vocabulary (an upstream server may not)
+        # A vocabulary without a revision is a hub without get_vocabulary (an upstream server): its
+        # titles, or, when it names none, what its searches return (core.tools.harvest).
+        titles_only = vocabulary is not None and vocabulary.revision is None
+        self._vocabulary_tool = not titles_only
+        self._harvesting = titles_only and not self.vocabulary.terms and hasattr(hub, "harvest")
         self._vocabulary_checked = time.monotonic() if vocabulary is not None else float("-inf")
         self.checkpointer = checkpointer
         self.web = web  # the web search client of stage K, or None (off, or no key / URL)
@@ -125,7 +129,7 @@ class Agent:
                     return
             if self.sessions is not None:
                 await self.sessions.begin_turn(session_id, question)
-            await self.refresh_vocabulary()
+            await self.refresh_vocabulary(question)
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
                                vocabulary=self.vocabulary.names(), web=self.web, doc_id=doc_id)
@@ -178,9 +182,14 @@ class Agent:
         return run_research(self, topic, session_id, clarify=clarify, answers=answers, outline=outline,
                             confirm=confirm, collection=collection)
 
-    async def refresh_vocabulary(self) -> None:
+    async def refresh_vocabulary(self, question: str = "") -> None:
         """Fetch the collection's vocabulary again when the hub's revision moved (one small call,
-        at most every VOCABULARY_CHECK_S: a collection another process changes is seen that soon)."""
+        at most every VOCABULARY_CHECK_S: a collection another process changes is seen that soon).
+        A hub without ``get_vocabulary`` whose collections name no titles (an upstream server) gets
+        one from what it returns, with a search for ``question`` first (:mod:`core.tools.harvest`)."""
+        if not self._vocabulary_tool and self._harvesting:
+            self.vocabulary = await self.hub.harvest(question, self.collection)
+            return
         now = time.monotonic()
         if not self._vocabulary_tool or now - self._vocabulary_checked < VOCABULARY_CHECK_S:
             return
@@ -190,6 +199,10 @@ class Agent:
             return
         if fresh is None or fresh.revision is None:  # titles only: the hub cannot say more
             self._vocabulary_tool = False
+            self._harvesting = hasattr(self.hub, "harvest") and not (fresh and fresh.terms)
+            if self._harvesting:
+                self.vocabulary = await self.hub.harvest(question, self.collection)
+                return
         if fresh is not None:
             self.vocabulary = fresh
 

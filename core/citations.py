@@ -96,7 +96,10 @@ def evidence_text(ctx: RetrievedContext | Source) -> str:
 
 def support(claim: str, ctx: RetrievedContext | Source) -> float:
     """How well ``ctx`` supports ``claim``: the share of its content words present, or 0 when a
-    number or a name of the claim is missing from the chunk."""
+    number or a name of the claim is missing from the chunk. A claim with no word or number (a
+    marker that only follows other markers: ``[1] [2] [3]``) states nothing and is supported by nothing."""
+    if not re.search(r"\w", claim):
+        return 0.0
     evidence = evidence_text(ctx)
     present = set(numbers(evidence))
     if any(n not in present for n in numbers(claim)):

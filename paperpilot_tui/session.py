@@ -247,9 +247,17 @@ class Session:
         worker = self.worker
         if worker is None or worker.is_finished:
             return False
+        from core.brains.llm.inflight import STILL_FINISHING, busy
+
+        waiting = busy()  # asked before the cancellation lands: the requests open right now
         worker.cancel()
         if by_user and worker.name == "turn":
-            self.target.post_message(AgentEvent(TurnFailed(error="cancelled by you (esc)", category="cancelled"), self.run))
+            busy_note = f"{STILL_FINISHING} at {', '.join(waiting)}" if waiting else ""
+            error = "cancelled by you (esc)" + (f"; {busy_note}" if busy_note else "")
+            self.target.post_message(AgentEvent(TurnFailed(error=error, category="cancelled"), self.run))
+            if busy_note:  # the next question may wait behind it on a one-slot server
+                self.app.notify(busy_note[0].upper() + busy_note[1:] + "; the next answer may wait for it.",
+                                severity="warning", timeout=8)
         return True
 
     def new(self) -> str:

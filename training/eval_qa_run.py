@@ -19,6 +19,8 @@ from typing import Any
 
 from training.eval_qa import FALLBACK_NOTE, SUFFIXES, Outcome, Question, doc_slug, score, summarize
 
+SYNTHESIS_NOTE = re.compile(r"(?:: |reply for )synthesis\b")  # core.brains.llm.brain's notices for a draft
+
 
 def collection_for(corpus: Path) -> str:
     """A collection named after the folder and its content: the same files reuse the same index."""
@@ -95,10 +97,11 @@ async def run_questions(agent: Any, questions: list[Question],
         session = shared if one_session else f"eval-{i:04d}-{agent.new_session_id()}"
         await _seed_history(agent, session, q.history, tag=f"q{i}h")
         t0 = time.perf_counter()
-        result, error, dropped, changed, fallbacks = None, "", 0, 0, 0
+        result, error, dropped, changed, fallbacks, drafts = None, "", 0, 0, 0, 0
         async for ev in agent.run_turn(q.question, session):
             if isinstance(ev, Notice) and FALLBACK_NOTE in ev.message:
                 fallbacks += 1
+                drafts += bool(SYNTHESIS_NOTE.search(ev.message))  # the LLM's draft was replaced
             if isinstance(ev, AnswerReady):
                 dropped, changed = len(ev.removed_markers), len(ev.citation_changes)
             if isinstance(ev, TurnFinished):
@@ -110,6 +113,7 @@ async def run_questions(agent: Any, questions: list[Question],
         outcome = score(q, result, seconds=seconds, dropped_markers=dropped, citations_changed=changed,
                         llm_fallbacks=fallbacks, error=error, draft=draft, contexts=contexts,
                         doc_texts=doc_texts, doc_titles=doc_titles, profiles=profiles)
+        outcome.offline_drafts = drafts
         rows.append(outcome)
         if on_done:
             on_done(outcome)

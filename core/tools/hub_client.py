@@ -36,7 +36,9 @@ from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import HubRefused, default_token, open_session
 from core.tools.batching import BATCH, SearchBatcher
+from core.tools.harvest import seed
 from core.tools.titles import TitleBook
+from core.vocabulary import Vocabulary
 from core.tools.child_stderr import ChildStderr
 
 INDEXING_ALLOWANCE_S = 600  # the most one call may wait while the hub reports that it is indexing
@@ -379,7 +381,21 @@ class HubClient:
         scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id), ("topic", topic))
                  if v is not None}
         key = tuple({"top_k": top_k, "collection": collection or self.settings.collection, **scope}.items())
-        return await self._titles.fill(await self._batcher.search(key, query), collection or self.settings.collection)
+        name = collection or self.settings.collection
+        hits = await self._titles.fill(await self._batcher.search(key, query), name)
+        self._titles.harvest.add_hits(name, hits)
+        return hits
+
+    def harvested_vocabulary(self, collection: str | None = None) -> Vocabulary:
+        """The vocabulary of the titles and text this server has returned (:mod:`core.tools.harvest`),
+        for a server without ``get_vocabulary``."""
+        return self._titles.harvest.vocabulary(collection or self.settings.collection)
+
+    async def harvest(self, question: str, collection: str | None = None) -> Vocabulary:
+        """Search ``question`` once, then :meth:`harvested_vocabulary` (turns harvesting on)."""
+        self._titles.harvest.enabled = True
+        await seed(lambda q: self.search(q, collection=collection), question)
+        return self.harvested_vocabulary(collection)
 
     async def list_collections(self, timeout: float | None = None) -> ToolResult:
         """Collections with stats. On a fresh data dir the first call waits for the initial index

@@ -62,14 +62,17 @@ def document_id(meta: dict, c: dict, chunk_id: str, source: str) -> str:
 
 _CUT = re.compile(r"(?:\.\.|…|\.\.\.)\s*$")
 _SENTENCE_END = re.compile(r"[.!?。！？][\"')\]]*(?=\s)")
+_ENDS_SENTENCE = re.compile(r"[.!?。！？][\"')\]]*\s*$")
 
 
-def clean_snippet(text: str) -> str:
+def clean_snippet(text: str, *, excerpt: bool = False) -> str:
     """A hit's text without the ``[Source: file]`` label some servers put in front of it, and without
     the cut sentence a server's short snippet ends in ("…fine-tuned on a.."): a cut sentence is never
-    quoted as evidence or memorized. A snippet that is one cut sentence gives nothing."""
+    quoted as evidence or memorized. An ``excerpt`` (a field the server names a snippet, cut at a
+    fixed length with no mark) is cut too when it does not end a sentence. A snippet that is one cut
+    sentence gives nothing."""
     text = _SOURCE_PREFIX.sub("", text, count=1)
-    if not _CUT.search(text):
+    if not _CUT.search(text) and not (excerpt and not _ENDS_SENTENCE.search(text)):
         return text
     body = _CUT.sub("", text)
     ends = [m.end() for m in _SENTENCE_END.finditer(body + " ")]
@@ -96,7 +99,8 @@ def citation_to_context(c: dict, query: str = "") -> RetrievedContext:
     doc_id = document_id(meta, c, chunk_id, source)
     title = str(meta.get("title") or c.get("title") or source.rsplit("/", 1)[-1])
     return RetrievedContext(
-        content=clean_snippet(str(c.get("text") or c.get("content") or c.get("text_snippet") or "")),
+        content=clean_snippet(str(c.get("text") or c.get("content") or c.get("text_snippet") or ""),
+                              excerpt=not (c.get("text") or c.get("content"))),
         source=source,
         title=label_title(title) or title,  # the file, for now: HubClient asks the server for the real title
         doc_id=doc_id,

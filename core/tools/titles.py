@@ -13,6 +13,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from core.tools.harvest import Harvest
 from core.types import RetrievedContext
 
 _TITLE_LINE = re.compile(r"^\s*\*\*\s*(?:标题|title)\s*[:：]?\s*\*\*\s*[:：]?\s*(.+?)\s*$", re.I | re.M)
@@ -33,17 +34,26 @@ def summary_title(result: Any) -> str:
     return m.group(1).strip().strip("`") if m else ""
 
 
+def _summary_body(result: Any) -> str:
+    """A summary's text without its ``**Field:**`` lines (ids, paths, counts)."""
+    text = getattr(result, "text", "") or ""
+    return "\n".join(line for line in text.splitlines() if line.strip() and not line.lstrip().startswith(("**", "#")))
+
+
 class TitleBook:
-    def __init__(self, summary: Callable[[str, str | None], Awaitable[Any]]) -> None:
+    def __init__(self, summary: Callable[[str, str | None], Awaitable[Any]], harvest: Harvest | None = None) -> None:
         self._summary = summary
         self._known: dict[tuple[str | None, str], str] = {}
+        self.harvest = harvest or Harvest()  # summaries asked for a title feed the harvested vocabulary
 
     async def fill(self, contexts: list[RetrievedContext], collection: str | None) -> list[RetrievedContext]:
         for doc_id in dict.fromkeys(c.doc_id for c in contexts if needs_title(c)):
             key = (collection, doc_id)
             if key not in self._known:
                 try:
-                    self._known[key] = summary_title(await self._summary(doc_id, collection))
+                    result = await self._summary(doc_id, collection)
+                    self._known[key] = summary_title(result)
+                    self.harvest.add_summary(collection, doc_id, self._known[key], _summary_body(result))
                 except Exception:  # noqa: BLE001 - a title is a nicety: the file name stays
                     self._known[key] = ""
         return [c.model_copy(update={"title": title}) if needs_title(c) and (title := self._known.get(

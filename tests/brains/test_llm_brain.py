@@ -171,10 +171,10 @@ async def test_synthesize_streams_to_async_sink_and_counts_usage(events):
 
 
 async def test_synthesize_with_sync_sink_hides_think_blocks(events):
-    b, _ = brain("<think>plan the answer</think>LoRA uses rank 8 [1].")
+    b, _ = brain("<think>plan the answer</think>LoRA trains rank-8 update matrices [1].")
     tokens: list[str] = []
     req = SynthesisRequest(kind="simple", question="What rank?", intent=INTENT, contexts=[LORA])
-    assert await b.synthesize(req, tokens.append) == "LoRA uses rank 8 [1]."
+    assert await b.synthesize(req, tokens.append) == "LoRA trains rank-8 update matrices [1]."
     assert "plan" not in "".join(tokens)
 
 
@@ -291,11 +291,11 @@ async def test_history_reaches_router_prompt(events):
 
 async def test_by_purpose_helper_and_stream_delay_option():
     model = ScriptedChatModel(respond=by_purpose({"route": '{"type": "factual", "confidence": 1}',
-                                                  "synthesis": "Rank 8 [1]."}), delay=0.001)
+                                                  "synthesis": "LoRA trains rank-8 matrices [1]."}), delay=0.001)
     b = LLMBrain(model, Settings())
     assert (await b.classify("q", [])).type == "factual"
     req = SynthesisRequest(kind="simple", question="q", intent=INTENT, contexts=[LORA])
-    assert await b.synthesize(req) == "Rank 8 [1]."
+    assert await b.synthesize(req) == "LoRA trains rank-8 matrices [1]."
     assert [c.purpose for c in model.calls] == ["route", "synthesis"]
 
 
@@ -324,4 +324,4 @@ async def test_fallback_gets_the_same_call_for_empty_plans_and_replies(events):
     assert fallback.calls == [("plan", ("How does QLoRA build on LoRA?", INTENT), kwargs),
                               ("synthesize", (request, None), {})]
     notices = [e.message for e in events if isinstance(e, Notice)]
-    assert len(notices) == 2 and "for plan" in notices[0] and "synthesis (empty reply)" in notices[1]
+    assert len(notices) == 2 and "for plan" in notices[0] and "unusable reply for synthesis" in notices[1]

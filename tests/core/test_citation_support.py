@@ -55,3 +55,13 @@ def test_claim_support_counts_pairs_of_a_final_answer():
                Source(index=2, chunk_id="qlora_1", doc_id="qlora", title=QLORA.title, text=QLORA.content)]
     answer = "LoRA freezes the pretrained weights [1]. LoRA finetunes a 65B model [1][2]."
     assert claim_support(answer, sources) == (2, 3)
+
+
+def test_a_bare_marker_is_not_a_supported_claim():
+    # a weak model's whole answer was "[1] [2] [3] [4] [5] [6]": eval qa counted 6 supported claims
+    sources = [Source(index=1, chunk_id="lora_1", doc_id="lora", title=LORA.title, text=LORA.content),
+               Source(index=2, chunk_id="qlora_1", doc_id="qlora", title=QLORA.title, text=QLORA.content)]
+    assert claim_support("[1] [2]", sources) == (0, 2)
+    assert claim_support("LoRA freezes the pretrained weights [1]. [2]", sources) == (1, 2)
+    text, changes = check_citations("[1] [2]", [LORA, QLORA])
+    assert "[" not in text and len(changes) == 2

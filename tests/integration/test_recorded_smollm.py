@@ -1,5 +1,6 @@
-"""The LLM brain on a real weak model's outputs: SmolLM2-135M-Instruct, recorded from a live
-llama-cpp-python server and replayed by a local HTTP server (:mod:`tests.support.openai_replay`).
+"""The LLM brain on real weak models' outputs, recorded from a live llama-cpp-python server and
+replayed by a local HTTP server (:mod:`tests.support.openai_replay`): Qwen2.5-Coder-0.5B-Instruct
+(the project's reference LLM) and SmolLM2-135M-Instruct (the weak-model robustness check).
 
 The five questions (the four demo questions and one the knowledge base holds no evidence for) run
 through the real agent with ``--llm openai`` settings and the bundled hub as an MCP process. What a
@@ -11,7 +12,7 @@ weak model must never do to the user is checked on what it really answered:
 - no junk query (a citation marker, ``null``, a format word, an empty string) reaches the hub;
 - no entity is a format word;
 - every request the agent made was in the cassette (else it must be re-recorded:
-  ``python -m tests.support.record_llm --base-url URL``).
+  ``python -m tests.support.record_llm --model MODEL ...``).
 """
 
 from __future__ import annotations
@@ -25,17 +26,20 @@ from core.brains.llm.checks import FORMAT_WORDS
 from core.citations import claim_support
 from tests.integration.test_strategies_offline import DEMO
 from tests.support.openai_replay import ReplayServer
-from tests.support.record_llm import CASSETTE, NO_EVIDENCE, QUESTIONS, llm_settings, run_questions
+from tests.support.record_llm import MODELS, NO_EVIDENCE, QUESTIONS, cassette_for, llm_settings, run_questions
 
 ABSTAIN_RE = re.compile(r"knowledge base (?:holds|has|contains) no evidence|no evidence in the knowledge base", re.I)
 JUNK_QUERY_RE = re.compile(r"^\s*(\[\d+\]|\(none\)|null|none|reformulated_query)?\s*$", re.I)
 
 
-@pytest.fixture(scope="module")
-def replayed():
-    assert CASSETTE.is_file(), f"{CASSETTE} is missing; record it with python -m tests.support.record_llm"
-    with ReplayServer(CASSETTE) as server:
-        turns = asyncio.run(run_questions(llm_settings(server.base_url)))
+@pytest.fixture(scope="module", params=MODELS)
+def replayed(request):
+    cassette = cassette_for(request.param)
+    if not cassette.is_file():
+        pytest.skip(f"{cassette.name} is not recorded: python -m tests.support.record_llm --model {request.param} "
+                    "--gguf MODEL.gguf --llama-python PY (tests/support/record_llm.py)")
+    with ReplayServer(cassette) as server:
+        turns = asyncio.run(run_questions(llm_settings(server.base_url, request.param)))
     return server, dict(zip(QUESTIONS, turns))
 
 

@@ -27,6 +27,7 @@ class FakeServer:
         self.stall_after: int | None = None  # a stream: after this many chunks, wait ``stall`` seconds
         self.stall = 0.0
         self.raw_body: bytes | None = None  # answered as text/html with status 200 instead of JSON
+        self.disconnects = 0  # streams whose client went away before the stream ended
         self.tool_args: dict = {"type": "comparative", "confidence": 0.77}
         self.text = "LoRA uses rank 8 [1]."
         server = self
@@ -92,7 +93,8 @@ class FakeServer:
                     try:
                         self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
                         self.wfile.flush()
-                    except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
+                    except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout, cancel)
+                        server.disconnects += 1
                         return
                 self.wfile.write(b"data: [DONE]\n\n")
 

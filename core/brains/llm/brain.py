@@ -28,6 +28,7 @@ from core.brains.llm.caller import ModelCaller, deliver, clean_answer, prompt_to
 from core.brains.llm.chat import endpoint_of
 from core.budget import price_of
 from core.brains.llm.checks import draft_problems, known_text, query_problems, slot_problems
+from core.brains.llm.floor import floor_problems
 from core.brains.llm.naming import ask_names
 from core.config import Settings
 from core.events import Notice
@@ -238,7 +239,7 @@ class LLMBrain:
         return SufficiencyJudgement(level=out.level, reason=out.reason, missing=_dedupe(out.missing))
 
     # -- synthesis ------------------------------------------------------------------------------
-    @falls_back("synthesis (empty reply)")
+    @falls_back("synthesis")
     async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
         has_evidence = getattr(self.fallback, "has_evidence", None)
         if inspect.iscoroutinefunction(has_evidence):  # not the offline brain's synchronous rule
@@ -252,9 +253,15 @@ class LLMBrain:
                              lambda kept: synthesis_messages(request.model_copy(update={"contexts": kept})))
         draft = usable(clean_answer(await self.caller.stream(messages, "synthesis", on_token)))
         # A weak model's draft that is not an answer (markers only, its own instructions or plan
-        # echoed, junk past the reply budget) is replaced by the offline brain's draft for this turn.
+        # echoed, junk past the reply budget), or that falls below the offline draft of the same
+        # evidence (core.brains.llm.floor), is replaced by the offline brain's draft for this turn.
         instructions = " ".join(str(m.content) for m in messages if getattr(m, "type", "") == "system")
-        return checked(draft, draft_problems(draft, instructions, request.sub_questions, self.settings.llm.max_tokens))
+        checked(draft, draft_problems(draft, instructions, request.sub_questions, self.settings.llm.max_tokens))
+        compose = getattr(self.fallback, "compose", None)
+        if callable(compose) and not inspect.iscoroutinefunction(compose):  # the offline brain's
+            floor = floor_problems(request, draft, compose(request))
+            checked(draft, [f"below the floor: {p}" for p in floor])
+        return draft
 
     # -- critic and Reflexion -------------------------------------------------------------------
     @falls_back("critic")

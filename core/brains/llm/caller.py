@@ -30,6 +30,7 @@ from core import budget
 from core.config import Price
 from core.errors import BackendUnavailable
 from core.brains.llm.chat import endpoint_error, is_request_rejected, rejected_error
+from core.brains.llm.inflight import abandoned_note, tracked
 from core.brains.llm.resend import backoff, is_timeout, is_transient, send, timeout_error
 from core.brains.llm.structured import message_text, parse_tolerant, strip_think
 from core.events import LLMCall, Notice
@@ -111,8 +112,16 @@ class ModelCaller:
         if mapped is not None:
             raise mapped from None
 
-    def _send(self, call: Callable[[], Awaitable[Any]]) -> Awaitable[Any]:
-        return send(call, retries=self.retries, base_url=self.base_url, timeout=self.timeout)
+    def _warn_if_abandoned(self) -> None:
+        """Say once that a request a cancelled turn left behind may still occupy the server."""
+        note = abandoned_note(self.base_url)
+        if note:
+            emit(Notice(level="warning", source=f"llm:{self.model_name}", message=note))
+
+    async def _send(self, call: Callable[[], Awaitable[Any]], purpose: str) -> Any:
+        self._warn_if_abandoned()
+        async with tracked(self.base_url, purpose, self.timeout):
+            return await send(call, retries=self.retries, base_url=self.base_url, timeout=self.timeout)
 
     # -- plain text ---------------------------------------------------------------------------
     async def text(self, messages: list[BaseMessage], purpose: str) -> str:
@@ -121,7 +130,7 @@ class ModelCaller:
         try:
             token = current_purpose.set(purpose)
             try:
-                reply = await self._send(lambda: self.model.ainvoke(messages, config=self._config(purpose)))
+                reply = await self._send(lambda: self.model.ainvoke(messages, config=self._config(purpose)), purpose)
             finally:
                 current_purpose.reset(token)
         except BackendUnavailable:
@@ -142,33 +151,35 @@ class ModelCaller:
         hide = ThinkFilter()
         parts: list[str] = []
         usage: dict[str, int] = {}
-        received = 0
         attempt = 0
         token = current_purpose.set(purpose)
+        self._warn_if_abandoned()
         try:
-            while True:
-                try:
-                    async for chunk in self.model.astream(messages, config=self._config(purpose)):
-                        received += 1
-                        meta = getattr(chunk, "usage_metadata", None)
-                        if meta:
-                            for k in ("input_tokens", "output_tokens"):
-                                usage[k] = usage.get(k, 0) + int(meta.get(k) or 0)
-                        visible = hide.feed(message_text(chunk.content))
-                        if visible:
-                            parts.append(visible)
-                            await deliver(on_token, visible)
-                    break
-                except Exception as exc:
-                    if received or attempt >= self.retries or not is_transient(exc):
-                        raise
-                    await asyncio.sleep(backoff(exc, attempt))
-                    attempt += 1
+            async with tracked(self.base_url, purpose, self.timeout) as progress:
+                while True:
+                    try:
+                        async for chunk in self.model.astream(messages, config=self._config(purpose)):
+                            progress.streaming = True
+                            meta = getattr(chunk, "usage_metadata", None)
+                            if meta:
+                                for k in ("input_tokens", "output_tokens"):
+                                    usage[k] = usage.get(k, 0) + int(meta.get(k) or 0)
+                            visible = hide.feed(message_text(chunk.content))
+                            if visible:
+                                parts.append(visible)
+                                await deliver(on_token, visible)
+                            progress.chunks += 1
+                        break
+                    except Exception as exc:
+                        if progress.chunks or attempt >= self.retries or not is_transient(exc):
+                            raise
+                        await asyncio.sleep(backoff(exc, attempt))
+                        attempt += 1
         except BackendUnavailable:
             raise
         except Exception as exc:
             if is_timeout(exc):  # never re-sent: the server may still be working on it
-                raise await timeout_error(self.base_url, self.timeout, exc, chunks=received) from None
+                raise await timeout_error(self.base_url, self.timeout, exc, chunks=progress.chunks) from None
             self._raise_if_endpoint(exc)
             raise
         finally:
@@ -202,7 +213,7 @@ class ModelCaller:
             started = time.perf_counter()
             token = current_purpose.set(purpose)
             try:
-                out = await self._send(lambda: runnable.ainvoke(messages, config=self._config(purpose)))
+                out = await self._send(lambda: runnable.ainvoke(messages, config=self._config(purpose)), purpose)
             except BackendUnavailable:
                 raise
             except Exception as exc:

@@ -1,0 +1,99 @@
+"""The floor an LLM draft must reach to be delivered: the offline draft of the same turn.
+
+A weak model writes over the same numbered evidence the offline engine drafts from (the ``[n]`` of
+the prompt are the contexts' order, fixed before either writes). Its draft is delivered only when,
+judged by code, it is no worse than the offline draft it would replace on what the project measures:
+
+- it declines only where the offline draft declines too (no false "no evidence");
+- its markers are all in range (citation validity), and it cites something when the offline
+  draft does;
+- its cited claims are supported by their chunks (:func:`core.citations.supports`) at least as
+  often as the offline draft's are (claim precision before repair);
+- its direct answer (first paragraph) carries the offline draft's lead facts: every number and
+  every name of the offline draft's first sentence that the question does not already hold
+  (answer-first gold is usually such a number or name).
+
+The rule critic is not used here: its learned verdict rewards sentences quoted from the evidence
+and scores any paraphrase near 0. Each failed condition is one short phrase for the trace. Every
+draft of a turn (first attempt, retries, web fallback) passes through synthesis, so a forced pass
+and the memory step only ever see a draft at or above the floor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.citations import claims, names, numbers, supports
+from core.types import RetrievedContext, SynthesisRequest
+
+_NO_EVIDENCE = re.compile(r"knowledge base (?:holds|has|contains) no evidence|no evidence in the knowledge base", re.I)
+_MARKER = re.compile(r"\[\d+\]")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the floor compares between two drafts of one request."""
+
+    declines: bool
+    cited: int  # (claim, marker) pairs whose marker is in range
+    supported: int
+    out_of_range: list[int]  # markers past the sources
+
+    @property
+    def precision(self) -> float:
+        return self.supported / self.cited if self.cited else 0.0
+
+
+def declines(answer: str) -> bool:
+    """The draft says the knowledge base has nothing, and cites nothing."""
+    return bool(_NO_EVIDENCE.search(answer)) and not _MARKER.search(answer)
+
+
+def standing(request: SynthesisRequest, answer: str) -> Standing:
+    contexts: list[RetrievedContext] = request.contexts
+    cited = supported = 0
+    out_of_range: list[int] = []
+    for claim in claims(answer):
+        for n in claim.numbers:
+            if not 1 <= n <= len(contexts):
+                out_of_range.append(n)
+                continue
+            cited += 1
+            supported += supports(claim.text, contexts[n - 1])
+    return Standing(declines(answer), cited, supported, out_of_range)
+
+
+def lead_facts(answer: str, question: str) -> set[str]:
+    """The numbers and names of ``answer``'s first sentence that ``question`` does not hold."""
+    first = re.split(r"(?<=[.!?])\s+|\n", _MARKER.sub("", answer).strip(), maxsplit=1)[0]
+    asked = question.lower()
+    return {x for x in (*numbers(first), *names(first)) if x.lower() not in asked}
+
+
+def _first_paragraph(answer: str) -> str:
+    return next((p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip() and not p.lstrip().startswith("#")),
+                answer)
+
+
+def floor_problems(request: SynthesisRequest, draft: str, offline: str) -> list[str]:
+    """Why ``draft`` falls below the floor set by ``offline`` (the offline brain's draft of the
+    same request); none means the LLM draft may be delivered."""
+    mine, theirs = standing(request, draft), standing(request, offline)
+    if mine.declines:
+        return [] if theirs.declines else ["the draft declines although the evidence answers the question"]
+    if theirs.declines:
+        return []  # the offline engine found no answer: the LLM's cited claims are checked downstream
+    problems: list[str] = []
+    if mine.out_of_range:
+        cut = ", ".join(f"[{n}]" for n in dict.fromkeys(mine.out_of_range))
+        problems.append(f"the draft cites {cut}, past the {len(request.contexts)} sources")
+    if theirs.cited and not mine.cited:
+        problems.append("the draft cites no evidence")
+    elif mine.cited and mine.precision < theirs.precision:
+        problems.append(f"{mine.cited - mine.supported} of its {mine.cited} cited claim(s) are not in their sources")
+    lead = _MARKER.sub("", _first_paragraph(draft)).lower()
+    lost = sorted(x for x in lead_facts(offline, request.question) if x.lower() not in lead)
+    if lost:
+        problems.append(f"its direct answer lacks {', '.join(lost[:4])} from the offline draft's answer")
+    return problems
