@@ -63,8 +63,9 @@ class ConversationsSidebar(Vertical):
         """Read the sessions (and the research turns) again and redraw; keeps the highlighted row."""
         stores = self.app.session.stores
         store = getattr(stores, "sessions", None)
-        if store is None:
-            self._show([], "the session store is not open yet")
+        if store is None:  # the stores open after the first paint: look again shortly
+            self._show([], "opening the session store…")
+            self.set_timer(0.5, self.reload)
             return
         traces = getattr(stores, "traces", None)
         sessions = await call(store.list, LIMIT)

@@ -86,3 +86,14 @@ def test_sidebar_snapshot(snap_compare):
     from tests.support.screenshots import scene_app
 
     assert snap_compare(scene_app(), terminal_size=(140, 45), run_before=_sidebar_scene)
+
+
+async def test_sidebar_fills_in_once_the_stores_open_without_a_turn(settings):
+    """Found in tmux: the sidebar mounted before the session store opened and kept saying so until a
+    turn ended; it now looks again until the store is open."""
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_until(pilot, lambda: app.session.stores is not None)
+        sidebar = app.main_screen.query_one(ConversationsSidebar)
+        await wait_until(pilot, lambda: bool(sidebar.rows))
+        assert sidebar.rows[0].id == app.session.session_id
