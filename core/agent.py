@@ -129,7 +129,12 @@ class Agent:
                     return
             if self.sessions is not None:
                 await self.sessions.begin_turn(session_id, question)
-            await self.refresh_vocabulary(question)
+            started = asyncio.get_running_loop().time()  # the turn deadline also covers the vocabulary's refresh
+            try:
+                async with asyncio.timeout(agent.turn_deadline or None):
+                    await self.refresh_vocabulary(question)
+            except TimeoutError:  # a hub too slow to answer even that: the turn's own work meets the deadline next
+                pass
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
                                vocabulary=self.vocabulary.names(), web=self.web, doc_id=doc_id)
@@ -139,7 +144,8 @@ class Agent:
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
             try:
                 with budget.scope(budget.TurnBudget.of(agent)):
-                    async for event in _stream(self.graph, inp, config, ctx, self.vocabulary, agent.turn_deadline):
+                    async for event in _stream(self.graph, inp, config, ctx, self.vocabulary, agent.turn_deadline,
+                                                    started):
                         yield tag(event)
                 notices = getattr(self.hub, "notices", [])
                 for msg in notices[self._notices_seen:]:  # the first turn also gets those from opening
@@ -233,18 +239,20 @@ class Agent:
 
 
 async def _stream(graph: Any, inp: dict, config: dict, ctx: Any, vocab: Vocabulary,
-                  deadline_s: float | None = None) -> AsyncIterator[Event]:
+                  deadline_s: float | None = None, started: float | None = None) -> AsyncIterator[Event]:
     """The events the nodes emit, from every (sub)graph, in order, within ``deadline_s`` seconds.
 
     Past the deadline the graph is cancelled where it stands and BackendUnavailable names the
-    limit (``agent.turn_deadline``). The deadline covers only the graph's own work: the time the
+    limit (``agent.turn_deadline``), counted from ``started`` (the turn's set-up, e.g. a vocabulary
+    harvest, spends from it) or from now. The deadline covers only the turn's own work: the time the
     consumer spends between events (rendering) is not the turn's to answer for, and no
     cancellation can land there.
     """
     # durability="exit": one checkpoint write per turn instead of one per step; a turn that fails
     # leaves the previous turns' history intact. The nodes' tasks copy the active vocabulary.
     extra = {"durability": "exit"} if graph.checkpointer is not None else {}
-    until = asyncio.get_running_loop().time() + deadline_s if deadline_s else None
+    now = asyncio.get_running_loop().time()
+    until = (now if started is None else started) + deadline_s if deadline_s else None
     with vocabulary_scope(vocab):
         stream = graph.astream(inp, config, context=ctx, stream_mode="custom", subgraphs=True, **extra)
         try:
