@@ -53,6 +53,9 @@ def claims(answer: str) -> list[Claim]:
             text = MARKER_GROUP.sub(" ", answer[sentence_start:m.start()])
         if not content_terms(text, drop_frame=True):  # a marker that opens its sentence cites what follows
             text = MARKER_GROUP.sub(" ", answer[m.end():_sentence_end(answer, m.end())])
+        if not content_terms(text, drop_frame=True) and sentence_start > 0:  # "… diverges. [1]" ends its line:
+            before = _sentence_start(answer, sentence_start - 1)  # it cites the sentence it follows
+            text = MARKER_GROUP.sub(" ", answer[before:sentence_start])
         out.append(Claim(m.start(), m.end(), tuple(int(n) for n in m.group(1).split(",")), _unlabel(text)))
         prev_end = m.end()
     return out

@@ -65,3 +65,17 @@ def test_a_bare_marker_is_not_a_supported_claim():
     assert claim_support("LoRA freezes the pretrained weights [1]. [2]", sources) == (1, 2)
     text, changes = check_citations("[1] [2]", [LORA, QLORA])
     assert "[" not in text and len(changes) == 2
+
+
+def test_a_marker_after_its_sentences_period_cites_that_sentence():
+    """A list step written "… stable on long sequences. [1]" (the lineage answer's form) ends its line with
+    the marker: it cites the sentence before it, not the nothing after it."""
+    from core.citations import claims
+
+    answer = "1. **Gated Nets**: Gates keep attention stable on long sequences. [1]\n#### 2018\n2. **Deep Nets** [2]"
+    found = claims(answer)
+    assert found[0].text.strip() == "Gates keep attention stable on long sequences."
+    ctx = LORA.model_copy(update={"content": "Gates keep attention stable on long sequences where it diverges."})
+    text, changes = check_citations(answer.split("\n")[0], [ctx])
+    assert text.endswith("[1]") and changes == []
+    assert claim_support("[1] [2]", [Source(index=1, chunk_id="c", doc_id="d", title="t", text="x y")])[0] == 0
