@@ -139,15 +139,29 @@ def test_the_hub_server_on_a_new_data_dir_copies_the_index(cache_env, tmp_path, 
     from core.config import load_settings
     from core.hub.__main__ import open_hub
 
+    import logging
+    import warnings
+
     monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
     (tmp_path / "home").mkdir(mode=0o700)
-    hub = open_hub(load_settings(use_user_file=False))
-    try:
-        hub.start(background=False)
-        hub.wait_ready(dense=True)
-        assert hub.restored and hub.total == 0
-    finally:
-        hub.store.close()
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    # open_hub sets up the server process's logging (root handler -> hub.log in this tmp dir, warnings
+    # ignored): put the test process's back, or every later test logs into a deleted file
+    with warnings.catch_warnings():
+        hub = open_hub(load_settings(use_user_file=False))
+        try:
+            hub.start(background=False)
+            hub.wait_ready(dense=True)
+            assert hub.restored and hub.total == 0
+        finally:
+            hub.store.close()
+            for h in root.handlers:
+                if h not in handlers:
+                    h.close()
+            root.handlers[:] = handlers
+            root.setLevel(level)
+            logging.captureWarnings(False)
 
 
 def test_an_older_data_dir_does_not_fill_the_cache(cache_env, tmp_path):
