@@ -18,7 +18,7 @@ import json
 import re
 import threading
 import time
-from dataclasses import dataclass
+from pydantic.dataclasses import dataclass
 
 from core.hub.chunking import sentences
 from core.hub.pdf.references import Reference, short_cite
@@ -42,6 +42,8 @@ _LABEL = re.compile(r"^\s*(\d{1,3})(?:\s*[-–]\s*(\d{1,3}))?")
 
 @dataclass
 class Edge:
+    """One cite edge: the citing and cited document, how it was matched, and the sentence that cites."""
+
     citing: str
     cited: str
     confidence: float

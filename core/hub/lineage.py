@@ -54,14 +54,7 @@ class LineagePaper(BaseModel):
     source: str = ""
 
 
-class LineageEdge(BaseModel):
-    citing: str
-    cited: str
-    confidence: float
-    how: str
-    reference: str
-    sentence: str = ""
-    chunk_id: str = ""
+LineageEdge = citegraph.Edge  # one definition of an edge, in the store's module
 
 
 class LineageResult(BaseModel):
@@ -111,9 +104,7 @@ def lineage(store, collection: str, topic: str, chosen: list[str], hits: list[Hi
     papers = [_paper(docs[d], best.get(d), store) for d in picked]
     papers.sort(key=lambda p: (p.year is None, p.year or 0, p.title.lower()))
     return LineageResult(collection=collection, topic=topic, papers=papers, edges=[
-        LineageEdge(citing=e.citing, cited=e.cited, confidence=e.confidence, how=e.how, reference=e.reference,
-                    sentence=e.sentence, chunk_id=e.chunk_id)
-        for e in edges if e.citing in keep and e.cited in keep])
+        e for e in edges if e.citing in keep and e.cited in keep])
 
 
 def _front(chunk) -> bool:
