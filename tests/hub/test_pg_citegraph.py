@@ -75,14 +75,25 @@ def test_the_graph_follows_a_removed_document_on_postgres(pg_dsn, tmp_path):
     pg.close()
 
 
-def test_get_citations_and_get_lineage_answer_on_a_postgres_hub(pg_dsn, tmp_path):
+@pytest.fixture(scope="module")
+def pg_library(pg_cluster, tmp_path_factory) -> tuple[str, Path, dict[str, str]]:
+    """(dsn, home, doc id by paper): a PostgreSQL hub whose ``lineage`` collection holds the four
+    papers with vectors (get_lineage's topic search is hybrid)."""
     from core.hub.pg.store import PgStore
+    from tests.hub.conftest import new_database
+
+    dsn, home = new_database(pg_cluster), tmp_path_factory.mktemp("pg-lineage-home")
+    store = PgStore(dsn)
+    ids = _ingest(store, draw_all(home / "papers"), embed=True)
+    store.close()
+    return dsn, home, ids
+
+
+def test_get_citations_and_get_lineage_answer_on_a_postgres_hub(pg_library, tmp_path):
     from core.hub.service import Hub
 
-    store = PgStore(pg_dsn)
-    ids = _ingest(store, draw_all(tmp_path / "papers"), embed=True)  # get_lineage's topic search is hybrid
-    store.close()
-    hub = Hub(tmp_path / "unused.sqlite3", sync=False, dsn=pg_dsn)
+    dsn, _, ids = pg_library
+    hub = Hub(tmp_path / "unused.sqlite3", sync=False, dsn=dsn)
     hub.start(background=False)
     res = hub.citations(ids["gated2016"], LIB)
     assert (res.title, res.year, res.references_parsed) == ("Gated Quokka Attention Networks", 2016, 2)
@@ -97,6 +108,27 @@ def test_get_citations_and_get_lineage_answer_on_a_postgres_hub(pg_dsn, tmp_path
     assert [p.year for p in chosen.papers] == [2014, 2018]
     assert [(e.citing, e.cited) for e in chosen.edges] == [(ids["deep2018"], ids["quokka2014"])]
     hub.store.close()
+
+
+async def test_the_hub_process_on_postgres_serves_citations_and_lineage(pg_library, monkeypatch):
+    from mcp import ClientSession
+    from mcp.client.stdio import stdio_client
+
+    from tests.hub.helpers import hub_params
+
+    dsn, home, ids = pg_library
+    monkeypatch.setenv("PAPERPILOT_HUB_BACKEND", "postgres")  # the hub process reads its backend from here
+    monkeypatch.setenv("PAPERPILOT_HUB_DSN", dsn)
+    async with stdio_client(hub_params(home)) as (r, w):
+        async with ClientSession(r, w) as s:
+            await s.initialize()
+            res = await s.call_tool("get_lineage", {"topic": "quokka attention", "collection": LIB})
+            assert not res.isError, res.content[0].text
+            assert [p["year"] for p in res.structuredContent["papers"]] == [2014, 2016, 2018, 2020]
+            assert len(res.structuredContent["edges"]) == 5
+            cites = await s.call_tool("get_citations", {"doc_id": ids["deep2018"], "collection": LIB})
+            assert not cites.isError, cites.content[0].text
+            assert {p["doc_id"] for p in cites.structuredContent["cites"]} == {ids["quokka2014"], ids["gated2016"]}
 
 
 def test_migration_5_adds_the_graph_to_a_database_at_step_4(pg_dsn, tmp_path):
