@@ -59,6 +59,22 @@ def test_postgres_keeps_the_same_graph_as_sqlite(pg_dsn, tmp_path):
     pg.close()
 
 
+def test_a_hub_copied_from_sqlite_has_the_same_graph_on_postgres(pg_dsn, tmp_path):
+    """``hub migrate --to postgres`` copies the reference lists (meta); the graph is derived from
+    them on the first read, edge for edge the one SQLite had."""
+    from core.hub.pg.store import PgStore
+    from core.hub.pg.transfer import copy_hub
+
+    sq = HubStore(tmp_path / "hub.sqlite3")
+    ids = _ingest(sq, draw_all(tmp_path / "papers"))
+    pg = PgStore(pg_dsn)
+    copy_hub(sq, pg)
+    assert citegraph.current(pg, LIB) == 9
+    assert _named(pg, ids) == _named(sq, ids) and len(_named(pg, ids)) == 5
+    sq.close()
+    pg.close()
+
+
 def test_the_graph_follows_a_removed_document_on_postgres(pg_dsn, tmp_path):
     from core.hub.pg.store import PgStore
 
