@@ -7,9 +7,11 @@ shows it, the sentence that cites it: the sentence holding the entry's numeric m
 rewrote "[3]" to "[ref 3: …]") or, for an author-year entry, its first author's surname followed
 by its year ("Vaswani et al. (2017)", "(Vaswani et al., 2017)").
 
-Edges are stored with the collection's revision (:data:`SCHEMA`, created in an existing
-hub.sqlite3 by :class:`core.hub.store.HubStore`) and rebuilt when it moves: after ``ingest`` and,
-lazily, on the first read after any other change (a document added, updated or removed).
+Edges are stored with the collection's revision and rebuilt when it moves: after ``ingest`` and,
+lazily, on the first read after any other change (a document added, updated or removed). Both
+backends keep the same two tables (:data:`SCHEMA`, created in an existing hub.sqlite3 by
+:class:`core.hub.store.HubStore`; PostgreSQL migration 5 in :mod:`core.hub.pg.migrations`), and
+the SQL here is written once with ``?`` and sent with the store's placeholder (``store.MARK``).
 """
 
 from __future__ import annotations
@@ -53,30 +55,37 @@ class Edge:
     chunk_id: str = ""
 
 
-class GraphUnsupported(Exception):
-    """The store keeps no citation graph (the PostgreSQL backend)."""
-
-
 def current(store, collection: str) -> int:
     """Bring the collection's edges up to its revision (rebuilt when it moved); returns how many
     reference entries its documents have."""
-    _check(store)
     with _lock:
-        row = store.conn().execute("SELECT revision, references_parsed FROM citation_sets WHERE collection=?",
-                                   (collection,)).fetchone()
-        rev = store.revision(collection)
+        row = store._execute("SELECT revision, references_parsed FROM citation_sets WHERE collection=?",
+                             (collection,)).fetchone()
+        rev = store.revision(collection)  # read before the build: a write meanwhile leaves the set stale
         if row is not None and row[0] == rev:
             return row[1]
         edges, parsed = build(store, collection)
         with store.write() as db:
-            db.execute("DELETE FROM citation_edges WHERE collection=?", (collection,))
-            db.executemany("INSERT OR REPLACE INTO citation_edges(collection, citing, cited, confidence, how,"
-                           " reference, sentence, chunk_id) VALUES(?,?,?,?,?,?,?,?)",
-                           [(collection, e.citing, e.cited, e.confidence, e.how, e.reference, e.sentence or None,
-                             e.chunk_id or None) for e in edges])
-            db.execute("INSERT OR REPLACE INTO citation_sets(collection, revision, references_parsed, computed_at)"
-                       " VALUES(?,?,?,?)", (collection, rev if rev is not None else -1, parsed, time.time()))
+            db.execute(_sql(store, "DELETE FROM citation_edges WHERE collection=?"), (collection,))
+            db.cursor().executemany(_sql(store, _PUT_EDGE), [
+                (collection, e.citing, e.cited, e.confidence, e.how, e.reference, e.sentence or None,
+                 e.chunk_id or None) for e in edges])
+            db.execute(_sql(store, _PUT_SET), (collection, rev if rev is not None else -1, parsed, time.time()))
         return parsed
+
+
+_PUT_EDGE = ("INSERT INTO citation_edges(collection, citing, cited, confidence, how, reference, sentence, chunk_id)"
+             " VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(citing, cited) DO UPDATE SET collection = excluded.collection,"
+             " confidence = excluded.confidence, how = excluded.how, reference = excluded.reference,"
+             " sentence = excluded.sentence, chunk_id = excluded.chunk_id")
+_PUT_SET = ("INSERT INTO citation_sets(collection, revision, references_parsed, computed_at) VALUES(?,?,?,?)"
+            " ON CONFLICT(collection) DO UPDATE SET revision = excluded.revision,"
+            " references_parsed = excluded.references_parsed, computed_at = excluded.computed_at")
+
+
+def _sql(store, sql: str) -> str:
+    """``sql`` written with ``?`` in the store's own placeholder (``%s`` on PostgreSQL)."""
+    return sql if store.MARK == "?" else sql.replace("?", store.MARK)
 
 
 def build(store, collection: str) -> tuple[list[Edge], int]:
@@ -163,12 +172,6 @@ def edges_of(store, collection: str, doc_ids: list[str] | None = None) -> list[E
         marks = ",".join("?" * len(doc_ids))
         sql += f" AND (citing IN ({marks}) OR cited IN ({marks}))"
         args += list(doc_ids) * 2
-    rows = store.conn().execute(sql + " ORDER BY citing, cited", args).fetchall()
+    rows = sorted(store._execute(sql, args).fetchall(), key=lambda r: (r[0], r[1]))  # bytewise on both backends
     return [Edge(r[0], r[1], r[2], r[3], r[4], r[5] or "", r[6] or "") for r in rows]
 
-
-def _check(store) -> None:
-    from core.hub.store import HubStore
-
-    if not isinstance(store, HubStore):
-        raise GraphUnsupported("the citation graph is kept by the SQLite backend only")

@@ -287,8 +287,6 @@ class Ingestor:
 
         try:
             citegraph.current(self.store, collection)
-        except citegraph.GraphUnsupported:
-            pass
         except Exception:  # derived data: rebuilt on the next get_citations/get_lineage
             log.warning("citation graph of %s not rebuilt", collection, exc_info=True)
 

@@ -16,7 +16,7 @@ import logging
 import threading
 from pathlib import Path
 
-from core.hub import bundled_cache, citegraph, lineage, render, topics
+from core.hub import bundled_cache, lineage, render, topics
 from core.hub.ingest import backfill_embeddings, sync_bundled
 from core.hub.library.metadata import ABSTRACT_DOC_TYPE
 from core.hub.lru import LRU
@@ -310,7 +310,7 @@ class Hub:
     def citations(self, doc_id: str, collection: str = "default") -> lineage.CitationsResult:
         """What one document cites in its collection and what cites it (:func:`core.hub.lineage.citations`)."""
         doc = self._document(doc_id, collection)
-        return self._graph(lineage.citations, self.store, doc["collection"], doc)
+        return lineage.citations(self.store, doc["collection"], doc)
 
     def lineage(self, topic: str | None = None, doc_ids: list[str] | None = None,
                 collection: str = "default") -> lineage.LineageResult:
@@ -324,14 +324,7 @@ class Hub:
         name = self._collection(collection, dense=has_topic)
         chosen = [self._document(d, name)["doc_id"] for d in doc_ids or []]
         hits = self.searcher.search(name, topic.strip(), lineage.SEARCH_HITS) if has_topic else []
-        return self._graph(lineage.lineage, self.store, name, topic.strip() if has_topic else "", chosen, hits)
-
-    @staticmethod
-    def _graph(fn, *args):
-        try:
-            return fn(*args)
-        except citegraph.GraphUnsupported as exc:
-            raise HubError(str(exc)) from None
+        return lineage.lineage(self.store, name, topic.strip() if has_topic else "", chosen, hits)
 
     # -- topics (core.hub.topics) ------------------------------------------------------------------
     def list_topics(self, collection: str = "default") -> render.TopicList:

@@ -197,3 +197,29 @@ def test_export_bib_prints_without_out_and_refuses_an_unknown_collection(home, l
     assert code == 0 and out.count("\n@") + out.startswith("@") == 4 and "@inproceedings{lee2023sparse," in out
     code, out, err = cli(capsys, "export", "bib", "--collection", "nope")
     assert code == 2 and out == "" and err.strip() == "paperpilot: no collection 'nope' (collections: lib)", err
+
+
+def test_bib_import_and_export_round_trip_on_postgres(home, library, capsys, tmp_path, monkeypatch, pg_dsn):
+    """The same commands with ``hub.backend: postgres``: the documents land in PostgreSQL, a second
+    import changes nothing, and the export gives back the .bib's keys, titles, DOIs and files."""
+    from core.hub.pg.store import PgStore
+
+    monkeypatch.setenv("PAPERPILOT_HUB_BACKEND", "postgres")
+    monkeypatch.setenv("PAPERPILOT_HUB_DSN", pg_dsn)
+    code, out, err = cli(capsys, "ingest", str(library), "--collection", "lib", "--no-embed")
+    assert code == 0 and "4 added" in out, err
+    assert not (home / "hub.sqlite3").exists()  # nothing went to SQLite
+    pg = PgStore(pg_dsn)
+    docs = {d["citation_key"]: d for d in pg.documents("lib")}
+    assert (docs["lee2023sparse"]["title"], docs["lee2023sparse"]["source_kind"], docs["kim2021distill"]["doc_type"]) \
+        == ("SMA: Sparse Mixture Adapters", "bib", "abstract")
+    pg.close()
+    code, out, _ = cli(capsys, "ingest", str(library), "--collection", "lib", "--no-embed")
+    assert code == 0 and "0 added, 0 updated, 4 unchanged" in out, out
+    out_file = tmp_path / "exported" / "lib.bib"
+    code, out, err = cli(capsys, "export", "bib", "--collection", "lib", "--out", str(out_file))
+    assert code == 0 and "4 entries" in out, err
+    before = {e.key: (e.title, e.doi, e.arxiv_id) for e in read_bib(library)[0]}
+    again, _ = read_bib(out_file)
+    assert {e.key: (e.title, e.doi, e.arxiv_id) for e in again} == before
+    assert sorted(f.name for e in again for f in e.files) == ["merge.pdf", "prune.pdf", "sparse.pdf"]

@@ -186,3 +186,25 @@ def test_an_unknown_collection_is_one_line_exit_2(home, tmp_path, capsys):
     lib.close()
     code, _, err = cli(capsys, "ingest", f"zotero:{lib.db_path}#Nope", "--collection", "zot")
     assert code == 2 and err.strip().endswith(f"no collection named 'Nope' in {lib.db_path}"), err
+
+
+def test_a_zotero_import_on_postgres_is_incremental_too(home, tmp_path, capsys, monkeypatch, pg_dsn):
+    """``hub.backend: postgres``: the items land in PostgreSQL and a re-import changes nothing
+    (the last ``dateModified`` seen is kept in the hub's meta, which PostgreSQL has too)."""
+    from core.hub.pg.store import PgStore
+
+    monkeypatch.setenv("PAPERPILOT_HUB_BACKEND", "postgres")
+    monkeypatch.setenv("PAPERPILOT_HUB_DSN", pg_dsn)
+    pdf = tmp_path / "tidal.pdf"
+    pdf.write_bytes(paper_pdf("scan0007", [("1 Method", "Tidal memory rotates its slots every page.")]))
+    lib, _ = library_with_pdfs(tmp_path / "Zotero", [pdf])
+    lib.close()
+    code, out, err = cli(capsys, "ingest", f"zotero:{lib.db_path}", "--collection", "zot", "--no-embed")
+    assert code == 0 and "5 added, 0 updated, 0 unchanged, 0 failed" in out, err
+    pg = PgStore(pg_dsn)
+    docs = pg.documents("zot")
+    assert sorted(d["doc_type"] for d in docs) == ["abstract"] * 4 + ["pdf"]
+    assert {d["source_kind"] for d in docs} == {"zotero"} and not (home / "hub.sqlite3").exists()
+    pg.close()
+    code, out, _ = cli(capsys, "ingest", f"zotero:{lib.db_path}", "--collection", "zot", "--no-embed")
+    assert code == 0 and "0 added, 0 updated, 5 unchanged" in out, out

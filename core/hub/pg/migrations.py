@@ -10,7 +10,8 @@ index), ``embeddings.vector`` the dense leg (pgvector, HNSW with cosine distance
 versions: ``chunks.version``/``current`` (and ``embeddings.current``, so the HNSW scan filters
 without a join), ``documents.deleted_at`` and ``doc_versions``. Step 3 adds the topic tables
 (``topic_sets``, ``topics``, ``document_topics``, ``topic_names``). Step 4 adds the documents'
-bibliographic metadata (venue, DOI, arXiv id, citation key, tags, source kind).
+bibliographic metadata (venue, DOI, arXiv id, citation key, tags, source kind). Step 5 adds the
+citation graph (``citation_sets``, ``citation_edges``: :data:`core.hub.citegraph.SCHEMA` on SQLite).
 """
 
 from __future__ import annotations
@@ -84,6 +85,16 @@ ALTER TABLE documents ADD COLUMN arxiv_id TEXT;
 ALTER TABLE documents ADD COLUMN citation_key TEXT;
 ALTER TABLE documents ADD COLUMN tags TEXT;
 ALTER TABLE documents ADD COLUMN source_kind TEXT;
+"""),
+    (5, "the citation graph (core.hub.citegraph.SCHEMA on SQLite)", """
+CREATE TABLE citation_sets(
+  collection TEXT PRIMARY KEY, revision BIGINT NOT NULL, references_parsed INTEGER NOT NULL,
+  computed_at DOUBLE PRECISION NOT NULL);
+CREATE TABLE citation_edges(
+  collection TEXT NOT NULL, citing TEXT NOT NULL, cited TEXT NOT NULL, confidence DOUBLE PRECISION NOT NULL,
+  how TEXT NOT NULL, reference TEXT NOT NULL, sentence TEXT, chunk_id TEXT, PRIMARY KEY(citing, cited));
+CREATE INDEX citation_edges_cited ON citation_edges(cited);
+CREATE INDEX citation_edges_coll ON citation_edges(collection);
 """),
 ]
 
