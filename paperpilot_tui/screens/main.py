@@ -124,6 +124,7 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
                 self.status.activity = "replaying" if message.replay else "thinking"
                 if not message.replay:
                     self.status.session = ev.session_id
+                    self.query_one(ChatPane).record[-1].doc_id = self.app.session.scopes.get(message.run)
             case NodeStarted():
                 where = "" if ev.graph == "main" else f"{ev.graph} · "
                 self.status.activity = f"{where}{ev.node}"
