@@ -77,3 +77,22 @@ async def test_no_footer_key_is_cut_at_80x24(settings):
         shown = [k.description for k in footer.query("FooterKey") if k.display]
         assert _cut_keys(footer) == [], shown
         assert {"Copy", "Regenerate"} <= set(shown), shown
+
+
+async def test_the_answer_gets_most_of_the_chat_at_80x24(settings):
+    """Found in tmux at 80×24: the sources list (7 rows) and the question box (5) left about 5 rows
+    for the answer. Narrow, they take 4 and 3 rows; focused, the sources list grows to be read."""
+    from tests.support.recorded import COMPARE_Q
+    from tests.tui.conftest import ask
+
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        screen = app.main_screen
+        log, sources = screen.query_one("#chat-log"), screen.query_one("SourcesPanel")
+        assert sources.display and sources.region.height >= 4  # two sources still shown
+        assert log.region.height >= 10, (log.region, sources.region, screen.query_one("#chat-input").region)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert sources.has_focus_within and sources.region.height >= 8
+        assert log.region.height >= 4
