@@ -28,9 +28,9 @@ CLI = """
 import sys
 from paperpilot_tui.cli.main import main
 code = main(sys.argv[1:])
-print("OCR-ENGINE-LOADED" if "%s" in sys.modules else "NO-OCR-ENGINE", file=sys.stderr)
+print("OCR-ENGINE-LOADED" if "{module}" in sys.modules else "NO-OCR-ENGINE", file=sys.stderr)
 sys.exit(code)
-""" % OCR_MODULE
+""".replace("{module}", OCR_MODULE)
 
 APP = """
 import json, sys
@@ -45,8 +45,8 @@ notes = []
 meter.ocr = notes.append
 report, _, _ = ingest(settings, sys.argv[2], [sys.argv[1]], "three", meter)
 print(json.dumps({"summary": summary_line(report, "three", meter.now().elapsed_s), "notes": notes,
-                  "ocr_loaded": "%s" in sys.modules}))
-""" % OCR_MODULE
+                  "ocr_loaded": "{module}" in sys.modules}))
+""".replace("{module}", OCR_MODULE)
 
 
 def _figure(text: str) -> Image.Image:
