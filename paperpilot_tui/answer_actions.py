@@ -76,9 +76,10 @@ class AnswerActions:
                     timeout=3)
 
     def action_answer_regenerate(self: Any) -> None:
-        """The same question again, as a new turn at the end of the conversation."""
+        """The same question again, as a new turn at the end of the conversation (scoped to the same
+        document when an @paper mention scoped it)."""
         target = self._turn()
-        if target is not None and self.app.session.ask(target[1].question):
+        if target is not None and self.app.session.ask(target[1].question, target[1].doc_id):
             self.query_one(ChatInput).remember(target[1].question)
 
     def action_answer_edit(self: Any) -> None:

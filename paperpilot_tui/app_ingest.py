@@ -18,6 +18,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import ProgressBar, Static
 
+from core.hub.library.metadata import LibraryError
 from paperpilot_tui.ingest_meter import IngestMeter
 from paperpilot_tui.slash import SlashError
 
@@ -64,14 +65,21 @@ def hub_database(settings: Any) -> str | None:
 
 
 def start_ingest(controller: Any, paths: list[str], collection: str) -> bool:
-    """Check the request, show the bar and run the ingest in a worker thread (False: refused, said why)."""
+    """Check the request, show the bar and run the ingest in a worker thread (False: refused, said why).
+
+    A ``.bib`` file or ``zotero:[PATH][#collection]`` imports a reference library, as
+    ``paperpilot ingest`` does; a library that is not there is refused here, one that cannot be read
+    is said in one line when the worker reads it, before anything is written."""
     from core.hub.ingest import expand_paths, valid_collection
 
     app = controller.app
     if not valid_collection(collection):
         raise SlashError(f"invalid collection name {collection!r} (letters, digits, '_', '-', '.')")
     db = hub_database(app.settings)
-    local = [p for p in paths if not p.lower().startswith("arxiv:")]
+    libraries = [p for p in paths if _is_library(p)]
+    for source in libraries:
+        _check_library(source)
+    local = [p for p in paths if not p.lower().startswith("arxiv:") and p not in libraries]
     files, missing = expand_paths(local)
     if missing and not files and len(local) == len(paths):
         raise SlashError(f"/ingest: {missing[0][0]}: {missing[0][1]}")
@@ -85,13 +93,34 @@ def start_ingest(controller: Any, paths: list[str], collection: str) -> bool:
     return True
 
 
+def _is_library(arg: str) -> bool:
+    from core.hub.library.metadata import is_library_source
+
+    return is_library_source(arg)
+
+
+def _check_library(source: str) -> None:
+    """:class:`SlashError` for a library source that is not there (a missing .bib, no Zotero database)."""
+    if source.lower().startswith("zotero:"):
+        from core.hub.library.zotero import parse_source
+
+        db, _ = parse_source(source)
+        if not db.is_file():
+            raise SlashError(f"/ingest: no Zotero database at {db} (zotero:PATH_TO/zotero.sqlite[#collection])")
+    elif not Path(source).expanduser().is_file():
+        raise SlashError(f"/ingest: {source}: no such file")
+
+
 async def _run(controller: Any, settings: Any, db: str | None, paths: list[str], collection: str,
                meter: IngestMeter) -> None:
     import asyncio
 
     started = time.perf_counter()
     try:
-        report, summary_errors = await asyncio.to_thread(ingest, settings, db, paths, collection, meter)
+        report, summary_errors, notes = await asyncio.to_thread(ingest, settings, db, paths, collection, meter)
+    except LibraryError as exc:  # read before anything is written: one line, nothing lost
+        controller.say(f"/ingest: {exc}", warning=True)
+        return
     except Exception as exc:  # noqa: BLE001 - the store failed: one line, the app goes on
         controller.failed("ingest failed", exc)
         return
@@ -99,6 +128,8 @@ async def _run(controller: Any, settings: Any, db: str | None, paths: list[str],
         for bar in controller.chat.query("#ingest-bar"):
             await bar.remove()
     seconds = time.perf_counter() - started
+    for note in notes:
+        controller.say(f"note: {note}")
     controller.say(summary_line(report, collection, seconds))
     for path, reason in report.failed:
         controller.say(f"skipped {Path(str(path)).name}: {reason}", warning=True)
@@ -116,19 +147,28 @@ def summary_line(report: Any, collection: str, seconds: float) -> str:
 
 
 def ingest(settings: Any, db: str | None, paths: list[str], collection: str, meter: IngestMeter):
-    """The ingest itself (blocking; a worker thread): arXiv papers fetched first, as the CLI does."""
+    """The ingest itself (blocking; a worker thread), in the CLI's order: the libraries are read first
+    (:class:`LibraryError` before anything is written), arXiv papers fetched, the files ingested, then
+    the libraries' entries imported. Returns (report, LLM summary errors, notes on the libraries)."""
     from core.hub import ocr
     from core.hub.ingest import Ingestor
+    from core.hub.library.importer import import_entries, merge_reports, read_source
     from core.hub.pg import open_store
     from core.hub.store import HubStore
     from paperpilot_tui.cli.ingest import fetch_arxiv, llm_summarizer
 
     ocr.configure(settings.hub)
+    sources = [p for p in paths if _is_library(p)]
+    libraries = []
+    for source in sources:
+        meter.ocr(f"reading {Path(source).name if not source.lower().startswith('zotero:') else source}")
+        libraries.append(read_source(source, settings.limits.ingest_text_bytes))
+    meter.add([e.files[0].resolve() for entries, _ in libraries for e in entries if e.files])
     refs = [p for p in paths if p.lower().startswith("arxiv:")]
     if refs:
         meter.ocr(f"fetching {', '.join(refs)}")  # the user named them: fetched even in an offline session
     fetched, unfetched = fetch_arxiv(refs, settings, False)
-    local = [p for p in paths if p not in refs] + [str(path) for path, _ in fetched]
+    local = [p for p in paths if p not in refs and p not in sources] + [str(path) for path, _ in fetched]
     store = HubStore(Path(db).expanduser()) if db else open_store(settings)
     try:
         ingestor = Ingestor(store, embed=True, summarize=llm_summarizer(settings), limits=settings.limits,
@@ -138,9 +178,11 @@ def ingest(settings: Any, db: str | None, paths: list[str], collection: str, met
         try:
             report = ingestor.ingest(local, collection, progress=meter.step,
                                      meta={str(path.resolve()): info for path, info in fetched})
+            for entries, _ in libraries:
+                merge_reports(report, import_entries(ingestor, entries, collection, progress=meter.step))
         finally:
             ocr.on_progress(None)
     finally:
         store.close()
     report.failed = unfetched + report.failed
-    return report, ingestor.summary_errors
+    return report, ingestor.summary_errors, [note for _, notes in libraries for note in notes]

@@ -65,6 +65,15 @@ class IngestMeter:
         self.lock = threading.Lock()  # the ingest thread writes, the app's timer reads
 
     @_locked
+    def add(self, files: list[Path]) -> None:
+        """More files to come (a library's PDFs, known once it is read)."""
+        for f in files:
+            if str(f) not in self.weight:
+                self.weight[str(f)] = _size(f)
+                self.files += 1
+        self.total = sum(self.weight.values()) or 1
+
+    @_locked
     def parsed(self, path: Path, pages: int, chunks: int) -> None:
         key = str(path)
         self._chunks[key] = (pages, chunks)

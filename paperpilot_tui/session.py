@@ -62,6 +62,7 @@ class Session:
         self._agent_factory = agent_factory
         self._stores_factory = stores_factory or _open_stores
         self._runs: dict[Worker, int] = {}
+        self.scopes: dict[int, str] = {}  # run -> the document an @paper mention scoped that turn to
         self._stores_tried = asyncio.Event()  # set once opening the stores succeeded or failed
         self.warm = asyncio.Event()  # set once the agent is warm, or could not start (see agent_error)
         self.agent_error = ""
@@ -239,6 +240,8 @@ class Session:
                             severity="warning")
             return False
         self._start(self._turn(question, self.session_id, doc_id), "turn")
+        if doc_id:
+            self.scopes[self.run] = doc_id
         return True
 
     def cancel(self, *, by_user: bool = False) -> bool:

@@ -27,7 +27,7 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command("collection", "NAME", "answer the next questions from collection NAME", needs_arg=True),
     Command("ingest", "PATH… [--collection NAME]",
-            "add files, folders or arxiv:ID to the active collection (or to NAME)", needs_arg=True),
+            "add files, folders, arxiv:ID, a .bib or zotero:[PATH][#coll] to the active collection (or NAME)", needs_arg=True),
     Command("research", "TOPIC", "start a deep-research run on TOPIC", needs_arg=True),
     Command("session", "", "open the sessions browser"),
     Command("memory", "", "open the memory browser"),
@@ -100,7 +100,7 @@ def ingest_args(arg: str) -> tuple[list[str], str | None]:
         collection = words[at + 1]
         del words[at:at + 2]
     if not words:
-        raise SlashError("/ingest needs a file, a folder or arxiv:ID")
+        raise SlashError("/ingest needs a file, a folder, arxiv:ID, a .bib file or zotero:[PATH][#collection]")
     return [w if w.lower().startswith("arxiv:") else os.path.expanduser(w) for w in words], collection
 
 

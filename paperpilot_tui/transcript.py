@@ -25,6 +25,7 @@ class TurnRecord:
     answer: str = ""
     sources: list[Any] = field(default_factory=list)  # core.types.Source
     failed: str = ""  # why the turn ended without an answer
+    doc_id: str | None = None  # the one document an @paper mention scoped the turn to (regenerate keeps it)
 
 
 def default_export_path(settings: Any, session_id: str) -> Path:

@@ -14,7 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static, Tab, Tabs
+from textual.widgets import Static, Tab, Tabs
 
 from core.events import NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from paperpilot_tui.actions import bindings
@@ -25,6 +25,7 @@ from paperpilot_tui.messages import AgentEvent, HistoryLoaded, ReplayState, Turn
 from paperpilot_tui.widgets.chat import ChatPane, CodeBlock
 from paperpilot_tui.widgets.chat_search import ChatSearch
 from paperpilot_tui.widgets.chat_input import ChatInput
+from paperpilot_tui.widgets.footer import FittedFooter
 from paperpilot_tui.widgets.graph import GraphPane
 from paperpilot_tui.widgets.memory_pane import MemoryPane
 from paperpilot_tui.widgets.sidebar import ConversationsSidebar
@@ -59,7 +60,7 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
                 yield MemoryPane(id="memory", classes="pane")
         yield Static("", id="replay-bar")
         yield StatusBar(id="status")
-        yield Footer()
+        yield FittedFooter()
 
     def _pane_key(self, pane: str) -> str:
         """The tab's label key: the first key bound to the pane (F5..F8 unless remapped), as the footer writes it."""
@@ -123,6 +124,7 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
                 self.status.activity = "replaying" if message.replay else "thinking"
                 if not message.replay:
                     self.status.session = ev.session_id
+                    self.query_one(ChatPane).record[-1].doc_id = self.app.session.scopes.get(message.run)
             case NodeStarted():
                 where = "" if ev.graph == "main" else f"{ev.graph} · "
                 self.status.activity = f"{where}{ev.node}"

@@ -131,6 +131,37 @@ async def narrow_answer(pilot: Any) -> None:
     await main_answer(pilot)
 
 
+async def sidebar(pilot: Any) -> None:
+    from tests.tui.test_sidebar import _sidebar_scene
+
+    await _sidebar_scene(pilot)
+
+
+async def collections(pilot: Any) -> None:
+    from tests.tui.test_collections_screen import _open_mine
+
+    await _open_mine(pilot)
+    await _freeze(pilot)
+
+
+async def slash_completion(pilot: Any) -> None:
+    status = pilot.app.main_screen.status  # the recorded hub stands in for a started agent
+    status.brain, status.hub, status.activity = "offline", "hub (stdio)", "ready"
+    box = pilot.app.main_screen.query_one("#chat-input")
+    box.focus()
+    await pilot.press("/")
+    await _until(pilot, lambda: pilot.app.main_screen.query_one("#slash-menu").is_open)
+    await _freeze(pilot)
+
+
+def _hub_scene_app() -> Any:
+    """The app over recorded hub answers (collections with fixed counts), no agent process."""
+    from tests.support.recorded import demo_settings
+    from tests.tui.test_collections_screen import _app
+
+    return _app(demo_settings())
+
+
 SCENES: dict[str, tuple[tuple[int, int], Callable[[Any], Awaitable[None]]]] = {
     "main_answer": (SIZE, main_answer),
     "main_follow_up": (SIZE, main_follow_up),
@@ -142,12 +173,16 @@ SCENES: dict[str, tuple[tuple[int, int], Callable[[Any], Awaitable[None]]]] = {
     "replay_done": (SIZE, replay_done),
     "help": (SIZE, help_screen),
     "main_narrow_80x24": ((80, 24), narrow_answer),
+    "sidebar": ((140, 45), sidebar),
+    "collections": (SIZE, collections),
+    "slash_completion": ((100, 30), slash_completion),
 }
+APPS: dict[str, Callable[[], Any]] = {"collections": _hub_scene_app, "slash_completion": _hub_scene_app}
 
 
 async def _shoot(name: str, out: Path) -> Path:
     size, setup = SCENES[name]
-    app = scene_app()
+    app = APPS.get(name, scene_app)()
     async with app.run_test(size=size) as pilot:
         await setup(pilot)
         path = out / f"{name}.svg"
