@@ -13,8 +13,8 @@ Three runtimes:
 - ``torch``: sentence-transformers on torch (``train`` extra), the reference and the fallback.
 
 ``PAPERPILOT_ENCODER=auto|onnx|onnx-int8|torch`` picks one (see :mod:`core.precision`); ``auto``
-(the default) is ``onnx-int8`` on a CPU with VNNI and ``onnx`` otherwise, when onnxruntime is
-installed and the graph can be had, else torch, with one line on stderr saying why.
+(the default) is ONNX when onnxruntime is installed and the graph can be had (fp32; int8 on a CPU with
+VNNI once :data:`core.precision.INT8_ON_VNNI` is on), else torch, with one line on stderr saying why.
 """
 
 from __future__ import annotations

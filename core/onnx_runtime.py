@@ -109,19 +109,16 @@ def encoder_file(quantized: bool = False) -> Path:
     return _quantized(fp32, fp, "minilm") if quantized else fp32
 
 
-def router_file(adapter_dir: Path, num_labels: int | None = None, quantized: bool | None = None) -> Path:
+def router_file(adapter_dir: Path, num_labels: int | None = None, quantized: bool = False) -> Path:
     """The router classifier's ONNX file (LoRA merged, head included), built on first use.
 
-    ``quantized``: its int8 twin; None (the default) follows the process's precision
-    (:func:`core.precision.int8`), like the encoder.
+    ``quantized``: its int8 twin (head kept fp32). The router runs fp32 under every setting: one
+    short question per turn costs it milliseconds, and on the abstract dev set its int8 twin moved
+    one comparative question to another strategy (answer-first gold −0.009).
     """
     adapter_dir = Path(adapter_dir)
     if num_labels is None:
         num_labels = len(json.loads((adapter_dir / "label_map.json").read_text(encoding="utf-8"))["labels"])
-    if quantized is None:
-        from core.precision import int8
-
-        quantized = int8()
     src = minilm_dir()
     files = [src / "model.safetensors", src / "config.json"] + [
         adapter_dir / n for n in ("adapter_config.json", "adapter_model.safetensors", "classifier_head.safetensors")]

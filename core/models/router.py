@@ -149,8 +149,8 @@ def read_label_map(adapter_dir: Path) -> dict:
 
 
 def router_runtime() -> str:
-    """``onnx`` or ``torch``: the router follows ``PAPERPILOT_ENCODER`` (see :mod:`core.precision`);
-    ``auto`` means ONNX when onnxruntime is installed, int8 or fp32 as the encoder."""
+    """``onnx`` or ``torch``: the router follows ``PAPERPILOT_ENCODER`` (see :mod:`core.embeddings`);
+    ``auto`` and ``onnx-int8`` mean the fp32 ONNX graph when onnxruntime is installed."""
     import importlib.util
 
     from core.embeddings import requested
