@@ -9,7 +9,7 @@ Three runtimes:
 - ``onnx``: ONNX Runtime on the fp32 graph, see :mod:`core.onnx_runtime` (cosine ≥ 0.9999 per text
   against torch on the corpora). No torch: the graph is built from the wheel's weights.
 - ``onnx-int8``: the same graph with int8 dynamic quantization of its MatMuls (per-text cosine
-  against torch ≥ 0.99 on corpus chunks); about 2× less CPU per text where the CPU has VNNI.
+  against torch ≥ 0.99 on corpus chunks); about 0.74× the CPU per ingested chunk on a VNNI CPU.
 - ``torch``: sentence-transformers on torch (``train`` extra), the reference and the fallback.
 
 ``PAPERPILOT_ENCODER=auto|onnx|onnx-int8|torch`` picks one (see :mod:`core.precision`); ``auto``
