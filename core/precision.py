@@ -4,9 +4,10 @@
 process follows its parent) picks the MiniLM encoder's runtime (the router's classifier runs fp32
 ONNX unless this is ``torch``). ``onnx`` forces fp32, ``onnx-int8`` forces int8. ``auto`` (the
 default) picks int8 where the CPU has VNNI (8-bit dot-product instructions: ``avx512_vnni`` or
-``avx_vnni`` among ``/proc/cpuinfo``'s flags) and fp32 elsewhere, once :data:`INT8_ON_VNNI` is on. Without VNNI, ONNX Runtime's int8 MatMul
-gains little over fp32; with it, ingesting the 16 full-text dev PDFs cost 0.74× fp32's CPU per chunk. Detection reads the
-flags once; no instruction is executed to probe.
+``avx_vnni`` among ``/proc/cpuinfo``'s flags) and fp32 elsewhere, once :data:`INT8_ON_VNNI` is on.
+Without VNNI, ONNX Runtime's int8 MatMul gains little over fp32; with it, ingesting the 16 full-text
+dev PDFs cost 0.74× fp32's CPU per chunk. Detection reads the flags once; no instruction is executed
+to probe.
 
 :data:`INT8_ON_VNNI` is off: measured on this project's sets (fp32 against int8 in the same runs, on an
 AMD Zen 4 with AVX-512 VNNI), the int8 encoder left the hybrid recall@5 of the labelled queries and the
