@@ -13,12 +13,15 @@ printed before and after, since a loaded machine slows everything:
 - ``pipeline, N workers``: the same with parsing in N spawned worker processes, overlapping embedding.
 
 - ``--corpus DIR``: ingest the documents of DIR instead (the full-text dev PDFs, for example);
-- ``--parse-only``: time only reading and chunking (the reader's pages/s, no embedding), per file.
+- ``--parse-only``: time only reading and chunking (the reader's pages/s, no embedding), per file;
+- ``--recall``: per encoder, also index the bundled notes in a fresh hub and report recall@5 on the
+  labelled queries (``tests/data/retrieval_labels.jsonl``, the measure ``tests/hub/test_retrieval.py``
+  uses), dense and hybrid: an int8 encoder is kept only if these and ``eval qa`` do not move.
 
 Settings are the user's (``hub.ocr`` included), so the numbers are those of a default ingest.
 
     python bench/ingest.py [--pdfs 20] [--pages 6] [--workers 0,1] [--repeat 3] [--corpus DIR] [--parse-only]
-                           [--encoders onnx,onnx-int8] [--generated]
+                           [--encoders onnx,onnx-int8] [--generated] [--recall] [--no-serial]
 """
 
 from __future__ import annotations
@@ -87,6 +90,9 @@ def main() -> None:
     ap.add_argument("--encoders", default="", help="comma-separated PAPERPILOT_ENCODER values to compare "
                     "(onnx, onnx-int8); default: the configured one")
     ap.add_argument("--parse-only", action="store_true", help="time reading and chunking only (no embedding)")
+    ap.add_argument("--serial", action=argparse.BooleanOptionalAction, default=True,
+                    help="include the old one-file-at-a-time path (--no-serial: the pipeline variants only)")
+    ap.add_argument("--recall", action="store_true", help="also recall@5 on the labelled queries, per encoder")
     a = ap.parse_args()
     if a.corpus is not None and not a.corpus.is_dir():
         sys.exit(f"bench/ingest.py: --corpus {a.corpus}: no such folder")
@@ -115,7 +121,7 @@ def main() -> None:
         print(f"ingestion benchmark · {os.cpu_count()} CPUs · load {load()} · encoders {', '.join(encoders)} · "
               f"{', '.join(map(str, paths))}: {pages} PDF pages")
         variants = [(f"{enc} {name}", enc, kw) for enc in encoders for name, kw in
-                    [("serial (old path)", dict(pipeline=False))] + [
+                    [("serial (old path)", dict(pipeline=False))] * a.serial + [
                         (f"pipeline, {w} workers" if w else "pipeline, inline", dict(workers=w))
                         for w in map(int, a.workers.split(","))]]
         results: dict[str, list[tuple[int, float, float]]] = {name: [] for name, _, _ in variants}
@@ -139,6 +145,28 @@ def main() -> None:
             base = base or pages / dt
             print(f"{name:>32} {pages:>6} {chunks:>7} {dt:>9.2f} {pages / dt:>8.1f} {cpu * 1000 / max(chunks, 1):>13.1f}"
                   f"  ({pages / dt / base:.2f}x)")
+        if a.recall:
+            for enc in encoders:
+                os.environ["PAPERPILOT_ENCODER"] = enc
+                dense, hybrid = bundled_recall(tmp / f"recall-{enc}")
+                print(f"recall@5 on the labelled queries, {enc}: dense {dense:.3f}, hybrid {hybrid:.3f}")
+
+
+def bundled_recall(home: Path) -> tuple[float, float]:
+    """(dense, hybrid) recall@5 of a fresh hub over the bundled notes, embedded by the current encoder."""
+    from core.hub.service import Hub
+    from tests.hub.retrieval_eval import load_labels, recall_at_k
+
+    os.environ["PAPERPILOT_INDEX_CACHE"] = "off"  # index with this encoder, never copy another's index
+    home.mkdir(parents=True)
+    hub = Hub(home / "hub.sqlite3")
+    hub.start(background=False)
+    hub.wait_ready(dense=True)
+    labels = load_labels()
+    try:
+        return recall_at_k(hub.searcher, labels, "dense"), recall_at_k(hub.searcher, labels, "hybrid")
+    finally:
+        hub.store.close()
 
 
 def parse_only(corpus: Path, repeat: int) -> None:

