@@ -126,6 +126,7 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
     save_classifier(model, out_dir)
     _portable_config(out_dir)
     write_readme(out_dir)
+    peft_cfg = model.encoder.peft_config["default"]  # the init's rank and alpha on a warm start
     meta = {"name": "minilm", "base": "minilm", "labels": LABELS, "max_length": cfg.max_length,
             "input_format": "core.prompts.local_router.format_router_input", "seed": cfg.seed,
             "steps": total_steps, "examples": len(rows), "final_loss": round(loss_val, 4),
@@ -133,8 +134,7 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
             "train_seconds": round(seconds, 1), "data": Path(cfg.data).name,
             "init": _init_record(cfg.init),
             "extra_chars": chars.chars if chars else "",
-            "lora": {"r": model.encoder.peft_config["default"].r, "alpha": model.encoder.peft_config["default"].lora_alpha,
-                     "dropout": cfg.dropout,
+            "lora": {"r": peft_cfg.r, "alpha": peft_cfg.lora_alpha, "dropout": cfg.dropout,
                      "target_modules": LORA_TARGETS}, "head": "linear over mean-pooled tokens"}
     (out_dir / LABEL_MAP_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     size = sum(f.stat().st_size for f in out_dir.iterdir() if f.is_file())

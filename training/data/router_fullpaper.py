@@ -230,10 +230,13 @@ def _paper(rng: random.Random, system: str, topic: str, lang: str) -> str:
     """A reference to one invented paper by title, topic, authors or its system."""
     surname = rng.choice(V.R_SURNAMES_TRAIN)
     year = rng.randint(2003, 2024)
-    title = rng.choice([f"{system}: {rng.choice(V.R_TITLE_LEADS_TRAIN)} {topic.title()}",
-                        f"Learning {topic.title()} from {rng.choice(['Noisy Labels', 'the Web', 'Weak Supervision', 'Few Examples'])}",
-                        f"A {rng.choice(['Simple', 'Scalable', 'Probabilistic', 'Joint'])} Approach to {topic.title()}",
-                        f"{rng.choice(V.R_TITLE_LEADS_TRAIN)} {rng.choice(V.R_TITLE_CORES_TRAIN)} for {topic.title()}"])
+    lead, source = rng.choice(V.R_TITLE_LEADS_TRAIN), rng.choice(["Noisy Labels", "the Web", "Weak Supervision",
+                                                                   "Few Examples"])
+    kind = rng.choice(["Simple", "Scalable", "Probabilistic", "Joint"])
+    lead2, core = rng.choice(V.R_TITLE_LEADS_TRAIN), rng.choice(V.R_TITLE_CORES_TRAIN)
+    name = topic.title()
+    title = rng.choice([f"{system}: {lead} {name}", f"Learning {name} from {source}", f"A {kind} Approach to {name}",
+                        f"{lead2} {core} for {name}"])
     if lang == "zh":
         return rng.choice([f"《{title}》", f"{system} 这篇工作", f"关于{rng.choice(TOPICS_ZH)}的那篇论文",
                            f"{surname} 等人的论文"])
