@@ -43,6 +43,7 @@ class RouterTrainConfig:
     threads: int | None = 1  # torch CPU threads; 1 is fastest on a busy shared machine
     token_mask: float = 0.0  # share of input tokens replaced by [MASK] per batch (0.1 measured worse on held-out)
     label_smoothing: float = 0.0  # cross-entropy label smoothing: softer, less over-confident logits
+    init: Path | None = None  # continue from this adapter (its LoRA, head, character rows and settings)
 
 
 def router_texts(rows: list[dict]) -> tuple[list[str], list[int]]:
@@ -68,9 +69,12 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
         rows = rows[: cfg.limit]
     texts, labels = router_texts(rows)
 
-    chars = CharVocab.build(new_tokenizer(), texts) if cfg.extra_chars else None
-    model, tokenizer = new_classifier(len(LABELS), rank=cfg.rank, alpha=cfg.alpha, dropout=cfg.dropout,
-                                      token_ids=list(chars.ids.values()) if chars else None)
+    if cfg.init:
+        model, tokenizer, chars = _warm_start(Path(cfg.init), cfg.dropout)
+    else:
+        chars = CharVocab.build(new_tokenizer(), texts) if cfg.extra_chars else None
+        model, tokenizer = new_classifier(len(LABELS), rank=cfg.rank, alpha=cfg.alpha, dropout=cfg.dropout,
+                                          token_ids=list(chars.ids.values()) if chars else None)
     trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
     total = sum(p.numel() for p in model.parameters())
     log(f"router: {len(rows)} examples, trainable {trainable:,} of {total:,} parameters")
@@ -122,18 +126,52 @@ def train_router_minilm(cfg: RouterTrainConfig, log=print) -> dict:
     save_classifier(model, out_dir)
     _portable_config(out_dir)
     write_readme(out_dir)
+    peft_cfg = model.encoder.peft_config["default"]  # the init's rank and alpha on a warm start
     meta = {"name": "minilm", "base": "minilm", "labels": LABELS, "max_length": cfg.max_length,
             "input_format": "core.prompts.local_router.format_router_input", "seed": cfg.seed,
             "steps": total_steps, "examples": len(rows), "final_loss": round(loss_val, 4),
             "token_mask": cfg.token_mask, "label_smoothing": cfg.label_smoothing,
             "train_seconds": round(seconds, 1), "data": Path(cfg.data).name,
+            "init": _init_record(cfg.init),
             "extra_chars": chars.chars if chars else "",
-            "lora": {"r": cfg.rank, "alpha": cfg.alpha, "dropout": cfg.dropout,
+            "lora": {"r": peft_cfg.r, "alpha": peft_cfg.lora_alpha, "dropout": cfg.dropout,
                      "target_modules": LORA_TARGETS}, "head": "linear over mean-pooled tokens"}
     (out_dir / LABEL_MAP_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     size = sum(f.stat().st_size for f in out_dir.iterdir() if f.is_file())
     log(f"router: saved adapter to {out_dir} ({size / 1024:.0f} KiB) in {seconds:.0f}s")
     return {**meta, "out": str(out_dir), "adapter_bytes": size}
+
+
+def _warm_start(init: Path, dropout: float):
+    """A trainable classifier holding ``init``'s LoRA weights, head and character rows (same rank, same
+    characters: a character the new data adds and ``init`` lacks stays ``[UNK]``)."""
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    from core.models.minilm_classifier import HEAD_FILE, CharVocab, new_classifier, new_tokenizer
+
+    meta = json.loads((init / LABEL_MAP_FILE).read_text(encoding="utf-8"))
+    if meta.get("labels") != LABELS:
+        raise ValueError(f"{init}: labels {meta.get('labels')} differ from {LABELS}")
+    lora = meta.get("lora", {})
+    chars = CharVocab(new_tokenizer(), meta["extra_chars"]) if meta.get("extra_chars") else None
+    model, tokenizer = new_classifier(len(LABELS), rank=lora.get("r", 16), alpha=lora.get("alpha", 32),
+                                      dropout=dropout, token_ids=list(chars.ids.values()) if chars else None)
+    result = set_peft_model_state_dict(model.encoder, load_file(str(init / "adapter_model.safetensors")))
+    missing = [k for k in getattr(result, "missing_keys", []) if "lora_" in k or "trainable_tokens" in k]
+    if missing or getattr(result, "unexpected_keys", []):
+        raise ValueError(f"{init}: adapter weights do not fit ({len(missing)} missing, "
+                         f"{len(getattr(result, 'unexpected_keys', []))} unexpected)")
+    model.head.load_state_dict(load_file(str(init / HEAD_FILE)))
+    return model, tokenizer, chars
+
+
+def _init_record(init: Path | None) -> dict | None:
+    """Where a warm start came from: the folder's name and the steps and data it had been trained on."""
+    if not init:
+        return None
+    meta = json.loads((Path(init) / LABEL_MAP_FILE).read_text(encoding="utf-8"))
+    return {"from": Path(init).name, "steps": meta.get("steps"), "data": meta.get("data"), "seed": meta.get("seed")}
 
 
 def _mask_tokens(ids, attention_mask, tokenizer, rate: float, gen):

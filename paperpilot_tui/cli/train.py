@@ -42,6 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--out", type=Path, default=None, metavar="DIR", help="adapter output folder")
     r.add_argument("--seed", type=int, default=13, metavar="N")
     r.add_argument("--data", type=Path, default=None, metavar="FILE", help="training JSONL (default: committed split)")
+    r.add_argument("--init", type=Path, default=None, metavar="DIR",
+                   help="minilm: continue training from this adapter (e.g. the shipped one)")
     r.add_argument("--json", action="store_true", help="print the summary as JSON")
     r.set_defaults(run=run)
 
@@ -78,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         if args.what == "router" and args.base == "minilm":
             from training.router_minilm import RouterTrainConfig, train_router_minilm
 
-            cfg = RouterTrainConfig(out=out, seed=args.seed, max_steps=args.max_steps)
+            cfg = RouterTrainConfig(out=out, seed=args.seed, max_steps=args.max_steps, init=args.init)
             if args.data:
                 cfg.data = args.data
             summary = train_router_minilm(cfg, log=_log)

@@ -1,7 +1,8 @@
 """The router's training data never copies an evaluation question, literally or as a near paraphrase.
 
 Every text the router learns from (the questions and previous user turns of ``router_train.jsonl`` and
-``router_heldout.jsonl``, and every template in ``training.data.router_templates``) is checked against
+``router_heldout.jsonl``, and every template in ``training.data.router_templates`` and
+``training.data.router_fullpaper``) is checked against
 every question of the two dev sets (``shared/eval/realpapers/dev`` and ``shared/eval/fullpapers/dev``);
 reading evaluation questions is allowed here, in a test that guards against them, and nowhere else.
 
@@ -30,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from training.data import router_fullpaper
 from training.data import router_templates as T
 from training.data.generate_router import HELDOUT_FILE, TRAIN_FILE, read_jsonl
 from tests.support.extras import needs
@@ -71,6 +73,7 @@ def _training_texts() -> list[str]:
         for splits in by_lang.values():
             for templates in splits:
                 texts.update(templates)
+    texts.update(router_fullpaper.templates())
     return sorted(texts)
 
 

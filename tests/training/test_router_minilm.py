@@ -135,3 +135,32 @@ def test_label_smoothing_reaches_the_loss(tmp_path):
     assert runs[0.3]["label_smoothing"] == 0.3 and runs[0.0]["label_smoothing"] == 0.0
     assert runs[0.3]["final_loss"] != runs[0.0]["final_loss"]
     assert json.loads((tmp_path / "ls0.3" / "label_map.json").read_text())["label_smoothing"] == 0.3
+
+
+@pytest.mark.slow
+def test_warm_start_begins_from_the_init_adapter_and_records_it(tiny_adapter, tmp_path):
+    """``init``: the new model starts with the init adapter's outputs exactly, trains on, and says where it began."""
+    import torch
+
+    from core.models.minilm_classifier import load_classifier
+    from training.router_minilm import _warm_start
+
+    init = tiny_adapter[0]
+    model, tokenizer, chars = _warm_start(init, dropout=0.1)
+    reference, _ = load_classifier(init, 5)
+    model.eval()
+    batch = chars.encode(tokenizer, ["Compare LoRA and QLoRA", "比较 LoRA 和 QLoRA 的显存占用"], 64)
+    with torch.inference_mode():
+        assert torch.allclose(model(**batch).logits, reference(**batch).logits, atol=1e-4)
+    summary = train_router_minilm(RouterTrainConfig(out=tmp_path / "warm", max_steps=2, limit=24, batch_size=12,
+                                                    init=init), log=lambda _: None)
+    assert summary["init"] == {"from": init.name, "steps": 4, "data": TRAIN_FILE.name, "seed": 13}
+    assert summary["extra_chars"] == tiny_adapter[1]["extra_chars"]  # the init's character rows, same order
+
+
+def test_warm_start_from_an_adapter_with_other_labels_is_refused(tmp_path):
+    from training.router_minilm import _warm_start
+
+    (tmp_path / "label_map.json").write_text(json.dumps({"labels": ["yes", "no"]}))
+    with pytest.raises(ValueError, match="labels"):
+        _warm_start(tmp_path, dropout=0.1)

@@ -10,7 +10,9 @@ only held-out templates, held-out wrappers and held-out vocabulary (models, data
 relations, titles, authors…), and drops any question text that also occurs in training, so it
 measures unseen phrasings and names. Every follow_up carries a previous turn, and about a third of
 the other examples carry one too (a decoy: a self-contained question after a turn, sometimes about
-the same model), so the presence of history never gives the label away.
+the same model), so the presence of history never gives the label away. The training split also
+holds questions in the style of a reader of full papers (tables, figures, sections, setups, papers
+named by title or topic; :mod:`training.data.router_fullpaper`), drawn from their own random stream.
 
 Run ``python -m training.data.generate_router [--seed N]`` to regenerate. With an LLM configured,
 ``--llm N`` adds the LLM brain's paraphrases of N training questions to the training split only
@@ -26,6 +28,7 @@ import re
 import sys
 from pathlib import Path
 
+from training.data import router_fullpaper
 from training.data import router_templates as T
 from training.data import vocab as V
 
@@ -230,6 +233,13 @@ def generate(seed: int = DEFAULT_SEED, per_label_train: int = 1100,
                     train_questions.add(qnorm)
                 splits[split].append(ex)
                 got += 1
+        if split == "train":  # full-paper forms, from their own stream: the base draws do not move
+            for ex in router_fullpaper.generate(random.Random(f"fullpaper-{seed}")):
+                qnorm = " ".join(ex["question"].lower().split())
+                if _key(ex) not in seen:
+                    seen.add(_key(ex))
+                    train_questions.add(qnorm)
+                    splits[split].append(ex)
         rng.shuffle(splits[split])
     return splits["train"], splits["heldout"]
 
