@@ -278,6 +278,7 @@ class PaperPilotApp(App):
         """Resume a stored session on the main screen."""
         self.session.resume(session_id)
         self._back_to_main()
+        self.main_screen.status.collection = self.session.collection
 
     def replay(self, trace_id: str, speed: float = 1.0) -> None:
         """Play a recorded turn on the main screen."""

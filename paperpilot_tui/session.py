@@ -240,9 +240,18 @@ class Session:
                             severity="warning")
             return False
         self._start(self._turn(question, self.session_id, doc_id), "turn")
+        self._remember_collection()
         if doc_id:
             self.scopes[self.run] = doc_id
         return True
+
+    def _remember_collection(self) -> None:
+        from paperpilot_tui.session_collections import remember
+
+        try:
+            remember(self.settings, self.session_id, self.collection)
+        except OSError as exc:  # the turn goes on; only reopening it later loses its collection
+            self.app.notify(f"could not remember this session's collection: {one_line(exc)}", severity="warning")
 
     def cancel(self, *, by_user: bool = False) -> bool:
         """Stop the running turn or replay; True if there was one. A turn the user cancels ends
@@ -270,10 +279,18 @@ class Session:
         return self.session_id
 
     def resume(self, session_id: str) -> None:
-        """Cancel whatever runs, switch to ``session_id`` and load its earlier turns."""
+        """Cancel whatever runs, switch to ``session_id`` and load its earlier turns, on the collection
+        it was asked in (the agent is opened again on it; the new agent then loads the history)."""
+        from paperpilot_tui.session_collections import recall
+
         self.cancel()
         self.session_id, self.resumed = session_id, True
-        if self.agent is not None:
+        asked_in = recall(self.settings, session_id)
+        if asked_in and asked_in != self.collection:
+            mcp = self.settings.mcp.model_copy(update={"collection": asked_in})
+            self.settings = self.settings.model_copy(update={"mcp": mcp})
+            self.restart()
+        elif self.agent is not None:
             self.app.run_worker(self._load_history(session_id), group="history", exit_on_error=False)
 
     def restore(self, then_ask: str | None = None) -> None:

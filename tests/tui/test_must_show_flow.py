@@ -118,6 +118,9 @@ async def test_ingest_collection_mention_regenerate_then_continue_finds_the_sess
     again = PaperPilotApp(settings, blink=False)
     async with again.run_test(size=(140, 45)) as pilot:
         await wait_until(pilot, lambda: again.session.session_id == session_id, timeout=180)
+        # reopened on the collection it was asked in, not on the default one
+        await wait_until(pilot, lambda: getattr(again.session.agent, "collection", "") == "mine", timeout=180)
+        assert again.session.collection == "mine" and again.main_screen.status.collection == "mine"
         await wait_until(pilot, lambda: [q.text for q in again.main_screen.query(Question)] == asked, timeout=60)
         sidebar = again.main_screen.query_one(ConversationsSidebar)
         assert sidebar.display and sidebar.region.width > 0
