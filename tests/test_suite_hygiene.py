@@ -45,6 +45,10 @@ def _probe_in_a_nested_function(app):
     return go
 
 
+def _probe_cli_ask(cli, capsys):
+    return cli(capsys, "ask", "What is LoRA?")
+
+
 def _probe_pure():
     return sorted([3, 1, 2])
 
@@ -58,6 +62,7 @@ def test_the_fast_lane_leaves_out_what_reaches_a_slow_call_through_helpers():
     assert calls.reaches(probes["_probe_through_two_helpers"], probes)
     assert calls.reaches(probes["_probe_in_a_nested_function"], probes)
     assert calls.reaches(probes["test_a_passing_run_leaves_tmpdir_empty"], probes)  # a child process
+    assert calls.reaches(probes["_probe_cli_ask"], probes)  # the in-process CLI opening an agent
     assert not calls.reaches(probes["_probe_pure"], probes)
 
 

@@ -8,7 +8,9 @@ milliseconds; the full suite (``.ci/run``) runs them all. A test is slow when it
 - calls, itself or through the tests' own helpers (functions whose code is under ``tests/``, followed
   to any depth), something in :data:`SLOW_CALLS`: the app under Pilot (``run_test``), a real agent with its hub
   process (``open_agent``), the hub itself, or a child process (``subprocess``);
-- or carries ``@pytest.mark.slow`` by hand (training, real models).
+- passes the CLI a command that opens the agent or the hub (``cli(capsys, "ask", ...)``), builds a
+  training set (a generator under ``training/data``) or needs the ``train`` extra (torch, scikit-learn);
+- or carries ``@pytest.mark.slow`` by hand (training, real models, exhaustive checks).
 
 The names are read from the compiled code (``co_names``, nested functions included), not guessed from
 a test's name, so a new test that starts a hub lands in the full suite by itself.
@@ -34,15 +36,24 @@ SLOW_CALLS = frozenset({
     "run_test",  # the Textual app under Pilot
     "open_agent",  # a real agent: graph, stores and the bundled hub as a stdio process
     "Hub", "serve_http",  # the knowledge hub in-process (indexes the bundled corpus)
-    "subprocess", "Popen",  # a child process (the CLI, a hub, a server)
+    "subprocess", "Popen", "fork",  # a child process (the CLI, a hub, a server, a writer to kill)
+    "Ingestor",  # the ingest pipeline: parsing and the real encoder over whole documents
+    "build_router",  # an ONNX graph built from the weights
+    "EVAL_ROOT", "FULLPAPERS",  # whole evaluation corpora read to prove training data disjoint from them
 })
+# CLI commands that open the agent or the hub, passed to an in-process CLI helper as a string
+SLOW_COMMANDS = frozenset({"ask", "ingest", "research", "serve"})
+TRAINING_DATA = str(Path(__file__).resolve().parents[2] / "training" / "data")  # its generators build whole sets
 
 
 def _code_names(code: types.CodeType) -> set[str]:
+    """Names a function's code reads, nested functions included, and the CLI commands it passes."""
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             names |= _code_names(const)
+        elif isinstance(const, str) and const in SLOW_COMMANDS:
+            names.add(const)
     return names
 
 
@@ -62,7 +73,7 @@ class SlowCalls:
         self._seen[key] = False  # a recursive helper does not loop
         names = _code_names(code)
         scope = {**scope, **_imported(names)}
-        found = bool(names & SLOW_CALLS) or any(
+        found = bool(names & (SLOW_CALLS | SLOW_COMMANDS)) or _generates_training_data(names, scope) or any(
             self.reaches(helper, getattr(helper, "__globals__", {})) for helper in _helpers(names, scope))
         self._seen[key] = found
         return found
@@ -78,6 +89,11 @@ def _imported(names: set[str]) -> dict:
             except Exception:  # noqa: BLE001 - a module that cannot load here adds nothing
                 pass
     return found
+
+
+def _generates_training_data(names: set[str], scope: dict) -> bool:
+    return any(getattr(getattr(scope.get(n), "__code__", None), "co_filename", "").startswith(TRAINING_DATA)
+               for n in names)
 
 
 def _ours(fn: object) -> bool:
@@ -97,6 +113,9 @@ def _helpers(names: Iterable[str], scope: dict) -> Iterable[object]:
 
 def is_slow(item, calls: SlowCalls) -> bool:
     if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    # tests/support/extras.needs("train"): torch, transformers or scikit-learn load (and often train)
+    if any(str(m.kwargs.get("reason", "")).startswith("needs train") for m in item.iter_markers("skipif")):
         return True
     fn = getattr(item, "function", None)
     if fn is not None and calls.reaches(fn, getattr(fn, "__globals__", {})):
