@@ -13,7 +13,13 @@ torch and ONNX side by side). Goals: median ≤ 20 ms for `full` without fact me
 Then the LLM calls per strategy under the call plan (README, "LLM calls per turn"): one question per
 strategy through the brain the default settings build, with the scripted model and the upstream stub
 hub (tests/support/call_plan.py). Goals when the first draft passes: factual ≤ 2, comparative ≤ 3,
-multi_hop ≤ 2 + plan steps. ``--calls-only`` runs just that section. Prints numbers; asserts nothing.
+multi_hop ≤ 2 + plan steps. ``--calls-only`` runs just that section.
+
+Then save_memory's share of a warm turn, per strategy (``--save-memory-only`` runs just that): the
+default settings (offline brain, the bundled hub, SQLite, memory on), the four demo questions, the
+facts written inside the turn ("before") against after the answer went out (what turns do), in one run;
+medians of wall time and of CPU time (this process and the hub child), with the load average.
+Goal: save_memory under 10% of the turn until its answer. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -100,6 +106,7 @@ async def measure(label: str, turns: int, memory: bool = True, **kw) -> tuple[li
                 last = ev
             dt = (time.perf_counter() - t0) * 1000
             assert last.kind == "turn_finished", getattr(last, "error", last)
+            await agent.settle()  # the facts are written after the answer: outside the turn's time
             if i >= 3:  # warm-up: encoder load, first-run index, caches
                 walls.append(dt)
                 overheads.append(dt - timed.spent_ms)
@@ -151,9 +158,17 @@ async def main(turns: int, encoders: list[str]) -> None:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--turns", type=int, default=30)
-    ap.add_argument("--encoders", default="torch,onnx", help="encoder runtimes for the fact-memory row")
+    ap.add_argument("--encoders", default="onnx", help="encoder runtimes for the fact-memory row (torch: the "
+                                                      "train extra)")
     ap.add_argument("--calls-only", action="store_true", help="only the LLM calls per strategy")
+    ap.add_argument("--save-memory-only", action="store_true", help="only save_memory's share per strategy")
+    ap.add_argument("--share-turns", type=int, default=3, help="warm turns per strategy and mode in that section")
     a = ap.parse_args()
-    if not a.calls_only:
+    if not (a.calls_only or a.save_memory_only):
         asyncio.run(main(a.turns, a.encoders.split(",")))
-    asyncio.run(calls_section())
+    if not a.save_memory_only:
+        asyncio.run(calls_section())
+    if not a.calls_only:
+        from bench.agent_memory_share import share_section
+
+        asyncio.run(share_section(a.share_turns))

@@ -9,11 +9,16 @@ fails with category ``budget`` when no draft was written.
 
 A turn holds its session's :class:`~core.memory.turnlock.TurnLock` from reading the history to writing
 the checkpoint and session row (turns never interleave); its question is scrubbed of secrets first.
+
+The facts a turn learns are written after its answer went out (:mod:`core.memory.pending`): the
+write's ``MemoryWritten`` goes to the turn's trace and to :attr:`Agent.writes`' listeners, not into
+the stream (whose last event stays TurnFinished). The next turn and closing the agent wait for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 import time
 import uuid
@@ -29,6 +34,7 @@ from core.config import ConfigError, Settings
 from core.events import Event, NodeFinished, NodeStarted, Notice, TurnFailed, TurnFinished, TurnStarted
 from core.memory.checkpoints import aprune_thread
 from core.memory.history import RecordedTurn, failure_message, turns_from_messages
+from core.memory.pending import PendingWrites
 from core.memory.turnlock import TurnLock
 from core.redact import Redactor
 from core.research.types import Outline
@@ -72,6 +78,9 @@ class Agent:
         self._redact = Redactor(settings.secrets())
         self._notices_seen = 0  # hub notices already reported in a turn
         self.warming: list[threading.Thread] = []  # local models still loading (core.warmup waits)
+        self._trace_saves = asyncio.Lock()
+        self.writes = PendingWrites()  # the last turn's memory write, when it is still running
+        self.write_after_answer = True  # False: facts are written inside the turn (bench/agent.py's "before")
 
     @property
     def brain_name(self) -> str:
@@ -97,6 +106,10 @@ class Agent:
         app shows on resume and the session row counts. The brains get answered turns only."""
         return turns_from_messages(await self.messages(session_id), max_turns, failed=True)
 
+    async def settle(self) -> list[Event]:
+        """Wait for the last turn's memory write; the events it reported (its MemoryWritten), or []."""
+        return await self.writes.settle()
+
     async def run_turn(self, question: str, session_id: str | None = None, *,
                        doc_id: str | None = None) -> AsyncIterator[Event]:
         """Run one turn; yield its events. The last event is TurnFinished or TurnFailed. With
@@ -114,6 +127,7 @@ class Agent:
             return ev
 
         async with self._lock, TurnLock.of(self.settings, session_id, self.checkpointer is not None) as turn_lock:
+            await self.writes.settle()  # the facts the last turn learnt are in memory before this one recalls
             agent = self.settings.agent
             if self.facts is not None and self.settings.memory.enabled and self.settings.memory.recall_top_k:
                 if (prefetch := getattr(self.facts, "prefetch", None)) is not None:  # optional in FactMemory
@@ -137,7 +151,8 @@ class Agent:
                 pass
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
-                               vocabulary=self.vocabulary.names(), web=self.web, doc_id=doc_id)
+                               vocabulary=self.vocabulary.names(), web=self.web, doc_id=doc_id,
+                               after_answer=[] if self.write_after_answer and self.facts is not None else None)
             if doc_id:
                 yield tag(Notice(level="info", source="scope", message=f"answered from the document {doc_id!r} only"))
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
@@ -151,7 +166,8 @@ class Agent:
                 for msg in notices[self._notices_seen:]:  # the first turn also gets those from opening
                     yield tag(Notice(level="warning", message=msg, source="mcp"))
                 self._notices_seen = len(notices)
-                yield tag(TurnFinished(result=fold(events).to_result(now=time.time())))
+                yield self._answered(tag(TurnFinished(result=fold(events).to_result(now=time.time()))), ctx,
+                                     session_id, question, events)
             except asyncio.CancelledError:
                 failed = tag(TurnFailed(error="turn cancelled", category="cancelled"))
                 await self._record_failure(config, turn_id, question, failed)
@@ -166,7 +182,8 @@ class Agent:
 
                     for event in await deliver(self.graph, config, exc, turn_id, fold(events).intent):
                         yield tag(event)
-                    yield tag(TurnFinished(result=fold(events).to_result(now=time.time())))
+                    yield self._answered(tag(TurnFinished(result=fold(events).to_result(now=time.time()))), ctx,
+                                         session_id, question, events)
             except BackendUnavailable as exc:
                 yield tag(TurnFailed(error=str(exc), category="backend", node=_last_node(events)))
             except ConfigError as exc:
@@ -228,9 +245,26 @@ class Agent:
         except Exception:  # noqa: BLE001 - the turn already failed with its own line; its question
             pass  # then stays unanswered, which the history views leave out
 
+    def _answered(self, done: TurnFinished, ctx: Any, session_id: str, question: str,
+                  events: list[Event]) -> TurnFinished:
+        """Start the writes the turn left for after its answer (``ctx.after_answer``); return ``done``.
+        The turn saves its trace as ever; the write saves it again with its own events in."""
+        if ctx.after_answer:
+            save = None
+            if self.traces is not None and self.settings.tracing.enabled:
+                save = functools.partial(self._save_trace, done.turn_id, session_id, question)
+            self.writes.start(ctx.after_answer, done.turn_id, events, save)
+        return done
+
+    async def _save_trace(self, turn_id: str, session_id: str, question: str, events: list[Event]) -> None:
+        """Save (or replace) a turn's trace; saves take turns, each with the events as they stand then,
+        so the turn's own save and its write's later one cannot land in the wrong order."""
+        async with self._trace_saves:
+            await self.traces.save_turn(turn_id, session_id, question, list(events))
+
     async def _finish(self, turn_id: str, session_id: str, question: str, events: list[Event], ok: bool) -> None:
         if self.traces is not None and self.settings.tracing.enabled:
-            await self.traces.save_turn(turn_id, session_id, question, events)
+            await self._save_trace(turn_id, session_id, question, events)
         if self.checkpointer is not None:  # keep the latest checkpoint (it holds the whole history); the
             await aprune_thread(self.checkpointer, session_id)  # session row counts its turns, failed turn or not
         if self.sessions is not None and (ok or self.checkpointer is not None):
@@ -321,7 +355,10 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
                       traces=traces, collection=collection, vocabulary=vocabulary,
                       web=create_web_search_client(settings))
         agent.warming = [warm] if warm is not None else []
-        yield agent
+        try:
+            yield agent
+        finally:  # quitting right after an answer loses nothing: its facts are written before the stores close
+            await agent.settle()
 
 
 async def check_llm_endpoint(settings: Settings, timeout: float = 5.0) -> None:

@@ -117,6 +117,8 @@ class Session:
                 cm = self._agent_factory(self.settings)
             async with cm as agent:
                 self.agent = opened = agent
+                if (writes := getattr(agent, "writes", None)) is not None:  # facts written after the answer
+                    writes.listen(lambda ev: self.target.post_message(AgentEvent(ev, self.run)))
                 self.agent_error = ""
                 collection = getattr(agent, "collection", "") or self.settings.mcp.collection
                 self.app.post_message(AgentReady(agent.brain_name, agent.hub_status, collection))

@@ -27,6 +27,18 @@ for _var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPER
     os.environ.pop(_var, None)
 
 
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` what starts hubs, processes or the app (tests/support/lanes.py): the fast lane is
+    ``pytest -m "not slow"``, the full suite runs everything."""
+    from tests.support.lanes import SlowCalls, is_slow
+
+    calls = SlowCalls()
+    for item in items:
+        if is_slow(item, calls):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
     """Leave nothing in $TMPDIR: the suite-wide home (its databases and the ONNX graph cache, about

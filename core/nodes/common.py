@@ -43,6 +43,8 @@ class AgentContext:
     vocabulary: list[str] = field(default_factory=list)
     web: Any = None  # a core.tools.web_search client when the web fallback is on (stage K)
     doc_id: str | None = None  # the one document this turn is answered from (an @paper mention)
+    # writes to run once the answer went out (core.memory.pending); None: a node writes at once
+    after_answer: list[Callable[[], Awaitable[list]]] | None = None
 
 
 def ctx_of(runtime: Any) -> AgentContext:

@@ -9,6 +9,7 @@ import pytest
 from core.redact import _PATTERNS, MASK, TRIGGERS, Redactor, could_hold_credential
 
 
+@pytest.mark.slow  # exhaustive: every Unicode code point through every pattern
 def test_the_precheck_folds_every_character_the_patterns_match_case_insensitively():
     # re.IGNORECASE matches more than ASCII case ("ſ" ~ "s", "K" Kelvin sign ~ "k", "ı" ~ "i"); every
     # character that can stand for a trigger letter must fold to it, or a credential would slip past.

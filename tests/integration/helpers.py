@@ -50,5 +50,6 @@ async def ask_all(questions: list[str], s: Settings | None = None, session: str 
             t = Turn()
             async for ev in agent.run_turn(q, session):
                 t.events.append(ev)
+            t.events[-1:-1] = await agent.settle()  # the write after the answer: where its trace puts it
             turns.append(t)
     return turns

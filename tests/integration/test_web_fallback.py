@@ -50,6 +50,7 @@ async def turns(s, questions: list[tuple[str, str | None]], web: WebReplay, pers
             turn = Turn()
             async for ev in agent.run_turn(question):
                 turn.events.append(ev)
+            turn.events[-1:-1] = await agent.settle()  # the write after the answer: where its trace puts it
             out.append(turn)
     web.fail = {}
     return out

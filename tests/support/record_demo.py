@@ -64,6 +64,7 @@ async def _turn(agent, question: str, session: str) -> str:
     async for ev in agent.run_turn(question, session):
         trace_id = ev.turn_id
         print(f"  {type(ev).__name__}")
+    await agent.settle()  # the facts are written (and the trace saved with them) after the answer
     return trace_id
 
 

@@ -13,6 +13,7 @@ import pytest
 from core.models.manager import SHIPPED_ROUTER, ModelNotAvailable
 from core.models.router_combiner import Combiner, features
 from training.data.generate_router import HELDOUT_FILE, read_jsonl, write_jsonl
+from tests.support.extras import needs
 
 LABELS = ["factual", "comparative", "multi_hop", "exploratory", "follow_up"]
 MODEL = {"factual": 0.5, "comparative": 0.1, "multi_hop": 0.3, "exploratory": 0.05, "follow_up": 0.05}
@@ -30,6 +31,7 @@ def test_features_keep_follow_up_out_of_the_rules_and_split_them_by_language():
     assert zh[5:9] == [0.0] * 4 and zh[9:13] == en[5:9] and zh[13] == 1.0
 
 
+@needs("train")  # scikit-learn is the reference
 def test_weights_round_trip_and_score_like_scikit_learn():
     from sklearn.linear_model import LogisticRegression
 
