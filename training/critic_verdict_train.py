@@ -10,10 +10,14 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    highest threshold that still passes ``--hit-pass`` of the drafts that answer.
 4. Choose the evidence gate's threshold on the held-out gate pairs: the highest strength that still
    keeps ``--false-no-evidence`` or fewer of the answerable questions from being declined.
-5. The gate's verdict threshold (``--gate-pass``: the one-sentence draft of the best retrieved
-   sentence must reach it when no chunk is lexically on topic) is calibrated on the abstract dev
-   set, as the issue allows for thresholds: 0.65 sits above the highest value an unanswerable dev
-   question reached (0.60), so the gate declines them as the lexical rule did.
+5. Fit the evidence gate's own model the same way (same features, its own weights) on the gate's
+   drafts only (the best retrieved sentence as a one-sentence answer), labelled by whether the
+   question's paper was retrieved: the gate asks "is there evidence at all?", and the critic judges
+   the answer afterwards. A separate model keeps the critic's verdict calibrated for the drafts the
+   brain writes. Its threshold (the gate's draft must reach it when no chunk is lexically on topic)
+   is the highest that still passes ``--gate-hit-pass`` of the held-out gate drafts with the paper
+   (default 0.97: the issue's false "no evidence" budget is 0.03 of answerable questions); its pass
+   rate without the paper is reported. ``--gate-pass`` sets it by hand instead.
 
 ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
 force it, e.g. after the sentence scorer changed), prints the held-out numbers and writes
@@ -37,8 +41,14 @@ def load(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def split(rows: list[dict], task: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    sub = [r for r in rows if r["task"] == task]
+GATE_KINDS = ("gate_own", "gate_other")
+
+
+def split(rows: list[dict], task: str, gate: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The rows of ``task`` as arrays; for verdict rows, ``gate`` keeps only the gate's drafts (True)
+    or only the critic's (False)."""
+    sub = [r for r in rows if r["task"] == task
+           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)]
     return (np.array([r["x"] for r in sub], dtype=np.float64), np.array([r["label"] for r in sub]),
             [r.get("kind", "") for r in sub])
 
@@ -83,20 +93,30 @@ def rates(p: np.ndarray, y: np.ndarray, t: float) -> dict:
             "n": int(len(y)), "answers": int((y == 1).sum())}
 
 
-GATE_PASS = 0.65
+GATE_HIT_PASS = 0.97  # the issue's false "no evidence" budget is 0.03 of answerable questions
 
 
 def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
-        c: float = 1.0, gate_pass: float = GATE_PASS) -> dict:
+        c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
+        gate_only: bool = False) -> dict:
     if regenerate or not generate_verdict.TRAIN_FILE.exists() or not generate_verdict.HELDOUT_FILE.exists():
         generate_verdict.main()
     train, held = load(generate_verdict.TRAIN_FILE), load(generate_verdict.HELDOUT_FILE)
-    x, y, _ = split(train, "verdict")
-    xh, yh, kinds = split(held, "verdict")
+    x, y, _ = split(train, "verdict", gate=False)
+    xh, yh, kinds = split(held, "verdict", gate=False)
     model = fit(x, y, xh, yh, c)
     p = predict(model, xh)
     composed = np.array([k == "composed" for k in kinds])
     t = pass_threshold(p[composed], yh[composed], hit_pass)
+    xg, _, tkinds = split(train, "verdict", gate=True)
+    xgh, _, gkinds = split(held, "verdict", gate=True)
+    # the gate asks "is there evidence at all?": its positives are the drafts with the question's paper retrieved
+    yg, ygh = (np.array([k == "gate_own" for k in ks], dtype=int) for ks in (tkinds, gkinds))
+    gate_model = fit(xg, yg, xgh, ygh, c)
+    pg = predict(gate_model, xgh)
+    own, other = np.array(gkinds) == "gate_own", np.array(gkinds) == "gate_other"
+    if gate_pass is None:
+        gate_pass = round(pass_threshold(pg[own], ygh[own], gate_hit_pass), 4)
     g, gy, _ = split(held, "gate")
     strengths = np.sort(g[gy == 1, 0])
     gate = float(strengths[int(np.floor(false_no_evidence * len(strengths)))]) if len(strengths) else 0.05
@@ -106,9 +126,14 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "heldout_by_kind": {k: rates(p[np.array(kinds) == k], yh[np.array(kinds) == k], t) for k in sorted(set(kinds))},
         "pass_threshold": round(t, 4),
         "gate_threshold": round(gate, 4),
+        "gate_pass_threshold": gate_pass,
+        "gate_drafts_heldout": {"pass_with_the_paper": rates(pg[own], ygh[own], gate_pass)["pass_on_answers"],
+                                "pass_without_the_paper": round(float((pg[other] >= gate_pass).mean()), 4)
+                                if other.any() else None, "ece": ece(pg, ygh)},
         "gate_heldout": {"declined_without_the_paper": round(float((g[gy == 0, 0] < gate).mean()), 4),
                          "declined_with_the_paper": round(float((g[gy == 1, 0] < gate).mean()), 4)},
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
+        "gate_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in gate_model["weights"]))),
     }
     print(json.dumps(report, indent=1))
     if write:
@@ -117,12 +142,25 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             "bias": round(float(model["bias"]), 6), "mean": [round(float(v), 6) for v in model["mean"]],
             "scale": [round(float(v), 6) for v in model["scale"]], "pass_threshold": round(t, 4),
             "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass,
+            "gate_model": {"weights": [round(float(w), 6) for w in gate_model["weights"]],
+                           "bias": round(float(gate_model["bias"]), 6),
+                           "mean": [round(float(v), 6) for v in gate_model["mean"]],
+                           "scale": [round(float(v), 6) for v in gate_model["scale"]]},
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
-                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence},
-            "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")},
+                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence,
+                           "gate_hit_pass": gate_hit_pass},
+            "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout",
+                                               "gate_drafts_heldout")},
         }
+        if gate_only:  # keep the shipped verdict (and so the critic's scores); replace the gate's model only
+            kept = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+            if kept["features"] != data["features"]:
+                raise SystemExit("--gate-only: the weights file is for other features; train both models")
+            kept["trained_on"]["gate_hit_pass"] = gate_hit_pass
+            kept["heldout"]["gate_drafts_heldout"] = data["heldout"]["gate_drafts_heldout"]
+            data = {**kept, "gate_pass_threshold": gate_pass, "gate_model": data["gate_model"]}
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {verdict.WEIGHTS_FILE}")
     return report
@@ -135,11 +173,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--hit-pass", type=float, default=0.88, help="share of answering drafts the threshold must pass")
     ap.add_argument("--false-no-evidence", type=float, default=0.02,
                     help="share of answerable questions the evidence gate may decline")
-    ap.add_argument("--gate-pass", type=float, default=GATE_PASS,
-                    help="verdict probability the best retrieved sentence needs when no chunk is on topic")
+    ap.add_argument("--gate-hit-pass", type=float, default=GATE_HIT_PASS,
+                    help="share of answering gate drafts the gate's verdict threshold must pass")
+    ap.add_argument("--gate-pass", type=float, default=None,
+                    help="set the gate's verdict threshold by hand instead of calibrating it")
+    ap.add_argument("--gate-only", action="store_true",
+                    help="refit the evidence gate's model and threshold only, keeping the critic's verdict weights")
     args = ap.parse_args(argv)
     run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
-        false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass)
+        false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass, gate_hit_pass=args.gate_hit_pass,
+        gate_only=args.gate_only)
 
 
 if __name__ == "__main__":

@@ -26,6 +26,8 @@ def test_the_same_seed_gives_the_same_rows_and_each_group_has_answers_and_misses
     kinds = {(r.get("kind"), r["label"]) for r in a if r["task"] == "verdict"}
     assert {("answer", 1), ("topical", 0), ("other_paper", 0)} <= kinds
     assert any(k == "composed" for k, _ in kinds)
+    # the evidence gate's own draft, with and without the question's paper (never an answer without it)
+    assert any(k == "gate_own" for k, _ in kinds) and ("gate_other", 0) in kinds and ("gate_other", 1) not in kinds
     gate = [r for r in a if r["task"] == "gate"]
     assert {r["label"] for r in gate} == {0, 1} and len(gate) == 2 * len(groups)
 

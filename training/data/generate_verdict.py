@@ -10,7 +10,11 @@ yields drafts in the offline brain's own format (``sentence [n]`` paragraphs):
 - **answer**: the answering sentence first, then one or two other sentences of its paper (label 1);
 - **topical**: the paper's best-scored sentence that is not the answer, first (label 0: a hard negative);
 - **other paper**: a sentence of another paper that shares the question's words, first (label 0);
-- **cut short**: the first third of the answering sentence, cited (label 0).
+- **cut short**: the first third of the answering sentence, cited (label 0);
+- **gate own / gate other**: the evidence gate's own draft (:func:`core.brains.offline.critic.gate_draft`,
+  the scorer's best retrieved sentence as a one-sentence answer) with the question's paper among the
+  chunks (label: whether it quotes the answering sentence) and without it (label 0: the knowledge base
+  holds no answer; the names the question takes from its paper are then absent from every chunk);
 
 and one gate pair: the evidence strength with the question's paper among the chunks (evidence: 1)
 and without it (no evidence: 0). Rows carry the critic's own feature vector
@@ -27,7 +31,7 @@ import random
 from pathlib import Path
 
 from core.brains.offline import OfflineBrain
-from core.brains.offline.critic import verdict_inputs
+from core.brains.offline.critic import gate_draft, verdict_inputs
 from core.brains.offline.evidence import profile
 from core.brains.offline.verdict import direct_answer, evidence_strength
 from core.brains.offline.text import term_set
@@ -108,6 +112,14 @@ def rows(groups: list[dict], seed: int = SEED) -> list[dict]:
             out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
                         "x": [round(v, 6) for v in verdict_inputs(q, None, ctxs, text, [])]})
         without, _ = contexts_of(g, own=False)
+        answer = next(c["text"] for c in g["candidates"] if c["label"])
+        for kind, ctx_list in (("gate_own", ctxs), ("gate_other", without)):
+            found = gate_draft(q, None, ctx_list, gated=False) if ctx_list else None
+            if found is not None:
+                draft, plain = found
+                label = int(kind == "gate_own" and quotes(direct_answer(draft), answer))
+                out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
+                            "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [])]})
         for ctx_list, label in ((ctxs, 1), (without, 0)):
             strength = evidence_strength(ctx_list, profile(q)) if ctx_list else 0.0
             out.append({"task": "gate", "paper": g["paper"], "question": q, "label": label, "x": [round(strength, 6)]})

@@ -6,14 +6,20 @@ strongly it rates the sentences the direct answer quotes, how strongly it rates 
 the direct answer left out (a better sentence was available: a likely miss), and the margin between
 the two. The rest describe the draft: the share of the question's own words in the direct answer,
 whether a number was asked and none is given, the share of claims their sources back, the share of
-named things it covers, the kind of text it quotes (a table row, a caption, a reference entry) and
-its length. Its weights are learned by ``python -m training.critic_verdict_train`` from
+named things it covers, the kind of text it quotes (a table row, a caption, a reference entry), its
+length, and whether no retrieved chunk names any of the question's named things (a question anchored
+nowhere in the knowledge base is likely about something it does not hold; one name of several that no
+chunk uses, as in a comparison where one side is spelt differently, is not counted: it never vetoes).
+Its weights are learned by ``python -m training.critic_verdict_train`` from
 :mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
 calibrated on held-out drafts of the same generator.
 
-The evidence gate (:func:`evidence_strength`) is the scorer's best probability over every retrieved
-sentence: the knowledge base "holds no evidence" when no sentence it returned reads as an answer.
+The evidence gate has two steps: :func:`evidence_strength`, the scorer's best probability over every
+retrieved sentence (the knowledge base "holds no evidence" when no sentence it returned reads as an
+answer), and, when no chunk is lexically on topic, :func:`gate_probability`: the same features with
+weights fitted on the gate's own drafts (the best sentence with and without the question's paper
+retrieved), so that a question about something no chunk names is declined.
 """
 
 from __future__ import annotations
@@ -24,13 +30,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, is_document_of, sentence_pool
+from core.brains.offline.evidence import Profile, Sentence, absent_names, is_document_of, sentence_pool
 from core.brains.offline.text import covered, plain_text, split_sentences, strip_markers, term_set
 from core.types import RetrievedContext
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
 FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
-            "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length")
+            "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length",
+            "names_absent")
 # A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
 _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
                         r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
@@ -155,13 +162,24 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         table_or_caption,
         float(bool(lead) and bool(_REFERENCE.search(lead[0][0].text))),
         min(len(head.split()), 120) / 120,
+        float(bool(prof.entities) and len(absent_names(contexts, prof)) == len(prof.entities)),
     ]
+
+
+def _logistic(m: dict, x: list[float]) -> float:
+    z = m["bias"] + sum(w * (v - mu) / sc for w, v, mu, sc in zip(m["weights"], x, m["mean"], m["scale"]))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def probability(x: list[float]) -> float:
     """The calibrated probability that the direct answer answers the question."""
-    m = model()
-    z = m["bias"] + sum(w * (v - mu) / sc for w, v, mu, sc in zip(m["weights"], x, m["mean"], m["scale"]))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return _logistic(model(), x)
+
+
+def gate_probability(x: list[float]) -> float:
+    """The evidence gate's calibrated probability that its one-sentence draft (the best retrieved
+    sentence) answers the question: the same features, weights fitted on the gate's own drafts
+    (``gate_model`` in the weights file; the verdict's own weights when the file has none)."""
+    return _logistic(model().get("gate_model") or model(), x)
 
 
