@@ -65,6 +65,31 @@ def test_a_question_about_a_system_no_chunk_names_is_declined() -> None:
     assert "holds no evidence" in text and "8.6" not in text and "7.9" not in text
 
 
+PLAIN_Q = "What is Pelican's learning rate?"  # a plain capitalized name: no acronym, CamelCase or digit
+
+
+def test_a_plain_capitalized_name_no_chunk_uses_is_a_named_thing_and_the_question_is_declined() -> None:
+    """The entity extractor sees no name in "Pelican" (no name shape, no vocabulary entry), so the
+    question used to look anchored and the gate answered it with Tern's table row (as "What is
+    Mamba's selective state space model?" was answered from an unrelated bundled paper)."""
+    intent = _intent(PLAIN_Q)
+    prof = profile(PLAIN_Q, intent)
+    assert prof.entities == []
+    assert not relevant_indexes([TERN, KILN], prof)
+    draft, plain = critic.gate_draft(PLAIN_Q, intent, [TERN, KILN])
+    assert verdict_inputs(PLAIN_Q, plain, [TERN, KILN], draft, [])[verdict.FEATURES.index("names_absent")] == 1.0
+    assert not critic.evidence_gate(PLAIN_Q, intent, [TERN, KILN])
+    text = _compose(PLAIN_Q, [TERN, KILN])
+    assert "holds no evidence" in text and "0.31" not in text and "0.27" not in text
+
+
+def test_question_names_skip_function_words_and_parts_of_a_paper() -> None:
+    q = "How does the Tern decoder in Table 2 compare, and What does Kiln's policy learn?"
+    assert verdict.question_names(profile(q)) == ["Tern", "Kiln"]
+    assert verdict.question_names(profile(PLAIN_Q)) == ["Pelican"]
+    assert verdict.question_names(profile("What is a beam search decoder?")) == []
+
+
 def test_the_same_question_about_a_system_the_papers_hold_is_answered() -> None:
     q = "What word error rate does Tern reach on the Marsh test set?"
     text = _compose(q, [TERN, KILN])

@@ -30,8 +30,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, absent_names, is_document_of, sentence_pool
-from core.brains.offline.text import covered, plain_text, split_sentences, strip_markers, term_set
+from core.brains.offline.evidence import Profile, Sentence, is_document_of, names, sentence_pool
+from core.brains.offline.slots import DOC_PART
+from core.brains.offline.text import FRAME_WORDS, STOPWORDS, covered, plain_text, split_sentences, strip_markers, term_set
 from core.types import RetrievedContext
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
@@ -44,6 +45,32 @@ _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Pr
 _CONCLUSION = re.compile(r"^\s*\*\*Conclusion:?\*\*:?\s*", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _NUMBER = re.compile(r"\d")
+# A word capitalized inside a question ("What is Mamba's …", "… and Pelican"): a proper name, whether or
+# not it has a shape the entity extractor knows (an acronym, CamelCase, a digit) or a vocabulary entry.
+_CAPITALIZED = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z][a-z]+(?:-[A-Za-z0-9]+)*")
+
+
+def question_names(prof: Profile) -> list[str]:
+    """The question's named things: its entities, plus each word it capitalizes mid-sentence that no
+    entity covers and that is not a function word or a part of a document ("Table 3")."""
+    out = list(prof.entities)
+    low = [e.lower() for e in out]
+    for m in _CAPITALIZED.finditer(prof.question):
+        word = m.group(0)
+        if (word.lower() in STOPWORDS or word.lower() in FRAME_WORDS or any(word.lower() in e for e in low)
+                or DOC_PART.match(prof.question, m.start())):
+            continue
+        out.append(word)
+        low.append(word.lower())
+    return out
+
+
+def anchored_nowhere(contexts: list[RetrievedContext], prof: Profile) -> bool:
+    """Whether the question names something and no retrieved chunk names any of it: a question
+    about a thing the knowledge base does not hold. One name of several that no chunk uses (a
+    comparison with one side spelt differently) does not count."""
+    asked = question_names(prof)
+    return bool(asked) and not any(names(c, n) for c in contexts for n in asked)
 
 
 @lru_cache(maxsize=1)
@@ -162,7 +189,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         table_or_caption,
         float(bool(lead) and bool(_REFERENCE.search(lead[0][0].text))),
         min(len(head.split()), 120) / 120,
-        float(bool(prof.entities) and len(absent_names(contexts, prof)) == len(prof.entities)),
+        float(anchored_nowhere(contexts, prof)),
     ]
 
 
