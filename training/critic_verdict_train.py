@@ -93,6 +93,19 @@ def rates(p: np.ndarray, y: np.ndarray, t: float) -> dict:
             "n": int(len(y)), "answers": int((y == 1).sum())}
 
 
+def _by_form(held: list[dict], pg: np.ndarray, t: float) -> dict:
+    """The gate's held-out pass rates per question form (one paper, comparison, two-part, one side
+    of two), with and without the question's paper: ``pg`` follows ``split(held, "verdict", gate=True)``."""
+    sub = [r for r in held if r["task"] == "verdict" and r.get("kind") in GATE_KINDS]
+    out: dict = {}
+    for form in sorted({r.get("form", "one_paper") for r in sub}):
+        for kind in GATE_KINDS:
+            idx = [i for i, r in enumerate(sub) if r.get("form", "one_paper") == form and r["kind"] == kind]
+            if idx:
+                out[f"{form}/{kind}"] = {"pass": round(float((pg[idx] >= t).mean()), 4), "n": len(idx)}
+    return out
+
+
 GATE_HIT_PASS = 0.97  # the issue's false "no evidence" budget is 0.03 of answerable questions
 
 
@@ -130,6 +143,7 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "gate_drafts_heldout": {"pass_with_the_paper": rates(pg[own], ygh[own], gate_pass)["pass_on_answers"],
                                 "pass_without_the_paper": round(float((pg[other] >= gate_pass).mean()), 4)
                                 if other.any() else None, "ece": ece(pg, ygh)},
+        "gate_drafts_heldout_by_form": _by_form(held, pg, gate_pass),
         "gate_heldout": {"declined_without_the_paper": round(float((g[gy == 0, 0] < gate).mean()), 4),
                          "declined_with_the_paper": round(float((g[gy == 1, 0] < gate).mean()), 4)},
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
@@ -150,16 +164,19 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
                            "hit_pass": hit_pass, "false_no_evidence": false_no_evidence,
-                           "gate_hit_pass": gate_hit_pass},
+                           "gate_hit_pass": gate_hit_pass, "gate_rows": [len(xg), len(xgh)],
+                           "pair_seed": generate_verdict.SEED + 1, "pair_share": generate_verdict.PAIR_SHARE},
             "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout",
-                                               "gate_drafts_heldout")},
+                                               "gate_drafts_heldout", "gate_drafts_heldout_by_form")},
         }
         if gate_only:  # keep the shipped verdict (and so the critic's scores); replace the gate's model only
             kept = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
             if kept["features"] != data["features"]:
                 raise SystemExit("--gate-only: the weights file is for other features; train both models")
-            kept["trained_on"]["gate_hit_pass"] = gate_hit_pass
-            kept["heldout"]["gate_drafts_heldout"] = data["heldout"]["gate_drafts_heldout"]
+            for k in ("gate_hit_pass", "gate_rows", "pair_seed", "pair_share"):
+                kept["trained_on"][k] = data["trained_on"][k]
+            for k in ("gate_drafts_heldout", "gate_drafts_heldout_by_form"):
+                kept["heldout"][k] = data["heldout"][k]
             data = {**kept, "gate_pass_threshold": gate_pass, "gate_model": data["gate_model"]}
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {verdict.WEIGHTS_FILE}")

@@ -43,6 +43,26 @@ def test_a_cut_short_draft_quotes_only_the_start_of_the_answer() -> None:
     assert answer.startswith(re.sub(r"\s*\[\d+\]$", "", cut)) and not generate_verdict.quotes(cut, answer)
 
 
+def test_two_paper_questions_give_gate_drafts_with_both_papers_one_of_them_or_neither() -> None:
+    import random
+
+    train, _ = build(seed=5, n_synthetic=12)
+    named = [g for g in train if generate_verdict._named(g)][::7][:40]
+    rows = generate_verdict.paired(named, random.Random(0))
+    forms = {(r["kind"], r["form"]) for r in rows}
+    assert {("gate_own", "comparison"), ("gate_other", "comparison"), ("gate_own", "two_part"),
+            ("gate_other", "two_part"), ("gate_own", "one_side")} <= forms
+    assert all(r["label"] == int(r["kind"] == "gate_own") for r in rows)
+    assert rows == generate_verdict.paired(named, random.Random(0))
+    a = named[0]
+    b = next(g for g in named if generate_verdict._named(g) != generate_verdict._named(a))
+    for keep in ({a["paper"], b["paper"]}, {b["paper"]}, set()):
+        ctxs = generate_verdict.paired_contexts(a, b, keep)
+        papers = {c.chunk_id.rsplit("#", 1)[0] for c in ctxs}
+        assert ctxs and papers & {a["paper"], b["paper"]} == keep
+        assert all(bool(c.title) == (c.chunk_id.rsplit("#", 1)[0] in keep) for c in ctxs)
+
+
 def _runs(text: str, n: int = 4) -> set[tuple[str, ...]]:
     ws = re.findall(r"[a-z0-9]+", text.lower())
     return {tuple(ws[i:i + n]) for i in range(len(ws) - n + 1)}
@@ -65,5 +85,12 @@ def test_no_training_group_comes_from_an_evaluation_document_or_question() -> No
     texts = {c["text"] for g in groups for c in g["candidates"] if len(c["text"]) > 60}
     assert not [t for t in texts if any(t in line for line in eval_lines)]
     assert not [g["question"] for g in groups if _runs(g["question"]) & eval_runs]
+    import random
+
+    rng = random.Random(generate_verdict.SEED + 1)
+    named = [g for g in groups if generate_verdict._named(g)]
+    for form in ("comparison", "two_part"):  # every frame of the joined two-paper questions, over many pairs
+        joined = [q for a, b in zip(named, named[7:]) for f, q in [generate_verdict.paired_question(a, b, rng)] if f == form]
+        assert joined and not [q for q in joined if _runs(q) & eval_runs]
     rows = generate_verdict.rows(groups[:3])
     assert {r["paper"] for r in rows} <= {g["paper"] for g in groups[:3]}
