@@ -20,7 +20,8 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    rate without the paper is reported. ``--gate-pass`` sets it by hand instead.
 
 ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
-force it, e.g. after the sentence scorer changed), prints the held-out numbers and writes
+force it, e.g. after the sentence scorer changed; with ``--gate-only`` only the gate's drafts are
+generated, into their own files, about a third of the work), prints the held-out numbers and writes
 ``core/models/critic_verdict.json``. Not to be confused with ``paperpilot train critic`` (the SmolLM2
 DPO critic).
 """
@@ -109,18 +110,14 @@ def _by_form(held: list[dict], pg: np.ndarray, t: float) -> dict:
 GATE_HIT_PASS = 0.97  # the issue's false "no evidence" budget is 0.03 of answerable questions
 
 
-def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
-        c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
-        gate_only: bool = False) -> dict:
-    if regenerate or not generate_verdict.TRAIN_FILE.exists() or not generate_verdict.HELDOUT_FILE.exists():
-        generate_verdict.main()
-    train, held = load(generate_verdict.TRAIN_FILE), load(generate_verdict.HELDOUT_FILE)
-    x, y, _ = split(train, "verdict", gate=False)
-    xh, yh, kinds = split(held, "verdict", gate=False)
-    model = fit(x, y, xh, yh, c)
-    p = predict(model, xh)
-    composed = np.array([k == "composed" for k in kinds])
-    t = pass_threshold(p[composed], yh[composed], hit_pass)
+def _as_model(m: dict) -> dict:
+    return {"weights": [round(float(w), 6) for w in m["weights"]], "bias": round(float(m["bias"]), 6),
+            "mean": [round(float(v), 6) for v in m["mean"]], "scale": [round(float(v), 6) for v in m["scale"]]}
+
+
+def fit_gate(train: list[dict], held: list[dict], c: float, gate_pass: float | None,
+             gate_hit_pass: float) -> tuple[dict, float, dict]:
+    """The evidence gate's model, its calibrated threshold and its held-out report."""
     xg, _, tkinds = split(train, "verdict", gate=True)
     xgh, _, gkinds = split(held, "verdict", gate=True)
     # the gate asks "is there evidence at all?": its positives are the drafts with the question's paper retrieved
@@ -130,6 +127,47 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
     own, other = np.array(gkinds) == "gate_own", np.array(gkinds) == "gate_other"
     if gate_pass is None:
         gate_pass = round(pass_threshold(pg[own], ygh[own], gate_hit_pass), 4)
+    report = {
+        "gate_pass_threshold": gate_pass,
+        "gate_drafts_heldout": {"pass_with_the_paper": rates(pg[own], ygh[own], gate_pass)["pass_on_answers"],
+                                "pass_without_the_paper": round(float((pg[other] >= gate_pass).mean()), 4)
+                                if other.any() else None, "ece": ece(pg, ygh)},
+        "gate_drafts_heldout_by_form": _by_form(held, pg, gate_pass),
+        "gate_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in gate_model["weights"]))),
+        "gate_rows": [len(xg), len(xgh)],
+    }
+    return gate_model, gate_pass, report
+
+
+def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
+        c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
+        gate_only: bool = False) -> dict:
+    train_file, held_file = generate_verdict.files(gate_only)
+    if regenerate or not train_file.exists() or not held_file.exists():
+        generate_verdict.main(gate_only=gate_only)
+    train, held = load(train_file), load(held_file)
+    gate_model, gate_pass, gate_report = fit_gate(train, held, c, gate_pass, gate_hit_pass)
+    gate_trained = {"gate_hit_pass": gate_hit_pass, "gate_rows": gate_report["gate_rows"],
+                    "pair_seed": generate_verdict.SEED + 1, "pair_share": generate_verdict.PAIR_SHARE}
+    gate_heldout = {k: gate_report[k] for k in ("gate_drafts_heldout", "gate_drafts_heldout_by_form")}
+    if gate_only:  # keep the shipped verdict (and so the critic's scores); replace the gate's model only
+        print(json.dumps(gate_report, indent=1))
+        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if data["features"] != list(verdict.FEATURES):
+            raise SystemExit("--gate-only: the weights file is for other features; train both models")
+        data["trained_on"].update(gate_trained)
+        data["heldout"].update(gate_heldout)
+        data.update({"gate_pass_threshold": gate_pass, "gate_model": _as_model(gate_model)})
+        if write:
+            verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {verdict.WEIGHTS_FILE}")
+        return gate_report
+    x, y, _ = split(train, "verdict", gate=False)
+    xh, yh, kinds = split(held, "verdict", gate=False)
+    model = fit(x, y, xh, yh, c)
+    p = predict(model, xh)
+    composed = np.array([k == "composed" for k in kinds])
+    t = pass_threshold(p[composed], yh[composed], hit_pass)
     g, gy, _ = split(held, "gate")
     strengths = np.sort(g[gy == 1, 0])
     gate = float(strengths[int(np.floor(false_no_evidence * len(strengths)))]) if len(strengths) else 0.05
@@ -139,45 +177,22 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "heldout_by_kind": {k: rates(p[np.array(kinds) == k], yh[np.array(kinds) == k], t) for k in sorted(set(kinds))},
         "pass_threshold": round(t, 4),
         "gate_threshold": round(gate, 4),
-        "gate_pass_threshold": gate_pass,
-        "gate_drafts_heldout": {"pass_with_the_paper": rates(pg[own], ygh[own], gate_pass)["pass_on_answers"],
-                                "pass_without_the_paper": round(float((pg[other] >= gate_pass).mean()), 4)
-                                if other.any() else None, "ece": ece(pg, ygh)},
-        "gate_drafts_heldout_by_form": _by_form(held, pg, gate_pass),
         "gate_heldout": {"declined_without_the_paper": round(float((g[gy == 0, 0] < gate).mean()), 4),
                          "declined_with_the_paper": round(float((g[gy == 1, 0] < gate).mean()), 4)},
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
-        "gate_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in gate_model["weights"]))),
+        **gate_report,
     }
     print(json.dumps(report, indent=1))
     if write:
         data = {
-            "features": list(verdict.FEATURES), "weights": [round(float(w), 6) for w in model["weights"]],
-            "bias": round(float(model["bias"]), 6), "mean": [round(float(v), 6) for v in model["mean"]],
-            "scale": [round(float(v), 6) for v in model["scale"]], "pass_threshold": round(t, 4),
-            "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass,
-            "gate_model": {"weights": [round(float(w), 6) for w in gate_model["weights"]],
-                           "bias": round(float(gate_model["bias"]), 6),
-                           "mean": [round(float(v), 6) for v in gate_model["mean"]],
-                           "scale": [round(float(v), 6) for v in gate_model["scale"]]},
+            "features": list(verdict.FEATURES), **_as_model(model), "pass_threshold": round(t, 4),
+            "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass, "gate_model": _as_model(gate_model),
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
-                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence,
-                           "gate_hit_pass": gate_hit_pass, "gate_rows": [len(xg), len(xgh)],
-                           "pair_seed": generate_verdict.SEED + 1, "pair_share": generate_verdict.PAIR_SHARE},
-            "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout",
-                                               "gate_drafts_heldout", "gate_drafts_heldout_by_form")},
+                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence, **gate_trained},
+            "heldout": {**{k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")}, **gate_heldout},
         }
-        if gate_only:  # keep the shipped verdict (and so the critic's scores); replace the gate's model only
-            kept = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
-            if kept["features"] != data["features"]:
-                raise SystemExit("--gate-only: the weights file is for other features; train both models")
-            for k in ("gate_hit_pass", "gate_rows", "pair_seed", "pair_share"):
-                kept["trained_on"][k] = data["trained_on"][k]
-            for k in ("gate_drafts_heldout", "gate_drafts_heldout_by_form"):
-                kept["heldout"][k] = data["heldout"][k]
-            data = {**kept, "gate_pass_threshold": gate_pass, "gate_model": data["gate_model"]}
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {verdict.WEIGHTS_FILE}")
     return report

@@ -32,6 +32,14 @@ def test_the_same_seed_gives_the_same_rows_and_each_group_has_answers_and_misses
     assert {r["label"] for r in gate} == {0, 1} and len(gate) == 2 * len(groups)
 
 
+def test_gate_only_rows_are_exactly_the_gate_drafts_of_the_full_rows() -> None:
+    """Refitting the gate alone (``--gate-only``) sees the same gate rows as a full regeneration."""
+    groups = _groups()
+    full = generate_verdict.rows(groups, seed=3)
+    gate = [r for r in full if r.get("kind") in ("gate_own", "gate_other")]
+    assert gate and generate_verdict.rows(groups, seed=3, gate_only=True) == gate
+
+
 def test_a_cut_short_draft_quotes_only_the_start_of_the_answer() -> None:
     g = next(g for g in _groups() if len(next(c["text"] for c in g["candidates"] if c["label"]).split()) >= 9)
     import random

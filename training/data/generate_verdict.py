@@ -52,6 +52,8 @@ from training.data.scorer_questions import short_name, subject_words
 DATA_DIR = Path(__file__).resolve().parent
 TRAIN_FILE = DATA_DIR / "verdict_train.jsonl"
 HELDOUT_FILE = DATA_DIR / "verdict_heldout.jsonl"
+GATE_TRAIN_FILE = DATA_DIR / "verdict_gate_train.jsonl"  # the gate's drafts alone (``--gate-only``)
+GATE_HELDOUT_FILE = DATA_DIR / "verdict_gate_heldout.jsonl"
 SEED = 31
 PAIR_SHARE = 0.5  # joined two-paper questions per question group
 
@@ -182,38 +184,56 @@ def paired(groups: list[dict], rng: random.Random) -> list[dict]:
     return out
 
 
-def rows(groups: list[dict], seed: int = SEED) -> list[dict]:
-    """Feature rows for every draft of every group, plus the evidence-gate pairs."""
+def gate_draft_rows(group: dict) -> list[dict]:
+    """The evidence gate's own drafts for one group: with the question's paper among the chunks
+    (gate own) and without it (gate other)."""
+    q = group["question"]
+    answer = next(c["text"] for c in group["candidates"] if c["label"])
+    out = []
+    for kind, (ctx_list, _) in (("gate_own", contexts_of(group)), ("gate_other", contexts_of(group, own=False))):
+        found = gate_draft(q, None, ctx_list, gated=False) if ctx_list else None
+        if found is not None:
+            draft, plain = found
+            label = int(kind == "gate_own" and quotes(direct_answer(draft), answer))
+            out.append({"task": "verdict", "kind": kind, "paper": group["paper"], "question": q, "label": label,
+                        "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [])]})
+    return out
+
+
+def rows(groups: list[dict], seed: int = SEED, *, gate_only: bool = False) -> list[dict]:
+    """Feature rows for every draft of every group, plus the evidence-gate pairs (``gate_only``: the
+    gate's drafts alone, which are all that refitting the gate needs)."""
     rng = random.Random(seed)
     brain = OfflineBrain()
     out: list[dict] = []
     for g in groups:
         q = g["question"]
         ctxs, _ = contexts_of(g)
-        for kind, text, label in drafts(g, rng, brain):
-            out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
-                        "x": [round(v, 6) for v in verdict_inputs(q, None, ctxs, text, [])]})
-        without, _ = contexts_of(g, own=False)
-        answer = next(c["text"] for c in g["candidates"] if c["label"])
-        for kind, ctx_list in (("gate_own", ctxs), ("gate_other", without)):
-            found = gate_draft(q, None, ctx_list, gated=False) if ctx_list else None
-            if found is not None:
-                draft, plain = found
-                label = int(kind == "gate_own" and quotes(direct_answer(draft), answer))
+        if not gate_only:
+            for kind, text, label in drafts(g, rng, brain):
                 out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
-                            "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [])]})
+                            "x": [round(v, 6) for v in verdict_inputs(q, None, ctxs, text, [])]})
+        out += gate_draft_rows(g)
+        if gate_only:
+            continue
+        without, _ = contexts_of(g, own=False)
         for ctx_list, label in ((ctxs, 1), (without, 0)):
             strength = evidence_strength(ctx_list, profile(q)) if ctx_list else 0.0
             out.append({"task": "gate", "paper": g["paper"], "question": q, "label": label, "x": [round(strength, 6)]})
     return out + paired(groups, random.Random(seed + 1))
 
 
-def main(limit: int | None = None) -> tuple[int, int]:
+def files(gate_only: bool = False) -> tuple[Path, Path]:
+    """(train, held-out) files: every row, or the gate's drafts alone."""
+    return (GATE_TRAIN_FILE, GATE_HELDOUT_FILE) if gate_only else (TRAIN_FILE, HELDOUT_FILE)
+
+
+def main(limit: int | None = None, gate_only: bool = False) -> tuple[int, int]:
     train_groups, held_groups = build(DEFAULT_SEED, SYNTHETIC_PAPERS)
     if limit:
         train_groups, held_groups = train_groups[:limit], held_groups[: max(1, limit // 5)]
-    train, held = rows(train_groups), rows(held_groups)
-    for path, data in ((TRAIN_FILE, train), (HELDOUT_FILE, held)):
+    train, held = rows(train_groups, gate_only=gate_only), rows(held_groups, gate_only=gate_only)
+    for path, data in zip(files(gate_only), (train, held)):
         path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in data), encoding="utf-8")
     pairs = [sum(1 for r in rs if r.get("form")) for rs in (train, held)]
     print(f"verdict data: {len(train)} train rows, {len(held)} held-out rows from {len(train_groups)}/{len(held_groups)} "
@@ -223,4 +243,6 @@ def main(limit: int | None = None) -> tuple[int, int]:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(gate_only="--gate-only" in sys.argv[1:])
