@@ -10,13 +10,18 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    highest threshold that still passes ``--hit-pass`` of the drafts that answer.
 4. Choose the evidence gate's threshold on the held-out gate pairs: the highest strength that still
    keeps ``--false-no-evidence`` or fewer of the answerable questions from being declined.
-5. The gate's verdict threshold (``--gate-pass``: the one-sentence draft of the best retrieved
-   sentence must reach it when no chunk is lexically on topic) is calibrated on the abstract dev
-   set, as the issue allows for thresholds: 0.65 sits above the highest value an unanswerable dev
-   question reached (0.60), so the gate declines them as the lexical rule did.
+5. Fit the evidence gate's own model the same way (same features, its own weights) on the gate's
+   drafts only (the best retrieved sentence as a one-sentence answer), labelled by whether the
+   question's paper was retrieved: the gate asks "is there evidence at all?", and the critic judges
+   the answer afterwards. A separate model keeps the critic's verdict calibrated for the drafts the
+   brain writes. Its threshold (the gate's draft must reach it when no chunk is lexically on topic)
+   is the highest that still passes ``--gate-hit-pass`` of the held-out gate drafts with the paper
+   (default 0.97: the issue's false "no evidence" budget is 0.03 of answerable questions); its pass
+   rate without the paper is reported. ``--gate-pass`` sets it by hand instead.
 
 ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
-force it, e.g. after the sentence scorer changed), prints the held-out numbers and writes
+force it, e.g. after the sentence scorer changed; with ``--gate-only`` only the gate's drafts are
+generated, into their own files, about a third of the work), prints the held-out numbers and writes
 ``core/models/critic_verdict.json``. Not to be confused with ``paperpilot train critic`` (the SmolLM2
 DPO critic).
 """
@@ -37,8 +42,14 @@ def load(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def split(rows: list[dict], task: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    sub = [r for r in rows if r["task"] == task]
+GATE_KINDS = ("gate_own", "gate_other")
+
+
+def split(rows: list[dict], task: str, gate: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The rows of ``task`` as arrays; for verdict rows, ``gate`` keeps only the gate's drafts (True)
+    or only the critic's (False)."""
+    sub = [r for r in rows if r["task"] == task
+           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)]
     return (np.array([r["x"] for r in sub], dtype=np.float64), np.array([r["label"] for r in sub]),
             [r.get("kind", "") for r in sub])
 
@@ -83,16 +94,76 @@ def rates(p: np.ndarray, y: np.ndarray, t: float) -> dict:
             "n": int(len(y)), "answers": int((y == 1).sum())}
 
 
-GATE_PASS = 0.65
+def _by_form(held: list[dict], pg: np.ndarray, t: float) -> dict:
+    """The gate's held-out pass rates per question form (one paper, comparison, two-part, one side
+    of two), with and without the question's paper: ``pg`` follows ``split(held, "verdict", gate=True)``."""
+    sub = [r for r in held if r["task"] == "verdict" and r.get("kind") in GATE_KINDS]
+    out: dict = {}
+    for form in sorted({r.get("form", "one_paper") for r in sub}):
+        for kind in GATE_KINDS:
+            idx = [i for i, r in enumerate(sub) if r.get("form", "one_paper") == form and r["kind"] == kind]
+            if idx:
+                out[f"{form}/{kind}"] = {"pass": round(float((pg[idx] >= t).mean()), 4), "n": len(idx)}
+    return out
+
+
+GATE_HIT_PASS = 0.97  # the issue's false "no evidence" budget is 0.03 of answerable questions
+
+
+def _as_model(m: dict) -> dict:
+    return {"weights": [round(float(w), 6) for w in m["weights"]], "bias": round(float(m["bias"]), 6),
+            "mean": [round(float(v), 6) for v in m["mean"]], "scale": [round(float(v), 6) for v in m["scale"]]}
+
+
+def fit_gate(train: list[dict], held: list[dict], c: float, gate_pass: float | None,
+             gate_hit_pass: float) -> tuple[dict, float, dict]:
+    """The evidence gate's model, its calibrated threshold and its held-out report."""
+    xg, _, tkinds = split(train, "verdict", gate=True)
+    xgh, _, gkinds = split(held, "verdict", gate=True)
+    # the gate asks "is there evidence at all?": its positives are the drafts with the question's paper retrieved
+    yg, ygh = (np.array([k == "gate_own" for k in ks], dtype=int) for ks in (tkinds, gkinds))
+    gate_model = fit(xg, yg, xgh, ygh, c)
+    pg = predict(gate_model, xgh)
+    own, other = np.array(gkinds) == "gate_own", np.array(gkinds) == "gate_other"
+    if gate_pass is None:
+        gate_pass = round(pass_threshold(pg[own], ygh[own], gate_hit_pass), 4)
+    report = {
+        "gate_pass_threshold": gate_pass,
+        "gate_drafts_heldout": {"pass_with_the_paper": rates(pg[own], ygh[own], gate_pass)["pass_on_answers"],
+                                "pass_without_the_paper": round(float((pg[other] >= gate_pass).mean()), 4)
+                                if other.any() else None, "ece": ece(pg, ygh)},
+        "gate_drafts_heldout_by_form": _by_form(held, pg, gate_pass),
+        "gate_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in gate_model["weights"]))),
+        "gate_rows": [len(xg), len(xgh)],
+    }
+    return gate_model, gate_pass, report
 
 
 def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
-        c: float = 1.0, gate_pass: float = GATE_PASS) -> dict:
-    if regenerate or not generate_verdict.TRAIN_FILE.exists() or not generate_verdict.HELDOUT_FILE.exists():
-        generate_verdict.main()
-    train, held = load(generate_verdict.TRAIN_FILE), load(generate_verdict.HELDOUT_FILE)
-    x, y, _ = split(train, "verdict")
-    xh, yh, kinds = split(held, "verdict")
+        c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
+        gate_only: bool = False) -> dict:
+    train_file, held_file = generate_verdict.files(gate_only)
+    if regenerate or not train_file.exists() or not held_file.exists():
+        generate_verdict.main(gate_only=gate_only)
+    train, held = load(train_file), load(held_file)
+    gate_model, gate_pass, gate_report = fit_gate(train, held, c, gate_pass, gate_hit_pass)
+    gate_trained = {"gate_hit_pass": gate_hit_pass, "gate_rows": gate_report["gate_rows"],
+                    "pair_seed": generate_verdict.SEED + 1, "pair_share": generate_verdict.PAIR_SHARE}
+    gate_heldout = {k: gate_report[k] for k in ("gate_drafts_heldout", "gate_drafts_heldout_by_form")}
+    if gate_only:  # keep the shipped verdict (and so the critic's scores); replace the gate's model only
+        print(json.dumps(gate_report, indent=1))
+        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if data["features"] != list(verdict.FEATURES):
+            raise SystemExit("--gate-only: the weights file is for other features; train both models")
+        data["trained_on"].update(gate_trained)
+        data["heldout"].update(gate_heldout)
+        data.update({"gate_pass_threshold": gate_pass, "gate_model": _as_model(gate_model)})
+        if write:
+            verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {verdict.WEIGHTS_FILE}")
+        return gate_report
+    x, y, _ = split(train, "verdict", gate=False)
+    xh, yh, kinds = split(held, "verdict", gate=False)
     model = fit(x, y, xh, yh, c)
     p = predict(model, xh)
     composed = np.array([k == "composed" for k in kinds])
@@ -109,19 +180,18 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "gate_heldout": {"declined_without_the_paper": round(float((g[gy == 0, 0] < gate).mean()), 4),
                          "declined_with_the_paper": round(float((g[gy == 1, 0] < gate).mean()), 4)},
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
+        **gate_report,
     }
     print(json.dumps(report, indent=1))
     if write:
         data = {
-            "features": list(verdict.FEATURES), "weights": [round(float(w), 6) for w in model["weights"]],
-            "bias": round(float(model["bias"]), 6), "mean": [round(float(v), 6) for v in model["mean"]],
-            "scale": [round(float(v), 6) for v in model["scale"]], "pass_threshold": round(t, 4),
-            "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass,
+            "features": list(verdict.FEATURES), **_as_model(model), "pass_threshold": round(t, 4),
+            "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass, "gate_model": _as_model(gate_model),
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
-                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence},
-            "heldout": {k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")},
+                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence, **gate_trained},
+            "heldout": {**{k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")}, **gate_heldout},
         }
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {verdict.WEIGHTS_FILE}")
@@ -135,11 +205,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--hit-pass", type=float, default=0.88, help="share of answering drafts the threshold must pass")
     ap.add_argument("--false-no-evidence", type=float, default=0.02,
                     help="share of answerable questions the evidence gate may decline")
-    ap.add_argument("--gate-pass", type=float, default=GATE_PASS,
-                    help="verdict probability the best retrieved sentence needs when no chunk is on topic")
+    ap.add_argument("--gate-hit-pass", type=float, default=GATE_HIT_PASS,
+                    help="share of answering gate drafts the gate's verdict threshold must pass")
+    ap.add_argument("--gate-pass", type=float, default=None,
+                    help="set the gate's verdict threshold by hand instead of calibrating it")
+    ap.add_argument("--gate-only", action="store_true",
+                    help="refit the evidence gate's model and threshold only, keeping the critic's verdict weights")
     args = ap.parse_args(argv)
     run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
-        false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass)
+        false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass, gate_hit_pass=args.gate_hit_pass,
+        gate_only=args.gate_only)
 
 
 if __name__ == "__main__":

@@ -26,8 +26,18 @@ def test_the_same_seed_gives_the_same_rows_and_each_group_has_answers_and_misses
     kinds = {(r.get("kind"), r["label"]) for r in a if r["task"] == "verdict"}
     assert {("answer", 1), ("topical", 0), ("other_paper", 0)} <= kinds
     assert any(k == "composed" for k, _ in kinds)
+    # the evidence gate's own draft, with and without the question's paper (never an answer without it)
+    assert any(k == "gate_own" for k, _ in kinds) and ("gate_other", 0) in kinds and ("gate_other", 1) not in kinds
     gate = [r for r in a if r["task"] == "gate"]
     assert {r["label"] for r in gate} == {0, 1} and len(gate) == 2 * len(groups)
+
+
+def test_gate_only_rows_are_exactly_the_gate_drafts_of_the_full_rows() -> None:
+    """Refitting the gate alone (``--gate-only``) sees the same gate rows as a full regeneration."""
+    groups = _groups()
+    full = generate_verdict.rows(groups, seed=3)
+    gate = [r for r in full if r.get("kind") in ("gate_own", "gate_other")]
+    assert gate and generate_verdict.rows(groups, seed=3, gate_only=True) == gate
 
 
 def test_a_cut_short_draft_quotes_only_the_start_of_the_answer() -> None:
@@ -39,6 +49,26 @@ def test_a_cut_short_draft_quotes_only_the_start_of_the_answer() -> None:
     cut = next(t for k, t, _ in generate_verdict.drafts(g, random.Random(0), OfflineBrain()) if k == "cut_short")
     answer = next(c["text"] for c in g["candidates"] if c["label"])
     assert answer.startswith(re.sub(r"\s*\[\d+\]$", "", cut)) and not generate_verdict.quotes(cut, answer)
+
+
+def test_two_paper_questions_give_gate_drafts_with_both_papers_one_of_them_or_neither() -> None:
+    import random
+
+    train, _ = build(seed=5, n_synthetic=12)
+    named = [g for g in train if generate_verdict._named(g)][::7][:40]
+    rows = generate_verdict.paired(named, random.Random(0))
+    forms = {(r["kind"], r["form"]) for r in rows}
+    assert {("gate_own", "comparison"), ("gate_other", "comparison"), ("gate_own", "two_part"),
+            ("gate_other", "two_part"), ("gate_own", "one_side")} <= forms
+    assert all(r["label"] == int(r["kind"] == "gate_own") for r in rows)
+    assert rows == generate_verdict.paired(named, random.Random(0))
+    a = named[0]
+    b = next(g for g in named if generate_verdict._named(g) != generate_verdict._named(a))
+    for keep in ({a["paper"], b["paper"]}, {b["paper"]}, set()):
+        ctxs = generate_verdict.paired_contexts(a, b, keep)
+        papers = {c.chunk_id.rsplit("#", 1)[0] for c in ctxs}
+        assert ctxs and papers & {a["paper"], b["paper"]} == keep
+        assert all(bool(c.title) == (c.chunk_id.rsplit("#", 1)[0] in keep) for c in ctxs)
 
 
 def _runs(text: str, n: int = 4) -> set[tuple[str, ...]]:
@@ -63,5 +93,12 @@ def test_no_training_group_comes_from_an_evaluation_document_or_question() -> No
     texts = {c["text"] for g in groups for c in g["candidates"] if len(c["text"]) > 60}
     assert not [t for t in texts if any(t in line for line in eval_lines)]
     assert not [g["question"] for g in groups if _runs(g["question"]) & eval_runs]
+    import random
+
+    rng = random.Random(generate_verdict.SEED + 1)
+    named = [g for g in groups if generate_verdict._named(g)]
+    for form in ("comparison", "two_part"):  # every frame of the joined two-paper questions, over many pairs
+        joined = [q for a, b in zip(named, named[7:]) for f, q in [generate_verdict.paired_question(a, b, rng)] if f == form]
+        assert joined and not [q for q in joined if _runs(q) & eval_runs]
     rows = generate_verdict.rows(groups[:3])
     assert {r["paper"] for r in rows} <= {g["paper"] for g in groups[:3]}

@@ -10,7 +10,20 @@ yields drafts in the offline brain's own format (``sentence [n]`` paragraphs):
 - **answer**: the answering sentence first, then one or two other sentences of its paper (label 1);
 - **topical**: the paper's best-scored sentence that is not the answer, first (label 0: a hard negative);
 - **other paper**: a sentence of another paper that shares the question's words, first (label 0);
-- **cut short**: the first third of the answering sentence, cited (label 0).
+- **cut short**: the first third of the answering sentence, cited (label 0);
+- **gate own / gate other**: the evidence gate's own draft (:func:`core.brains.offline.critic.gate_draft`,
+  the scorer's best retrieved sentence as a one-sentence answer) with the question's paper among the
+  chunks (label: whether it quotes the answering sentence) and without it (label 0: the knowledge base
+  holds no answer; the names the question takes from its paper are then absent from every chunk);
+
+Gate drafts also come for questions that ask about two papers at once, since the gate judges a
+comparison as a one-sentence factual draft too: two groups of different papers whose titles give a
+short name are joined (:func:`paired`) into a **comparison** ("How do A and B differ on <words of A's
+answer>?") or a **two-part** question (A's question, then a trailing clause about B: ", and what does B
+report on <words of B's answer>?"). Their contexts
+are both papers' chunks with the two groups' lexical neighbours (gate own), one of the two papers
+with the neighbours (gate own, form ``one_side``: a side spelt differently or missing still leaves
+evidence) or the neighbours alone (gate other). Each such row says its ``form``.
 
 and one gate pair: the evidence strength with the question's paper among the chunks (evidence: 1)
 and without it (no evidence: 0). Rows carry the critic's own feature vector
@@ -27,17 +40,22 @@ import random
 from pathlib import Path
 
 from core.brains.offline import OfflineBrain
-from core.brains.offline.critic import verdict_inputs
+from core.brains.offline.critic import gate_draft, verdict_inputs
 from core.brains.offline.evidence import profile
 from core.brains.offline.verdict import direct_answer, evidence_strength
+from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import term_set
 from core.types import Intent, RetrievedContext, SynthesisRequest
 from training.data.generate_scorer import DEFAULT_SEED, SYNTHETIC_PAPERS, build
+from training.data.scorer_questions import short_name, subject_words
 
 DATA_DIR = Path(__file__).resolve().parent
 TRAIN_FILE = DATA_DIR / "verdict_train.jsonl"
 HELDOUT_FILE = DATA_DIR / "verdict_heldout.jsonl"
+GATE_TRAIN_FILE = DATA_DIR / "verdict_gate_train.jsonl"  # the gate's drafts alone (``--gate-only``)
+GATE_HELDOUT_FILE = DATA_DIR / "verdict_gate_heldout.jsonl"
 SEED = 31
+PAIR_SHARE = 0.5  # joined two-paper questions per question group
 
 
 def contexts_of(group: dict, *, own: bool = True) -> tuple[list[RetrievedContext], dict[str, int]]:
@@ -96,35 +114,135 @@ def _best_non_answer(question: str, ctxs: list[RetrievedContext], answer: str, o
     return ranked[0][1] if ranked else own[0]
 
 
-def rows(groups: list[dict], seed: int = SEED) -> list[dict]:
-    """Feature rows for every draft of every group, plus the evidence-gate pairs."""
+def _paper_of(chunk: str) -> str:
+    return chunk.rsplit("#", 1)[0]
+
+
+def _named(group: dict) -> str:
+    """The group's paper's short name when its title has one ("Name: …", at most three words), else ""."""
+    head = group["title"].split(":", 1)[0].strip() if ":" in group["title"] else ""
+    return short_name(group["title"]) if head and len(head.split()) <= 3 else ""
+
+
+def paired_question(a: dict, b: dict, rng: random.Random) -> tuple[str, str]:
+    """(form, question) asking about the papers of groups ``a`` and ``b`` together."""
+    na, nb = _named(a), _named(b)
+    topic = lambda g: " ".join(subject_words(next(c["text"] for c in g["candidates"] if c["label"]),  # noqa: E731
+                                             rng, rng.randint(1, 3))) or "results"
+    if rng.random() < 0.5:
+        t = topic(a)
+        return "comparison", rng.choice([f"How do {na} and {nb} differ on {t}?", f"Compare {na} and {nb} on {t}.",
+                                         f"{na} versus {nb}: {t}?", f"Which of {na} and {nb} does better on {t}?"])
+    t = topic(b)
+    second = rng.choice([f"what does {nb} report on {t}", f"how does {nb} handle {t}", f"what about {t} in {nb}"])
+    return "two_part", f"{a['question'].rstrip('?. ')}, and {second}?"
+
+
+def paired_contexts(a: dict, b: dict, keep: set[str]) -> list[RetrievedContext]:
+    """The chunks of both groups as one retrieval: the papers in ``keep`` (own chunks, titled) and the
+    lexical neighbours of either paper that are neither of the two."""
+    titles = {a["paper"]: a["title"], b["paper"]: b["title"]}
+    chunks: dict[str, list[str]] = {}
+    for g in (a, b):
+        for c in g["candidates"]:
+            paper = _paper_of(c["chunk"])
+            if (paper in keep or paper not in titles) and c["text"] not in chunks.get(c["chunk"], []):
+                chunks.setdefault(c["chunk"], []).append(c["text"])
+    out = []
+    for cid, texts in sorted(chunks.items(), key=lambda kv: _paper_of(kv[0]) not in keep):
+        paper = _paper_of(cid)
+        out.append(RetrievedContext(content="\n".join(texts), chunk_id=cid, title=titles.get(paper, ""),
+                                    source=(paper.split(":")[-1] + ".md") if paper in titles else ""))
+    return out
+
+
+def paired(groups: list[dict], rng: random.Random) -> list[dict]:
+    """Gate rows for two-paper questions joined from ``groups`` (pairs of different named papers)."""
+    named = [g for g in groups if _named(g)]
+    out: list[dict] = []
+    for a in named:
+        if rng.random() >= PAIR_SHARE:
+            continue
+        b = rng.choice(named)
+        if b["paper"] == a["paper"] or _named(b) == _named(a):
+            continue
+        form, q = paired_question(a, b, rng)
+        intent = Intent(type="comparative" if form == "comparison" else "multi_hop", confidence=1.0,
+                        entities=extract_entities(q) or [_named(a), _named(b)], reformulated_query=q)
+        sides = [("gate_own", form, {a["paper"], b["paper"]}), ("gate_other", form, set())]
+        asked = [g["paper"] for g in (a, b) if _named(g) in q]  # one side alone: a paper the question names
+        if asked:
+            sides.append(("gate_own", "one_side", {rng.choice(asked)}))
+        for kind, shape, keep in sides:
+            ctx_list = paired_contexts(a, b, keep)
+            found = gate_draft(q, intent, ctx_list, gated=False) if ctx_list else None
+            if found is not None:
+                draft, plain = found
+                out.append({"task": "verdict", "kind": kind, "form": shape, "paper": a["paper"], "question": q,
+                            "label": int(kind == "gate_own"),
+                            "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [])]})
+    return out
+
+
+def gate_draft_rows(group: dict) -> list[dict]:
+    """The evidence gate's own drafts for one group: with the question's paper among the chunks
+    (gate own) and without it (gate other)."""
+    q = group["question"]
+    answer = next(c["text"] for c in group["candidates"] if c["label"])
+    out = []
+    for kind, (ctx_list, _) in (("gate_own", contexts_of(group)), ("gate_other", contexts_of(group, own=False))):
+        found = gate_draft(q, None, ctx_list, gated=False) if ctx_list else None
+        if found is not None:
+            draft, plain = found
+            label = int(kind == "gate_own" and quotes(direct_answer(draft), answer))
+            out.append({"task": "verdict", "kind": kind, "paper": group["paper"], "question": q, "label": label,
+                        "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [])]})
+    return out
+
+
+def rows(groups: list[dict], seed: int = SEED, *, gate_only: bool = False) -> list[dict]:
+    """Feature rows for every draft of every group, plus the evidence-gate pairs (``gate_only``: the
+    gate's drafts alone, which are all that refitting the gate needs)."""
     rng = random.Random(seed)
     brain = OfflineBrain()
     out: list[dict] = []
     for g in groups:
         q = g["question"]
         ctxs, _ = contexts_of(g)
-        for kind, text, label in drafts(g, rng, brain):
-            out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
-                        "x": [round(v, 6) for v in verdict_inputs(q, None, ctxs, text, [])]})
+        if not gate_only:
+            for kind, text, label in drafts(g, rng, brain):
+                out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
+                            "x": [round(v, 6) for v in verdict_inputs(q, None, ctxs, text, [])]})
+        out += gate_draft_rows(g)
+        if gate_only:
+            continue
         without, _ = contexts_of(g, own=False)
         for ctx_list, label in ((ctxs, 1), (without, 0)):
             strength = evidence_strength(ctx_list, profile(q)) if ctx_list else 0.0
             out.append({"task": "gate", "paper": g["paper"], "question": q, "label": label, "x": [round(strength, 6)]})
-    return out
+    return out + paired(groups, random.Random(seed + 1))
 
 
-def main(limit: int | None = None) -> tuple[int, int]:
+def files(gate_only: bool = False) -> tuple[Path, Path]:
+    """(train, held-out) files: every row, or the gate's drafts alone."""
+    return (GATE_TRAIN_FILE, GATE_HELDOUT_FILE) if gate_only else (TRAIN_FILE, HELDOUT_FILE)
+
+
+def main(limit: int | None = None, gate_only: bool = False) -> tuple[int, int]:
     train_groups, held_groups = build(DEFAULT_SEED, SYNTHETIC_PAPERS)
     if limit:
         train_groups, held_groups = train_groups[:limit], held_groups[: max(1, limit // 5)]
-    train, held = rows(train_groups), rows(held_groups)
-    for path, data in ((TRAIN_FILE, train), (HELDOUT_FILE, held)):
+    train, held = rows(train_groups, gate_only=gate_only), rows(held_groups, gate_only=gate_only)
+    for path, data in zip(files(gate_only), (train, held)):
         path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in data), encoding="utf-8")
+    pairs = [sum(1 for r in rs if r.get("form")) for rs in (train, held)]
     print(f"verdict data: {len(train)} train rows, {len(held)} held-out rows from {len(train_groups)}/{len(held_groups)} "
-          f"question groups (scorer groups seed {DEFAULT_SEED}, {SYNTHETIC_PAPERS} synthetic papers; draft seed {SEED})")
+          f"question groups (scorer groups seed {DEFAULT_SEED}, {SYNTHETIC_PAPERS} synthetic papers; draft seed {SEED}, "
+          f"pair seed {SEED + 1}); two-paper gate rows {pairs[0]} train / {pairs[1]} held out")
     return len(train), len(held)
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(gate_only="--gate-only" in sys.argv[1:])

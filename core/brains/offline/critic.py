@@ -169,19 +169,30 @@ def prose(answer: str) -> str:
                      if ln.strip() and not ln.lstrip().startswith(("#", "|", PRIOR_PREFIX)))
 
 
-def evidence_gate(question: str, intent: Intent | None, contexts: list[RetrievedContext]) -> bool:
-    """Whether the retrieved text holds an answer at all: the scorer's best sentence, cited as a
-    one-sentence draft, passes the learned verdict (used when no chunk is lexically on topic)."""
+def gate_draft(question: str, intent: Intent | None, contexts: list[RetrievedContext], *,
+               gated: bool = True) -> tuple[str, Intent] | None:
+    """The draft the evidence gate judges: the scorer's best retrieved sentence, cited, as a factual
+    one-sentence answer (None when nothing was retrieved or, ``gated``, no sentence reaches the
+    scorer's gate threshold)."""
     prof = profile(question, intent)
     scored = verdict.scored_pool(contexts, prof)
-    if not scored or not verdict.has_evidence(contexts, prof, scored):
-        return False
+    if not scored or (gated and not verdict.has_evidence(contexts, prof, scored)):
+        return None
     best = max(scored, key=lambda sp: sp[1])[0]
-    draft = f"{best.text} [{best.cited[0]}]"
     plain = Intent(type="factual", confidence=1.0, entities=intent.entities if intent else [],
                    reformulated_query=intent.reformulated_query if intent else "")
-    st = structure(question, plain, contexts, draft, [])
-    return verdict_probability(question, plain, contexts, draft, [], st) >= verdict.model()["gate_pass_threshold"]
+    return f"{best.text} [{best.cited[0]}]", plain
+
+
+def evidence_gate(question: str, intent: Intent | None, contexts: list[RetrievedContext]) -> bool:
+    """Whether the retrieved text holds an answer at all: the :func:`gate_draft` passes the gate's
+    learned model at its own threshold (used when no chunk is lexically on topic)."""
+    found = gate_draft(question, intent, contexts)
+    if found is None:
+        return False
+    draft, plain = found
+    x = verdict_inputs(question, plain, contexts, draft, [])
+    return verdict.gate_probability(x) >= verdict.model()["gate_pass_threshold"]
 
 
 def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,

@@ -6,14 +6,20 @@ strongly it rates the sentences the direct answer quotes, how strongly it rates 
 the direct answer left out (a better sentence was available: a likely miss), and the margin between
 the two. The rest describe the draft: the share of the question's own words in the direct answer,
 whether a number was asked and none is given, the share of claims their sources back, the share of
-named things it covers, the kind of text it quotes (a table row, a caption, a reference entry) and
-its length. Its weights are learned by ``python -m training.critic_verdict_train`` from
+named things it covers, the kind of text it quotes (a table row, a caption, a reference entry), its
+length, and whether no retrieved chunk names any of the question's named things (a question anchored
+nowhere in the knowledge base is likely about something it does not hold; one name of several that no
+chunk uses, as in a comparison where one side is spelt differently, is not counted: it never vetoes).
+Its weights are learned by ``python -m training.critic_verdict_train`` from
 :mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
 calibrated on held-out drafts of the same generator.
 
-The evidence gate (:func:`evidence_strength`) is the scorer's best probability over every retrieved
-sentence: the knowledge base "holds no evidence" when no sentence it returned reads as an answer.
+The evidence gate has two steps: :func:`evidence_strength`, the scorer's best probability over every
+retrieved sentence (the knowledge base "holds no evidence" when no sentence it returned reads as an
+answer), and, when no chunk is lexically on topic, :func:`gate_probability`: the same features with
+weights fitted on the gate's own drafts (the best sentence with and without the question's paper
+retrieved), so that a question about something no chunk names is declined.
 """
 
 from __future__ import annotations
@@ -24,19 +30,47 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, is_document_of, sentence_pool
-from core.brains.offline.text import covered, plain_text, split_sentences, strip_markers, term_set
+from core.brains.offline.evidence import Profile, Sentence, is_document_of, names, sentence_pool
+from core.brains.offline.slots import DOC_PART
+from core.brains.offline.text import FRAME_WORDS, STOPWORDS, covered, plain_text, split_sentences, strip_markers, term_set
 from core.types import RetrievedContext
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
 FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
-            "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length")
+            "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length",
+            "names_absent")
 # A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
 _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
                         r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
 _CONCLUSION = re.compile(r"^\s*\*\*Conclusion:?\*\*:?\s*", re.I)
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _NUMBER = re.compile(r"\d")
+# A word capitalized inside a question ("What is Mamba's …", "… and Pelican"): a proper name, whether or
+# not it has a shape the entity extractor knows (an acronym, CamelCase, a digit) or a vocabulary entry.
+_CAPITALIZED = re.compile(r"(?<=[a-z0-9,;:)] )[A-Z][a-z]+(?:-[A-Za-z0-9]+)*")
+
+
+def question_names(prof: Profile) -> list[str]:
+    """The question's named things: its entities, plus each word it capitalizes mid-sentence that no
+    entity covers and that is not a function word or a part of a document ("Table 3")."""
+    out = list(prof.entities)
+    low = [e.lower() for e in out]
+    for m in _CAPITALIZED.finditer(prof.question):
+        word = m.group(0)
+        if (word.lower() in STOPWORDS or word.lower() in FRAME_WORDS or any(word.lower() in e for e in low)
+                or DOC_PART.match(prof.question, m.start())):
+            continue
+        out.append(word)
+        low.append(word.lower())
+    return out
+
+
+def anchored_nowhere(contexts: list[RetrievedContext], prof: Profile) -> bool:
+    """Whether the question names something and no retrieved chunk names any of it: a question
+    about a thing the knowledge base does not hold. One name of several that no chunk uses (a
+    comparison with one side spelt differently) does not count."""
+    asked = question_names(prof)
+    return bool(asked) and not any(names(c, n) for c in contexts for n in asked)
 
 
 @lru_cache(maxsize=1)
@@ -155,13 +189,24 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         table_or_caption,
         float(bool(lead) and bool(_REFERENCE.search(lead[0][0].text))),
         min(len(head.split()), 120) / 120,
+        float(anchored_nowhere(contexts, prof)),
     ]
+
+
+def _logistic(m: dict, x: list[float]) -> float:
+    z = m["bias"] + sum(w * (v - mu) / sc for w, v, mu, sc in zip(m["weights"], x, m["mean"], m["scale"]))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def probability(x: list[float]) -> float:
     """The calibrated probability that the direct answer answers the question."""
-    m = model()
-    z = m["bias"] + sum(w * (v - mu) / sc for w, v, mu, sc in zip(m["weights"], x, m["mean"], m["scale"]))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return _logistic(model(), x)
+
+
+def gate_probability(x: list[float]) -> float:
+    """The evidence gate's calibrated probability that its one-sentence draft (the best retrieved
+    sentence) answers the question: the same features, weights fitted on the gate's own drafts
+    (``gate_model`` in the weights file; the verdict's own weights when the file has none)."""
+    return _logistic(model().get("gate_model") or model(), x)
 
 

@@ -1,0 +1,116 @@
+"""The evidence gate on invented full-text papers: a question about a system the knowledge base never
+names is declined even when another system's table row reads like an answer; the same question about
+a system it holds is answered; a name no chunk uses lowers the gate's probability (a learned feature),
+never vetoes; a right answer quoted from a long chunk still passes the critic."""
+
+from __future__ import annotations
+
+from core.brains.base import SynthesisRequest
+from core.brains.offline import OfflineBrain, critic, verdict
+from core.brains.offline.critic import verdict_inputs
+from core.brains.offline.evidence import profile, relevant_indexes
+from core.state import Intent, RetrievedContext
+
+TERN = RetrievedContext(
+    chunk_id="tern#3", source="/papers/tern.pdf", title="Tern: Adaptive Beam Search for Streaming Speech Recognition",
+    breadcrumb="4 Experiments > 4.2 Results",
+    content="We decode every utterance with a beam that widens when the acoustic model is uncertain. "
+            "The step size of the beam update is set to half of the largest margin seen in the first second of audio. "
+            "Table 2 reports word error rate and real-time factor on the Marsh test set. "
+            "In Table 2 (Word error rate on the Marsh test set.), Tern: WER 7.9, real-time factor 0.31. "
+            "In Table 2 (Word error rate on the Marsh test set.), Fixed beam: WER 8.6, real-time factor 0.27. "
+            "The adaptive beam costs 15% more decoding time than a fixed beam of the same average width. "
+            "Errors concentrate in utterances shorter than two seconds, where the beam has little time to adapt.")
+KILN = RetrievedContext(
+    chunk_id="kiln#1", source="/papers/kiln.pdf", title="Learning to Schedule Kiln Firing with Reinforcement Learning",
+    breadcrumb="3 Method",
+    content="The agent observes the temperature of twelve thermocouples every minute. "
+            "Its reward is the negative energy spent per fired piece, minus a penalty for cracked glaze. "
+            "The policy network has two hidden layers of 256 units and is trained with PPO for 3 million steps. "
+            "Training converges after about 40 simulated firings.")
+# A long body chunk of an invented paper: the answer sits in its middle, among sentences on the same topic.
+LONG = RetrievedContext(
+    chunk_id="gannet#7", source="/papers/gannet.pdf", title="Gannet: Retrieval-Augmented Forecasting of River Levels",
+    breadcrumb="5 Experimental Setup",
+    content="We evaluate Gannet on gauge records from forty rivers in three climate zones. "
+            "Each record is resampled to hourly readings and split by year into training, validation and test periods. "
+            "The retriever indexes every past storm as a window of 72 hourly readings. "
+            "For each forecast, Gannet retrieves the eight past storms whose rising limbs are closest to the current one. "
+            "The forecaster is a two-layer transformer with 4 attention heads and a hidden size of 128. "
+            "Gannet is trained with the Adam optimizer at a learning rate of 0.0003 for 60 epochs. "
+            "Early stopping watches the validation error with a patience of five epochs. "
+            "We report the Nash-Sutcliffe efficiency and the peak timing error in hours. "
+            "Baselines are persistence, a gradient-boosted tree model and an LSTM trained on the same windows. "
+            "All models see the same rainfall forecasts as inputs. "
+            "Training takes about three hours on one GPU. "
+            "Gauges with more than a fifth of their readings missing are excluded.")
+ABSENT_Q = "What word error rate does the Osprey-XL recognizer reach on the Quillfield benchmark?"
+
+
+def _intent(q: str) -> Intent:
+    return Intent(type="factual", confidence=1.0, reformulated_query=q)
+
+
+def _compose(q: str, contexts: list[RetrievedContext]) -> str:
+    return OfflineBrain().compose(SynthesisRequest(kind="simple", question=q, intent=_intent(q), contexts=contexts))
+
+
+def test_a_question_about_a_system_no_chunk_names_is_declined() -> None:
+    """No chunk is lexically on topic and the asked-about system is named nowhere: the gate must not
+    answer with another system's table row just because it is a WER row."""
+    prof = profile(ABSENT_Q, _intent(ABSENT_Q))
+    assert not relevant_indexes([TERN, KILN], prof)  # the gate, not lexical relevance, decides this one
+    assert not critic.evidence_gate(ABSENT_Q, _intent(ABSENT_Q), [TERN, KILN])
+    text = _compose(ABSENT_Q, [TERN, KILN])
+    assert "holds no evidence" in text and "8.6" not in text and "7.9" not in text
+
+
+PLAIN_Q = "What is Pelican's learning rate?"  # a plain capitalized name: no acronym, CamelCase or digit
+
+
+def test_a_plain_capitalized_name_no_chunk_uses_is_a_named_thing_and_the_question_is_declined() -> None:
+    """The entity extractor sees no name in "Pelican" (no name shape, no vocabulary entry), so the
+    question used to look anchored and the gate answered it with Tern's table row (as "What is
+    Mamba's selective state space model?" was answered from an unrelated bundled paper)."""
+    intent = _intent(PLAIN_Q)
+    prof = profile(PLAIN_Q, intent)
+    assert prof.entities == []
+    assert not relevant_indexes([TERN, KILN], prof)
+    draft, plain = critic.gate_draft(PLAIN_Q, intent, [TERN, KILN])
+    assert verdict_inputs(PLAIN_Q, plain, [TERN, KILN], draft, [])[verdict.FEATURES.index("names_absent")] == 1.0
+    assert not critic.evidence_gate(PLAIN_Q, intent, [TERN, KILN])
+    text = _compose(PLAIN_Q, [TERN, KILN])
+    assert "holds no evidence" in text and "0.31" not in text and "0.27" not in text
+
+
+def test_question_names_skip_function_words_and_parts_of_a_paper() -> None:
+    q = "How does the Tern decoder in Table 2 compare, and What does Kiln's policy learn?"
+    assert verdict.question_names(profile(q)) == ["Tern", "Kiln"]
+    assert verdict.question_names(profile(PLAIN_Q)) == ["Pelican"]
+    assert verdict.question_names(profile("What is a beam search decoder?")) == []
+
+
+def test_the_same_question_about_a_system_the_papers_hold_is_answered() -> None:
+    q = "What word error rate does Tern reach on the Marsh test set?"
+    text = _compose(q, [TERN, KILN])
+    assert "7.9" in text.split("\n\n")[0]
+
+
+def test_an_absent_name_is_a_feature_that_lowers_the_gates_probability() -> None:
+    """The same one-sentence draft, asked about a system the chunks name and about one they do not:
+    the question anchored nowhere is flagged and the gate's calibrated probability drops."""
+    draft = "In Table 2 (Word error rate on the Marsh test set.), Tern: WER 7.9, real-time factor 0.31 [1]."
+    named, unnamed = "What word error rate does Tern reach?", "What word error rate does Osprey-XL reach?"
+    x_named = verdict_inputs(named, _intent(named), [TERN], draft, [])
+    x_unnamed = verdict_inputs(unnamed, _intent(unnamed), [TERN], draft, [])
+    i = verdict.FEATURES.index("names_absent")
+    assert x_named[i] == 0.0 and x_unnamed[i] == 1.0
+    assert verdict.gate_probability(x_unnamed) < verdict.gate_probability(x_named)
+
+
+async def test_a_right_answer_from_a_long_chunk_passes_the_critic() -> None:
+    q = "What learning rate is Gannet trained with?"
+    text = _compose(q, [LONG, KILN])
+    assert "0.0003" in text.split("\n\n")[0]
+    v = await OfflineBrain().critique(q, _intent(q), [LONG, KILN], text, [])
+    assert v.passed, v.feedback
