@@ -117,8 +117,6 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
     fits = [s for s in pool if (not home or s.ctx in home) and attributed(s, name, contexts)
             and not ((subj := subject(s)) is not None and subj != name and subj in ents)
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
-    if not fits and home and dim != "overview":  # its own paper never words the dimension: its best sentence
-        fits = [s for s in pool if s.ctx in home and s not in taken]
     if dim != "overview" and others:  # a sentence mostly about another column belongs in that column
         fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
