@@ -61,8 +61,7 @@ async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:
 async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: str) -> list[Any]:
     """One side of the comparison: the entity's retrieval over the collection, then the same query
     scoped to the entity's own paper when the collection holds one, so its row is filled from its
-    own text rather than from another paper that mentions it. The side keeps ``top_k`` chunks, its
-    own paper's first: the same evidence budget as an unscoped side."""
+    own text rather than from another paper that mentions it."""
     found = await retrieve(ctx, query, entity=entity, topic=topic_of(state))
     if entity is None or ctx.doc_id:
         return found
@@ -70,7 +69,7 @@ async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: 
     if doc_id is None:
         return found
     scoped = await retrieve(ctx, query, entity=entity, doc_id=doc_id)
-    return merge_contexts(scoped, found)[:ctx.settings.agent.top_k]
+    return merge_contexts(scoped, found)
 
 
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:
