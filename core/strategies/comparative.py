@@ -11,6 +11,7 @@ import asyncio
 import re
 from typing import Any
 
+from core.brains.offline.evidence import is_document_of
 from core.doc_versions import split
 from core.errors import BackendUnavailable
 from core.events import PlanUpdated
@@ -21,6 +22,7 @@ from core.telemetry import emit
 
 
 VERSION_TOP_K = 20  # the hub's maximum: a version's text, not just its best chunks
+NAME_SEARCH_K = 10  # chunks read when looking for an entity's own paper by its name
 
 
 async def find_document(ctx: Any, name: str) -> str | None:
@@ -38,6 +40,36 @@ async def find_document(ctx: Any, name: str) -> str | None:
 
     best = max(found, key=overlap, default=None)
     return best.doc_id if best is not None and best.doc_id and overlap(best) else None
+
+
+async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:
+    """The doc_id of ``name``'s own paper (its file or title names it, see
+    :func:`core.brains.offline.evidence.is_document_of`): among chunks already ``found``, else among
+    those a search for the bare name returns; None when the collection holds no such paper."""
+    own = next((c.doc_id for c in found if c.doc_id and is_document_of(c, name)), None)
+    if own is not None:
+        return own
+    try:
+        more = await ctx.hub.search(name, NAME_SEARCH_K, ctx.collection)
+    except BackendUnavailable:
+        raise
+    except Exception:  # noqa: BLE001 - an upstream hub that cannot search by name: no own paper found
+        return None
+    return next((c.doc_id for c in more if c.doc_id and is_document_of(c, name)), None)
+
+
+async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: str) -> list[Any]:
+    """One side of the comparison: the entity's retrieval over the collection, then the same query
+    scoped to the entity's own paper when the collection holds one, so its row is filled from its
+    own text rather than from another paper that mentions it."""
+    found = await retrieve(ctx, query, entity=entity, topic=topic_of(state))
+    if entity is None or ctx.doc_id:
+        return found
+    doc_id = await own_document(ctx, entity, found)
+    if doc_id is None:
+        return found
+    scoped = await retrieve(ctx, query, entity=entity, doc_id=doc_id)
+    return merge_contexts(scoped, found)
 
 
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:
@@ -68,7 +100,7 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
                 c.title = f"{c.title or c.doc_id} (version {v})"
     else:
         emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
-        groups = await asyncio.gather(*(retrieve(ctx, q, entity=e, topic=topic_of(state)) for e, q in planned))
+        groups = await asyncio.gather(*(retrieve_side(ctx, state, e, q) for e, q in planned))
     contexts = merge_contexts(*groups)
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
     queries = [q for _, q in planned]

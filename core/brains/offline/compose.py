@@ -19,6 +19,8 @@ from core.brains.offline.text import term_set
 from core.types import RetrievedContext
 
 MISSING_CELL = "not found in the knowledge base"
+CELL_SENTENCES = 2
+CELL_MIN_RATIO = 0.0
 _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
 
 
@@ -58,8 +60,13 @@ def table_of(sent: Sentence, contexts: list[RetrievedContext]) -> str | None:
 
 
 def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
-    """An entity × dimension table of cited clauses, then a short cited prose comparison."""
+    """An entity × dimension table of cited clauses, then a short cited prose comparison.
+
+    The rows are the compared papers: when two or more of the named entities have their own paper
+    among the contexts, a name without one (a benchmark or a tool they both mention) gets no row."""
     ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
+    papers = [e for e in ents if any(is_document_of(c, e) for c in contexts)]
+    ents = papers if len(papers) >= 2 else ents
     dims = prof.dimensions or ["overview"]
     used: list[str] = []
     header = "| | " + " | ".join(d.capitalize() for d in dims) + " |"
@@ -70,14 +77,15 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         cells = []
         row: list[Sentence] = []
         for d in dims:
-            best = _best_cell(pool, prof, contexts, e, d, ents, row)
-            if best is None:
+            picks = _cell(pool, prof, contexts, e, d, ents, row)
+            if not picks:
                 cells.append(MISSING_CELL)
                 gaps.append(f"{e} {d}" if d != "overview" else e)
                 continue
-            used.append(best.text)
-            row.append(best)
-            cells.append(cite(clause(best.text, None if d == "overview" else d, e), best.cited).replace("|", "\\|"))
+            used += [s.text for s in picks]
+            row += picks
+            cells.append(" ".join(cite(clause(s.text, None if d == "overview" else d, e, max_words=200), s.cited)
+                                  for s in picks).replace("|", "\\|"))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
     prose = _comparison_prose(pool, prof, ents, used)
     parts = ["\n".join(rows)]
@@ -89,7 +97,7 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     return "\n\n".join(parts), used
 
 
-def _best_cell(pool, prof, contexts, name, dim, ents, taken=()) -> Sentence | None:
+def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
     """The sentence the scorer ranks first for ``name``'s ``dim``, among the sentences about
     ``name`` that speak to ``dim``; never one whose subject is a rival entity, nor one already in
     the row (``taken``).
@@ -113,8 +121,8 @@ def _best_cell(pool, prof, contexts, name, dim, ents, taken=()) -> Sentence | No
         fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
-    return max(fits, key=lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=cell.question),
-               default=None)
+    return mmr(fits, lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=cell.question),
+               CELL_SENTENCES, min_ratio=CELL_MIN_RATIO)
 
 
 def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:

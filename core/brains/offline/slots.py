@@ -86,13 +86,36 @@ def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]
     return out
 
 
+# A capitalized word joined to a name by a coordinating word is a name too ("Donut and TrOCR",
+# "LayoutLM 和 Donut"): the kind of text a comparison is written in, not any one question's wording.
+_COORD = r"(?:\s+(?:and|or|vs\.?|versus)\s+|\s*(?:和|与|或|跟|及)\s*)"
+_CAPWORD = r"[A-Z][A-Za-z0-9]+(?:[-.][A-Za-z0-9]+)*"
+
+
+def _coordinated(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Spans of capitalized words coordinated with a name of ``spans`` on either side."""
+    out: list[tuple[int, int, str]] = []
+    for start, end, _ in spans:
+        after = re.match(_COORD + f"({_CAPWORD})(?![A-Za-z0-9])", text[end:])
+        before = re.search(f"(?<![A-Za-z0-9.-])({_CAPWORD})" + _COORD + "$", text[:start])
+        for m, base in ((after, end), (before, 0)):
+            if m is None:
+                continue
+            word = m.group(1)
+            if word in _COMMON or word in _IMPERATIVE or word.upper() in NOT_ENTITIES or DOC_PART.fullmatch(word):
+                continue
+            out.append((base + m.start(1), base + m.end(1), word))
+    return out
+
+
 def extract_entities(text: str, vocabulary: list[str] | None = None) -> list[str]:
     """Entity names mentioned in ``text``, in order of first mention.
 
     The longest candidate wins where candidates overlap ("Swin Transformer V2" over "Transformer"),
     and a lexicon alias is reported under its canonical name.
     """
-    spans = sorted(_spans(text, vocabulary), key=lambda s: (s[0], -(s[1] - s[0])))
+    spans = _spans(text, vocabulary)
+    spans = sorted(spans + _coordinated(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
     kept: list[tuple[int, int, str]] = []
     for start, end, label in sorted(spans, key=lambda s: -(s[1] - s[0])):
         if all(end <= a or start >= b for a, b, _ in kept):
