@@ -42,6 +42,13 @@ async def find_document(ctx: Any, name: str) -> str | None:
     return best.doc_id if best is not None and best.doc_id and overlap(best) else None
 
 
+def can_scope(hub: Any) -> bool:
+    """Whether ``hub``'s search takes a ``doc_id`` (the bundled hub's does; an upstream server's or a
+    stand-in's without ``searches_by`` is never sent one)."""
+    searches_by = getattr(hub, "searches_by", None)
+    return bool(searches_by("doc_id")) if callable(searches_by) else False
+
+
 async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:
     """The doc_id of ``name``'s own paper (its file or title names it, see
     :func:`core.brains.offline.evidence.is_document_of`): among chunks already ``found``, else among
@@ -63,7 +70,7 @@ async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: 
     scoped to the entity's own paper when the collection holds one, so its row is filled from its
     own text rather than from another paper that mentions it."""
     found = await retrieve(ctx, query, entity=entity, topic=topic_of(state))
-    if entity is None or ctx.doc_id:
+    if entity is None or ctx.doc_id or not can_scope(ctx.hub):
         return found
     doc_id = await own_document(ctx, entity, found)
     if doc_id is None:

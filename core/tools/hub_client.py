@@ -35,7 +35,7 @@ from core.errors import BACKEND_FAULT, BackendUnavailable
 from core.config import MCPConnection, MCPSettings
 from core.types import RetrievedContext
 from core.tools.mcp_session import HubRefused, default_token, open_session
-from core.tools.batching import BATCH, SearchBatcher
+from core.tools.batching import BATCH, SINGLE, SearchBatcher
 from core.tools.harvest import seed
 from core.tools.titles import TitleBook
 from core.vocabulary import Vocabulary
@@ -46,6 +46,13 @@ BUSY_PHASES = frozenset({"indexing", "embedding"})  # hub_status phases in which
 STATUS = "hub_status"
 DAEMON_CONNECT_TIMEOUT_S = 10  # a daemon that answered the ping but cannot open a session is passed over
 
+
+
+def search_params(tools: list) -> frozenset[str]:
+    """The argument names of the server's search tool (its JSON-schema properties; empty without one)."""
+    tool = next((t for t in tools if t.name == SINGLE), None)
+    schema = getattr(tool, "inputSchema", None) or {}
+    return frozenset(schema.get("properties") or ())
 
 class ConnectionLost(ConnectionError):
     """The session's connection went while a call was in flight."""
@@ -92,6 +99,7 @@ class HubClient:
         self.daemon_port: int | None = None  # set while connected to the warm hub daemon
         self._session: Any = None
         self._tools: set[str] = set()
+        self._search_params: frozenset[str] = frozenset()  # the search tool's arguments
         self._owner: asyncio.Task | None = None
         self._closing: asyncio.Event | None = None
         self._errlog: TextIO | None = None
@@ -203,7 +211,7 @@ class HubClient:
                                         on_refused=on_refused, token=token, on_started=on_started) as session:
                     listed = await session.list_tools()
                     if not ready.done():
-                        ready.set_result((session, {t.name for t in listed.tools}))
+                        ready.set_result((session, {t.name for t in listed.tools}, search_params(listed.tools)))
                     await closing.wait()
             except BaseException as exc:  # noqa: BLE001 - surfaced through `ready`
                 if not ready.done():
@@ -212,7 +220,7 @@ class HubClient:
         self._closing, self._lost, self._lost_reason, self._refused = closing, lost, "", None
         self._owner = asyncio.create_task(own(), name=f"mcp-session-{self.name}")
         try:
-            self._session, self._tools = await asyncio.wait_for(ready, timeout=limit)
+            self._session, self._tools, self._search_params = await asyncio.wait_for(ready, timeout=limit)
         except BaseException as exc:
             await self.close()
             said = await asyncio.to_thread(stderr.failed) if stderr is not None else ""
@@ -246,7 +254,7 @@ class HubClient:
                 self._owner.cancel()
         self._owner = None
         self._session = None
-        self._tools = set()
+        self._tools, self._search_params = set(), frozenset()
         if self._stderr is not None:  # the server has exited (or been killed): the pump ends with it
             self._stderr, stderr = None, self._stderr
             stderr.close(wait_s=0)
@@ -385,6 +393,11 @@ class HubClient:
         hits = await self._titles.fill(await self._batcher.search(key, query), name)
         self._titles.harvest.add_hits(name, hits)
         return hits
+
+    def searches_by(self, param: str) -> bool:
+        """Whether the server's search tool takes ``param`` (``doc_id``, ``topic``, …), from its input
+        schema: upstream servers take only a query and a count, and are never sent more."""
+        return param in self._search_params
 
     def harvested_vocabulary(self, collection: str | None = None) -> Vocabulary:
         """The vocabulary of the titles and text this server has returned (:mod:`core.tools.harvest`),
