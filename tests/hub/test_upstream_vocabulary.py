@@ -59,13 +59,14 @@ CUT = re.compile(r"(?:\.\.|…)\s*(?:\[\d+\])?\s*$|\w\s*\[\d+\]\s*$")
 
 @pytest.fixture(scope="module", params=["nobitalqs", "canonical"])
 def upstream(request, tmp_path_factory):
-    from tests.stubs.upstream_server import DOCS
+    from tests.stubs.upstream_server import _load
 
+    notes = "lora,qlora,dpo,instructgpt_rlhf,rlhf_ppo"
     s = settings()
     s.paths.home = str(tmp_path_factory.mktemp("home"))
     s.mcp.connections["upstream"] = MCPConnection(
         transport="stdio", command=sys.executable, args=[str(STUB)],
-        env={"STUB_VARIANT": request.param, "STUB_NOTES": "lora,qlora,dpo,instructgpt_rlhf,rlhf_ppo"})
+        env={"STUB_VARIANT": request.param, "STUB_NOTES": notes})
     s.mcp.connection, s.mcp.collection = "upstream", "knowledge_hub"
     agents = []
 
@@ -74,7 +75,7 @@ def upstream(request, tmp_path_factory):
 
     turns = asyncio.run(ask_all([QUESTION, "How does LoRA reduce the number of trainable parameters?"], s,
                                 persist=True, setup=keep))
-    return turns, agents[0], {d["title"] for d in DOCS.values()}
+    return turns, agents[0], {d["title"] for d in _load(notes.split(","))[1].values()}  # the titles it serves
 
 
 def test_the_vocabulary_maps_long_forms_to_acronyms(upstream):

@@ -39,10 +39,11 @@ COLLECTION = "knowledge_hub"
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def _load() -> tuple[list[dict], dict[str, dict]]:
+def _load(notes: list[str] = NOTES) -> tuple[list[dict], dict[str, dict]]:
+    """The chunks and documents of the bundled ``notes`` as the server serves them."""
     chunks: list[dict] = []
     docs: dict[str, dict] = {}
-    for name in NOTES:
+    for name in notes:
         path = CORPUS / f"{name.strip()}.md"
         if not path.exists():
             continue

@@ -9,7 +9,12 @@ import pytest
 from tests.support.screenshots import SCENES, scene_app
 
 
-@pytest.mark.parametrize("name", list(SCENES))
+# scenes with a snapshot test of their own, on their own app: test_sidebar.py, test_collections_screen.py
+# and test_slash_app.py (their scenes here are for screenshots/ only)
+OWN_TESTS = {"sidebar", "collections", "slash_completion"}
+
+
+@pytest.mark.parametrize("name", [n for n in SCENES if n not in OWN_TESTS])
 def test_screen_snapshot(snap_compare, name):
     size, setup = SCENES[name]
     assert snap_compare(scene_app(), terminal_size=size, run_before=setup)
