@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
+from pathlib import Path
 from contextlib import asynccontextmanager
 
 import pytest
@@ -67,3 +69,31 @@ async def settle(pilot) -> None:
     app = pilot.app
     await wait_until(pilot, lambda: not any(w.group == "md-stream" and not w.is_finished for w in app.workers))
     await pilot.pause()
+
+
+DEV_PDF_DIR = Path("/work/shared/eval/fullpapers/dev/docs")
+DEV_PDFS = ("scissor_semantic_parser.pdf", "web_relation_mil.pdf")  # the two smallest: the tests stay short
+
+
+@pytest.fixture
+def pdfs(tmp_path):
+    """Copies of two real full-text dev PDFs (skipped where they are not on this machine)."""
+    if not all((DEV_PDF_DIR / name).is_file() for name in DEV_PDFS):
+        pytest.skip(f"the PDFs of {DEV_PDF_DIR} are not on this machine")
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    for name in DEV_PDFS:
+        shutil.copy(DEV_PDF_DIR / name, folder / name)
+    return [folder / name for name in DEV_PDFS]
+
+
+def own_hub_app(settings, hub_db, tmp_path):
+    """The app over a private copy of the indexed hub (its own stdio process), memory off."""
+    from paperpilot_tui.app import PaperPilotApp
+
+    db = tmp_path / "hub" / "hub.sqlite3"
+    db.parent.mkdir()
+    shutil.copy(hub_db, db)
+    settings.memory.enabled = False
+    settings.mcp.connections["hub"].args = ["-m", "core.hub", "serve", "--db", str(db)]
+    return PaperPilotApp(settings, blink=False)

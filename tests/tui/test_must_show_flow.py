@@ -8,19 +8,14 @@ of it is read); the regenerate test uses the invented papers of :func:`tests.tui
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 
-import pytest
 
 from paperpilot_tui.app import PaperPilotApp
 from paperpilot_tui.widgets.chat import Question
 from paperpilot_tui.widgets.sidebar import ConversationsSidebar
-from tests.tui.conftest import settle, wait_until
+from tests.tui.conftest import own_hub_app, settle, wait_until
 from tests.tui.test_collections import mine_db  # noqa: F401 - the fixture: a hub with the collection "mine"
 
-PDF_DIR = Path("/work/shared/eval/fullpapers/dev/docs")
-PDFS = ("scissor_semantic_parser.pdf", "web_relation_mil.pdf")
 
 
 def _notes(app) -> list[str]:
@@ -75,25 +70,10 @@ async def test_regenerating_a_mentioned_papers_answer_stays_on_that_paper(settin
         assert record[1].doc_id == "thistlenet"
 
 
-@pytest.fixture
-def pdfs(tmp_path):
-    if not all((PDF_DIR / name).is_file() for name in PDFS):
-        pytest.skip(f"the PDFs of {PDF_DIR} are not on this machine")
-    folder = tmp_path / "papers"
-    folder.mkdir()
-    for name in PDFS:
-        shutil.copy(PDF_DIR / name, folder / name)
-    return [folder / name for name in PDFS]
-
 
 async def test_ingest_collection_mention_regenerate_then_continue_finds_the_session(settings, hub_db, tmp_path,
                                                                                     pdfs):
-    db = tmp_path / "hub" / "hub.sqlite3"
-    db.parent.mkdir()
-    shutil.copy(hub_db, db)
-    settings.memory.enabled = False
-    settings.mcp.connections["hub"].args = ["-m", "core.hub", "serve", "--db", str(db)]
-    app = PaperPilotApp(settings, blink=False)
+    app = own_hub_app(settings, hub_db, tmp_path)
     async with app.run_test(size=(140, 45)) as pilot:
         await wait_until(pilot, lambda: app.session.warm.is_set(), timeout=180)
         assert app.session.agent is not None, app.session.agent_error

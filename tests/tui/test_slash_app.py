@@ -8,19 +8,14 @@ two papers of the full-text dev set used only as files to ingest (no question of
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
 from types import SimpleNamespace
 
-import pytest
 
 from paperpilot_tui.app import PaperPilotApp
-from tests.tui.conftest import settle, wait_until
+from tests.tui.conftest import own_hub_app, settle, wait_until
 from tests.tui.test_collections import mine_db  # noqa: F401 - the fixture: a hub with the collection "mine"
 from tests.tui.test_collections_screen import RecordedHub
 
-PDF_DIR = Path("/work/shared/eval/fullpapers/dev/docs")
-PDFS = ("scissor_semantic_parser.pdf", "web_relation_mil.pdf")  # the two smallest: the test stays short
 
 
 def _notes(app) -> list[str]:
@@ -151,25 +146,10 @@ def test_slash_completion_snapshot(snap_compare, settings):
     assert snap_compare(_recorded_app(settings), terminal_size=(100, 30), run_before=run_before)
 
 
-@pytest.fixture
-def pdfs(tmp_path):
-    if not all((PDF_DIR / name).is_file() for name in PDFS):
-        pytest.skip(f"the PDFs of {PDF_DIR} are not on this machine")
-    folder = tmp_path / "papers"
-    folder.mkdir()
-    for name in PDFS:
-        shutil.copy(PDF_DIR / name, folder / name)
-    return [folder / name for name in PDFS]
-
 
 async def test_ingest_switch_ask_about_one_paper_and_remove_the_other_in_one_session(settings, hub_db, tmp_path,
                                                                                       pdfs):
-    db = tmp_path / "hub" / "hub.sqlite3"
-    db.parent.mkdir()
-    shutil.copy(hub_db, db)
-    settings.memory.enabled = False
-    settings.mcp.connections["hub"].args = ["-m", "core.hub", "serve", "--db", str(db)]
-    app = PaperPilotApp(settings, blink=False)
+    app = own_hub_app(settings, hub_db, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.session.warm.is_set(), timeout=180)
         assert app.session.agent is not None, app.session.agent_error

@@ -7,16 +7,14 @@ Every library, PDF and abstract here is invented for these tests (PDFs made with
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from core.hub.store import HubStore
-from paperpilot_tui.app import PaperPilotApp
 from tests.hub.zotero_db import Item, ZoteroLibrary
 from tests.support.web_replay import paper_pdf
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import own_hub_app, wait_until
 
 
 def _notes(app) -> list[str]:
@@ -74,12 +72,8 @@ async def test_ingest_a_bib_and_a_zotero_collection_in_the_app(settings, hub_db,
     bib, zotero = libraries
     bad = tmp_path / "bad.bib"
     bad.write_text("this is not BibTeX at all\n", encoding="utf-8")
-    db = tmp_path / "hub" / "hub.sqlite3"
-    db.parent.mkdir()
-    shutil.copy(hub_db, db)
-    settings.memory.enabled = False
-    settings.mcp.connections["hub"].args = ["-m", "core.hub", "serve", "--db", str(db)]
-    app = PaperPilotApp(settings, blink=False)
+    app = own_hub_app(settings, hub_db, tmp_path)
+    db = tmp_path / "hub" / "hub.sqlite3"  # the private copy own_hub_app serves
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.session.warm.is_set(), timeout=180)
         assert app.session.agent is not None, app.session.agent_error
