@@ -70,17 +70,16 @@ def load_base_for_training(base: str) -> tuple[Any, Any, bool]:
     """(model, tokenizer, quantized): 4-bit on CUDA (prepared for k-bit training), fp32 on CPU."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from core.models.manager import causal_lm_kwargs, cuda_available, offline_env, plain_after_gguf, resolve_base
+    from core.models.manager import cuda_available, loadable, offline_env, plain_after_gguf
 
     offline_env()
-    folder, gguf = resolve_base(base)
-    extra = {"gguf_file": gguf} if gguf else {}
     quantize = cuda_available()
+    folder, extra, precision = loadable(base, quantize)
     tokenizer = AutoTokenizer.from_pretrained(folder, **extra)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained(folder, **extra, **causal_lm_kwargs(quantize=quantize))
-    if gguf:
+    model = AutoModelForCausalLM.from_pretrained(folder, **extra, **precision)
+    if extra:
         plain_after_gguf(model)
     if quantize:
         from peft import prepare_model_for_kbit_training
@@ -135,8 +134,9 @@ class CausalRouter:
         seqs = [p_ids + self.tokenizer(label, add_special_tokens=False)["input_ids"] for label in self.labels]
         width = max(map(len, seqs))
         pad = self.tokenizer.pad_token_id
-        ids = torch.tensor([s + [pad] * (width - len(s)) for s in seqs])
-        mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in seqs])
+        device = getattr(self.model, "device", None)  # a 4-bit model on CUDA takes CUDA inputs only
+        ids = torch.tensor([s + [pad] * (width - len(s)) for s in seqs], device=device)
+        mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in seqs], device=device)
         with torch.inference_mode():
             logp = torch.log_softmax(self.model(input_ids=ids, attention_mask=mask).logits.float(), dim=-1)
         scores = []

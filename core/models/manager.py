@@ -3,7 +3,8 @@
 One process-wide cache keyed by what was loaded, so the router, the critic and a local chat model
 share weights when they name the same base. On CUDA a causal LM is loaded 4-bit NF4 with double
 quantization and bf16 compute (bitsandbytes); on CPU in fp32 (or bf16 when asked). A GGUF file is
-dequantized by transformers (``from_pretrained(dir, gguf_file=...)``). Every failure to find or load
+dequantized by transformers (``from_pretrained(dir, gguf_file=...)``); for a 4-bit load it goes through a
+bf16 folder made once (:func:`dequantized_folder`). Every failure to find or load
 a model is a :class:`ModelNotAvailable` whose ``str()`` is one line, so callers can fall back.
 torch / transformers / peft are imported inside functions only: importing this module is cheap.
 """
@@ -149,19 +150,73 @@ def plain_after_gguf(model: Any) -> Any:
     return model
 
 
+def dequantized_folder(folder: str, gguf: str) -> str:
+    """A Hugging Face folder (bf16 safetensors + tokenizer) made once from a GGUF file, for 4-bit loading.
+
+    transformers refuses a ``quantization_config`` together with ``gguf_file``, so on CUDA a GGUF base
+    (the bundled SmolLM2 is one) is dequantized on the CPU once, saved beside the ONNX cache under a
+    name fingerprinted by the GGUF's SHA-256, and every later 4-bit load reads that folder. The folder
+    is renamed into place only when complete, and lives in a private per-user folder (else the data
+    dir), never in one that others can write to.
+    """
+    from core.onnx_cache import cache_dir, fingerprint, private_dir
+
+    source = Path(folder) / gguf
+    root = private_dir(cache_dir().parent / "hf")
+    if root is None:
+        from core.paths import home
+
+        root = home() / "models" / "hf"
+        root.mkdir(parents=True, exist_ok=True)
+    out = root / f"{source.stem}-{fingerprint([source], 'gguf->bf16 safetensors v1')}"
+    if (out / "config.json").exists():
+        return str(out)
+    import shutil
+    import tempfile
+
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=root))
+    try:
+        AutoTokenizer.from_pretrained(folder, gguf_file=gguf).save_pretrained(tmp)
+        model = plain_after_gguf(AutoModelForCausalLM.from_pretrained(folder, gguf_file=gguf, dtype=torch.bfloat16))
+        model.save_pretrained(tmp)
+        try:
+            os.replace(tmp, out)
+        except OSError:  # another process finished first: use its folder
+            if not (out / "config.json").exists():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return str(out)
+
+
+def loadable(base: str, quantize: bool | None) -> tuple[str, dict, dict]:
+    """(folder, extra ``from_pretrained`` keywords naming the GGUF file if any, precision keywords).
+
+    A GGUF base that is to be loaded in 4 bits goes through :func:`dequantized_folder` first.
+    """
+    folder, gguf = resolve_base(base)
+    precision = causal_lm_kwargs(quantize=quantize)
+    if gguf and "quantization_config" in precision:
+        folder, gguf = dequantized_folder(folder, gguf), None
+    return folder, ({"gguf_file": gguf} if gguf else {}), precision
+
+
 def load_causal_lm(base: str, *, adapter: str | None = None, quantize: bool | None = None) -> tuple[Any, Any]:
     """Load (model, tokenizer) in eval mode; wrap with a PEFT adapter folder when given."""
     offline_env()
-    folder, gguf = resolve_base(base)
+    resolve_base(base)
     if adapter is not None and not (Path(adapter) / "adapter_config.json").exists():
         raise ModelNotAvailable(f"no adapter at {adapter} (adapter_config.json missing)")
     try:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        extra = {"gguf_file": gguf} if gguf else {}
+        folder, extra, precision = loadable(base, quantize)
         tokenizer = AutoTokenizer.from_pretrained(folder, **extra)
-        model = AutoModelForCausalLM.from_pretrained(folder, **extra, **causal_lm_kwargs(quantize=quantize))
-        if gguf:
+        model = AutoModelForCausalLM.from_pretrained(folder, **extra, **precision)
+        if extra:
             plain_after_gguf(model)
         if tokenizer.pad_token is None:
             tokenizer.pad_token = tokenizer.eos_token
