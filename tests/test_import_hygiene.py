@@ -46,13 +46,13 @@ def test_help_explains_commands():
 # embedded by the real encoder and searched. bm25s (whose import pulls in scipy.sparse) only builds
 # and writes a BM25 index; pydantic's dataclasses only serve the citation graph's edges.
 QUERY_PATH_LAZY = ("bm25s", "scipy", "pydantic")
-FIRST_QUERY = """
+FIRST_QUERY = f"""
 import json, sys
 from core.hub.search import Searcher
 from core.hub.store import HubStore
 hits = Searcher(HubStore(sys.argv[1])).search("c", "adapter rank attention", 5)
-print(json.dumps({"hits": len(hits), "loaded": sorted(m for m in sys.modules if m.split('.')[0] in %r)}))
-""" % (set(QUERY_PATH_LAZY),)
+print(json.dumps({{"hits": len(hits), "loaded": sorted(m for m in sys.modules if m.split('.')[0] in {set(QUERY_PATH_LAZY)!r})}}))
+"""
 
 
 def test_a_restarted_hubs_first_query_imports_no_bm25s_scipy_or_pydantic(tmp_path):

@@ -101,9 +101,9 @@ def _sql(store, sql: str) -> str:
     return sql if store.MARK == "?" else sql.replace("?", store.MARK)
 
 
-def build(store, collection: str) -> tuple[list[Edge], int]:
-    """Every in-library edge of ``collection`` (the best match per citing/cited pair) and the
-    number of reference entries read."""
+def build(store, collection: str) -> tuple[list, int]:
+    """Every in-library edge of ``collection`` (:class:`Edge`, the best match per citing/cited pair)
+    and the number of reference entries read."""
     from core.hub.refmatch import LibraryIndex
 
     Edge = _edge_class()
@@ -183,8 +183,8 @@ def _clip(sentence: str) -> str:
     return sentence if len(sentence) <= MAX_SENTENCE_CHARS else sentence[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
 
 
-def edges_of(store, collection: str, doc_ids: list[str] | None = None) -> list[Edge]:
-    """The stored edges of ``collection`` (current first, see :func:`current`), or those touching
+def edges_of(store, collection: str, doc_ids: list[str] | None = None) -> list:
+    """The stored edges (:class:`Edge`) of ``collection`` (current first, see :func:`current`), or those touching
     ``doc_ids``."""
     sql = "SELECT citing, cited, confidence, how, reference, sentence, chunk_id FROM citation_edges WHERE collection=?"
     args: list = [collection]
