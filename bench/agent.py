@@ -137,6 +137,7 @@ async def calls_section() -> None:
 async def main(turns: int, encoders: list[str]) -> None:
     print(f"PaperPilot per-turn overhead, {turns} turns each; overhead = wall time minus time inside")
     print("the brain (a zero-latency scripted LLM behind LangChain; every brain call goes to it)")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     g = await measure("graph", turns, hub=InProcessRetriever(), persist=False)
     m = await measure("graph+mcp", turns, persist=False)
     f = await measure("graph+mcp+sqlite", turns, memory=False, persist=True)
@@ -153,6 +154,7 @@ async def main(turns: int, encoders: list[str]) -> None:
     print(f"goal: graph+mcp+sqlite median ≤ 20 ms → {'met' if full <= 20 else 'NOT met'}")
     for enc, med in meds.items():  # issue 12: the full turn, fact memory included
         print(f"goal: with fact memory ({enc}) median ≤ 25 ms → {'met' if med <= 25 else 'NOT met'}")
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -58,6 +58,7 @@ def main() -> int:
     p.add_argument("--question", default="What rank does LoRA use by default?")
     p.add_argument("--home", type=Path, default=None, help="data dir (default: a fresh temporary one)")
     args = p.parse_args()
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     home = args.home or Path(tempfile.mkdtemp(prefix="paperpilot-bench-ask-"))
     cli(home, "hub", "stop")
     print(f"data dir {home}; preparing it (one untimed ask) ...", flush=True)
@@ -79,6 +80,7 @@ def main() -> int:
     print(f"goals: warm ≤ 1.5 s ({'met' if warm <= 1.5 else 'NOT met'}), cold ≤ 5 s "
           f"({'met' if cold <= 5 else 'NOT met'}); the daemon alone saves {cold - hub_only:.2f} s a command, "
           f"with the warm ask {cold - warm:.2f} s ({cold / warm:.1f}x faster than cold)")
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

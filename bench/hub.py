@@ -1,7 +1,7 @@
 """Knowledge-hub benchmarks: query latency by index size, ingestion speed, MCP session reuse.
 
     python bench/hub.py [--sizes 1000,10000,100000] [--queries 50] [--pdfs 8] [--fresh 3] [--encoders onnx,onnx-int8]
-                        [--only first [--first-store FILE] [--restarts-only]]
+                        [--only first [--first-store FILE] [--restarts-only] [--baseline DIR] [--rounds N]]
 
 Prints numbers; asserts nothing. Everything that embeds is measured once per encoder runtime
 (``--encoders``, ONNX fp32 and int8 by default) in the same run, side by side, with the ratios. Synthetic chunks get random unit vectors (no embedding time in
@@ -160,10 +160,13 @@ print(json.dumps({"first": done, "cpu": ru.ru_utime + ru.ru_stime, "hits": len(h
 """
 
 
-def bench_first_query(n: int, tmp: Path, store: Path | None = None, restarts_only: bool = False) -> None:
+def bench_first_query(n: int, tmp: Path, store: Path | None = None, restarts_only: bool = False,
+                      baseline: Path | None = None, rounds: int = 2) -> None:
     """A hub process's first query on an existing store of ``n`` chunks: from the process's launch to
     its hits (imports, encoder load, index load, the query embedded by MiniLM), with its resident
-    memory then (VmRSS, mapped file pages included) and at its peak (VmHWM)."""
+    memory then (VmRSS, mapped file pages included) and at its peak (VmHWM). With ``baseline`` (a
+    checkout of other code, e.g. ``git archive main``), every restart also runs that code, alternating,
+    and the medians of both are compared: a same-run before/after."""
     import json
     import subprocess
 
@@ -176,20 +179,45 @@ def bench_first_query(n: int, tmp: Path, store: Path | None = None, restarts_onl
     print("(as before core.hub.index_files); files, first: that process writes them; files, again: a restart maps them")
     print("CPU s: the process's CPU time (all threads) to its first hits: on a loaded machine the wall time is")
     print("mostly waiting for a core, the CPU time is the work. Restarts run once per encoder (--encoders), alternating.")
-    print(f"{'':>28} {'first query s':>13} {'CPU s':>6} {'RSS MB':>7} {'peak MB':>8}")
-    rows = [] if restarts_only else [("in memory", "off", None), ("files, first", "on", None)]
-    rows += [(f"files, again, {enc}", "on", enc) for _ in range(2) for enc in ENCODERS]
-    for label, files, enc in rows:
+    print(f"load average at start {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'':>34} {'first query s':>13} {'CPU s':>6} {'RSS MB':>7} {'peak MB':>8}")
+    codes = [("", REPO)] + ([(", baseline", baseline.resolve())] if baseline else [])
+
+    def run(label: str, files: str, enc: str | None, cwd: Path, show: bool = True) -> dict:
         env = {**os.environ, "PAPERPILOT_HUB_INDEX_FILES": files, "BENCH_T0": f"{time.time():.6f}"}
         if enc:
             env["PAPERPILOT_ENCODER"] = enc
         out = subprocess.run([sys.executable, "-c", FIRST_QUERY, str(db)], capture_output=True, text=True,
-                             env=env, cwd=REPO, timeout=1800)
+                             env=env, cwd=cwd, timeout=1800)
         if out.returncode:
             raise SystemExit(f"first-query child failed: {out.stderr.strip()[-1000:]}")
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"{label:>28} {r['first']:>13.2f} {r['cpu']:>6.2f} {r['rss']:>7} {r['peak']:>8}", flush=True)
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        if show:
+            print(f"{label:>34} {r['first']:>13.2f} {r['cpu']:>6.2f} {r['rss']:>7} {r['peak']:>8}", flush=True)
+        return r
+
+    if not restarts_only:
+        run("in memory", "off", None, REPO)
+        run("files, first", "on", None, REPO)
+    else:
+        run("warm-up (writes missing files)", "on", ENCODERS[0], REPO, show=False)
+    results: dict[str, list[dict]] = {}
+    for i in range(rounds):
+        order = codes if i % 2 == 0 else codes[::-1]
+        for enc in ENCODERS:
+            for tag, cwd in order:
+                label = f"files, again, {enc}{tag}"
+                results.setdefault(label, []).append(run(label, "on", enc, cwd))
+    print(f"medians over {rounds} restarts:")
+    for label, rs in results.items():
+        med = {k: statistics.median(r[k] for r in rs) for k in ("first", "cpu", "rss", "peak")}
+        print(f"{label:>34} {med['first']:>13.2f} {med['cpu']:>6.2f} {med['rss']:>7.0f} {med['peak']:>8.0f}")
+    if baseline:
+        for enc in ENCODERS:
+            new, old = results[f"files, again, {enc}"], results[f"files, again, {enc}, baseline"]
+            ratio = statistics.median(r["cpu"] for r in new) / statistics.median(r["cpu"] for r in old)
+            print(f"{enc}: CPU s of a first query, this code / baseline = {ratio:.2f}")
+    print(f"load average at end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if store is None:
         db.unlink(missing_ok=True)
 
@@ -319,6 +347,9 @@ def main() -> None:
     ap.add_argument("--first-store", type=Path, help="keep the first-query store here (reused when it exists: "
                     "building 100k chunks takes minutes)")
     ap.add_argument("--restarts-only", action="store_true", help="first-query table: only restarts that map the files")
+    ap.add_argument("--baseline", type=Path, help="first-query table: also run each restart with the code checked out"
+                    " in this folder (e.g. `git archive main | tar -x -C DIR`), alternating: before/after in one run")
+    ap.add_argument("--rounds", type=int, default=2, help="first-query table: restarts per encoder (medians)")
     ap.add_argument("--backend", default="sqlite",
                     help="sqlite, postgres or sqlite,postgres: with postgres, the backends table (bench/hub_backends.py)"
                          " at --sizes runs instead of the SQLite-only latency table")
@@ -339,7 +370,7 @@ def main() -> None:
         elif a.only in (None, "latency", "backends"):
             bench_backend_table([int(x) for x in a.sizes.split(",")], backends, a.queries, a.dsn, tmp)
         if a.only in (None, "first"):
-            bench_first_query(a.first_size, tmp, a.first_store, a.restarts_only)
+            bench_first_query(a.first_size, tmp, a.first_store, a.restarts_only, a.baseline, a.rounds)
         if a.only in (None, "ingest"):
             bench_ingest(a.pdfs, tmp)
         if a.only in (None, "mcp"):

@@ -16,12 +16,13 @@ printed before and after, since a loaded machine slows everything:
 - ``--parse-only``: time only reading and chunking (the reader's pages/s, no embedding), per file;
 - ``--recall``: per encoder, also index the bundled notes in a fresh hub and report recall@5 on the
   labelled queries (``tests/data/retrieval_labels.jsonl``, the measure ``tests/hub/test_retrieval.py``
-  uses), dense and hybrid: an int8 encoder is kept only if these and ``eval qa`` do not move.
+  uses), dense and hybrid: an int8 encoder is kept only if these and ``eval qa`` do not move;
+- ``--recall-only``: that table alone, without the ingestion rounds.
 
 Settings are the user's (``hub.ocr`` included), so the numbers are those of a default ingest.
 
     python bench/ingest.py [--pdfs 20] [--pages 6] [--workers 0,1] [--repeat 3] [--corpus DIR] [--parse-only]
-                           [--encoders onnx,onnx-int8] [--generated] [--recall] [--no-serial]
+                           [--encoders onnx,onnx-int8] [--generated] [--recall | --recall-only] [--no-serial]
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ def main() -> None:
     ap.add_argument("--serial", action=argparse.BooleanOptionalAction, default=True,
                     help="include the old one-file-at-a-time path (--no-serial: the pipeline variants only)")
     ap.add_argument("--recall", action="store_true", help="also recall@5 on the labelled queries, per encoder")
+    ap.add_argument("--recall-only", action="store_true", help="only recall@5 per encoder (no ingestion rounds)")
     a = ap.parse_args()
     if a.corpus is not None and not a.corpus.is_dir():
         sys.exit(f"bench/ingest.py: --corpus {a.corpus}: no such folder")
@@ -106,6 +108,8 @@ def main() -> None:
     encoders = [e for e in a.encoders.split(",") if e] or [embeddings.requested()]
     with tempfile.TemporaryDirectory(prefix="pp-bench-ingest-") as d:
         tmp = Path(d)
+        if a.recall_only:
+            return recall_table(encoders, tmp)
         if a.corpus is not None:
             paths = [a.corpus]
         elif DEV_DOCS.is_dir() and not a.generated:
@@ -146,10 +150,14 @@ def main() -> None:
             print(f"{name:>32} {pages:>6} {chunks:>7} {dt:>9.2f} {pages / dt:>8.1f} {cpu * 1000 / max(chunks, 1):>13.1f}"
                   f"  ({pages / dt / base:.2f}x)")
         if a.recall:
-            for enc in encoders:
-                os.environ["PAPERPILOT_ENCODER"] = enc
-                dense, hybrid = bundled_recall(tmp / f"recall-{enc}")
-                print(f"recall@5 on the labelled queries, {enc}: dense {dense:.3f}, hybrid {hybrid:.3f}")
+            recall_table(encoders, tmp)
+
+
+def recall_table(encoders: list[str], tmp: Path) -> None:
+    for enc in encoders:
+        os.environ["PAPERPILOT_ENCODER"] = enc
+        dense, hybrid = bundled_recall(tmp / f"recall-{enc}")
+        print(f"recall@5 on the labelled queries, {enc}: dense {dense:.3f}, hybrid {hybrid:.3f}", flush=True)
 
 
 def bundled_recall(home: Path) -> tuple[float, float]:

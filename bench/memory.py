@@ -231,6 +231,7 @@ def main() -> int:
     p.add_argument("--turns", type=int, default=30)
     p.add_argument("--encoders", default="torch,onnx", help="encoder runtimes to compare (torch, onnx, onnx-int8)")
     args = p.parse_args()
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     with tempfile.TemporaryDirectory(prefix="pp-bench-") as d:
         tmp = Path(d)
         # In a worker thread, as the stores' async API runs it: with torch's 2 OpenMP threads on a
@@ -239,6 +240,7 @@ def main() -> int:
             pool.submit(bench_recall, tmp, args.facts, args.encoders.split(",")).result()
         asyncio.run(bench_checkpoints(tmp, args.turns))
         bench_traces(tmp, args.turns)
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -187,6 +187,7 @@ def main() -> int:
     ap.add_argument("--skip-cold", action="store_true", help="no cold-cache round (3 fresh hub processes)")
     ap.add_argument("--hub-db", metavar="FILE", help="start from a copy of this indexed hub.sqlite3 (skips indexing)")
     args = ap.parse_args()
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     with tempfile.TemporaryDirectory(prefix="pp-research-bench-") as home:
         os.environ["PAPERPILOT_HOME"] = home
         os.chmod(home, 0o700)
@@ -223,6 +224,7 @@ def main() -> int:
             print(f"{'':<16}{r['points']} points, {r['sources']} sources")
         p = asyncio.run(concurrency_modes(settings, args.rounds, args.sessions, not args.skip_cold))
         print_modes(p, args.rounds)
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -168,6 +168,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quit-runs", type=int, default=2)
     args = parser.parse_args()
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     paints = first_paint(args.runs)
     print(f"first paint: median {statistics.median(paints) * 1000:.0f} ms  "
@@ -180,6 +181,7 @@ def main() -> int:
         print(f"quit after a real turn: run_app median {statistics.median(fast):.2f} s, plain App.run "
               f"{statistics.median(plain):.2f} s, ratio {statistics.median(plain) / statistics.median(fast):.1f}x "
               f"(goal ≤ 1 s)")
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -111,6 +111,7 @@ def main() -> int:
     ap.add_argument("--debounce", type=float, default=0.5)
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args()
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     work = Path(tempfile.mkdtemp(prefix="pp-bench-watch-"))
     home = args.home or work / "home"
     home.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -142,6 +143,7 @@ def main() -> int:
         cli(home, cfg, "hub", "stop", timeout=60)
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
+    print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -16,15 +16,11 @@ the SQL here is written once with ``?`` and sent with the store's placeholder (`
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
 import time
-from pydantic.dataclasses import dataclass
-
-from core.hub.chunking import sentences
-from core.hub.pdf.references import Reference, short_cite
-from core.hub.refmatch import LibraryIndex
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS citation_sets(
@@ -42,17 +38,34 @@ _REF_MARK = re.compile(r"\[ref ([^\]]+)\]")
 _LABEL = re.compile(r"^\s*(\d{1,3})(?:\s*[-–]\s*(\d{1,3}))?")
 
 
-@dataclass
-class Edge:
-    """One cite edge: the citing and cited document, how it was matched, and the sentence that cites."""
+@functools.lru_cache(maxsize=1)
+def _edge_class() -> type:
+    """:class:`Edge`, defined on first use: every :class:`core.hub.store.HubStore` imports this module
+    for :data:`SCHEMA`, and a hub's query path should not pay for pydantic's dataclasses."""
+    from pydantic.dataclasses import dataclass
 
-    citing: str
-    cited: str
-    confidence: float
-    how: str
-    reference: str
-    sentence: str = ""
-    chunk_id: str = ""
+    @dataclass
+    class Edge:
+        """One cite edge: the citing and cited document, how it was matched, and the sentence that cites."""
+
+        citing: str
+        cited: str
+        confidence: float
+        how: str
+        reference: str
+        sentence: str = ""
+        chunk_id: str = ""
+
+    Edge.__qualname__ = Edge.__name__
+    Edge.__module__ = __name__
+    return Edge
+
+
+def __getattr__(name: str):
+    """``citegraph.Edge`` (PEP 562): built by :func:`_edge_class` when first asked for."""
+    if name == "Edge":
+        return _edge_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def current(store, collection: str) -> int:
@@ -88,9 +101,12 @@ def _sql(store, sql: str) -> str:
     return sql if store.MARK == "?" else sql.replace("?", store.MARK)
 
 
-def build(store, collection: str) -> tuple[list[Edge], int]:
-    """Every in-library edge of ``collection`` (the best match per citing/cited pair) and the
-    number of reference entries read."""
+def build(store, collection: str) -> tuple[list, int]:
+    """Every in-library edge of ``collection`` (:class:`Edge`, the best match per citing/cited pair)
+    and the number of reference entries read."""
+    from core.hub.refmatch import LibraryIndex
+
+    Edge = _edge_class()
     docs = store.documents(collection)
     index = LibraryIndex(docs)
     edges: dict[tuple[str, str], Edge] = {}
@@ -124,6 +140,8 @@ class _Cues:
     """The sentences of one citing document that cite its references, by label and by name."""
 
     def __init__(self, store, doc_id: str):
+        from core.hub.chunking import sentences
+
         self.sents: list[tuple[str, str]] = []  # (sentence, chunk_id) in reading order
         self.by_label: dict[str, tuple[str, str]] = {}
         for c in store.doc_chunks(doc_id):
@@ -134,6 +152,8 @@ class _Cues:
                         self.by_label.setdefault(label, (s, c.chunk_id))
 
     def find(self, ref: dict) -> tuple[str, str]:
+        from core.hub.pdf.references import Reference, short_cite
+
         if ref.get("label") and (hit := self.by_label.get(str(ref["label"]))):
             return _clip(hit[0]), hit[1]
         cite = short_cite(Reference("", None, str(ref.get("authors") or ""), year=ref.get("year")))
@@ -163,8 +183,8 @@ def _clip(sentence: str) -> str:
     return sentence if len(sentence) <= MAX_SENTENCE_CHARS else sentence[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
 
 
-def edges_of(store, collection: str, doc_ids: list[str] | None = None) -> list[Edge]:
-    """The stored edges of ``collection`` (current first, see :func:`current`), or those touching
+def edges_of(store, collection: str, doc_ids: list[str] | None = None) -> list:
+    """The stored edges (:class:`Edge`) of ``collection`` (current first, see :func:`current`), or those touching
     ``doc_ids``."""
     sql = "SELECT citing, cited, confidence, how, reference, sentence, chunk_id FROM citation_edges WHERE collection=?"
     args: list = [collection]
@@ -173,5 +193,6 @@ def edges_of(store, collection: str, doc_ids: list[str] | None = None) -> list[E
         sql += f" AND (citing IN ({marks}) OR cited IN ({marks}))"
         args += list(doc_ids) * 2
     rows = sorted(store._execute(sql, args).fetchall(), key=lambda r: (r[0], r[1]))  # bytewise on both backends
-    return [Edge(r[0], r[1], r[2], r[3], r[4], r[5] or "", r[6] or "") for r in rows]
+    edge = _edge_class()
+    return [edge(r[0], r[1], r[2], r[3], r[4], r[5] or "", r[6] or "") for r in rows]
 
