@@ -4,7 +4,7 @@ Building the dense matrix and the BM25 index of a large collection takes longer 
 wait (reading 100k vectors out of SQLite, tokenizing and stemming 100k chunks), and holding them
 doubles the process's memory. So each is written once per collection revision into
 ``hub-index/`` beside ``hub.sqlite3`` (0700, files 0600) and every later hub process maps it (``np.load(mmap_mode="r")``,
-``bm25s.BM25.load(mmap=True)``): the first query of a restarted hub pages in only what it reads, and the
+``lexical.LexicalIndex.load``, numpy over bm25s's files): the first query of a restarted hub pages in only what it reads, and the
 pages are the OS's file cache, shared and evictable, not the process's heap.
 
 A file set is named by the collection, the store's ``index_id`` (a random id kept in the store's meta,
