@@ -108,12 +108,23 @@ def reading_order(page: Page) -> list[list[Line]]:
 
 def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
     """A row of short cells on both sides of the page's middle: a full-width table's row, not two
-    columns' lines that happen to share a baseline (those are long, and none crosses the gutter)."""
+    columns' lines that happen to share a baseline (those are long, and none crosses the gutter).
+    A labelled row's run of values set close together counts as short however long it is."""
     if not (min(ln.x0 for ln in row) < mid - 0.1 * width and max(ln.x1 for ln in row) > mid + 0.1 * width):
         return False
     crosses = any(ln.x0 < mid - 0.02 * width and ln.x1 > mid + 0.02 * width for ln in row)
-    return ((len(row) >= 3 and all(len(ln.text.strip()) < 30 for ln in row))
+    labelled = not all(_values_only(ln) for ln in row)  # a table row has a label; a plot's ticks do not
+    return ((len(row) >= 3 and all(len(ln.text.strip()) < 30 or labelled and _values_only(ln) for ln in row))
             or (len(row) >= 2 and crosses and all(len(ln.text.strip()) < 60 for ln in row)))
+
+
+def _values_only(ln: Line) -> bool:
+    """A line of numbers only ("0.810 (35%) 0.908 (38%) 0.851 (39%)"): values of a table row set
+    close together, however long the run, never a column's prose."""
+    from core.hub.pdf.cells import is_value  # cells builds on this module
+
+    words = ln.text.split()
+    return any(is_value(w) for w in words) and all(is_value(w) or w.startswith("(") and is_value(w.strip("()")) for w in words)
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:

@@ -1,0 +1,48 @@
+"""A wide table's row that the page's column cut read as two pieces is joined again: on a
+two-column page, a row whose values were set close together reads as one long run of values on
+each side of the gutter; the run on the right shares the row's baseline and comes back into it
+(core.hub.pdf.tablerows.row_rest), instead of becoming a body paragraph of bare numbers."""
+
+from __future__ import annotations
+
+from core.hub.readers import read_document
+from tests.hub.pdfgen import LEFT, MID, Paper, filler_lines, table
+
+COLS = (170, 216, 334, 380, 426)  # where the runs of values below put each value
+
+
+def _paper(tmp_path, last_right: str):
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.page()
+    paper.line("3 Results", LEFT, 80, 12, bold=True)
+    paper.lines(filler_lines(8, 40), LEFT, 100)
+    paper.lines(filler_lines(8, 40), MID + 20, 100)
+    rows = [(210, [(90, "Method")] + list(zip(COLS, ("Alpha", "Beta", "Gamma", "Delta", "Mean")))),
+            (222, [(90, "Baseline")] + list(zip(COLS, ("0.70", "0.58", "0.40", "0.74", "0.60")))),
+            (234, [(90, "Pooled")] + list(zip(COLS, ("0.88", "0.63", "0.65", "0.85", "0.78"))))]
+    table(paper, rows)
+    paper.line("Ours", 90, 246, 9)
+    paper.line("0.91 (19%) 0.78 (27%)", COLS[0], 246, 9)  # set close: one run of values a side
+    paper.line(last_right, COLS[2], 246, 9)
+    paper.line("Table 2: Area under the curve for each method and relation.", LEFT, 270, 9)
+    paper.lines(filler_lines(8, 40), LEFT, 300)
+    paper.lines(filler_lines(8, 40), MID + 20, 300)
+    return read_document(paper.save(tmp_path / "wide.pdf")).blocks
+
+
+def test_the_rest_of_a_wide_row_past_the_gutter_joins_its_row(tmp_path):
+    blocks = _paper(tmp_path, "0.81 (35%) 0.90 (38%) 0.85 (39%)")
+    tables = [b for b in blocks if b.kind == "table"]
+    assert len(tables) == 1 and tables[0].path[-1].startswith("Table 2: Area under the curve")
+    assert tables[0].text.splitlines()[-1] == (
+        "| Ours | Alpha: 0.91 (19%) | Beta: 0.78 (27%) | Gamma: 0.81 (35%) | Delta: 0.90 (38%) | Mean: 0.85 (39%) |")
+    assert not any("0.81 (35%)" in b.text for b in blocks if b.kind != "table")
+
+
+def test_words_past_the_gutter_on_a_rows_baseline_stay_body_text(tmp_path):
+    """Only a run of values is a row's rest: words on that baseline are the right column's text."""
+    blocks = _paper(tmp_path, "the right column goes on here with a few more words")
+    assert all("right column goes on" not in b.text for b in blocks if b.kind == "table")
+    assert any("right column goes on" in b.text for b in blocks if b.kind == "body")
