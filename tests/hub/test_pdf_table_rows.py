@@ -1,13 +1,20 @@
 """A wide table's row that the page's column cut read as two pieces is joined again: on a
 two-column page, a row whose values were set close together reads as one long run of values on
 each side of the gutter; the run on the right shares the row's baseline and comes back into it
-(core.hub.pdf.tablerows.row_rest), instead of becoming a body paragraph of bare numbers."""
+(core.hub.pdf.clean: a labelled row's run of values counts as a short cell), instead of becoming a
+body paragraph of bare numbers. And a typeset dash inside a name ("SSK–T1") reads as the hyphen
+a question types, in a table's header as in body text; a dash between digits (a range) stays."""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
 
 from core.hub.readers import read_document
 from tests.hub.pdfgen import LEFT, MID, Paper, filler_lines, table
 
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 COLS = (170, 216, 334, 380, 426)  # where the runs of values below put each value
 
 
@@ -46,3 +53,22 @@ def test_words_past_the_gutter_on_a_rows_baseline_stay_body_text(tmp_path):
     blocks = _paper(tmp_path, "the right column goes on here with a few more words")
     assert all("right column goes on" not in b.text for b in blocks if b.kind == "table")
     assert any("right column goes on" in b.text for b in blocks if b.kind == "body")
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason="needs the DejaVu Sans font to draw an en dash")
+def test_a_dash_inside_a_name_reads_as_a_hyphen_and_a_range_keeps_its_dash(tmp_path):
+    paper = Paper(font=str(DEJAVU)).page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(["We compare SSK\u2013MIL with the Kolmogorov\u2013Smirnov test on pages 3\u20135."] + filler_lines(2),
+                LEFT, 170)
+    table(paper, [(230, [(250, "SSK\u2013MIL"), (350, "SSK\u2013T1")]),
+                  (242, [(100, "Corporate"), (250, "76.9%"), (350, "81.1%")]),
+                  (254, [(100, "Birthplace"), (250, "72.5%"), (350, "78.2%")])])
+    paper.line("Table 4: Area under the precision-recall curve.", LEFT, 280, 9)
+    blocks = read_document(paper.save(tmp_path / "dash.pdf")).blocks
+    rows = [b.text for b in blocks if b.kind == "table"]
+    assert rows == ["| Corporate | SSK-MIL: 76.9% | SSK-T1: 81.1% |\n| Birthplace | SSK-MIL: 72.5% | SSK-T1: 78.2% |"]
+    body = " ".join(b.text for b in blocks if b.kind == "body")
+    assert "compare SSK-MIL with the Kolmogorov-Smirnov test on pages 3\u20135." in body

@@ -139,10 +139,16 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     return [sorted(row, key=lambda x: x.x0) for row in rows]
 
 
+# A typeset dash inside a name ("SSK–T1", "Kolmogorov–Smirnov"): the hyphen a reader types. A
+# dash between two digits stays (a range, "3–5").
+_NAME_DASH = re.compile(r"(?<=[^\W\d_])[\u2010-\u2013](?=\w)|(?<=\w)[\u2010-\u2013](?=[^\W\d_])")
+
+
 def normalize(text: str) -> str:
-    """NFKC (ligatures, full-width forms, compatibility characters), soft hyphens out."""
+    """NFKC (ligatures, full-width forms, compatibility characters), soft hyphens out, a dash
+    between letters made a hyphen (so "SSK–T1" matches the "SSK-T1" a question types)."""
     text = unicodedata.normalize("NFKC", text.replace("\u00ad", ""))
-    return _CONTROL.sub("", text)
+    return _NAME_DASH.sub("-", _CONTROL.sub("", text))
 
 
 def rejoin_small_caps(line: Line) -> str:
