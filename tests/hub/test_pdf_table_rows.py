@@ -72,3 +72,28 @@ def test_a_dash_inside_a_name_reads_as_a_hyphen_and_a_range_keeps_its_dash(tmp_p
     assert rows == ["| Corporate | SSK-MIL: 76.9% | SSK-T1: 81.1% |\n| Birthplace | SSK-MIL: 72.5% | SSK-T1: 78.2% |"]
     body = " ".join(b.text for b in blocks if b.kind == "body")
     assert "compare SSK-MIL with the Kolmogorov-Smirnov test on pages 3\u20135." in body
+
+
+def test_a_header_cell_that_recurs_at_the_top_of_pages_is_the_tables_not_a_running_header(tmp_path):
+    """Tables set at the top of three pages, each with "1-best" over its first value column: the
+    word recurs in the top band like a running header, but it shares its row with other header
+    cells, so it stays the column's name. The real running header (title and page number) goes."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(10), LEFT, 170)
+    for n in (2, 3, 4):
+        paper.page()
+        paper.line("Careful Tables", 270, 40, 8)
+        paper.line(str(n), 300, 760, 8)
+        table(paper, [(62, [(250, "1-best"), (330, "oracle"), (410, "oracle")]),
+                      (74, [(100, "System"), (250, "WER"), (330, "WCN"), (410, "lattice")]),
+                      (86, [(100, "Baseline"), (250, f"4{n}.2"), (330, "39.7"), (410, "27.7")]),
+                      (98, [(100, "Adapted"), (250, f"2{n}.6"), (330, "26.5"), (410, "16.5")])])
+        paper.line(f"Table {n}: Word error rate by adaptation.", LEFT, 122, 9)
+        paper.lines(filler_lines(10), LEFT, 150)
+    blocks = read_document(paper.save(tmp_path / "top.pdf")).blocks
+    rows = [b.text.splitlines()[-1] for b in blocks if b.kind == "table"]
+    assert rows == [f"| Adapted | 1-best WER: 2{n}.6 | oracle WCN: 26.5 | oracle lattice: 16.5 |" for n in (2, 3, 4)]
+    assert not any("Careful Tables" in b.text for b in blocks if b.kind in ("body", "table"))

@@ -45,12 +45,23 @@ def drop_furniture(pages: list[Page]) -> None:
         for ln in page.lines:
             t = ln.text.strip()
             numeric = bool(_NUMBER_ONLY.match(t))
-            if _in_band(ln, page) and (numeric or mask(t) in running):
+            if _in_band(ln, page) and (numeric or mask(t) in running and not _in_table_row(ln, page)):
                 continue
             if numeric and (ln.x1 <= left + 1 or ln.x0 >= right - 1) and len(page.lines) > 5:
                 continue  # a line number in the margin
             keep.append(ln)
         page.lines = keep
+
+
+def _in_table_row(ln: Line, page: Page) -> bool:
+    """Whether a recurring line is a cell of a table's header row set at the top of the page
+    ("1-best" over "oracle" "oracle"): it and two or more other short pieces that are not page
+    numbers share its baseline (the other column's prose on that baseline aside). A running header
+    has one or two parts (and a page number)."""
+    base = ln.base or ln.bottom
+    row = [o for o in page.lines if abs((o.base or o.bottom) - base) <= 0.35 * ln.size
+           and not _NUMBER_ONLY.match(o.text.strip()) and len(o.text.strip()) < 30]
+    return len(row) >= 3
 
 
 def body_size(pages: list[Page]) -> float:
