@@ -97,3 +97,22 @@ def test_a_header_cell_that_recurs_at_the_top_of_pages_is_the_tables_not_a_runni
     rows = [b.text.splitlines()[-1] for b in blocks if b.kind == "table"]
     assert rows == [f"| Adapted | 1-best WER: 2{n}.6 | oracle WCN: 26.5 | oracle lattice: 16.5 |" for n in (2, 3, 4)]
     assert not any("Careful Tables" in b.text for b in blocks if b.kind in ("body", "table"))
+
+
+def test_marks_set_small_after_a_value_stay_apart_from_its_digits(tmp_path):
+    """A value with its significance marks in superscript ("28.81" then a small "123") reads
+    "28.81 ^123", never the number 28.81123; a value without marks is unchanged."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    table(paper, [(230, [(250, "dev"), (350, "test")]),
+                  (242, [(100, "Baseline"), (250, "26.09"), (350, "27.94")]),
+                  (254, [(100, "Mixed"), (250, "26.80"), (350, "28.81")])])
+    paper.pdf.set_font("Helvetica", "", 9)
+    end = 350 + paper.pdf.get_string_width("28.81")
+    paper.line("123", end + 0.3, 251, 6)
+    paper.line("Table 2: BLEU on the development and test sets.", LEFT, 280, 9)
+    rows = [b.text for b in read_document(paper.save(tmp_path / "marks.pdf")).blocks if b.kind == "table"]
+    assert rows == ["| Baseline | dev: 26.09 | test: 27.94 |\n| Mixed | dev: 26.80 | test: 28.81 ^123 |"]
