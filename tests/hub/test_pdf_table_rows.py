@@ -116,3 +116,22 @@ def test_marks_set_small_after_a_value_stay_apart_from_its_digits(tmp_path):
     paper.line("Table 2: BLEU on the development and test sets.", LEFT, 280, 9)
     rows = [b.text for b in read_document(paper.save(tmp_path / "marks.pdf")).blocks if b.kind == "table"]
     assert rows == ["| Baseline | dev: 26.09 | test: 27.94 |\n| Mixed | dev: 26.80 | test: 28.81 ^123 |"]
+
+
+def test_acronyms_the_paper_defines_are_spelled_out_in_its_table_rows(tmp_path):
+    """The prose defines "Word Error Rate (WER)" and "word confusion networks (WCNs)"; the table
+    labels a row "WER" and a column "WCN": each row names the measure in words once, values stay
+    as they are, and an acronym the paper never defines ("BLEU") is left alone."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(["We measure the Word Error Rate (WER) of each system and decode from word",
+                 "confusion networks (WCNs) built from the lattices."] + filler_lines(2), LEFT, 170)
+    table(paper, [(240, [(250, "1-best"), (350, "WCN"), (430, "BLEU")]),
+                  (252, [(100, "WER"), (250, "47.2"), (350, "39.7"), (430, "21.0")]),
+                  (264, [(100, "Oracle WER"), (250, "27.7"), (350, "26.5"), (430, "22.4")])])
+    paper.line("Table 3: Error rates before and after adaptation.", LEFT, 290, 9)
+    rows = [b.text for b in read_document(paper.save(tmp_path / "acr.pdf")).blocks if b.kind == "table"]
+    assert rows == ["| WER (Word Error Rate) | 1-best: 47.2 | WCN (word confusion networks): 39.7 | BLEU: 21.0 |\n"
+                    "| Oracle WER (Word Error Rate) | 1-best: 27.7 | WCN (word confusion networks): 26.5 | BLEU: 22.4 |"]
