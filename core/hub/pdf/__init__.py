@@ -8,7 +8,8 @@ table's rows and :mod:`.grid` rebuilds them row by row) → blocks here. Block k
 ``references`` blocks are kept apart and never chunked as evidence (:func:`core.hub.chunking.chunk_blocks`);
 captions, footnotes, figure text and tables are blocks of their own under the section they sit in.
 Text is NFKC-normalized for indexing and matching; the paper's numeric citation markers read
-``[ref n]`` (see :mod:`.references`).
+``[ref n]`` (see :mod:`.references`); acronyms the paper defines are spelled out in its table rows
+(:mod:`.acronyms`).
 
 :data:`READER_VERSION` names this reader's output: a document indexed by another version is read
 again on the next ingest.
@@ -22,14 +23,14 @@ from pathlib import Path
 from core.hub.pdf import clean
 from core.hub.pdf.layout import SOFT_HYPHEN
 
-READER_VERSION = "pdf-4"
+READER_VERSION = "pdf-5"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
 def read_pdf(path: Path):
     """A :class:`core.hub.readers.ParsedDoc` for the PDF at ``path`` (``ReadError`` with one line
     when it cannot be read)."""
-    from core.hub.pdf import front
+    from core.hub.pdf import acronyms, front
     from core.hub.pdf.layout import read_pages
     from core.hub.pdf.references import mark_citations, parse_entry, split_entries
     from core.hub.pdf.structure import Walker, footnote_lines
@@ -98,6 +99,7 @@ def read_pdf(path: Path):
         else:
             doc.blocks.append(Block(crumb, text, piece.page, kind=piece.kind))
     _link_mentions(doc.blocks)
+    acronyms.expand_tables(doc.blocks)
     _ocr(path, pages, doc, title)
     return doc
 

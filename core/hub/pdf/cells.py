@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from core.hub.pdf.clean import normalize, rejoin_small_caps
 from core.hub.pdf.layout import SOFT_HYPHEN, Line
 
-_VALUE = re.compile(r"[\d\s.,%±()\[\]/=+\-−–—@†‡*∗§¶<>~≈×xeEKMGTBkmb$#]+")
+_VALUE = re.compile(r"[\d\s.,%±()\[\]/=+\-−–—@†‡*∗§¶<>~≈×xeEKMGTBkmb$#^]+")
 _MISSING = {"-", "–", "—", "n/a", "N/A", "NA", "–/–"}
 _UNIT = re.compile(r"(?<=\d)\s+[A-Za-z]{1,5}$")
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([kKmMBG]?)")
@@ -58,9 +58,24 @@ def words(ln: Line) -> list[tuple[str, float, float]]:
         if ch.strip():
             start = i if start is None else start
         elif start is not None:
-            out.append((ln.text[start:i], ln.xs[start][0], ln.xs[i - 1][1]))
+            out.append((_marked(ln, start, i), ln.xs[start][0], ln.xs[i - 1][1]))
             start = None
     return out
+
+
+def _marked(ln: Line, start: int, end: int) -> str:
+    """A word, with the marks a number carries set smaller after it (significance daggers and
+    digits in superscript: "28.81" + "123") apart as ``28.81 ^123``, so the value reads whole."""
+    text = ln.text[start:end]
+    sizes = ln.sizes[start:end] if len(ln.sizes) == len(ln.text) else []
+    if not sizes:
+        return text
+    k = len(text)
+    while k > 0 and sizes[k - 1] < 0.8 * max(sizes):
+        k -= 1
+    if 0 < k < len(text) and text[k - 1].isdigit() and any(c.isdigit() for c in text[:k]):
+        return f"{text[:k]} ^{text[k:]}"
+    return text
 
 
 def _values(words: list[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
@@ -68,7 +83,7 @@ def _values(words: list[tuple[str, float, float]]) -> list[tuple[str, float, flo
     groups: list[list[tuple[str, float, float]]] = []
     for w in words:
         t = w[0]
-        glued = groups and (t in _GLUE or t.startswith(("(", "±", "@")) or groups[-1][-1][0] in _GLUE
+        glued = groups and (t in _GLUE or t.startswith(("(", "±", "@", "^")) or groups[-1][-1][0] in _GLUE
                             or groups[-1][-1][0].endswith("±"))
         if glued:
             groups[-1].append(w)
@@ -80,7 +95,7 @@ def _values(words: list[tuple[str, float, float]]) -> list[tuple[str, float, flo
 def units(ln: Line) -> list[Unit]:
     """A line as cells: several values set close together are separate cells, anything else one."""
     groups = _values(words(ln))
-    if len(groups) >= 2 and all(is_value(g[0]) for g in groups):
+    if groups and all(is_value(g[0]) for g in groups):
         return [Unit(normalize(t), a, b, ln) for t, a, b in groups]
     text = normalize(rejoin_small_caps(ln)).replace(SOFT_HYPHEN, "-").strip()
     return [Unit(text, ln.x0, ln.x1, ln)] if text else []

@@ -45,12 +45,23 @@ def drop_furniture(pages: list[Page]) -> None:
         for ln in page.lines:
             t = ln.text.strip()
             numeric = bool(_NUMBER_ONLY.match(t))
-            if _in_band(ln, page) and (numeric or mask(t) in running):
+            if _in_band(ln, page) and (numeric or mask(t) in running and not _in_table_row(ln, page)):
                 continue
             if numeric and (ln.x1 <= left + 1 or ln.x0 >= right - 1) and len(page.lines) > 5:
                 continue  # a line number in the margin
             keep.append(ln)
         page.lines = keep
+
+
+def _in_table_row(ln: Line, page: Page) -> bool:
+    """Whether a recurring line is a cell of a table's header row set at the top of the page
+    ("1-best" over "oracle" "oracle"): it and two or more other short pieces that are not page
+    numbers share its baseline (the other column's prose on that baseline aside). A running header
+    has one or two parts (and a page number)."""
+    base = ln.base or ln.bottom
+    row = [o for o in page.lines if abs((o.base or o.bottom) - base) <= 0.35 * ln.size
+           and not _NUMBER_ONLY.match(o.text.strip()) and len(o.text.strip()) < 30]
+    return len(row) >= 3
 
 
 def body_size(pages: list[Page]) -> float:
@@ -108,12 +119,23 @@ def reading_order(page: Page) -> list[list[Line]]:
 
 def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
     """A row of short cells on both sides of the page's middle: a full-width table's row, not two
-    columns' lines that happen to share a baseline (those are long, and none crosses the gutter)."""
+    columns' lines that happen to share a baseline (those are long, and none crosses the gutter).
+    A labelled row's run of values set close together counts as short however long it is."""
     if not (min(ln.x0 for ln in row) < mid - 0.1 * width and max(ln.x1 for ln in row) > mid + 0.1 * width):
         return False
     crosses = any(ln.x0 < mid - 0.02 * width and ln.x1 > mid + 0.02 * width for ln in row)
-    return ((len(row) >= 3 and all(len(ln.text.strip()) < 30 for ln in row))
+    labelled = not all(_values_only(ln) for ln in row)  # a table row has a label; a plot's ticks do not
+    return ((len(row) >= 3 and all(len(ln.text.strip()) < 30 or labelled and _values_only(ln) for ln in row))
             or (len(row) >= 2 and crosses and all(len(ln.text.strip()) < 60 for ln in row)))
+
+
+def _values_only(ln: Line) -> bool:
+    """A line of numbers only ("0.810 (35%) 0.908 (38%) 0.851 (39%)"): values of a table row set
+    close together, however long the run, never a column's prose."""
+    from core.hub.pdf.cells import is_value  # cells builds on this module
+
+    words = ln.text.split()
+    return any(is_value(w) for w in words) and all(is_value(w) or w.startswith("(") and is_value(w.strip("()")) for w in words)
 
 
 def _rows(lines: list[Line]) -> list[list[Line]]:
@@ -128,10 +150,16 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
     return [sorted(row, key=lambda x: x.x0) for row in rows]
 
 
+# A typeset dash inside a name ("SSK–T1", "Kolmogorov–Smirnov"): the hyphen a reader types. A
+# dash between two digits stays (a range, "3–5").
+_NAME_DASH = re.compile(r"(?<=[^\W\d_])[\u2010-\u2013](?=\w)|(?<=\w)[\u2010-\u2013](?=[^\W\d_])")
+
+
 def normalize(text: str) -> str:
-    """NFKC (ligatures, full-width forms, compatibility characters), soft hyphens out."""
+    """NFKC (ligatures, full-width forms, compatibility characters), soft hyphens out, a dash
+    between letters made a hyphen (so "SSK–T1" matches the "SSK-T1" a question types)."""
     text = unicodedata.normalize("NFKC", text.replace("\u00ad", ""))
-    return _CONTROL.sub("", text)
+    return _NAME_DASH.sub("-", _CONTROL.sub("", text))
 
 
 def rejoin_small_caps(line: Line) -> str:
