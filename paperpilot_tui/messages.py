@@ -72,14 +72,17 @@ class AgentUnavailable(Message):
 class HistoryLoaded(Message):
     """The previous turns of a session: list of (question, answer), and the last turn's trace (so its
     sources, trace steps and graph come back too). ``restored``: shown again after
-    a replay (not a resume); ``then_ask``: a question to send once they are shown."""
+    a replay (not a resume); ``then_ask``: a question to send once they are shown; ``scopes``: the
+    document an @paper mention scoped each question to (:mod:`paperpilot_tui.session_scopes`)."""
 
     def __init__(self, session_id: str, turns: list[tuple[str, str]], *, restored: bool = False,
-                 then_ask: str | None = None, last_events: list[Event] | None = None) -> None:
+                 then_ask: str | None = None, last_events: list[Event] | None = None,
+                 scopes: dict[str, str] | None = None) -> None:
         super().__init__()
         self.session_id, self.turns = session_id, turns
         self.restored, self.then_ask = restored, then_ask
         self.last_events = last_events or []  # the last turn's recorded events, when the trace store has them
+        self.scopes = scopes or {}
 
 
 class TurnEnded(Message):

@@ -203,8 +203,10 @@ class Session:
                     return
         last = await self._last_trace(session_id, turns[-1].question) if turns else []
         shown = [(t.question, getattr(t, "shown", t.answer)) for t in turns]  # a failed turn: "✗ failed: …"
-        self.target.post_message(HistoryLoaded(session_id, shown,
-                                               restored=restored, then_ask=then_ask, last_events=last))
+        from paperpilot_tui.session_scopes import recall
+
+        self.target.post_message(HistoryLoaded(session_id, shown, restored=restored, then_ask=then_ask,
+                                               last_events=last, scopes=recall(self.settings, session_id)))
 
     async def _last_trace(self, session_id: str, question: str) -> list:
         """The events of the session's most recent recorded turn that asked ``question`` (its last turn)."""
@@ -242,18 +244,21 @@ class Session:
                             severity="warning")
             return False
         self._start(self._turn(question, self.session_id, doc_id), "turn")
-        self._remember_collection()
+        self._remember(question, doc_id)
         if doc_id:
             self.scopes[self.run] = doc_id
         return True
 
-    def _remember_collection(self) -> None:
-        from paperpilot_tui.session_collections import remember
+    def _remember(self, question: str, doc_id: str | None) -> None:
+        """Keep this session's collection and the question's @paper scope for when it is reopened."""
+        from paperpilot_tui import session_collections, session_scopes
 
         try:
-            remember(self.settings, self.session_id, self.collection)
-        except OSError as exc:  # the turn goes on; only reopening it later loses its collection
-            self.app.notify(f"could not remember this session's collection: {one_line(exc)}", severity="warning")
+            session_collections.remember(self.settings, self.session_id, self.collection)
+            session_scopes.remember(self.settings, self.session_id, question, doc_id)
+        except OSError as exc:  # the turn goes on; only reopening it later loses its collection or scope
+            self.app.notify(f"could not remember this session's collection and scope: {one_line(exc)}",
+                            severity="warning")
 
     def cancel(self, *, by_user: bool = False) -> bool:
         """Stop the running turn or replay; True if there was one. A turn the user cancels ends

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Static
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.hub_collections import EMPTY_HINT, Collection, fetch
 from paperpilot_tui.runtime import one_line
+from paperpilot_tui.widgets.table_fit import fit_column
 
 ACTIVE = "●"
 
@@ -63,8 +64,13 @@ class CollectionsScreen(Screen):
         docs.add_column("year", key="year", width=4)
         docs.add_column("pages", key="pages", width=5)
         docs.add_column("chunks", key="chunks", width=6)
+        self.on_resize()
         table.focus()
         self.reload()
+
+    def on_resize(self) -> None:
+        """A document's title takes what its year, pages and chunks leave of the screen."""
+        fit_column(self.query_one("#documents", DataTable), "title", self.size.width, most=64)
 
     @property
     def hub(self) -> Any:

@@ -166,6 +166,8 @@ class MainScreen(PaneLayout, AnswerActions, Screen):
                     pane.apply(ev)
         else:
             chat.show_history(message.turns)
+        for record in chat.record:  # a reopened session's scoped questions stay scoped (regenerate)
+            record.doc_id = message.scopes.get(record.question, record.doc_id)
         self.query_one(ChatInput).remember(*(q for q, _ in message.turns))
         if not message.restored:
             chat.note(f"resumed session {message.session_id} · {len(message.turns)} earlier turn(s)")

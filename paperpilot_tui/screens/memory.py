@@ -19,6 +19,7 @@ from paperpilot_tui.actions import bindings
 from paperpilot_tui.runtime import call, one_line
 from paperpilot_tui.screens.dialogs import ConfirmScreen, PromptScreen
 from paperpilot_tui.timefmt import fmt_time
+from paperpilot_tui.widgets.table_fit import LEAST, fit_column
 
 
 class MemoryScreen(Screen):
@@ -47,9 +48,10 @@ class MemoryScreen(Screen):
         table = self.query_one(DataTable)
         table.add_column("id", key="id", width=4)
         table.add_column("pin", key="pin", width=3)
-        table.add_column("fact", key="fact", width=self._fact_width())
+        table.add_column("fact", key="fact", width=LEAST)
         table.add_column("recalls", key="recalls", width=7)
         table.add_column("updated", key="updated", width=16)
+        self.on_resize()
         table.focus()
         self.reload()
 
@@ -76,17 +78,9 @@ class MemoryScreen(Screen):
         where = f" matching “{self.query_text}”" if self.query_text else ""
         self._status(f"{len(self.facts)} fact(s){where} · a add · e edit · p pin · d delete · / search · esc back")
 
-    def _fact_width(self) -> int:
-        """What the id, pin, recalls and updated columns (and cell padding) leave of the screen."""
-        return max(20, self.size.width - (4 + 3 + 7 + 16) - 2 * 5 - 2)
-
     def on_resize(self) -> None:
-        table = self.query_one(DataTable)
-        column = table.columns.get("fact")  # type: ignore[call-overload]
-        if column is not None and column.width != self._fact_width():
-            column.width = self._fact_width()
-            table.refresh(layout=True)
-            table._require_update_dimensions = True
+        """The fact takes what the id, pin, recalls and updated columns leave of the screen."""
+        fit_column(self.query_one(DataTable), "fact", self.size.width, least=20)
 
     @on(DataTable.RowHighlighted)
     def _show_detail(self) -> None:

@@ -1,5 +1,8 @@
 """Replay picker: past traces (newest first); enter replays one on the main screen, where the
-same panes animate as recorded (space pauses, +/- change speed, esc stops)."""
+same panes animate as recorded (space pauses, +/- change speed, esc stops).
+
+Below ``WIDE`` columns the table leaves out the strategy, retries and time columns (the preview under
+it names the strategy), so the question keeps room at 80 columns instead of the row running off the edge."""
 
 from __future__ import annotations
 
@@ -13,7 +16,14 @@ from textual.widgets import DataTable, Footer, Static
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.runtime import call
 from paperpilot_tui.timefmt import fmt_time
+from paperpilot_tui.widgets.table_fit import fit_column
 from paperpilot_tui.widgets.trace_text import fmt_ms
+
+# (label, key, width, shown when narrow)
+COLUMNS = (("trace", "id", 16, True), ("when", "when", 16, True), ("question", "q", 44, True),
+           ("strategy", "strategy", 11, False), ("retries", "retries", 7, False), ("time", "time", 8, False),
+           ("result", "ok", 6, True))
+WIDE = 100
 
 
 class ReplayScreen(Screen):
@@ -34,13 +44,27 @@ class ReplayScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for label, key, width in (("trace", "id", 16), ("when", "when", 16), ("question", "q", 44),
-                                  ("strategy", "strategy", 11), ("retries", "retries", 7), ("time", "time", 8),
-                                  ("result", "ok", 6)):
-            table.add_column(label, key=key, width=width)
-        table.focus()
+        self.on_resize()
+        self.query_one(DataTable).focus()
         self.reload()
+
+    def _columns(self) -> list[tuple[str, str, int, bool]]:
+        wide = self.size.width >= WIDE
+        return [c for c in COLUMNS if wide or c[3]]
+
+    def on_resize(self) -> None:
+        """The columns for this width (rebuilt, rows included, when it crosses ``WIDE``); the question
+        takes what the others leave of the screen."""
+        table = self.query_one(DataTable)
+        columns = self._columns()
+        if [str(k.value) for k in table.columns] != [c[1] for c in columns]:
+            row = table.cursor_row
+            table.clear(columns=True)
+            for label, key, width, _ in columns:
+                table.add_column(label, key=key, width=width)
+            self._fill()
+            table.move_cursor(row=row)
+        fit_column(table, "q", self.size.width, most=44)
 
     @property
     def store(self) -> Any:
@@ -52,14 +76,19 @@ class ReplayScreen(Screen):
             self.query_one("#browser-status", Static).update("the trace store is not open yet")
             return
         self.traces = await call(self.store.list, None, 200)
-        table = self.query_one(DataTable)
-        table.clear()
-        for t in self.traces:
-            table.add_row(t.trace_id, fmt_time(t.started), t.question, t.strategy or "—", str(t.retries),
-                          fmt_ms(t.duration_ms), "✗" if t.error else "✓", key=t.trace_id)
+        self._fill()
         self.query_one("#browser-status", Static).update(
             f"{len(self.traces)} trace(s) · enter replay · esc back")
         self._preview()
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        keys = [str(k.value) for k in table.columns]
+        for t in self.traces:
+            cells = {"id": t.trace_id, "when": fmt_time(t.started), "q": t.question, "strategy": t.strategy or "—",
+                     "retries": str(t.retries), "time": fmt_ms(t.duration_ms), "ok": "✗" if t.error else "✓"}
+            table.add_row(*(cells[k] for k in keys), key=t.trace_id)
 
     @on(DataTable.RowHighlighted)
     def _preview(self) -> None:

@@ -19,6 +19,7 @@ from paperpilot_tui.conversations import conversations
 from paperpilot_tui.runtime import call, one_line
 from paperpilot_tui.screens.dialogs import ConfirmScreen, PromptScreen
 from paperpilot_tui.timefmt import fmt_time
+from paperpilot_tui.widgets.table_fit import fit_column
 
 
 class SessionsScreen(Screen):
@@ -45,8 +46,13 @@ class SessionsScreen(Screen):
         table.add_column("title", key="title", width=60)
         table.add_column("updated", key="updated", width=16)
         table.add_column("turns", key="turns", width=5)
+        self.on_resize()
         table.focus()
         self.reload()
+
+    def on_resize(self) -> None:
+        """The title takes what the id, updated and turns columns leave of the screen (80 columns cut them)."""
+        fit_column(self.query_one(DataTable), "title", self.size.width, most=60)
 
     @property
     def store(self) -> Any:

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.runtime import one_line
+from paperpilot_tui.widgets.table_fit import fit_column
 
 
 def shown(topic: dict[str, Any]) -> str:
@@ -54,8 +55,13 @@ class TopicsScreen(Screen):
         table.add_column("topic", key="label", width=34)
         table.add_column("docs", key="docs", width=4)
         table.add_column("keyphrases", key="keyphrases", width=70)
+        self.on_resize()
         table.focus()
         self.reload()
+
+    def on_resize(self) -> None:
+        """The keyphrases take what the topic and docs columns leave of the screen."""
+        fit_column(self.query_one(DataTable), "keyphrases", self.size.width, most=70)
 
     @work(exclusive=True, group="topics")
     async def reload(self) -> None:

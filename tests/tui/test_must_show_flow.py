@@ -47,12 +47,26 @@ async def _regenerate(pilot) -> None:
     await settle(pilot)
 
 
+def _retrieved(app) -> list[str]:
+    """The chunk ids the session's latest recorded turn retrieved."""
+    traces = app.session.stores.traces
+    last = traces.list(app.session.session_id, 1)[0]
+    return [c for ev in traces.get(last.trace_id).events if type(ev).__name__ == "RetrievalFinished"
+            for c in ev.chunk_ids]
+
+
+def _mine_settings(settings, db):
+    """Memory off, on the collection ``mine`` of the hub database ``db`` (its own stdio process)."""
+    settings.memory.enabled = False
+    settings.mcp.collection = "mine"
+    settings.mcp.connections["hub"].args = ["-m", "core.hub", "serve", "--db", str(db)]
+    return settings
+
+
 async def test_regenerating_a_mentioned_papers_answer_stays_on_that_paper(settings, mine_db):  # noqa: F811
     """The question is asked about Glimmerbeam but scoped to Thistlenet by its mention; regenerated,
     the new turn is scoped to Thistlenet too (it was asked unscoped and answered from Glimmerbeam)."""
-    settings.memory.enabled = False
-    settings.mcp.collection = "mine"
-    settings.mcp.connections["hub"].args = ["-m", "core.hub", "serve", "--db", str(mine_db)]
+    _mine_settings(settings, mine_db)
     app = PaperPilotApp(settings, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.session.warm.is_set() and app.slash.loaded, timeout=180)
@@ -62,12 +76,35 @@ async def test_regenerating_a_mentioned_papers_answer_stays_on_that_paper(settin
         record = app.main_screen.query_one("#chat").record
         assert len(record) == 2 and record[1].question == record[0].question
         assert _cited(app) <= {"thistlenet"}, _cited(app)
-        traces = app.session.stores.traces
-        last = traces.list(app.session.session_id, 1)[0]
-        retrieved = [c for ev in traces.get(last.trace_id).events if type(ev).__name__ == "RetrievalFinished"
-                     for c in ev.chunk_ids]
+        retrieved = _retrieved(app)
         assert retrieved and all(c.startswith("thistlenet_") for c in retrieved), retrieved
         assert record[1].doc_id == "thistlenet"
+
+
+async def test_a_reopened_session_regenerates_a_mentioned_papers_answer_on_that_paper(settings, mine_db):  # noqa: F811
+    """The @-scoped question is asked, the app quits; relaunched with ``--continue`` (``tui.resume:
+    last``), r on that earlier answer asks again scoped to Thistlenet. The scope used to be lost with
+    the app run, so the regenerated turn searched the whole collection and cited Glimmerbeam."""
+    _mine_settings(settings, mine_db)
+    app = PaperPilotApp(settings, blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.session.warm.is_set() and app.slash.loaded, timeout=180)
+        await _send(pilot, "@thistlenet How much memory does Glimmerbeam save?", turn=True)
+        assert _cited(app) <= {"thistlenet"}
+        asked_in = app.session.session_id
+    settings.tui.resume = "last"
+    again = PaperPilotApp(settings, blink=False)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: again.session.session_id == asked_in and again.main_screen.answers(),
+                         timeout=180)
+        await wait_until(pilot, lambda: again.session.warm.is_set(), timeout=180)
+        record = again.main_screen.query_one("#chat").record
+        assert [r.doc_id for r in record] == ["thistlenet"]
+        await _regenerate(pilot)
+        assert len(record) == 2 and record[1].question == record[0].question and record[1].doc_id == "thistlenet"
+        assert _cited(again) <= {"thistlenet"}, _cited(again)
+        retrieved = _retrieved(again)
+        assert retrieved and all(c.startswith("thistlenet_") for c in retrieved), retrieved
 
 
 

@@ -40,3 +40,30 @@ def test_an_unreadable_prefs_file_recalls_nothing(tmp_path):
     assert sc.recall(settings, "s1") is None
     sc.remember(settings, "s1", "mine")  # replaces the broken file
     assert sc.recall(settings, "s1") == "mine"
+
+
+# ---- the @paper scope of each question (paperpilot_tui.session_scopes) -------------------------------
+
+def test_a_session_recalls_the_scope_of_each_question_the_latest_ask_winning(tmp_path):
+    from paperpilot_tui import session_scopes as ss
+
+    settings = _settings(tmp_path)
+    assert ss.recall(settings, "s1") == {}
+    ss.remember(settings, "s1", "What does Thistlenet save?", "thistlenet")
+    ss.remember(settings, "s1", "What is LoRA?", None)  # unscoped: nothing stored
+    ss.remember(settings, "s2", "What does Thistlenet save?", "other")
+    sc.remember(settings, "s1", "mine")  # the collection map beside it is kept
+    assert ss.recall(settings, "s1") == {"What does Thistlenet save?": "thistlenet"}
+    assert ss.recall(settings, "s2") == {"What does Thistlenet save?": "other"}
+    ss.remember(settings, "s1", "What does Thistlenet save?", None)  # asked again unscoped
+    assert ss.recall(settings, "s1") == {} and sc.recall(settings, "s1") == "mine"
+
+
+def test_only_the_newest_scopes_are_kept(tmp_path, monkeypatch):
+    from paperpilot_tui import session_scopes as ss
+
+    settings = _settings(tmp_path)
+    monkeypatch.setattr(ss, "KEEP", 2)
+    for i in range(4):
+        ss.remember(settings, "s", f"q{i}", f"d{i}")
+    assert ss.recall(settings, "s") == {"q2": "d2", "q3": "d3"}
