@@ -191,9 +191,20 @@ async def _shoot(name: str, out: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "screenshots"
-    names = args[1:] or [*SCENES, "research"]
+    import argparse
+
+    ap = argparse.ArgumentParser(
+        prog="python -m tests.support.screenshots",
+        description="Regenerate the screenshots from recorded offline-brain turns (SVG, one per scene).",
+        epilog="examples:\n  python -m tests.support.screenshots\n"
+               "  python -m tests.support.screenshots /tmp/shots replay_picker sessions",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out", nargs="?", default=str(Path(__file__).resolve().parents[2] / "screenshots"),
+                    help="folder to write to (default: the repository's screenshots/)")
+    ap.add_argument("scenes", nargs="*", help=f"scenes (default: all): {', '.join(SCENES)}, research")
+    a = ap.parse_args(argv)
+    out = Path(a.out)
+    names = a.scenes or [*SCENES, "research"]
     unknown = [n for n in names if n not in SCENES and n != "research"]
     if unknown:
         print(f"unknown scene(s): {', '.join(unknown)}; scenes: {', '.join(SCENES)}, research", file=sys.stderr)
