@@ -150,11 +150,12 @@ class FactStore:
                 return []
             marks = ",".join("?" * len(chosen))
             rows = {r[0]: r for r in conn.execute(
-                f"SELECT id, content, pinned, doc_title, doc_id, source_docs FROM facts WHERE id IN ({marks})",
+                f"SELECT id, content, pinned, doc_title, doc_id, source_docs, session_id FROM facts WHERE id IN ({marks})",
                 [f for _, f in chosen])}
         out = [RecalledFact(id=fid, content=rows[fid][1], score=round(s, 4), pinned=bool(rows[fid][2]),
                             doc_title=rows[fid][3] or rows[fid][4] or "",
-                            documents=len(json.loads(rows[fid][5])) if rows[fid][5] else 0)
+                            documents=len(json.loads(rows[fid][5])) if rows[fid][5] else 0,
+                            session_id=rows[fid][6] or "")
                for s, fid in chosen if fid in rows]
         if touch and out:
             with self.db.write() as conn:

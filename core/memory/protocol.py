@@ -14,6 +14,7 @@ class RecalledFact(BaseModel):
     pinned: bool = False
     doc_title: str = ""  # the document it was learnt from ("" when pinned, added by hand or unknown)
     documents: int = 0  # how many documents supported it
+    session_id: str = ""  # the session that last wrote it ("" when unknown)
 
     def as_prior(self) -> str:
         """How the fact reaches a prompt. A fact learnt from a document is that document's claim, so it

@@ -5,6 +5,9 @@ them: a store written before memory hygiene existed may hold planted ones, and t
 prompt. ``paperpilot memory audit`` lists them for deletion. A fact learnt from a document goes to
 the brain attributed ("<title> says: ..."), so it is used as that document's claim, never as
 something the agent knows (:meth:`core.memory.protocol.RecalledFact.as_prior`).
+
+Facts this session wrote itself are left out (pinned ones excepted): the answer shows recalled facts as
+"From earlier sessions", and this session's own turns already hold what it learnt.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ async def load_memory_node(state: AgentState, runtime: Any) -> dict:
     mem = ctx.settings.memory
     if ctx.facts is None or not mem.enabled or mem.recall_top_k == 0 or state.retry_count > 0:
         return {}
-    recalled = await ctx.facts.recall(state.question, mem.recall_top_k)
+    recalled = [f for f in await ctx.facts.recall(state.question, mem.recall_top_k)
+                if f.pinned or not ctx.session_id or f.session_id != ctx.session_id]
     kept = [f for f in recalled if f.pinned or not is_instruction_like(f.content)]
     if len(kept) < len(recalled):
         emit(Notice(level="warning", source="memory",
