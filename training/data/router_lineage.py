@@ -6,8 +6,9 @@
   moved such questions towards ``comparative`` (two names) or ``factual``.
 - **Chains that name both papers** (``multi_hop``): "take the dataset of P2, then P's result on it".
   Two paper names are not a comparison when one paper is only the place to find the bridge.
-- **Short Chinese asks about one table, figure or step of a chain** (``factual`` / ``multi_hop``):
-  a few characters and a table number read too little like the long Chinese forms.
+- **Short Chinese asks about one table, figure or system** (``factual``), beside the short Chinese chains
+  (``multi_hop``): a few characters and a table number read too little like the long Chinese forms, and
+  a one-system ask must not read as a chain because the chains are short too.
 
 The labels keep the definitions of :mod:`training.data.router_fullpaper`, stated by the kind of ask.
 Every name is invented there or drawn from :mod:`training.data.vocab`'s training pools; nothing is
@@ -53,7 +54,6 @@ TEMPLATES: dict[str, dict[str, list[str]]] = {
         "先找 {S} 所依赖的方法，再说那个方法是怎么训练的",
         "{P2}发布的数据集被{P}拿去评测，这个数据集有多大？{S} 在上面的 {M} 是多少？",
         "{P}的{C}取自{P2}，{P2}里它在 {D} 上表现如何？",
-        "{S} 改进了 {S2} 的哪一步？",
     ]},
     "factual": {"zh": [
         "表{n}中 {S} 的 {M} 是多少？",
@@ -68,6 +68,12 @@ TEMPLATES: dict[str, dict[str, list[str]]] = {
         "{S} 的{C}是怎么实现的？",
         "{S} 用了多少{U}训练？",
         "{P}的表{n}里，{B} 的 {M} 是多少？",
+        "{S} 采用了什么{C}？",
+        "{S} 是用什么数据训练的？",
+        "{S} 在 {D} 上的 {M} 比基线 {B} 高还是低？",
+        "{S} 的{C}有什么特点？",
+        "{S} 是哪个团队提出的？",
+        "{S} 解决的是什么问题？",
     ], "en": [
         "What does {S} build its {C} from, according to {P}?",
         "In {P}, what {C} is {S} given, and with which settings?",
@@ -75,7 +81,7 @@ TEMPLATES: dict[str, dict[str, list[str]]] = {
         "Which system comes first in Table {n} of {P}?",
     ]},
 }
-COUNTS = {"multi_hop": 320, "factual": 180}
+COUNTS = {"multi_hop": 320, "factual": 260}
 ZH_RATE = {"multi_hop": 0.3, "factual": 0.7}
 
 
