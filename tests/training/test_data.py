@@ -42,6 +42,21 @@ def test_router_heldout_never_seen_in_training():
     assert sum(any(e in r["question"] for e in held_entities) for r in heldout) >= 0.5 * len(heldout)
 
 
+def test_router_lineage_rows_keep_the_label_definitions_and_reach_the_split():
+    """A one-paper ask (factual) names no second paper or system; every lineage row is in the split."""
+    import random
+
+    from training.data import router_lineage
+
+    for forms in router_lineage.TEMPLATES["factual"].values():
+        assert not [t for t in forms if "{P2}" in t or "{S2}" in t]
+    rows = router_lineage.generate(random.Random(f"lineage-{generate_router.DEFAULT_SEED}"))
+    assert Counter(r["label"] for r in rows) == Counter(router_lineage.COUNTS)
+    assert {r["lang"] for r in rows} == {"en", "zh"} and sum(bool(r["history"]) for r in rows) >= 50
+    committed = {r["question"] for r in read_jsonl(generate_router.TRAIN_FILE)}
+    assert {r["question"] for r in rows} <= committed
+
+
 def test_router_heldout_templates_and_vocabulary_are_disjoint_from_training():
     from training.data import router_templates as T
 

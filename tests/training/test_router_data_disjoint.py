@@ -2,7 +2,7 @@
 
 Every text the router learns from (the questions and previous user turns of ``router_train.jsonl`` and
 ``router_heldout.jsonl``, and every template in ``training.data.router_templates`` and
-``training.data.router_fullpaper``) is checked against
+``training.data.router_fullpaper`` and ``training.data.router_lineage``) is checked against
 every question of the two dev sets (``shared/eval/realpapers/dev`` and ``shared/eval/fullpapers/dev``);
 reading evaluation questions is allowed here, in a test that guards against them, and nowhere else.
 
@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training.data import router_fullpaper
+from training.data import router_fullpaper, router_lineage
 from training.data import router_templates as T
 from training.data.generate_router import HELDOUT_FILE, TRAIN_FILE, read_jsonl
 from tests.support.extras import needs
@@ -74,6 +74,7 @@ def _training_texts() -> list[str]:
             for templates in splits:
                 texts.update(templates)
     texts.update(router_fullpaper.templates())
+    texts.update(router_lineage.templates())
     return sorted(texts)
 
 

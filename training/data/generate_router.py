@@ -12,7 +12,8 @@ measures unseen phrasings and names. Every follow_up carries a previous turn, an
 the other examples carry one too (a decoy: a self-contained question after a turn, sometimes about
 the same model), so the presence of history never gives the label away. The training split also
 holds questions in the style of a reader of full papers (tables, figures, sections, setups, papers
-named by title or topic; :mod:`training.data.router_fullpaper`), drawn from their own random stream.
+named by title or topic; :mod:`training.data.router_fullpaper`) and lineage chains between systems with
+short Chinese table asks (:mod:`training.data.router_lineage`), each drawn from its own random stream.
 
 Run ``python -m training.data.generate_router [--seed N]`` to regenerate. With an LLM configured,
 ``--llm N`` adds the LLM brain's paraphrases of N training questions to the training split only
@@ -28,7 +29,7 @@ import re
 import sys
 from pathlib import Path
 
-from training.data import router_fullpaper
+from training.data import router_fullpaper, router_lineage
 from training.data import router_templates as T
 from training.data import vocab as V
 
@@ -233,8 +234,10 @@ def generate(seed: int = DEFAULT_SEED, per_label_train: int = 1100,
                     train_questions.add(qnorm)
                 splits[split].append(ex)
                 got += 1
-        if split == "train":  # full-paper forms, from their own stream: the base draws do not move
-            for ex in router_fullpaper.generate(random.Random(f"fullpaper-{seed}")):
+        if split == "train":  # full-paper and lineage forms, own streams: the base draws do not move
+            extra = router_fullpaper.generate(random.Random(f"fullpaper-{seed}"))
+            extra += router_lineage.generate(random.Random(f"lineage-{seed}"))
+            for ex in extra:
                 qnorm = " ".join(ex["question"].lower().split())
                 if _key(ex) not in seen:
                     seen.add(_key(ex))
