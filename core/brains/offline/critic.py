@@ -135,9 +135,17 @@ def _chain(st: Structure, prof, found: list[Claim], answer: str, sub_questions: 
 
 def verdict_inputs(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
                    sub_questions: list[str], st: Structure | None = None) -> list[float]:
-    """The learned verdict's features for a draft (the same call in training and in use)."""
+    """The learned verdict's features for a draft (the same call in training and in use): an overview
+    or a chain (``intent`` exploratory or multi-hop) is judged on all its prose, since it answers in
+    all its parts; any other draft on its direct answer."""
     st = st or structure(question, intent, contexts, answer, sub_questions)
+    if (intent.type if intent else "factual") in _PROSE_KINDS:
+        return verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share, st.asked_missing,
+                                st.scored, head=prose(answer), prose=True)
     return verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share, st.asked_missing, st.scored)
+
+
+_PROSE_KINDS = ("exploratory", "multi_hop")
 
 
 def verdict_probability(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
@@ -149,9 +157,6 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
         if c.subject:
             rows.setdefault(c.subject, []).append(c.text)
     kind = intent.type if intent else "factual"
-    if kind in ("exploratory", "multi_hop"):  # an overview or a chain answers in all its parts
-        return verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
-                                                    st.asked_missing, st.scored, head=prose(answer)))
     if not (kind == "comparative" and rows):
         return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st))
     probs = []
