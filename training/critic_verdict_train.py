@@ -215,7 +215,8 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
-                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence, **gate_trained},
+                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence, "composed_weight": composed_weight,
+                           "prose_drafts": list(generate_verdict.PROSE_DRAFTS), **gate_trained},
             "heldout": {**{k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")}, **gate_heldout},
         }
         if keep_gate:  # the shipped evidence gate (model, thresholds, its training record) stays as it is
