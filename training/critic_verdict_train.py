@@ -65,11 +65,13 @@ def auc(p: np.ndarray, y: np.ndarray) -> float | None:
     return round(float((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()), 4)
 
 
-def split(rows: list[dict], task: str, gate: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def split(rows: list[dict], task: str, gate: bool | None = None,
+          prose: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """The rows of ``task`` as arrays; for verdict rows, ``gate`` keeps only the gate's drafts (True)
-    or only the critic's (False)."""
+    or only the critic's (False), ``prose`` only the overviews and chains (True) or only the others."""
     sub = [r for r in rows if r["task"] == task
-           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)]
+           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)
+           and (prose is None or (r.get("kind") in generate_verdict.PROSE_DRAFTS) == prose)]
     return (np.array([r["x"] for r in sub], dtype=np.float64), np.array([r["label"] for r in sub]),
             [r.get("kind", "") for r in sub])
 
@@ -161,13 +163,48 @@ def fit_gate(train: list[dict], held: list[dict], c: float, gate_pass: float | N
     return gate_model, gate_pass, report
 
 
+def fit_prose(train: list[dict], held: list[dict], c: float, hit_pass: float) -> tuple[dict, float, dict]:
+    """The prose model (overviews and chains judged on all their prose), its pass threshold (the
+    highest that passes ``hit_pass`` of the held-out prose drafts that answer) and its report."""
+    x, y, _ = split(train, "verdict", gate=False, prose=True)
+    xh, yh, kinds = split(held, "verdict", gate=False, prose=True)
+    m = fit(x, y, xh, yh, c)
+    p = predict(m, xh)
+    t = round(pass_threshold(p, yh, hit_pass), 4)
+    report = {"prose_heldout": {**rates(p, yh, t), "ece": ece(p, yh), "auc": auc(p, yh),
+                                **{k: rates(p[np.array(kinds) == k], yh[np.array(kinds) == k], t) for k in sorted(set(kinds))}},
+              "prose_pass_threshold": t, "prose_rows": [len(x), len(xh)],
+              "prose_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in m["weights"])))}
+    return m, t, report
+
+
+def _with_prose(data: dict, m: dict, t: float, report: dict, hit_pass: float) -> dict:
+    data = {**data, "prose_model": _as_model(m), "prose_pass_threshold": t}
+    data["trained_on"].update({"prose_drafts": list(generate_verdict.PROSE_DRAFTS), "prose_rows": report["prose_rows"],
+                               "prose_hit_pass": hit_pass})
+    data["heldout"]["prose_heldout"] = report["prose_heldout"]
+    return data
+
+
 def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
         c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
-        gate_only: bool = False, keep_gate: bool = False, composed_weight: float = COMPOSED_WEIGHT) -> dict:
+        gate_only: bool = False, keep_gate: bool = False, composed_weight: float = COMPOSED_WEIGHT,
+        prose_only: bool = False) -> dict:
     train_file, held_file = generate_verdict.files(gate_only)
     if regenerate or not train_file.exists() or not held_file.exists():
         generate_verdict.main(gate_only=gate_only)
     train, held = load(train_file), load(held_file)
+    if prose_only:  # keep the shipped verdict and gate (their scores); add or replace the prose model only
+        m, t, report = fit_prose(train, held, c, hit_pass)
+        print(json.dumps(report, indent=1))
+        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if data["features"] != list(verdict.FEATURES):
+            raise SystemExit("--prose-only: the weights file is for other features; train all models")
+        if write:
+            verdict.WEIGHTS_FILE.write_text(json.dumps(_with_prose(data, m, t, report, hit_pass), indent=1) + "\n",
+                                            encoding="utf-8")
+            print(f"wrote {verdict.WEIGHTS_FILE}")
+        return report
     gate_model, gate_pass, gate_report = fit_gate(train, held, c, gate_pass, gate_hit_pass)
     gate_trained = {"gate_hit_pass": gate_hit_pass, "gate_rows": gate_report["gate_rows"],
                     "pair_seed": generate_verdict.SEED + 1, "pair_share": generate_verdict.PAIR_SHARE}
@@ -184,9 +221,8 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             print(f"wrote {verdict.WEIGHTS_FILE}")
         return gate_report
-    x, y, _ = split(train, "verdict", gate=False)
-    xh, yh, kinds = split(held, "verdict", gate=False)
-    _, _, train_kinds = split(train, "verdict", gate=False)
+    x, y, train_kinds = split(train, "verdict", gate=False, prose=False)
+    xh, yh, kinds = split(held, "verdict", gate=False, prose=False)
     weigh = lambda ks: np.where(composed_mask(ks), composed_weight, 1.0)  # noqa: E731
     model = fit(x, y, xh, yh, c, weigh(train_kinds), composed_mask(kinds).astype(float))  # calibrated on what the brain writes
     p = predict(model, xh)
@@ -207,6 +243,8 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
         **gate_report,
     }
+    prose_model, prose_t, prose_report = fit_prose(train, held, c, hit_pass)
+    report.update(prose_report)
     print(json.dumps(report, indent=1))
     if write:
         data = {
@@ -216,9 +254,10 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
                            "hit_pass": hit_pass, "false_no_evidence": false_no_evidence, "composed_weight": composed_weight,
-                           "prose_drafts": list(generate_verdict.PROSE_DRAFTS), **gate_trained},
+                           **gate_trained},
             "heldout": {**{k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")}, **gate_heldout},
         }
+        data = _with_prose(data, prose_model, prose_t, prose_report, hit_pass)
         if keep_gate:  # the shipped evidence gate (model, thresholds, its training record) stays as it is
             data = _with_shipped_gate(data)
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -258,10 +297,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="refit the critic's verdict only, keeping the shipped evidence gate (model and thresholds)")
     ap.add_argument("--composed-weight", type=float, default=COMPOSED_WEIGHT,
                     help="weight in the fit of each draft the brain composes, against 1 for a constructed contrast")
+    ap.add_argument("--prose-only", action="store_true",
+                    help="fit the prose model (overviews and chains) only, keeping the shipped verdict and gate")
     args = ap.parse_args(argv)
     run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
         false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass, gate_hit_pass=args.gate_hit_pass,
-        gate_only=args.gate_only, keep_gate=args.keep_gate, composed_weight=args.composed_weight)
+        gate_only=args.gate_only, keep_gate=args.keep_gate, composed_weight=args.composed_weight,
+        prose_only=args.prose_only)
 
 
 if __name__ == "__main__":

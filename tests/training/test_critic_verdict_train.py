@@ -37,3 +37,27 @@ def test_composed_drafts_weigh_more_in_the_fit() -> None:
     assert m["weights"][0] > 0  # the composed drafts' direction wins
     p = train.predict(m, x)
     assert train.auc(p[:200], y[:200]) > 0.9
+
+
+def test_prose_only_adds_the_prose_model_and_keeps_the_verdict_and_gate() -> None:
+    """``--prose-only`` writes the shipped file with a prose model added: the critic's scores of
+    one-paragraph drafts, comparisons and the evidence gate stay what they were."""
+    shipped = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    n = len(verdict.FEATURES)
+    m = {"weights": np.ones(n), "bias": 0.25, "mean": np.zeros(n), "scale": np.ones(n)}
+    out = train._with_prose(json.loads(json.dumps(shipped)), m, 0.4, {"prose_rows": [3, 1], "prose_heldout": {"n": 1}}, 0.95)
+    for key in ("weights", "bias", "mean", "scale", "pass_threshold", "gate_model", "gate_threshold", "gate_pass_threshold"):
+        assert out[key] == shipped[key], key
+    assert out["prose_model"]["weights"] == [1.0] * n and out["prose_pass_threshold"] == 0.4
+    assert out["trained_on"]["prose_rows"] == [3, 1] and out["heldout"]["prose_heldout"] == {"n": 1}
+
+
+def test_the_shipped_file_judges_prose_with_its_own_model_and_threshold() -> None:
+    data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert data["trained_on"]["prose_drafts"] == ["composed_overview", "composed_chain"]
+    x = [0.9, 0.2, 0.7, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.9, 0.0]
+    one_paragraph, prose = verdict.probability([*x, 0.0]), verdict.probability([*x, 1.0])
+    assert one_paragraph == verdict._logistic(data, [*x, 0.0])
+    assert prose == verdict._logistic(data["prose_model"], [*x, 1.0]) and prose != one_paragraph
+    assert verdict.pass_threshold(True) == data["prose_pass_threshold"]
+    assert verdict.pass_threshold(False) == data["pass_threshold"]

@@ -223,7 +223,8 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     out_of_range = [i for i in st.issues if "out of range" in i]
     if out_of_range:
         st.missing.append("citations in range")
-    threshold = verdict.model()["pass_threshold"] + (thresholds.pass_score - 7.0) / 10
+    prose_kind = (intent.type if intent else "factual") in _PROSE_KINDS
+    threshold = verdict.pass_threshold(prose_kind) + (thresholds.pass_score - 7.0) / 10
     learned_ok = p >= threshold
     if not learned_ok and not st.abstains and _judged_by_structure(intent, st):
         learned_ok, p = True, max(p, threshold)  # its score is at least the pass mark

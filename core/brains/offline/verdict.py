@@ -204,9 +204,20 @@ def _logistic(m: dict, x: list[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def _prose_block(prose: bool) -> dict | None:
+    return model().get("prose_model") if prose else None
+
+
 def probability(x: list[float]) -> float:
-    """The calibrated probability that the direct answer answers the question."""
-    return _logistic(model(), x)
+    """The calibrated probability that the direct answer answers the question (for an overview's or a
+    chain's prose, from ``prose_model`` in the weights file when it has one: fitted on the brain's own
+    overviews and chains, since one-paragraph drafts taught nothing about many-sentence prose)."""
+    return _logistic(_prose_block(bool(x[FEATURES.index("prose")])) or model(), x)
+
+
+def pass_threshold(prose: bool = False) -> float:
+    """The calibrated pass threshold for a one-paragraph draft, or for prose (its own model's)."""
+    return model()["prose_pass_threshold"] if _prose_block(prose) else model()["pass_threshold"]
 
 
 def gate_probability(x: list[float]) -> float:
