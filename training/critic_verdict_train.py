@@ -22,7 +22,15 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    (default 0.97: the issue's false "no evidence" budget is 0.03 of answerable questions); its pass
    rate without the paper is reported. ``--gate-pass`` sets it by hand instead.
 
-``--keep-gate`` refits the verdict alone and keeps the shipped evidence gate (its model and both
+6. Fit the prose model the same way on the brain's own overviews and chains only (judged, as the
+   critic judges them, on all their prose; composed with and without the answering sentence in the
+   evidence). Its threshold is the highest that passes ``--hit-pass`` of the held-out prose drafts that
+   answer. One-paragraph drafts taught the verdict nothing about long many-sentence prose: it rated
+   nearly every overview and chain a pass. A model of their own keeps the verdict's scores of
+   one-paragraph drafts and comparisons as they were.
+
+``--prose-only`` fits the prose model alone and keeps the shipped verdict and gate (the shipped file was
+made so: ``--prose-only --hit-pass 0.95``). ``--keep-gate`` refits the verdict alone and keeps the shipped evidence gate (its model and both
 thresholds), so "no evidence" decisions do not move. ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
 force it, e.g. after the sentence scorer changed; with ``--gate-only`` only the gate's drafts are
 generated, into their own files, about a third of the work), prints the held-out numbers and writes
