@@ -6,7 +6,8 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
 1. Fit a logistic model on the training rows' standardized features. Each draft the brain composes
    itself (a direct answer, an overview, a chain) weighs ``--composed-weight`` (default 5) against 1
    for a constructed contrast: the critic judges composed drafts in use, and their misses (the
-   scorer's own wrong pick) are the hard ones (held-out composed AUC 0.77 uniform vs 0.83 at 5).
+   scorer's own wrong pick) are the hard ones (held-out composed AUC, uniform vs 5: 0.77 vs 0.83 on
+   one-paragraph drafts alone; 0.920 vs 0.926 with the overviews and chains).
 2. Calibrate it on the held-out composed drafts (Platt scaling of its decision value, folded into the
    weights, so the file stays one logistic model and its probability reads as "this draft answers").
 3. Choose the pass threshold on the held-out *composed* drafts (what the brain itself writes): the
