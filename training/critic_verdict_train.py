@@ -3,9 +3,13 @@
 Data: :mod:`training.data.generate_verdict` (drafts built from the sentence scorer's question groups:
 training abstracts, the bundled corpus, invented papers; never evaluation text), split by paper.
 
-1. Fit a logistic model on the training rows' standardized features.
-2. Calibrate it on the held-out rows (Platt scaling of its decision value, folded into the weights,
-   so the file stays one logistic model and its probability reads as "this draft answers").
+1. Fit a logistic model on the training rows' standardized features. Each draft the brain composes
+   itself (a direct answer, an overview, a chain) weighs ``--composed-weight`` (default 5) against 1
+   for a constructed contrast: the critic judges composed drafts in use, and their misses (the
+   scorer's own wrong pick) are the hard ones (held-out composed AUC, uniform vs 5: 0.77 vs 0.83 on
+   one-paragraph drafts alone; 0.920 vs 0.926 with the overviews and chains).
+2. Calibrate it on the held-out composed drafts (Platt scaling of its decision value, folded into the
+   weights, so the file stays one logistic model and its probability reads as "this draft answers").
 3. Choose the pass threshold on the held-out *composed* drafts (what the brain itself writes): the
    highest threshold that still passes ``--hit-pass`` of the drafts that answer.
 4. Choose the evidence gate's threshold on the held-out gate pairs: the highest strength that still
@@ -19,7 +23,16 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    (default 0.97: the issue's false "no evidence" budget is 0.03 of answerable questions); its pass
    rate without the paper is reported. ``--gate-pass`` sets it by hand instead.
 
-``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
+6. Fit the prose model the same way on the brain's own overviews and chains only (judged, as the
+   critic judges them, on all their prose; composed with and without the answering sentence in the
+   evidence). Its threshold is the highest that passes ``--hit-pass`` of the held-out prose drafts that
+   answer. One-paragraph drafts taught the verdict nothing about long many-sentence prose: it rated
+   nearly every overview and chain a pass. A model of their own keeps the verdict's scores of
+   one-paragraph drafts and comparisons as they were.
+
+``--prose-only`` fits the prose model alone and keeps the shipped verdict and gate (the shipped file was
+made so: ``--prose-only --hit-pass 0.95``). ``--keep-gate`` refits the verdict alone and keeps the shipped evidence gate (its model and both
+thresholds), so "no evidence" decisions do not move. ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
 force it, e.g. after the sentence scorer changed; with ``--gate-only`` only the gate's drafts are
 generated, into their own files, about a third of the work), prints the held-out numbers and writes
 ``core/models/critic_verdict.json``. Not to be confused with ``paperpilot train critic`` (the SmolLM2
@@ -43,27 +56,47 @@ def load(path) -> list[dict]:
 
 
 GATE_KINDS = ("gate_own", "gate_other")
+# The drafts the offline brain composes itself (a direct answer, an overview, a chain): what the critic
+# judges in use. The other kinds are constructed contrasts (the answer first, a topical miss, ...).
+COMPOSED_PREFIX = "composed"
+COMPOSED_WEIGHT = 5.0
 
 
-def split(rows: list[dict], task: str, gate: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def composed_mask(kinds: list[str]) -> np.ndarray:
+    return np.array([k.startswith(COMPOSED_PREFIX) for k in kinds])
+
+
+def auc(p: np.ndarray, y: np.ndarray) -> float | None:
+    """The probability that a random answering draft scores above a random miss."""
+    pos, neg = p[y == 1], p[y == 0]
+    if not len(pos) or not len(neg):
+        return None
+    return round(float((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()), 4)
+
+
+def split(rows: list[dict], task: str, gate: bool | None = None,
+          prose: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """The rows of ``task`` as arrays; for verdict rows, ``gate`` keeps only the gate's drafts (True)
-    or only the critic's (False)."""
+    or only the critic's (False), ``prose`` only the overviews and chains (True) or only the others."""
     sub = [r for r in rows if r["task"] == task
-           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)]
+           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)
+           and (prose is None or (r.get("kind") in generate_verdict.PROSE_DRAFTS) == prose)]
     return (np.array([r["x"] for r in sub], dtype=np.float64), np.array([r["label"] for r in sub]),
             [r.get("kind", "") for r in sub])
 
 
-def fit(x: np.ndarray, y: np.ndarray, xc: np.ndarray, yc: np.ndarray, c: float = 1.0) -> dict:
-    """Logistic weights on ``x`` (standardized), Platt-calibrated on the held-out ``xc``."""
+def fit(x: np.ndarray, y: np.ndarray, xc: np.ndarray, yc: np.ndarray, c: float = 1.0,
+        weight: np.ndarray | None = None, weight_c: np.ndarray | None = None) -> dict:
+    """Logistic weights on ``x`` (standardized; ``weight`` per row), Platt-calibrated on the held-out
+    ``xc`` (``weight_c`` per row)."""
     from sklearn.linear_model import LogisticRegression
 
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
-    clf = LogisticRegression(C=c, max_iter=4000).fit((x - mean) / scale, y)
+    clf = LogisticRegression(C=c, max_iter=4000).fit((x - mean) / scale, y, sample_weight=weight)
     w, b = clf.coef_[0], float(clf.intercept_[0])
     z = ((xc - mean) / scale) @ w + b
-    platt = LogisticRegression(C=1e6, max_iter=4000).fit(z.reshape(-1, 1), yc)
+    platt = LogisticRegression(C=1e6, max_iter=4000).fit(z.reshape(-1, 1), yc, sample_weight=weight_c)
     a, b2 = float(platt.coef_[0][0]), float(platt.intercept_[0])
     return {"weights": a * w, "bias": a * b + b2, "mean": mean, "scale": scale}
 
@@ -139,13 +172,48 @@ def fit_gate(train: list[dict], held: list[dict], c: float, gate_pass: float | N
     return gate_model, gate_pass, report
 
 
+def fit_prose(train: list[dict], held: list[dict], c: float, hit_pass: float) -> tuple[dict, float, dict]:
+    """The prose model (overviews and chains judged on all their prose), its pass threshold (the
+    highest that passes ``hit_pass`` of the held-out prose drafts that answer) and its report."""
+    x, y, _ = split(train, "verdict", gate=False, prose=True)
+    xh, yh, kinds = split(held, "verdict", gate=False, prose=True)
+    m = fit(x, y, xh, yh, c)
+    p = predict(m, xh)
+    t = round(pass_threshold(p, yh, hit_pass), 4)
+    report = {"prose_heldout": {**rates(p, yh, t), "ece": ece(p, yh), "auc": auc(p, yh),
+                                **{k: rates(p[np.array(kinds) == k], yh[np.array(kinds) == k], t) for k in sorted(set(kinds))}},
+              "prose_pass_threshold": t, "prose_rows": [len(x), len(xh)],
+              "prose_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in m["weights"])))}
+    return m, t, report
+
+
+def _with_prose(data: dict, m: dict, t: float, report: dict, hit_pass: float) -> dict:
+    data = {**data, "prose_model": _as_model(m), "prose_pass_threshold": t}
+    data["trained_on"].update({"prose_drafts": list(generate_verdict.PROSE_DRAFTS), "prose_rows": report["prose_rows"],
+                               "prose_hit_pass": hit_pass})
+    data["heldout"]["prose_heldout"] = report["prose_heldout"]
+    return data
+
+
 def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
         c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
-        gate_only: bool = False) -> dict:
+        gate_only: bool = False, keep_gate: bool = False, composed_weight: float = COMPOSED_WEIGHT,
+        prose_only: bool = False) -> dict:
     train_file, held_file = generate_verdict.files(gate_only)
     if regenerate or not train_file.exists() or not held_file.exists():
         generate_verdict.main(gate_only=gate_only)
     train, held = load(train_file), load(held_file)
+    if prose_only:  # keep the shipped verdict and gate (their scores); add or replace the prose model only
+        m, t, report = fit_prose(train, held, c, hit_pass)
+        print(json.dumps(report, indent=1))
+        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if data["features"] != list(verdict.FEATURES):
+            raise SystemExit("--prose-only: the weights file is for other features; train all models")
+        if write:
+            verdict.WEIGHTS_FILE.write_text(json.dumps(_with_prose(data, m, t, report, hit_pass), indent=1) + "\n",
+                                            encoding="utf-8")
+            print(f"wrote {verdict.WEIGHTS_FILE}")
+        return report
     gate_model, gate_pass, gate_report = fit_gate(train, held, c, gate_pass, gate_hit_pass)
     gate_trained = {"gate_hit_pass": gate_hit_pass, "gate_rows": gate_report["gate_rows"],
                     "pair_seed": generate_verdict.SEED + 1, "pair_share": generate_verdict.PAIR_SHARE}
@@ -162,18 +230,20 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             print(f"wrote {verdict.WEIGHTS_FILE}")
         return gate_report
-    x, y, _ = split(train, "verdict", gate=False)
-    xh, yh, kinds = split(held, "verdict", gate=False)
-    model = fit(x, y, xh, yh, c)
+    x, y, train_kinds = split(train, "verdict", gate=False, prose=False)
+    xh, yh, kinds = split(held, "verdict", gate=False, prose=False)
+    weigh = lambda ks: np.where(composed_mask(ks), composed_weight, 1.0)  # noqa: E731
+    model = fit(x, y, xh, yh, c, weigh(train_kinds), composed_mask(kinds).astype(float))  # calibrated on what the brain writes
     p = predict(model, xh)
-    composed = np.array([k == "composed" for k in kinds])
+    composed = composed_mask(kinds)
     t = pass_threshold(p[composed], yh[composed], hit_pass)
     g, gy, _ = split(held, "gate")
     strengths = np.sort(g[gy == 1, 0])
     gate = float(strengths[int(np.floor(false_no_evidence * len(strengths)))]) if len(strengths) else 0.05
     report = {
         "heldout_all": {**rates(p, yh, t), "ece": ece(p, yh)},
-        "heldout_composed": {**rates(p[composed], yh[composed], t), "ece": ece(p[composed], yh[composed])},
+        "heldout_composed": {**rates(p[composed], yh[composed], t), "ece": ece(p[composed], yh[composed]),
+                             "auc": auc(p[composed], yh[composed])},
         "heldout_by_kind": {k: rates(p[np.array(kinds) == k], yh[np.array(kinds) == k], t) for k in sorted(set(kinds))},
         "pass_threshold": round(t, 4),
         "gate_threshold": round(gate, 4),
@@ -182,6 +252,8 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         "weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in model["weights"]))),
         **gate_report,
     }
+    prose_model, prose_t, prose_report = fit_prose(train, held, c, hit_pass)
+    report.update(prose_report)
     print(json.dumps(report, indent=1))
     if write:
         data = {
@@ -190,12 +262,31 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
-                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence, **gate_trained},
+                           "hit_pass": hit_pass, "false_no_evidence": false_no_evidence, "composed_weight": composed_weight,
+                           **gate_trained},
             "heldout": {**{k: report[k] for k in ("heldout_all", "heldout_composed", "gate_heldout")}, **gate_heldout},
         }
+        data = _with_prose(data, prose_model, prose_t, prose_report, hit_pass)
+        if keep_gate:  # the shipped evidence gate (model, thresholds, its training record) stays as it is
+            data = _with_shipped_gate(data)
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {verdict.WEIGHTS_FILE}")
     return report
+
+
+_GATE_TRAINED = ("gate_hit_pass", "gate_rows", "pair_seed", "pair_share")
+
+
+def _with_shipped_gate(data: dict) -> dict:
+    """``data`` with the evidence gate of the shipped weights file: its model (for the same features),
+    its two thresholds, and what its training and held-out records say about it."""
+    shipped = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    if shipped["features"] != data["features"]:
+        raise SystemExit("--keep-gate: the shipped gate is for other features; train both models")
+    data = {**data, **{k: shipped[k] for k in ("gate_threshold", "gate_pass_threshold", "gate_model")}}
+    data["trained_on"].update({k: shipped["trained_on"][k] for k in _GATE_TRAINED if k in shipped["trained_on"]})
+    data["heldout"].update({k: v for k, v in shipped["heldout"].items() if k.startswith("gate_")})
+    return data
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -211,10 +302,17 @@ def main(argv: list[str] | None = None) -> None:
                     help="set the gate's verdict threshold by hand instead of calibrating it")
     ap.add_argument("--gate-only", action="store_true",
                     help="refit the evidence gate's model and threshold only, keeping the critic's verdict weights")
+    ap.add_argument("--keep-gate", action="store_true",
+                    help="refit the critic's verdict only, keeping the shipped evidence gate (model and thresholds)")
+    ap.add_argument("--composed-weight", type=float, default=COMPOSED_WEIGHT,
+                    help="weight in the fit of each draft the brain composes, against 1 for a constructed contrast")
+    ap.add_argument("--prose-only", action="store_true",
+                    help="fit the prose model (overviews and chains) only, keeping the shipped verdict and gate")
     args = ap.parse_args(argv)
     run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
         false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass, gate_hit_pass=args.gate_hit_pass,
-        gate_only=args.gate_only)
+        gate_only=args.gate_only, keep_gate=args.keep_gate, composed_weight=args.composed_weight,
+        prose_only=args.prose_only)
 
 
 if __name__ == "__main__":

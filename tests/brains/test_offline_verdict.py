@@ -101,3 +101,29 @@ async def test_a_name_no_chunk_uses_lowers_confidence_and_does_not_decline_the_q
     assert "512 slots" in text
     v = await OfflineBrain().critique(q, intent, [HERON, WREN], text, [])
     assert any("FALCON-X" in i for i in v.issues)
+
+
+_OVERVIEW_MISS = ("### HERON\n- HERON stores one compressed memory slot per video clip instead of every frame [1].\n"
+                  "- Training HERON takes two days on eight GPUs [1].\n"
+                  "- HERON raises accuracy on the Lantern video benchmark from 61.2% to 68.9% [1].")
+_OVERVIEW_HIT = ("### HERON\n- The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1].\n"
+                 "- HERON stores one compressed memory slot per video clip instead of every frame [1].")
+_CHAIN = ("1. **What does HERON store?** HERON stores one compressed memory slot per video clip instead of every "
+          "frame [1].\n2. **{q}** {a} [1].\n\n**Conclusion:** {a} [1].")
+
+
+@pytest.mark.parametrize("kind", ["exploratory", "multi_hop"])
+async def test_an_overview_or_chain_that_leaves_out_the_answering_sentence_fails(kind: str) -> None:
+    """Judged on all its prose, a many-sentence draft used to pass whenever it quoted anything on
+    topic (the verdict had met only one-paragraph drafts in training): the one that leaves out the
+    sentence answering the question must fail, the one that quotes it must pass."""
+    q = "How many slots does the HERON memory bank hold?"
+    if kind == "exploratory":
+        miss, hit = _OVERVIEW_MISS, _OVERVIEW_HIT
+    else:
+        miss = _CHAIN.format(q="How long does training take?", a="Training HERON takes two days on eight GPUs")
+        hit = _CHAIN.format(q="How many slots does the bank hold?",
+                            a="The memory bank of HERON holds 512 slots and is refreshed every 16 clips")
+    missed, answered = await critique(q, miss, [HERON, WREN], kind), await critique(q, hit, [HERON, WREN], kind)
+    assert answered.passed and not missed.passed
+    assert missed.score < answered.score - 2

@@ -59,12 +59,18 @@ def test_multi_hop_plans_and_executes_steps(demo_turns):
 
 def test_exploratory_react_loop_is_driven_by_sufficiency(demo_turns):
     turn = demo_turns["Trace how alignment methods evolved from RLHF to DPO"]
-    judgements = turn.of("sufficiency")
-    assert 1 <= len(judgements) <= settings().agent.max_react_steps
-    levels = [j.judgement.level for j in judgements]
-    # The loop stops at the first fully sufficient judgement, or at the step bound.
-    assert levels[-1] == "fully_sufficient" or len(levels) == settings().agent.max_react_steps
-    assert all(level != "fully_sufficient" for level in levels[:-1])
+    runs: list[list[str]] = [[]]  # the first ReAct run, then one per critic retry
+    for event in turn.events:
+        if event.kind == "retry":
+            runs.append([])
+        elif event.kind == "sufficiency":
+            runs[-1].append(event.judgement.level)
+    assert len(runs) <= 1 + settings().agent.max_retries
+    for levels in runs:
+        assert 1 <= len(levels) <= settings().agent.max_react_steps
+        # Each run stops at its first fully sufficient judgement, or at the step bound.
+        assert levels[-1] == "fully_sufficient" or len(levels) == settings().agent.max_react_steps
+        assert all(level != "fully_sufficient" for level in levels[:-1])
     assert turn.of("thought")
 
 

@@ -32,6 +32,29 @@ def test_the_same_seed_gives_the_same_rows_and_each_group_has_answers_and_misses
     assert {r["label"] for r in gate} == {0, 1} and len(gate) == 2 * len(groups)
 
 
+def test_overview_and_chain_drafts_come_with_and_without_the_answering_sentence() -> None:
+    """The brain's overviews and chains are training drafts too, judged on their prose (the ``prose``
+    feature set): composed from the chunks (most quote the answer) and from the chunks without the
+    answering sentence (never an answer), so a prose draft that misses the answer is a labelled miss."""
+    from core.brains.offline.verdict import FEATURES
+
+    rows = generate_verdict.rows(_groups(), seed=3)
+    prose_at = FEATURES.index("prose")
+    for kind in generate_verdict.PROSE_DRAFTS:
+        sub = [r for r in rows if r.get("kind") == kind]
+        assert {r["label"] for r in sub} == {0, 1}, kind
+        assert all(r["x"][prose_at] == 1.0 for r in sub)
+    assert all(r["x"][prose_at] == 0.0 for r in rows if r["task"] == "verdict" and r["kind"] not in generate_verdict.PROSE_DRAFTS)
+
+
+def test_leaving_a_sentence_out_keeps_every_chunk_and_its_place() -> None:
+    from core.types import RetrievedContext
+
+    ctxs = [RetrievedContext(content="A one.\nA two.", chunk_id="a#0"), RetrievedContext(content="B one.", chunk_id="b#0")]
+    assert [c.content for c in generate_verdict.without(ctxs, "A two.")] == ["A one.", "B one."]
+    assert generate_verdict.without(ctxs, "B one.") == []  # a chunk left empty: no such draft
+
+
 def test_gate_only_rows_are_exactly_the_gate_drafts_of_the_full_rows() -> None:
     """Refitting the gate alone (``--gate-only``) sees the same gate rows as a full regeneration."""
     groups = _groups()

@@ -7,6 +7,11 @@ yields drafts in the offline brain's own format (``sentence [n]`` paragraphs):
 
 - **composed**: what the offline brain itself writes for the question from those chunks (its direct
   answer is right when it quotes the answering sentence: most are, the rest are the realistic misses);
+- **composed overview / composed chain**: what it writes as an overview or a multi-hop chain, judged
+  as the critic judges those, on all their prose (right when a line of the prose quotes the answering
+  sentence), once from the chunks and once from the same chunks with the answering sentence left out
+  (the judged evidence still holds it: the prose missed the answer). Without them the verdict met
+  long many-sentence prose only in use, and rated nearly every overview and chain a pass;
 - **answer**: the answering sentence first, then one or two other sentences of its paper (label 1);
 - **topical**: the paper's best-scored sentence that is not the answer, first (label 0: a hard negative);
 - **other paper**: a sentence of another paper that shares the question's words, first (label 0);
@@ -40,7 +45,7 @@ import random
 from pathlib import Path
 
 from core.brains.offline import OfflineBrain
-from core.brains.offline.critic import gate_draft, verdict_inputs
+from core.brains.offline.critic import gate_draft, prose, verdict_inputs
 from core.brains.offline.evidence import profile
 from core.brains.offline.verdict import direct_answer, evidence_strength
 from core.brains.offline.slots import extract_entities
@@ -56,6 +61,9 @@ GATE_TRAIN_FILE = DATA_DIR / "verdict_gate_train.jsonl"  # the gate's drafts alo
 GATE_HELDOUT_FILE = DATA_DIR / "verdict_gate_heldout.jsonl"
 SEED = 31
 PAIR_SHARE = 0.5  # joined two-paper questions per question group
+# The drafts the brain composes as an overview or a chain (the critic judges them on all their prose):
+# draft kind -> the synthesis kind and intent type that compose and judge them.
+PROSE_DRAFTS = {"composed_overview": "exploratory", "composed_chain": "multi_hop"}
 
 
 def contexts_of(group: dict, *, own: bool = True) -> tuple[list[RetrievedContext], dict[str, int]]:
@@ -71,6 +79,14 @@ def contexts_of(group: dict, *, own: bool = True) -> tuple[list[RetrievedContext
                                      source=(group["paper"].split(":")[-1] + ".md") if cs[0]["own"] else ""))
         marker.update({c["text"]: i + 1 for c in cs})
     return ctxs, marker
+
+
+def without(ctxs: list[RetrievedContext], sentence: str) -> list[RetrievedContext]:
+    """The same chunks, in the same order (so markers keep their meaning), with ``sentence`` left out;
+    [] when that empties its chunk."""
+    out = [c.model_copy(update={"content": "\n".join(ln for ln in c.content.splitlines() if ln != sentence)})
+           for c in ctxs]
+    return out if all(c.content.strip() for c in out) else []
 
 
 def quotes(text: str, sentence: str) -> bool:
@@ -93,6 +109,14 @@ def drafts(group: dict, rng: random.Random, brain: OfflineBrain) -> list[tuple[s
     composed = brain.compose(req)
     if "[" in composed:
         out.append(("composed", composed, int(quotes(direct_answer(composed), answer))))
+    lacking = without(ctxs, answer)
+    for kind, shape in PROSE_DRAFTS.items():  # an overview or a chain of the same evidence, judged on its prose
+        for evidence in (ctxs, lacking):  # composed with the answering sentence, and with it left out
+            req = SynthesisRequest(kind=shape, question=q, intent=Intent(type=shape, confidence=1.0),
+                                   contexts=evidence)
+            text = brain.compose(req) if evidence else ""
+            if "[" in text:
+                out.append((kind, text, int(any(quotes(unit, answer) for unit in prose(text).splitlines()))))
     out.append(("answer", f"{cite(answer)}\n\n{tail()}" if own else cite(answer), 1))
     if own:
         lead = _best_non_answer(q, ctxs, answer, own)
@@ -211,8 +235,9 @@ def rows(groups: list[dict], seed: int = SEED, *, gate_only: bool = False) -> li
         ctxs, _ = contexts_of(g)
         if not gate_only:
             for kind, text, label in drafts(g, rng, brain):
+                intent = Intent(type=PROSE_DRAFTS[kind], confidence=1.0) if kind in PROSE_DRAFTS else None
                 out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
-                            "x": [round(v, 6) for v in verdict_inputs(q, None, ctxs, text, [])]})
+                            "x": [round(v, 6) for v in verdict_inputs(q, intent, ctxs, text, [])]})
         out += gate_draft_rows(g)
         if gate_only:
             continue

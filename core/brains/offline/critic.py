@@ -135,9 +135,17 @@ def _chain(st: Structure, prof, found: list[Claim], answer: str, sub_questions: 
 
 def verdict_inputs(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
                    sub_questions: list[str], st: Structure | None = None) -> list[float]:
-    """The learned verdict's features for a draft (the same call in training and in use)."""
+    """The learned verdict's features for a draft (the same call in training and in use): an overview
+    or a chain (``intent`` exploratory or multi-hop) is judged on all its prose, since it answers in
+    all its parts; any other draft on its direct answer."""
     st = st or structure(question, intent, contexts, answer, sub_questions)
+    if (intent.type if intent else "factual") in _PROSE_KINDS:
+        return verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share, st.asked_missing,
+                                st.scored, head=prose(answer), prose=True)
     return verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share, st.asked_missing, st.scored)
+
+
+_PROSE_KINDS = ("exploratory", "multi_hop")
 
 
 def verdict_probability(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
@@ -149,9 +157,6 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
         if c.subject:
             rows.setdefault(c.subject, []).append(c.text)
     kind = intent.type if intent else "factual"
-    if kind in ("exploratory", "multi_hop"):  # an overview or a chain answers in all its parts
-        return verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
-                                                    st.asked_missing, st.scored, head=prose(answer)))
     if not (kind == "comparative" and rows):
         return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st))
     probs = []
@@ -218,7 +223,8 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     out_of_range = [i for i in st.issues if "out of range" in i]
     if out_of_range:
         st.missing.append("citations in range")
-    threshold = verdict.model()["pass_threshold"] + (thresholds.pass_score - 7.0) / 10
+    prose_kind = (intent.type if intent else "factual") in _PROSE_KINDS
+    threshold = verdict.pass_threshold(prose_kind) + (thresholds.pass_score - 7.0) / 10
     learned_ok = p >= threshold
     if not learned_ok and not st.abstains and _judged_by_structure(intent, st):
         learned_ok, p = True, max(p, threshold)  # its score is at least the pass mark

@@ -7,9 +7,11 @@ the direct answer left out (a better sentence was available: a likely miss), and
 the two. The rest describe the draft: the share of the question's own words in the direct answer,
 whether a number was asked and none is given, the share of claims their sources back, the share of
 named things it covers, the kind of text it quotes (a table row, a caption, a reference entry), its
-length, and whether no retrieved chunk names any of the question's named things (a question anchored
+length, whether no retrieved chunk names any of the question's named things (a question anchored
 nowhere in the knowledge base is likely about something it does not hold; one name of several that no
-chunk uses, as in a comparison where one side is spelt differently, is not counted: it never vetoes).
+chunk uses, as in a comparison where one side is spelt differently, is not counted: it never vetoes),
+and whether the judged text is a whole overview's or chain's prose rather than a one-paragraph direct
+answer (prose quotes many sentences and runs long, so the other features read differently there).
 Its weights are learned by ``python -m training.critic_verdict_train`` from
 :mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
@@ -38,7 +40,7 @@ from core.types import RetrievedContext
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
 FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
             "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length",
-            "names_absent")
+            "names_absent", "prose")
 # A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
 _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
                         r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
@@ -150,14 +152,17 @@ def supporting_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[
 
 def features(prof: Profile, contexts: list[RetrievedContext], answer: str, support: float,
              entity_share: float, asked_missing: bool, scored: list[tuple[Sentence, float]] | None = None,
-             head: str | None = None, rivals: list[tuple[Sentence, float]] | None = None) -> list[float]:
+             head: str | None = None, rivals: list[tuple[Sentence, float]] | None = None,
+             prose: bool = False) -> list[float]:
     """The feature vector of (question, draft, evidence), in :data:`FEATURES` order.
 
     ``support``: the share of the draft's claims their cited sources back; ``entity_share``: the share
     of the question's named things the draft covers; ``asked_missing``: the direct answer lacks the
     question's own words or its asked-for head noun (all three from the critic's checks); ``head``:
     the text judged as the direct answer (default: :func:`direct_answer` of the draft); ``rivals``:
-    the sentences it competes with for the runner-up (default: every retrieved sentence).
+    the sentences it competes with for the runner-up (default: every retrieved sentence); ``prose``:
+    the head is a whole overview's or chain's prose, not a one-paragraph direct answer (it quotes many
+    sentences and is long, so the lead and length features mean something else there).
     """
     scored = scored_pool(contexts, prof) if scored is None else scored
     head = direct_answer(answer) if head is None else head
@@ -190,6 +195,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         float(bool(lead) and bool(_REFERENCE.search(lead[0][0].text))),
         min(len(head.split()), 120) / 120,
         float(anchored_nowhere(contexts, prof)),
+        float(prose),
     ]
 
 
@@ -198,9 +204,20 @@ def _logistic(m: dict, x: list[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+def _prose_block(prose: bool) -> dict | None:
+    return model().get("prose_model") if prose else None
+
+
 def probability(x: list[float]) -> float:
-    """The calibrated probability that the direct answer answers the question."""
-    return _logistic(model(), x)
+    """The calibrated probability that the direct answer answers the question (for an overview's or a
+    chain's prose, from ``prose_model`` in the weights file when it has one: fitted on the brain's own
+    overviews and chains, since one-paragraph drafts taught nothing about many-sentence prose)."""
+    return _logistic(_prose_block(bool(x[FEATURES.index("prose")])) or model(), x)
+
+
+def pass_threshold(prose: bool = False) -> float:
+    """The calibrated pass threshold for a one-paragraph draft, or for prose (its own model's)."""
+    return model()["prose_pass_threshold"] if _prose_block(prose) else model()["pass_threshold"]
 
 
 def gate_probability(x: list[float]) -> float:
