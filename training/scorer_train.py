@@ -12,7 +12,8 @@ references on the same groups: term coverage alone and the hand-set rules the sc
 LLM-written groups in training.
 
 ``python -m training.scorer_train`` regenerates the data when missing, trains, prints the
-held-out numbers and writes ``core/models/sentence_scorer.json``.
+held-out numbers and writes ``core/models/sentence_scorer.json``; the comparison-cell weights are the
+same model with the cosine, ``--out core/models/side_scorer.json`` (see that file's ``trained_on``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -220,7 +222,8 @@ def _rounded(v) -> list:
     return np.round(np.asarray(v, dtype=np.float64), 6).tolist()
 
 
-def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_weight: float = 1.0, seed: int = 0) -> dict:
+def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_weight: float = 1.0, seed: int = 0,
+        out=None) -> dict:
     if not TRAIN_FILE.exists() or not HELDOUT_FILE.exists():
         generate()
     t0 = time.time()
@@ -247,8 +250,9 @@ def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_
         }
         if "hidden" in fit:
             data["hidden"] = {"weights": _rounded(fit["hidden"]["weights"]), "bias": _rounded(fit["hidden"]["bias"])}
-        scorer.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {scorer.WEIGHTS_FILE}")
+        out = out or scorer.WEIGHTS_FILE
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
     return report
 
 
@@ -261,8 +265,10 @@ def main(argv: list[str] | None = None) -> None:
                          "listwise ranking (best held-out top-1), pointwise logistic, or pairwise ranking")
     ap.add_argument("--llm-weight", type=float, default=1.0, help="weight of the LLM-written training groups")
     ap.add_argument("--seed", type=int, default=0, help="the first of the networks' initialisation and sampling seeds")
+    ap.add_argument("--out", type=Path, default=None, help="where to write the weights (default: the scorer's file)")
     args = ap.parse_args(argv)
-    run(cosine=not args.no_cosine, write=not args.dry_run, objective=args.objective, llm_weight=args.llm_weight, seed=args.seed)
+    run(cosine=not args.no_cosine, write=not args.dry_run, objective=args.objective, llm_weight=args.llm_weight, seed=args.seed,
+        out=args.out)
 
 
 if __name__ == "__main__":

@@ -81,3 +81,20 @@ def test_a_cell_quotes_its_sentence_whole() -> None:
                "is pre-trained on eleven million scanned forms.")
     answer = _compare("How do Wren and LARK differ in their use of a text recognizer?", [WREN, long])
     assert "eleven million scanned forms" in _rows(answer)["LARK"], answer
+
+
+# Heron's paper builds on Wren: its own sentences name Wren ("our Wren reader"), and its data sentence opens so
+HERON = ctx(3, "heron.md", "HERON: Distilled Receipt Readers",
+            "Receipt readers are usually trained on hundreds of millions of scanned pages. "
+            "Our Wren reader (40M parameters) is trained on one public receipt dataset only, with no external data. "
+            "HERON distils a large reader into a small one.")
+
+
+def test_a_first_person_sentence_of_a_papers_own_text_is_its_own_even_when_it_names_a_rival() -> None:
+    """A sentence whose subject is the rival name is another paper's remark, except when the paper speaks
+    in the first person of its own work ("Our Wren reader ...")."""
+    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (WREN, HERON)])):
+        answer = _compare("How do Wren and HERON differ in how much training data they need?", [WREN, HERON])
+    rows = _rows(answer)
+    assert "one public receipt dataset only" in rows["HERON"], answer
+    assert "[2]" in rows["HERON"] and "[1]" not in rows["HERON"], answer
