@@ -160,6 +160,7 @@ def test_comparison_cells_are_ranked_by_weights_learned_with_the_minilm_cosine()
     assert data["features"] == list(scorer.FEATURES)
     assert data["uses_cosine"] is True
     assert data["trained_on"]["generator"] == "training.data.generate_scorer"
+    assert data["trained_on"]["side_groups"]["generator"] == "training.data.generate_sides"
     assert scorer.side_model()["weights"] == data["weights"]
     cos = scorer.FEATURES.index("cosine")
     first = data["hidden"]["weights"] if "hidden" in data else [data["weights"]]

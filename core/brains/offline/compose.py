@@ -111,6 +111,8 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
     # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
     overview = dim == "overview" and not key
+    # the cell's own name stays among its terms (as in a question about one paper); its rivals' go
+    key |= set(prof.key_terms) & (term_set(name) - {t for e in ents if e != name for t in term_set(e)})
     cell = replace(prof, entities=[name], definitional=prof.definitional or overview,
                    question=f"What is {name}?" if overview else prof.question if dim == "overview" else f"{dim} of {name}")
     others = [d for d in prof.dimensions if d != dim]
