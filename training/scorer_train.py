@@ -12,7 +12,9 @@ references on the same groups: term coverage alone and the hand-set rules the sc
 LLM-written groups in training.
 
 ``python -m training.scorer_train`` regenerates the data when missing, trains, prints the
-held-out numbers and writes ``core/models/sentence_scorer.json``.
+held-out numbers and writes ``core/models/sentence_scorer.json``; the comparison-cell weights are the
+same model with the cosine and the comparison-cell groups, ``--sides --out core/models/side_scorer.json``
+(see that file's ``trained_on``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -27,6 +30,8 @@ from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, dim_hits, profile, sentence_pool, subject
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.types import RetrievedContext
+from core.vocabulary import DocumentText, active
+from core.vocabulary import build as build_vocabulary
 from training.data.generate_scorer import DEFAULT_SEED, HELDOUT_FILE, SYNTHETIC_PAPERS, TRAIN_FILE, main as generate
 from training.data.scorer_questions import short_name
 
@@ -52,6 +57,13 @@ def rules_score(sent: Sentence, prof: Profile) -> float:
     return v - 0.03 * max(0, len(sent.terms) - 25) + 0.5 / (1 + sent.pos) + 0.1 / (1 + sent.ctx)
 
 
+def vocabulary_of(group: dict):
+    """The vocabulary the brain would have for a collection holding the group's paper (its title
+    and text): its short name is a recognized name, as it is at run time."""
+    own = [c["text"] for c in group["candidates"] if c["own"]]
+    return build_vocabulary([DocumentText(group["title"], 0, [], own)])
+
+
 def group_pool(group: dict):
     """(profile, pool, labels, own-paper flag) of one group's candidates as the brain would see them, or None."""
     q = group["question"]
@@ -73,10 +85,18 @@ def group_pool(group: dict):
     return prof, pool, labels, [own_named and is_own[s.ctx] for s in pool]
 
 
-def matrices(groups: list[dict], *, cosine: bool = True) -> list[tuple[np.ndarray, np.ndarray, str, np.ndarray]]:
+def matrices(groups: list[dict], *, cosine: bool = True, named: bool = False) -> list[tuple[np.ndarray, np.ndarray, str, np.ndarray]]:
     """(features, labels, source, hand-rule scores) per usable group; the MiniLM vectors of all
-    texts are computed in one batch."""
-    kept = [(p, g.get("source", "structural")) for g, p in zip(groups, map(group_pool, groups)) if p is not None]
+    texts are computed in one batch. ``named``: each group is read under its paper's vocabulary
+    (:func:`vocabulary_of`), so an invented paper's name counts as a name, as in a collection."""
+    vocabs = [vocabulary_of(g) if named else None for g in groups]
+    kept = []
+    for g, v in zip(groups, vocabs):
+        with active(v):
+            p = group_pool(g)
+        if p is not None:
+            kept.append(((p, g.get("source", "structural")), v))
+    kept, vocabs = [k for k, _ in kept], [v for _, v in kept]
     pools = [p for p, _ in kept]
     vec: dict[str, np.ndarray] = {}
     if cosine:
@@ -85,10 +105,12 @@ def matrices(groups: list[dict], *, cosine: bool = True) -> list[tuple[np.ndarra
         texts = list(dict.fromkeys(t for prof, pool, _, _ in pools for t in [prof.question, *(s.text for s in pool)]))
         vec = dict(zip(texts, embed(texts, batch_size=128)))
     out = []
-    for (prof, pool, labels, owns), (_, source) in zip(pools, kept):
+    for (prof, pool, labels, owns), (_, source), v in zip(pools, kept, vocabs):
         sims = [float(vec[s.text] @ vec[prof.question]) if cosine else 0.0 for s in pool]
-        rows = [scorer.features(s, prof, own=o, cos=c) for s, o, c in zip(pool, owns, sims)]
-        out.append((np.array(rows, dtype=np.float64), labels, source, np.array([rules_score(s, prof) for s in pool])))
+        with active(v):
+            rows = [scorer.features(s, prof, own=o, cos=c) for s, o, c in zip(pool, owns, sims)]
+            rules = [rules_score(s, prof) for s in pool]
+        out.append((np.array(rows, dtype=np.float64), labels, source, np.array(rules)))
     return out
 
 
@@ -220,17 +242,25 @@ def _rounded(v) -> list:
     return np.round(np.asarray(v, dtype=np.float64), 6).tolist()
 
 
-def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_weight: float = 1.0, seed: int = 0) -> dict:
+def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_weight: float = 1.0, seed: int = 0,
+        out=None, sides: bool = False, named: bool = False) -> dict:
     if not TRAIN_FILE.exists() or not HELDOUT_FILE.exists():
         generate()
     t0 = time.time()
-    train, held = matrices(load(TRAIN_FILE), cosine=cosine), matrices(load(HELDOUT_FILE), cosine=cosine)
+    train_groups, held_groups = load(TRAIN_FILE), load(HELDOUT_FILE)
+    if sides:  # comparison-cell groups (training.data.generate_sides), for the cells' weights
+        from training.data.generate_sides import build as side_groups
+
+        side_train, side_held = side_groups()
+        train_groups, held_groups = train_groups + side_train, held_groups + side_held
+    train, held = matrices(train_groups, cosine=cosine, named=named), matrices(held_groups, cosine=cosine, named=named)
     fitter = {"pointwise": fit_pointwise, "pairwise": fit_pairwise, "listwise": fit_listwise, "mlp": fit_mlp}[objective]
     fit = fitter(train, llm_weight=llm_weight, **({"seed": seed} if objective == "mlp" else {}))
     cov = scorer.FEATURES.index("coverage"), scorer.FEATURES.index("position")
     scorers = {"learned": lambda g: logit(fit, g[0]), "coverage_only": lambda g: g[0][:, cov[0]] + 1e-3 * g[0][:, cov[1]],
                "hand_rules": lambda g: g[3]}
-    report = {name: {src or "all": ranking(held, f, src) for src in (None, "structural", "llm")} for name, f in scorers.items()}
+    report = {name: {src or "all": ranking(held, f, src) for src in (None, "structural", "llm", *(("side",) if sides else ()))}
+              for name, f in scorers.items()}
     report.update(train_groups=len(train), train_llm_groups=sum(m[2] == "llm" for m in train),
                   objective=objective, llm_weight=llm_weight, seed=seed, seconds=round(time.time() - t0, 1))
     print(json.dumps(report, indent=1))
@@ -241,14 +271,18 @@ def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_
             "trained_on": {"generator": "training.data.generate_scorer", "seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "train_groups": len(train),
                            "train_llm_groups": report["train_llm_groups"], "llm_weight": llm_weight, "fit_seed": seed,
-                           "heldout_groups": len(held)},
+                           "heldout_groups": len(held), "side_groups": sides and {
+                               "generator": "training.data.generate_sides", "seed": DEFAULT_SEED + 1,
+                               "train": sum(m[2] == "side" for m in train), "heldout": sum(m[2] == "side" for m in held),
+                               "named": named}},
             "heldout": report["learned"]["all"], "heldout_by_source": report["learned"],
             "heldout_references": {"coverage_only": report["coverage_only"], "hand_rules": report["hand_rules"]},
         }
         if "hidden" in fit:
             data["hidden"] = {"weights": _rounded(fit["hidden"]["weights"]), "bias": _rounded(fit["hidden"]["bias"])}
-        scorer.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {scorer.WEIGHTS_FILE}")
+        out = out or scorer.WEIGHTS_FILE
+        out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
     return report
 
 
@@ -261,8 +295,12 @@ def main(argv: list[str] | None = None) -> None:
                          "listwise ranking (best held-out top-1), pointwise logistic, or pairwise ranking")
     ap.add_argument("--llm-weight", type=float, default=1.0, help="weight of the LLM-written training groups")
     ap.add_argument("--seed", type=int, default=0, help="the first of the networks' initialisation and sampling seeds")
+    ap.add_argument("--out", type=Path, default=None, help="where to write the weights (default: the scorer's file)")
+    ap.add_argument("--sides", action="store_true", help="add the comparison-cell groups (training.data.generate_sides)")
+    ap.add_argument("--named", action="store_true", help="read each group under its paper's vocabulary (see matrices)")
     args = ap.parse_args(argv)
-    run(cosine=not args.no_cosine, write=not args.dry_run, objective=args.objective, llm_weight=args.llm_weight, seed=args.seed)
+    run(cosine=not args.no_cosine, write=not args.dry_run, objective=args.objective, llm_weight=args.llm_weight, seed=args.seed,
+        out=args.out, sides=args.sides, named=args.named)
 
 
 if __name__ == "__main__":

@@ -81,3 +81,43 @@ def test_a_cell_quotes_its_sentence_whole() -> None:
                "is pre-trained on eleven million scanned forms.")
     answer = _compare("How do Wren and LARK differ in their use of a text recognizer?", [WREN, long])
     assert "eleven million scanned forms" in _rows(answer)["LARK"], answer
+
+
+# Heron's paper builds on Wren: its own sentences name Wren ("our Wren reader"), and its data sentence opens so
+HERON = ctx(3, "heron.md", "HERON: Distilled Receipt Readers",
+            "Receipt readers are usually trained on hundreds of millions of scanned pages. "
+            "Our Wren reader (40M parameters) is trained on one public receipt dataset only, with no external data. "
+            "HERON distils a large reader into a small one.")
+
+
+def test_a_first_person_sentence_of_a_papers_own_text_is_its_own_even_when_it_names_a_rival() -> None:
+    """A sentence whose subject is the rival name is another paper's remark, except when the paper speaks
+    in the first person of its own work ("Our Wren reader ...")."""
+    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (WREN, HERON)])):
+        answer = _compare("How do Wren and HERON differ in how much training data they need?", [WREN, HERON])
+    rows = _rows(answer)
+    assert "one public receipt dataset only" in rows["HERON"], answer
+    assert "[2]" in rows["HERON"] and "[1]" not in rows["HERON"], answer
+
+
+# Gannet's paper opens with background sentences that hold the asked word ("retrieval") too
+GANNET = ctx(4, "gannet.md", "GANNET: Retrieval for Grounded Summaries",
+             "Retrieval is widely used to supply background documents to question answering systems. "
+             "Most retrieval systems return whole passages, which are long to read. "
+             "GANNET uses retrieval to pick the source sentences that each summary sentence must cite. "
+             "GANNET is evaluated on four news corpora.")
+TERN = ctx(5, "tern.md", "TERN: Retrieval-Guided Form Reading",
+           "Form reading is a long-standing problem for office automation. "
+           "TERN uses retrieval to find a similar filled form and copies its field layout. "
+           "TERN reaches 90.2 F1 on FormBench.")
+
+
+def test_a_cell_opens_with_what_its_paper_does_not_with_background_sharing_the_asked_word() -> None:
+    """A cell is asked its side of the question, its own name included (as the scorer's training
+    questions name their paper); only the rival's name is left out. Without its name, the background
+    sentences that hold "retrieval" outranked the sentence saying what GANNET does with it."""
+    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (GANNET, TERN)])):
+        answer = _compare("How do GANNET and TERN differ in what their retrieval is used for?", [GANNET, TERN])
+    rows = _rows(answer)
+    assert rows["GANNET"].split("|")[2].strip().startswith("GANNET uses retrieval to pick"), answer
+    assert "TERN uses retrieval to find a similar filled form" in rows["TERN"], answer

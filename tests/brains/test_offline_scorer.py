@@ -153,3 +153,23 @@ def test_the_brain_computes_the_probability_the_training_fitted() -> None:
         finally:
             scorer.model = saved
         assert abs(got - 1 / (1 + np.exp(-logit(fit, x[None, :])[0]))) < 1e-9
+
+
+def test_comparison_cells_are_ranked_by_weights_learned_with_the_minilm_cosine() -> None:
+    data = json.loads(scorer.SIDE_WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert data["features"] == list(scorer.FEATURES)
+    assert data["uses_cosine"] is True
+    assert data["trained_on"]["generator"] == "training.data.generate_scorer"
+    assert data["trained_on"]["side_groups"]["generator"] == "training.data.generate_sides"
+    assert scorer.side_model()["weights"] == data["weights"]
+    cos = scorer.FEATURES.index("cosine")
+    first = data["hidden"]["weights"] if "hidden" in data else [data["weights"]]
+    assert any(row[cos] != 0.0 for row in first)  # the similarity is read, not left at zero
+
+
+def test_a_side_question_leaves_out_the_other_compared_names() -> None:
+    from core.brains.offline.compose import side_question
+
+    q = "How do Wren and LARK differ in how they read a page?"
+    assert side_question(q, "LARK", ["Wren", "LARK"]) == "How do and LARK differ in how they read a page?"
+    assert side_question(q, "Wren", ["Wren", "LARK"]) == "How do Wren and differ in how they read a page?"

@@ -21,6 +21,8 @@ from core.types import RetrievedContext
 MISSING_CELL = "not found in the knowledge base"
 CELL_SENTENCES = 2
 CELL_MIN_RATIO = 0.0
+# A sentence in the first person is its own paper speaking of its own work, whatever else it names.
+_FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
 _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
 
 
@@ -98,9 +100,10 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
 
 
 def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
-    """The sentence the scorer ranks first for ``name``'s ``dim``, among the sentences about
-    ``name`` that speak to ``dim``; never one whose subject is a rival entity, nor one already in
-    the row (``taken``).
+    """The sentences the scorer ranks first for ``name``'s ``dim``, among the sentences about
+    ``name`` that speak to ``dim``; never one whose subject is a rival entity (unless it is a
+    first-person sentence of ``name``'s own paper: "our vision transformer ..." in a paper that
+    builds on one is that paper's own), nor one already in the row (``taken``).
 
     When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
     about it ("X builds on NAME …") belongs to that other paper's row."""
@@ -108,6 +111,8 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
     # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
     overview = dim == "overview" and not key
+    # the cell's own name stays among its terms (as in a question about one paper); its rivals' go
+    key |= set(prof.key_terms) & (term_set(name) - {t for e in ents if e != name for t in term_set(e)})
     cell = replace(prof, entities=[name], definitional=prof.definitional or overview,
                    question=f"What is {name}?" if overview else prof.question if dim == "overview" else f"{dim} of {name}")
     others = [d for d in prof.dimensions if d != dim]
@@ -115,14 +120,28 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
     focus = (key - {t for d in others for t in term_set(d)}) | (set() if dim == "overview" else term_set(dim))
     home = {i for i, c in enumerate(contexts) if is_document_of(c, name)}
     fits = [s for s in pool if (not home or s.ctx in home) and attributed(s, name, contexts)
-            and not ((subj := subject(s)) is not None and subj != name and subj in ents)
+            and not ((subj := subject(s)) is not None and subj != name and subj in ents
+                     and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
     if dim != "overview" and others:  # a sentence mostly about another column belongs in that column
         fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
-    return mmr(fits, lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=cell.question),
+    side = scorer.side_model()
+    asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents)
+    scorer.prime([asked, *(s.text for s in fits)], side)
+    return mmr(fits, lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=asked, weights=side),
                CELL_SENTENCES, min_ratio=CELL_MIN_RATIO)
+
+
+def side_question(question: str, name: str, ents: list[str]) -> str:
+    """One side of a comparison: the question with the other compared names taken out ("How do A
+    and B differ in X?" reads "How do and B differ in X?" for B), so the similarity of a sentence
+    of B's paper is to what is asked of B, not to A's name."""
+    for e in ents:
+        if e != name:
+            question = mention_pattern(e).sub("", question)
+    return " ".join(question.split())
 
 
 def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:

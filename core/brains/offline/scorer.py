@@ -15,6 +15,12 @@ the weights). Its weights are learned by ``python -m training.scorer_train`` fro
 :mod:`training.data.generate_scorer` data (never evaluation text) and read from
 ``core/models/sentence_scorer.json``; none is set by hand.
 
+A comparison's cells are ranked by the same model trained with the cosine feature
+(``core/models/side_scorer.json``, :func:`side_model`): a cell is one paper's answer to its side of
+the question, and the sentence that gives it often shares no word with it ("trained on one public
+dataset only" for "how much data"), which only the similarity sees. Cells are few per turn, so the
+encoder's cost stays off the other strategies.
+
 The score is the model's probability that the sentence answers the question, in (0, 1), so
 MMR's ``min_ratio`` reads as "at least this share of the best sentence's probability". When the
 weights file or the encoder is missing the scorer says so once on stderr and runs on what it has.
@@ -37,6 +43,7 @@ from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.text import stem
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "sentence_scorer.json"
+SIDE_WEIGHTS_FILE = WEIGHTS_FILE.with_name("side_scorer.json")
 FEATURES = ("coverage", "hits", "entities", "subject", "crowded", "asks_number", "has_number",
             "defines", "opens_with_entity", "position", "length", "table_row", "caption", "asked_caption", "own_paper",
             "value_near_term", "new_value", "echo", "cosine")
@@ -82,9 +89,17 @@ def model() -> dict:
         "sentence scorer", "ranking by term coverage alone")
 
 
-def prime(texts: list[str]) -> None:
-    """Embed, in one batch, the texts whose vectors are not cached yet (a pool before scoring)."""
-    if not model().get("uses_cosine", True):
+@lru_cache(maxsize=1)
+def side_model() -> dict:
+    """The weights that rank a comparison's cells (the sentence scorer trained with the MiniLM
+    cosine); without the file, the sentence scorer's own."""
+    return load_weights(SIDE_WEIGHTS_FILE, FEATURES, model(), "comparison-cell scorer", "cells ranked by the sentence scorer")
+
+
+def prime(texts: list[str], m: dict | None = None) -> None:
+    """Embed, in one batch, the texts whose vectors are not cached yet (a pool before scoring with
+    the weights ``m``, default :func:`model`), when those weights read the cosine."""
+    if not (m or model()).get("uses_cosine", True):
         return
     missing = list(dict.fromkeys(t for t in texts if t not in _vectors))
     if not missing:
@@ -102,10 +117,11 @@ def prime(texts: list[str]) -> None:
         _vectors.update(zip(missing, vecs))
 
 
-def cosine(question: str, text: str) -> float:
-    if not model().get("uses_cosine", True):
+def cosine(question: str, text: str, m: dict | None = None) -> float:
+    m = m or model()
+    if not m.get("uses_cosine", True):
         return 0.0
-    prime([question, text])
+    prime([question, text], m)
     a, b = _vectors.get(question), _vectors.get(text)
     if a is None or b is None or a.shape != b.shape:
         return 0.0
@@ -113,9 +129,10 @@ def cosine(question: str, text: str) -> float:
 
 
 def features(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, own: bool = False,
-             question: str | None = None, cos: float | None = None) -> list[float]:
+             question: str | None = None, cos: float | None = None, m: dict | None = None) -> list[float]:
     """The feature vector of one (question, sentence) pair, in :data:`FEATURES` order
-    (``cos``: the question–sentence cosine when the caller has it already)."""
+    (``cos``: the question–sentence cosine when the caller has it already; ``m``: the weights that
+    will read it, which say whether the cosine is computed)."""
     terms = (set(focus) if focus is not None else set(prof.key_terms)) | prof.boost
     total = sum(prof.weights.get(t, 1.0) for t in terms) or 1.0
     held = [t for t in terms if t in sent.terms]
@@ -144,7 +161,7 @@ def features(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, ow
         near if prof.numeric else 0.0,
         new,
         len(held) / max(1, len(sent.terms)),
-        cosine(q, sent.text) if cos is None else cos,
+        cosine(q, sent.text, m) if cos is None else cos,
     ]
 
 
@@ -200,10 +217,11 @@ def _arrays(m: dict) -> tuple:
     return m["_np"]
 
 
-def probability(x: list[float]) -> float:
-    """The model's probability for feature vector ``x``: logistic over the standardized features,
-    through one ReLU hidden layer when the weights have one (``hidden``)."""
-    m = model()
+def probability(x: list[float], m: dict | None = None) -> float:
+    """The model's probability for feature vector ``x`` (weights ``m``, default :func:`model`):
+    logistic over the standardized features, through one ReLU hidden layer when the weights have
+    one (``hidden``)."""
+    m = m or model()
     mean, scale, weights, hidden = _arrays(m)
     z = (np.asarray(x, dtype=np.float64) - mean) / scale
     if hidden is not None:
@@ -213,6 +231,7 @@ def probability(x: list[float]) -> float:
 
 
 def score(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, own: bool = False,
-          question: str | None = None) -> float:
-    """The probability that ``sent`` answers the question of ``prof`` (or the ``focus`` terms of a step)."""
-    return probability(features(sent, prof, focus, own=own, question=question))
+          question: str | None = None, m: dict | None = None) -> float:
+    """The probability that ``sent`` answers the question of ``prof`` (or the ``focus`` terms of a
+    step), by the weights ``m`` (default :func:`model`)."""
+    return probability(features(sent, prof, focus, own=own, question=question, m=m), m)

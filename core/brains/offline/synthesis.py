@@ -26,11 +26,12 @@ PRIOR_PREFIX = "From earlier sessions:"
 
 
 def relevance(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, own: bool = False,
-              question: str | None = None) -> float:
+              question: str | None = None, weights: dict | None = None) -> float:
     """How well one sentence answers the question (or a sub-question's ``focus`` terms): the learned
     scorer's probability (:mod:`core.brains.offline.scorer`); ``own`` marks a sentence of the paper
-    the question names, ``question`` the text to compare it with (default: the profile's question)."""
-    return scorer.score(sent, prof, focus, own=own, question=question)
+    the question names, ``question`` the text to compare it with (default: the profile's question),
+    ``weights`` the scorer's weights (default: the sentence scorer's)."""
+    return scorer.score(sent, prof, focus, own=own, question=question, m=weights)
 
 
 def mmr(
