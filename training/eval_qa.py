@@ -23,8 +23,9 @@ Questions are JSONL rows ``{id, question, label, docs, must_contain_any, history
   and :mod:`training.eval_qa_provenance` (cited text from reference lists, page furniture, headings).
 
 A default-settings run (:func:`training.eval_qa_run.evaluate_qa`) asks the questions a second time
-as a user would: long-term memory on, one after another in one session; it reports how many answers
-carry recalled material and how much of it is unrelated to the question.
+as a user would: long-term memory on, one after another, each in a new session (facts a session wrote
+itself are never recalled in it); it reports how many answers carry recalled material and how much of it
+is unrelated to the question.
 
 :func:`score` and :func:`summarize` are pure, so the scoring is tested on its own.
 """
@@ -129,6 +130,7 @@ class Outcome:
     unrelated_recalled: list[str] = field(default_factory=list)  # those no document of the question holds
     provenance: list[str] = field(default_factory=list)  # citations of references, furniture, glued headings
     sources: list[dict] = field(default_factory=list)  # index, title, doc, page of each cited source
+    session: str = ""  # the session the question was asked in
 
 
 def doc_slug(source: str, doc_id: str = "") -> str:

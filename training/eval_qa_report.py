@@ -73,7 +73,7 @@ def format_report(report: dict) -> Any:
         parts.append(f"provenance offenders: {', '.join(prov['ids'])}")
     if "default_settings" in report:
         d = report["default_settings"]
-        ds = Table(title=f"default settings: memory on, {d['n']} questions in one session")
+        ds = Table(title=f"default settings: memory on, {d['n']} questions in sequence, a session each")
         ds.add_column("measure")
         ds.add_column("value", justify="right")
         for label, key in (("gold-term accuracy", "gold_term"), ("answer-first gold", "answer_first_gold"),

@@ -85,16 +85,15 @@ async def _draft(agent: Any, session_id: str) -> tuple[str | None, list]:
 
 
 async def run_questions(agent: Any, questions: list[Question],
-                        on_done: Callable[[Outcome], None] | None = None, *, one_session: bool = False,
+                        on_done: Callable[[Outcome], None] | None = None, *,
                         doc_texts: dict[str, str] | None = None, doc_titles: dict[str, str] | None = None,
                         profiles: dict | None = None) -> list[Outcome]:
-    """Ask every question through ``agent.run_turn`` (a fresh session each, or all in one) and score it."""
+    """Ask every question through ``agent.run_turn``, each in a fresh session, and score it."""
     from core.events import AnswerReady, Notice, TurnFinished
 
     rows: list[Outcome] = []
-    shared = f"eval-all-{agent.new_session_id()}"
     for i, q in enumerate(questions):
-        session = shared if one_session else f"eval-{i:04d}-{agent.new_session_id()}"
+        session = f"eval-{i:04d}-{agent.new_session_id()}"
         await _seed_history(agent, session, q.history, tag=f"q{i}h")
         t0 = time.perf_counter()
         result, error, dropped, changed, fallbacks, drafts = None, "", 0, 0, 0, 0
@@ -114,13 +113,14 @@ async def run_questions(agent: Any, questions: list[Question],
                         llm_fallbacks=fallbacks, error=error, draft=draft, contexts=contexts,
                         doc_texts=doc_texts, doc_titles=doc_titles, profiles=profiles)
         outcome.offline_drafts = drafts
+        outcome.session = session
         rows.append(outcome)
         if on_done:
             on_done(outcome)
     return rows
 
 
-async def _run(settings: Any, questions: list[Question], collection: str, *, memory: bool, one_session: bool,
+async def _run(settings: Any, questions: list[Question], collection: str, *, memory: bool,
                on_done, doc_texts, doc_titles, profiles) -> tuple[str, list[Outcome]]:
     from core.agent import open_agent
 
@@ -131,7 +131,7 @@ async def _run(settings: Any, questions: list[Question], collection: str, *, mem
         settings.memory.enabled = memory
         settings.mcp.collection = collection
         async with open_agent(settings, collection=collection) as agent:
-            rows = await run_questions(agent, questions, on_done, one_session=one_session, doc_texts=doc_texts,
+            rows = await run_questions(agent, questions, on_done, doc_texts=doc_texts,
                                        doc_titles=doc_titles, profiles=profiles)
             return agent.brain_name, rows
 
@@ -144,25 +144,27 @@ async def evaluate_qa(settings: Any, questions: list[Question], *, collection: s
     The scored run is isolated: a fresh session per question and long-term memory off, so facts
     learnt from one question never answer the next. ``corpus`` (the ingested folder) gives its
     PDFs' provenance profiles. ``default_settings`` adds a second run as a user would ask: memory
-    on, all questions in one session, reported under ``default_settings``.
+    on, the questions one after another, each in a session of its own (a session never recalls the
+    facts it wrote itself, so questions in one session would test nothing), reported under
+    ``default_settings``.
     """
     from training.eval_qa_provenance import corpus_profiles
 
     texts, titles = documents(settings, collection)
     profiles = corpus_profiles(corpus, doc_slug) if corpus else {}
-    brain, rows = await _run(settings, questions, collection, memory=False, one_session=False, on_done=on_done,
+    brain, rows = await _run(settings, questions, collection, memory=False, on_done=on_done,
                              doc_texts=texts, doc_titles=titles, profiles=profiles)
     report = summarize(rows)
     report["brain"] = brain
     report["collection"] = collection
     report["rows"] = [asdict(o) for o in rows]
     if default_settings:
-        _, seq = await _run(settings, questions, collection, memory=True, one_session=True, on_done=on_done,
+        _, seq = await _run(settings, questions, collection, memory=True, on_done=on_done,
                             doc_texts=texts, doc_titles=titles, profiles=profiles)
         sub = summarize(seq)
         report["default_settings"] = {k: sub[k] for k in ("n", "gold_term", "answer_first_gold", "right_document",
                                                           "abstention_recall", "false_abstention", "recalled")}
-        report["default_settings"]["rows"] = [{"id": o.id, "recalled": o.recalled,
+        report["default_settings"]["rows"] = [{"id": o.id, "session": o.session, "recalled": o.recalled,
                                                "unrelated_recalled": o.unrelated_recalled, "answer": o.answer}
                                               for o in seq]
     return report

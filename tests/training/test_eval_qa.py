@@ -144,3 +144,6 @@ def test_a_whole_run_through_the_real_agent(tmp_path: Path, monkeypatch: pytest.
     seq = report["default_settings"]
     assert seq["n"] == 4 and len(seq["rows"]) == 4 and {"answers_with_recalled", "answers_with_unrelated"} <= set(
         seq["recalled"])
+    # a session never recalls the facts it wrote itself, so the memory-on run asks each question in a
+    # session of its own (in one shared session its recall measure could not fail)
+    assert len({r["session"] for r in seq["rows"]}) == 4
