@@ -24,6 +24,7 @@ from core.telemetry import emit
 
 VERSION_TOP_K = 20  # the hub's maximum: a version's text, not just its best chunks
 NAME_SEARCH_K = 10  # chunks read when looking for an entity's own paper by its name
+SIDE_TOP_K = 10  # chunks read from a side's own paper: a long paper states a dimension in few of them
 
 
 async def find_document(ctx: Any, name: str) -> str | None:
@@ -82,7 +83,7 @@ async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: 
     doc_id = await own_document(ctx, entity, found)
     if doc_id is None:
         return found
-    scoped = await retrieve(ctx, query, entity=entity, doc_id=doc_id)
+    scoped = await retrieve(ctx, query, top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id)
     return merge_contexts(scoped, found)
 
 
@@ -107,7 +108,7 @@ async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
         if doc_id is None:
             continue
         taken.add(doc_id)
-        out[i] = merge_contexts(await retrieve(ctx, query, entity=entity, doc_id=doc_id), group)
+        out[i] = merge_contexts(await retrieve(ctx, query, top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id), group)
         for c in (c for g in out for c in g if c.doc_id == doc_id):
             c.entity = entity
     return out
