@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from core.brains.offline.evidence import is_document_of
+from core.brains.offline.sides import side_paper
 from core.doc_versions import split
 from core.errors import BackendUnavailable
 from core.events import PlanUpdated
@@ -23,6 +24,7 @@ from core.telemetry import emit
 
 VERSION_TOP_K = 20  # the hub's maximum: a version's text, not just its best chunks
 NAME_SEARCH_K = 10  # chunks read when looking for an entity's own paper by its name
+SIDE_TOP_K = 10  # chunks read from a side's own paper: a long paper states a dimension in few of them
 
 
 async def find_document(ctx: Any, name: str) -> str | None:
@@ -56,13 +58,19 @@ async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:
     own = next((c.doc_id for c in found if c.doc_id and is_document_of(c, name)), None)
     if own is not None:
         return own
+    more = await name_search(ctx, name)
+    return next((c.doc_id for c in more if c.doc_id and is_document_of(c, name)), None)
+
+
+async def name_search(ctx: Any, name: str) -> list[Any]:
+    """The chunks a search for the bare ``name`` finds over the collection; none when the hub
+    cannot answer it (an upstream hub without the tool or with an odd answer)."""
     try:
-        more = await ctx.hub.search(name, NAME_SEARCH_K, ctx.collection)
+        return await ctx.hub.search(name, NAME_SEARCH_K, ctx.collection)
     except BackendUnavailable:
         raise
-    except Exception:  # noqa: BLE001 - an upstream hub that cannot search by name: no own paper found
-        return None
-    return next((c.doc_id for c in more if c.doc_id and is_document_of(c, name)), None)
+    except Exception:  # noqa: BLE001 - see above: no own paper found
+        return []
 
 
 async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: str) -> list[Any]:
@@ -75,8 +83,35 @@ async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: 
     doc_id = await own_document(ctx, entity, found)
     if doc_id is None:
         return found
-    scoped = await retrieve(ctx, query, entity=entity, doc_id=doc_id)
+    scoped = await retrieve(ctx, query, top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id)
     return merge_contexts(scoped, found)
+
+
+async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
+                                groups: list[list[Any]]) -> list[list[Any]]:
+    """Sides whose paper no title or file names (a description, an author's name): each is scoped
+    to the document its own retrieval mostly came from (:func:`core.brains.offline.sides.side_paper`),
+    else the one a search for its bare name (over the whole collection, no topic) mostly came from;
+    never another side's paper, and every chunk of that document is tagged with the side
+    (``entity``), so the brain's cells for the side quote that paper."""
+    if ctx.doc_id or not can_scope(ctx.hub):
+        return groups
+    named = {e: next((c.doc_id for c in g if c.doc_id and is_document_of(c, e)), None)
+             for (e, _), g in zip(planned, groups) if e is not None}
+    taken = {d for d in named.values() if d}
+    out = list(groups)
+    for i, ((entity, query), group) in enumerate(zip(planned, groups)):
+        if entity is None or named.get(entity):
+            continue
+        doc_id = side_paper(group, entity, frozenset(taken)) or side_paper(
+            await name_search(ctx, entity), entity, frozenset(taken))
+        if doc_id is None:
+            continue
+        taken.add(doc_id)
+        out[i] = merge_contexts(await retrieve(ctx, query, top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id), group)
+        for c in (c for g in out for c in g if c.doc_id == doc_id):
+            c.entity = entity
+    return out
 
 
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:
@@ -108,6 +143,7 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
     else:
         emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
         groups = await asyncio.gather(*(retrieve_side(ctx, state, e, q) for e, q in planned))
+        groups = await scope_described_sides(ctx, planned, groups)
     contexts = merge_contexts(*groups)
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
     queries = [q for _, q in planned]

@@ -121,3 +121,25 @@ def test_a_cell_opens_with_what_its_paper_does_not_with_background_sharing_the_a
     rows = _rows(answer)
     assert rows["GANNET"].split("|")[2].strip().startswith("GANNET uses retrieval to pick"), answer
     assert "TERN uses retrieval to find a similar filled form" in rows["TERN"], answer
+
+
+def _tagged(c: RetrievedContext, entity: str) -> RetrievedContext:
+    return c.model_copy(update={"entity": entity})
+
+
+def test_a_side_named_by_its_author_quotes_the_paper_its_retrieval_came_from() -> None:
+    """No title or file carries "Okonkwo": the side's paper is the one its own retrieval mostly came
+    from (two of its three chunks, one naming her), so its row quotes that paper and not a survey
+    chunk the same retrieval found that also speaks of accuracy."""
+    routing = [ctx(n, "routing.md", "Sparse Routing for Long Documents", text) for n, text in enumerate((
+        "Amara Okonkwo, Piet Lindqvist and Sun Wei. We route each token of a long document to two experts.",
+        "The router reaches 81.4 accuracy on the heron reading benchmark with a third of the compute."))]
+    survey = ctx(0, "survey.md", "A Survey of Wading Bird Datasets",
+                 "Reported accuracy on wading bird datasets is rarely comparable across sites and seasons.")
+    contexts = [_tagged(routing[0], "Okonkwo"), _tagged(survey, "Okonkwo"), _tagged(routing[1], "Okonkwo"),
+                _tagged(LARK, "LARK")]
+    answer = _compare("Compare Okonkwo and LARK in accuracy", contexts)
+    rows = _rows(answer)
+    assert list(rows) == ["Okonkwo", "LARK"], answer
+    assert "81.4" in rows["Okonkwo"] and "[2]" not in rows["Okonkwo"], answer  # [2] is the survey
+    assert "[2]" not in answer.split("**Comparison.**")[0], answer  # the survey fills no cell

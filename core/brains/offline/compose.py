@@ -13,6 +13,7 @@ from dataclasses import replace
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, profile, subject
 from core.brains.offline.lexicon import entity as lex_entity
+from core.brains.offline.sides import side_papers
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
 from core.brains.offline.text import term_set
@@ -65,10 +66,12 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     """An entity × dimension table of cited clauses, then a short cited prose comparison.
 
     The rows are the compared papers: when two or more of the named entities have their own paper
-    among the contexts, a name without one (a benchmark or a tool they both mention) gets no row."""
+    among the contexts, a name without one (a benchmark or a tool they both mention) gets no row.
+    A name's paper is the one its title or file names, else the one its side's retrieval came from
+    (:func:`core.brains.offline.sides.side_papers`)."""
     ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
-    papers = [e for e in ents if any(is_document_of(c, e) for c in contexts)]
-    ents = papers if len(papers) >= 2 else ents
+    papers = side_papers(contexts, ents)
+    ents = [e for e in ents if e in papers] if len(papers) >= 2 else ents
     dims = prof.dimensions or ["overview"]
     used: list[str] = []
     header = "| | " + " | ".join(d.capitalize() for d in dims) + " |"
@@ -79,7 +82,7 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         cells = []
         row: list[Sentence] = []
         for d in dims:
-            picks = _cell(pool, prof, contexts, e, d, ents, row)
+            picks = _cell(pool, prof, contexts, e, d, ents, row, papers.get(e))
             if not picks:
                 cells.append(MISSING_CELL)
                 gaps.append(f"{e} {d}" if d != "overview" else e)
@@ -99,14 +102,16 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     return "\n\n".join(parts), used
 
 
-def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
+def _cell(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> list[Sentence]:
     """The sentences the scorer ranks first for ``name``'s ``dim``, among the sentences about
     ``name`` that speak to ``dim``; never one whose subject is a rival entity (unless it is a
     first-person sentence of ``name``'s own paper: "our vision transformer ..." in a paper that
     builds on one is that paper's own), nor one already in the row (``taken``).
 
     When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
-    about it ("X builds on NAME …") belongs to that other paper's row."""
+    about it ("X builds on NAME …") belongs to that other paper's row. ``paper`` is that paper's
+    doc_id when it was found by the side's retrieval rather than by name; a sentence of it that
+    names no other entity is about ``name``."""
     ent_terms = {t for e in ents for t in term_set(e)}
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
     # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
@@ -118,8 +123,9 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=()) -> list[Sentence]:
     others = [d for d in prof.dimensions if d != dim]
     # a column's cell is asked about its own dimension, not the row's other columns
     focus = (key - {t for d in others for t in term_set(d)}) | (set() if dim == "overview" else term_set(dim))
-    home = {i for i, c in enumerate(contexts) if is_document_of(c, name)}
-    fits = [s for s in pool if (not home or s.ctx in home) and attributed(s, name, contexts)
+    home = {i for i, c in enumerate(contexts) if is_document_of(c, name) or (paper and c.doc_id == paper)}
+    fits = [s for s in pool if (not home or s.ctx in home)
+            and (attributed(s, name, contexts) or (paper is not None and s.ctx in home and not s.about))
             and not ((subj := subject(s)) is not None and subj != name and subj in ents
                      and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]

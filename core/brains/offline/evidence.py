@@ -183,10 +183,15 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
     subject in a few places and states its details elsewhere ("the test set", "it"), so a chunk of
     that paper is relevant when it carries a third of the question's words (at least two) without
     naming the question's entities. A chunk of another paper still meets the full test, and the
-    test for "no evidence" is unchanged (some chunk must pass it on its own).
+    test for "no evidence" is unchanged (some chunk must pass it on its own). A comparison side's
+    own paper found by its retrieval rather than its name (:mod:`core.brains.offline.sides`) is
+    relevant as a paper its title names would be.
     """
+    from core.brains.offline.sides import side_papers
+
     absent = absent_names(contexts, prof)
-    keep = [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent)]
+    own = set(side_papers(contexts, prof.entities).values()) if any(c.entity for c in contexts) else set()
+    keep = [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent) or (c.doc_id and c.doc_id in own)]
     papers = {contexts[i].doc_id or contexts[i].source for i in keep} - {""}
     more = [i for i, c in enumerate(contexts) if i not in keep and (c.doc_id or c.source) in papers
             and _carries_words(c, prof, absent, SAME_PAPER_SHARE)]

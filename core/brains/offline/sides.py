@@ -1,0 +1,46 @@
+"""Which paper each side of a comparison is about.
+
+A side named by a title or a file name has its paper by name (:func:`is_document_of`). A side named
+by a description — "the … paper", an author's surname — has none; its paper is then the document
+its own retrieval mostly came from, when that is clear. The comparative strategy scopes the side's
+search to that paper, and the brain reads the same answer from the chunks' ``entity`` tags, so a
+side's cells quote its own paper rather than whichever paper shares the asked words."""
+
+from __future__ import annotations
+
+from core.brains.offline.evidence import is_document_of, names
+from core.types import RetrievedContext
+
+SIDE_SHARE = 0.5  # a described side's paper holds its top chunk and at least this share of its retrieval
+
+
+def side_paper(found: list[RetrievedContext], name: str,
+               taken: set[str] | frozenset[str] = frozenset()) -> str | None:
+    """The doc_id one side's retrieval (``found``, best first) mostly came from: the document of its
+    top chunk when that document holds at least two and at least half of the chunks, one of its
+    chunks names ``name`` (a description names a word of its paper's text), and it is not another
+    side's paper (``taken``); else None."""
+    docs = [c.doc_id for c in found if c.doc_id]
+    if not docs or docs[0] in taken:
+        return None
+    top, n = docs[0], docs.count(docs[0])
+    if n < 2 or n < SIDE_SHARE * len(docs):
+        return None
+    return top if any(c.doc_id == top and names(c, name) for c in found) else None
+
+
+def side_papers(contexts: list[RetrievedContext], names: list[str]) -> dict[str, str]:
+    """Each compared name's own paper: the document its file or title names, else the one its own
+    retrieval (the chunks whose ``entity`` is the name) mostly came from. Names with neither are
+    left out; no two names share a paper, and a named paper is never taken by a described side."""
+    out: dict[str, str] = {}
+    for name in names:
+        own = next((c.doc_id for c in contexts if c.doc_id and is_document_of(c, name)), None)
+        if own is not None and own not in out.values():
+            out[name] = own
+    for name in names:
+        if name not in out:
+            doc = side_paper([c for c in contexts if c.entity == name], name, frozenset(out.values()))
+            if doc is not None:
+                out[name] = doc
+    return out

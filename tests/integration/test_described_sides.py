@@ -1,0 +1,108 @@
+"""A comparison whose sides are described rather than named: each paper by a word of its text
+("the HRX paper") that its title and file name do not carry.
+No title or file names a side, so each side's paper is the document its own retrieval mostly came
+from; the side's search is scoped to it and the side's cells quote it (offline brain, the bundled
+hub as a real stdio process, invented papers)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from core.config import load_settings
+from tests.integration.helpers import ask_all
+
+LIB = "herons"
+
+# Invented papers; the file names (paper1.md …) name none of them.
+PAPERS = {
+    "paper1.md": """# Sparse Routing for Long Heron Documents
+
+Amara Okonkwo, Piet Lindqvist and Sun Wei
+
+## Abstract
+
+We present HRX, which routes each token of a long document to a few heron experts chosen by a learned gate.
+HRX keeps the cost linear in the document length.
+
+## Method
+
+The gate scores every heron expert for a token and keeps the top two experts.
+A balancing loss spreads the tokens evenly over the heron experts.
+
+## Results
+
+HRX reaches 81.4 accuracy on the heron reading benchmark while using a third of the compute.
+Accuracy stays within one point of the dense model on documents of sixty thousand tokens.
+""",
+    "paper2.md": """# Listening for Boundaries in Birdsong Streams
+
+Jonas Feldmann and Rita Okafor
+
+## Abstract
+
+We present FRB, a frame-rate boundary detector that segments birdsong streams into calls.
+FRB reads the spectrogram one frame at a time and marks where a call starts.
+
+## Method
+
+FRB scores each frame with a small convolutional network and smooths the scores over time.
+A boundary is placed where the smoothed score crosses a learned threshold.
+
+## Results
+
+FRB finds call boundaries with 92.7 accuracy on the marsh recordings benchmark.
+Its accuracy falls by four points when two birds call at once.
+""",
+    "paper3.md": """# A Survey of Wading Bird Datasets
+
+Carla Mendes
+
+## Abstract
+
+We survey twelve public datasets of wading bird recordings and images.
+Most datasets report accuracy on a single marsh, which limits how far results carry.
+
+## Findings
+
+Accuracy figures across the surveyed datasets are rarely comparable, since their splits differ.
+We recommend that benchmarks report accuracy per site and per season.
+""",
+}
+
+QUESTION = "Compare the HRX paper and the FRB paper in accuracy"
+
+
+def _library(tmp_path, monkeypatch):
+    from core.hub.ingest import Ingestor
+    from core.hub.store import HubStore
+
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
+    s = load_settings(use_user_file=False)
+    s.agent.router = "rules"
+    s.mcp.collection = LIB
+    folder = tmp_path / "papers"
+    folder.mkdir()
+    files = []
+    for name, text in PAPERS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+        files.append(folder / name)
+    store = HubStore(s.paths.resolve(s.paths.hub_db))
+    try:
+        assert len(Ingestor(store, embed=False).ingest(files, LIB).added) == 3  # the hub embeds at start
+    finally:
+        store.close()
+    return s
+
+
+def test_described_sides_are_each_read_from_the_paper_their_retrieval_comes_from(tmp_path, monkeypatch):
+    s = _library(tmp_path, monkeypatch)
+    (turn,) = asyncio.run(ask_all([QUESTION], s))
+    r = turn.result
+    assert r.strategy == "comparative"
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| \*\*(.+?)\*\* \|(.*)$", r.final_answer, re.M)}
+    by_index = {src.index: src.title for src in r.sources}
+    titles = {name: {by_index[int(n)] for n in re.findall(r"\[(\d+)\]", row)} for name, row in rows.items()}
+    assert titles.get("HRX") == {"Sparse Routing for Long Heron Documents"}, r.final_answer
+    assert titles.get("FRB") == {"Listening for Boundaries in Birdsong Streams"}, r.final_answer
+    assert "81.4" in rows["HRX"] and "92.7" in rows["FRB"], r.final_answer
