@@ -40,8 +40,9 @@ def _ingest(settings, docs) -> None:
     assert report.added
 
 
-@pytest.mark.slow
-def test_memory_and_an_unknown_name_in_a_real_session(tmp_path, monkeypatch):
+def papers_home(tmp_path, monkeypatch):
+    """Settings of a private home whose ``defects`` collection holds the two invented papers (memory on,
+    the default a user runs with; the rule router, so routing does not vary with the adapter)."""
     monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -50,8 +51,14 @@ def test_memory_and_an_unknown_name_in_a_real_session(tmp_path, monkeypatch):
     s = load_settings(use_user_file=False)
     s.agent.router = "rules"
     s.mcp.collection = COLLECTION
-    assert s.memory.enabled  # the default a user runs with
+    assert s.memory.enabled
     _ingest(s, docs)
+    return s
+
+
+@pytest.mark.slow
+def test_memory_and_an_unknown_name_in_a_real_session(tmp_path, monkeypatch):
+    s = papers_home(tmp_path, monkeypatch)
 
     first, second, third = asyncio.run(ask_all([
         "How many hours of speech is OWL trained on, and how does it compare with Kite?",

@@ -11,9 +11,8 @@ import asyncio
 
 import pytest
 
-from core.config import load_settings
 from tests.integration.helpers import ask_all
-from tests.integration.test_defects_hub import COLLECTION, PAPERS, _ingest
+from tests.integration.test_defects_hub import papers_home
 
 FIRST = "How many hours of speech is OWL trained on, and how does it compare with Kite?"
 SECOND = "How many hours of transcribed speech is OWL trained on?"
@@ -21,16 +20,7 @@ SECOND = "How many hours of transcribed speech is OWL trained on?"
 
 @pytest.mark.slow
 def test_a_session_does_not_recall_its_own_facts_but_a_later_session_does(tmp_path, monkeypatch):
-    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in PAPERS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    s = load_settings(use_user_file=False)
-    s.agent.router = "rules"
-    s.mcp.collection = COLLECTION
-    assert s.memory.enabled
-    _ingest(s, docs)
+    s = papers_home(tmp_path, monkeypatch)
 
     first, second = asyncio.run(ask_all([FIRST, SECOND], s, session="same-session", persist=True))
     taught = [f for e in first.of("memory_written") for f in e.facts]
