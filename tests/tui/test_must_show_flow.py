@@ -63,15 +63,20 @@ def _mine_settings(settings, db):
     return settings
 
 
+async def _ask_scoped(pilot, app) -> None:
+    """Once the app is warm, ask about Glimmerbeam scoped to Thistlenet by its mention; only Thistlenet is cited."""
+    await wait_until(pilot, lambda: app.session.warm.is_set() and app.slash.loaded, timeout=180)
+    await _send(pilot, "@thistlenet How much memory does Glimmerbeam save?", turn=True)
+    assert _cited(app) <= {"thistlenet"}
+
+
 async def test_regenerating_a_mentioned_papers_answer_stays_on_that_paper(settings, mine_db):  # noqa: F811
     """The question is asked about Glimmerbeam but scoped to Thistlenet by its mention; regenerated,
     the new turn is scoped to Thistlenet too (it was asked unscoped and answered from Glimmerbeam)."""
     _mine_settings(settings, mine_db)
     app = PaperPilotApp(settings, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app.session.warm.is_set() and app.slash.loaded, timeout=180)
-        await _send(pilot, "@thistlenet How much memory does Glimmerbeam save?", turn=True)
-        assert _cited(app) <= {"thistlenet"}
+        await _ask_scoped(pilot, app)
         await _regenerate(pilot)
         record = app.main_screen.query_one("#chat").record
         assert len(record) == 2 and record[1].question == record[0].question
@@ -88,9 +93,7 @@ async def test_a_reopened_session_regenerates_a_mentioned_papers_answer_on_that_
     _mine_settings(settings, mine_db)
     app = PaperPilotApp(settings, blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app.session.warm.is_set() and app.slash.loaded, timeout=180)
-        await _send(pilot, "@thistlenet How much memory does Glimmerbeam save?", turn=True)
-        assert _cited(app) <= {"thistlenet"}
+        await _ask_scoped(pilot, app)
         asked_in = app.session.session_id
     settings.tui.resume = "last"
     again = PaperPilotApp(settings, blink=False)
