@@ -39,22 +39,26 @@ def cli(*argv):
         raise SystemExit(f"memory {argv[0]} exited {code}")
     return buf.getvalue()
 
+def ack(op, fid, t):  # one write per acknowledgement
+    sys.stdout.write(f"{op} {fid} {t}\n")
+    sys.stdout.flush()
+
 k = 0
 while True:
     k += 1
     t = f"{tag}-{k}"
     fid = int(re.match(r"fact (\d+):", cli("add", f"fault fact {t} v0")).group(1))
-    print("add", fid, t, flush=True)
+    ack("add", fid, t)
     cli("edit", str(fid), f"fault fact {t} v1")
-    print("edit", fid, t, flush=True)
+    ack("edit", fid, t)
     if k % 3 == 0:
         cli("rm", str(fid))
-        print("rm", fid, t, flush=True)
+        ack("rm", fid, t)
     if k % 4 == 0:
         f = work / f"import-{t}.jsonl"
         f.write_text("".join(json.dumps({"content": f"fault fact {t} imported {j}"}) + "\n" for j in range(3)))
         cli("import", str(f))
-        print("import", 0, t, flush=True)
+        ack("import", 0, t)
 """
 
 
@@ -64,6 +68,13 @@ class Ledger:
     def __init__(self) -> None:
         self.facts: dict[str, tuple[int, str]] = {}  # tag -> (id, last acknowledged op)
         self.imports: list[str] = []  # contents of acknowledged imports
+
+    def record_output(self, lines: list[str]) -> None:
+        """Record the writer's stdout lines. Only a whole line (newline included) is an
+        acknowledgement: a SIGKILL can cut the last one mid-write, and a cut line acknowledges nothing."""
+        for line in lines:
+            if line.endswith("\n"):
+                self.record(line)
 
     def record(self, line: str) -> None:
         op, fid, tag = line.split()
@@ -94,7 +105,7 @@ def _one_kill(i: int, home: Path, config: Path, work: Path, rng: random.Random, 
     proc = subprocess.Popen([*CLI[:1], "-c", WRITER, str(config), f"k{i}", str(work)], cwd=ROOT,
                             env=env_for(home), stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True)
     lines: list[str] = []
-    reader = threading.Thread(target=lambda: lines.extend(ln.strip() for ln in proc.stdout), daemon=True)
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
     reader.start()
     try:
         end = time.monotonic() + FIRST_ACK_BOUND_S
@@ -107,12 +118,11 @@ def _one_kill(i: int, home: Path, config: Path, work: Path, rng: random.Random, 
     finally:
         killpg(proc)
         reader.join(10)
-    for line in list(lines):
-        ledger.record(line)
+    ledger.record_output(list(lines))
     err.seek(0)
     stderr = err.read()
     err.close()
-    return {"acks": len(lines), "hang": not started and alive, "died_early": not alive, "stderr": stderr}
+    return {"acks": sum(ln.endswith("\n") for ln in lines), "hang": not started and alive, "died_early": not alive, "stderr": stderr}
 
 
 def _check(db: Path, ledger: Ledger) -> tuple[list[str], set[str]]:

@@ -112,6 +112,14 @@ def test_fact_kills_lose_nothing_acknowledged():
     assert r["acks"] >= 3, r  # the writer really wrote before each kill
 
 
+def test_a_line_cut_by_the_kill_acknowledges_nothing():
+    # The clean CI run once killed the writer between "edit" and the rest of its line.
+    ledger = Ledger()
+    ledger.record_output(["add 1 k0-1\n", "edit"])
+    assert ledger.facts == {"k0-1": (1, "add")}
+    assert ledger.lost({1: "fault fact k0-1 v1"}) == set()  # the cut edit may have committed
+
+
 def test_the_fact_ledger_sees_a_loss():
     ledger = Ledger()
     for line in ("add 1 k0-1", "edit 1 k0-1", "add 2 k0-2", "add 3 k0-3", "edit 3 k0-3", "rm 3 k0-3",
