@@ -120,10 +120,12 @@ class FactStore:
         except Exception:  # noqa: BLE001 - search_sync embeds again and reports the error itself
             return None
 
-    async def recall(self, question: str, top_k: int) -> list[RecalledFact]:
-        """The facts most relevant to ``question``; counts as a recall (feeds eviction order)."""
+    async def recall(self, question: str, top_k: int, *, exclude_session: str = "") -> list[RecalledFact]:
+        """The facts most relevant to ``question``; counts as a recall (feeds eviction order).
+        ``exclude_session``: that session's unpinned facts are neither returned nor counted, so they
+        take none of the ``top_k`` places and their recall counters stay as they were."""
         vector = await self._prefetched(question)
-        return await asyncio.to_thread(self.search_sync, question, top_k, True, vector)
+        return await asyncio.to_thread(self.search_sync, question, top_k, True, vector, exclude_session)
 
     async def search(self, query: str, top_k: int = 10) -> list[RecalledFact]:
         """Like :meth:`recall` but browsing: recall counters are left alone."""
@@ -134,8 +136,9 @@ class FactStore:
         return await asyncio.to_thread(self.memorize_sync, facts, source_question, session_id, sources)
 
     def search_sync(self, question: str, top_k: int, touch: bool = True,
-                    vector: np.ndarray | None = None) -> list[RecalledFact]:
-        """``vector``: the question's embedding when it is already known (:meth:`prefetch`)."""
+                    vector: np.ndarray | None = None, exclude_session: str = "") -> list[RecalledFact]:
+        """``vector``: the question's embedding when it is already known (:meth:`prefetch`);
+        ``exclude_session``: as in :meth:`recall`."""
         if top_k <= 0 or not question.strip():
             return []
         self._backfill()
@@ -145,13 +148,17 @@ class FactStore:
             self._index.sync(conn)
             ids, sims = self._index.scores(query_vec)
             lexical = lexical_scores(conn, terms, len(ids))
-            chosen = rank(ids, sims, lexical, self._index.position, top_k)
+            own = conn.execute("SELECT COUNT(*) FROM facts WHERE session_id = ? AND pinned = 0",
+                               (exclude_session,)).fetchone()[0] if exclude_session else 0
+            chosen = rank(ids, sims, lexical, self._index.position, top_k + own)
             if not chosen:
                 return []
             marks = ",".join("?" * len(chosen))
             rows = {r[0]: r for r in conn.execute(
                 f"SELECT id, content, pinned, doc_title, doc_id, source_docs, session_id FROM facts WHERE id IN ({marks})",
-                [f for _, f in chosen])}
+                [f for _, f in chosen])
+                if not (exclude_session and r[6] == exclude_session and not r[2])}
+            chosen = [(s, fid) for s, fid in chosen if fid in rows][:top_k]
         out = [RecalledFact(id=fid, content=rows[fid][1], score=round(s, 4), pinned=bool(rows[fid][2]),
                             doc_title=rows[fid][3] or rows[fid][4] or "",
                             documents=len(json.loads(rows[fid][5])) if rows[fid][5] else 0,

@@ -47,7 +47,9 @@ class FactMemory(Protocol):
     """The agent also calls ``prefetch(question)`` at a turn's start when a store has it (optional:
     :class:`core.memory.facts.FactStore` starts embedding the question for the coming recall)."""
 
-    async def recall(self, question: str, top_k: int) -> list[RecalledFact]: ...
+    async def recall(self, question: str, top_k: int, *, exclude_session: str = "") -> list[RecalledFact]:
+        """``exclude_session``: leave out that session's unpinned facts (they take no place in ``top_k``)."""
+        ...
 
     async def memorize(
         self, facts: list[str], *, source_question: str, session_id: str,

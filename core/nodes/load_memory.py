@@ -6,8 +6,10 @@ prompt. ``paperpilot memory audit`` lists them for deletion. A fact learnt from 
 the brain attributed ("<title> says: ..."), so it is used as that document's claim, never as
 something the agent knows (:meth:`core.memory.protocol.RecalledFact.as_prior`).
 
-Facts this session wrote itself are left out (pinned ones excepted): the answer shows recalled facts as
-"From earlier sessions", and this session's own turns already hold what it learnt.
+Facts this session wrote itself are left out by the store (pinned ones excepted): the answer shows recalled
+facts as "From earlier sessions", and this session's own turns already hold what it learnt. The store
+leaves them out before it takes the top k, so they neither crowd out an earlier session's fact nor have
+their recall counters (eviction order) bumped.
 """
 
 from __future__ import annotations
@@ -27,8 +29,7 @@ async def load_memory_node(state: AgentState, runtime: Any) -> dict:
     mem = ctx.settings.memory
     if ctx.facts is None or not mem.enabled or mem.recall_top_k == 0 or state.retry_count > 0:
         return {}
-    recalled = [f for f in await ctx.facts.recall(state.question, mem.recall_top_k)
-                if f.pinned or not ctx.session_id or f.session_id != ctx.session_id]
+    recalled = await ctx.facts.recall(state.question, mem.recall_top_k, exclude_session=ctx.session_id or "")
     kept = [f for f in recalled if f.pinned or not is_instruction_like(f.content)]
     if len(kept) < len(recalled):
         emit(Notice(level="warning", source="memory",
