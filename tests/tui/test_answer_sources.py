@@ -4,6 +4,8 @@ and the sources pane follows the answer the user clicks."""
 
 from __future__ import annotations
 
+import re
+
 from textual.widgets import Markdown, OptionList
 
 from paperpilot_tui.widgets.chat import Answer
@@ -36,3 +38,34 @@ async def test_a_citation_in_an_earlier_answer_opens_that_answers_own_source(set
         await pilot.click(last)  # the pane follows the answer clicked
         await pilot.pause()
         assert panel.sources == last.sources
+
+
+def _screen_lines(app) -> list[str]:
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+async def test_a_mouse_click_on_a_marker_in_an_earlier_answer_opens_its_source(settings):
+    """A real click (mouse down, up) on the first `[n]` an earlier comparison shows, with
+    that answer focused by the keys, as a user does it at 200×60."""
+    app, _ = recorded_app(settings)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await ask(pilot, COMPARE_Q)
+        await ask(pilot, FOLLOW_Q)
+        answers = list(app.main_screen.query(Answer))
+        earlier = answers[0]  # the comparison, not the latest answer
+        await pilot.press("alt+up", "up")
+        await pilot.pause()
+        assert app.focused is earlier and earlier.sources != answers[-1].sources
+        panel = app.main_screen.query_one(SourcesPanel)
+        box = earlier.region
+        marks = [(y, m.start() + 1, int(m.group(1))) for y, line in enumerate(_screen_lines(app))
+                 if box.y <= y < box.bottom for m in re.finditer(r"\[(\d+)\]", line)
+                 if box.x <= m.start() and m.end() <= box.right]
+        assert marks, "no [n] of the earlier answer on screen"
+        y, x, n = marks[0]
+        assert n != 0 and any(s.index == n for s in earlier.sources)
+        assert await pilot.click(offset=(x, y))
+        await pilot.pause()
+        await pilot.pause()
+        assert panel.sources == earlier.sources
+        assert shown(panel).index == n
