@@ -7,7 +7,9 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    itself (a direct answer, an overview, a chain) weighs ``--composed-weight`` (default 5) against 1
    for a constructed contrast: the critic judges composed drafts in use, and their misses (the
    scorer's own wrong pick) are the hard ones (held-out composed AUC, uniform vs 5: 0.77 vs 0.83 on
-   one-paragraph drafts alone; 0.920 vs 0.926 with the overviews and chains).
+   one-paragraph drafts alone; 0.920 vs 0.926 with the overviews and chains). The direct answers the
+   brain composes when retrieval missed the answering sentence (``composed_unretrieved``, all misses)
+   are composed drafts too: they give the fit most of its realistic misses.
 2. Calibrate it on the held-out composed drafts (Platt scaling of its decision value, folded into the
    weights, so the file stays one logistic model and its probability reads as "this draft answers").
 3. Choose the pass threshold on the held-out *composed* drafts (what the brain itself writes): the
@@ -30,6 +32,11 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    nearly every overview and chain a pass. A model of their own keeps the verdict's scores of
    one-paragraph drafts and comparisons as they were.
 
+7. ``--direct-only`` fits the direct-answer model (``direct_model``) alone: one-paragraph drafts judged
+   with the features that do not come from the sentence scorer (a new or echoed number, a lead from
+   another paper, the question's words met only outside the lead), and the drafts composed without the
+   answering sentence. Comparison rows keep the shared verdict block: a refit of it failed correct rows.
+
 ``--prose-only`` fits the prose model alone and keeps the shipped verdict and gate (the shipped file was
 made so: ``--prose-only --hit-pass 0.95``). ``--keep-gate`` refits the verdict alone and keeps the shipped evidence gate (its model and both
 thresholds), so "no evidence" decisions do not move. ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
@@ -47,84 +54,11 @@ import json
 import numpy as np
 
 from core.brains.offline import verdict
+from training.critic_verdict_fit import (COMPOSED_PREFIX, COMPOSED_WEIGHT, GATE_KINDS, as_model, auc,
+                                         composed_mask, ece, fit, load, pass_threshold, predict, rates, split)
 from training.data import generate_verdict
 from training.data.generate_scorer import DEFAULT_SEED, SYNTHETIC_PAPERS
 
-
-def load(path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-GATE_KINDS = ("gate_own", "gate_other")
-# The drafts the offline brain composes itself (a direct answer, an overview, a chain): what the critic
-# judges in use. The other kinds are constructed contrasts (the answer first, a topical miss, ...).
-COMPOSED_PREFIX = "composed"
-COMPOSED_WEIGHT = 5.0
-
-
-def composed_mask(kinds: list[str]) -> np.ndarray:
-    return np.array([k.startswith(COMPOSED_PREFIX) for k in kinds])
-
-
-def auc(p: np.ndarray, y: np.ndarray) -> float | None:
-    """The probability that a random answering draft scores above a random miss."""
-    pos, neg = p[y == 1], p[y == 0]
-    if not len(pos) or not len(neg):
-        return None
-    return round(float((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean()), 4)
-
-
-def split(rows: list[dict], task: str, gate: bool | None = None,
-          prose: bool | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The rows of ``task`` as arrays; for verdict rows, ``gate`` keeps only the gate's drafts (True)
-    or only the critic's (False), ``prose`` only the overviews and chains (True) or only the others."""
-    sub = [r for r in rows if r["task"] == task
-           and (gate is None or (r.get("kind") in GATE_KINDS) == gate)
-           and (prose is None or (r.get("kind") in generate_verdict.PROSE_DRAFTS) == prose)]
-    return (np.array([r["x"] for r in sub], dtype=np.float64), np.array([r["label"] for r in sub]),
-            [r.get("kind", "") for r in sub])
-
-
-def fit(x: np.ndarray, y: np.ndarray, xc: np.ndarray, yc: np.ndarray, c: float = 1.0,
-        weight: np.ndarray | None = None, weight_c: np.ndarray | None = None) -> dict:
-    """Logistic weights on ``x`` (standardized; ``weight`` per row), Platt-calibrated on the held-out
-    ``xc`` (``weight_c`` per row)."""
-    from sklearn.linear_model import LogisticRegression
-
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale == 0] = 1.0
-    clf = LogisticRegression(C=c, max_iter=4000).fit((x - mean) / scale, y, sample_weight=weight)
-    w, b = clf.coef_[0], float(clf.intercept_[0])
-    z = ((xc - mean) / scale) @ w + b
-    platt = LogisticRegression(C=1e6, max_iter=4000).fit(z.reshape(-1, 1), yc, sample_weight=weight_c)
-    a, b2 = float(platt.coef_[0][0]), float(platt.intercept_[0])
-    return {"weights": a * w, "bias": a * b + b2, "mean": mean, "scale": scale}
-
-
-def predict(m: dict, x: np.ndarray) -> np.ndarray:
-    z = ((x - m["mean"]) / m["scale"]) @ m["weights"] + m["bias"]
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
-
-
-def ece(p: np.ndarray, y: np.ndarray, bins: int = 10) -> float:
-    total = 0.0
-    for k in range(bins):
-        idx = (p > k / bins) & (p <= (k + 1) / bins) if k else (p <= 1 / bins)
-        if idx.any():
-            total += idx.mean() * abs(y[idx].mean() - p[idx].mean())
-    return round(float(total), 4)
-
-
-def pass_threshold(p: np.ndarray, y: np.ndarray, hit_pass: float) -> float:
-    """The highest threshold that passes at least ``hit_pass`` of the positives."""
-    pos = np.sort(p[y == 1])
-    return float(pos[int(np.floor((1 - hit_pass) * len(pos)))]) if len(pos) else 0.5
-
-
-def rates(p: np.ndarray, y: np.ndarray, t: float) -> dict:
-    return {"pass_on_answers": round(float((p[y == 1] >= t).mean()), 4) if (y == 1).any() else None,
-            "pass_on_misses": round(float((p[y == 0] >= t).mean()), 4) if (y == 0).any() else None,
-            "n": int(len(y)), "answers": int((y == 1).sum())}
 
 
 def _by_form(held: list[dict], pg: np.ndarray, t: float) -> dict:
@@ -142,10 +76,6 @@ def _by_form(held: list[dict], pg: np.ndarray, t: float) -> dict:
 
 GATE_HIT_PASS = 0.97  # the issue's false "no evidence" budget is 0.03 of answerable questions
 
-
-def _as_model(m: dict) -> dict:
-    return {"weights": [round(float(w), 6) for w in m["weights"]], "bias": round(float(m["bias"]), 6),
-            "mean": [round(float(v), 6) for v in m["mean"]], "scale": [round(float(v), 6) for v in m["scale"]]}
 
 
 def fit_gate(train: list[dict], held: list[dict], c: float, gate_pass: float | None,
@@ -187,8 +117,38 @@ def fit_prose(train: list[dict], held: list[dict], c: float, hit_pass: float) ->
     return m, t, report
 
 
+def fit_direct(train: list[dict], held: list[dict], c: float, hit_pass: float,
+               composed_weight: float) -> tuple[dict, float, dict]:
+    """The direct-answer model (one-paragraph drafts: every non-prose, non-gate row, the drafts composed
+    without the answering sentence among them), Platt-calibrated on the held-out drafts the brain
+    composes from complete evidence, with its threshold the highest that passes ``hit_pass`` of those
+    that answer: the probability keeps the scale of what the critic meets in use."""
+    x, y, kinds = split(train, "verdict", gate=False, prose=False)
+    xh, yh, hkinds = split(held, "verdict", gate=False, prose=False)
+    full = np.array([k == COMPOSED_PREFIX for k in hkinds])
+    m = fit(x, y, xh, yh, c, np.where(composed_mask(kinds), composed_weight, 1.0), full.astype(float))
+    p = predict(m, xh)
+    t = round(pass_threshold(p[full], yh[full], hit_pass), 4)
+    report = {"direct_heldout": {"composed": {**rates(p[full], yh[full], t), "ece": ece(p[full], yh[full]),
+                                              "auc": auc(p[full], yh[full])},
+                                 **{k: rates(p[np.array(hkinds) == k], yh[np.array(hkinds) == k], t)
+                                    for k in sorted(set(hkinds))}},
+              "direct_pass_threshold": t, "direct_rows": [len(x), len(xh)],
+              "direct_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in m["weights"])))}
+    return m, t, report
+
+
+def _with_direct(data: dict, m: dict, t: float, report: dict, hit_pass: float, composed_weight: float) -> dict:
+    data = {**data, "direct_model": as_model(m), "direct_pass_threshold": t}
+    data["trained_on"].update({"direct_rows": report["direct_rows"], "direct_hit_pass": hit_pass,
+                               "direct_composed_weight": composed_weight,
+                               "direct_kinds": "every one-paragraph draft, incl. " + generate_verdict.UNRETRIEVED})
+    data["heldout"]["direct_heldout"] = report["direct_heldout"]
+    return data
+
+
 def _with_prose(data: dict, m: dict, t: float, report: dict, hit_pass: float) -> dict:
-    data = {**data, "prose_model": _as_model(m), "prose_pass_threshold": t}
+    data = {**data, "prose_model": as_model(m), "prose_pass_threshold": t}
     data["trained_on"].update({"prose_drafts": list(generate_verdict.PROSE_DRAFTS), "prose_rows": report["prose_rows"],
                                "prose_hit_pass": hit_pass})
     data["heldout"]["prose_heldout"] = report["prose_heldout"]
@@ -198,11 +158,22 @@ def _with_prose(data: dict, m: dict, t: float, report: dict, hit_pass: float) ->
 def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
         c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
         gate_only: bool = False, keep_gate: bool = False, composed_weight: float = COMPOSED_WEIGHT,
-        prose_only: bool = False) -> dict:
+        prose_only: bool = False, direct_only: bool = False) -> dict:
     train_file, held_file = generate_verdict.files(gate_only)
     if regenerate or not train_file.exists() or not held_file.exists():
         generate_verdict.main(gate_only=gate_only)
     train, held = load(train_file), load(held_file)
+    if direct_only:  # keep the shipped verdict (comparison rows), prose model and gate; add the direct model
+        m, t, report = fit_direct(train, held, c, hit_pass, composed_weight)
+        print(json.dumps(report, indent=1))
+        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if data["features"] != list(verdict.FEATURES):
+            raise SystemExit("--direct-only: the weights file is for other features; train all models")
+        if write:
+            verdict.WEIGHTS_FILE.write_text(json.dumps(_with_direct(data, m, t, report, hit_pass, composed_weight),
+                                                       indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {verdict.WEIGHTS_FILE}")
+        return report
     if prose_only:  # keep the shipped verdict and gate (their scores); add or replace the prose model only
         m, t, report = fit_prose(train, held, c, hit_pass)
         print(json.dumps(report, indent=1))
@@ -225,7 +196,7 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
             raise SystemExit("--gate-only: the weights file is for other features; train both models")
         data["trained_on"].update(gate_trained)
         data["heldout"].update(gate_heldout)
-        data.update({"gate_pass_threshold": gate_pass, "gate_model": _as_model(gate_model)})
+        data.update({"gate_pass_threshold": gate_pass, "gate_model": as_model(gate_model)})
         if write:
             verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
             print(f"wrote {verdict.WEIGHTS_FILE}")
@@ -257,8 +228,8 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
     print(json.dumps(report, indent=1))
     if write:
         data = {
-            "features": list(verdict.FEATURES), **_as_model(model), "pass_threshold": round(t, 4),
-            "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass, "gate_model": _as_model(gate_model),
+            "features": list(verdict.FEATURES), **as_model(model), "pass_threshold": round(t, 4),
+            "gate_threshold": round(gate, 4), "gate_pass_threshold": gate_pass, "gate_model": as_model(gate_model),
             "trained_on": {"generator": "training.data.generate_verdict", "scorer_groups_seed": DEFAULT_SEED,
                            "synthetic_papers": SYNTHETIC_PAPERS, "draft_seed": generate_verdict.SEED,
                            "train_rows": len(train), "heldout_rows": len(held), "C": c,
@@ -308,11 +279,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="weight in the fit of each draft the brain composes, against 1 for a constructed contrast")
     ap.add_argument("--prose-only", action="store_true",
                     help="fit the prose model (overviews and chains) only, keeping the shipped verdict and gate")
+    ap.add_argument("--direct-only", action="store_true",
+                    help="fit the direct-answer model only, keeping the shipped verdict, prose model and gate")
     args = ap.parse_args(argv)
     run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
         false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass, gate_hit_pass=args.gate_hit_pass,
         gate_only=args.gate_only, keep_gate=args.keep_gate, composed_weight=args.composed_weight,
-        prose_only=args.prose_only)
+        prose_only=args.prose_only, direct_only=args.direct_only)
 
 
 if __name__ == "__main__":

@@ -72,7 +72,8 @@ async def test_the_critics_score_is_the_files_calibrated_probability(monkeypatch
     intent = Intent(type="factual", confidence=1.0, reformulated_query=q)
     shipped = await critique(q, text, [HERON])
     assert shipped.score == pytest.approx(10 * verdict.probability(verdict_inputs(q, intent, [HERON], text, [])), abs=0.01)
-    harsh = {**verdict.model(), "bias": verdict.model()["bias"] - 40.0}
+    shipped_model = verdict.model()
+    harsh = {**shipped_model, "direct_model": {**shipped_model["direct_model"], "bias": shipped_model["direct_model"]["bias"] - 40.0}}
     monkeypatch.setattr(verdict, "model", lambda: harsh)
     rejected = await critique(q, text, [HERON])
     assert shipped.passed and not rejected.passed and rejected.score < 1
@@ -127,3 +128,57 @@ async def test_an_overview_or_chain_that_leaves_out_the_answering_sentence_fails
     missed, answered = await critique(q, miss, [HERON, WREN], kind), await critique(q, hit, [HERON, WREN], kind)
     assert answered.passed and not missed.passed
     assert missed.score < answered.score - 2
+
+
+PLOVER = RetrievedContext(
+    chunk_id="plover#0", source="/papers/plover.md", title="PLOVER: Grasp Planning from Tactile Maps",
+    content="PLOVER was evaluated on 40 household objects with a two-finger gripper. "
+            "We report grasp success on the first attempt for each of the 40 household objects in Table 2. "
+            "PLOVER plans each grasp in 80 ms on a laptop CPU.")
+PLOVER_RESULTS = RetrievedContext(
+    chunk_id="plover#3", source="/papers/plover.md", title="PLOVER: Grasp Planning from Tactile Maps",
+    content="The tactile map of PLOVER has 64 taxels per finger. "
+            "Across the 40 objects, PLOVER grasps 35 successfully on the first attempt.")
+KITE = RetrievedContext(
+    chunk_id="kite#0", source="/papers/kite.md", title="KITE: Suction Grasping in Clutter",
+    content="KITE grasps household objects from cluttered bins with a suction cup. "
+            "On the first attempt KITE grasps 31 of the household objects in the cluttered bins.")
+GRASP_Q = "Of the 40 household objects, how many does PLOVER grasp on the first attempt?"
+
+
+def _signals(question: str, contexts, text: str) -> dict[str, float]:
+    intent = Intent(type="factual", confidence=1.0, reformulated_query=question)
+    x = verdict_inputs(question, intent, contexts, text, [])
+    return {f: x[verdict.FEATURES.index(f)] for f in ("new_number", "echo_number", "lead_foreign", "outside_gain")}
+
+
+def test_the_verdict_sees_a_new_value_an_echo_another_papers_lead_and_terms_met_elsewhere() -> None:
+    """Signals that do not come from the sentence scorer: the asked number is a value the question does
+    not state (a "Table 2" label is no value), the draft only repeats the question's own number, no
+    quoted sentence comes from the asked paper although it was retrieved, and a sentence the draft left
+    out covers more of the question's words."""
+    ctxs = [PLOVER, PLOVER_RESULTS, KITE]
+    answer = _signals(GRASP_Q, ctxs, "Across the 40 objects, PLOVER grasps 35 successfully on the first attempt [2].")
+    assert (answer["new_number"], answer["echo_number"], answer["lead_foreign"]) == (1.0, 0.0, 0.0)
+    echo = _signals(GRASP_Q, ctxs, "PLOVER was evaluated on 40 household objects with a two-finger gripper [1].")
+    assert echo["echo_number"] == 1.0 and echo["new_number"] == 0.0
+    assert echo["outside_gain"] > answer["outside_gain"]
+    label = _signals(GRASP_Q, ctxs, "We report grasp success on the first attempt for each of the 40 household objects "
+                                    "in Table 2 [1].")
+    assert label["new_number"] == 0.0 and label["echo_number"] == 1.0
+    other = _signals(GRASP_Q, ctxs, "On the first attempt KITE grasps 31 of the household objects in the cluttered bins [3].")
+    assert other["lead_foreign"] == 1.0
+    assert _signals("How fast does PLOVER plan a grasp?", ctxs, "PLOVER plans each grasp in 80 ms on a laptop CPU [1].") == {
+        "new_number": 1.0, "echo_number": 0.0, "lead_foreign": 0.0, "outside_gain": 0.0}
+
+
+async def test_a_lead_from_another_paper_that_shares_the_questions_words_is_confidently_rejected() -> None:
+    """The asked paper was retrieved, and the draft quotes another paper's sentence on the same topic
+    with the same words: the direct-answer model's ``lead_foreign`` signal puts it far below the pass
+    mark (it scored 4.4, just under, when only the sentence scorer's view of the lead counted)."""
+    wrong = await critique(GRASP_Q, "On the first attempt KITE grasps 31 of the household objects in the cluttered "
+                                    "bins [3].", [PLOVER, PLOVER_RESULTS, KITE])
+    right = await critique(GRASP_Q, "Across the 40 objects, PLOVER grasps 35 successfully on the first attempt [2].",
+                           [PLOVER, PLOVER_RESULTS, KITE])
+    assert right.passed and not wrong.passed
+    assert wrong.score < 2.0 < right.score - 5

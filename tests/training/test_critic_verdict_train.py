@@ -56,8 +56,28 @@ def test_the_shipped_file_judges_prose_with_its_own_model_and_threshold() -> Non
     data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
     assert data["trained_on"]["prose_drafts"] == ["composed_overview", "composed_chain"]
     x = [0.9, 0.2, 0.7, 1.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.9, 0.0]
-    one_paragraph, prose = verdict.probability([*x, 0.0]), verdict.probability([*x, 1.0])
-    assert one_paragraph == verdict._logistic(data, [*x, 0.0])
-    assert prose == verdict._logistic(data["prose_model"], [*x, 1.0]) and prose != one_paragraph
-    assert verdict.pass_threshold(True) == data["prose_pass_threshold"]
-    assert verdict.pass_threshold(False) == data["pass_threshold"]
+    rest = [0.0] * (len(verdict.FEATURES) - len(x) - 1)  # the features after ``prose``
+    assert len(rest) == len(verdict.FEATURES) - verdict.FEATURES.index("prose") - 1
+    one_paragraph, prose = verdict.probability([*x, 0.0, *rest]), verdict.probability([*x, 1.0, *rest])
+    row = verdict.probability([*x, 0.0, *rest], judged="row")
+    assert one_paragraph == verdict._logistic(data["direct_model"], [*x, 0.0, *rest])
+    assert row == verdict._logistic(data, [*x, 0.0, *rest])  # a comparison row: the shared verdict block
+    assert prose == verdict._logistic(data["prose_model"], [*x, 1.0, *rest]) and len({prose, one_paragraph, row}) == 3
+    assert verdict.pass_threshold("prose") == data["prose_pass_threshold"]
+    assert verdict.pass_threshold("direct") == data["direct_pass_threshold"]
+    assert verdict.pass_threshold("row") == data["pass_threshold"]
+
+
+def test_direct_only_adds_the_direct_model_and_keeps_the_rest() -> None:
+    """``--direct-only`` writes the shipped file with a direct-answer model added: comparison rows,
+    prose and the evidence gate keep their weights and thresholds."""
+    shipped = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    n = len(verdict.FEATURES)
+    m = {"weights": np.ones(n), "bias": 0.25, "mean": np.zeros(n), "scale": np.ones(n)}
+    out = train._with_direct(json.loads(json.dumps(shipped)), m, 0.3, {"direct_rows": [5, 2], "direct_heldout": {"n": 2}},
+                             0.95, 5.0)
+    for key in ("weights", "bias", "pass_threshold", "prose_model", "prose_pass_threshold", "gate_model",
+                "gate_threshold", "gate_pass_threshold"):
+        assert out[key] == shipped[key], key
+    assert out["direct_model"]["weights"] == [1.0] * n and out["direct_pass_threshold"] == 0.3
+    assert out["trained_on"]["direct_rows"] == [5, 2] and out["heldout"]["direct_heldout"] == {"n": 2}

@@ -47,6 +47,31 @@ def test_overview_and_chain_drafts_come_with_and_without_the_answering_sentence(
     assert all(r["x"][prose_at] == 0.0 for r in rows if r["task"] == "verdict" and r["kind"] not in generate_verdict.PROSE_DRAFTS)
 
 
+def test_a_direct_answer_composed_without_the_answering_sentence_is_a_miss_judged_on_what_was_retrieved() -> None:
+    """The brain's direct answer when retrieval missed the answering sentence: composed from the chunks
+    without it, labelled a miss, and featurized against those same chunks (the answering sentence is
+    no runner-up there, so only the draft itself can tell the miss)."""
+    import random
+
+    from core.brains.offline import OfflineBrain
+    from core.brains.offline.critic import verdict_inputs
+
+    groups = _groups()
+    rows = generate_verdict.rows(groups, seed=3)
+    sub = [r for r in rows if r.get("kind") == generate_verdict.UNRETRIEVED]
+    assert sub and all(r["label"] == 0 for r in sub)
+    g = next(g for g in groups if any(r["question"] == g["question"] for r in sub))
+    answer = next(c["text"] for c in g["candidates"] if c["label"])
+    drafts = generate_verdict.drafts(g, random.Random(0), OfflineBrain())
+    text = next(t for k, t, _ in drafts if k == generate_verdict.UNRETRIEVED)
+    assert not generate_verdict.quotes(text, answer)
+    ctxs, _ = generate_verdict.contexts_of(g)
+    lacking = generate_verdict.without(ctxs, answer)
+    row = next(r for r in sub if r["question"] == g["question"])
+    assert row["x"] == [round(v, 6) for v in verdict_inputs(g["question"], None, lacking, text, [])]
+    assert row["x"] != [round(v, 6) for v in verdict_inputs(g["question"], None, ctxs, text, [])]
+
+
 def test_leaving_a_sentence_out_keeps_every_chunk_and_its_place() -> None:
     from core.types import RetrievedContext
 

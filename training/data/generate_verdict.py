@@ -12,6 +12,11 @@ yields drafts in the offline brain's own format (``sentence [n]`` paragraphs):
   sentence), once from the chunks and once from the same chunks with the answering sentence left out
   (the judged evidence still holds it: the prose missed the answer). Without them the verdict met
   long many-sentence prose only in use, and rated nearly every overview and chain a pass;
+- **composed unretrieved**: what the brain writes as a direct answer when retrieval missed the answering
+  sentence (the group's chunks with it left out, and judged against those same chunks: label 0). This
+  is the realistic miss of full-text retrieval, where the answering passage was never returned and the
+  brain quotes its best remaining pick; the brain's own misses from complete evidence are too few
+  (about one composed draft in five) to teach the verdict what a miss looks like;
 - **answer**: the answering sentence first, then one or two other sentences of its paper (label 1);
 - **topical**: the paper's best-scored sentence that is not the answer, first (label 0: a hard negative);
 - **other paper**: a sentence of another paper that shares the question's words, first (label 0);
@@ -64,6 +69,8 @@ PAIR_SHARE = 0.5  # joined two-paper questions per question group
 # The drafts the brain composes as an overview or a chain (the critic judges them on all their prose):
 # draft kind -> the synthesis kind and intent type that compose and judge them.
 PROSE_DRAFTS = {"composed_overview": "exploratory", "composed_chain": "multi_hop"}
+# A direct answer composed from the chunks without the answering sentence, judged against those chunks.
+UNRETRIEVED = "composed_unretrieved"
 
 
 def contexts_of(group: dict, *, own: bool = True) -> tuple[list[RetrievedContext], dict[str, int]]:
@@ -110,6 +117,10 @@ def drafts(group: dict, rng: random.Random, brain: OfflineBrain) -> list[tuple[s
     if "[" in composed:
         out.append(("composed", composed, int(quotes(direct_answer(composed), answer))))
     lacking = without(ctxs, answer)
+    if lacking:  # retrieval missed the answer: whatever the brain quotes instead is a miss
+        unretrieved = brain.compose(req.model_copy(update={"contexts": lacking}))
+        if "[" in unretrieved:
+            out.append((UNRETRIEVED, unretrieved, 0))
     for kind, shape in PROSE_DRAFTS.items():  # an overview or a chain of the same evidence, judged on its prose
         for evidence in (ctxs, lacking):  # composed with the answering sentence, and with it left out
             req = SynthesisRequest(kind=shape, question=q, intent=Intent(type=shape, confidence=1.0),
@@ -234,15 +245,17 @@ def rows(groups: list[dict], seed: int = SEED, *, gate_only: bool = False) -> li
         q = g["question"]
         ctxs, _ = contexts_of(g)
         if not gate_only:
+            answer = next(c["text"] for c in g["candidates"] if c["label"])
             for kind, text, label in drafts(g, rng, brain):
                 intent = Intent(type=PROSE_DRAFTS[kind], confidence=1.0) if kind in PROSE_DRAFTS else None
+                judged = without(ctxs, answer) if kind == UNRETRIEVED else ctxs
                 out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
-                            "x": [round(v, 6) for v in verdict_inputs(q, intent, ctxs, text, [])]})
+                            "x": [round(v, 6) for v in verdict_inputs(q, intent, judged, text, [])]})
         out += gate_draft_rows(g)
         if gate_only:
             continue
-        without, _ = contexts_of(g, own=False)
-        for ctx_list, label in ((ctxs, 1), (without, 0)):
+        others, _ = contexts_of(g, own=False)
+        for ctx_list, label in ((ctxs, 1), (others, 0)):
             strength = evidence_strength(ctx_list, profile(q)) if ctx_list else 0.0
             out.append({"task": "gate", "paper": g["paper"], "question": q, "label": label, "x": [round(strength, 6)]})
     return out + paired(groups, random.Random(seed + 1))

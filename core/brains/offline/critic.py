@@ -5,8 +5,10 @@ that stay rules are about form: every claim carries ``[n]`` markers, every marke
 claim's content words occur in the cited chunks (≥ 60 %), every entity × dimension cell of a
 comparison is filled, every sub-question of a chain is answered. Whether the direct answer (the
 first paragraph, or a chain's Conclusion) answers the question is the learned verdict's call
-(:mod:`core.brains.offline.verdict`); the rule checks that used to decide it (:func:`_asked_for`,
-entity coverage) now only name what a failing draft lacks, so the retry searches for it.
+(:mod:`core.brains.offline.verdict`, one model per kind of judged text: a direct answer, a comparison
+row, an overview's or chain's prose). The rule checks of cells, steps and the asked-for words live in
+:mod:`core.brains.offline.critic_checks`; the asked-for words and entity coverage only name what a
+failing draft lacks, so the retry searches for it.
 
 Honest abstention: an answer that says the knowledge base holds no evidence passes when the
 evidence gate finds no retrieved sentence that reads as an answer (a retry would search the same
@@ -16,17 +18,16 @@ Headings, labels, the "From earlier sessions:" line and explicit "no evidence" s
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from core.brains.offline import verdict
 from core.brains.offline.evidence import subject as evidence_subject
-from core.brains.offline.evidence import absent_names, dim_hits, expand_terms, is_document_of, profile, relevant_indexes
-from core.brains.offline.glossary import english_terms
+from core.brains.offline.evidence import absent_names, is_document_of, profile, relevant_indexes
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
-from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX, key_terms
-from core.brains.offline.text import content_terms, covered, has_cjk, markers, strip_markers, term_set
+from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison  # noqa: F401 (asked_noun: the critic's API)
+from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX
+from core.brains.offline.text import content_terms, markers, strip_markers
 from core.config import CriticSettings
 from core.doc_versions import split as split_version
 from core.types import CriticVerdict, Intent, RetrievedContext
@@ -85,52 +86,19 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
             st.queries.append(f"{e} {' '.join(prof.dimensions)}".strip() if prof.dimensions else f"{e} overview")
     st.entity_share = sum(named) / len(named) if named else 1.0
     kind = intent.type if intent else "factual"
-    if kind in ("factual", "follow_up", "exploratory") and found and not abstains and (asked := _asked_for(prof, found[0])):
+    if kind in ("factual", "follow_up", "exploratory") and found and not abstains and (asked := asked_for(prof, found[0])):
         st.hints.append(asked)
         st.asked_missing = True
         st.queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
-    if prof.numeric and kind != "comparative" and found and not abstains and not _NUMBER.search(strip_markers(verdict.direct_answer(answer))):
+    if prof.numeric and kind != "comparative" and found and not abstains and not NUMBER.search(strip_markers(verdict.direct_answer(answer))):
         st.hints.append("the asked-for number in the direct answer")
         st.queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
     if kind == "comparative":
-        _comparison(st, prof, found, gaps)
+        check_comparison(st, prof, found, gaps)
     if kind == "multi_hop":
-        _chain(st, prof, found, answer, sub_questions)
+        check_chain(st, prof, found, answer, sub_questions)
     return st
 
-
-def _comparison(st: Structure, prof, found: list[Claim], gaps: list[Claim]) -> None:
-    """Every entity × dimension cell filled; a number in each row when one is asked for."""
-    for e in prof.entities:
-        for d in prof.dimensions:
-            ok = _cell_covered(found, gaps, e, d)
-            st.checks.append(ok)
-            if not ok:
-                st.missing.append(f"{e} {d}")
-                st.queries.append(f"{e} {d}")
-        if prof.numeric and found and not st.abstains:
-            row = " ".join(strip_markers(c.text) for c in found if c.subject and mentions(c.subject, e))
-            ok = bool(_NUMBER.search(row))
-            st.checks.append(ok)
-            if not ok:
-                st.missing.append(f"the asked-for number in the {e} row")
-                st.queries.append(" ".join([e, *prof.key_terms[:4]]))
-
-
-def _chain(st: Structure, prof, found: list[Claim], answer: str, sub_questions: list[str]) -> None:
-    """Every asking step of a chain answered (a step marked "no evidence" is not)."""
-    plain = strip_markers(answer)
-    for d in prof.dimensions:
-        if not dim_hits(plain, d):
-            st.hints.append(d)
-            st.queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
-    gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
-    for sq in (q for q in sub_questions if _asks(q)):  # a context clause or keyword rewrite asks nothing
-        ok = sq.strip() not in gaps_at and _step_answered(sq, found)
-        st.checks.append(ok)
-        if not ok:
-            st.missing.append(f"sub-question '{sq}'")
-            st.queries.append(" ".join(content_terms(sq, drop_frame=True)[:6]))
 
 
 def verdict_inputs(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
@@ -164,8 +132,16 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
         own = [(s, p) for s, p in st.scored if (who := evidence_subject(s)) and mentions(subject, who)]
         probs.append(verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
                                                           st.asked_missing, st.scored, head="\n".join(cells),
-                                                          rivals=own)))
+                                                          rivals=own), judged="row"))
     return min(probs)
+
+
+def _judged(intent: Intent | None, st: Structure) -> str:
+    """Which of the verdict's models judges this draft (:data:`core.brains.offline.verdict.JUDGED`)."""
+    kind = intent.type if intent else "factual"
+    if kind in _PROSE_KINDS:
+        return "prose"
+    return "row" if kind == "comparative" and any(c.subject for c in st.found) else "direct"
 
 
 def prose(answer: str) -> str:
@@ -223,8 +199,7 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
     out_of_range = [i for i in st.issues if "out of range" in i]
     if out_of_range:
         st.missing.append("citations in range")
-    prose_kind = (intent.type if intent else "factual") in _PROSE_KINDS
-    threshold = verdict.pass_threshold(prose_kind) + (thresholds.pass_score - 7.0) / 10
+    threshold = verdict.pass_threshold(_judged(intent, st)) + (thresholds.pass_score - 7.0) / 10
     learned_ok = p >= threshold
     if not learned_ok and not st.abstains and _judged_by_structure(intent, st):
         learned_ok, p = True, max(p, threshold)  # its score is at least the pass mark
@@ -253,81 +228,6 @@ def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
         return True
     return any(c.subject for c in st.found) and bool(st.checks) and all(st.checks)
 
-
-_NUMBER = re.compile(r"(?<![A-Za-z0-9_-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-                     r"forty|fifty|hundreds?|thousands?|millions?|billions?|trillions?|twice|half|double|triple|"
-                     r"dozens?)\b|[一二三四五六七八九十百千万亿]", re.I)
-
-
-def _asked_for(prof, lead: Claim) -> str:
-    """What the direct answer (the first claim) leaves out of what the question asks, or "".
-
-    The first claim must carry at least one of the question's own words beyond the names it
-    mentions, and a number when the question asks for one ("how many", "what score").
-    """
-    # the names and their parts ("kosmo" of Kosmos-2) are not what is asked about them
-    ent_terms = expand_terms(prof.entities) | {t for e in prof.entities for t in content_terms(e, parts=True)}
-    focus = [t for t in prof.key_terms if t not in ent_terms and t.isascii()]
-    head = asked_noun(prof.question)
-    if prof.numeric and head and len(focus) > 1:
-        # "what rank … by default": the number answers "rank"; the words around it must be there
-        focus = [t for t in focus if t != head] or focus
-    have = term_set(strip_markers(lead.text))
-    if focus and not any(covered(t, have) for t in focus):
-        return "the asked-for " + " ".join(focus[:4]) + " in the direct answer"
-    head = "" if prof.numeric else head  # a measure is checked as a number
-    if head and head not in _GENERIC_HEADS and not covered(head, have):
-        return f"the asked-for {head} in the direct answer"
-    if prof.numeric and not _NUMBER.search(strip_markers(lead.text)):
-        return "the asked-for number in the direct answer"
-    return ""
-
-
-_WH_NOUN = re.compile(r"^\s*(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have|can|"
-                      r"could|would|will)\b", re.I)
-
-
-_GENERIC_HEADS = frozenset("kind type sort form way part variant version aspect thing one method approach model".split())
-
-
-def asked_noun(question: str) -> str:
-    """The thing a "what/which X did …" question asks for, stemmed ("what new corpus did …" → corpus)."""
-    m = _WH_NOUN.match(question.strip())
-    if not m:
-        return ""
-    terms = content_terms(re.split(r"\s+of\s+", m.group(1))[0])  # "what fraction of patches" → fraction
-    return terms[-1] if terms else ""
-
-
-def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) -> bool:
-    if any(g.subject and mentions(g.subject, name) and g.column == dim for g in gaps):
-        return False
-    for c in found:
-        if c.subject:
-            if mentions(c.subject, name) and c.column == dim:
-                return True
-        elif mentions(c.text, name) and dim_hits(c.text, dim):
-            return True
-    return False
-
-
-_STEP_GAP = re.compile(r"^\d+\.\s+\*\*(.+?)\*\*\s+The knowledge base holds no evidence", re.M)
-_ASKS = re.compile(r"[?？]\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|"
-                   r"could|should|was|were|has|have)\b|什么|哪|多少|如何|怎么|为什么|是否|吗", re.I)
-
-
-def _asks(step: str) -> bool:
-    return bool(_ASKS.search(step))
-
-
-def _step_answered(sub_question: str, found: list[Claim]) -> bool:
-    terms = key_terms(sub_question)
-    if has_cjk(sub_question):  # judged on its names and its terms in English
-        terms = {t for t in terms if t.isascii()} | key_terms(" ".join(english_terms(sub_question)))
-    if not terms:
-        return True
-    best = max((sum(1 for t in terms if covered(t, term_set(c.text))) / len(terms) for c in found), default=0.0)
-    return best >= 0.5
 
 
 def _feedback(missing: list[str], issues: list[str], passed: bool) -> str:

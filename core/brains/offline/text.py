@@ -268,6 +268,21 @@ def numbers_with_units(text: str) -> list[tuple[str, str]]:
     return found
 
 
+# A reference to a part of the document ("Table 2", "Fig. 3", "Section 4.1", "Eq. (5)"): a label, not a value.
+_PART_REF = re.compile(r"\b(?:tables?|tab\.|fig(?:ure)?s?\.?|sections?|sec\.|eqs?\.|equations?|appendix|"
+                       r"algorithms?|chapters?)\s*\(?\d+(?:\.\d+)*[a-z]?\)?", re.I)
+
+
+def numbers(text: str) -> set[str]:
+    """The values a text states, normalized ("1,000" → "1000", "0.50" → "0.5"); references to parts of
+    the document ("Table 2") and number words ("two") are not read."""
+    out = set()
+    for m in re.finditer(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?", _PART_REF.sub(" ", text)):
+        v = m.group(0).replace(",", "")
+        out.add(v.rstrip("0").rstrip(".") if "." in v else v)
+    return out
+
+
 @lru_cache(maxsize=1)
 def _markdown():
     from markdown_it import MarkdownIt

@@ -10,8 +10,13 @@ named things it covers, the kind of text it quotes (a table row, a caption, a re
 length, whether no retrieved chunk names any of the question's named things (a question anchored
 nowhere in the knowledge base is likely about something it does not hold; one name of several that no
 chunk uses, as in a comparison where one side is spelt differently, is not counted: it never vetoes),
-and whether the judged text is a whole overview's or chain's prose rather than a one-paragraph direct
-answer (prose quotes many sentences and runs long, so the other features read differently there).
+whether the judged text is a whole overview's or chain's prose rather than a one-paragraph direct
+answer (prose quotes many sentences and runs long, so the other features read differently there), and
+four signals that do not come from the sentence scorer, so a pick the scorer rates highly can still
+read as a miss: a number is asked and the direct answer states one the question does not (a new
+value), or only numbers the question itself states (an echo); the question's paper is among the
+chunks but no quoted sentence comes from it (the answer is about another paper); and how much better
+a sentence the answer left out covers the question's words (its key terms occur only outside the lead).
 Its weights are learned by ``python -m training.critic_verdict_train`` from
 :mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
@@ -34,13 +39,14 @@ from pathlib import Path
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, is_document_of, names, sentence_pool
 from core.brains.offline.slots import DOC_PART
-from core.brains.offline.text import FRAME_WORDS, STOPWORDS, covered, plain_text, split_sentences, strip_markers, term_set
+from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, split_sentences, strip_markers,
+                                      term_set)
 from core.types import RetrievedContext
 
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
 FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
             "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length",
-            "names_absent", "prose")
+            "names_absent", "prose", "new_number", "echo_number", "lead_foreign", "outside_gain")
 # A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
 _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
                         r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
@@ -177,6 +183,9 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     focus = [t for t in prof.key_terms if t not in ent_terms]
     coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
     kind = scorer.features(lead[0][0], prof) if lead else None
+    asked_nums, head_nums = numbers(prof.question), numbers(head)
+    own = {i for i, c in enumerate(contexts) if any(is_document_of(c, e) for e in prof.entities)}
+    elsewhere = max((_share(focus, s.terms) for s, _ in scored if not _quotes(parts, s)), default=0.0) if focus else 0.0
     table_or_caption = float(bool(kind) and (kind[scorer.FEATURES.index("table_row")] > 0
                                              or kind[scorer.FEATURES.index("caption")] > 0))
     return [
@@ -196,7 +205,15 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         min(len(head.split()), 120) / 120,
         float(anchored_nowhere(contexts, prof)),
         float(prose),
+        float(prof.numeric and bool(head_nums - asked_nums)),
+        float(prof.numeric and bool(head_nums) and not head_nums - asked_nums),
+        float(bool(own) and bool(lead) and not any(s.ctx in own for s, _ in lead)),
+        max(0.0, elsewhere - coverage),
     ]
+
+
+def _share(focus: list[str], have: set[str] | frozenset[str]) -> float:
+    return sum(1 for t in focus if covered(t, have)) / len(focus)
 
 
 def _logistic(m: dict, x: list[float]) -> float:
@@ -204,20 +221,31 @@ def _logistic(m: dict, x: list[float]) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def _prose_block(prose: bool) -> dict | None:
-    return model().get("prose_model") if prose else None
+JUDGED = ("direct", "row", "prose")
 
 
-def probability(x: list[float]) -> float:
-    """The calibrated probability that the direct answer answers the question (for an overview's or a
-    chain's prose, from ``prose_model`` in the weights file when it has one: fitted on the brain's own
-    overviews and chains, since one-paragraph drafts taught nothing about many-sentence prose)."""
-    return _logistic(_prose_block(bool(x[FEATURES.index("prose")])) or model(), x)
+def _block(judged: str) -> dict:
+    """The weights that judge a draft of this kind: a one-paragraph direct answer (``direct_model``,
+    fitted with the signals that do not come from the sentence scorer), a comparison row (the shared
+    verdict block: the direct model's refit failed correct rows, which no training draft resembles),
+    or an overview's or chain's prose (``prose_model``); the shared block when the file has no other."""
+    key = {"direct": "direct_model", "prose": "prose_model"}.get(judged)
+    return model().get(key) or model() if key else model()
 
 
-def pass_threshold(prose: bool = False) -> float:
-    """The calibrated pass threshold for a one-paragraph draft, or for prose (its own model's)."""
-    return model()["prose_pass_threshold"] if _prose_block(prose) else model()["pass_threshold"]
+def probability(x: list[float], judged: str | None = None) -> float:
+    """The calibrated probability that the judged text answers the question. ``judged`` is one of
+    :data:`JUDGED`; by default prose when the ``prose`` feature is set, else a direct answer."""
+    judged = judged or ("prose" if x[FEATURES.index("prose")] else "direct")
+    return _logistic(_block(judged), x)
+
+
+def pass_threshold(judged: str = "direct") -> float:
+    """The calibrated pass threshold of the model that judges ``judged`` (see :func:`probability`)."""
+    key = {"direct": "direct_model", "prose": "prose_model"}.get(judged)
+    if key and key in model():
+        return model()[key.replace("_model", "_pass_threshold")]
+    return model()["pass_threshold"]
 
 
 def gate_probability(x: list[float]) -> float:

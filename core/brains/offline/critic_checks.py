@@ -1,0 +1,127 @@
+"""The critic's rule checks on a draft's form: a comparison's entity × dimension cells filled (with
+a number in each row when one is asked), a chain's asking steps answered, and what the direct answer
+leaves out of what the question asks (its own words, its asked-for noun, a number). These are about the
+draft's structure; whether the direct answer answers is the learned verdict's call, and what these
+find only fails a draft (a missing cell, an unanswered step) or names what a failing draft lacks."""
+
+from __future__ import annotations
+
+import re
+
+from core.brains.offline.claims import Claim
+from core.brains.offline.evidence import dim_hits, expand_terms
+from core.brains.offline.glossary import english_terms
+from core.brains.offline.lexicon import mentions
+from core.brains.offline.synthesis import key_terms
+from core.brains.offline.text import content_terms, covered, has_cjk, strip_markers, term_set
+
+
+def check_comparison(st, prof, found: list[Claim], gaps: list[Claim]) -> None:
+    """Every entity × dimension cell filled; a number in each row when one is asked for."""
+    for e in prof.entities:
+        for d in prof.dimensions:
+            ok = _cell_covered(found, gaps, e, d)
+            st.checks.append(ok)
+            if not ok:
+                st.missing.append(f"{e} {d}")
+                st.queries.append(f"{e} {d}")
+        if prof.numeric and found and not st.abstains:
+            row = " ".join(strip_markers(c.text) for c in found if c.subject and mentions(c.subject, e))
+            ok = bool(NUMBER.search(row))
+            st.checks.append(ok)
+            if not ok:
+                st.missing.append(f"the asked-for number in the {e} row")
+                st.queries.append(" ".join([e, *prof.key_terms[:4]]))
+
+
+def check_chain(st, prof, found: list[Claim], answer: str, sub_questions: list[str]) -> None:
+    """Every asking step of a chain answered (a step marked "no evidence" is not)."""
+    plain = strip_markers(answer)
+    for d in prof.dimensions:
+        if not dim_hits(plain, d):
+            st.hints.append(d)
+            st.queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
+    gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
+    for sq in (q for q in sub_questions if _asks(q)):  # a context clause or keyword rewrite asks nothing
+        ok = sq.strip() not in gaps_at and _step_answered(sq, found)
+        st.checks.append(ok)
+        if not ok:
+            st.missing.append(f"sub-question '{sq}'")
+            st.queries.append(" ".join(content_terms(sq, drop_frame=True)[:6]))
+
+
+
+NUMBER = re.compile(r"(?<![A-Za-z0-9_-])\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+                     r"forty|fifty|hundreds?|thousands?|millions?|billions?|trillions?|twice|half|double|triple|"
+                     r"dozens?)\b|[一二三四五六七八九十百千万亿]", re.I)
+
+
+def asked_for(prof, lead: Claim) -> str:
+    """What the direct answer (the first claim) leaves out of what the question asks, or "".
+
+    The first claim must carry at least one of the question's own words beyond the names it
+    mentions, and a number when the question asks for one ("how many", "what score").
+    """
+    # the names and their parts ("kosmo" of Kosmos-2) are not what is asked about them
+    ent_terms = expand_terms(prof.entities) | {t for e in prof.entities for t in content_terms(e, parts=True)}
+    focus = [t for t in prof.key_terms if t not in ent_terms and t.isascii()]
+    head = asked_noun(prof.question)
+    if prof.numeric and head and len(focus) > 1:
+        # "what rank … by default": the number answers "rank"; the words around it must be there
+        focus = [t for t in focus if t != head] or focus
+    have = term_set(strip_markers(lead.text))
+    if focus and not any(covered(t, have) for t in focus):
+        return "the asked-for " + " ".join(focus[:4]) + " in the direct answer"
+    head = "" if prof.numeric else head  # a measure is checked as a number
+    if head and head not in _GENERIC_HEADS and not covered(head, have):
+        return f"the asked-for {head} in the direct answer"
+    if prof.numeric and not NUMBER.search(strip_markers(lead.text)):
+        return "the asked-for number in the direct answer"
+    return ""
+
+
+_WH_NOUN = re.compile(r"^\s*(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:did|does|do|is|was|are|were|has|have|can|"
+                      r"could|would|will)\b", re.I)
+
+
+_GENERIC_HEADS = frozenset("kind type sort form way part variant version aspect thing one method approach model".split())
+
+
+def asked_noun(question: str) -> str:
+    """The thing a "what/which X did …" question asks for, stemmed ("what new corpus did …" → corpus)."""
+    m = _WH_NOUN.match(question.strip())
+    if not m:
+        return ""
+    terms = content_terms(re.split(r"\s+of\s+", m.group(1))[0])  # "what fraction of patches" → fraction
+    return terms[-1] if terms else ""
+
+
+def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) -> bool:
+    if any(g.subject and mentions(g.subject, name) and g.column == dim for g in gaps):
+        return False
+    for c in found:
+        if c.subject:
+            if mentions(c.subject, name) and c.column == dim:
+                return True
+        elif mentions(c.text, name) and dim_hits(c.text, dim):
+            return True
+    return False
+
+
+_STEP_GAP = re.compile(r"^\d+\.\s+\*\*(.+?)\*\*\s+The knowledge base holds no evidence", re.M)
+_ASKS = re.compile(r"[?？]\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|"
+                   r"could|should|was|were|has|have)\b|什么|哪|多少|如何|怎么|为什么|是否|吗", re.I)
+
+
+def _asks(step: str) -> bool:
+    return bool(_ASKS.search(step))
+
+
+def _step_answered(sub_question: str, found: list[Claim]) -> bool:
+    terms = key_terms(sub_question)
+    if has_cjk(sub_question):  # judged on its names and its terms in English
+        terms = {t for t in terms if t.isascii()} | key_terms(" ".join(english_terms(sub_question)))
+    if not terms:
+        return True
+    best = max((sum(1 for t in terms if covered(t, term_set(c.text))) / len(terms) for c in found), default=0.0)
+    return best >= 0.5
