@@ -282,9 +282,9 @@ def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_
         if "hidden" in fit:
             data["hidden"] = {"weights": _rounded(fit["hidden"]["weights"]), "bias": _rounded(fit["hidden"]["bias"])}
         if not sides:  # the direct answer's length, calibrated for these weights (training.scorer_lead)
-            from training.scorer_lead import calibrate, model_probability
+            from training.scorer_lead import calibrate
 
-            data["lead"] = calibrate(held, model_probability(dict(data)))
+            data["lead"] = calibrate(held_groups, dict(data))
         out = out or scorer.WEIGHTS_FILE
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {out}")

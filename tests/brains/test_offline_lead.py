@@ -1,5 +1,5 @@
-"""The direct answer's length: the next chosen sentences join the first while the learned scorer
-rates them nearly as high (a calibrated share of the best), over an invented paper."""
+"""The direct answer's length: the next chosen sentences of the same paper join the first while the
+learned scorer rates them nearly as high (a calibrated share of the best), over an invented paper."""
 
 from __future__ import annotations
 
@@ -51,12 +51,14 @@ def test_a_sentence_rated_well_below_the_best_stays_out_of_the_direct_answer() -
     assert "2,048 slots" in rest
 
 
-def test_the_lead_never_exceeds_its_cap_and_keeps_the_chosen_order() -> None:
-    sents = [Sentence(0, i, f"sentence {i}", {f"t{i}"}, []) for i in range(5)]
+def test_the_lead_stops_at_its_cap_a_weak_sentence_or_another_paper() -> None:
+    sents = [Sentence(i % 2, i, f"sentence {i}", {f"t{i}"}, []) for i in range(5)]
     flat = {id(s): 0.5 for s in sents}
-    assert lead_size(sents, lambda s: flat[id(s)]) == LEAD_MAX
+    assert lead_size(sents, lambda s: flat[id(s)], paper=lambda s: "one") == LEAD_MAX
     falling = dict(zip(map(id, sents), (0.9, 0.89, 0.2, 0.88, 0.87)))
-    assert lead_size(sents, lambda s: falling[id(s)]) == 2  # stops at the first weak one
+    assert lead_size(sents, lambda s: falling[id(s)], paper=lambda s: "one") == 2  # stops at the first weak one
+    # by default a sentence's paper is its chunk: the runner-up of another chunk does not join
+    assert lead_size(sents, lambda s: flat[id(s)]) == 1
     assert lead_size([], lambda s: 1.0) == 0
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from core.brains.offline import scorer
 from training.data.generate_scorer import build
-from training.scorer_lead import GRID, MIN_GAIN, calibrate, choose, model_probability
-from training.scorer_train import matrices
+from training.scorer_lead import GRID, MIN_GAIN, calibrate, choose, curve
 
 
 def test_the_share_stops_where_a_longer_lead_buys_too_little_recall() -> None:
@@ -23,8 +24,16 @@ def test_the_share_stops_where_a_longer_lead_buys_too_little_recall() -> None:
 def test_the_shipped_share_is_the_calibration_of_the_shipped_weights() -> None:
     data = json.loads(scorer.WEIGHTS_FILE.read_text(encoding="utf-8"))
     _, held = build()
-    lead = calibrate(matrices(held, cosine=bool(data.get("uses_cosine"))), model_probability(data))
+    lead = calibrate(held, dict(data))
     assert lead["share"] == data["lead"]["share"]
     assert lead["heldout_recall"] == data["lead"]["heldout_recall"]
     # a longer lead than one sentence holds the answering sentence more often, at a bounded length
     assert lead["heldout_recall"] > lead["one_sentence_recall"] and lead["heldout_mean_sentences"] <= 2.0
+
+
+def test_a_near_tie_from_another_paper_ends_the_lead() -> None:
+    y = np.array([0, 1, 0])
+    same = [(np.array([0.95, 0.94, 0.1]), y, ["a", "a", "b"])]
+    other = [(np.array([0.95, 0.94, 0.1]), y, ["a", "b", "b"])]
+    assert curve(same)[2][1:] == (1.0, 2.0)  # share 0.9: the runner-up of the same paper joins
+    assert curve(other)[2][1:] == (0.0, 1.0)  # another paper's runner-up does not

@@ -49,11 +49,16 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # comparison's cells do), not with a caption or a table row that only names the measure
         lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
         chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
-    n = lead_size(chosen, score)
+    n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]))
     lines = [" ".join(cited(s) for s in chosen[:n])]
     if len(chosen) > n:
         lines.append(" ".join(cited(s) for s in chosen[n:]))
     return "\n\n".join(lines), [s.text for s in chosen]
+
+
+def paper_of(ctx: RetrievedContext) -> str:
+    """The paper a chunk belongs to: its document id, else its source, else the chunk itself."""
+    return ctx.doc_id or ctx.source or ctx.chunk_id
 
 
 _ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on p\. \d+)\b")
@@ -213,7 +218,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
         return relevance(s, lp, lfocus, question=prof.question)
 
     concl = mmr(pool, concl_score, LEAD_MAX)
-    concl = concl[:lead_size(concl, concl_score)]
+    concl = concl[:lead_size(concl, concl_score, paper=lambda s: "")]  # a chain's conclusion may bridge its papers
     if concl:
         lines.append("")
         lines.append("**Conclusion:** " + " ".join(cited(c) for c in concl))
