@@ -12,7 +12,8 @@ references on the same groups: term coverage alone and the hand-set rules the sc
 LLM-written groups in training.
 
 ``python -m training.scorer_train`` regenerates the data when missing, trains, prints the
-held-out numbers and writes ``core/models/sentence_scorer.json``; the comparison-cell weights are the
+held-out numbers and writes ``core/models/sentence_scorer.json`` (with the direct answer's length
+share calibrated for the new weights, :mod:`training.scorer_lead`); the comparison-cell weights are the
 same model with the cosine and the comparison-cell groups, ``--sides --out core/models/side_scorer.json``
 (see that file's ``trained_on``).
 """
@@ -280,6 +281,10 @@ def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_
         }
         if "hidden" in fit:
             data["hidden"] = {"weights": _rounded(fit["hidden"]["weights"]), "bias": _rounded(fit["hidden"]["bias"])}
+        if not sides:  # the direct answer's length, calibrated for these weights (training.scorer_lead)
+            from training.scorer_lead import calibrate
+
+            data["lead"] = calibrate(held_groups, dict(data))
         out = out or scorer.WEIGHTS_FILE
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {out}")

@@ -15,7 +15,7 @@ from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.sides import side_papers
 from core.brains.offline.lexicon import mention_pattern, mentions
-from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
+from core.brains.offline.synthesis import LEAD_MAX, cite, cited, clause, key_terms, lead_size, mmr, relevance
 from core.brains.offline.text import term_set
 from core.types import RetrievedContext
 
@@ -28,16 +28,20 @@ _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|ra
 
 
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
-    """Direct answer first (the best sentence; for a question asking for a number, the best that
-    states one), then up to three supporting sentences.
+    """Direct answer first (the best sentence, and the next ones the scorer rates nearly as high,
+    :func:`~core.brains.offline.synthesis.lead_size`; for a question asking for a number, opening
+    with the best that states one), then the other supporting sentences (four in all).
 
     Whether a sentence comes from the paper the question names (by its file or title) is one of
     the scorer's features.
     """
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
-    chosen = mmr(pool, lambda s: relevance(s, prof, own=s.ctx in own), 4, min_ratio=0.35,
-                 group=lambda s: table_of(s, contexts), per_group=2)
+
+    def score(s: Sentence) -> float:
+        return relevance(s, prof, own=s.ctx in own)
+
+    chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
     if prof.numeric and not scorer.stated_values(chosen[0].text):
@@ -45,10 +49,16 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # comparison's cells do), not with a caption or a table row that only names the measure
         lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
         chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
-    lines = [cited(chosen[0])]
-    if len(chosen) > 1:
-        lines.append(" ".join(cited(s) for s in chosen[1:]))
+    n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]))
+    lines = [" ".join(cited(s) for s in chosen[:n])]
+    if len(chosen) > n:
+        lines.append(" ".join(cited(s) for s in chosen[n:]))
     return "\n\n".join(lines), [s.text for s in chosen]
+
+
+def paper_of(ctx: RetrievedContext) -> str:
+    """The paper a chunk belongs to: its document id, else its source, else the chunk itself."""
+    return ctx.doc_id or ctx.source or ctx.chunk_id
 
 
 _ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on p\. \d+)\b")
@@ -167,7 +177,9 @@ def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
 
 
 def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> tuple[str, list[str]]:
-    """One numbered step per sub-question with its cited sentence(s), then a cited conclusion."""
+    """One numbered step per sub-question with its cited sentence(s), then a cited conclusion: the
+    sentences that best answer the last step in the question's context, as many as the direct answer
+    of a simple question would hold (:func:`~core.brains.offline.synthesis.lead_size`)."""
     lines: list[str] = []
     picked: list[Sentence] = []
     steps = sub_questions or [prof.question]
@@ -201,10 +213,15 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     # The conclusion answers what the last step asks (the question's own last clause), in context.
     last = (sub_questions or [prof.question])[-1]
     lp, lfocus = profile(last), key_terms(last)
-    concl = mmr(pool, lambda s: relevance(s, lp, lfocus, question=prof.question), 1)
+
+    def concl_score(s: Sentence) -> float:
+        return relevance(s, lp, lfocus, question=prof.question)
+
+    concl = mmr(pool, concl_score, LEAD_MAX)
+    concl = concl[:lead_size(concl, concl_score, paper=lambda s: "")]  # a chain's conclusion may bridge its papers
     if concl:
         lines.append("")
-        lines.append(f"**Conclusion:** {cited(concl[0])}")
+        lines.append("**Conclusion:** " + " ".join(cited(c) for c in concl))
         picked += [c for c in concl if all(c is not p for p in picked)]
     return "\n".join(lines), [s.text for s in picked]
 

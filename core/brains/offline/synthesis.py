@@ -69,6 +69,36 @@ def mmr(
     return chosen
 
 
+# The most sentences a direct answer quotes, however close their scores (a lead, not a wall of quotes).
+LEAD_MAX = 3
+
+
+def lead_share() -> float:
+    """The share of the best sentence's probability a next sentence needs to join the direct answer:
+    ``lead.share`` in the sentence scorer's weights, calibrated on its held-out training groups by
+    ``python -m training.scorer_lead``; 1.0 without one (the lead is the best sentence alone)."""
+    return float(scorer.model().get("lead", {}).get("share", 1.0))
+
+
+def lead_size(chosen: list[Sentence], score: Callable[[Sentence], float],
+              paper: Callable[[Sentence], str] | None = None) -> int:
+    """How many of ``chosen`` (in order) make the direct answer: the first, then each next one while
+    the scorer's probability stays at least :func:`lead_share` of the best chosen and it comes from
+    the first one's paper (``paper``: a sentence's paper; default its chunk), at most
+    :data:`LEAD_MAX`. A sentence of the same paper as likely to answer as the first joins it, so the
+    asked fact opens the answer when the scorer cannot tell the two apart; a weaker one, or one of
+    another paper (another paper's remark is support, not the answer), follows below."""
+    if not chosen:
+        return 0
+    key = paper or (lambda s: str(s.ctx))
+    vals = [score(s) for s in chosen]
+    bar = lead_share() * max(vals)
+    n = 1
+    while n < min(len(chosen), LEAD_MAX) and vals[n] >= bar and key(chosen[n]) == key(chosen[0]):
+        n += 1
+    return n
+
+
 def cite(text: str, marks: list[int]) -> str:
     """Put ``[n]`` markers before the sentence's closing punctuation."""
     tag = "".join(f"[{n}]" for n in marks)

@@ -1,0 +1,72 @@
+"""The direct answer's length: the next chosen sentences of the same paper join the first while the
+learned scorer rates them nearly as high (a calibrated share of the best), over an invented paper."""
+
+from __future__ import annotations
+
+from core.brains.offline import scorer
+from core.brains.offline.compose import multi_hop, simple
+from core.brains.offline.evidence import Sentence, profile, sentence_pool
+from core.brains.offline.synthesis import LEAD_MAX, lead_share, lead_size, relevance
+from core.state import RetrievedContext
+
+WREN = RetrievedContext(
+    chunk_id="wren#0", source="/papers/wren.md", title="WREN: Gated Memory for Tabular Agents",
+    content="WREN stores each table cell in a gated memory slot that the agent reads before acting. "
+            "The gate of WREN is trained with a contrastive loss on 40,000 synthetic spreadsheets. "
+            "WREN answers 71.3% of the Ledger benchmark questions, against 58.0% for a retrieval baseline. "
+            "The memory of WREN holds 2,048 slots and is cleared after each episode. "
+            "Future work will extend WREN to charts.")
+
+
+def lead_of(question: str) -> str:
+    prof = profile(question)
+    pool = sentence_pool([WREN], prof)
+    return simple(pool, prof, [WREN])[0].split("\n\n")[0]
+
+
+def test_the_share_is_calibrated_and_read_from_the_weights_file() -> None:
+    lead = scorer.model()["lead"]
+    assert lead["calibrated_on"]["generator"] == "training.data.generate_scorer"
+    assert 0.4 <= lead["share"] < 1.0 and lead_share() == lead["share"]
+    assert lead["heldout_recall"] > lead["one_sentence_recall"]
+
+
+def test_a_sentence_rated_nearly_as_high_as_the_best_joins_the_direct_answer() -> None:
+    # the scorer cannot tell these two apart (both about the memory's slots): both open the answer,
+    # so the asked number is in the direct answer whichever it ranks first
+    lead = lead_of("How many slots does the memory of WREN hold?")
+    assert "holds 2,048 slots" in lead and "stores each table cell" in lead
+    assert "Ledger" not in lead and "contrastive" not in lead
+
+
+def test_a_sentence_rated_well_below_the_best_stays_out_of_the_direct_answer() -> None:
+    q = "What does WREN store in its memory?"
+    prof = profile(q)
+    pool = sentence_pool([WREN], prof)
+    scores = sorted((relevance(s, prof, own=True) for s in pool), reverse=True)
+    assert scores[1] < lead_share() * scores[0]  # the runner-up is clearly weaker
+    text = simple(pool, prof, [WREN])[0]
+    lead, rest = text.split("\n\n")
+    assert lead == "WREN stores each table cell in a gated memory slot that the agent reads before acting [1]."
+    assert "2,048 slots" in rest
+
+
+def test_the_lead_stops_at_its_cap_a_weak_sentence_or_another_paper() -> None:
+    sents = [Sentence(i % 2, i, f"sentence {i}", {f"t{i}"}, []) for i in range(5)]
+    flat = {id(s): 0.5 for s in sents}
+    assert lead_size(sents, lambda s: flat[id(s)], paper=lambda s: "one") == LEAD_MAX
+    falling = dict(zip(map(id, sents), (0.9, 0.89, 0.2, 0.88, 0.87)))
+    assert lead_size(sents, lambda s: falling[id(s)], paper=lambda s: "one") == 2  # stops at the first weak one
+    # by default a sentence's paper is its chunk: the runner-up of another chunk does not join
+    assert lead_size(sents, lambda s: flat[id(s)]) == 1
+    assert lead_size([], lambda s: 1.0) == 0
+
+
+def test_a_multi_hop_conclusion_is_a_lead_too() -> None:
+    q = "How is the gate of WREN trained, and how many slots does its memory hold?"
+    prof = profile(q)
+    pool = sentence_pool([WREN], prof)
+    text, _ = multi_hop(pool, prof, ["How is the gate of WREN trained?", "How many slots does the memory of WREN hold?"])
+    conclusion = text.split("**Conclusion:** ", 1)[1]
+    assert "holds 2,048 slots" in conclusion and "stores each table cell" in conclusion
+    assert conclusion.count("[1]") <= LEAD_MAX
