@@ -28,7 +28,7 @@ from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
-from core.hub.pdf.tablerows import tabular_rows
+from core.hub.pdf.tablerows import classify_rows
 
 
 
@@ -73,6 +73,7 @@ class Walker:
         self.last_heading: Line | None = None  # the heading line just read (a heading may wrap)
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
         self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
+        self.row_size = 0.0  # the largest size on the row being read (see page)
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
@@ -145,11 +146,13 @@ class Walker:
                       max((ln.x1 for row in rows for ln in row), default=page.width))
         self.mid = mid
         self.table = None
-        tabular = tabular_rows(rows)
+        tabular, prose = classify_rows(rows)
         for i, row in enumerate(rows):
             if not self.in_refs and not self.front and tabular[i]:
                 self._table(page, row)
                 continue
+            # a piece set smaller inside a line of prose (inline math, a name in another font) is that prose's
+            self.row_size = max(ln.size for ln in row) if prose[i] else 0.0
             for ln in row:
                 self.line(page, ln, footnotes)
 
@@ -213,7 +216,7 @@ class Walker:
             return
         if self.in_refs:
             kind = "references"
-        elif ln.size < self.body * 0.85:
+        elif max(ln.size, self.row_size) < self.body * 0.85:
             kind = "figure"
         elif self.front:
             kind = "front"
