@@ -24,6 +24,7 @@ from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
 from core.hub.pdf.forms import APPENDIX as _APPENDIX
 from core.hub.pdf.forms import CAPTION as _CAPTION
 from core.hub.pdf.forms import MARKER as _MARKER
+_OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnote's mark, then its first word
 from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
@@ -148,7 +149,7 @@ class Walker:
         self.table = None
         tabular, prose = classify_rows(rows)
         for i, row in enumerate(rows):
-            if not self.in_refs and not self.front and tabular[i]:
+            if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
                 self._table(page, row)
                 continue
             # a piece set smaller inside a line of prose (inline math, a name in another font) is that prose's
@@ -235,6 +236,12 @@ class Walker:
         last = self.caption.lines[-1]
         return (ln.page == last.page and abs(ln.size - last.size) <= 0.6 and 0 <= ln.top - last.bottom < 1.2 * ln.size
                 and abs(ln.x0 - self.caption.lines[0].x0) < 0.5 * (last.x1 - last.x0 + 1) + 40)
+
+
+def _opens_footnote(row: list[Line], footnotes: set[int]) -> bool:
+    """A footnote's first line read in pieces (wide spaces before a URL): its mark and a word
+    ("3Available", "6 We"), not a table's row."""
+    return all(id(ln) in footnotes for ln in row) and bool(_OPENS.match(row[0].text.strip()))
 
 
 def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
