@@ -246,7 +246,8 @@ def _opens_footnote(row: list[Line], footnotes: set[int]) -> bool:
 
 def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
     """Ids of the lines set smaller than the body below each column's last body-size line, from the
-    first that starts with a footnote marker."""
+    first that starts with a footnote marker; on a paper's first page also from the first set a line
+    apart from the body (a copyright or permission notice, the venue: no marker, and not prose)."""
     out: set[int] = set()
     mid = page.width / 2
     for col in (lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True):
@@ -259,7 +260,8 @@ def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
                        and ln.top > page.height * 0.5), key=lambda ln: ln.top)
         started = False
         for ln in tail:
-            if not started and _MARKER.match(ln.text.strip()) and not _CAPTION.match(ln.text.strip()):
+            opens = _MARKER.match(ln.text.strip()) or (page.number == 1 and ln.top - floor > body)  # a notice under page 1
+            if not started and opens and not _CAPTION.match(ln.text.strip()):
                 started = True
             if started:
                 out.add(id(ln))
