@@ -33,7 +33,7 @@ def test_a_marked_footnote_on_a_later_page_is_still_found_by_its_mark(tmp_path):
     paper.line("1 Introduction", LEFT, 150, 12, bold=True)
     paper.lines(filler_lines(20), LEFT, 170)
     paper.page()
-    y = paper.lines(filler_lines(30), LEFT, 80)
+    paper.lines(filler_lines(30), LEFT, 80)
     paper.line("Results by run and seed, with the mean of five runs", LEFT, 720, 9)
     blocks = read_document(paper.save(tmp_path / "later.pdf")).blocks
     assert not any("Results by run and seed" in b.text for b in blocks if b.kind == "footnote")

@@ -24,14 +24,13 @@ from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
 from core.hub.pdf.forms import APPENDIX as _APPENDIX
 from core.hub.pdf.forms import CAPTION as _CAPTION
 from core.hub.pdf.forms import MARKER as _MARKER
-_OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnote's mark, then its first word
 from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 from core.hub.pdf.tablerows import classify_rows
 
-
+_OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnote's mark, then its first word
 
 
 @dataclass
