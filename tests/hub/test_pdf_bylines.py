@@ -31,3 +31,20 @@ def test_side_by_side_author_blocks_are_front_matter_not_body(tmp_path):
     assert "The right column opens with this sentence about parsers." in body
     front = " ".join(b.text for b in doc.blocks if b.kind == "front")
     assert front.index("ada@example.edu") < front.index("Grace Hopper") < front.index("grace@example.edu")
+
+
+def test_both_authors_of_side_by_side_blocks_are_found(tmp_path):
+    """An address line that opens with a number ("1 University Station C0500") is not a numbered
+    heading: the byline goes on to the second author's block."""
+    paper = Paper().page()
+    paper.line("Reading Bylines in Order", 200, 80, 16, bold=True)
+    for x, name in ((110, "Ada Lovelace"), (360, "Grace Hopper")):
+        paper.lines([name, "Department of Computer Science", "1 University Station C0500", "Springfield, XY 12345"],
+                    x, 120, 11, lead=13)
+    paper.line("Abstract", 150, 210, 11, bold=True)
+    paper.lines(filler_lines(6, 48), LEFT, 230)
+    paper.line("1 Introduction", LEFT, 320, 11, bold=True)
+    paper.lines(filler_lines(20, 48), LEFT, 340)
+    paper.lines(filler_lines(30, 48), MID + 10, 230)
+    doc = read_document(paper.save(tmp_path / "authors.pdf"))
+    assert doc.authors == ["Ada Lovelace", "Grace Hopper"]
