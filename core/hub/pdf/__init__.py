@@ -146,15 +146,13 @@ def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = N
     return min(same, key=gap)
 
 
-def _caption_label(cap, words: int = 24) -> str:
-    """``"Table 2: Precision and recall on each relation"``: a caption's first sentence (cut at
-    ``words`` words), the breadcrumb of table rows and figure text, so their chunks match the
-    words that say what the table holds. Lines are joined as body text is (a hyphenated break
-    made whole)."""
+def _caption_label(cap, words: int = 12) -> str:
+    """``"Table 2: Precision and recall on…"``: a caption shortened, the breadcrumb of table rows
+    and figure text, so their chunks match the caption's words too. Lines are joined as body text
+    is (a word hyphenated over the caption's line break made whole)."""
     text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in cap.lines])
     body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
-    first = re.split(r"(?<=[a-z0-9)][.])\s+(?=[A-Z])", body.strip(), maxsplit=1)[0]
-    short = first.split()
+    short = body.split()
     return f"{cap.label}: {' '.join(short[:words])}{'…' if len(short) > words else ''}".strip()
 
 
