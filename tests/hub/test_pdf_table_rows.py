@@ -135,3 +135,22 @@ def test_acronyms_the_paper_defines_are_spelled_out_in_its_table_rows(tmp_path):
     rows = [b.text for b in read_document(paper.save(tmp_path / "acr.pdf")).blocks if b.kind == "table"]
     assert rows == ["| WER (Word Error Rate) | 1-best: 47.2 | WCN (word confusion networks): 39.7 | BLEU: 21.0 |\n"
                     "| Oracle WER (Word Error Rate) | 1-best: 27.7 | WCN (word confusion networks): 26.5 | BLEU: 22.4 |"]
+
+
+
+def test_a_word_hyphenated_over_a_captions_line_break_is_whole_in_the_rows_label(tmp_path):
+    """The rows' breadcrumb (the caption shortened) joins the caption's lines as body text is: a
+    word hyphenated over the line break reads whole ("corpus", not "cor pus")."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    table(paper, [(230, [(90, "Method"), (250, "Acc"), (350, "F1")]),
+                  (242, [(90, "Baseline"), (250, "0.70"), (350, "0.58")]),
+                  (254, [(90, "Pooled"), (250, "0.88"), (350, "0.63")])])
+    paper.lines(["Table 2: Accuracy and F1 on the quokka cor-", "pus, averaged over five seeds."], LEFT, 280, 9, lead=11)
+    paper.lines(filler_lines(4), LEFT, 330)
+    blocks = read_document(paper.save(tmp_path / "caption.pdf")).blocks
+    (rows,) = [b for b in blocks if b.kind == "table"]
+    assert rows.path[-1] == "Table 2: Accuracy and F1 on the quokka corpus, averaged over five seeds."

@@ -21,9 +21,8 @@ import re
 from pathlib import Path
 
 from core.hub.pdf import clean
-from core.hub.pdf.layout import SOFT_HYPHEN
 
-READER_VERSION = "pdf-5"
+READER_VERSION = "pdf-6"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -149,8 +148,9 @@ def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = N
 
 def _caption_label(cap, words: int = 12) -> str:
     """``"Table 2: Precision and recall on…"``: a caption shortened, the breadcrumb of table rows
-    and figure text, so their chunks match the caption's words too."""
-    text = clean.normalize(" ".join(ln.text for ln in cap.lines)).replace(SOFT_HYPHEN, "")
+    and figure text, so their chunks match the caption's words too. Lines are joined as body text
+    is (a word hyphenated over the caption's line break made whole)."""
+    text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in cap.lines])
     body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
     short = body.split()
     return f"{cap.label}: {' '.join(short[:words])}{'…' if len(short) > words else ''}".strip()

@@ -113,8 +113,30 @@ def reading_order(page: Page) -> list[list[Line]]:
         if band % 2:
             out += _rows(group)
         else:
-            out += _rows([ln for ln in group if column(ln) == 0]) + _rows([ln for ln in group if column(ln) == 1])
+            left, right = _rows([ln for ln in group if column(ln) == 0]), _rows([ln for ln in group if column(ln) == 1])
+            k = _bylines(left, right) if page.number == 1 else 0  # bylines sit on a paper's first page
+            out += left[:k] + right[:k] + left[k:] + right[k:]
     return out
+
+
+def _bylines(left: list[list[Line]], right: list[list[Line]]) -> int:
+    """How many rows at the top of both columns are blocks set side by side (two authors' names,
+    departments and addresses): short lines of one size on the same baselines, two or more in a
+    row. These are read one block after the other before either column's text; 0 when none."""
+    def width(rows: list[list[Line]]) -> float:
+        return max(ln.x1 for r in rows for ln in r) - min(ln.x0 for r in rows for ln in r) if rows else 0.0
+
+    wl, wr = width(left), width(right)
+
+    def paired(a: list[Line], b: list[Line]) -> bool:
+        return (len(a) == len(b) == 1 and abs((a[0].base or a[0].bottom) - (b[0].base or b[0].bottom)) <= 1.0
+                and abs(a[0].size - b[0].size) <= 0.3
+                and a[0].x1 - a[0].x0 < 0.8 * wl and b[0].x1 - b[0].x0 < 0.8 * wr)
+
+    k = 0
+    while k < min(len(left), len(right)) and paired(left[k], right[k]):
+        k += 1
+    return k if k >= 2 else 0
 
 
 def _table_row_across(row: list[Line], mid: float, width: float) -> bool:

@@ -18,7 +18,7 @@ from core.hub.pdf.layout import Line
 _JUNK_TITLE = re.compile(r"\.(?:dvi|docx?|pdf|tex|ps|eps|indd|rtf)\b|^microsoft\s|^untitled|^proceedings\b"
                          r"|^(?:paper|document|main|template|draft)\s*\d*$|^[\w-]+$", re.I)
 _NOT_NAME = re.compile(r"@|\d|\b(?:univ|universit\w*|institut\w*|department|dept|school|college|labs?|"
-                       r"laborator\w*|research|center|centre|inc|corp\w*|ltd|gmbh|faculty|abstract|"
+                       r"laborator\w*|research|center|centre|division|inc|corp\w*|ltd|gmbh|faculty|abstract|"
                        r"proceedings|conference|journal|email|street|road|avenue)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
 _ABSTRACT = re.compile(r"^\s*abstract\b", re.I)
@@ -61,7 +61,7 @@ def authors(first_page: list[Line], after: list[Line], body: float) -> list[str]
     names: list[str] = []
     for ln in first_page[start:]:
         text = normalize(ln.text).strip()
-        if _ABSTRACT.match(text) or re.match(r"^\d+\.?\s+[A-Z]", text) or len(names) >= 12:
+        if _ABSTRACT.match(text) or _heading(text) or len(names) >= 12:
             break
         if ln.size < body * 0.85:
             continue
@@ -72,6 +72,14 @@ def authors(first_page: list[Line], after: list[Line], body: float) -> list[str]
                     and all(w[:1].isupper() for w in words) and name not in names):
                 names.append(name)
     return names
+
+
+def _heading(text: str) -> bool:
+    """A numbered section heading ("1 Introduction"), which ends the byline; an address line that
+    opens with a number ("1 University Station C0500") has more numbers (bold says nothing: some
+    papers set the whole byline bold)."""
+    m = re.match(r"^\d+\.?\s+[A-Z]", text)
+    return bool(m) and not re.search(r"\d", text[m.end():])
 
 
 def year(first_page: list[Line], body: float, creation_date: str = "") -> int | None:

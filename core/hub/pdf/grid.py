@@ -12,7 +12,8 @@ baseline. The grid is found from the layout, never from a paper's wording:
   under it ("ASR baseline"); a header cell that covers two columns word by word is split;
 - **row labels**: a label over two lines is joined (a label-only line that starts in lower case
   continues its neighbour), a group label ("Supervised") names the rows below it, and an empty
-  first label cell repeats the one above when the table has several label columns.
+  first label cell repeats the one above when the table has several label columns; a label set
+  once beside a block of rows names each row of it (:mod:`.rowgroups`).
 
 :func:`rebuild` returns ``| row label | column: value |`` lines, or None when no columns are found
 (the caller keeps the rows as plain lines).
@@ -27,6 +28,7 @@ from core.hub.pdf import cells as _cells
 from core.hub.pdf.cells import Unit, is_value
 from core.hub.pdf.clean import join_lines, normalize
 from core.hub.pdf.layout import SOFT_HYPHEN, Line
+from core.hub.pdf.rowgroups import name_numbers, spread
 _MIXED = re.compile(r"^\S*[^\W\d_]\S*(?:\s+\S+)*\s+[-+]?\d[\d.,]*%?$")  # words, then a number
 
 
@@ -110,9 +112,12 @@ def rebuild(rows: list[list[Line]]) -> list[str] | None:
 def rebuild_groups(rows: list[list[Line]]) -> list[Group] | None:
     """:func:`rebuild`, one :class:`Group` per table set side by side."""
     units = [r for r in ([u for ln in row for u in _cells.units(ln)] for row in _cells.merge_rows(rows)) if r]
+    units, spread_labels = spread(units)
     cols = _columns(units)
     if len(cols) < 2:
         return None
+    grouped = {_place(u, cols) for u in spread_labels}  # a column of group labels names rows
+    name_numbers(units, spread_labels)
     grid = []
     for r in units:
         cells: dict[int, str] = {}
@@ -124,7 +129,7 @@ def rebuild_groups(rows: list[list[Line]]) -> list[Group] | None:
                 ends[j] = u.x1
         grid.append(cells)
     filled = [[c[j] for c in grid if j in c] for j in range(len(cols))]
-    label = [sum(not is_value(t) for t in f) * 2 > len(f) for f in filled]
+    label = [j in grouped or sum(not is_value(t) for t in f) * 2 > len(f) for j, f in enumerate(filled)]
     if all(label):
         return None
     spans, start = [], 0  # column groups: label columns, then value columns (tables set side by side)

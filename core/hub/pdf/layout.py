@@ -62,6 +62,7 @@ class _Builder:
         self.sizes: list[float] = []
         self.boxes: list[tuple[float, float, float, float]] = []
         self.ids: list[int] = []
+        self.id_sizes: list[float] = []  # the size of each character in ``ids``
 
     def end(self) -> None:
         boxes = [b for c, b in zip(self.chars, self.boxes) if c.strip()]
@@ -75,7 +76,8 @@ class _Builder:
                                    self.height - max(b[3] for b in boxes), self.height - min(b[2] for b in boxes),
                                    size, self.number, False, [round(s, 1) for s in self.sizes],
                                    xs=[(b[0], b[1]) for b in self.boxes[lead:lead + len(text)]]))
-            self.ends.append((self.ids[0], self.ids[-1]))
+            main = next((i for i, s in zip(self.ids, self.id_sizes) if round(s, 1) == size), self.ids[0])
+            self.ends.append((self.ids[0], self.ids[-1], main))
         self._reset()
 
     def add(self, ch: str, box: tuple[float, float, float, float], size: float, index: int) -> None:
@@ -87,6 +89,7 @@ class _Builder:
                 if base_moved or box[0] - last[1] > GAP_EM * em or box[1] < last[0] - em:
                     self.end()
         self.ids.append(index)
+        self.id_sizes.append(size)
         self.chars.append(ch)
         self.sizes.append(size)
         self.boxes.append(box)
@@ -137,9 +140,10 @@ def page_lines(page, number: int) -> Page:
             b.add(ch, (left.value, right.value, bottom.value, top.value), size, i)
         b.end()
         ox, oy = ctypes.c_double(), ctypes.c_double()
-        for line, (first, last) in zip(b.lines, b.ends):  # bold: set bold from its first to its last letter
+        for line, (first, last, main) in zip(b.lines, b.ends):  # bold: set bold from its first to its last letter
             line.bold = _is_bold(raw, textpage, first) and _is_bold(raw, textpage, last)
-            line.base = height - oy.value if raw.FPDFText_GetCharOrigin(textpage, first, ox, oy) else line.bottom
+            # the baseline of the line's own letters, not of a raised mark it opens with ("⁶ We")
+            line.base = height - oy.value if raw.FPDFText_GetCharOrigin(textpage, main, ox, oy) else line.bottom
     finally:
         textpage.close()
     return Page(number, width, height, b.lines)

@@ -28,9 +28,9 @@ from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
-from core.hub.pdf.tablerows import tabular_rows
+from core.hub.pdf.tablerows import classify_rows
 
-
+_OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnote's mark, then its first word
 
 
 @dataclass
@@ -73,6 +73,7 @@ class Walker:
         self.last_heading: Line | None = None  # the heading line just read (a heading may wrap)
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
         self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
+        self.row_size = 0.0  # the largest size on the row being read (see page)
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
@@ -145,11 +146,13 @@ class Walker:
                       max((ln.x1 for row in rows for ln in row), default=page.width))
         self.mid = mid
         self.table = None
-        tabular = tabular_rows(rows)
+        tabular, prose = classify_rows(rows)
         for i, row in enumerate(rows):
-            if not self.in_refs and not self.front and tabular[i]:
+            if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
                 self._table(page, row)
                 continue
+            # a piece set smaller inside a line of prose (inline math, a name in another font) is that prose's
+            self.row_size = max(ln.size for ln in row) if prose[i] else 0.0
             for ln in row:
                 self.line(page, ln, footnotes)
 
@@ -213,7 +216,7 @@ class Walker:
             return
         if self.in_refs:
             kind = "references"
-        elif ln.size < self.body * 0.85:
+        elif max(ln.size, self.row_size) < self.body * 0.85:
             kind = "figure"
         elif self.front:
             kind = "front"
@@ -234,9 +237,16 @@ class Walker:
                 and abs(ln.x0 - self.caption.lines[0].x0) < 0.5 * (last.x1 - last.x0 + 1) + 40)
 
 
+def _opens_footnote(row: list[Line], footnotes: set[int]) -> bool:
+    """A footnote's first line read in pieces (wide spaces before a URL): its mark and a word
+    ("3Available", "6 We"), not a table's row."""
+    return all(id(ln) in footnotes for ln in row) and bool(_OPENS.match(row[0].text.strip()))
+
+
 def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
     """Ids of the lines set smaller than the body below each column's last body-size line, from the
-    first that starts with a footnote marker."""
+    first that starts with a footnote marker; on a paper's first page also from the first set a line
+    apart from the body (a copyright or permission notice, the venue: no marker, and not prose)."""
     out: set[int] = set()
     mid = page.width / 2
     for col in (lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True):
@@ -249,7 +259,8 @@ def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
                        and ln.top > page.height * 0.5), key=lambda ln: ln.top)
         started = False
         for ln in tail:
-            if not started and _MARKER.match(ln.text.strip()) and not _CAPTION.match(ln.text.strip()):
+            opens = _MARKER.match(ln.text.strip()) or (page.number == 1 and ln.top - floor > body)  # a notice under page 1
+            if not started and opens and not _CAPTION.match(ln.text.strip()):
                 started = True
             if started:
                 out.add(id(ln))

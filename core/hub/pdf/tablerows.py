@@ -5,7 +5,8 @@ set in pieces (mostly letters alone, mathematical symbols) is not. Rows the cell
 taken in from their neighbours: a row of very short cells ("P R P R") beside a table row, two
 cells set close in a run of rows aligned at the same x (a weight and its feature), one-cell rows
 between table rows (a row label over two lines, a value centred between them), and rows right
-above a table caption set one line a row, each starting with a value.
+above a table caption set one line a row, each starting with a value. A lone row that lines up
+with the prose line next to it is that prose, read in pieces.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ from core.hub.pdf.layout import Line
 
 def tabular_rows(rows: list[list[Line]]) -> list[bool]:
     """For each row, whether it is a table's."""
+    return classify_rows(rows)[0]
+
+
+def classify_rows(rows: list[list[Line]]) -> tuple[list[bool], list[bool]]:
+    """For each row, whether it is a table's, and whether it is a line of prose read in pieces
+    (:func:`prose_line`: its pieces are that prose's, whatever their size)."""
     tabular = [len(row) >= 2 and table_row(row) for row in rows]
     for i in range(len(rows)):  # two cells set close, aligned with the rows around them
         tabular[i] = tabular[i] or aligned_pair(rows, i)
@@ -35,7 +42,28 @@ def tabular_rows(rows: list[list[Line]]) -> list[bool]:
             k = i - 1 if order.step == 1 else i + 1
             tabular[i] = tabular[i] or (tabular[k] and lined_up(rows[i], rows[k]))
     inside = [inside_table(rows, tabular, i) for i in range(len(rows))]
-    return [t or n for t, n in zip(tabular, inside)]
+    out = [t or n for t, n in zip(tabular, inside)]
+    prose = [t and prose_line(rows, out, i) for i, t in enumerate(out)]
+    return [t and not p for t, p in zip(out, prose)], prose
+
+
+def prose_line(rows: list[list[Line]], tabular: list[bool], i: int) -> bool:
+    """A row alone between rows that are not a table's, right under or over a line of prose at the
+    usual line spacing, whose pieces start and end where that line does: justified prose that the
+    layout read in pieces (wide word spaces around inline math or a name in another font)."""
+    if any(0 <= k < len(rows) and tabular[k] for k in (i - 1, i + 1)):
+        return False
+    row = rows[i]
+    x0, x1, size = min(c.x0 for c in row), max(c.x1 for c in row), row[0].size
+
+    def prose(k: int) -> bool:
+        if not 0 <= k < len(rows) or len(rows[k]) != 1 or len(rows[k][0].text.strip()) < 30:
+            return False
+        ln = rows[k][0]
+        gap = ln.top - max(c.bottom for c in row) if k > i else min(c.top for c in row) - ln.bottom
+        return gap < 0.8 * size and abs(ln.x0 - x0) <= 0.3 * size and abs(ln.x1 - x1) <= 0.3 * size
+
+    return prose(i - 1) or prose(i + 1)
 
 
 def lined_up(row: list[Line], table_row_: list[Line]) -> bool:
