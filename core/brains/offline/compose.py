@@ -13,7 +13,7 @@ from dataclasses import replace
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, profile, subject
 from core.brains.offline.lexicon import entity as lex_entity
-from core.brains.offline.sides import side_papers
+from core.brains.offline.sides import by_byline, side_papers
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.synthesis import cite, cited, clause, key_terms, mmr, relevance
 from core.brains.offline.text import term_set
@@ -111,8 +111,8 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
 
     When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
     about it ("X builds on NAME …") belongs to that other paper's row. ``paper`` is that paper's
-    doc_id when it was found by the side's retrieval rather than by name; a sentence of it that
-    names no other entity is about ``name``."""
+    doc_id when it was found by the side's retrieval or byline rather than by name; a sentence of it
+    that names no other entity (any sentence of it, for a byline) is about ``name``."""
     ent_terms = {t for e in ents for t in term_set(e)}
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
     # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
@@ -125,8 +125,10 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
     # a column's cell is asked about its own dimension, not the row's other columns
     focus = (key - {t for d in others for t in term_set(d)}) | (set() if dim == "overview" else term_set(dim))
     home = {i for i, c in enumerate(contexts) if is_document_of(c, name) or (paper and c.doc_id == paper)}
+    # a side cited by its authors names a paper, not a method: every sentence of that paper is its own
+    byline = any(by_byline(contexts[i], name) for i in home)
     fits = [s for s in pool if (not home or s.ctx in home)
-            and (attributed(s, name, contexts) or (paper is not None and s.ctx in home and not s.about))
+            and (attributed(s, name, contexts) or (paper is not None and s.ctx in home and (byline or not s.about)))
             and not ((subj := subject(s)) is not None and subj != name and subj in ents
                      and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]

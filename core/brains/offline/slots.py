@@ -55,6 +55,36 @@ DOC_PART = re.compile(r"(?:tables?|fig(?:ure)?s?\.?|sections?|sec\.?|appendix|ap
                       r"rounds?|bits?|top)\s*-?\s*(?:\d+(?:\.\d+)*[a-z]?|[IVX]+|[A-H])", re.I)
 
 
+# A paper cited by its authors, as papers cite one another: "Smith et al.", "Smith et al. (2020)",
+# "Smith and Lee (2020)", "Smith & Lee's". A pair of surnames without a year or a possessive stays two
+# words ("Wren and Lark" may be two methods). Group 1 is the first surname, 2 the second, 3 the year.
+_SURNAME = r"(?:[A-Z]['’])?[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
+AUTHOR_CITE = re.compile(
+    rf"(?<![\w'’-])({_SURNAME})(?:\s+et\s+al\.?|\s+(?:and|&)\s+({_SURNAME})(?=,?\s*\(?(?:19|20)\d{{2}}|['’]s\b))"
+    r"(?:,?\s*\(?((?:19|20)\d{2})\)?)?")
+_CITATION_LABEL = re.compile(rf"({_SURNAME})(?: et al\.| and ({_SURNAME}))(?: \(((?:19|20)\d{{2}})\))?")
+
+
+def author_citation(name: str) -> tuple[list[str], int | None] | None:
+    """(surnames, year) of a name slot filling labelled as an author citation ("Smith et al. (2020)"
+    → (["Smith"], 2020), "Smith and Lee" → (["Smith", "Lee"], None)); None for any other name."""
+    m = _CITATION_LABEL.fullmatch(name.strip())
+    if m is None:
+        return None
+    return [g for g in m.group(1, 2) if g], int(m.group(3)) if m.group(3) else None
+
+
+def _citation_spans(text: str) -> list[tuple[int, int, str]]:
+    """Author citations as names, labelled in one form: "Smith et al.", "Smith and Lee (2020)"."""
+    out = []
+    for m in AUTHOR_CITE.finditer(text):
+        if m.group(1) in _COMMON or m.group(1) in _IMPERATIVE:
+            continue
+        label = f"{m.group(1)} and {m.group(2)}" if m.group(2) else f"{m.group(1)} et al."
+        out.append((m.start(), m.end(), f"{label} ({m.group(3)})" if m.group(3) else label))
+    return out
+
+
 def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]]:
     """Candidate ``(start, end, label)`` spans: lexicon aliases, hub vocabulary, name shapes."""
     from core.brains.offline.lexicon import mention_pattern
@@ -83,7 +113,7 @@ def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]
                     or _SCALE.fullmatch(word) or re.fullmatch(r"\d[\w.]*", word) or DOC_PART.fullmatch(word)):
                 continue
             out.append((start, start + len(word), word))
-    return out
+    return out + _citation_spans(text)
 
 
 # A capitalized word joined to a name by a coordinating word is a name too ("Donut and TrOCR",
