@@ -24,8 +24,9 @@ Goal: save_memory under 10% of the turn until its answer.
 Then comparative turns (``--comparative-only`` runs just that): the default settings with memory
 off (the offline brain, the bundled hub, SQLite), the demo comparison and three more comparisons over
 the bundled papers, each asked once to warm up and then ``--comparative-turns`` times, each in a new
-session with the cell scorer's sentence vectors forgotten, so every turn pays what a new comparison
-pays (the MiniLM embedding of its cells' candidates). Medians per question and over all; the load
+session: first with the cell scorer's sentence vectors forgotten, so each turn pays what a new comparison
+pays (the MiniLM embedding of its cells' candidates), then as often again with them kept (the question
+asked again, as the other sections' turns are). Medians per question and over all; the load
 average is printed. Run it from an older checkout's root (``PYTHONPATH=<root> python <root>/bench/agent.py``
 with this file copied in) to compare. Prints numbers; asserts nothing.
 """
@@ -157,23 +158,27 @@ async def comparative_section(turns: int) -> None:
           f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})", flush=True)
     settings = load_settings(use_user_file=False)
     settings.memory.enabled = False
-    every: list[float] = []
+    every: dict[str, list[float]] = {}
     async with open_agent(settings) as agent:
         for q in COMPARISONS:
-            times, strategy = [], "?"
-            for i in range(turns + 1):
-                getattr(scorer, "_vectors", {}).clear()  # what a new comparison finds: no sentence embedded
+            times: dict[str, list[float]] = {"new": [], "asked again": []}
+            strategy = "?"
+            for i in range(2 * turns + 1):
+                if i <= turns:  # what a new comparison finds: no sentence embedded
+                    getattr(scorer, "_vectors", {}).clear()
                 t0 = time.perf_counter()
                 async for ev in agent.run_turn(q, agent.new_session_id()):
                     last = ev
                 assert last.kind == "turn_finished", getattr(last, "error", last)
                 strategy = last.result.strategy
                 if i:  # the first is the warm-up: encoder and hub start, first-run index
-                    times.append((time.perf_counter() - t0) * 1000)
-            every += times
-            print(f"  {q:<54} {strategy:<12} median {statistics.median(times):8.1f} ms  (n={len(times)})", flush=True)
-    print(f"  all comparative turns: median {statistics.median(every):8.1f} ms; "
-          f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+                    times["new" if i <= turns else "asked again"].append((time.perf_counter() - t0) * 1000)
+            for kind, ts in times.items():
+                every[kind] = every.get(kind, []) + ts
+            print(f"  {q:<54} {strategy:<12} median new {statistics.median(times['new']):8.1f} ms, asked again "
+                  f"{statistics.median(times['asked again']):8.1f} ms  (n={turns} each)", flush=True)
+    print("  all comparative turns: median " + ", ".join(f"{k} {statistics.median(v):8.1f} ms" for k, v in every.items())
+          + f"; load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 async def main(turns: int, encoders: list[str]) -> None:

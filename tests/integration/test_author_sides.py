@@ -53,7 +53,7 @@ def test_sides_cited_by_their_authors_get_the_rows_of_the_papers_their_bylines_n
 
     etal, pair = asyncio.run(ask_all([
         "Compare Okafor et al. and Lindqvist et al. in memory use and accuracy",
-        "How do Okafor et al. (2021) and Lindqvist and Reyes (2022) differ in memory use?",
+        "Compare Okafor et al. (2021) with Lindqvist and Reyes (2022) in memory use",
     ], s))
     for turn, names in ((etal, ["Okafor et al.", "Lindqvist et al."]),
                         (pair, ["Okafor et al. (2021)", "Lindqvist and Reyes (2022)"])):

@@ -113,7 +113,7 @@ def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]
                     or _SCALE.fullmatch(word) or re.fullmatch(r"\d[\w.]*", word) or DOC_PART.fullmatch(word)):
                 continue
             out.append((start, start + len(word), word))
-    return out + _citation_spans(text)
+    return out
 
 
 # A capitalized word joined to a name by a coordinating word is a name too ("Donut and TrOCR",
@@ -138,13 +138,15 @@ def _coordinated(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int
     return out
 
 
-def extract_entities(text: str, vocabulary: list[str] | None = None) -> list[str]:
+def extract_entities(text: str, vocabulary: list[str] | None = None, *, citations: bool = False) -> list[str]:
     """Entity names mentioned in ``text``, in order of first mention.
 
     The longest candidate wins where candidates overlap ("Swin Transformer V2" over "Transformer"),
-    and a lexicon alias is reported under its canonical name.
+    and a lexicon alias is reported under its canonical name. With ``citations``, an author citation
+    is a name too (:data:`AUTHOR_CITE`): a comparison's side, whose row needs its paper. Elsewhere it
+    stays out, as a paper's text rarely names its own authors and an unmatched name lowers confidence.
     """
-    spans = _spans(text, vocabulary)
+    spans = _spans(text, vocabulary) + (_citation_spans(text) if citations else [])
     spans = sorted(spans + _coordinated(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
     kept: list[tuple[int, int, str]] = []
     for start, end, label in sorted(spans, key=lambda s: -(s[1] - s[0])):
@@ -282,7 +284,7 @@ def fill(question: str, intent_type: str, history: list[Turn], vocabulary: list[
     if intent_type == "follow_up" and history:
         query, ents = reformulate(q, history, vocabulary)
     else:
-        query, ents = q, extract_entities(q, vocabulary)
+        query, ents = q, extract_entities(q, vocabulary, citations=intent_type == "comparative")
     ents = versioned_entities(q) or ents  # "version 1 and 2 of X": X scoped to each version
     query = answer_form(query)[0]  # "in two sentences" shapes the answer; it is not searched for
     query = _CJK_ASCII_EDGE.sub(" ", query)  # "YOLOS只在…" → "YOLOS 只在…": a search tokenizer splits there
