@@ -130,6 +130,7 @@ def test_an_author_citation_resolves_to_the_paper_whose_byline_carries_it() -> N
     assert by_byline(a, "Okafor et al.") and by_byline(a, "Okafor and Tran (2021)")
     assert not by_byline(c, "Okafor et al.") and not by_byline(a, "Okafor et al. (2019)")
     assert by_byline(b, "Lindqvist and Reyes") and not by_byline(b, "Lindqvist and Tran")
+    assert by_byline(chunk("accents", ["Jörg Müller"], None), "Muller et al.")
     assert not by_byline(a, "LoRA") and not by_byline(chunk("x", [], None), "Okafor et al.")
     assert side_papers([c, a, b], ["Okafor et al.", "Lindqvist et al."]) == {
         "Okafor et al.": "adapters", "Lindqvist et al.": "lowrank"}

@@ -10,19 +10,18 @@ side's cells quote its own paper rather than whichever paper shares the asked wo
 
 from __future__ import annotations
 
-import unicodedata
-
 from core.brains.offline.evidence import is_document_of, names
 from core.brains.offline.slots import author_citation
+from core.hub.refmatch import norm_title
 from core.types import RetrievedContext
 
 SIDE_SHARE = 0.5  # a described side's paper holds its top chunk and at least this share of its retrieval
 
 
 def _surname(author: str) -> str:
-    """An author's surname as a byline writes it: "Smith, Jane" and "Jane Smith" both give "smith"."""
-    name = author.split(",", 1)[0] if "," in author else (author.split() or [""])[-1]
-    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)).casefold()
+    """An author's surname as a byline writes it, folded as titles are matched: "Müller, Jane" and
+    "Jane Muller" both give "muller"."""
+    return norm_title(author.split(",", 1)[0] if "," in author else (author.split() or [""])[-1])
 
 
 def by_byline(ctx: RetrievedContext, name: str) -> bool:
