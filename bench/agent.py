@@ -19,7 +19,16 @@ Then save_memory's share of a warm turn, per strategy (``--save-memory-only`` ru
 default settings (offline brain, the bundled hub, SQLite, memory on), the four demo questions, the
 facts written inside the turn ("before") against after the answer went out (what turns do), in one run;
 medians of wall time and of CPU time (this process and the hub child), with the load average.
-Goal: save_memory under 10% of the turn until its answer. Prints numbers; asserts nothing.
+Goal: save_memory under 10% of the turn until its answer.
+
+Then comparative turns (``--comparative-only`` runs just that): the default settings with memory
+off (the offline brain, the bundled hub, SQLite), the demo comparison and three more comparisons over
+the bundled papers, each asked once to warm up and then ``--comparative-turns`` times, each in a new
+session: first with the cell scorer's sentence vectors forgotten, so each turn pays what a new comparison
+pays (the MiniLM embedding of its cells' candidates), then as often again with them kept (the question
+asked again, as the other sections' turns are). Medians per question and over all; the load
+average is printed. Run it from an older checkout's root (``PYTHONPATH=<root> python <root>/bench/agent.py``
+with this file copied in) to compare. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -51,6 +60,14 @@ REPLIES = {
     "critic": '{"passed": true, "score": 9, "completeness": 0.9, "faithfulness": 1.0, "feedback": ""}',
     "facts": '{"facts": ["PEFT LoraConfig defaults to rank 8."]}',
 }
+
+
+COMPARISONS = (
+    "Compare LoRA and QLoRA in memory use and accuracy",  # the demo comparison
+    "How do ReAct and Reflexion differ?",
+    "Compare DPO and RLHF in training stability and cost",
+    "Compare ReWOO and ReAct in token use and accuracy",
+)
 
 
 class InProcessRetriever:
@@ -134,6 +151,36 @@ async def calls_section() -> None:
               f"first draft {'passed' if m.first_draft_passed else 'failed'}  {verdict}")
 
 
+async def comparative_section(turns: int) -> None:
+    from core.brains.offline import scorer
+
+    print(f"comparative turns, offline brain, memory off, cell vectors forgotten before each turn "
+          f"(load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})", flush=True)
+    settings = load_settings(use_user_file=False)
+    settings.memory.enabled = False
+    every: dict[str, list[float]] = {}
+    async with open_agent(settings) as agent:
+        for q in COMPARISONS:
+            times: dict[str, list[float]] = {"new": [], "asked again": []}
+            strategy = "?"
+            for i in range(2 * turns + 1):
+                if i <= turns:  # what a new comparison finds: no sentence embedded
+                    getattr(scorer, "_vectors", {}).clear()
+                t0 = time.perf_counter()
+                async for ev in agent.run_turn(q, agent.new_session_id()):
+                    last = ev
+                assert last.kind == "turn_finished", getattr(last, "error", last)
+                strategy = last.result.strategy
+                if i:  # the first is the warm-up: encoder and hub start, first-run index
+                    times["new" if i <= turns else "asked again"].append((time.perf_counter() - t0) * 1000)
+            for kind, ts in times.items():
+                every[kind] = every.get(kind, []) + ts
+            print(f"  {q:<54} {strategy:<12} median new {statistics.median(times['new']):8.1f} ms, asked again "
+                  f"{statistics.median(times['asked again']):8.1f} ms  (n={turns} each)", flush=True)
+    print("  all comparative turns: median " + ", ".join(f"{k} {statistics.median(v):8.1f} ms" for k, v in every.items())
+          + f"; load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 async def main(turns: int, encoders: list[str]) -> None:
     print(f"PaperPilot per-turn overhead, {turns} turns each; overhead = wall time minus time inside")
     print("the brain (a zero-latency scripted LLM behind LangChain; every brain call goes to it)")
@@ -165,7 +212,12 @@ if __name__ == "__main__":
     ap.add_argument("--calls-only", action="store_true", help="only the LLM calls per strategy")
     ap.add_argument("--save-memory-only", action="store_true", help="only save_memory's share per strategy")
     ap.add_argument("--share-turns", type=int, default=3, help="warm turns per strategy and mode in that section")
+    ap.add_argument("--comparative-only", action="store_true", help="only the comparative turns")
+    ap.add_argument("--comparative-turns", type=int, default=3, help="timed turns per comparison in that section")
     a = ap.parse_args()
+    if a.comparative_only:
+        asyncio.run(comparative_section(a.comparative_turns))
+        raise SystemExit(0)
     if not (a.calls_only or a.save_memory_only):
         asyncio.run(main(a.turns, a.encoders.split(",")))
     if not a.save_memory_only:
@@ -174,3 +226,4 @@ if __name__ == "__main__":
         from bench.agent_memory_share import share_section
 
         asyncio.run(share_section(a.share_turns))
+        asyncio.run(comparative_section(a.comparative_turns))

@@ -11,8 +11,7 @@ import asyncio
 import re
 from typing import Any
 
-from core.brains.offline.evidence import is_document_of
-from core.brains.offline.sides import side_paper
+from core.brains.offline.sides import is_paper_of, side_paper
 from core.doc_versions import split
 from core.errors import BackendUnavailable
 from core.events import PlanUpdated
@@ -52,14 +51,14 @@ def can_scope(hub: Any) -> bool:
 
 
 async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:
-    """The doc_id of ``name``'s own paper (its file or title names it, see
-    :func:`core.brains.offline.evidence.is_document_of`): among chunks already ``found``, else among
+    """The doc_id of ``name``'s own paper (its file, title or byline names it, see
+    :func:`core.brains.offline.sides.is_paper_of`): among chunks already ``found``, else among
     those a search for the bare name returns; None when the collection holds no such paper."""
-    own = next((c.doc_id for c in found if c.doc_id and is_document_of(c, name)), None)
+    own = next((c.doc_id for c in found if c.doc_id and is_paper_of(c, name)), None)
     if own is not None:
         return own
     more = await name_search(ctx, name)
-    return next((c.doc_id for c in more if c.doc_id and is_document_of(c, name)), None)
+    return next((c.doc_id for c in more if c.doc_id and is_paper_of(c, name)), None)
 
 
 async def name_search(ctx: Any, name: str) -> list[Any]:
@@ -96,7 +95,7 @@ async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
     (``entity``), so the brain's cells for the side quote that paper."""
     if ctx.doc_id or not can_scope(ctx.hub):
         return groups
-    named = {e: next((c.doc_id for c in g if c.doc_id and is_document_of(c, e)), None)
+    named = {e: next((c.doc_id for c in g if c.doc_id and is_paper_of(c, e)), None)
              for (e, _), g in zip(planned, groups) if e is not None}
     taken = {d for d in named.values() if d}
     out = list(groups)

@@ -143,3 +143,45 @@ def test_a_side_named_by_its_author_quotes_the_paper_its_retrieval_came_from() -
     assert list(rows) == ["Okonkwo", "LARK"], answer
     assert "81.4" in rows["Okonkwo"] and "[2]" not in rows["Okonkwo"], answer  # [2] is the survey
     assert "[2]" not in answer.split("**Comparison.**")[0], answer  # the survey fills no cell
+
+
+PLOVER = ctx(0, "plover.md", "PLOVER: Sparse Adapters for Speech Models",
+            "PLOVER trains sparse adapters inside a frozen speech encoder. "
+            "PLOVER cuts the memory use of fine-tuning to 3 GB on one device. "
+            "Its peak memory stays under 4 GB even for the largest encoder we tried. "
+            "PLOVER reaches a word error rate of 7.2% on CallSet, an accuracy close to full fine-tuning. "
+            "On NoiseBench the accuracy of PLOVER drops by only 0.4 points.")
+# SKUA's paper states its memory in one sentence only: that cell has a lone candidate
+SKUA = ctx(1, "skua.md", "SKUA: Low-Rank Speech Adapters",
+           "SKUA adds low-rank adapters to every attention layer of a speech encoder. "
+           "SKUA needs 11 GB of memory during training. "
+           "SKUA matches full fine-tuning accuracy on CallSet with a word error rate of 7.0%. "
+           "The accuracy of SKUA on NoiseBench is 1.1 points below full fine-tuning.")
+
+
+def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_not_at_all(monkeypatch) -> None:
+    """The cell scorer reads the MiniLM cosine (the real encoder): the four cells' side questions and
+    candidates go to the encoder in one batch, a cell with one candidate is not embedded, and the table
+    is the one the cells give when each embeds its own candidates as it ranks them."""
+    import core.embeddings
+    from core.brains.offline import compose, scorer
+
+    real = core.embeddings.embed
+    calls: list[list[str]] = []
+
+    def counted(texts, batch_size=64):
+        calls.append(list(texts))
+        return real(texts, batch_size)
+
+    monkeypatch.setattr(core.embeddings, "embed", counted)
+    question = "Compare PLOVER and SKUA in memory use and accuracy"
+    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (PLOVER, SKUA)])):
+        monkeypatch.setattr(scorer, "_vectors", {})
+        answer = _compare(question, [PLOVER, SKUA])
+        assert len(calls) == 1, calls
+        assert "SKUA needs 11 GB of memory during training." not in calls[0]
+        assert "SKUA needs 11 GB of memory during training [2]" in _rows(answer)["SKUA"], answer
+        assert "On NoiseBench the accuracy of PLOVER drops by only 0.4 points." in calls[0]
+        monkeypatch.setattr(scorer, "_vectors", {})
+        monkeypatch.setattr(compose, "_prime_cells", lambda *a: None)  # each cell embeds as it ranks
+        assert _compare(question, [PLOVER, SKUA]) == answer

@@ -94,3 +94,43 @@ async def test_the_hub_vocabulary_list_does_not_override_a_terms_casing() -> Non
                                               v.names())
         assert "ReAct" not in out.entities
         assert "ReAct" in (await OfflineBrain().fill_slots("How does ReAct act?", "factual", [], v.names())).entities
+
+
+async def test_a_paper_cited_by_its_authors_is_one_name() -> None:
+    """In a comparison, "Surname et al.", with or without a year, and a surname pair with a year or a
+    possessive are names, labelled in one form; a pair of capitalized words alone is not made one."""
+    out = await fill("Compare Okafor et al. and Lindqvist et al. in memory use", "comparative")
+    assert out.entities == ["Okafor et al.", "Lindqvist et al."]
+    out = await fill("How do Okafor et al., 2021 and Lindqvist and Reyes (2022) differ?", "comparative")
+    assert out.entities == ["Okafor et al. (2021)", "Lindqvist and Reyes (2022)"]
+    out = await fill("How does Lindqvist & Reyes's reader compare with QLoRA?", "comparative")
+    assert out.entities == ["Lindqvist and Reyes", "QLoRA"]
+    out = await fill("How do O'Brien et al. and Jean-Baptiste et al. differ?", "comparative")
+    assert out.entities == ["O'Brien et al.", "Jean-Baptiste et al."]
+    # outside a comparison it is no name: a paper's text seldom names its authors, and a name that no
+    # chunk carries lowers confidence in the answer
+    out = await fill("What do O'Brien et al. report about LoRA?")
+    assert out.entities == ["LoRA"]
+    out = await fill("Compare Wren and Lark in memory use", "comparative")
+    assert "Wren and Lark" not in out.entities
+
+
+def test_an_author_citation_resolves_to_the_paper_whose_byline_carries_it() -> None:
+    from core.brains.offline.sides import by_byline, side_papers
+    from core.state import RetrievedContext
+    from core.types import DocMeta
+
+    def chunk(doc: str, authors: list[str], year: int | None) -> RetrievedContext:
+        return RetrievedContext(content="Our adapters cut memory use.", chunk_id=f"{doc}#0", doc_id=doc,
+                                title=f"A paper on {doc}", meta=DocMeta(authors=authors, year=year))
+
+    a = chunk("adapters", ["Adaeze Okafor", "Minh Tran"], 2021)
+    b = chunk("lowrank", ["Lindqvist, Elin", "Paulo Reyes"], 2022)
+    c = chunk("tran", ["Minh Tran", "Adaeze Okafor"], 2021)  # Okafor is on this byline, not first
+    assert by_byline(a, "Okafor et al.") and by_byline(a, "Okafor and Tran (2021)")
+    assert not by_byline(c, "Okafor et al.") and not by_byline(a, "Okafor et al. (2019)")
+    assert by_byline(b, "Lindqvist and Reyes") and not by_byline(b, "Lindqvist and Tran")
+    assert by_byline(chunk("accents", ["Jörg Müller"], None), "Muller et al.")
+    assert not by_byline(a, "LoRA") and not by_byline(chunk("x", [], None), "Okafor et al.")
+    assert side_papers([c, a, b], ["Okafor et al.", "Lindqvist et al."]) == {
+        "Okafor et al.": "adapters", "Lindqvist et al.": "lowrank"}

@@ -13,7 +13,7 @@ from dataclasses import replace
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, profile, subject
 from core.brains.offline.lexicon import entity as lex_entity
-from core.brains.offline.sides import side_papers
+from core.brains.offline.sides import by_byline, side_papers
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.synthesis import LEAD_MAX, cite, cited, clause, key_terms, lead_size, mmr, relevance
 from core.brains.offline.text import term_set
@@ -88,6 +88,7 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     rows = [header, "|---" * (len(dims) + 1) + "|"]
     gaps: list[str] = []
     scorer.prime([prof.question, *(s.text for s in pool)])
+    _prime_cells(pool, prof, contexts, ents, dims, papers)
     for e in ents:
         cells = []
         row: list[Sentence] = []
@@ -112,16 +113,16 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     return "\n\n".join(parts), used
 
 
-def _cell(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> list[Sentence]:
-    """The sentences the scorer ranks first for ``name``'s ``dim``, among the sentences about
-    ``name`` that speak to ``dim``; never one whose subject is a rival entity (unless it is a
-    first-person sentence of ``name``'s own paper: "our vision transformer ..." in a paper that
-    builds on one is that paper's own), nor one already in the row (``taken``).
+def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> tuple:
+    """What one cell ranks — (sentences, cell profile, focus terms, side question, home contexts):
+    the sentences about ``name`` that speak to ``dim``; never one whose subject is a rival
+    entity (unless it is a first-person sentence of ``name``'s own paper: "our vision transformer
+    ..." in a paper that builds on one is that paper's own), nor one already in the row (``taken``).
 
     When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
     about it ("X builds on NAME …") belongs to that other paper's row. ``paper`` is that paper's
-    doc_id when it was found by the side's retrieval rather than by name; a sentence of it that
-    names no other entity is about ``name``."""
+    doc_id when it was found by the side's retrieval or byline rather than by name; a sentence of it
+    that names no other entity (any sentence of it, for a byline) is about ``name``."""
     ent_terms = {t for e in ents for t in term_set(e)}
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
     # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
@@ -134,8 +135,10 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> list[S
     # a column's cell is asked about its own dimension, not the row's other columns
     focus = (key - {t for d in others for t in term_set(d)}) | (set() if dim == "overview" else term_set(dim))
     home = {i for i, c in enumerate(contexts) if is_document_of(c, name) or (paper and c.doc_id == paper)}
+    # a side cited by its authors names a paper, not a method: every sentence of that paper is its own
+    byline = any(by_byline(contexts[i], name) for i in home)
     fits = [s for s in pool if (not home or s.ctx in home)
-            and (attributed(s, name, contexts) or (paper is not None and s.ctx in home and not s.about))
+            and (attributed(s, name, contexts) or (paper is not None and s.ctx in home and (byline or not s.about)))
             and not ((subj := subject(s)) is not None and subj != name and subj in ents
                      and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
@@ -143,9 +146,26 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> list[S
         fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
-    side = scorer.side_model()
     asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents)
-    scorer.prime([asked, *(s.text for s in fits)], side)
+    return fits, cell, focus, asked, home
+
+
+def _prime_cells(pool, prof, contexts, ents, dims, papers) -> None:
+    """One encoder batch per comparison: every side question and candidate sentence its cells rank by
+    the MiniLM cosine, gathered as if each row were empty (a row's taken sentences are embedded
+    already); a cell with one candidate ranks nothing (:func:`_cell`)."""
+    cells = [_candidates(pool, prof, contexts, e, d, ents, (), papers.get(e)) for e in ents for d in dims]
+    scorer.prime([t for fits, _, _, asked, _ in cells if len(fits) > 1 for t in (asked, *(s.text for s in fits))],
+                 scorer.side_model())
+
+
+def _cell(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> list[Sentence]:
+    """The sentences the cell scorer ranks first among ``name``'s candidates for ``dim`` (:func:`_candidates`)."""
+    fits, cell, focus, asked, home = _candidates(pool, prof, contexts, name, dim, ents, taken, paper)
+    if len(fits) <= 1:  # a lone candidate is the cell as mmr would pick it: nothing to rank or embed
+        return fits
+    side = scorer.side_model()
+    scorer.prime([asked, *(s.text for s in fits)], side)  # a no-op unless _prime_cells missed one
     return mmr(fits, lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=asked, weights=side),
                CELL_SENTENCES, min_ratio=CELL_MIN_RATIO)
 

@@ -1,7 +1,9 @@
 """Which paper each side of a comparison is about.
 
-A side named by a title or a file name has its paper by name (:func:`is_document_of`). A side named
-by a description — "the … paper", an author's surname — has none; its paper is then the document
+A side named by a title or a file name has its paper by name (:func:`is_document_of`); one written as
+an author citation ("Smith et al. (2020)", see :func:`core.brains.offline.slots.author_citation`) has
+the paper whose byline (the authors and year the hub returns with each chunk) carries those surnames
+(:func:`by_byline`). A side named by a description — "the … paper" — has none; its paper is then the document
 its own retrieval mostly came from, when that is clear. The comparative strategy scopes the side's
 search to that paper, and the brain reads the same answer from the chunks' ``entity`` tags, so a
 side's cells quote its own paper rather than whichever paper shares the asked words."""
@@ -9,9 +11,35 @@ side's cells quote its own paper rather than whichever paper shares the asked wo
 from __future__ import annotations
 
 from core.brains.offline.evidence import is_document_of, names
+from core.brains.offline.slots import author_citation
+from core.hub.refmatch import norm_title
 from core.types import RetrievedContext
 
 SIDE_SHARE = 0.5  # a described side's paper holds its top chunk and at least this share of its retrieval
+
+
+def _surname(author: str) -> str:
+    """An author's surname as a byline writes it, folded as titles are matched: "Müller, Jane" and
+    "Jane Muller" both give "muller"."""
+    return norm_title(author.split(",", 1)[0] if "," in author else (author.split() or [""])[-1])
+
+
+def by_byline(ctx: RetrievedContext, name: str) -> bool:
+    """Whether ``name`` is an author citation of the chunk's paper: its first surname is the paper's
+    first author's, any second surname is among the paper's authors, and its year (when given and
+    the paper has one) is the paper's."""
+    cited = author_citation(name)
+    if cited is None or ctx.meta is None or not ctx.meta.authors:
+        return False
+    (first, *rest), year = cited
+    byline = [_surname(a) for a in ctx.meta.authors]
+    return (byline[0] == _surname(first) and all(_surname(r) in byline[1:] for r in rest)
+            and (year is None or ctx.meta.year is None or ctx.meta.year == year))
+
+
+def is_paper_of(ctx: RetrievedContext, name: str) -> bool:
+    """Whether the chunk comes from the paper ``name`` names: by its title or file, or by its byline."""
+    return is_document_of(ctx, name) or by_byline(ctx, name)
 
 
 def side_paper(found: list[RetrievedContext], name: str,
@@ -30,12 +58,12 @@ def side_paper(found: list[RetrievedContext], name: str,
 
 
 def side_papers(contexts: list[RetrievedContext], names: list[str]) -> dict[str, str]:
-    """Each compared name's own paper: the document its file or title names, else the one its own
+    """Each compared name's own paper: the document its file, title or byline names, else the one its own
     retrieval (the chunks whose ``entity`` is the name) mostly came from. Names with neither are
     left out; no two names share a paper, and a named paper is never taken by a described side."""
     out: dict[str, str] = {}
     for name in names:
-        own = next((c.doc_id for c in contexts if c.doc_id and is_document_of(c, name)), None)
+        own = next((c.doc_id for c in contexts if c.doc_id and is_paper_of(c, name)), None)
         if own is not None and own not in out.values():
             out[name] = own
     for name in names:

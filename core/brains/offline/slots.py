@@ -55,6 +55,36 @@ DOC_PART = re.compile(r"(?:tables?|fig(?:ure)?s?\.?|sections?|sec\.?|appendix|ap
                       r"rounds?|bits?|top)\s*-?\s*(?:\d+(?:\.\d+)*[a-z]?|[IVX]+|[A-H])", re.I)
 
 
+# A paper cited by its authors, as papers cite one another: "Smith et al.", "Smith et al. (2020)",
+# "Smith and Lee (2020)", "Smith & Lee's". A pair of surnames without a year or a possessive stays two
+# words ("Wren and Lark" may be two methods). Group 1 is the first surname, 2 the second, 3 the year.
+_SURNAME = r"(?:[A-Z]['’])?[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
+AUTHOR_CITE = re.compile(
+    rf"(?<![\w'’-])({_SURNAME})(?:\s+et\s+al\.?|\s+(?:and|&)\s+({_SURNAME})(?=,?\s*\(?(?:19|20)\d{{2}}|['’]s\b))"
+    r"(?:,?\s*\(?((?:19|20)\d{2})\)?)?")
+_CITATION_LABEL = re.compile(rf"({_SURNAME})(?: et al\.| and ({_SURNAME}))(?: \(((?:19|20)\d{{2}})\))?")
+
+
+def author_citation(name: str) -> tuple[list[str], int | None] | None:
+    """(surnames, year) of a name slot filling labelled as an author citation ("Smith et al. (2020)"
+    → (["Smith"], 2020), "Smith and Lee" → (["Smith", "Lee"], None)); None for any other name."""
+    m = _CITATION_LABEL.fullmatch(name.strip())
+    if m is None:
+        return None
+    return [g for g in m.group(1, 2) if g], int(m.group(3)) if m.group(3) else None
+
+
+def _citation_spans(text: str) -> list[tuple[int, int, str]]:
+    """Author citations as names, labelled in one form: "Smith et al.", "Smith and Lee (2020)"."""
+    out = []
+    for m in AUTHOR_CITE.finditer(text):
+        if m.group(1) in _COMMON or m.group(1) in _IMPERATIVE:
+            continue
+        label = f"{m.group(1)} and {m.group(2)}" if m.group(2) else f"{m.group(1)} et al."
+        out.append((m.start(), m.end(), f"{label} ({m.group(3)})" if m.group(3) else label))
+    return out
+
+
 def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]]:
     """Candidate ``(start, end, label)`` spans: lexicon aliases, hub vocabulary, name shapes."""
     from core.brains.offline.lexicon import mention_pattern
@@ -108,13 +138,15 @@ def _coordinated(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int
     return out
 
 
-def extract_entities(text: str, vocabulary: list[str] | None = None) -> list[str]:
+def extract_entities(text: str, vocabulary: list[str] | None = None, *, citations: bool = False) -> list[str]:
     """Entity names mentioned in ``text``, in order of first mention.
 
     The longest candidate wins where candidates overlap ("Swin Transformer V2" over "Transformer"),
-    and a lexicon alias is reported under its canonical name.
+    and a lexicon alias is reported under its canonical name. With ``citations``, an author citation
+    is a name too (:data:`AUTHOR_CITE`): a comparison's side, whose row needs its paper. Elsewhere it
+    stays out, as a paper's text rarely names its own authors and an unmatched name lowers confidence.
     """
-    spans = _spans(text, vocabulary)
+    spans = _spans(text, vocabulary) + (_citation_spans(text) if citations else [])
     spans = sorted(spans + _coordinated(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
     kept: list[tuple[int, int, str]] = []
     for start, end, label in sorted(spans, key=lambda s: -(s[1] - s[0])):
@@ -252,7 +284,7 @@ def fill(question: str, intent_type: str, history: list[Turn], vocabulary: list[
     if intent_type == "follow_up" and history:
         query, ents = reformulate(q, history, vocabulary)
     else:
-        query, ents = q, extract_entities(q, vocabulary)
+        query, ents = q, extract_entities(q, vocabulary, citations=intent_type == "comparative")
     ents = versioned_entities(q) or ents  # "version 1 and 2 of X": X scoped to each version
     query = answer_form(query)[0]  # "in two sentences" shapes the answer; it is not searched for
     query = _CJK_ASCII_EDGE.sub(" ", query)  # "YOLOS只在…" → "YOLOS 只在…": a search tokenizer splits there
