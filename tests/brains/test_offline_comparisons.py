@@ -164,7 +164,7 @@ def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_
     candidates go to the encoder in one batch, a cell with one candidate is not embedded, and the table
     is the one the cells give when each embeds its own candidates as it ranks them."""
     import core.embeddings
-    from core.brains.offline import compose, scorer
+    from core.brains.offline import comparison, scorer
 
     real = core.embeddings.embed
     calls: list[list[str]] = []
@@ -183,5 +183,5 @@ def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_
         assert "SKUA needs 11 GB of memory during training [2]" in _rows(answer)["SKUA"], answer
         assert "On NoiseBench the accuracy of PLOVER drops by only 0.4 points." in calls[0]
         monkeypatch.setattr(scorer, "_vectors", {})
-        monkeypatch.setattr(compose, "_prime_cells", lambda *a: None)  # each cell embeds as it ranks
+        monkeypatch.setattr(comparison, "_prime_cells", lambda *a: None)  # each cell embeds as it ranks
         assert _compare(question, [PLOVER, SKUA]) == answer

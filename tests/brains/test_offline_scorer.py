@@ -168,7 +168,7 @@ def test_comparison_cells_are_ranked_by_weights_learned_with_the_minilm_cosine()
 
 
 def test_a_side_question_leaves_out_the_other_compared_names() -> None:
-    from core.brains.offline.compose import side_question
+    from core.brains.offline.comparison import side_question
 
     q = "How do Wren and LARK differ in how they read a page?"
     assert side_question(q, "LARK", ["Wren", "LARK"]) == "How do and LARK differ in how they read a page?"

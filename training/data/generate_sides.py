@@ -1,7 +1,7 @@
 """Comparison-cell training groups: one side of a comparison, answered from that paper's own text.
 
 A comparison's cell quotes the sentences of one paper that answer the question asked of it (see
-:func:`core.brains.offline.compose.side_question`). Its hard negatives are the paper's own
+:func:`core.brains.offline.comparison.side_question`). Its hard negatives are the paper's own
 background sentences: they share the aspect's words ("text recognizers are usually ...") without
 saying what the paper itself does. A group here is built so the aspect's words do not decide:
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import re
 
-from core.brains.offline.compose import side_question
+from core.brains.offline.comparison import side_question
 from core.brains.offline.text import content_terms
 from training.data.generate_scorer import CHUNK, DEFAULT_SEED, _heldout, papers
 from training.data.scorer_questions import PARAPHRASE, introduction, short_name

@@ -16,7 +16,7 @@ from core.brains.base import (
     PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
     SynthesisRequest, TokenSink, Turn,
 )
-from core.brains.offline import compose, critic, diff, planner, router, slots, sufficiency
+from core.brains.offline import comparison, compose, critic, diff, planner, router, slots, sufficiency
 from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
@@ -116,7 +116,7 @@ class OfflineBrain:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         kind = request.kind
         if kind == "comparative":
-            body, used = compose.comparative(pool, prof, request.contexts)
+            body, used = comparison.comparative(pool, prof, request.contexts)
         elif kind == "multi_hop":
             subs = request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4)[0]
             body, used = compose.multi_hop(pool, prof, subs)

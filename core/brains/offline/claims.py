@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.compose import MISSING_CELL
+from core.brains.offline.comparison import MISSING_CELL
 from core.brains.offline.evidence import chunk_sentences
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX
 from core.brains.offline.text import content_terms, markers, plain_text, split_sentences, strip_markers, term_set

@@ -1,0 +1,151 @@
+"""The comparison table: an entity × dimension grid of cited clauses, then a short cited prose comparison.
+
+Each row is a compared paper; each cell quotes its own paper's sentences, ranked by the side scorer
+(one MiniLM batch per comparison). Split from :mod:`core.brains.offline.compose`, which arranges the
+other strategies' answers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from core.brains.offline import scorer
+from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, subject
+from core.brains.offline.lexicon import mention_pattern, mentions
+from core.brains.offline.sides import by_byline, side_papers
+from core.brains.offline.synthesis import cite, cited, clause, mmr, relevance
+from core.brains.offline.text import term_set
+from core.types import RetrievedContext
+
+MISSING_CELL = "not found in the knowledge base"
+CELL_SENTENCES = 2
+CELL_MIN_RATIO = 0.0
+
+# A sentence in the first person is its own paper speaking of its own work, whatever else it names.
+_FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
+_CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
+
+
+def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
+    """An entity × dimension table of cited clauses, then a short cited prose comparison.
+
+    The rows are the compared papers: when two or more of the named entities have their own paper
+    among the contexts, a name without one (a benchmark or a tool they both mention) gets no row.
+    A name's paper is the one its title or file names, else the one its side's retrieval came from
+    (:func:`core.brains.offline.sides.side_papers`)."""
+    ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
+    papers = side_papers(contexts, ents)
+    ents = [e for e in ents if e in papers] if len(papers) >= 2 else ents
+    dims = prof.dimensions or ["overview"]
+    used: list[str] = []
+    header = "| | " + " | ".join(d.capitalize() for d in dims) + " |"
+    rows = [header, "|---" * (len(dims) + 1) + "|"]
+    gaps: list[str] = []
+    scorer.prime([prof.question, *(s.text for s in pool)])
+    _prime_cells(pool, prof, contexts, ents, dims, papers)
+    for e in ents:
+        cells = []
+        row: list[Sentence] = []
+        for d in dims:
+            picks = _cell(pool, prof, contexts, e, d, ents, row, papers.get(e))
+            if not picks:
+                cells.append(MISSING_CELL)
+                gaps.append(f"{e} {d}" if d != "overview" else e)
+                continue
+            used += [s.text for s in picks]
+            row += picks
+            cells.append(" ".join(cite(clause(s.text, None if d == "overview" else d, e, max_words=200), s.cited)
+                                  for s in picks).replace("|", "\\|"))
+        rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
+    prose = _comparison_prose(pool, prof, ents, used)
+    parts = ["\n".join(rows)]
+    if prose:
+        parts.append("**Comparison.** " + " ".join(cited(s) for s in prose))
+        used += [s.text for s in prose]
+    if gaps:
+        parts.append("The knowledge base holds no evidence on: " + "; ".join(gaps) + ".")
+    return "\n\n".join(parts), used
+
+
+def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> tuple:
+    """What one cell ranks — (sentences, cell profile, focus terms, side question, home contexts):
+    the sentences about ``name`` that speak to ``dim``; never one whose subject is a rival
+    entity (unless it is a first-person sentence of ``name``'s own paper: "our vision transformer
+    ..." in a paper that builds on one is that paper's own), nor one already in the row (``taken``).
+
+    When ``name``'s own paper was retrieved, its row quotes only that paper: another paper's remark
+    about it ("X builds on NAME …") belongs to that other paper's row. ``paper`` is that paper's
+    doc_id when it was found by the side's retrieval or byline rather than by name; a sentence of it
+    that names no other entity (any sentence of it, for a byline) is about ``name``."""
+    ent_terms = {t for e in ents for t in term_set(e)}
+    key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
+    # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
+    overview = dim == "overview" and not key
+    # the cell's own name stays among its terms (as in a question about one paper); its rivals' go
+    key |= set(prof.key_terms) & (term_set(name) - {t for e in ents if e != name for t in term_set(e)})
+    cell = replace(prof, entities=[name], definitional=prof.definitional or overview,
+                   question=f"What is {name}?" if overview else prof.question if dim == "overview" else f"{dim} of {name}")
+    others = [d for d in prof.dimensions if d != dim]
+    # a column's cell is asked about its own dimension, not the row's other columns
+    focus = (key - {t for d in others for t in term_set(d)}) | (set() if dim == "overview" else term_set(dim))
+    home = {i for i, c in enumerate(contexts) if is_document_of(c, name) or (paper and c.doc_id == paper)}
+    # a side cited by its authors names a paper, not a method: every sentence of that paper is its own
+    byline = any(by_byline(contexts[i], name) for i in home)
+    fits = [s for s in pool if (not home or s.ctx in home)
+            and (attributed(s, name, contexts) or (paper is not None and s.ctx in home and (byline or not s.about)))
+            and not ((subj := subject(s)) is not None and subj != name and subj in ents
+                     and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
+            and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
+    if dim != "overview" and others:  # a sentence mostly about another column belongs in that column
+        fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
+    if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
+        fits = [s for s in fits if re.search(r"\d", s.text)] or fits
+    asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents)
+    return fits, cell, focus, asked, home
+
+
+def _prime_cells(pool, prof, contexts, ents, dims, papers) -> None:
+    """One encoder batch per comparison: every side question and candidate sentence its cells rank by
+    the MiniLM cosine, gathered as if each row were empty (a row's taken sentences are embedded
+    already); a cell with one candidate ranks nothing (:func:`_cell`)."""
+    cells = [_candidates(pool, prof, contexts, e, d, ents, (), papers.get(e)) for e in ents for d in dims]
+    scorer.prime([t for fits, _, _, asked, _ in cells if len(fits) > 1 for t in (asked, *(s.text for s in fits))],
+                 scorer.side_model())
+
+
+def _cell(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> list[Sentence]:
+    """The sentences the cell scorer ranks first among ``name``'s candidates for ``dim`` (:func:`_candidates`)."""
+    fits, cell, focus, asked, home = _candidates(pool, prof, contexts, name, dim, ents, taken, paper)
+    if len(fits) <= 1:  # a lone candidate is the cell as mmr would pick it: nothing to rank or embed
+        return fits
+    side = scorer.side_model()
+    scorer.prime([asked, *(s.text for s in fits)], side)  # a no-op unless _prime_cells missed one
+    return mmr(fits, lambda s: relevance(s, cell, focus or None, own=s.ctx in home, question=asked, weights=side),
+               CELL_SENTENCES, min_ratio=CELL_MIN_RATIO)
+
+
+def side_question(question: str, name: str, ents: list[str]) -> str:
+    """One side of a comparison: the question with the other compared names taken out ("How do A
+    and B differ in X?" reads "How do and B differ in X?" for B), so the similarity of a sentence
+    of B's paper is to what is asked of B, not to A's name."""
+    for e in ents:
+        if e != name:
+            question = mention_pattern(e).sub("", question)
+    return " ".join(question.split())
+
+
+def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
+    """Up to two sentences that name two or more of the entities (those that contrast them, when
+    any do, first), ranked by the scorer; else the two best of the rest."""
+    multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e)) >= 2 and s.text not in used]
+    contrast = [s for s in multi if _CONTRAST.search(s.text)]
+    chosen = mmr(contrast, lambda s: relevance(s, prof), 2)
+    if len(chosen) < 2:
+        rest = [s for s in multi if s not in contrast]
+        chosen += mmr(rest, lambda s: relevance(s, prof), 2 - len(chosen), exclude=chosen)
+    if not chosen:  # no sentence names both: one on each side, not two on one
+        rest = [s for s in pool if s.text not in used]
+        for e in ents[:2]:
+            chosen += mmr([s for s in rest if e in s.about and s not in chosen], lambda s: relevance(s, prof), 1)
+    return chosen
