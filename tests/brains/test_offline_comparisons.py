@@ -185,3 +185,20 @@ def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_
         monkeypatch.setattr(scorer, "_vectors", {})
         monkeypatch.setattr(comparison, "_prime_cells", lambda *a: None)  # each cell embeds as it ranks
         assert _compare(question, [PLOVER, SKUA]) == answer
+
+
+def test_a_sentence_comparing_both_sides_fills_the_side_that_has_none_of_its_own() -> None:
+    """A reader's review found "The knowledge base holds no evidence on: <B> speed" right under a row that
+    quoted "<A> reaches a 2.3x speed-up over <B>". A sentence comparing the two is evidence on both."""
+    kite = ctx(0, "kite.md", "KITE: Pruned Encoders for Fast Speech Recognition",
+               "KITE prunes the convolutional front end of a speech encoder. "
+               "On the 50-hour setup, KITE runs inference 2.3x faster than Owlnet with a lower word error rate.")
+    owl = ctx(1, "owlnet.md", "OWLNET: Self-Supervised Speech Representations",
+              "OWLNET learns speech representations by masking latent frames. "
+              "OWLNET is pre-trained on 60,000 hours of unlabeled audio.")
+    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (kite, owl)])):
+        answer = _compare("Compare KITE and OWLNET in inference speed", [kite, owl])
+    rows = _rows(answer)
+    assert "2.3x faster than Owlnet" in rows["KITE"], answer
+    assert "2.3x faster than Owlnet" in rows["OWLNET"], answer  # the comparing sentence, not "not found"
+    assert "no evidence on" not in answer, answer
