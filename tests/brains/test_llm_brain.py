@@ -325,3 +325,17 @@ async def test_fallback_gets_the_same_call_for_empty_plans_and_replies(events):
                               ("synthesize", (request, None), {})]
     notices = [e.message for e in events if isinstance(e, Notice)]
     assert len(notices) == 2 and "for plan" in notices[0] and "unusable reply for synthesis" in notices[1]
+
+
+async def test_an_abstention_is_judged_by_the_offline_rule_not_the_model(events):
+    """Qwen2.5-0.5B scored the honest "no evidence" draft for "What is the boiling point of tungsten?" 0/10
+    and named a retrieved chunk's title as the missing item; the retry then searched that paper and
+    answered from it. An abstention's verdict does not depend on the brain."""
+    b, model = brain('{"score": 0, "completeness": 0, "faithfulness": 0, "issues": ["LoRA"]}')
+    honest = await b.critique("What is the boiling point of tungsten?", Intent(type="factual", confidence=0.9,
+                              entities=["tungsten"]), [LORA], "The knowledge base holds no evidence about the boiling "
+                              "point of tungsten.", [])
+    assert honest.passed and model.calls == []
+    wrong = await b.critique("What rank does LoRA train?", INTENT, [LORA],
+                             "The knowledge base holds no evidence to answer this.", [])
+    assert not wrong.passed and model.calls == []  # the sources bear on it: the offline rule fails it

@@ -20,7 +20,7 @@ next request arrives, and the agent does make LLM calls concurrently.
 
 Re-record whenever a prompt, a tool schema, retrieval or the graph's order of LLM calls changes (the
 replay test then fails with "no recorded response ... closest differs in messages[i].content ...").
-On a busy two-core machine a Qwen recording takes about RECORD_MINUTES minutes, SmolLM2's about 15.
+On a busy two-core machine a Qwen recording takes about 33 minutes (37 exchanges), SmolLM2's about 15.
 
 The old cassette is replaced. The five questions (the four demo questions and one the knowledge
 base holds no evidence for) run through :func:`run_questions`, the same code the test runs, with a

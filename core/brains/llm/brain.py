@@ -267,6 +267,12 @@ class LLMBrain:
     @falls_back("critic")
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
                        sub_questions: list[str]) -> CriticVerdict:
+        if NO_EVIDENCE_RE.search(answer) and not MARKER_RE.search(answer):
+            # An abstention is judged as it was made, whatever the brain: by the offline rule (an
+            # honest one passes; one over sources that bear on the question fails, naming them). A weak
+            # model failed every abstention and named a stray context's title as the missing item,
+            # so the retry searched that paper and answered the question from it.
+            return await self.fallback.critique(question, intent, contexts, answer, sub_questions)
         thresholds = self.settings.agent.critic_thresholds
         messages = self._fit("critic", contexts,
                              lambda kept: critic_messages(question, intent, kept, answer, sub_questions, thresholds))
