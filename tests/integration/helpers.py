@@ -53,3 +53,26 @@ async def ask_all(questions: list[str], s: Settings | None = None, session: str 
             t.events[-1:-1] = await agent.settle()  # the write after the answer: where its trace puts it
             turns.append(t)
     return turns
+
+
+def papers_home(tmp_path, monkeypatch, papers: dict[str, str], collection: str) -> Settings:
+    """Settings of a private home (``PAPERPILOT_HOME`` under ``tmp_path``) whose ``collection`` holds
+    ``papers`` (file name -> text), ingested without vectors (the hub embeds at its start); the rule
+    router, so routing does not vary with the adapter. Memory stays at its default (on)."""
+    from core.hub.ingest import Ingestor
+    from core.hub.store import HubStore
+
+    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in papers.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    s = load_settings(use_user_file=False)
+    s.agent.router = "rules"
+    s.mcp.collection = collection
+    store = HubStore(s.paths.resolve(s.paths.hub_db))
+    try:
+        assert Ingestor(store, embed=False).ingest(sorted(docs.iterdir()), collection).added
+    finally:
+        store.close()
+    return s

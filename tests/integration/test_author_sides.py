@@ -10,8 +10,7 @@ import asyncio
 
 import pytest
 
-from core.config import load_settings
-from tests.integration.helpers import ask_all
+from tests.integration.helpers import ask_all, papers_home
 
 COLLECTION = "bylines"
 PAPERS = {
@@ -33,23 +32,8 @@ def _rows(answer: str) -> dict[str, str]:
 
 @pytest.mark.slow
 def test_sides_cited_by_their_authors_get_the_rows_of_the_papers_their_bylines_name(tmp_path, monkeypatch):
-    from core.hub.ingest import Ingestor
-    from core.hub.store import HubStore
-
-    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in PAPERS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    s = load_settings(use_user_file=False)
-    s.agent.router = "rules"
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
     s.memory.enabled = False
-    s.mcp.collection = COLLECTION
-    store = HubStore(s.paths.resolve(s.paths.hub_db))
-    try:
-        assert Ingestor(store, embed=False).ingest(sorted(docs.iterdir()), COLLECTION).added
-    finally:
-        store.close()
 
     etal, pair = asyncio.run(ask_all([
         "Compare Okafor et al. and Lindqvist et al. in memory use and accuracy",

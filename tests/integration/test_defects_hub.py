@@ -14,7 +14,7 @@ import asyncio
 import pytest
 
 from core.brains.offline.synthesis import PRIOR_PREFIX
-from core.config import load_settings
+from tests.integration import helpers
 from tests.integration.helpers import ask_all
 
 COLLECTION = "defects"
@@ -28,31 +28,11 @@ PAPERS = {
 }
 
 
-def _ingest(settings, docs) -> None:
-    from core.hub.ingest import Ingestor
-    from core.hub.store import HubStore
-
-    store = HubStore(settings.paths.resolve(settings.paths.hub_db))
-    try:
-        report = Ingestor(store, embed=False).ingest(sorted(docs.iterdir()), COLLECTION)  # the hub embeds at start
-    finally:
-        store.close()
-    assert report.added
-
-
 def papers_home(tmp_path, monkeypatch):
     """Settings of a private home whose ``defects`` collection holds the two invented papers (memory on,
     the default a user runs with; the rule router, so routing does not vary with the adapter)."""
-    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in PAPERS.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    s = load_settings(use_user_file=False)
-    s.agent.router = "rules"
-    s.mcp.collection = COLLECTION
+    s = helpers.papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
     assert s.memory.enabled
-    _ingest(s, docs)
     return s
 
 
