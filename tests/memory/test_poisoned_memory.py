@@ -12,10 +12,9 @@ import json
 
 import pytest
 
-from core.config import load_settings
 from core.memory.facts import FactStore
 from core.memory.protocol import FactSource
-from tests.integration.helpers import ask_all
+from tests.integration.helpers import ask_all, papers_home
 from tests.support.cli import cli
 from tests.support.poisoned import CLAIM_COLLECTION as COLLECTION
 from tests.support.poisoned import CLAIM_DOCS as DOCS
@@ -31,24 +30,7 @@ def _planted(text: str) -> bool:
 
 @pytest.fixture
 def poisoned(tmp_path, monkeypatch):
-    from core.hub.ingest import Ingestor
-    from core.hub.store import HubStore
-
-    home = tmp_path / "home"
-    monkeypatch.setenv("PAPERPILOT_HOME", str(home))
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in DOCS.items():
-        (docs / name).write_text(text)
-    s = load_settings(use_user_file=False)
-    s.agent.router = "rules"
-    s.mcp.collection = COLLECTION
-    store = HubStore(s.paths.resolve(s.paths.hub_db))
-    try:
-        assert Ingestor(store, embed=False).ingest(sorted(docs.iterdir()), COLLECTION).added
-    finally:
-        store.close()
-    return s
+    return papers_home(tmp_path, monkeypatch, DOCS, COLLECTION)
 
 
 @pytest.mark.slow
