@@ -72,7 +72,7 @@ def papers_home(tmp_path, monkeypatch, papers: dict[str, str], collection: str) 
     s.mcp.collection = collection
     store = HubStore(s.paths.resolve(s.paths.hub_db))
     try:
-        assert Ingestor(store, embed=False).ingest(sorted(docs.iterdir()), collection).added
+        assert len(Ingestor(store, embed=False).ingest(sorted(docs.iterdir()), collection).added) == len(papers)
     finally:
         store.close()
     return s

@@ -9,8 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from core.config import load_settings
-from tests.integration.helpers import ask_all
+from tests.integration.helpers import ask_all, papers_home
 
 LIB = "herons"
 
@@ -73,30 +72,8 @@ We recommend that benchmarks report accuracy per site and per season.
 QUESTION = "Compare the HRX paper and the FRB paper in accuracy"
 
 
-def _library(tmp_path, monkeypatch):
-    from core.hub.ingest import Ingestor
-    from core.hub.store import HubStore
-
-    monkeypatch.setenv("PAPERPILOT_HOME", str(tmp_path / "home"))
-    s = load_settings(use_user_file=False)
-    s.agent.router = "rules"
-    s.mcp.collection = LIB
-    folder = tmp_path / "papers"
-    folder.mkdir()
-    files = []
-    for name, text in PAPERS.items():
-        (folder / name).write_text(text, encoding="utf-8")
-        files.append(folder / name)
-    store = HubStore(s.paths.resolve(s.paths.hub_db))
-    try:
-        assert len(Ingestor(store, embed=False).ingest(files, LIB).added) == 3  # the hub embeds at start
-    finally:
-        store.close()
-    return s
-
-
 def test_described_sides_are_each_read_from_the_paper_their_retrieval_comes_from(tmp_path, monkeypatch):
-    s = _library(tmp_path, monkeypatch)
+    s = papers_home(tmp_path, monkeypatch, PAPERS, LIB)  # all three papers added
     (turn,) = asyncio.run(ask_all([QUESTION], s))
     r = turn.result
     assert r.strategy == "comparative"
