@@ -9,10 +9,10 @@ skips, with the reason, only when no server can be started here. While a Postgre
 
 from __future__ import annotations
 
-import itertools
 import os
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,6 @@ from core.hub.service import Hub
 
 CONTRACT = {"test_mcp_tools", "test_retrieval", "test_upstream_and_reconnect", "test_hub_bounds", "test_pg_contract",
             "test_topics"}
-_databases = itertools.count()
 
 
 def pytest_generate_tests(metafunc):
@@ -65,9 +64,10 @@ def new_database(cluster) -> str:
     """A fresh, empty database on ``cluster``; its DSN."""
     import psycopg
 
-    name = f"hub_test_{os.getpid()}_{next(_databases)}"
+    # a name no copy of this module can hand out again: pytest loads this file as a conftest and
+    # test modules import it again as ``tests.hub.conftest``, so a module-level counter repeats
+    name = f"hub_test_{os.getpid()}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(cluster.dsn("postgres"), autocommit=True) as db:
-        db.execute(f"DROP DATABASE IF EXISTS {name}")
         db.execute(f"CREATE DATABASE {name}")
     return cluster.dsn(name)
 
