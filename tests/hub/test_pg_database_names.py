@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import pytest
 
 from tests.support.extras import needs
 
