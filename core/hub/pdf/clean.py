@@ -73,16 +73,22 @@ def body_size(pages: list[Page]) -> float:
     return float(sizes.most_common(1)[0][0]) if sizes else 10.0
 
 
+def two_columns(page: Page) -> bool:
+    """Whether the page is set in two columns: a fifth or more of its text on each side of the
+    middle, in lines that stay on their side."""
+    mid = page.width / 2
+    total = sum(len(ln.text) for ln in page.lines)
+    left = sum(len(ln.text) for ln in page.lines if ln.x1 <= mid + 0.02 * page.width)
+    right = sum(len(ln.text) for ln in page.lines if ln.x0 >= mid - 0.02 * page.width)
+    return left > 0.2 * total and right > 0.2 * total
+
+
 def reading_order(page: Page) -> list[list[Line]]:
     """The page's rows in reading order (one or two columns, bands split by full-width lines); a
     row is the lines that share a baseline inside one column, left to right (a table's cells)."""
     mid = page.width / 2
     lines = page.lines
-    left = [ln for ln in lines if ln.x1 <= mid + 0.02 * page.width]
-    right = [ln for ln in lines if ln.x0 >= mid - 0.02 * page.width]
-    two_col = (sum(len(ln.text) for ln in left) > 0.2 * sum(len(ln.text) for ln in lines)
-               and sum(len(ln.text) for ln in right) > 0.2 * sum(len(ln.text) for ln in lines))
-    if not two_col:
+    if not two_columns(page):
         return _rows(lines)
 
     wide = {id(ln) for row in _rows(lines) if _table_row_across(row, mid, page.width) for ln in row}
@@ -198,6 +204,17 @@ def rejoin_small_caps(line: Line) -> str:
                 continue
         out.append(ch)
     return "".join(out)
+
+
+def set_size(line: Line) -> float:
+    """The size a line is set in. A line in small capitals ("4 R E V ERB": upper-case letters of
+    two sizes) is set in its larger capitals' size: most of its letters are capitals drawn smaller,
+    so its most common size understates it (a heading would read smaller than the body)."""
+    t, sizes = line.text, line.sizes
+    if len(sizes) != len(t):
+        return line.size
+    caps = {s for ch, s in zip(t, sizes) if ch.isupper()}
+    return max(line.size, *caps) if len(caps) >= 2 else line.size
 
 
 def _caps_run(t: str, i: int) -> bool:

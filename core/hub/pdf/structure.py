@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.hub.pdf.clean import normalize, rejoin_small_caps
+from core.hub.pdf.clean import normalize, rejoin_small_caps, set_size, two_columns
 from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
 from core.hub.pdf.forms import APPENDIX as _APPENDIX
 from core.hub.pdf.forms import CAPTION as _CAPTION
@@ -77,7 +77,7 @@ class Walker:
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
-        return ln.bold or ln.size >= self.body * 1.08
+        return ln.bold or set_size(ln) >= self.body * 1.08
 
     def heading(self, ln: Line, text: str) -> list[str] | None:
         """The new breadcrumb if ``ln`` is a section heading, else None."""
@@ -90,11 +90,13 @@ class Walker:
         if named and (self._emphasised(ln) or t.isupper() or len(t.split()) <= 3):
             return [t.rstrip(".:").title() if t.isupper() else t.rstrip(".:")]
         m = _NUMBERED.match(t)
-        if not m or ln.size < self.body * 0.95:
+        if not m or set_size(ln) < self.body * 0.95:
             return None
         label, name = m.group(1), m.group(2).strip()
-        if not re.search(r"[^\W\d_]{3,}", name) or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$|: [a-z]", name):
+        if not re.search(r"[^\W\d_]{3,}", name) or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$", name):
             return None
+        if re.search(r": [a-z]", name) and not self._emphasised(ln):
+            return None  # "1 Input: a graph", a step of a list; a heading says what its name is only in bold
         if label[0].isalpha() and not (self.seen_refs or self.in_refs):
             return None  # lettered sections are appendices, after the references
         if not self._emphasised(ln) and len(name.split()) > 8:
@@ -142,8 +144,10 @@ class Walker:
 
     def page(self, page: Page, rows: list[list[Line]], footnotes: set[int]) -> None:
         mid = page.width / 2
-        self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid),
-                      max((ln.x1 for row in rows for ln in row), default=page.width))
+        right = max((ln.x1 for row in rows for ln in row), default=page.width)
+        # a one-column page has no column ending at its middle (the longest line ending there may be a heading)
+        self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid)
+                      if two_columns(page) else right, right)
         self.mid = mid
         self.table = None
         tabular, prose = classify_rows(rows)

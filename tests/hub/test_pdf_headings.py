@@ -1,0 +1,100 @@
+"""Section headings that used to be read into the running text (on small papers drawn here):
+the heading becomes the breadcrumb and the paragraphs before and after it stay apart, so no
+sentence reads "…on the Web 4 HERON This section introduces…"."""
+
+from __future__ import annotations
+
+from core.hub.readers import read_document
+from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines
+
+
+def titled(paper: Paper) -> Paper:
+    paper.page().line("A Study of Careful Reading", 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace and Alan Turing", 200, 110, 12)
+    paper.line("Abstract", 280, 150, 12, bold=True)
+    paper.lines(filler_lines(4), LEFT, 170)
+    return paper
+
+
+def sections(doc) -> dict[str, str]:
+    """Body text by the last crumb of its block."""
+    out: dict[str, str] = {}
+    for b in doc.blocks:
+        if b.kind == "body":
+            out[b.path[-1]] = f"{out.get(b.path[-1], '')} {b.text}".strip()
+    return out
+
+
+def small_caps(paper: Paper, pieces: list[tuple[str, float]], x: float, y: float) -> None:
+    """Draw a bold line piece by piece: full-size capitals and smaller ones (small capitals)."""
+    for piece, size in pieces:
+        paper.line(piece, x, y, size, bold=True)
+        paper.pdf.set_font(paper.family, "B", size)
+        x += paper.pdf.get_string_width(piece)
+
+
+def test_a_numbered_heading_in_small_capitals_is_a_heading(tmp_path):
+    """A heading set in small capitals has more small letters than full-size ones, so its most
+    common letter size is below the body's; it is still a heading (its capitals are set larger),
+    not a body line glued between the paragraph before it and the one after it."""
+    paper = titled(Paper())
+    paper.line("3 Related Work", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(3) + ["this comes at the cost of lower precision on the Web"], LEFT, 270)
+    # "4 HERON": "4 H" at 12 pt, "ERON" at 9 pt (a 10 pt body)
+    small_caps(paper, [("4 H", 12), ("ERON", 9)], LEFT, y + 14)
+    paper.lines(["This section introduces the parser, a careful reader of papers."] + filler_lines(3), LEFT, y + 34)
+    doc = read_document(paper.save(tmp_path / "caps_heading.pdf"))
+    secs = sections(doc)
+    assert "4 HERON" in secs, list(secs)
+    assert secs["4 HERON"].startswith("This section introduces the parser")
+    assert secs["3 Related Work"].endswith("lower precision on the Web")
+    assert not any("HERON" in b.text for b in doc.blocks if b.kind == "body")
+
+
+def test_a_numbered_heading_ending_left_of_the_middle_on_a_one_column_page_is_a_heading(tmp_path):
+    """On a one-column page no column ends at the page's middle: a bold numbered heading of five
+    words that happens to be the longest line ending left of it is not a list item running to a
+    column's edge."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(4) + ["and the chain mixes quickly."], LEFT, 270)
+    paper.line("1.1 Sampling the hidden states twice", LEFT, y + 10, BODY, bold=True)
+    paper.lines(["Each hidden state is drawn from its conditional given all the other states and data."] + filler_lines(4), LEFT, y + 26)
+    doc = read_document(paper.save(tmp_path / "one_column.pdf"))
+    paper.pdf.set_font(paper.family, "B", BODY)
+    assert LEFT + paper.pdf.get_string_width("1.1 Sampling the hidden states twice") < MID  # ends left of the middle
+    secs = sections(doc)
+    assert "1.1 Sampling the hidden states twice" in secs, list(secs)
+    assert secs["1.1 Sampling the hidden states twice"].startswith("Each hidden state is drawn")
+    assert secs["1 Introduction"].endswith("and the chain mixes quickly.")
+
+
+def test_a_numbered_list_item_running_to_the_column_edge_stays_body(tmp_path):
+    """The rule the heading above must not break: a numbered line of five or more words that runs
+    to its column's right edge (two columns) is a list item of the paragraph, not a heading."""
+    paper = titled(Paper())
+    paper.page()
+    left = filler_lines(6, 40)
+    paper.lines(["Our reader makes three steps:"] + left, LEFT, 90)
+    paper.line("1 We read every line of the page in its order", LEFT, 90 + 12 * 7, BODY, bold=True)
+    paper.lines(["and keep where it sits on the page."] + filler_lines(6, 40), LEFT, 90 + 12 * 8)
+    paper.lines(filler_lines(16, 40), MID + 20, 90)
+    doc = read_document(paper.save(tmp_path / "list.pdf"))
+    assert not any(b.path[-1].startswith("1 We read") for b in doc.blocks)
+
+
+def test_a_bold_numbered_heading_with_a_colon_is_a_heading(tmp_path):
+    """A heading that names a thing and then says what it is ("2.1 QUOKKA: a query language")
+    is a heading when set bold; a plain numbered line with "Input: a …" is not."""
+    paper = titled(Paper())
+    paper.line("2 Background", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(3), LEFT, 270)
+    paper.line("2.1 QUOKKA: a query language for maps", LEFT, y + 10, 11, bold=True)
+    y = paper.lines(["A query names the places it asks about."] + filler_lines(3), LEFT, y + 26)
+    paper.line("1 Input: a set of places", LEFT, y + 4)
+    paper.lines(filler_lines(2), LEFT, y + 16)
+    doc = read_document(paper.save(tmp_path / "colon.pdf"))
+    secs = sections(doc)
+    assert "2.1 QUOKKA: a query language for maps" in secs, list(secs)
+    assert secs["2.1 QUOKKA: a query language for maps"].startswith("A query names the places")
+    assert not any(b.path[-1].startswith("1 Input") for b in doc.blocks)
