@@ -98,3 +98,28 @@ def test_a_bold_numbered_heading_with_a_colon_is_a_heading(tmp_path):
     assert "2.1 QUOKKA: a query language for maps" in secs, list(secs)
     assert secs["2.1 QUOKKA: a query language for maps"].startswith("A query names the places")
     assert not any(b.path[-1].startswith("1 Input") for b in doc.blocks)
+
+
+def test_two_columns_sharing_a_baseline_of_short_pieces_are_not_a_full_width_row(tmp_path):
+    """A paragraph's short last line in the left column and a right-column line set in two pieces
+    (a wide space after a footnote mark) share a baseline: three short pieces across the page's
+    middle, like a full-width table's row. They are column lines (column prose runs right above
+    and below on both sides), so the left column is still read to its end before the right column,
+    and the right column's heading is not read into the left column's unfinished sentence."""
+    paper = titled(Paper())
+    paper.page()
+    left = ["Left column opens with a sentence that"] + filler_lines(8, 40) + \
+        ["goes on below the shared baseline.", "its text (see Section 5)."] + filler_lines(6, 40)
+    paper.lines(left, LEFT, 90)
+    shared = 90 + 12 * 10
+    paper.line("5 Heron", MID + 20, 90, 12, bold=True)
+    paper.lines(["Right column opens the next section."] + filler_lines(7, 40), MID + 20, 108)
+    paper.line("extraction triples.", MID + 20, shared)
+    paper.line("Given the sentence", MID + 130, shared)
+    paper.lines(filler_lines(7, 40), MID + 20, shared + 12)
+    doc = read_document(paper.save(tmp_path / "shared_baseline.pdf"))
+    text = " ".join(b.text for b in doc.blocks)
+    assert text.index("Left column opens") < text.index("its text (see Section 5).") \
+        < text.index("Right column opens")
+    secs = sections(doc)
+    assert "5 Heron" in secs and "goes on below the shared baseline." not in secs["5 Heron"]
