@@ -123,3 +123,38 @@ def test_two_columns_sharing_a_baseline_of_short_pieces_are_not_a_full_width_row
         < text.index("Right column opens")
     secs = sections(doc)
     assert "5 Heron" in secs and "goes on below the shared baseline." not in secs["5 Heron"]
+
+
+def test_a_footnote_set_at_body_size_is_not_glued_to_the_body(tmp_path):
+    """A footnote set as large as the body, opened by a raised smaller mark a line and a half
+    below the column's last line, is a footnote: not "…the last words.5Parsers are not the only
+    way…" in the body text."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(30) + ["and the column ends with these words."], LEFT, 270)
+    paper.line("5", LEFT, y + 6, 6)
+    paper.line("Parsers are not the only way to read a paper; readers also skim.", LEFT + 4, y + 10)
+    paper.line("A second line of the same footnote follows here.", LEFT, y + 21)
+    paper.page()
+    paper.lines(["The next page goes on with the body."] + filler_lines(4), LEFT, 90)
+    doc = read_document(paper.save(tmp_path / "body_size_note.pdf"))
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    notes = " ".join(b.text for b in doc.blocks if b.kind == "footnote")
+    assert "Parsers are not the only way" in notes and "A second line of the same footnote" in notes
+    assert "Parsers are not" not in body and "same footnote" not in body
+    assert "the column ends with these words. The next page goes on" in body or \
+        body.index("the column ends with these words.") < body.index("The next page goes on")
+
+
+def test_a_line_opening_with_a_mark_inside_a_paragraph_stays_body(tmp_path):
+    """A footnote mark at the start of a line inside a paragraph (no gap above it) is the body's."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(30) + ["and the tokens are contiguous."], LEFT, 270)
+    paper.line("6", LEFT, y - 4, 6)
+    paper.line("We gathered all pairs of phrases from the aligned data.", LEFT + 4, y)
+    paper.lines(filler_lines(2), LEFT, y + 12)
+    doc = read_document(paper.save(tmp_path / "mark_in_body.pdf"))
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    assert "We gathered all pairs of phrases" in body
+    assert not [b for b in doc.blocks if b.kind == "footnote"]

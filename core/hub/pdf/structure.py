@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.hub.pdf.clean import normalize, rejoin_small_caps, set_size, two_columns
+from core.hub.pdf.footnotes import body_size_notes
 from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
 from core.hub.pdf.forms import APPENDIX as _APPENDIX
 from core.hub.pdf.forms import CAPTION as _CAPTION
@@ -250,11 +251,15 @@ def _opens_footnote(row: list[Line], footnotes: set[int]) -> bool:
 def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
     """Ids of the lines set smaller than the body below each column's last body-size line, from the
     first that starts with a footnote marker; on a paper's first page also from the first set a line
-    apart from the body (a copyright or permission notice, the venue: no marker, and not prose)."""
+    apart from the body (a copyright or permission notice, the venue: no marker, and not prose); and
+    footnotes set at the body's size (:mod:`.footnotes`)."""
     out: set[int] = set()
     mid = page.width / 2
-    for col in (lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True):
+    two = two_columns(page)
+    for k, col in enumerate((lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True)):
         lines = [ln for row in rows for ln in row if col(ln)]
+        if (k < 2) == two:  # each column's own lines, or the page's on a one-column page
+            out.update(id(ln) for ln in body_size_notes(lines, page.height))
         body_lines = [ln for ln in lines if ln.size >= body * 0.95]
         if not body_lines:
             continue
