@@ -26,7 +26,7 @@ from core.citations import claims
 
 _WORD = re.compile(r"\w+(?:[-.']\w+)*")
 _NUMBERING = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?\s+")
-_CROSS_REF = re.compile(r"(?:sections?|sec\.|§|chapters?|appendix|appendices|and|or|to)\s*$", re.I)
+_CROSS_REF = re.compile(r"(?:\b(?:sections?|sec\.|chapters?|appendix|appendices|and|or|to)|§)\s*$", re.I)  # "Sections 3 and 4 …"
 _LABELLED = {"caption", "table", "figure", "footnote"}  # blocks whose last crumb is a label, not a heading
 MIN_FURNITURE_WORDS = 3
 GRAM = 4

@@ -38,6 +38,8 @@ def test_a_heading_named_inside_a_sentence_is_not_a_glued_heading() -> None:
     assert claim_flags("The parser HERON This reader keeps every page apart", PROFILE) == []  # no number
     assert claim_flags("We ran 14 HERON Models on the data", PROFILE) == []  # another number
     assert claim_flags("We use 4 HERON runs on the data", PROFILE) == []  # a lower-case word follows
+    assert claim_flags("as Sections 3 and 4 HERON Reads show", PROFILE) == []
+    assert claim_flags("the runs went into 4 HERON The parser reads", PROFILE) == ["glued heading"]
 
 
 def test_ordinary_sentences_are_not_flagged() -> None:

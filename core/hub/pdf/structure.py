@@ -97,7 +97,7 @@ class Walker:
         if not re.search(r"[^\W\d_]{3,}", name) or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$", name):
             return None
         if re.search(r": [a-z]", name) and not self._emphasised(ln):
-            return None  # "1 Input: a graph", a step of a list; a heading says what its name is only in bold
+            return None  # "1 Input: a graph" is a list's step; a heading of this form is set bold
         if label[0].isalpha() and not (self.seen_refs or self.in_refs):
             return None  # lettered sections are appendices, after the references
         if not self._emphasised(ln) and len(name.split()) > 8:
