@@ -157,3 +157,50 @@ def test_a_line_opening_with_a_mark_inside_a_paragraph_stays_body(tmp_path):
     body = " ".join(b.text for b in doc.blocks if b.kind == "body")
     assert "We gathered all pairs of phrases" in body
     assert not [b for b in doc.blocks if b.kind == "footnote"]
+
+
+def runin(paper: Paper, head: str, rest: str, y: float) -> None:
+    """A paragraph that opens with a bold run-in heading, then regular text on the same line."""
+    paper.line(head, LEFT, y, BODY, bold=True)
+    paper.pdf.set_font(paper.family, "B", BODY)
+    paper.line(rest, LEFT + paper.pdf.get_string_width(head + " "), y, BODY)
+
+
+def test_a_run_in_heading_is_a_breadcrumb_not_the_start_of_a_sentence(tmp_path):
+    """A paragraph heading set bold at the start of the paragraph's first line, without a period
+    ("Decoding We decode…"), is the paragraph's breadcrumb under its section, and the sentence
+    opens with its own first word; the next run-in heading replaces it."""
+    paper = titled(Paper())
+    paper.line("3 Method", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(2), LEFT, 270)
+    runin(paper, "Decoding", "We decode each sentence from left to right with a beam.", y)
+    y = paper.lines(filler_lines(2), LEFT, y + 12)
+    runin(paper, "Beam pruning", "The beam keeps the ten best partial sentences.", y)
+    y = paper.lines(filler_lines(2), LEFT, y + 12)
+    runin(paper, "Acknowledgments", "We thank the careful readers of the draft.", y)
+    doc = read_document(paper.save(tmp_path / "runin.pdf"))
+    paths = {b.path[-1]: b.path[1:] for b in doc.blocks if b.kind == "body"}
+    assert paths.get("Decoding") == ["3 Method", "Decoding"], paths
+    assert paths.get("Beam pruning") == ["3 Method", "Beam pruning"], paths
+    assert paths.get("Acknowledgments") == ["3 Method", "Acknowledgments"], paths
+    secs = sections(doc)
+    assert secs["Decoding"].startswith("We decode each sentence")
+    assert secs["Beam pruning"].startswith("The beam keeps")
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    assert "Decoding We" not in body and "Beam pruning The" not in body and "Acknowledgments We" not in body
+
+
+def test_bold_words_opening_a_line_that_are_no_heading_stay_body(tmp_path):
+    """A bold run ended by a colon, holding a number, or followed by a lower-case word is no run-in
+    heading: the line stays the paragraph's."""
+    paper = titled(Paper())
+    paper.line("3 Method", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(2), LEFT, 270)
+    runin(paper, "Outline:", "We begin with an overview of the method.", y)
+    runin(paper, "Algorithm 1", "State synchronization across the machines.", y + 12)
+    runin(paper, "Topic counts", "for each document are kept in memory.", y + 24)
+    doc = read_document(paper.save(tmp_path / "not_runin.pdf"))
+    assert {b.path[-1] for b in doc.blocks if b.kind == "body"} == {"3 Method"}
+    secs = sections(doc)
+    assert "Outline: We begin with an overview" in secs["3 Method"]
+    assert "Topic counts for each document" in secs["3 Method"]

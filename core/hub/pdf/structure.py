@@ -5,6 +5,8 @@ Kinds of text, each found by layout and form, never by a paper's wording:
 - a section heading: a numbered line ("3.2 Experimental Setup", "A Proofs") or a conventional
   name ("Related Work", "Appendix B"), short, without a final period, set bold or larger than the
   body, or next in the numbering sequence; it becomes the breadcrumb;
+- a run-in heading: a few bold words opening a paragraph's first line, no period after them
+  (:mod:`.runin`); the paragraph's crumb under its section;
 - the abstract: its own section;
 - the reference list: from a "References"/"Bibliography" heading to the next appendix-like heading;
   a line there is never a heading unless set bold or larger (an entry that starts with a year is not);
@@ -29,6 +31,7 @@ from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+from core.hub.pdf.runin import split_run_in
 from core.hub.pdf.tablerows import classify_rows
 
 _OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnote's mark, then its first word
@@ -75,6 +78,7 @@ class Walker:
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
         self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
         self.row_size = 0.0  # the largest size on the row being read (see page)
+        self.run_in = False  # the breadcrumb's last part is a run-in heading (:mod:`.runin`)
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
@@ -206,10 +210,14 @@ class Walker:
         self.last_heading = ln if crumb is not None else None
         if crumb is not None:
             self.front = False
-            self.section = crumb
+            self.section, self.run_in = crumb, False
             self.in_refs = bool(_REFS.match(crumb[-1]))
             self.seen_refs = self.seen_refs or self.in_refs
             return
+        split = None if self.front or self.in_refs else split_run_in(ln)
+        if split is not None:
+            self._run_in_section(normalize(split[0]))
+            ln, text = split[1], _text(split[1])
         m = _ABSTRACT.match(text.strip())
         if m and self.front and (self._emphasised(ln) or m.end() < len(text.strip())):
             self.front = False
@@ -228,6 +236,10 @@ class Walker:
         else:
             kind = "abstract" if self.section == ["Abstract"] else "body"
         self._piece(kind, page.number).lines.append(ln)
+
+    def _run_in_section(self, head: str) -> None:
+        """A run-in heading is its paragraph's crumb under the section, in place of the last run-in's."""
+        self.section, self.run_in = (self.section[:-1] if self.run_in else self.section) + [head], True
 
     def _continues_heading(self, ln: Line, text: str) -> bool:
         """The second line of a heading set on two lines: same style, right below, short."""
