@@ -91,8 +91,9 @@ def reading_order(page: Page) -> list[list[Line]]:
     if not two_columns(page):
         return _rows(lines)
 
-    wide = {id(ln) for row in _rows(lines)
-            if _table_row_across(row, mid, page.width) and not _amid_columns(row, lines, mid, page.width) for ln in row}
+    across = [row for row in _rows(lines) if _table_row_across(row, mid, page.width)]
+    prose = [ln for ln in lines if len(ln.text.strip()) >= 30 and not _values_only(ln)] if across else []
+    wide = {id(ln) for row in across if not _amid_columns(row, prose, mid, page.width) for ln in row}
 
     def column(ln: Line) -> int:
         if id(ln) in wide:
@@ -158,17 +159,18 @@ def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
             or (len(row) >= 2 and crosses and all(len(ln.text.strip()) < 60 for ln in row)))
 
 
-def _amid_columns(row: list[Line], lines: list[Line], mid: float, width: float) -> bool:
-    """Whether a row that looks like a full-width table's row sits inside running columns: prose
-    lines (30 characters or more, not a run of values) that stay on their side of the middle come
-    right above it and right below it in both columns. Then it is two columns' lines that share a
-    baseline (a paragraph's short last line beside a line set in pieces), which are read with their
-    columns; a full-width table's rows are set between other rows, a caption or white space."""
+def _amid_columns(row: list[Line], prose: list[Line], mid: float, width: float) -> bool:
+    """Whether a row that looks like a full-width table's row sits inside running columns: ``prose``
+    lines (the page's lines of 30 characters or more that are not a run of values) that stay on
+    their side of the middle come right above it and right below it in both columns. Then it is two
+    columns' lines that share a baseline (a paragraph's short last line beside a line set in pieces),
+    which are read with their columns; a full-width table's rows are set between other rows, a
+    caption or white space."""
     base, size = row[0].base or row[0].bottom, max(ln.size for ln in row)
     inside = set(map(id, row))
     sides = (lambda ln: ln.x1 <= mid + 0.02 * width, lambda ln: ln.x0 >= mid - 0.02 * width)
-    prose = [ln for ln in lines if id(ln) not in inside and len(ln.text.strip()) >= 30 and not _values_only(ln)]
-    return all(any(side(ln) and 0 < sign * ((ln.base or ln.bottom) - base) <= 2 * size for ln in prose)
+    near = [ln for ln in prose if id(ln) not in inside and abs((ln.base or ln.bottom) - base) <= 2 * size]
+    return all(any(side(ln) and 0 < sign * ((ln.base or ln.bottom) - base) for ln in near)
                for side in sides for sign in (1, -1))
 
 
