@@ -6,8 +6,11 @@ A cited claim (the text a ``[n]`` closes, :func:`core.citations.claims`) is flag
   paper's reference list, as the project's PDF reader parsed it;
 - **furniture**: it contains a running header or footer of the cited paper (a line of at least 3 words
   that :func:`core.hub.pdf.clean.drop_furniture` removes);
-- **glued heading**: it opens with one of the cited paper's section headings (with or without its
-  number) and the next word starts with a capital letter: the heading's text glued to the body.
+- **glued heading**: one of the cited paper's section headings followed by a word that starts with
+  a capital letter: the heading's text glued to the body. At the claim's opening the heading may lack
+  its number ("Experimental Setup We train…"); inside the claim it must carry it ("…on the Web
+  4 HERON This section…": the paragraph before a heading, the heading and the next section's first
+  sentence read as one), and not be a cross-reference ("see Section 4 HERON").
 
 Only PDFs have a profile (:func:`pdf_profile`); :func:`flags` is pure, so the rules are tested on
 invented profiles.
@@ -23,6 +26,7 @@ from core.citations import claims
 
 _WORD = re.compile(r"\w+(?:[-.']\w+)*")
 _NUMBERING = re.compile(r"^(?:\d{1,2}|[A-H])(?:\.\d{1,2}){0,3}\.?\s+")
+_CROSS_REF = re.compile(r"(?:\b(?:sections?|sec\.|chapters?|appendix|appendices|and|or|to)|§)\s*$", re.I)  # "Sections 3 and 4 …"
 _LABELLED = {"caption", "table", "figure", "footnote"}  # blocks whose last crumb is a label, not a heading
 MIN_FURNITURE_WORDS = 3
 GRAM = 4
@@ -61,15 +65,24 @@ def claim_flags(claim: str, profile: Profile) -> list[str]:
             out.append("references")
     if any(_contains(words, fw) for fw in (_words(f) for f in profile.furniture) if len(fw) >= MIN_FURNITURE_WORDS):
         out.append("furniture")
-    text = " ".join(claim.split()).lstrip("-*•> ")
-    for heading in profile.headings:
-        for h in {heading.strip(), _NUMBERING.sub("", heading.strip())}:
-            if h and text.lower().startswith(h.lower() + " ") and text[len(h) + 1:][:1].isupper():
-                out.append("glued heading")
-                break
-        if out and out[-1] == "glued heading":
-            break
+    if _glued_heading(" ".join(claim.split()).lstrip("-*•> "), profile.headings):
+        out.append("glued heading")
     return out
+
+
+def _glued_heading(text: str, headings: list[str]) -> bool:
+    """Whether ``text`` holds a heading glued to the next sentence (see the module's docstring)."""
+    for heading in headings:
+        numbered = " ".join(heading.split())
+        for h in {numbered, _NUMBERING.sub("", numbered)}:
+            if h and text.lower().startswith(h.lower() + " ") and text[len(h) + 1:][:1].isupper():
+                return True
+        if not _NUMBERING.match(numbered):
+            continue
+        for m in re.finditer(rf"(?<![\w.,]){re.escape(numbered)} ", text, re.I):
+            if m.start() > 0 and text[m.end():][:1].isupper() and not _CROSS_REF.search(text[:m.start()]):
+                return True
+    return False
 
 
 def flags(answer: str, source_docs: dict[int, str], profiles: dict[str, Profile]) -> list[str]:

@@ -9,7 +9,7 @@ PROFILE = Profile(
     references=["[4] Ada Lovelace and Alan Turing. 2019. Notes on the analytical engine for sparse indexing. "
                 "In Proceedings of the Engine Conference, pages 1-9."],
     furniture=["Journal of Careful Reading, Vol. 7"],
-    headings=["3.2 Experimental Setup", "Results"],
+    headings=["3.2 Experimental Setup", "Results", "4 HERON"],
 )
 
 
@@ -20,6 +20,26 @@ def test_each_kind_of_set_apart_text_is_flagged() -> None:
         == ["furniture"]
     assert claim_flags("Experimental Setup We train the model for ten epochs", PROFILE) == ["glued heading"]
     assert claim_flags("3.2 Experimental Setup We train the model for ten epochs", PROFILE) == ["glued heading"]
+
+
+def test_a_numbered_heading_glued_inside_a_claim_is_flagged() -> None:
+    """The paragraph before a heading, the heading and the next section's first sentence read as
+    one claim: the numbered heading sits in its middle, followed by a capitalized word."""
+    assert claim_flags("this comes at the cost of lower precision on the Web 4 HERON This section introduces "
+                       "HERON, a careful reader", PROFILE) == ["glued heading"]
+    assert claim_flags("the runs are stable. 3.2 Experimental Setup We train the model for ten epochs",
+                       PROFILE) == ["glued heading"]
+
+
+def test_a_heading_named_inside_a_sentence_is_not_a_glued_heading() -> None:
+    """Inside a claim only a heading with its number counts, and not after a cross-reference."""
+    assert claim_flags("As described in Section 4 HERON Reads every page of the paper", PROFILE) == []
+    assert claim_flags("We compare the Results Table of both runs with the held out data", PROFILE) == []
+    assert claim_flags("The parser HERON This reader keeps every page apart", PROFILE) == []  # no number
+    assert claim_flags("We ran 14 HERON Models on the data", PROFILE) == []  # another number
+    assert claim_flags("We use 4 HERON runs on the data", PROFILE) == []  # a lower-case word follows
+    assert claim_flags("as Sections 3 and 4 HERON Reads show", PROFILE) == []
+    assert claim_flags("the runs went into 4 HERON The parser reads", PROFILE) == ["glued heading"]
 
 
 def test_ordinary_sentences_are_not_flagged() -> None:

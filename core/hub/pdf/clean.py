@@ -73,19 +73,27 @@ def body_size(pages: list[Page]) -> float:
     return float(sizes.most_common(1)[0][0]) if sizes else 10.0
 
 
+def two_columns(page: Page) -> bool:
+    """Whether the page is set in two columns: a fifth or more of its text on each side of the
+    middle, in lines that stay on their side."""
+    mid = page.width / 2
+    total = sum(len(ln.text) for ln in page.lines)
+    left = sum(len(ln.text) for ln in page.lines if ln.x1 <= mid + 0.02 * page.width)
+    right = sum(len(ln.text) for ln in page.lines if ln.x0 >= mid - 0.02 * page.width)
+    return left > 0.2 * total and right > 0.2 * total
+
+
 def reading_order(page: Page) -> list[list[Line]]:
     """The page's rows in reading order (one or two columns, bands split by full-width lines); a
     row is the lines that share a baseline inside one column, left to right (a table's cells)."""
     mid = page.width / 2
     lines = page.lines
-    left = [ln for ln in lines if ln.x1 <= mid + 0.02 * page.width]
-    right = [ln for ln in lines if ln.x0 >= mid - 0.02 * page.width]
-    two_col = (sum(len(ln.text) for ln in left) > 0.2 * sum(len(ln.text) for ln in lines)
-               and sum(len(ln.text) for ln in right) > 0.2 * sum(len(ln.text) for ln in lines))
-    if not two_col:
+    if not two_columns(page):
         return _rows(lines)
 
-    wide = {id(ln) for row in _rows(lines) if _table_row_across(row, mid, page.width) for ln in row}
+    across = [row for row in _rows(lines) if _table_row_across(row, mid, page.width)]
+    prose = [ln for ln in lines if len(ln.text.strip()) >= 30 and not _values_only(ln)] if across else []
+    wide = {id(ln) for row in across if not _amid_columns(row, prose, mid, page.width) for ln in row}
 
     def column(ln: Line) -> int:
         if id(ln) in wide:
@@ -151,6 +159,21 @@ def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
             or (len(row) >= 2 and crosses and all(len(ln.text.strip()) < 60 for ln in row)))
 
 
+def _amid_columns(row: list[Line], prose: list[Line], mid: float, width: float) -> bool:
+    """Whether a row that looks like a full-width table's row sits inside running columns: ``prose``
+    lines (the page's lines of 30 characters or more that are not a run of values) that stay on
+    their side of the middle come right above it and right below it in both columns. Then it is two
+    columns' lines that share a baseline (a paragraph's short last line beside a line set in pieces),
+    which are read with their columns; a full-width table's rows are set between other rows, a
+    caption or white space."""
+    base, size = row[0].base or row[0].bottom, max(ln.size for ln in row)
+    inside = set(map(id, row))
+    sides = (lambda ln: ln.x1 <= mid + 0.02 * width, lambda ln: ln.x0 >= mid - 0.02 * width)
+    near = [ln for ln in prose if id(ln) not in inside and abs((ln.base or ln.bottom) - base) <= 2 * size]
+    return all(any(side(ln) and 0 < sign * ((ln.base or ln.bottom) - base) for ln in near)
+               for side in sides for sign in (1, -1))
+
+
 def _values_only(ln: Line) -> bool:
     """A line of numbers only ("0.810 (35%) 0.908 (38%) 0.851 (39%)"): values of a table row set
     close together, however long the run, never a column's prose."""
@@ -198,6 +221,17 @@ def rejoin_small_caps(line: Line) -> str:
                 continue
         out.append(ch)
     return "".join(out)
+
+
+def set_size(line: Line) -> float:
+    """The size a line is set in. A line in small capitals ("4 R E V ERB": upper-case letters of
+    two sizes) is set in its larger capitals' size: most of its letters are capitals drawn smaller,
+    so its most common size understates it (a heading would read smaller than the body)."""
+    t, sizes = line.text, line.sizes
+    if len(sizes) != len(t):
+        return line.size
+    caps = {s for ch, s in zip(t, sizes) if ch.isupper()}
+    return max(line.size, *caps) if len(caps) >= 2 else line.size
 
 
 def _caps_run(t: str, i: int) -> bool:

@@ -30,6 +30,7 @@ class Line:
     sizes: list[float] = field(default_factory=list, repr=False)  # one per character of ``text``
     base: float = 0.0  # the baseline (top-down), which cells of one table row share whatever their letters
     xs: list[tuple[float, float]] = field(default_factory=list, repr=False)  # each character's left and right edge
+    lead_bold: int = 0  # characters of ``text`` set bold at its start when the line as a whole is not (a run-in heading)
 
     @property
     def width(self) -> float:
@@ -106,6 +107,19 @@ def _is_bold(raw, textpage, i: int) -> bool:
     return any(k in name for k in ("bold", "-bd", "black", "heavy", "semibold", "cmbx", "medi"))
 
 
+def _bold_run(raw, textpage, text: str, first: int, last: int) -> int:
+    """How many characters from ``first`` are set bold (spaces between bold words count; the run
+    ends at its last bold letter)."""
+    end = first
+    for i in range(first, last + 1):
+        if not text[i].strip() or text[i] in (SOFT_HYPHEN, "\x02"):
+            continue
+        if not _is_bold(raw, textpage, i):
+            break
+        end = i + 1
+    return end - first
+
+
 def page_lines(page, number: int) -> Page:
     """The lines of one pypdfium2 page, in PDFium's order."""
     import pypdfium2.raw as raw
@@ -141,7 +155,10 @@ def page_lines(page, number: int) -> Page:
         b.end()
         ox, oy = ctypes.c_double(), ctypes.c_double()
         for line, (first, last, main) in zip(b.lines, b.ends):  # bold: set bold from its first to its last letter
-            line.bold = _is_bold(raw, textpage, first) and _is_bold(raw, textpage, last)
+            opens_bold = _is_bold(raw, textpage, first)
+            line.bold = opens_bold and _is_bold(raw, textpage, last)
+            if opens_bold and not line.bold:
+                line.lead_bold = _bold_run(raw, textpage, text, first, last)
             # the baseline of the line's own letters, not of a raised mark it opens with ("⁶ We")
             line.base = height - oy.value if raw.FPDFText_GetCharOrigin(textpage, main, ox, oy) else line.bottom
     finally:

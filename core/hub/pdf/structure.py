@@ -5,6 +5,8 @@ Kinds of text, each found by layout and form, never by a paper's wording:
 - a section heading: a numbered line ("3.2 Experimental Setup", "A Proofs") or a conventional
   name ("Related Work", "Appendix B"), short, without a final period, set bold or larger than the
   body, or next in the numbering sequence; it becomes the breadcrumb;
+- a run-in heading: a few bold words opening a paragraph's first line, no period after them
+  (:mod:`.runin`); the paragraph's crumb under its section;
 - the abstract: its own section;
 - the reference list: from a "References"/"Bibliography" heading to the next appendix-like heading;
   a line there is never a heading unless set bold or larger (an entry that starts with a year is not);
@@ -19,7 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from core.hub.pdf.clean import normalize, rejoin_small_caps
+from core.hub.pdf.clean import normalize, rejoin_small_caps, set_size, two_columns
+from core.hub.pdf.footnotes import body_size_notes
 from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
 from core.hub.pdf.forms import APPENDIX as _APPENDIX
 from core.hub.pdf.forms import CAPTION as _CAPTION
@@ -28,6 +31,7 @@ from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+from core.hub.pdf.runin import split_run_in
 from core.hub.pdf.tablerows import classify_rows
 
 _OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnote's mark, then its first word
@@ -74,10 +78,11 @@ class Walker:
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
         self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
         self.row_size = 0.0  # the largest size on the row being read (see page)
+        self.run_in = False  # the breadcrumb's last part is a run-in heading (:mod:`.runin`)
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
-        return ln.bold or ln.size >= self.body * 1.08
+        return ln.bold or set_size(ln) >= self.body * 1.08
 
     def heading(self, ln: Line, text: str) -> list[str] | None:
         """The new breadcrumb if ``ln`` is a section heading, else None."""
@@ -90,11 +95,13 @@ class Walker:
         if named and (self._emphasised(ln) or t.isupper() or len(t.split()) <= 3):
             return [t.rstrip(".:").title() if t.isupper() else t.rstrip(".:")]
         m = _NUMBERED.match(t)
-        if not m or ln.size < self.body * 0.95:
+        if not m or set_size(ln) < self.body * 0.95:
             return None
         label, name = m.group(1), m.group(2).strip()
-        if not re.search(r"[^\W\d_]{3,}", name) or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$|: [a-z]", name):
+        if not re.search(r"[^\W\d_]{3,}", name) or re.search(r"\d{3,}|[=<>+]|[-\ufffe]$", name):
             return None
+        if re.search(r": [a-z]", name) and not self._emphasised(ln):
+            return None  # "1 Input: a graph" is a list's step; a heading of this form is set bold
         if label[0].isalpha() and not (self.seen_refs or self.in_refs):
             return None  # lettered sections are appendices, after the references
         if not self._emphasised(ln) and len(name.split()) > 8:
@@ -142,8 +149,10 @@ class Walker:
 
     def page(self, page: Page, rows: list[list[Line]], footnotes: set[int]) -> None:
         mid = page.width / 2
-        self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid),
-                      max((ln.x1 for row in rows for ln in row), default=page.width))
+        right = max((ln.x1 for row in rows for ln in row), default=page.width)
+        # a one-column page has no column ending at its middle (the longest line ending there may be a heading)
+        self.edges = (max((ln.x1 for row in rows for ln in row if ln.x1 <= mid + 10), default=mid)
+                      if two_columns(page) else right, right)
         self.mid = mid
         self.table = None
         tabular, prose = classify_rows(rows)
@@ -201,10 +210,14 @@ class Walker:
         self.last_heading = ln if crumb is not None else None
         if crumb is not None:
             self.front = False
-            self.section = crumb
+            self.section, self.run_in = crumb, False
             self.in_refs = bool(_REFS.match(crumb[-1]))
             self.seen_refs = self.seen_refs or self.in_refs
             return
+        split = None if self.front or self.in_refs else split_run_in(ln)
+        if split is not None:
+            self._run_in_section(normalize(split[0]))
+            ln, text = split[1], _text(split[1])
         m = _ABSTRACT.match(text.strip())
         if m and self.front and (self._emphasised(ln) or m.end() < len(text.strip())):
             self.front = False
@@ -223,6 +236,10 @@ class Walker:
         else:
             kind = "abstract" if self.section == ["Abstract"] else "body"
         self._piece(kind, page.number).lines.append(ln)
+
+    def _run_in_section(self, head: str) -> None:
+        """A run-in heading is its paragraph's crumb under the section, in place of the last run-in's."""
+        self.section, self.run_in = (self.section[:-1] if self.run_in else self.section) + [head], True
 
     def _continues_heading(self, ln: Line, text: str) -> bool:
         """The second line of a heading set on two lines: same style, right below, short."""
@@ -246,11 +263,15 @@ def _opens_footnote(row: list[Line], footnotes: set[int]) -> bool:
 def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
     """Ids of the lines set smaller than the body below each column's last body-size line, from the
     first that starts with a footnote marker; on a paper's first page also from the first set a line
-    apart from the body (a copyright or permission notice, the venue: no marker, and not prose)."""
+    apart from the body (a copyright or permission notice, the venue: no marker, and not prose); and
+    footnotes set at the body's size (:mod:`.footnotes`)."""
     out: set[int] = set()
     mid = page.width / 2
-    for col in (lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True):
+    two = two_columns(page)
+    for k, col in enumerate((lambda ln: ln.x1 <= mid + 10, lambda ln: ln.x0 >= mid - 10, lambda ln: True)):
         lines = [ln for row in rows for ln in row if col(ln)]
+        if (k < 2) == two:  # each column's own lines, or the page's on a one-column page
+            out.update(id(ln) for ln in body_size_notes(lines, page.height))
         body_lines = [ln for ln in lines if ln.size >= body * 0.95]
         if not body_lines:
             continue

@@ -1,0 +1,37 @@
+"""Run-in headings: a paragraph that opens with a few words set bold and goes on in regular type
+on the same line, without a period between ("Decoding We decode each sentence…", "Ethical
+Considerations As a toolkit…"). Read as one line, the heading would open the paragraph's first
+sentence; it is the paragraph's breadcrumb instead.
+
+Found by form and type alone: the bold run is one to six words that start with a capital, hold no
+digit ("Algorithm 1", "Theorem 2" are labels) and end without punctuation ("Outline:" already sets
+itself apart), and the regular text after it opens a sentence (a capital, then a lower-case letter
+or a space). A numbered heading set in mixed type is a heading line (:mod:`.structure`), not this.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from core.hub.pdf.layout import Line
+
+_WORD = re.compile(r"^\(?[^\W\d_]+(?:[-/’'()][^\W\d_]*)*\)?$|^&$")  # "(De)composition", "Adjective-noun"
+_SENTENCE = re.compile(r"^[A-Z](?:[a-z]|\s)")
+
+
+def split_run_in(ln: Line) -> tuple[str, Line] | None:
+    """``(heading, the rest of the line)`` when ``ln`` opens with a run-in heading, else None."""
+    k = ln.lead_bold
+    if not k or k >= len(ln.text):
+        return None
+    head, rest = ln.text[:k].strip(), ln.text[k:]
+    words = head.split()
+    if not 1 <= len(words) <= 6 or not all(_WORD.match(w) for w in words) or not head.lstrip("(")[:1].isupper() \
+            or not _SENTENCE.match(rest.strip()):
+        return None
+    start = k + len(rest) - len(rest.lstrip())
+    aligned = len(ln.sizes) == len(ln.text)
+    x0 = ln.xs[start][0] if len(ln.xs) == len(ln.text) else ln.x0
+    return head, replace(ln, text=ln.text[start:], x0=x0, sizes=ln.sizes[start:] if aligned else [],
+                         xs=ln.xs[start:] if ln.xs else [], lead_bold=0)

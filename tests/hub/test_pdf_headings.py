@@ -1,0 +1,206 @@
+"""Section headings that used to be read into the running text (on small papers drawn here):
+the heading becomes the breadcrumb and the paragraphs before and after it stay apart, so no
+sentence reads "…on the Web 4 HERON This section introduces…"."""
+
+from __future__ import annotations
+
+from core.hub.readers import read_document
+from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines
+
+
+def titled(paper: Paper) -> Paper:
+    paper.page().line("A Study of Careful Reading", 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace and Alan Turing", 200, 110, 12)
+    paper.line("Abstract", 280, 150, 12, bold=True)
+    paper.lines(filler_lines(4), LEFT, 170)
+    return paper
+
+
+def sections(doc) -> dict[str, str]:
+    """Body text by the last crumb of its block."""
+    out: dict[str, str] = {}
+    for b in doc.blocks:
+        if b.kind == "body":
+            out[b.path[-1]] = f"{out.get(b.path[-1], '')} {b.text}".strip()
+    return out
+
+
+def small_caps(paper: Paper, pieces: list[tuple[str, float]], x: float, y: float) -> None:
+    """Draw a bold line piece by piece: full-size capitals and smaller ones (small capitals)."""
+    for piece, size in pieces:
+        paper.line(piece, x, y, size, bold=True)
+        paper.pdf.set_font(paper.family, "B", size)
+        x += paper.pdf.get_string_width(piece)
+
+
+def test_a_numbered_heading_in_small_capitals_is_a_heading(tmp_path):
+    """A heading set in small capitals has more small letters than full-size ones, so its most
+    common letter size is below the body's; it is still a heading (its capitals are set larger),
+    not a body line glued between the paragraph before it and the one after it."""
+    paper = titled(Paper())
+    paper.line("3 Related Work", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(3) + ["this comes at the cost of lower precision on the Web"], LEFT, 270)
+    # "4 HERON": "4 H" at 12 pt, "ERON" at 9 pt (a 10 pt body)
+    small_caps(paper, [("4 H", 12), ("ERON", 9)], LEFT, y + 14)
+    paper.lines(["This section introduces the parser, a careful reader of papers."] + filler_lines(3), LEFT, y + 34)
+    doc = read_document(paper.save(tmp_path / "caps_heading.pdf"))
+    secs = sections(doc)
+    assert "4 HERON" in secs, list(secs)
+    assert secs["4 HERON"].startswith("This section introduces the parser")
+    assert secs["3 Related Work"].endswith("lower precision on the Web")
+    assert not any("HERON" in b.text for b in doc.blocks if b.kind == "body")
+
+
+def test_a_numbered_heading_ending_left_of_the_middle_on_a_one_column_page_is_a_heading(tmp_path):
+    """On a one-column page no column ends at the page's middle: a bold numbered heading of five
+    words that happens to be the longest line ending left of it is not a list item running to a
+    column's edge."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(4) + ["and the chain mixes quickly."], LEFT, 270)
+    paper.line("1.1 Sampling the hidden states twice", LEFT, y + 10, BODY, bold=True)
+    paper.lines(["Each hidden state is drawn from its conditional given all the other states and data."] + filler_lines(4), LEFT, y + 26)
+    doc = read_document(paper.save(tmp_path / "one_column.pdf"))
+    paper.pdf.set_font(paper.family, "B", BODY)
+    assert LEFT + paper.pdf.get_string_width("1.1 Sampling the hidden states twice") < MID  # ends left of the middle
+    secs = sections(doc)
+    assert "1.1 Sampling the hidden states twice" in secs, list(secs)
+    assert secs["1.1 Sampling the hidden states twice"].startswith("Each hidden state is drawn")
+    assert secs["1 Introduction"].endswith("and the chain mixes quickly.")
+
+
+def test_a_numbered_list_item_running_to_the_column_edge_stays_body(tmp_path):
+    """The rule the heading above must not break: a numbered line of five or more words that runs
+    to its column's right edge (two columns) is a list item of the paragraph, not a heading."""
+    paper = titled(Paper())
+    paper.page()
+    left = filler_lines(6, 40)
+    paper.lines(["Our reader makes three steps:"] + left, LEFT, 90)
+    paper.line("1 We read every line of the page in its order", LEFT, 90 + 12 * 7, BODY, bold=True)
+    paper.lines(["and keep where it sits on the page."] + filler_lines(6, 40), LEFT, 90 + 12 * 8)
+    paper.lines(filler_lines(16, 40), MID + 20, 90)
+    doc = read_document(paper.save(tmp_path / "list.pdf"))
+    assert not any(b.path[-1].startswith("1 We read") for b in doc.blocks)
+
+
+def test_a_bold_numbered_heading_with_a_colon_is_a_heading(tmp_path):
+    """A heading that names a thing and then says what it is ("2.1 QUOKKA: a query language")
+    is a heading when set bold; a plain numbered line with "Input: a …" is not."""
+    paper = titled(Paper())
+    paper.line("2 Background", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(3), LEFT, 270)
+    paper.line("2.1 QUOKKA: a query language for maps", LEFT, y + 10, 11, bold=True)
+    y = paper.lines(["A query names the places it asks about."] + filler_lines(3), LEFT, y + 26)
+    paper.line("1 Input: a set of places", LEFT, y + 4)
+    paper.lines(filler_lines(2), LEFT, y + 16)
+    doc = read_document(paper.save(tmp_path / "colon.pdf"))
+    secs = sections(doc)
+    assert "2.1 QUOKKA: a query language for maps" in secs, list(secs)
+    assert secs["2.1 QUOKKA: a query language for maps"].startswith("A query names the places")
+    assert not any(b.path[-1].startswith("1 Input") for b in doc.blocks)
+
+
+def test_two_columns_sharing_a_baseline_of_short_pieces_are_not_a_full_width_row(tmp_path):
+    """A paragraph's short last line in the left column and a right-column line set in two pieces
+    (a wide space after a footnote mark) share a baseline: three short pieces across the page's
+    middle, like a full-width table's row. They are column lines (column prose runs right above
+    and below on both sides), so the left column is still read to its end before the right column,
+    and the right column's heading is not read into the left column's unfinished sentence."""
+    paper = titled(Paper())
+    paper.page()
+    left = ["Left column opens with a sentence that"] + filler_lines(8, 40) + \
+        ["goes on below the shared baseline.", "its text (see Section 5)."] + filler_lines(6, 40)
+    paper.lines(left, LEFT, 90)
+    shared = 90 + 12 * 10
+    paper.line("5 Heron", MID + 20, 90, 12, bold=True)
+    paper.lines(["Right column opens the next section."] + filler_lines(7, 40), MID + 20, 108)
+    paper.line("extraction triples.", MID + 20, shared)
+    paper.line("Given the sentence", MID + 130, shared)
+    paper.lines(filler_lines(7, 40), MID + 20, shared + 12)
+    doc = read_document(paper.save(tmp_path / "shared_baseline.pdf"))
+    text = " ".join(b.text for b in doc.blocks)
+    assert text.index("Left column opens") < text.index("its text (see Section 5).") \
+        < text.index("Right column opens")
+    secs = sections(doc)
+    assert "5 Heron" in secs and "goes on below the shared baseline." not in secs["5 Heron"]
+
+
+def test_a_footnote_set_at_body_size_is_not_glued_to_the_body(tmp_path):
+    """A footnote set as large as the body, opened by a raised smaller mark a line and a half
+    below the column's last line, is a footnote: not "…the last words.5Parsers are not the only
+    way…" in the body text."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(30) + ["and the column ends with these words."], LEFT, 270)
+    paper.line("5", LEFT, y + 6, 6)
+    paper.line("Parsers are not the only way to read a paper; readers also skim.", LEFT + 4, y + 10)
+    paper.line("A second line of the same footnote follows here.", LEFT, y + 21)
+    paper.page()
+    paper.lines(["The next page goes on with the body."] + filler_lines(4), LEFT, 90)
+    doc = read_document(paper.save(tmp_path / "body_size_note.pdf"))
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    notes = " ".join(b.text for b in doc.blocks if b.kind == "footnote")
+    assert "Parsers are not the only way" in notes and "A second line of the same footnote" in notes
+    assert "Parsers are not" not in body and "same footnote" not in body
+    assert body.index("the column ends with these words.") < body.index("The next page goes on")
+
+
+def test_a_line_opening_with_a_mark_inside_a_paragraph_stays_body(tmp_path):
+    """A footnote mark at the start of a line inside a paragraph (no gap above it) is the body's."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(30) + ["and the tokens are contiguous."], LEFT, 270)
+    paper.line("6", LEFT, y - 4, 6)
+    paper.line("We gathered all pairs of phrases from the aligned data.", LEFT + 4, y)
+    paper.lines(filler_lines(2), LEFT, y + 12)
+    doc = read_document(paper.save(tmp_path / "mark_in_body.pdf"))
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    assert "We gathered all pairs of phrases" in body
+    assert not [b for b in doc.blocks if b.kind == "footnote"]
+
+
+def runin(paper: Paper, head: str, rest: str, y: float) -> None:
+    """A paragraph that opens with a bold run-in heading, then regular text on the same line."""
+    paper.line(head, LEFT, y, BODY, bold=True)
+    paper.pdf.set_font(paper.family, "B", BODY)
+    paper.line(rest, LEFT + paper.pdf.get_string_width(head + " "), y, BODY)
+
+
+def test_a_run_in_heading_is_a_breadcrumb_not_the_start_of_a_sentence(tmp_path):
+    """A paragraph heading set bold at the start of the paragraph's first line, without a period
+    ("Decoding We decode…"), is the paragraph's breadcrumb under its section, and the sentence
+    opens with its own first word; the next run-in heading replaces it."""
+    paper = titled(Paper())
+    paper.line("3 Method", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(2), LEFT, 270)
+    runin(paper, "Decoding", "We decode each sentence from left to right with a beam.", y)
+    y = paper.lines(filler_lines(2), LEFT, y + 12)
+    runin(paper, "Beam pruning", "The beam keeps the ten best partial sentences.", y)
+    y = paper.lines(filler_lines(2), LEFT, y + 12)
+    runin(paper, "Acknowledgments", "We thank the careful readers of the draft.", y)
+    doc = read_document(paper.save(tmp_path / "runin.pdf"))
+    paths = {b.path[-1]: b.path[1:] for b in doc.blocks if b.kind == "body"}
+    assert paths.get("Decoding") == ["3 Method", "Decoding"], paths
+    assert paths.get("Beam pruning") == ["3 Method", "Beam pruning"], paths
+    assert paths.get("Acknowledgments") == ["3 Method", "Acknowledgments"], paths
+    secs = sections(doc)
+    assert secs["Decoding"].startswith("We decode each sentence")
+    assert secs["Beam pruning"].startswith("The beam keeps")
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    assert "Decoding We" not in body and "Beam pruning The" not in body and "Acknowledgments We" not in body
+
+
+def test_bold_words_opening_a_line_that_are_no_heading_stay_body(tmp_path):
+    """A bold run ended by a colon, holding a number, or followed by a lower-case word is no run-in
+    heading: the line stays the paragraph's."""
+    paper = titled(Paper())
+    paper.line("3 Method", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(2), LEFT, 270)
+    runin(paper, "Outline:", "We begin with an overview of the method.", y)
+    runin(paper, "Algorithm 1", "State synchronization across the machines.", y + 12)
+    runin(paper, "Topic counts", "for each document are kept in memory.", y + 24)
+    doc = read_document(paper.save(tmp_path / "not_runin.pdf"))
+    assert {b.path[-1] for b in doc.blocks if b.kind == "body"} == {"3 Method"}
+    secs = sections(doc)
+    assert "Outline: We begin with an overview" in secs["3 Method"]
+    assert "Topic counts for each document" in secs["3 Method"]
