@@ -54,9 +54,21 @@ async def _freeze(pilot: Any) -> None:
         widget.cursor_blink = False
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+    # Every screen of the stack is drawn (a modal shows the main screen around it): its logs may
+    # still be taking the steps of work that ended just before (a research stage's trace rows), so
+    # wait until their row counts hold still over a few pauses before the picture is taken.
+    logs = [w for screen in pilot.app.screen_stack for w in screen.query("ChatLog, TraceList")]
+    counts, steady = None, 0
+    for _ in range(50):
+        now = [len(w.children) for w in logs]
+        steady = steady + 1 if now == counts else 0
+        if steady >= 3:
+            break
+        counts = now
+        await pilot.pause(0.02)
     # An anchored log moves its scrollbar position without repainting the bar; repaint it so the
     # thumb is drawn where the content is.
-    for widget in pilot.app.screen.query("ChatLog, TraceList"):
+    for widget in logs:
         if widget.show_vertical_scrollbar:
             widget.vertical_scrollbar.refresh()
     await pilot.pause()
