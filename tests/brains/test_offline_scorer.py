@@ -71,10 +71,11 @@ import json, sys
 from core.brains.offline import scorer
 from core.brains.offline.evidence import profile, sentence_pool
 from core.state import RetrievedContext
+from core.vocabulary import Vocabulary
 learned = scorer.model()
 scorer.model = lambda: {**learned, "uses_cosine": True}  # the similarity feature on, whatever the shipped weights say
 ctx = RetrievedContext(chunk_id="a", content="Zeta trains on 40 GPUs. Zeta is a sparse model for parsing.")
-prof = profile("What is Zeta?")
+prof = profile("What is Zeta?", vocab=Vocabulary())
 pool = sentence_pool([ctx], prof)
 scorer.prime([prof.question] + [s.text for s in pool])
 print(json.dumps({"cos": scorer.features(pool[0], prof)[-1], "torch": "torch" in sys.modules}))
