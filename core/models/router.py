@@ -40,6 +40,7 @@ class LoRARouter:
 
     runtime = "torch"
     combiner: Combiner | None = None  # the learned decision over adapter + rules, when the adapter has one
+    vocabulary: Vocabulary = Vocabulary()  # the collection's names, for the rule router's features (use_vocabulary)
 
     def __init__(self, model: Any, tokenizer: Any, labels: list[str], *, name: str = "lora:minilm",
                  max_length: int = 128, extra_chars: str = "", threshold: float | None = None,
@@ -56,7 +57,6 @@ class LoRARouter:
         self.threshold = FALLBACK_THRESHOLD if threshold is None else float(threshold)
         self.temperature = float(temperature or 1.0)  # softmax temperature, fitted on the held-out split
         self._lock = threading.Lock()
-        self.vocabulary = Vocabulary()  # the collection's names, for the rule router's features
 
     def use_vocabulary(self, vocabulary: Vocabulary) -> None:
         """The collection's vocabulary, which the rule router below the model reads names from."""
