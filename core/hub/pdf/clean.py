@@ -76,11 +76,14 @@ def body_size(pages: list[Page]) -> float:
 def two_columns(page: Page) -> bool:
     """Whether the page is set in two columns: a fifth or more of its text on each side of the
     middle, in lines that stay on their side."""
-    mid = page.width / 2
     total = sum(len(ln.text) for ln in page.lines)
-    left = sum(len(ln.text) for ln in page.lines if ln.x1 <= mid + 0.02 * page.width)
-    right = sum(len(ln.text) for ln in page.lines if ln.x0 >= mid - 0.02 * page.width)
-    return left > 0.2 * total and right > 0.2 * total
+    return all(sum(len(ln.text) for ln in page.lines if side(ln)) > 0.2 * total
+               for side in column_sides(page.width / 2, page.width))
+
+
+def column_sides(mid: float, width: float) -> tuple:
+    """Whether a line stays on the left, and on the right, of a page's middle (a small overlap allowed)."""
+    return (lambda ln: ln.x1 <= mid + 0.02 * width, lambda ln: ln.x0 >= mid - 0.02 * width)
 
 
 def reading_order(page: Page) -> list[list[Line]]:
@@ -168,7 +171,7 @@ def _amid_columns(row: list[Line], prose: list[Line], mid: float, width: float) 
     caption or white space."""
     base, size = row[0].base or row[0].bottom, max(ln.size for ln in row)
     inside = set(map(id, row))
-    sides = (lambda ln: ln.x1 <= mid + 0.02 * width, lambda ln: ln.x0 >= mid - 0.02 * width)
+    sides = column_sides(mid, width)
     near = [ln for ln in prose if id(ln) not in inside and abs((ln.base or ln.bottom) - base) <= 2 * size]
     return all(any(side(ln) and 0 < sign * ((ln.base or ln.bottom) - base) for ln in near)
                for side in sides for sign in (1, -1))
