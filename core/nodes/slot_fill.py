@@ -1,7 +1,12 @@
 """slot_fill: entities, dimensions, constraints and a self-contained reformulated query.
 
 A question comparing two versions of one document ("v1 vs v2 of X") becomes a comparative one
-about two version-scoped entities, whichever brain filled the slots (see :mod:`core.doc_versions`)."""
+about two version-scoped entities, whichever brain filled the slots (see :mod:`core.doc_versions`).
+A comparison needs two sides: a comparative reading that names exactly one ("What are the two ways
+X saves memory?", where the router took "two" for two sides) becomes a factual question, answered
+directly rather than as a one-row table; its ``router`` ends with "→one side" so the graph pane and
+the trace say why. A reading with no named side at all (described sides the slots did not resolve)
+stays a comparison."""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from core.nodes.common import ctx_of, history, traced
 from core.state import AgentState
 from core.telemetry import emit
 
+ONE_SIDE = "→one side"
+
 
 @traced("slot_fill")
 async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
@@ -22,7 +29,9 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
     topic, question = await topic_scope(ctx, state.question)
     slots = await ctx.brain.fill_slots(question, state.intent.type, turns, ctx.vocabulary)
     versions = versioned_entities(question)  # "what changed between version 1 and 2 of X"
+    one_side = not versions and state.intent.type == "comparative" and len(slots.entities) == 1
     intent = state.intent.model_copy(update={
+        **({"type": "factual", "router": f"{state.intent.router}{ONE_SIDE}"} if one_side else {}),
         **({"type": "comparative"} if versions else {}),
         "entities": versions or slots.entities,
         "dimensions": slots.dimensions,
