@@ -114,11 +114,22 @@ async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
 
 
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:
-    """(entity, query) pairs: one retrieval per entity, phrased with the comparison dimensions."""
+    """(entity, query) pairs: one retrieval per entity, phrased with the comparison dimensions, else
+    with the question as asked of that side (:func:`side_query`)."""
     if not entities:
         return [(None, question)]
     dims = " ".join(dimensions)
-    return [(e, f"{e} {dims}".strip() if dims else f"{e}: {question}") for e in entities]
+    return [(e, f"{e} {dims}".strip() if dims else f"{e}: {side_query(question, e, entities)}") for e in entities]
+
+
+def side_query(question: str, name: str, entities: list[str]) -> str:
+    """The question as asked of one side: the other compared names taken out, so a side's search
+    (scoped to its own paper where one is found) ranks that paper's chunks by what is asked of it,
+    not by the rival's name."""
+    for other in entities:
+        if other != name:
+            question = re.sub(rf"(?<!\w){re.escape(other)}(?!\w)", " ", question, flags=re.I)
+    return " ".join(question.split())
 
 
 @traced("comparative")
