@@ -2,11 +2,11 @@
 
 A question comparing two versions of one document ("v1 vs v2 of X") becomes a comparative one
 about two version-scoped entities, whichever brain filled the slots (see :mod:`core.doc_versions`).
-A comparison needs two sides: a comparative reading that names exactly one ("What are the two ways
-X saves memory?", where the router took "two" for two sides) becomes a factual question, answered
-directly rather than as a one-row table; its ``router`` ends with "→one side" so the graph pane and
-the trace say why. A reading with no named side at all (described sides the slots did not resolve)
-stays a comparison."""
+A comparison needs two sides: a comparative reading that names fewer than two ("What are the two
+ways X saves memory?", "Which two ideas does the … approach combine?", where the router took "two"
+for two sides) becomes a factual question, answered directly rather than as a table of one row or
+of none; its ``router`` ends with "→one side" so the graph pane and the trace say why. Sides named
+by a description ("the … paper") are among the slots' entities, so they still count."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
     topic, question = await topic_scope(ctx, state.question)
     slots = await ctx.brain.fill_slots(question, state.intent.type, turns, ctx.vocabulary)
     versions = versioned_entities(question)  # "what changed between version 1 and 2 of X"
-    one_side = not versions and state.intent.type == "comparative" and len(slots.entities) == 1
+    one_side = not versions and state.intent.type == "comparative" and len(slots.entities) < 2
     intent = state.intent.model_copy(update={
         **({"type": "factual", "router": f"{state.intent.router}{ONE_SIDE}"} if one_side else {}),
         **({"type": "comparative"} if versions else {}),
