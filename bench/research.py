@@ -103,42 +103,39 @@ async def concurrency_modes(settings, rounds: int, sessions: int, cold: bool) ->
     from core.research import outline as outlines
     from core.research.search import CANDIDATES, search_all
     from core.tools.hub_client import HubClient
-    from core.vocabulary import active
 
     times: dict[str, list[float]] = {m: [] for m in MODES}
     calls: dict[str, int] = {}
     async with HubClient(settings.mcp) as hub:
         vocab = await _vocabulary(hub, "default", None)
-        with active(vocab):
-            parts = outlines.facets(BUNDLED_TOPIC)
-            hits = await asyncio.gather(*(hub.search(f, CANDIDATES, "default") for f in parts))
-            points = outlines.build_outline(BUNDLED_TOPIC, dict(zip(parts, hits)), vocab,
-                                            answers={"4": "6"}, questions=outlines.clarifying_questions(
-                                                BUNDLED_TOPIC, vocab)).knowledge_points[:6]
-            searches = sum(len(queries) for queries in map(_queries, points))
-            log = count_calls(hub)
-            for mode in MODES:  # warm every path's caches alike; count each mode's hub calls
-                log.clear()
-                await search_all(hub, points, "default", concurrency=mode)
-                calls[mode] = len(log)
-            order = list(MODES)
-            for r in range(rounds):  # a different mode goes first each round
-                for mode in order[r % 3:] + order[: r % 3]:
-                    t = time.perf_counter()
-                    await search_all(hub, points, "default", concurrency=mode)
-                    times[mode].append(time.perf_counter() - t)
+        parts = outlines.facets(BUNDLED_TOPIC)
+        hits = await asyncio.gather(*(hub.search(f, CANDIDATES, "default") for f in parts))
+        points = outlines.build_outline(BUNDLED_TOPIC, dict(zip(parts, hits)), vocab,
+                                        answers={"4": "6"}, questions=outlines.clarifying_questions(
+                                            BUNDLED_TOPIC, vocab)).knowledge_points[:6]
+        searches = sum(len(queries) for queries in map(_queries, points))
+        log = count_calls(hub)
+        for mode in MODES:  # warm every path's caches alike; count each mode's hub calls
+            log.clear()
+            await search_all(hub, points, "default", concurrency=mode, vocab=vocab)
+            calls[mode] = len(log)
+        order = list(MODES)
+        for r in range(rounds):  # a different mode goes first each round
+            for mode in order[r % 3:] + order[: r % 3]:
+                t = time.perf_counter()
+                await search_all(hub, points, "default", concurrency=mode, vocab=vocab)
+                times[mode].append(time.perf_counter() - t)
         extra = [HubClient(settings.mcp) for _ in range(sessions - 1)]
         for h in extra:
             await h.__aenter__()
         try:
             pool = RoundRobin([hub, *extra])
-            with active(vocab):
-                await search_all(pool, points, "default")
-                multi = []
-                for _ in range(rounds):
-                    t = time.perf_counter()
-                    await search_all(pool, points, "default")
-                    multi.append(time.perf_counter() - t)
+            await search_all(pool, points, "default", vocab=vocab)
+            multi = []
+            for _ in range(rounds):
+                t = time.perf_counter()
+                await search_all(pool, points, "default", vocab=vocab)
+                multi.append(time.perf_counter() - t)
         finally:
             for h in extra:
                 await h.__aexit__(None, None, None)
@@ -146,10 +143,9 @@ async def concurrency_modes(settings, rounds: int, sessions: int, cold: bool) ->
     for mode in MODES if cold else ():  # a fresh hub process each: its query-embedding cache is empty
         async with HubClient(settings.mcp) as fresh:
             await wait_ready(fresh)
-            with active(vocab):
-                t = time.perf_counter()
-                await search_all(fresh, points, "default", concurrency=mode)
-                first[mode] = time.perf_counter() - t
+            t = time.perf_counter()
+            await search_all(fresh, points, "default", concurrency=mode, vocab=vocab)
+            first[mode] = time.perf_counter() - t
     return {"points": len(points), "searches": searches, "calls": calls, "cold": first,
             "median": {m: statistics.median(v) for m, v in times.items()},
             "sessions_median": statistics.median(multi), "sessions": sessions}

@@ -27,7 +27,7 @@ from typing import Any
 from collections.abc import AsyncIterator
 
 from core import budget
-from core.brains.base import Brain
+from core.brains.base import Brain, share_vocabulary
 from core.budget import BudgetExceeded
 from core.errors import BackendUnavailable, LLMUnavailable
 from core.config import ConfigError, Settings
@@ -41,7 +41,6 @@ from core.research.types import Outline
 from core.state import turn_input
 from core.tracing.fold import fold
 from core.vocabulary import Vocabulary
-from core.vocabulary import active as vocabulary_scope
 
 
 VOCABULARY_CHECK_S = 5.0  # how often a turn asks whether the collection's vocabulary changed
@@ -151,7 +150,7 @@ class Agent:
                 pass
             ctx = AgentContext(settings=self.settings, brain=self.brain, hub=self.hub, facts=self.facts,
                                collection=self.collection, session_id=session_id,
-                               vocabulary=self.vocabulary.names(), web=self.web, doc_id=doc_id,
+                               vocabulary=self.vocabulary, web=self.web, doc_id=doc_id,
                                after_answer=[] if self.write_after_answer and self.facts is not None else None)
             if doc_id:
                 yield tag(Notice(level="info", source="scope", message=f"answered from the document {doc_id!r} only"))
@@ -283,28 +282,28 @@ async def _stream(graph: Any, inp: dict, config: dict, ctx: Any, vocab: Vocabula
     cancellation can land there.
     """
     # durability="exit": one checkpoint write per turn instead of one per step; a turn that fails
-    # leaves the previous turns' history intact. The nodes' tasks copy the active vocabulary.
+    # leaves the previous turns' history intact.
     extra = {"durability": "exit"} if graph.checkpointer is not None else {}
     now = asyncio.get_running_loop().time()
     until = (now if started is None else started) + deadline_s if deadline_s else None
-    with vocabulary_scope(vocab):
-        stream = graph.astream(inp, config, context=ctx, stream_mode="custom", subgraphs=True, **extra)
-        try:
-            while True:
-                limit = asyncio.timeout_at(until)
-                try:
-                    async with limit:
-                        _ns, event = await anext(stream)
-                except StopAsyncIteration:
-                    return
-                except TimeoutError:
-                    if not limit.expired():
-                        raise
-                    raise BackendUnavailable(
-                        f"the turn took longer than agent.turn_deadline ({deadline_s:g} s); stopped") from None
-                yield event
-        finally:
-            await stream.aclose()
+    share_vocabulary(ctx.brain, vocab)  # the rules match names only against the vocabulary they are handed
+    stream = graph.astream(inp, config, context=ctx, stream_mode="custom", subgraphs=True, **extra)
+    try:
+        while True:
+            limit = asyncio.timeout_at(until)
+            try:
+                async with limit:
+                    _ns, event = await anext(stream)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                if not limit.expired():
+                    raise
+                raise BackendUnavailable(
+                    f"the turn took longer than agent.turn_deadline ({deadline_s:g} s); stopped") from None
+            yield event
+    finally:
+        await stream.aclose()
 
 
 def _last_node(events: list[Event]) -> str | None:

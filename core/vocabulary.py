@@ -2,8 +2,8 @@
 
 The hub builds a :class:`Vocabulary` for a collection from its documents' titles, headings and body
 text, and rebuilds it when the collection's revision changes. The offline brain matches questions and
-evidence against the active vocabulary (:func:`active` / :func:`current`), so a user's own papers
-define which names it knows. Nothing here is tied to a particular corpus.
+evidence against the vocabulary a turn passes it explicitly, so a user's own papers define which
+names it knows. Nothing here is tied to a particular corpus.
 
 A term comes from one of:
 - a document title: its head before the colon ("ReAct: Synergizing …" → ReAct) or a short title;
@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 VERSION_SUFFIX = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro|Base|Large|Small|Huge|Tiny)(?![A-Za-z0-9_.]))*"
 # Names as papers write them: QLoRA, LayoutLMv3, SEW, mT5, T5, wav2vec 2.0, phi-1.5, GPT-3.5,
@@ -313,24 +311,3 @@ def _related(docs: list[DocumentText], found: dict[str, dict]) -> dict[str, list
                     together[a][b] += 1
     return {a: [found[b]["name"] for b, _ in sorted(c.items(), key=lambda x: (-x[1], x[0]))[:3]]
             for a, c in together.items()}
-
-
-_ACTIVE: ContextVar[Vocabulary | None] = ContextVar("paperpilot_vocabulary", default=None)
-_EMPTY = Vocabulary()
-
-
-def current() -> Vocabulary:
-    """The vocabulary of the collection this turn runs over (empty outside a turn)."""
-    return _ACTIVE.get() or _EMPTY
-
-
-@contextmanager
-def active(vocabulary: Vocabulary | None) -> Iterator[None]:
-    token = _ACTIVE.set(vocabulary)
-    try:
-        yield
-    finally:
-        try:
-            _ACTIVE.reset(token)
-        except ValueError:  # an async generator closed from another task: that context ends anyway
-            pass

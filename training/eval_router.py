@@ -204,6 +204,7 @@ def calibrate_threshold(router: Any, data: str | Path = HELDOUT_FILE,
     """
     from core.brains.base import RouteDecision
     from core.brains.offline import router as rules
+    from core.vocabulary import Vocabulary
     from core.brains.routing import combine
 
     rows = read_jsonl(data)
@@ -212,7 +213,7 @@ def calibrate_threshold(router: Any, data: str | Path = HELDOUT_FILE,
     cases = []
     for r in rows:
         turns = turns_from_chat(r.get("history", []))
-        intent, conf, probs, _ = rules.classify(r["question"], bool(turns))
+        intent, conf, probs, _ = rules.classify(r["question"], bool(turns), Vocabulary())
         cases.append((r, turns, router.model_sync(r["question"], turns),
                       RouteDecision(type=intent, confidence=conf, scores=probs, router="rules")))
     results = []

@@ -30,6 +30,7 @@ DEFAULT_C = 0.3  # L2 strength: 0.1-1.0 measured alike on the abstract dev set (
 def combiner_rows(router: Any, rows: list[dict]) -> tuple[list[list[float]], list[str], list[str]]:
     """(features, gold labels, the current decision's labels) for ``rows``."""
     from core.models.router import rule_decision
+    from core.vocabulary import Vocabulary
     from core.models.router_combiner import features
 
     feats, gold, current = [], [], []
@@ -37,7 +38,7 @@ def combiner_rows(router: Any, rows: list[dict]) -> tuple[list[list[float]], lis
     try:
         for r in rows:
             turns = turns_from_chat(r.get("history", []))
-            model, rules = router.model_sync(r["question"], turns), rule_decision(r["question"], turns)
+            model, rules = router.model_sync(r["question"], turns), rule_decision(r["question"], turns, Vocabulary())
             feats.append(features(model.scores, rules.scores, router.labels, r["question"]))
             gold.append(r["label"])
             current.append(router.classify_sync(r["question"], turns).type)

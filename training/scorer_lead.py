@@ -22,6 +22,7 @@ import numpy as np
 
 from core.brains.offline import scorer
 from core.brains.offline.synthesis import LEAD_MAX
+from core.vocabulary import Vocabulary
 from training.data.generate_scorer import DEFAULT_SEED, HELDOUT_FILE, SYNTHETIC_PAPERS, main as generate
 
 GRID = tuple(round(1.0 - 0.05 * i, 2) for i in range(13))  # 1.00, 0.95, ..., 0.40
@@ -36,7 +37,7 @@ def lead_groups(groups: list[dict], m: dict) -> list[tuple[np.ndarray, np.ndarra
 
     out = []
     for g in groups:
-        p = group_pool(g)
+        p = group_pool(g, Vocabulary())  # the scorer's groups are read with no known names, as in training
         if p is None:
             continue
         prof, pool, labels, owns = p

@@ -31,7 +31,7 @@ from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, dim_hits, profile, sentence_pool, subject
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.types import RetrievedContext
-from core.vocabulary import DocumentText, active
+from core.vocabulary import DocumentText, Vocabulary
 from core.vocabulary import build as build_vocabulary
 from training.data.generate_scorer import DEFAULT_SEED, HELDOUT_FILE, SYNTHETIC_PAPERS, TRAIN_FILE, main as generate
 from training.data.scorer_questions import short_name
@@ -44,8 +44,8 @@ def load(path) -> list[dict]:
 def rules_score(sent: Sentence, prof: Profile) -> float:
     """The hand-set relevance the learned scorer replaced (kept here only as the reference it must beat)."""
     v = float(sum(prof.weights.get(t, 1.0) for t in prof.key_terms if t in sent.terms))
-    v += 1.5 * sum(prof.weights.get("@" + e, 1.0) for e in prof.entities if e in sent.about or mentions(sent.text, e))
-    subj = subject(sent)
+    v += 1.5 * sum(prof.weights.get("@" + e, 1.0) for e in prof.entities if e in sent.about or mentions(sent.text, e, prof.vocab))
+    subj = subject(sent, prof.vocab)
     about_main = subj is not None and bool(prof.entities) and subj == prof.entities[0]
     v += 1.5 * prof.weights.get("@" + subj, 1.0) if about_main else 0.0
     v -= 0.6 * max(0, len(sent.about) - 2)
@@ -53,7 +53,7 @@ def rules_score(sent: Sentence, prof: Profile) -> float:
     v += 1.0 if prof.numeric and any(c.isdigit() for c in sent.text) else 0.0
     if prof.definitional and (about_main or not prof.entities) and scorer._DEFINITION.search(sent.text):
         v += 1.5
-    if prof.definitional and prof.entities and mention_pattern(prof.entities[0]).match(sent.text):
+    if prof.definitional and prof.entities and mention_pattern(prof.entities[0], prof.vocab).match(sent.text):
         v += 0.5
     return v - 0.03 * max(0, len(sent.terms) - 25) + 0.5 / (1 + sent.pos) + 0.1 / (1 + sent.ctx)
 
@@ -65,10 +65,11 @@ def vocabulary_of(group: dict):
     return build_vocabulary([DocumentText(group["title"], 0, [], own)])
 
 
-def group_pool(group: dict):
-    """(profile, pool, labels, own-paper flag) of one group's candidates as the brain would see them, or None."""
+def group_pool(group: dict, vocab: Vocabulary):
+    """(profile, pool, labels, own-paper flag) of one group's candidates as the brain would see them over
+    ``vocab``, or None."""
     q = group["question"]
-    prof = profile(q)
+    prof = profile(q, vocab=vocab)
     own_named = short_name(group["title"]).lower() in q.lower()
     chunks: dict[str, list[dict]] = {}
     for c in group["candidates"]:
@@ -90,14 +91,12 @@ def matrices(groups: list[dict], *, cosine: bool = True, named: bool = False) ->
     """(features, labels, source, hand-rule scores) per usable group; the MiniLM vectors of all
     texts are computed in one batch. ``named``: each group is read under its paper's vocabulary
     (:func:`vocabulary_of`), so an invented paper's name counts as a name, as in a collection."""
-    vocabs = [vocabulary_of(g) if named else None for g in groups]
+    vocabs = [vocabulary_of(g) if named else Vocabulary() for g in groups]
     kept = []
     for g, v in zip(groups, vocabs):
-        with active(v):
-            p = group_pool(g)
+        p = group_pool(g, v)
         if p is not None:
-            kept.append(((p, g.get("source", "structural")), v))
-    kept, vocabs = [k for k, _ in kept], [v for _, v in kept]
+            kept.append((p, g.get("source", "structural")))
     pools = [p for p, _ in kept]
     vec: dict[str, np.ndarray] = {}
     if cosine:
@@ -106,11 +105,10 @@ def matrices(groups: list[dict], *, cosine: bool = True, named: bool = False) ->
         texts = list(dict.fromkeys(t for prof, pool, _, _ in pools for t in [prof.question, *(s.text for s in pool)]))
         vec = dict(zip(texts, embed(texts, batch_size=128)))
     out = []
-    for (prof, pool, labels, owns), (_, source), v in zip(pools, kept, vocabs):
+    for (prof, pool, labels, owns), (_, source) in zip(pools, kept):
         sims = [float(vec[s.text] @ vec[prof.question]) if cosine else 0.0 for s in pool]
-        with active(v):
-            rows = [scorer.features(s, prof, own=o, cos=c) for s, o, c in zip(pool, owns, sims)]
-            rules = [rules_score(s, prof) for s in pool]
+        rows = [scorer.features(s, prof, own=o, cos=c) for s, o, c in zip(pool, owns, sims)]
+        rules = [rules_score(s, prof) for s in pool]
         out.append((np.array(rows, dtype=np.float64), labels, source, np.array(rules)))
     return out
 

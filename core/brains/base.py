@@ -10,7 +10,7 @@ LLM synthesis). Brains never touch MCP: nodes retrieve, brains reason over what 
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel, Field
@@ -21,8 +21,17 @@ from core.types import (  # noqa: F401 - the value types of this interface
     CriticVerdict, Intent, IntentType, RetrievedContext, RouteDecision, SufficiencyJudgement, SynthesisKind,
     SynthesisRequest, Turn,
 )
+from core.vocabulary import Vocabulary
 
 TokenSink = Callable[[str], Awaitable[None] | None]
+
+
+def share_vocabulary(part: Any, vocabulary: Vocabulary) -> None:
+    """Give ``part`` (a brain, a local model, or a wrapper of them) the collection's vocabulary, if it
+    matches names: the offline rules read names only from the vocabulary they are handed."""
+    use = getattr(part, "use_vocabulary", None)
+    if callable(use):
+        use(vocabulary)
 
 
 class SlotFillingOutput(BaseModel):

@@ -16,9 +16,10 @@ passes the same request to the LLM only when the rule answer is not good enough 
 
 from __future__ import annotations
 
-from core.brains.base import Brain, ReplanDecision, SlotFillingOutput
+from core.brains.base import Brain, ReplanDecision, SlotFillingOutput, share_vocabulary
 from core.config import Settings
 from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, Turn
+from core.vocabulary import Vocabulary
 
 
 def ambiguous(slots: SlotFillingOutput, intent_type: IntentType, history: list[Turn]) -> str | None:
@@ -49,6 +50,10 @@ class RulesFirst:
         self.rules, self.llm = rules, llm
         self.pass_score = settings.agent.critic_thresholds.pass_score
         self.band = settings.agent.critic_band
+
+    def use_vocabulary(self, vocabulary: Vocabulary) -> None:
+        share_vocabulary(self.rules, vocabulary)
+        share_vocabulary(self.llm, vocabulary)
 
     async def fill_slots(self, question: str, intent_type: IntentType, history: list[Turn],
                          vocabulary: list[str]) -> SlotFillingOutput:

@@ -17,9 +17,10 @@ import asyncio
 from typing import Any
 from collections.abc import Callable
 
-from core.brains.base import Brain, BrainError
+from core.brains.base import Brain, BrainError, share_vocabulary
 from core.events import Notice
 from core.telemetry import emit
+from core.vocabulary import Vocabulary
 
 METHODS: tuple[str, ...] = (
     "classify", "fill_slots", "plan", "replan", "react_step", "judge_sufficiency", "synthesize", "critique",
@@ -72,6 +73,11 @@ class CompositeBrain:
 
     def brain_for(self, method: str) -> Any:
         return self.parts.get(method, self.default)
+
+    def use_vocabulary(self, vocabulary: Vocabulary) -> None:
+        """Hand the collection's vocabulary to the default brain and every part."""
+        for part in {id(p): p for p in (self.default, *self.parts.values())}.values():
+            share_vocabulary(part, vocabulary)
 
     def warm(self) -> None:
         """Start loading every lazy local model in the background (the app and ``ask`` call this
@@ -140,6 +146,12 @@ class LazyPart:
         self.impl: Any = None
         self.failed = False
         self._loading: asyncio.Task | None = None
+        self.vocabulary: Vocabulary | None = None  # handed on to the model once it has loaded
+
+    def use_vocabulary(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        for part in (self.fallback, self.impl):
+            share_vocabulary(part, vocabulary)
 
     @property
     def name(self) -> str:
@@ -156,6 +168,8 @@ class LazyPart:
             self.warm()
             try:
                 self.impl = await asyncio.shield(self._loading)  # type: ignore[arg-type]
+                if self.vocabulary is not None:
+                    share_vocabulary(self.impl, self.vocabulary)
             except Exception as exc:  # noqa: BLE001 - any load failure means: use the fallback
                 self._give_up(f"{self.what} could not be loaded ({_one_line(exc)})")
         return self.fallback if self.failed else self.impl

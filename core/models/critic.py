@@ -44,6 +44,11 @@ class LocalCritic:
         self.guided = guided
         self._lock = threading.Lock()
 
+    def use_vocabulary(self, vocabulary: Any) -> None:
+        """The collection's vocabulary, for the rule critic this one defers to."""
+        if callable(use := getattr(self.fallback, "use_vocabulary", None)):
+            use(vocabulary)
+
     def generate(self, prompt: str) -> str:
         """Review text for a built prompt (synchronous): the verdict line is chosen by likelihood
         (``VERDICT: pass`` vs ``VERDICT: fail``, the decision DPO sharpened), then the model writes

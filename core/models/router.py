@@ -30,6 +30,7 @@ from core.models.manager import SHIPPED_ROUTER, LocalModelManager, ModelNotAvail
 from core.models.router_combiner import Combiner, features
 from core.prompts.local_router import format_router_input
 from core.types import INTENT_TYPES
+from core.vocabulary import Vocabulary
 
 LABEL_MAP_FILE = "label_map.json"
 
@@ -39,6 +40,7 @@ class LoRARouter:
 
     runtime = "torch"
     combiner: Combiner | None = None  # the learned decision over adapter + rules, when the adapter has one
+    vocabulary: Vocabulary = Vocabulary()  # the collection's names, for the rule router's features (use_vocabulary)
 
     def __init__(self, model: Any, tokenizer: Any, labels: list[str], *, name: str = "lora:minilm",
                  max_length: int = 128, extra_chars: str = "", threshold: float | None = None,
@@ -55,6 +57,10 @@ class LoRARouter:
         self.threshold = FALLBACK_THRESHOLD if threshold is None else float(threshold)
         self.temperature = float(temperature or 1.0)  # softmax temperature, fitted on the held-out split
         self._lock = threading.Lock()
+
+    def use_vocabulary(self, vocabulary: Vocabulary) -> None:
+        """The collection's vocabulary, which the rule router below the model reads names from."""
+        self.vocabulary = vocabulary
 
     def logits(self, texts: list[str]) -> list[list[float]]:
         """Raw label logits for each text (synchronous)."""
@@ -85,8 +91,9 @@ class LoRARouter:
         model = self.model_sync(question, history)
         if self.combiner is None or not self.combiner.decides(question):
             return combine(model, question, history,
-                           fallback=lambda: rule_decision(question, history), threshold=self.threshold)
-        rules = rule_decision(question, history)
+                           fallback=lambda: rule_decision(question, history, self.vocabulary),
+                           threshold=self.threshold)
+        rules = rule_decision(question, history, self.vocabulary)
         scores = self.combiner.scores(features(model.scores, rules.scores, self.labels, question), self.labels)
         best = max(scores, key=scores.get)
         learned = RouteDecision(type=best, confidence=scores[best], router=f"{self.name}+rules",  # type: ignore[arg-type]
@@ -126,11 +133,11 @@ def softmax(logits: list[float], temperature: float = 1.0) -> list[float]:
     return [e / total for e in exps]
 
 
-def rule_decision(question: str, history: list[Turn]) -> RouteDecision:
-    """The offline brain's rule router (the low-confidence fallback)."""
+def rule_decision(question: str, history: list[Turn], vocab: Vocabulary) -> RouteDecision:
+    """The offline brain's rule router (the low-confidence fallback), matching names from ``vocab``."""
     from core.brains.offline.router import classify
 
-    intent, confidence, probs, _ = classify(question, bool(history))
+    intent, confidence, probs, _ = classify(question, bool(history), vocab)
     return RouteDecision(type=intent, confidence=confidence, router="rules", scores=probs)  # type: ignore[arg-type]
 
 

@@ -18,13 +18,15 @@ from core.config import Settings
 from core.events import AnswerReady, CriticVerdictIssued, Event, Notice
 from core.nodes.format_output import answer_message, renumber_citations
 from core.state import AgentState
+from core.vocabulary import Vocabulary
 
 
 JUDGED = frozenset({"retry_refine", "save_memory", "format_output"})  # nodes after the critic judged this attempt
 
 
-def best_draft(state: AgentState, settings: Settings, node: str) -> Draft | None:
-    """The draft a turn stopped in ``node`` delivers, or None when no attempt has written one."""
+def best_draft(state: AgentState, settings: Settings, node: str, vocab: Vocabulary) -> Draft | None:
+    """The draft a turn stopped in ``node`` delivers, or None when no attempt has written one (``vocab``:
+    the collection's names, which the rule critic matches)."""
     best = state.best_verdict if state.best_draft else None
     if state.draft_answer:
         verdict = state.critic_verdict if node in JUDGED else None
@@ -32,17 +34,17 @@ def best_draft(state: AgentState, settings: Settings, node: str) -> Draft | None
             return Draft(state.best_draft, list(state.best_contexts), best)
         # unjudged: the latest attempt, written with every reflection so far; the rule critic scores it
         return Draft(state.draft_answer, list(state.retrieved_contexts),
-                     verdict or _rule_verdict(state, settings, state.draft_answer, state.retrieved_contexts))
+                     verdict or _rule_verdict(state, settings, state.draft_answer, state.retrieved_contexts, vocab))
     if best is not None:
         return Draft(state.best_draft, list(state.best_contexts), best)
     return None
 
 
-def _rule_verdict(state: AgentState, settings: Settings, answer: str, contexts: list):
+def _rule_verdict(state: AgentState, settings: Settings, answer: str, contexts: list, vocab: Vocabulary):
     from core.brains.offline.critic import critique
 
     return critique(state.question, state.intent, contexts, answer, state.sub_questions,
-                    settings.agent.critic_thresholds)
+                    settings.agent.critic_thresholds, vocab=vocab)
 
 
 def delivery(exc: BudgetExceeded, turn_id: str, intent) -> tuple[list[Event], AIMessage]:

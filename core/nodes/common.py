@@ -23,6 +23,7 @@ from core.telemetry import collect, emit
 from core.tracing.describe import node_summary
 from core.tools.hub_client import ToolError
 from core.types import RetrievedContext
+from core.vocabulary import Vocabulary
 
 
 class Retriever(Protocol):
@@ -40,7 +41,7 @@ class AgentContext:
     facts: FactMemory | None = None
     collection: str = "default"
     session_id: str = ""
-    vocabulary: list[str] = field(default_factory=list)
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)  # the collection's names, for the rules
     web: Any = None  # a core.tools.web_search client when the web fallback is on (stage K)
     doc_id: str | None = None  # the one document this turn is answered from (an @paper mention)
     # writes to run once the answer went out (core.memory.pending); None: a node writes at once
@@ -82,7 +83,7 @@ def traced(name: str, graph: str = "main") -> Callable[[NodeFn], NodeFn]:
                     if exc.draft is None:
                         from core.nodes.budget_stop import best_draft
 
-                        exc.draft = best_draft(state, ctx_of(runtime).settings, name)
+                        exc.draft = best_draft(state, ctx_of(runtime).settings, name, ctx_of(runtime).vocabulary)
                     emit(NodeFinished(node=name, graph=graph, attempt=attempt, ok=False,
                                       duration_ms=(time.perf_counter() - t0) * 1000, summary=str(exc)))
                     raise

@@ -27,7 +27,7 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
     assert state.intent is not None
     turns = history(state, ctx.settings)
     topic, question = await topic_scope(ctx, state.question)
-    slots = await ctx.brain.fill_slots(question, state.intent.type, turns, ctx.vocabulary)
+    slots = await ctx.brain.fill_slots(question, state.intent.type, turns, ctx.vocabulary.names())
     versions = versioned_entities(question)  # "what changed between version 1 and 2 of X"
     one_side = not versions and state.intent.type == "comparative" and len(slots.entities) < 2
     intent = state.intent.model_copy(update={

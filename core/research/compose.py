@@ -42,7 +42,7 @@ async def write_section(ctx: Any, point: KnowledgePoint, contexts: list, indexes
             emit(Notice(level="warning", source=llm.name,
                         message=f"{llm.name}: research section {point.id} kept no valid citation; "
                                 f"used the offline brain for this step"))
-    checked, changes = validate(point_section(point, contexts, indexes), contexts)
+    checked, changes = validate(point_section(point, contexts, indexes, vocab=ctx.vocabulary), contexts)
     for change in changes:
         emit(Notice(level="info", message=f"Citation {change}", source="review"))
     return checked
@@ -58,7 +58,7 @@ async def write_review(ctx: Any, outline: Outline, found: list[PointHits]) -> Re
             continue
         retried.append(s.point.id)
         extra = [point_name(s.point), f"{s.point.category} {point_name(s.point)}"]
-        more, _ = await search_point(ctx.hub, s.point, ctx.collection, extra=extra)
+        more, _ = await search_point(ctx.hub, s.point, ctx.collection, extra=extra, vocab=ctx.vocabulary)
         have = {c.chunk_id for c in contexts}
         new = [c for c in more.contexts if c.chunk_id not in have]
         hits = by_id.setdefault(s.point.id, PointHits(s.point.id))

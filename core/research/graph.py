@@ -127,7 +127,7 @@ async def search(state: ResearchState, runtime: Any) -> dict:
     ctx: ResearchContext = runtime.context
     _stage(state, "searching")
     chosen = Outline.model_validate(state["outline"])
-    found = await search_all(ctx.hub, chosen.knowledge_points, ctx.collection)
+    found = await search_all(ctx.hub, chosen.knowledge_points, ctx.collection, vocab=ctx.vocabulary)
     return {"found": [h.to_dict() for h in found], "stage": "searching"}
 
 

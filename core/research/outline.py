@@ -122,7 +122,7 @@ def build_outline(topic: str, hits: dict[str, list[RetrievedContext]], vocabular
     lo, hi = year_range(answer_of(questions, answers, "time range"))
     scope = answer_of(questions, answers, "scope")
     chosen = [f for f in hits if not scope or _named(scope, f)] or list(hits)
-    focus_names = extract_entities(answer_of(questions, answers, "focus"), vocabulary.names())
+    focus_names = extract_entities(answer_of(questions, answers, "focus"), vocabulary, vocabulary.names())
     points: list[KnowledgePoint] = []
     taken: set[str] = set()
     for name in focus_names:

@@ -54,25 +54,25 @@ def evidence(outline: Outline, found: list[PointHits]) -> tuple[list[RetrievedCo
 
 
 def point_section(point: KnowledgePoint, contexts: list[RetrievedContext], indexes: list[int],
-                  k: int = SENTENCES_PER_POINT) -> str:
+                  k: int = SENTENCES_PER_POINT, *, vocab: Vocabulary) -> str:
     """Up to ``k`` cited sentences of the point's own chunks that speak to it (empty: no evidence)."""
     if not indexes:
         return ""
     mine = [contexts[i - 1] for i in indexes]
     name = point_name(point)
-    intent = Intent(type="exploratory", confidence=1.0, entities=[name] if _named(name, mine) else [],
+    intent = Intent(type="exploratory", confidence=1.0, entities=[name] if _named(name, mine, vocab) else [],
                     reformulated_query=" ".join([point.topic, *point.search_keywords]))
-    prof = profile(point.topic, intent)
+    prof = profile(point.topic, intent, vocab=vocab)
     pool = sentence_pool(mine, prof)
     chosen = mmr(pool, lambda s: relevance(s, prof), k)
     chosen.sort(key=lambda s: (s.ctx, s.pos))
     return " ".join(cite(s.text, [indexes[n - 1] for n in s.cited]) for s in chosen)
 
 
-def _named(name: str, ctxs: list[RetrievedContext]) -> bool:
+def _named(name: str, ctxs: list[RetrievedContext], vocab: Vocabulary) -> bool:
     from core.brains.offline.evidence import names
 
-    return any(names(c, name) for c in ctxs)
+    return any(names(c, name, vocab) for c in ctxs)
 
 
 def doc_of(c: RetrievedContext) -> str:

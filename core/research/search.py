@@ -24,6 +24,7 @@ from core.research.types import KnowledgePoint
 from core.telemetry import emit
 from core.tools.hub_client import ToolError
 from core.types import RetrievedContext
+from core.vocabulary import Vocabulary
 
 CANDIDATES = 20
 KEEP = 10
@@ -71,7 +72,8 @@ def queries(point: KnowledgePoint) -> list[str]:
     return out
 
 
-def rerank(point: KnowledgePoint, ranked: list[list[RetrievedContext]], keep: int = KEEP) -> PointHits:
+def rerank(point: KnowledgePoint, ranked: list[list[RetrievedContext]], keep: int = KEEP, *,
+           vocab: Vocabulary) -> PointHits:
     """The union of the queries' hits, scored against the point, best ``keep`` first."""
     terms = list(dict.fromkeys(content_terms(" ".join([point.topic, *point.search_keywords]), drop_frame=True)))
     name = point_name(point)
@@ -85,7 +87,7 @@ def rerank(point: KnowledgePoint, ranked: list[list[RetrievedContext]], keep: in
     for cid, c in best.items():
         have = term_set(f"{c.title} {c.breadcrumb} {c.content}")
         share = sum(covered(t, have) for t in terms) / len(terms) if terms else 0.0
-        own = 0.3 if is_document_of(c, name) else 0.0
+        own = 0.3 if is_document_of(c, name, vocab) else 0.0
         scores[cid] = round(share + own + 2.0 * rrf[cid], 6)
     order = sorted(best, key=lambda cid: -scores[cid])[:keep]
     return PointHits(point.id, [best[cid] for cid in order], {cid: scores[cid] for cid in order})
@@ -93,7 +95,7 @@ def rerank(point: KnowledgePoint, ranked: list[list[RetrievedContext]], keep: in
 
 async def search_point(hub: Any, point: KnowledgePoint, collection: str, *, top_k: int = CANDIDATES,
                        keep: int = KEEP, extra: list[str] | None = None,
-                       concurrent: bool = True) -> tuple[PointHits, int]:
+                       concurrent: bool = True, vocab: Vocabulary) -> tuple[PointHits, int]:
     """One point's queries (concurrently: one hub batch call; else one after another), reranked;
     (hits, candidates the hub returned)."""
     qs = queries(point) + [q for q in (extra or []) if q not in queries(point)]
@@ -106,7 +108,7 @@ async def search_point(hub: Any, point: KnowledgePoint, collection: str, *, top_
     for q, hits in zip(qs, ranked):
         for c in hits:
             c.query = c.query or q
-    hits = rerank(point, ranked, keep)
+    hits = rerank(point, ranked, keep, vocab=vocab)
     hits.queries, hits.error = qs, (errors[0] if errors and not hits.contexts else None)
     return hits, sum(len(r) for r in ranked)
 
@@ -122,7 +124,7 @@ CONCURRENCY = ("all", "point", "query")
 
 
 async def search_all(hub: Any, points: list[KnowledgePoint], collection: str, *,
-                     concurrency: str = "all") -> list[PointHits]:
+                     concurrency: str = "all", vocab: Vocabulary) -> list[PointHits]:
     """Every point's hits, deduped across points. ``concurrency`` (the benchmark compares them):
     ``all`` every point's queries at once (the hub client sends them as one batch call), ``point``
     one point after another (its queries at once), ``query`` one query at a time."""
@@ -134,7 +136,8 @@ async def search_all(hub: Any, points: list[KnowledgePoint], collection: str, *,
 
     async def run(point: KnowledgePoint) -> PointHits:
         t0 = time.perf_counter()
-        hits, candidates = await search_point(hub, point, collection, concurrent=concurrency != "query")
+        hits, candidates = await search_point(hub, point, collection, concurrent=concurrency != "query",
+                                                  vocab=vocab)
         ids = [c.chunk_id for c in hits.contexts]
         shared = sum(1 for i in ids if i in seen)
         seen.update(ids)

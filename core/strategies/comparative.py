@@ -54,11 +54,11 @@ async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:
     """The doc_id of ``name``'s own paper (its file, title or byline names it, see
     :func:`core.brains.offline.sides.is_paper_of`): among chunks already ``found``, else among
     those a search for the bare name returns; None when the collection holds no such paper."""
-    own = next((c.doc_id for c in found if c.doc_id and is_paper_of(c, name)), None)
+    own = next((c.doc_id for c in found if c.doc_id and is_paper_of(c, name, ctx.vocabulary)), None)
     if own is not None:
         return own
     more = await name_search(ctx, name)
-    return next((c.doc_id for c in more if c.doc_id and is_paper_of(c, name)), None)
+    return next((c.doc_id for c in more if c.doc_id and is_paper_of(c, name, ctx.vocabulary)), None)
 
 
 async def name_search(ctx: Any, name: str) -> list[Any]:
@@ -95,15 +95,15 @@ async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
     (``entity``), so the brain's cells for the side quote that paper."""
     if ctx.doc_id or not can_scope(ctx.hub):
         return groups
-    named = {e: next((c.doc_id for c in g if c.doc_id and is_paper_of(c, e)), None)
+    named = {e: next((c.doc_id for c in g if c.doc_id and is_paper_of(c, e, ctx.vocabulary)), None)
              for (e, _), g in zip(planned, groups) if e is not None}
     taken = {d for d in named.values() if d}
     out = list(groups)
     for i, ((entity, query), group) in enumerate(zip(planned, groups)):
         if entity is None or named.get(entity):
             continue
-        doc_id = side_paper(group, entity, frozenset(taken)) or side_paper(
-            await name_search(ctx, entity), entity, frozenset(taken))
+        doc_id = side_paper(group, entity, ctx.vocabulary, frozenset(taken)) or side_paper(
+            await name_search(ctx, entity), entity, ctx.vocabulary, frozenset(taken))
         if doc_id is None:
             continue
         taken.add(doc_id)

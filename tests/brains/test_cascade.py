@@ -9,6 +9,9 @@ from core.brains.offline.brain import OfflineBrain
 from core.config import Settings
 from core.types import CriticVerdict, Intent, RetrievedContext, Turn
 from tests.support.scripted_model import ScriptedChatModel, by_purpose
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 CTX = [RetrievedContext(content="LoRA freezes the pretrained weights and trains low-rank matrices of rank 8.",
                         chunk_id="c1", title="LoRA")]
@@ -40,7 +43,7 @@ def test_ambiguous_slots():
 def brains():
     settings = Settings()
     model = ScriptedChatModel(respond=by_purpose({"critic": LLM_CRITIC, "slots": LLM_SLOTS}))
-    offline = OfflineBrain(settings)
+    offline = OfflineBrain(settings, vocabulary=VOCAB)
     return RulesFirst(offline, LLMBrain(model, settings, fallback=offline), settings), model
 
 

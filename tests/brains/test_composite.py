@@ -15,6 +15,9 @@ from core.events import Notice
 from core.state import Intent, RetrievedContext
 from core.telemetry import capture
 from tests.support.scripted_model import ScriptedChatModel, by_purpose
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 CTX = [RetrievedContext(content="LoRA freezes the pretrained weights and trains rank-8 matrices.", chunk_id="c1",
                         title="LoRA")]
@@ -58,7 +61,7 @@ async def test_parts_answer_their_methods_and_default_the_rest():
 
 
 async def test_name_lists_roles_and_notices_are_emitted_once():
-    offline = OfflineBrain(Settings())
+    offline = OfflineBrain(Settings(), vocabulary=VOCAB)
     brain_llm, _ = llm({"route": '{"type": "factual", "confidence": 0.9}'})
     composite = CompositeBrain({"critique": offline, "refine": offline}, brain_llm,
                                notices=[("info", "LoRA router not available (no adapter); using the llm router")])
@@ -74,7 +77,7 @@ async def test_name_lists_roles_and_notices_are_emitted_once():
 
 
 def test_bad_parts_are_rejected():
-    offline = OfflineBrain(Settings())
+    offline = OfflineBrain(Settings(), vocabulary=VOCAB)
     with pytest.raises(ValueError, match="classiffy"):
         CompositeBrain({"classiffy": offline}, offline)
     with pytest.raises(TypeError, match="critique"):
@@ -88,7 +91,7 @@ async def test_lazy_part_loads_once_in_a_thread():
         loads.append(1)
         return FixedRouter()
 
-    part = LazyPart("lora-router", loader, OfflineBrain(Settings()), what="LoRA router")
+    part = LazyPart("lora-router", loader, OfflineBrain(Settings(), vocabulary=VOCAB), what="LoRA router")
     assert part.name == "lora-router"
     assert (await part.classify("a", [])).type == "exploratory"
     assert (await part.classify("b", [])).type == "exploratory"
@@ -102,9 +105,9 @@ async def test_lazy_part_falls_back_when_loading_or_inference_fails():
         raise FileNotFoundError("no router adapter at /nowhere")
 
     with capture(events.append):
-        part = LazyPart("lora-router", missing, OfflineBrain(Settings()), what="LoRA router")
+        part = LazyPart("lora-router", missing, OfflineBrain(Settings(), vocabulary=VOCAB), what="LoRA router")
         out = await part.classify("Compare LoRA and QLoRA", [])
-        broken = LazyPart("lora-router", BrokenRouter, OfflineBrain(Settings()), what="LoRA router")
+        broken = LazyPart("lora-router", BrokenRouter, OfflineBrain(Settings(), vocabulary=VOCAB), what="LoRA router")
         out2 = await broken.classify("Compare LoRA and QLoRA", [])
     assert out.router == "rules" and out2.router == "rules" and part.name == "offline"
     messages = [e.message for e in events if isinstance(e, Notice)]

@@ -18,6 +18,9 @@ from core.state import Intent, RetrievedContext
 from core.telemetry import capture
 from tests.support.fake_openai import FakeServer
 from training.eval_qa_run import SYNTHESIS_NOTE
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 INTENT = Intent(type="factual", confidence=1.0, entities=["LoRA"], reformulated_query="LoRA default rank")
 CTX = [RetrievedContext(content="LoRA uses a rank of 8 by default. The adapters are merged after training.",
@@ -39,7 +42,7 @@ def brain(url: str) -> LLMBrain:
     ("The adapters are merged after training [1].", "lacks 8"),  # true, cited, but not the answer
 ])
 async def test_a_draft_below_the_offline_draft_is_replaced_and_the_trace_says_so(reply, why):
-    offline = OfflineBrain(Settings()).compose(REQUEST)
+    offline = OfflineBrain(Settings(), vocabulary=VOCAB).compose(REQUEST)
     with FakeServer() as server:
         server.text = reply
         events: list = []
@@ -63,7 +66,7 @@ async def test_a_draft_at_the_floor_is_delivered_as_written():
 
 
 def test_the_floor_is_the_offline_draft_itself():
-    offline = OfflineBrain(Settings()).compose(REQUEST)
+    offline = OfflineBrain(Settings(), vocabulary=VOCAB).compose(REQUEST)
     assert floor_problems(REQUEST, offline, offline) == []
     assert floor_problems(REQUEST, "[1]", offline)  # a bare marker is below it
     assert floor_problems(REQUEST, "LoRA merges the adapters after training [1].", offline) == [

@@ -13,6 +13,9 @@ from core.hub.pdf import _table_text
 from core.hub.pdf.acronyms import expand_tables
 from core.hub.readers import Block
 from core.state import RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 TITLE = "Tern: Aligning Words in Noisy Monolingual Corpora"
 CAPTION = "Table 1: Results of the Tern aligner on the Heron corpus"
@@ -41,7 +44,7 @@ def test_a_question_in_words_ranks_the_acronyms_row_above_the_sentence_that_defi
     """The scorer's best sentence is the row that states the value; with the bare "AER" row it was
     the prose sentence that only defines the measure."""
     question = "What alignment error rate does the Tern aligner reach on the Heron corpus?"
-    prof = profile(question)
+    prof = profile(question, vocab=VOCAB)
     pool = sentence_pool(contexts(), prof)
     scorer.prime([question, *(s.text for s in pool)])
     best = max(pool, key=lambda s: relevance(s, prof))

@@ -10,6 +10,9 @@ from core.brains.base import SynthesisRequest
 from core.brains.offline import OfflineBrain
 from core.brains.offline.text import markers
 from core.state import Intent, RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 
 def ctx(n: int, doc: str, title: str, text: str, entity: str | None = None) -> RetrievedContext:
@@ -55,7 +58,7 @@ EXPLORE = Intent(type="exploratory", confidence=0.9, entities=["RLHF", "DPO"],
 
 async def answer(kind: str, intent: Intent, contexts=CORPUS, **extra) -> str:
     req = SynthesisRequest(kind=kind, question=intent.reformulated_query, intent=intent, contexts=contexts, **extra)
-    return await OfflineBrain().synthesize(req)  # type: ignore[arg-type]
+    return await OfflineBrain(vocabulary=VOCAB).synthesize(req)  # type: ignore[arg-type]
 
 
 def claim_lines(text: str) -> list[str]:
@@ -146,7 +149,7 @@ async def test_reflections_change_what_is_selected() -> None:
 
 
 async def test_streaming_to_sync_and_async_sinks_reproduces_the_answer() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     req = SynthesisRequest(kind="comparative", question=COMPARE.reformulated_query, intent=COMPARE, contexts=CORPUS)
     chunks: list[str] = []
     text = await brain.synthesize(req, chunks.append)
@@ -162,7 +165,7 @@ async def test_streaming_to_sync_and_async_sinks_reproduces_the_answer() -> None
 
 @pytest.mark.parametrize("kind,intent", [("simple", FACTUAL), ("comparative", COMPARE), ("multi_hop", MULTI), ("exploratory", EXPLORE)])
 async def test_synthesis_is_deterministic_and_passes_its_own_critic(kind: str, intent: Intent) -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     first = await answer(kind, intent)
     assert first == await answer(kind, intent)
     verdict = await brain.critique(intent.reformulated_query, intent, CORPUS, first, [])
@@ -173,8 +176,8 @@ async def test_synthesis_is_deterministic_and_passes_its_own_critic(kind: str, i
 async def test_a_question_about_the_papers_here_gets_one_section_per_paper() -> None:
     from core.brains.offline.evidence import profile
 
-    assert profile("How do the document models here handle OCR?").collection_wide
-    assert not profile("How does LoRA handle memory?").collection_wide
+    assert profile("How do the document models here handle OCR?", vocab=VOCAB).collection_wide
+    assert not profile("How does LoRA handle memory?", vocab=VOCAB).collection_wide
     docs = [ctx(0, "kestrel", "Kestrel: Reading Receipts", "Kestrel reads receipts with an OCR engine and a layout model."),
             ctx(0, "osprey", "Osprey: OCR-free Forms", "Osprey reads forms without OCR, straight from pixels.")]
     q = "How do the document models here handle OCR?"

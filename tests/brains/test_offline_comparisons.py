@@ -4,13 +4,11 @@ report on) gets none, and a cell is not lost to a paper's background sentence.""
 
 from __future__ import annotations
 
-import pytest
-
 from core.brains.base import SynthesisRequest
 from core.brains.offline import OfflineBrain
 from core.brains.offline.slots import extract_entities, fill
 from core.state import Intent, RetrievedContext
-from core.vocabulary import DocumentText, active, build
+from core.vocabulary import DocumentText, Vocabulary, build
 
 
 def ctx(n: int, source: str, title: str, text: str) -> RetrievedContext:
@@ -29,19 +27,18 @@ LARK = ctx(1, "lark.md", "LARK: Layout-Aware Reading with Keys",
            "LARK feeds the words of an external text recognizer together with their page boxes into one encoder. "
            "LARK reaches 91.4 F1 on FormBench and 88.0 F1 on TableBench.")
 PAPERS = [WREN, LARK]
+VOCAB = build([DocumentText(c.title, 2024, [], [c.content]) for c in PAPERS])  # the invented papers' names
 
 
-@pytest.fixture(autouse=True)
-def _invented_vocabulary():
-    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in PAPERS])):
-        yield
+def _vocab(*papers: RetrievedContext) -> Vocabulary:
+    return build([DocumentText(c.title, 2024, [], [c.content]) for c in papers])
 
 
-def _compare(question: str, contexts: list[RetrievedContext]) -> str:
-    slots = fill(question, "comparative", [], [])
+def _compare(question: str, contexts: list[RetrievedContext], vocab: Vocabulary = VOCAB) -> str:
+    slots = fill(question, "comparative", [], [], vocab=vocab)
     intent = Intent(type="comparative", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
                     reformulated_query=slots["reformulated_query"])
-    return OfflineBrain().compose(SynthesisRequest(kind="comparative", question=question, intent=intent,
+    return OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(kind="comparative", question=question, intent=intent,
                                                    contexts=contexts))
 
 
@@ -50,10 +47,10 @@ def _rows(answer: str) -> dict[str, str]:
 
 
 def test_a_word_joined_to_a_name_by_and_is_a_name_too() -> None:
-    assert extract_entities("How do Wren and LARK differ in how they read a page?") == ["Wren", "LARK"]
-    assert extract_entities("LARK 和 Wren 在读取页面时有什么不同？")[:2] == ["LARK", "Wren"]
+    assert extract_entities("How do Wren and LARK differ in how they read a page?", vocab=VOCAB) == ["Wren", "LARK"]
+    assert extract_entities("LARK 和 Wren 在读取页面时有什么不同？", vocab=VOCAB)[:2] == ["LARK", "Wren"]
     # a capitalized word that opens a question is not made a name by a name after "and"
-    assert extract_entities("What and LARK?") == ["LARK"]
+    assert extract_entities("What and LARK?", vocab=VOCAB) == ["LARK"]
 
 
 def test_each_compared_paper_gets_its_own_row_and_a_benchmark_they_mention_gets_none() -> None:
@@ -93,8 +90,7 @@ HERON = ctx(3, "heron.md", "HERON: Distilled Receipt Readers",
 def test_a_first_person_sentence_of_a_papers_own_text_is_its_own_even_when_it_names_a_rival() -> None:
     """A sentence whose subject is the rival name is another paper's remark, except when the paper speaks
     in the first person of its own work ("Our Wren reader ...")."""
-    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (WREN, HERON)])):
-        answer = _compare("How do Wren and HERON differ in how much training data they need?", [WREN, HERON])
+    answer = _compare("How do Wren and HERON differ in how much training data they need?", [WREN, HERON], _vocab(WREN, HERON))
     rows = _rows(answer)
     assert "one public receipt dataset only" in rows["HERON"], answer
     assert "[2]" in rows["HERON"] and "[1]" not in rows["HERON"], answer
@@ -116,8 +112,7 @@ def test_a_cell_opens_with_what_its_paper_does_not_with_background_sharing_the_a
     """A cell is asked its side of the question, its own name included (as the scorer's training
     questions name their paper); only the rival's name is left out. Without its name, the background
     sentences that hold "retrieval" outranked the sentence saying what GANNET does with it."""
-    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (GANNET, TERN)])):
-        answer = _compare("How do GANNET and TERN differ in what their retrieval is used for?", [GANNET, TERN])
+    answer = _compare("How do GANNET and TERN differ in what their retrieval is used for?", [GANNET, TERN], _vocab(GANNET, TERN))
     rows = _rows(answer)
     assert rows["GANNET"].split("|")[2].strip().startswith("GANNET uses retrieval to pick"), answer
     assert "TERN uses retrieval to find a similar filled form" in rows["TERN"], answer
@@ -175,16 +170,16 @@ def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_
 
     monkeypatch.setattr(core.embeddings, "embed", counted)
     question = "Compare PLOVER and SKUA in memory use and accuracy"
-    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (PLOVER, SKUA)])):
-        monkeypatch.setattr(scorer, "_vectors", {})
-        answer = _compare(question, [PLOVER, SKUA])
-        assert len(calls) == 1, calls
-        assert "SKUA needs 11 GB of memory during training." not in calls[0]
-        assert "SKUA needs 11 GB of memory during training [2]" in _rows(answer)["SKUA"], answer
-        assert "On NoiseBench the accuracy of PLOVER drops by only 0.4 points." in calls[0]
-        monkeypatch.setattr(scorer, "_vectors", {})
-        monkeypatch.setattr(comparison, "_prime_cells", lambda *a: None)  # each cell embeds as it ranks
-        assert _compare(question, [PLOVER, SKUA]) == answer
+    vocab = _vocab(PLOVER, SKUA)
+    monkeypatch.setattr(scorer, "_vectors", {})
+    answer = _compare(question, [PLOVER, SKUA], vocab)
+    assert len(calls) == 1, calls
+    assert "SKUA needs 11 GB of memory during training." not in calls[0]
+    assert "SKUA needs 11 GB of memory during training [2]" in _rows(answer)["SKUA"], answer
+    assert "On NoiseBench the accuracy of PLOVER drops by only 0.4 points." in calls[0]
+    monkeypatch.setattr(scorer, "_vectors", {})
+    monkeypatch.setattr(comparison, "_prime_cells", lambda *a: None)  # each cell embeds as it ranks
+    assert _compare(question, [PLOVER, SKUA], vocab) == answer
 
 
 def test_a_sentence_comparing_both_sides_fills_the_side_that_has_none_of_its_own() -> None:
@@ -196,8 +191,7 @@ def test_a_sentence_comparing_both_sides_fills_the_side_that_has_none_of_its_own
     owl = ctx(1, "owlnet.md", "OWLNET: Self-Supervised Speech Representations",
               "OWLNET learns speech representations by masking latent frames. "
               "OWLNET is pre-trained on 60,000 hours of unlabeled audio.")
-    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (kite, owl)])):
-        answer = _compare("Compare KITE and OWLNET in inference speed", [kite, owl])
+    answer = _compare("Compare KITE and OWLNET in inference speed", [kite, owl], _vocab(kite, owl))
     rows = _rows(answer)
     assert "2.3x faster than Owlnet" in rows["KITE"], answer
     assert "2.3x faster than Owlnet" in rows["OWLNET"], answer  # the comparing sentence, not "not found"

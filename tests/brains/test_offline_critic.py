@@ -8,6 +8,7 @@ from pathlib import Path
 from core.brains.offline import OfflineBrain
 from core.config import Settings
 from core.state import CriticVerdict, Intent
+from tests.support.vocab import bundled_vocabulary
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_offline_answers import COMPARE, CORPUS, FACTUAL, MULTI, OFF_TOPIC, answer
@@ -18,9 +19,11 @@ GOOD_TABLE = (
     "| **QLoRA** | QLoRA reduces the memory needed to fine-tune a 65B model to under 48 GB [3] | not found in the knowledge base |"
 )
 
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
+
 
 async def critique(intent: Intent, text: str, contexts=CORPUS, subs=()) -> CriticVerdict:
-    return await OfflineBrain().critique(intent.reformulated_query, intent, contexts, text, list(subs))
+    return await OfflineBrain(vocabulary=VOCAB).critique(intent.reformulated_query, intent, contexts, text, list(subs))
 
 
 async def test_missing_dimension_cell_fails_and_suggests_the_fixing_query() -> None:
@@ -78,13 +81,13 @@ async def test_thresholds_come_from_settings() -> None:
     strict = await critique(FACTUAL, text)
     lenient_settings = Settings()
     lenient_settings.agent.critic_thresholds.min_faithfulness = 0.7
-    lenient = await OfflineBrain(lenient_settings).critique(FACTUAL.reformulated_query, FACTUAL, CORPUS, text, [])
+    lenient = await OfflineBrain(lenient_settings, vocabulary=VOCAB).critique(FACTUAL.reformulated_query, FACTUAL, CORPUS, text, [])
     assert strict.score == lenient.score and strict.faithfulness == 0.75
     assert not strict.passed and lenient.passed
 
 
 async def test_refine_carries_feedback_and_queries_into_the_retry() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     verdict = await critique(COMPARE, GOOD_TABLE)
     plan = await brain.refine(COMPARE.reformulated_query, COMPARE, verdict)
     assert "QLoRA accuracy" in plan.reflection
@@ -96,12 +99,12 @@ async def test_refine_carries_feedback_and_queries_into_the_retry() -> None:
 
 async def test_refine_derives_queries_when_the_critic_gave_none() -> None:
     verdict = CriticVerdict(passed=False, score=5, completeness=0.5, faithfulness=1.0, feedback="Too thin.")
-    plan = await OfflineBrain().refine(COMPARE.reformulated_query, COMPARE, verdict)
+    plan = await OfflineBrain(vocabulary=VOCAB).refine(COMPARE.reformulated_query, COMPARE, verdict)
     assert plan.extra_queries == ["LoRA memory accuracy", "QLoRA memory accuracy"]
 
 
 async def test_extract_facts_returns_supported_self_contained_sentences() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     text = await answer("simple", FACTUAL)
     facts = await brain.extract_facts(FACTUAL.reformulated_query, text, CORPUS)
     assert 1 <= len(facts) <= 3
@@ -197,5 +200,5 @@ async def test_extract_facts_keeps_identifiers_and_drops_only_markdown_emphasis(
     doc = ctx(0, "peft", "PEFT configuration",
               "The lora_alpha parameter scales the low-rank update, and PEFT sets lora_alpha to 16 by default.")
     text = "The **lora_alpha** parameter scales the `low-rank` update, and PEFT sets lora_alpha to 16 by default [1]."
-    facts = await OfflineBrain().extract_facts("What does lora_alpha do?", text, [doc])
+    facts = await OfflineBrain(vocabulary=VOCAB).extract_facts("What does lora_alpha do?", text, [doc])
     assert facts == ["The lora_alpha parameter scales the low-rank update, and PEFT sets lora_alpha to 16 by default."]

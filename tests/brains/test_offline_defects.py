@@ -4,8 +4,6 @@ pronouns resolved to a fragment, and recalled facts from other papers."""
 
 from __future__ import annotations
 
-import pytest
-
 from core.brains.base import SynthesisRequest
 from core.brains.offline import OfflineBrain
 from core.brains.offline.evidence import profile, relevant_indexes
@@ -14,7 +12,7 @@ from core.brains.offline.slots import extract_entities, fill, reformulate
 from core.brains.offline.synthesis import PRIOR_PREFIX
 from core.state import Intent, RetrievedContext
 from core.types import Turn
-from core.vocabulary import DocumentText, active, build
+from core.vocabulary import DocumentText, build
 
 
 def ctx(n: int, source: str, title: str, text: str) -> RetrievedContext:
@@ -36,21 +34,16 @@ SAM = ctx(3, "segment-anything.md", "Segment Anything",
           "We introduce the Segment Anything (SA) project: a new task, model and dataset for image segmentation. "
           "The SA model is trained on 1.1 billion masks. The SA model is promptable.")
 PAPERS = [HERON, KITE, OWL, SAM]
-
-
-@pytest.fixture(autouse=True)
-def _invented_vocabulary():
-    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in PAPERS])):
-        yield
+VOCAB = build([DocumentText(c.title, 2024, [], [c.content]) for c in PAPERS])  # the invented papers' names
 
 
 def _answer(question: str, contexts: list[RetrievedContext], kind: str = "simple", intent_type: str = "factual",
             prior: list[str] | None = None) -> str:
-    slots = fill(question, intent_type, [], [])
+    slots = fill(question, intent_type, [], [], vocab=VOCAB)
     intent = Intent(type=intent_type, confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
                     reformulated_query=slots["reformulated_query"])
-    steps = make_plan(question, intent, [], [], 4)[0] if kind == "multi_hop" else []
-    return OfflineBrain().compose(SynthesisRequest(kind=kind, question=question, intent=intent, contexts=contexts,
+    steps = make_plan(question, intent, [], [], 4, vocab=VOCAB)[0] if kind == "multi_hop" else []
+    return OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(kind=kind, question=question, intent=intent, contexts=contexts,
                                                    sub_questions=steps, prior_facts=prior or []))
 
 
@@ -58,7 +51,7 @@ def _answer(question: str, contexts: list[RetrievedContext], kind: str = "simple
 
 def test_a_name_no_chunk_uses_lowers_confidence_instead_of_declining() -> None:
     q = "What load-balancing loss does HERON use with Zephyr-7?"
-    assert relevant_indexes([HERON, KITE], profile(q)) == [0]
+    assert relevant_indexes([HERON, KITE], profile(q, vocab=VOCAB)) == [0]
     answer = _answer(q, [HERON, KITE])
     assert answer.startswith("The router is trained with a load-balancing loss")
 
@@ -70,7 +63,7 @@ def test_the_unmatched_name_is_said_by_the_critic_without_failing_the_answer() -
     q = "What load-balancing loss does HERON use with Zephyr-7?"
     intent = Intent(type="factual", confidence=0.9, entities=["HERON", "Zephyr-7"], reformulated_query=q)
     answer = _answer(q, [HERON, KITE])
-    verdict = critique(q, intent, [HERON, KITE], answer, [], CriticSettings())
+    verdict = critique(q, intent, [HERON, KITE], answer, [], CriticSettings(), vocab=VOCAB)
     assert verdict.passed, verdict.feedback
     assert any("no retrieved source names Zephyr-7" in i for i in verdict.issues)
     assert verdict.score < 10
@@ -78,20 +71,20 @@ def test_the_unmatched_name_is_said_by_the_critic_without_failing_the_answer() -
 
 def test_a_question_about_what_the_papers_never_report_is_still_declined() -> None:
     q = "What learning-rate schedule does HERON use for AlphaNet 3 pre-training?"
-    assert relevant_indexes([HERON, KITE], profile(q)) == []
+    assert relevant_indexes([HERON, KITE], profile(q, vocab=VOCAB)) == []
     assert "holds no evidence" in _answer(q, [HERON, KITE])
 
 
 def test_several_names_no_chunk_uses_still_decline() -> None:
     """One unmatched name lowers confidence; a question mostly about names no paper uses is declined."""
     q = "What load-balancing loss does HERON use with Zephyr-7 on the Marlin-3 benchmark?"
-    assert relevant_indexes([HERON, KITE], profile(q)) == []
+    assert relevant_indexes([HERON, KITE], profile(q, vocab=VOCAB)) == []
 
 
 def test_a_table_or_figure_label_is_no_name_to_require() -> None:
-    assert extract_entities("What does Table 3 of HERON report about the expert count?") == ["HERON"]
-    assert extract_entities("What does Figure 2b show for Kite?") == ["Kite"]
-    assert extract_entities("Which result in Section 4.2 does OWL report?") == ["OWL"]
+    assert extract_entities("What does Table 3 of HERON report about the expert count?", vocab=VOCAB) == ["HERON"]
+    assert extract_entities("What does Figure 2b show for Kite?", vocab=VOCAB) == ["Kite"]
+    assert extract_entities("Which result in Section 4.2 does OWL report?", vocab=VOCAB) == ["OWL"]
 
 
 # b. a trailing clause -------------------------------------------------------------------------------
@@ -99,7 +92,7 @@ def test_a_table_or_figure_label_is_no_name_to_require() -> None:
 def test_a_trailing_question_does_not_turn_the_answer_into_no_evidence() -> None:
     q = ("Which speech recognizer is distilled into a student, and what does each stage of the pipeline "
          "contribute to the final accuracy?")
-    assert relevant_indexes([HERON, KITE], profile(q)) == [1]
+    assert relevant_indexes([HERON, KITE], profile(q, vocab=VOCAB)) == [1]
     assert _answer(q, [HERON, KITE]).startswith("Kite distils a large speech recognizer")
 
 
@@ -110,8 +103,8 @@ def test_format_words_shape_the_answer_and_are_not_searched() -> None:
 
     q = "Summarize Kite in two sentences."
     assert answer_form(q)[1].sentences == 2
-    assert fill(q, "factual", [], [])["reformulated_query"] == "Summarize Kite"
-    assert not {"two", "sentenc"} & set(profile(q).key_terms)
+    assert fill(q, "factual", [], [], vocab=VOCAB)["reformulated_query"] == "Summarize Kite"
+    assert not {"two", "sentenc"} & set(profile(q, vocab=VOCAB).key_terms)
     answer = _answer(q, [KITE])
     assert answer.count("[1]") == 2 and "12,000 hours" not in answer
     bullets = _answer("What is HERON? Answer in 2 bullet points.", [HERON])
@@ -121,7 +114,7 @@ def test_format_words_shape_the_answer_and_are_not_searched() -> None:
 # d. comparisons --------------------------------------------------------------------------------------
 
 def test_a_request_verb_is_not_part_of_the_first_name() -> None:
-    assert extract_entities("Compare HERON and Kite on training data.") == ["HERON", "Kite"]
+    assert extract_entities("Compare HERON and Kite on training data.", vocab=VOCAB) == ["HERON", "Kite"]
 
 
 def test_each_comparison_row_quotes_its_own_paper() -> None:
@@ -145,7 +138,7 @@ def test_the_comparison_prose_covers_both_sides() -> None:
 # e. multi-hop steps ----------------------------------------------------------------------------------
 
 def test_step_labels_are_words_as_written() -> None:
-    steps, _ = make_plan("What do HERON and Kite conclude about training?", None, [], [], 4)
+    steps, _ = make_plan("What do HERON and Kite conclude about training?", None, [], [], 4, vocab=VOCAB)
     assert steps[:2] == ["HERON: conclude training", "Kite: conclude training"]
 
 
@@ -161,8 +154,8 @@ def test_each_step_quotes_a_different_sentence_where_one_exists() -> None:
 
 def test_a_pronoun_resolves_to_the_name_as_written_not_its_acronym() -> None:
     last = Turn(question="What is Segment Anything?", answer="We introduce the Segment Anything (SA) project [1].",
-                entities=extract_entities("What is Segment Anything?"))
-    rewritten, ents = reformulate("How many masks was it trained on?", [last])
+                entities=extract_entities("What is Segment Anything?", vocab=VOCAB))
+    rewritten, ents = reformulate("How many masks was it trained on?", [last], vocab=VOCAB)
     assert rewritten == "How many masks was Segment Anything trained on?"
 
 
@@ -189,7 +182,7 @@ def test_a_fact_from_a_paper_whose_title_merely_mentions_the_name_is_not_about_i
     recalled for a question about BERT (a paper's own name is what its title starts with)."""
     from core.brains.offline.synthesis import prior_line
 
-    prof = profile("By how much does Kite beat BERT's training speed on audiobooks?")
+    prof = profile("By how much does Kite beat BERT's training speed on audiobooks?", vocab=VOCAB)
     chosen = ["Kite is a speech recognizer; its authors release the code."]
     sparrow = ("Sparrow, a distilled version of BERT: smaller, faster, cheaper says: Distilled during pretraining, "
                "Sparrow keeps 97% of the accuracy and trains 60% faster on audiobooks than the full model.")
@@ -209,7 +202,7 @@ def test_a_chain_whose_every_step_found_nothing_has_no_conclusion() -> None:
     from core.brains.offline.evidence import sentence_pool
 
     q = "Which ROUGE value does the first Albatross model get on the 2019 Harbour news split?"
-    prof = profile(q)
+    prof = profile(q, vocab=VOCAB)
     pool = sentence_pool([KITE, OWL], prof, only_relevant=False)
     assert pool  # the papers' sentences are there; none answers any step
     assert compose.multi_hop(pool, prof, ["ROUGE: value first Albatross model get", q]) == ("", [])
@@ -219,7 +212,7 @@ def test_a_recalled_fact_sharing_one_word_with_the_question_does_not_join() -> N
     """The learned scorer decides whether a recalled fact answers this question, not one shared word."""
     from core.brains.offline.synthesis import prior_line
 
-    prof = profile("How is HERON's router trained to keep every expert busy?")
+    prof = profile("How is HERON's router trained to keep every expert busy?", vocab=VOCAB)
     chosen = ["The router is trained with a load-balancing loss that keeps every expert busy.",
               "HERON routes each token to 4 of 64 expert blocks."]
     aside = "HERON: Sparse Routing for Long Documents says: HERON was trained on a single node for two days."

@@ -8,6 +8,9 @@ from core.brains.base import SynthesisRequest
 from core.brains.offline import OfflineBrain
 from core.brains.offline.evidence import profile, relevant_indexes
 from core.state import Intent, RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 TITLE = "Heron: Sparse Retrieval for Legal Search"
 
@@ -27,12 +30,12 @@ OTHER = ctx(3, "Annotators labelled 900 query and filing pairs for the Brief-10 
 
 def answer(question: str, contexts: list[RetrievedContext]) -> str:
     intent = Intent(type="factual", confidence=0.9, reformulated_query=question)
-    return OfflineBrain().compose(SynthesisRequest(kind="simple", question=question, intent=intent, contexts=contexts))
+    return OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(kind="simple", question=question, intent=intent, contexts=contexts))
 
 
 def test_a_chunk_of_a_relevant_paper_needs_only_part_of_the_question_words() -> None:
     q = "How many query and filing pairs did the annotators label for Docket-40, and who settled disagreements?"
-    prof = profile(q)
+    prof = profile(q, vocab=VOCAB)
     assert prof.entities == ["Docket-40"]
     # the detail chunk never names Docket-40, but its paper's other chunk does
     assert relevant_indexes([NAMES, DETAIL, OTHER], prof) == [0, 1]
@@ -43,7 +46,7 @@ def test_a_chunk_of_a_relevant_paper_needs_only_part_of_the_question_words() -> 
 def test_a_chunk_of_the_same_paper_with_too_few_of_the_question_words_stays_out() -> None:
     q = "How many query and filing pairs did the annotators label for Docket-40, and who settled disagreements?"
     aside = ctx(4, "The filings were scanned by the court clerks and converted to text in 2019.")
-    assert relevant_indexes([NAMES, aside], profile(q)) == [0]
+    assert relevant_indexes([NAMES, aside], profile(q, vocab=VOCAB)) == [0]
 
 
 def test_the_rows_of_one_table_do_not_crowd_out_every_other_sentence() -> None:

@@ -10,6 +10,9 @@ from core.brains.offline import OfflineBrain, critic, verdict
 from core.brains.offline.critic import verdict_inputs
 from core.brains.offline.evidence import profile, relevant_indexes
 from core.state import Intent, RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 TERN = RetrievedContext(
     chunk_id="tern#3", source="/papers/tern.pdf", title="Tern: Adaptive Beam Search for Streaming Speech Recognition",
@@ -52,15 +55,15 @@ def _intent(q: str) -> Intent:
 
 
 def _compose(q: str, contexts: list[RetrievedContext]) -> str:
-    return OfflineBrain().compose(SynthesisRequest(kind="simple", question=q, intent=_intent(q), contexts=contexts))
+    return OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(kind="simple", question=q, intent=_intent(q), contexts=contexts))
 
 
 def test_a_question_about_a_system_no_chunk_names_is_declined() -> None:
     """No chunk is lexically on topic and the asked-about system is named nowhere: the gate must not
     answer with another system's table row just because it is a WER row."""
-    prof = profile(ABSENT_Q, _intent(ABSENT_Q))
+    prof = profile(ABSENT_Q, _intent(ABSENT_Q), vocab=VOCAB)
     assert not relevant_indexes([TERN, KILN], prof)  # the gate, not lexical relevance, decides this one
-    assert not critic.evidence_gate(ABSENT_Q, _intent(ABSENT_Q), [TERN, KILN])
+    assert not critic.evidence_gate(ABSENT_Q, _intent(ABSENT_Q), [TERN, KILN], vocab=VOCAB)
     text = _compose(ABSENT_Q, [TERN, KILN])
     assert "holds no evidence" in text and "8.6" not in text and "7.9" not in text
 
@@ -73,21 +76,21 @@ def test_a_plain_capitalized_name_no_chunk_uses_is_a_named_thing_and_the_questio
     question used to look anchored and the gate answered it with Tern's table row (as "What is
     Mamba's selective state space model?" was answered from an unrelated bundled paper)."""
     intent = _intent(PLAIN_Q)
-    prof = profile(PLAIN_Q, intent)
+    prof = profile(PLAIN_Q, intent, vocab=VOCAB)
     assert prof.entities == []
     assert not relevant_indexes([TERN, KILN], prof)
-    draft, plain = critic.gate_draft(PLAIN_Q, intent, [TERN, KILN])
-    assert verdict_inputs(PLAIN_Q, plain, [TERN, KILN], draft, [])[verdict.FEATURES.index("names_absent")] == 1.0
-    assert not critic.evidence_gate(PLAIN_Q, intent, [TERN, KILN])
+    draft, plain = critic.gate_draft(PLAIN_Q, intent, [TERN, KILN], vocab=VOCAB)
+    assert verdict_inputs(PLAIN_Q, plain, [TERN, KILN], draft, [], vocab=VOCAB)[verdict.FEATURES.index("names_absent")] == 1.0
+    assert not critic.evidence_gate(PLAIN_Q, intent, [TERN, KILN], vocab=VOCAB)
     text = _compose(PLAIN_Q, [TERN, KILN])
     assert "holds no evidence" in text and "0.31" not in text and "0.27" not in text
 
 
 def test_question_names_skip_function_words_and_parts_of_a_paper() -> None:
     q = "How does the Tern decoder in Table 2 compare, and What does Kiln's policy learn?"
-    assert verdict.question_names(profile(q)) == ["Tern", "Kiln"]
-    assert verdict.question_names(profile(PLAIN_Q)) == ["Pelican"]
-    assert verdict.question_names(profile("What is a beam search decoder?")) == []
+    assert verdict.question_names(profile(q, vocab=VOCAB)) == ["Tern", "Kiln"]
+    assert verdict.question_names(profile(PLAIN_Q, vocab=VOCAB)) == ["Pelican"]
+    assert verdict.question_names(profile("What is a beam search decoder?", vocab=VOCAB)) == []
 
 
 def test_the_same_question_about_a_system_the_papers_hold_is_answered() -> None:
@@ -101,8 +104,8 @@ def test_an_absent_name_is_a_feature_that_lowers_the_gates_probability() -> None
     the question anchored nowhere is flagged and the gate's calibrated probability drops."""
     draft = "In Table 2 (Word error rate on the Marsh test set.), Tern: WER 7.9, real-time factor 0.31 [1]."
     named, unnamed = "What word error rate does Tern reach?", "What word error rate does Osprey-XL reach?"
-    x_named = verdict_inputs(named, _intent(named), [TERN], draft, [])
-    x_unnamed = verdict_inputs(unnamed, _intent(unnamed), [TERN], draft, [])
+    x_named = verdict_inputs(named, _intent(named), [TERN], draft, [], vocab=VOCAB)
+    x_unnamed = verdict_inputs(unnamed, _intent(unnamed), [TERN], draft, [], vocab=VOCAB)
     i = verdict.FEATURES.index("names_absent")
     assert x_named[i] == 0.0 and x_unnamed[i] == 1.0
     assert verdict.gate_probability(x_unnamed) < verdict.gate_probability(x_named)
@@ -112,5 +115,5 @@ async def test_a_right_answer_from_a_long_chunk_passes_the_critic() -> None:
     q = "What learning rate is Gannet trained with?"
     text = _compose(q, [LONG, KILN])
     assert "0.0003" in text.split("\n\n")[0]
-    v = await OfflineBrain().critique(q, _intent(q), [LONG, KILN], text, [])
+    v = await OfflineBrain(vocabulary=VOCAB).critique(q, _intent(q), [LONG, KILN], text, [])
     assert v.passed, v.feedback

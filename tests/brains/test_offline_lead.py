@@ -8,6 +8,9 @@ from core.brains.offline.compose import multi_hop, simple
 from core.brains.offline.evidence import Sentence, profile, sentence_pool
 from core.brains.offline.synthesis import LEAD_MAX, lead_share, lead_size, relevance
 from core.state import RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 WREN = RetrievedContext(
     chunk_id="wren#0", source="/papers/wren.md", title="WREN: Gated Memory for Tabular Agents",
@@ -19,7 +22,7 @@ WREN = RetrievedContext(
 
 
 def lead_of(question: str) -> str:
-    prof = profile(question)
+    prof = profile(question, vocab=VOCAB)
     pool = sentence_pool([WREN], prof)
     return simple(pool, prof, [WREN])[0].split("\n\n")[0]
 
@@ -41,7 +44,7 @@ def test_a_sentence_rated_nearly_as_high_as_the_best_joins_the_direct_answer() -
 
 def test_a_sentence_rated_well_below_the_best_stays_out_of_the_direct_answer() -> None:
     q = "What does WREN store in its memory?"
-    prof = profile(q)
+    prof = profile(q, vocab=VOCAB)
     pool = sentence_pool([WREN], prof)
     scores = sorted((relevance(s, prof, own=True) for s in pool), reverse=True)
     assert scores[1] < lead_share() * scores[0]  # the runner-up is clearly weaker
@@ -64,7 +67,7 @@ def test_the_lead_stops_at_its_cap_a_weak_sentence_or_another_paper() -> None:
 
 def test_a_multi_hop_conclusion_is_a_lead_too() -> None:
     q = "How is the gate of WREN trained, and how many slots does its memory hold?"
-    prof = profile(q)
+    prof = profile(q, vocab=VOCAB)
     pool = sentence_pool([WREN], prof)
     text, _ = multi_hop(pool, prof, ["How is the gate of WREN trained?", "How many slots does the memory of WREN hold?"])
     conclusion = text.split("**Conclusion:** ", 1)[1]

@@ -7,18 +7,21 @@ from pathlib import Path
 
 from core.brains.offline import OfflineBrain
 from core.state import Intent, SufficiencyJudgement
+from tests.support.vocab import bundled_vocabulary
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_offline_answers import (
     COMPARE, CORPUS, DPO_1, EXPLORE, LORA_1, LORA_2, MULTI, OFF_TOPIC, QLORA_1, QLORA_2, RLHF_1, ctx,
 )
 
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
+
 MULTI_Q = "How does QLoRA build on LoRA to fine-tune a 65B model on a single GPU?"
 
 
 async def plan(question: str, intent: Intent, **kw):
     args = {"executed": [], "contexts": [], "previous_plan": [], "reflections": [], "max_steps": 4} | kw
-    return await OfflineBrain().plan(question, intent, **args)
+    return await OfflineBrain(vocabulary=VOCAB).plan(question, intent, **args)
 
 
 async def test_multi_hop_demo_plan_follows_the_relation_and_goal() -> None:
@@ -49,7 +52,7 @@ async def test_plan_respects_max_steps_and_adds_missing_items_from_reflections()
 
 
 async def test_replan_rewrites_a_step_that_found_nothing() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     steps = (await plan(MULTI_Q, MULTI)).sub_questions
     nothing = [OFF_TOPIC.model_copy(update={"query": steps[0]})]
     decision = await brain.replan(MULTI_Q, steps, steps[:1], nothing)
@@ -63,7 +66,7 @@ async def test_replan_rewrites_a_step_that_found_nothing() -> None:
 
 
 async def test_replan_next_step_then_synthesize() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     steps = (await plan(MULTI_Q, MULTI)).sub_questions
     assert (await brain.replan(MULTI_Q, steps, steps[:1], [LORA_1])).action == "next_step"
     assert (await brain.replan(MULTI_Q, steps, steps, [QLORA_1])).action == "synthesize"
@@ -72,7 +75,7 @@ async def test_replan_next_step_then_synthesize() -> None:
 
 
 async def test_react_explores_facets_without_repeating_and_finishes_when_sufficient() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     question = "Trace how alignment methods evolved from RLHF to DPO"
     queries: list[str] = []
     observations: list[SufficiencyJudgement] = []
@@ -95,14 +98,14 @@ async def test_react_explores_facets_without_repeating_and_finishes_when_suffici
 
 async def test_react_searches_what_the_judgement_found_missing_first() -> None:
     judgement = SufficiencyJudgement(level="partially_sufficient", reason="no DPO yet", missing=["DPO"])
-    action = await OfflineBrain().react_step("Trace how alignment methods evolved from RLHF to DPO", EXPLORE, step=1,
+    action = await OfflineBrain(vocabulary=VOCAB).react_step("Trace how alignment methods evolved from RLHF to DPO", EXPLORE, step=1,
                                              max_steps=5, queries=["Trace how alignment methods evolved from RLHF to DPO"],
                                              contexts=[RLHF_1], observations=[judgement], reflections=[])
     assert action.query == "DPO alignment" and "look for DPO" in action.thought
 
 
 async def test_sufficiency_levels() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     judge = brain.judge_sufficiency
     none = await judge("Compare LoRA and QLoRA in memory use and accuracy", COMPARE, [OFF_TOPIC], [OFF_TOPIC])
     assert none.level == "insufficient" and none.missing == ["LoRA", "QLoRA"]
@@ -117,10 +120,10 @@ async def test_sufficiency_levels() -> None:
 async def test_conflicting_numbers_for_the_same_entity_are_contradictory() -> None:
     other = ctx(9, "blog", "A blog post", "LoRA uses a default rank of 4 in most setups.")
     factual = Intent(type="factual", confidence=0.9, entities=["LoRA"])
-    verdict = await OfflineBrain().judge_sufficiency("What rank does LoRA use by default?", factual,
+    verdict = await OfflineBrain(vocabulary=VOCAB).judge_sufficiency("What rank does LoRA use by default?", factual,
                                                      [LORA_1.model_copy(update={"content": "LoRA uses a default rank of 8."}), other], [other])
     assert verdict.level == "contradictory"
     assert "LoRA default rank: 8 [1] vs 4 [2]" in verdict.reason
     # different values in comparison sentences or for different model sizes are not conflicts
-    calm = await OfflineBrain().judge_sufficiency("How much memory does QLoRA need?", MULTI, [QLORA_1, QLORA_2], [])
+    calm = await OfflineBrain(vocabulary=VOCAB).judge_sufficiency("How much memory does QLoRA need?", MULTI, [QLORA_1, QLORA_2], [])
     assert calm.level != "contradictory"

@@ -6,6 +6,9 @@ from core.brains.base import SynthesisRequest
 from core.brains.offline.brain import OfflineBrain
 from core.config import Settings
 from core.types import Intent, RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 POISONED = (Path(__file__).resolve().parents[1] / "data" / "poisoned_notes.md").read_text()
 
@@ -18,7 +21,7 @@ def contexts() -> list[RetrievedContext]:
 
 async def answer(question: str, entity: str) -> str:
     intent = Intent(type="factual", confidence=0.9, entities=[entity], reformulated_query=question)
-    return await OfflineBrain(Settings()).synthesize(
+    return await OfflineBrain(Settings(), vocabulary=VOCAB).synthesize(
         SynthesisRequest(kind="simple", question=question, intent=intent, contexts=contexts()))
 
 

@@ -7,6 +7,9 @@ import pytest
 from core.brains.base import Turn
 from core.brains.offline import OfflineBrain
 from core.state import INTENT_TYPES, Intent
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 LORA_TURN = Turn(question="What is LoRA?", answer="LoRA freezes the pretrained weights and trains low-rank matrices [1].", entities=["LoRA"])
 COMPARE_TURN = Turn(question="Compare LoRA and QLoRA in memory use and accuracy", answer="| | Memory |\n|---|---|", entities=["LoRA", "QLoRA"])
@@ -37,7 +40,7 @@ CASES = [
 
 @pytest.mark.parametrize(("question", "expected"), CASES)
 async def test_first_turn_routes(question: str, expected: str) -> None:
-    decision = await OfflineBrain().classify(question, [])
+    decision = await OfflineBrain(vocabulary=VOCAB).classify(question, [])
     assert decision.type == expected, decision.scores
     assert decision.router == "rules"
     assert 0 < decision.confidence <= 1
@@ -51,24 +54,24 @@ async def test_first_turn_routes(question: str, expected: str) -> None:
     "What about QLoRA?", "那它能节省多少显存？",
 ])
 async def test_pronouns_and_ellipsis_after_a_turn_are_follow_ups(question: str) -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     assert (await brain.classify(question, [LORA_TURN])).type == "follow_up"
     assert (await brain.classify(question, [])).type != "follow_up"  # never on a first turn
 
 
 async def test_which_one_after_a_comparison_is_a_follow_up() -> None:
-    decision = await OfflineBrain().classify("and which one is faster to train?", [COMPARE_TURN])
+    decision = await OfflineBrain(vocabulary=VOCAB).classify("and which one is faster to train?", [COMPARE_TURN])
     assert decision.type == "follow_up"
     assert decision.confidence > 0.5
 
 
 async def test_self_contained_question_with_history_is_not_a_follow_up() -> None:
-    decision = await OfflineBrain().classify("Compare DPO and RLHF in stability and data needs", [LORA_TURN])
+    decision = await OfflineBrain(vocabulary=VOCAB).classify("Compare DPO and RLHF in stability and data needs", [LORA_TURN])
     assert decision.type == "comparative"
 
 
 async def test_confidence_tracks_the_evidence() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     strong = await brain.classify("Compare LoRA and QLoRA in memory use and accuracy", [])
     weak = await brain.classify("LoRA and QLoRA", [])
     assert strong.confidence > weak.confidence
@@ -76,7 +79,7 @@ async def test_confidence_tracks_the_evidence() -> None:
 
 
 async def test_routing_is_deterministic_and_maps_to_strategies() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     first = [await brain.classify(q, []) for q, _ in CASES]
     again = [await brain.classify(q, []) for q, _ in CASES]
     assert first == again

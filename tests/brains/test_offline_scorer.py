@@ -12,6 +12,9 @@ from core.brains.offline.compose import simple
 from core.brains.offline.evidence import profile, sentence_pool
 from core.brains.offline.synthesis import relevance
 from core.state import RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 KESTREL = RetrievedContext(
     chunk_id="kestrel#0", source="/papers/kestrel.md", title="KESTREL: Sparse Adapters for Speech",
@@ -26,7 +29,7 @@ PLOVER = RetrievedContext(
 
 
 def ranked(question: str, contexts: list[RetrievedContext]) -> list[str]:
-    prof = profile(question)
+    prof = profile(question, vocab=VOCAB)
     pool = sentence_pool(contexts, prof, only_relevant=False)
     return [s.text for s in sorted(pool, key=lambda s: -relevance(s, prof))]
 
@@ -57,7 +60,7 @@ def test_a_table_row_that_answers_beats_prose_that_names_the_same_things() -> No
 
 
 def test_the_direct_answer_is_the_scorers_first_choice() -> None:
-    prof = profile("How much does KESTREL reduce the word error rate?")
+    prof = profile("How much does KESTREL reduce the word error rate?", vocab=VOCAB)
     pool = sentence_pool([KESTREL, PLOVER], prof)
     text, _ = simple(pool, prof, [KESTREL, PLOVER])
     assert text.split("\n\n")[0].startswith("KESTREL lowers the word error rate on the Marsh test set from 9.1% to 7.4%")
@@ -68,10 +71,11 @@ import json, sys
 from core.brains.offline import scorer
 from core.brains.offline.evidence import profile, sentence_pool
 from core.state import RetrievedContext
+from core.vocabulary import Vocabulary
 learned = scorer.model()
 scorer.model = lambda: {**learned, "uses_cosine": True}  # the similarity feature on, whatever the shipped weights say
 ctx = RetrievedContext(chunk_id="a", content="Zeta trains on 40 GPUs. Zeta is a sparse model for parsing.")
-prof = profile("What is Zeta?")
+prof = profile("What is Zeta?", vocab=Vocabulary())
 pool = sentence_pool([ctx], prof)
 scorer.prime([prof.question] + [s.text for s in pool])
 print(json.dumps({"cos": scorer.features(pool[0], prof)[-1], "torch": "torch" in sys.modules}))
@@ -107,7 +111,7 @@ def test_a_stated_value_is_a_number_that_is_no_figure_index_nor_part_of_a_name()
 
 def test_value_features_tell_a_stated_answer_from_a_set_up_sentence() -> None:
     q = "How much does KESTREL reduce the word error rate?"
-    terms = set(profile(q).key_terms)
+    terms = set(profile(q, vocab=VOCAB).key_terms)
     near, new = scorer.value_features("KESTREL lowers the word error rate from 9.1% to 7.4%.", q, terms)
     assert new == 1.0 and near > 0
     # names the measure, states no value: the typical full-text miss
@@ -127,7 +131,7 @@ def test_the_sentence_stating_the_asked_value_outranks_the_one_that_sets_it_up()
         content="We report the word error rate of KESTREL and the dense baseline on Marsh in Table 3. "
                 "We study how the word error rate of KESTREL on Marsh changes with the adapter rank. "
                 "With rank 8, KESTREL reaches a word error rate of 7.4% on Marsh.")
-    prof = profile("What word error rate does KESTREL reach on Marsh?")
+    prof = profile("What word error rate does KESTREL reach on Marsh?", vocab=VOCAB)
     pool = sorted(sentence_pool([ctx], prof, only_relevant=False), key=lambda s: -relevance(s, prof))
     assert pool[0].text.startswith("With rank 8, KESTREL reaches")
 
@@ -171,5 +175,5 @@ def test_a_side_question_leaves_out_the_other_compared_names() -> None:
     from core.brains.offline.comparison import side_question
 
     q = "How do Wren and LARK differ in how they read a page?"
-    assert side_question(q, "LARK", ["Wren", "LARK"]) == "How do and LARK differ in how they read a page?"
-    assert side_question(q, "Wren", ["Wren", "LARK"]) == "How do Wren and differ in how they read a page?"
+    assert side_question(q, "LARK", ["Wren", "LARK"], vocab=VOCAB) == "How do and LARK differ in how they read a page?"
+    assert side_question(q, "Wren", ["Wren", "LARK"], vocab=VOCAB) == "How do Wren and differ in how they read a page?"

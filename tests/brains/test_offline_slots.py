@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.brains.base import Turn
 from core.brains.offline import OfflineBrain
+from tests.support.vocab import bundled_vocabulary
 
 VOCAB = [
     "LoRA: Low-Rank Adaptation of Large Language Models",
@@ -14,7 +15,7 @@ VOCAB = [
 
 
 async def fill(question: str, intent: str = "factual", history: list[Turn] | None = None):
-    return await OfflineBrain().fill_slots(question, intent, history or [], VOCAB)  # type: ignore[arg-type]
+    return await OfflineBrain(vocabulary=bundled_vocabulary()).fill_slots(question, intent, history or [], VOCAB)  # type: ignore[arg-type]
 
 
 async def test_comparative_entities_and_normalized_dimensions() -> None:
@@ -85,15 +86,14 @@ async def test_chinese_pronoun_rewrite() -> None:
 
 
 async def test_the_hub_vocabulary_list_does_not_override_a_terms_casing() -> None:
-    from core.vocabulary import DocumentText, active, build
+    from core.vocabulary import DocumentText, build
 
     v = build([DocumentText(title="ReAct: Reasoning and Acting", chunks=["ReAct prompts.", "Agents react to tools."])])
     assert v.get("ReAct").case_sensitive == ("ReAct",)
-    with active(v):  # the agent passes the active vocabulary's names along as the hub vocabulary
-        out = await OfflineBrain().fill_slots("How do language models react to noisy retrieval?", "factual", [],
-                                              v.names())
-        assert "ReAct" not in out.entities
-        assert "ReAct" in (await OfflineBrain().fill_slots("How does ReAct act?", "factual", [], v.names())).entities
+    brain = OfflineBrain(vocabulary=v)  # the agent passes the vocabulary's names along as the hub vocabulary
+    out = await brain.fill_slots("How do language models react to noisy retrieval?", "factual", [], v.names())
+    assert "ReAct" not in out.entities
+    assert "ReAct" in (await brain.fill_slots("How does ReAct act?", "factual", [], v.names())).entities
 
 
 async def test_a_paper_cited_by_its_authors_is_one_name() -> None:
@@ -132,5 +132,5 @@ def test_an_author_citation_resolves_to_the_paper_whose_byline_carries_it() -> N
     assert by_byline(b, "Lindqvist and Reyes") and not by_byline(b, "Lindqvist and Tran")
     assert by_byline(chunk("accents", ["Jörg Müller"], None), "Muller et al.")
     assert not by_byline(a, "LoRA") and not by_byline(chunk("x", [], None), "Okafor et al.")
-    assert side_papers([c, a, b], ["Okafor et al.", "Lindqvist et al."]) == {
+    assert side_papers([c, a, b], ["Okafor et al.", "Lindqvist et al."], vocab=bundled_vocabulary()) == {
         "Okafor et al.": "adapters", "Lindqvist et al.": "lowrank"}

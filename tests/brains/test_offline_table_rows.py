@@ -16,6 +16,9 @@ from core.hub.chunking import chunk_blocks
 from core.hub.pdf import _table_text
 from core.hub.readers import Block
 from core.state import Intent, RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 TITLE = "Burrow: Scheduling Batch Jobs on Shared Clusters"
 CAPTION = "Table 2: Queueing delay of the Burrow scheduler on three workloads"
@@ -43,7 +46,7 @@ FIGURE = chunk(Block([TITLE, "4 Design", "Figure 3"],
 
 def answer(question: str, contexts: list[RetrievedContext]) -> str:
     intent = Intent(type="factual", confidence=0.9, reformulated_query=question)
-    return OfflineBrain().compose(SynthesisRequest(kind="simple", question=question, intent=intent, contexts=contexts))
+    return OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(kind="simple", question=question, intent=intent, contexts=contexts))
 
 
 def test_rows_joined_on_one_line_read_one_sentence_each_named_after_their_table() -> None:
@@ -70,7 +73,7 @@ def test_a_row_chunk_is_about_what_its_caption_names() -> None:
     """When a name of the question is in no chunk, its other words must meet in one sentence:
     a row's words meet the caption's words in its row sentence."""
     q = "What queueing delay does Burrow reach on the mixed workload with Quokka placement?"
-    prof = profile(q, Intent(type="factual", confidence=0.9, entities=["Burrow", "Quokka"], reformulated_query=q))
+    prof = profile(q, Intent(type="factual", confidence=0.9, entities=["Burrow", "Quokka"], reformulated_query=q), vocab=VOCAB)
     assert relevant_indexes([TABLE], prof) == [0]
     uncaptioned = TABLE.model_copy(update={"breadcrumb": f"{TITLE} > 5 Evaluation"})
     assert relevant_indexes([uncaptioned], prof) == []  # the row alone does not say "queueing"

@@ -8,6 +8,9 @@ from core.brains.offline.evidence import profile, relevant_indexes
 from core.brains.offline.planner import make_plan
 from core.brains.offline.slots import extract_entities
 from core.state import Intent, RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 
 def ctx(n: int, source: str, title: str, text: str) -> RetrievedContext:
@@ -27,11 +30,11 @@ TERN = ctx(2, "tern-2.md", "Tern-2: Cheap Speech Recognition",
 
 
 def test_names_are_taken_as_papers_write_them() -> None:
-    assert extract_entities("How does Tern-2 compare with wav2vec 2.0 and mT5?") == ["Tern-2", "wav2vec 2.0", "mT5"]
-    assert extract_entities("at which depth does Heron Mixer V3 stop improving?") == ["Heron Mixer V3"]
-    assert extract_entities("Which window does Osprey 2.5 Pro read?") == ["Osprey 2.5 Pro"]
+    assert extract_entities("How does Tern-2 compare with wav2vec 2.0 and mT5?", vocab=VOCAB) == ["Tern-2", "wav2vec 2.0", "mT5"]
+    assert extract_entities("at which depth does Heron Mixer V3 stop improving?", vocab=VOCAB) == ["Heron Mixer V3"]
+    assert extract_entities("Which window does Osprey 2.5 Pro read?", vocab=VOCAB) == ["Osprey 2.5 Pro"]
     # an acronym is matched as written: the author "Albert Gu" is not the model ALBERT
-    prof = profile("What is ALBERT?")
+    prof = profile("What is ALBERT?", vocab=VOCAB)
     author = ctx(9, "mamba.md", "Mamba", "Authors: Albert Gu and Tri Dao. Mamba is a selective state space model.")
     assert relevant_indexes([author], prof) == []
 
@@ -39,22 +42,22 @@ def test_names_are_taken_as_papers_write_them() -> None:
 async def test_a_paper_is_named_by_its_file_even_when_its_text_never_says_the_name() -> None:
     from core.brains.offline.evidence import is_document_of, names
 
-    assert names(GULL, "GULL") and is_document_of(GULL, "GULL") and is_document_of(TERN, "Tern-2")
-    assert not is_document_of(HERON, "GULL")  # it mentions GULL, but it is HERON's paper
+    assert names(GULL, "GULL", vocab=VOCAB) and is_document_of(GULL, "GULL", vocab=VOCAB) and is_document_of(TERN, "Tern-2", vocab=VOCAB)
+    assert not is_document_of(HERON, "GULL", vocab=VOCAB)  # it mentions GULL, but it is HERON's paper
     q = "How many image-caption pairs was GULL trained on?"
     intent = Intent(type="factual", confidence=0.9, entities=["GULL"], reformulated_query=q)
-    text = OfflineBrain().compose(SynthesisRequest(kind="simple", question=q, intent=intent, contexts=[HERON, GULL]))
+    text = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(kind="simple", question=q, intent=intent, contexts=[HERON, GULL]))
     assert text.split("\n\n")[0].startswith("We train a dual encoder on 2.5 billion")
 
 
 def test_a_name_no_chunk_uses_does_not_let_the_others_vouch_for_the_answer() -> None:
     """An unanswerable question that shares one name with the documents gets no evidence."""
-    prof = profile("Which learning-rate schedule does HERON use for AlphaNet 3 pre-training?")
+    prof = profile("Which learning-rate schedule does HERON use for AlphaNet 3 pre-training?", vocab=VOCAB)
     assert relevant_indexes([HERON, TERN], prof) == []
 
 
 async def test_header_lines_are_never_answer_sentences() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     intent = Intent(type="factual", confidence=0.9, reformulated_query="Who wrote the GULL paper about captions?")
     text = brain.compose(SynthesisRequest(kind="simple", question=intent.reformulated_query, intent=intent,
                                           contexts=[GULL]))
@@ -63,16 +66,16 @@ async def test_header_lines_are_never_answer_sentences() -> None:
 
 def test_multi_hop_plans_follow_the_question_clauses() -> None:
     q = "Tern-2 builds on an earlier routing model; what LongBench score does that model reach?"
-    steps, reason = make_plan(q, None, [], [], 4)
+    steps, reason = make_plan(q, None, [], [], 4, vocab=VOCAB)
     assert steps == ["Tern-2 builds on an earlier routing model", "what LongBench score does that model reach?"]
     assert "clauses" in reason
 
 
 async def test_multi_hop_conclusion_answers_the_last_clause() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     q = "Tern-2 builds on an earlier routing model; what LongBench score does that model reach?"
     intent = Intent(type="multi_hop", confidence=0.9, entities=["Tern-2"], reformulated_query=q)
-    steps, _ = make_plan(q, intent, [], [], 4)
+    steps, _ = make_plan(q, intent, [], [], 4, vocab=VOCAB)
     text = brain.compose(SynthesisRequest(kind="multi_hop", question=q, intent=intent, contexts=[TERN, HERON],
                                           sub_questions=steps))
     conclusion = text.split("**Conclusion:**", 1)[1]
@@ -80,7 +83,7 @@ async def test_multi_hop_conclusion_answers_the_last_clause() -> None:
 
 
 async def test_a_question_about_the_collection_gets_a_section_per_paper() -> None:
-    brain = OfflineBrain()
+    brain = OfflineBrain(vocabulary=VOCAB)
     q = "What do the papers in this collection do about routing tokens or speech?"
     intent = Intent(type="exploratory", confidence=0.9, reformulated_query=q)
     text = brain.compose(SynthesisRequest(kind="exploratory", question=q, intent=intent, contexts=[HERON, TERN]))
@@ -92,16 +95,16 @@ def test_a_chinese_question_carries_its_terms_in_english() -> None:
     from core.brains.offline.slots import fill
 
     assert english_terms("HERON 用什么技术替代了点积注意力？") == ["technique", "replace", "dot-product attention"]
-    query = fill("HERON只在什么数据集上做了预训练？", "factual", [], [])["reformulated_query"]
+    query = fill("HERON只在什么数据集上做了预训练？", "factual", [], [], vocab=VOCAB)["reformulated_query"]
     assert query.startswith("HERON 只在") and query.endswith("(dataset; pre-training)")
-    prof = profile(query)
+    prof = profile(query, vocab=VOCAB)
     # judged on the English terms: the HERON chunk does not serve, a chunk on its pre-training data would
     data = ctx(3, "heron.md", "HERON", "HERON is pre-trained on the 40B-token CodeWeb dataset only.")
     assert relevant_indexes([data], prof) == [0]
 
 
 def test_when_a_name_is_missing_its_question_words_must_meet_in_one_sentence() -> None:
-    prof = profile("How many parameters does Osprey-4 list in its system card?")
+    prof = profile("How many parameters does Osprey-4 list in its system card?", vocab=VOCAB)
     scattered = ctx(4, "kite.md", "Kite", "Kite is a 1.3 billion parameter model. A system card describes the data.")
     together = ctx(5, "kite.md", "Kite", "The system card lists 1.3 billion parameters for the model.")
     assert relevant_indexes([scattered], prof) == []

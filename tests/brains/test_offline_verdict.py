@@ -12,6 +12,9 @@ from core.brains.offline import OfflineBrain, verdict
 from core.brains.offline.critic import verdict_inputs
 from core.brains.offline.evidence import profile
 from core.state import Intent, RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()  # the bundled collection's names, as a turn over it has them
 
 HERON = RetrievedContext(
     chunk_id="heron#0", source="/papers/heron.md", title="HERON: Sparse Memory for Long Video",
@@ -31,7 +34,7 @@ POTTERY = RetrievedContext(
 
 async def critique(question: str, text: str, contexts, kind: str = "factual"):
     intent = Intent(type=kind, confidence=1.0, reformulated_query=question)
-    return await OfflineBrain().critique(question, intent, contexts, text, [])
+    return await OfflineBrain(vocabulary=VOCAB).critique(question, intent, contexts, text, [])
 
 
 async def test_a_right_answer_passes_and_a_topical_non_answer_fails() -> None:
@@ -71,7 +74,7 @@ async def test_the_critics_score_is_the_files_calibrated_probability(monkeypatch
     text = "The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1]."
     intent = Intent(type="factual", confidence=1.0, reformulated_query=q)
     shipped = await critique(q, text, [HERON])
-    assert shipped.score == pytest.approx(10 * verdict.probability(verdict_inputs(q, intent, [HERON], text, [])), abs=0.01)
+    assert shipped.score == pytest.approx(10 * verdict.probability(verdict_inputs(q, intent, [HERON], text, [], vocab=VOCAB)), abs=0.01)
     shipped_model = verdict.model()
     harsh = {**shipped_model, "direct_model": {**shipped_model["direct_model"], "bias": shipped_model["direct_model"]["bias"] - 40.0}}
     monkeypatch.setattr(verdict, "model", lambda: harsh)
@@ -87,7 +90,7 @@ async def test_off_topic_evidence_makes_an_honest_abstention_pass_and_real_evide
 
 
 def test_the_gate_tells_an_answerable_question_from_off_topic_evidence() -> None:
-    prof = profile("How many slots does the HERON memory bank hold?")
+    prof = profile("How many slots does the HERON memory bank hold?", vocab=VOCAB)
     assert verdict.has_evidence([HERON, POTTERY], prof)
     assert not verdict.has_evidence([POTTERY], prof)
 
@@ -98,9 +101,9 @@ async def test_a_name_no_chunk_uses_lowers_confidence_and_does_not_decline_the_q
 
     q = "How many slots does the memory bank hold in HERON and FALCON-X?"
     intent = Intent(type="factual", confidence=1.0, entities=["HERON", "FALCON-X"], reformulated_query=q)
-    text = OfflineBrain().compose(SynthesisRequest(kind="simple", question=q, intent=intent, contexts=[HERON, WREN]))
+    text = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(kind="simple", question=q, intent=intent, contexts=[HERON, WREN]))
     assert "512 slots" in text
-    v = await OfflineBrain().critique(q, intent, [HERON, WREN], text, [])
+    v = await OfflineBrain(vocabulary=VOCAB).critique(q, intent, [HERON, WREN], text, [])
     assert any("FALCON-X" in i for i in v.issues)
 
 
@@ -148,7 +151,7 @@ GRASP_Q = "Of the 40 household objects, how many does PLOVER grasp on the first 
 
 def _signals(question: str, contexts, text: str) -> dict[str, float]:
     intent = Intent(type="factual", confidence=1.0, reformulated_query=question)
-    x = verdict_inputs(question, intent, contexts, text, [])
+    x = verdict_inputs(question, intent, contexts, text, [], vocab=VOCAB)
     return {f: x[verdict.FEATURES.index(f)] for f in ("new_number", "echo_number", "lead_foreign", "outside_gain")}
 
 

@@ -69,14 +69,11 @@ def test_a_lower_case_compound_tail_is_not_part_of_a_name():
 def test_a_paper_titled_by_a_long_form_is_that_names_document():
     from core.brains.offline.evidence import is_document_of
     from core.types import RetrievedContext
-    from core.vocabulary import active
-
     v = build([DocumentText(title="Video Gizmos", chunks=["We extend masked gizmo learners (MGL) to video. MGL again."])])
     paper = RetrievedContext(content="We mask 75% of the patches.", title="Masked Gizmo Learners Are Scalable",
                              doc_id="vit_mgl", chunk_id="vit_mgl#0", source="docs/vit_mgl.md")
-    with active(v):
-        assert is_document_of(paper, "MGL")
-    assert not is_document_of(paper, "MGL")  # without the collection's vocabulary nothing says so
+    assert is_document_of(paper, "MGL", v)
+    assert not is_document_of(paper, "MGL", Vocabulary())  # without the collection's vocabulary nothing says so
 
 
 def test_a_long_form_the_collection_uses_as_a_common_phrase_is_not_the_acronym_s_alias():

@@ -209,8 +209,10 @@ def test_version_questions_are_recognised(question, expected):
 
 def test_offline_slots_turn_version_questions_into_scoped_entities():
     from core.brains.offline import slots
+    from core.vocabulary import Vocabulary
 
-    out = slots.fill("what changed between version 1 and version 2 of quokka adapters?", "comparative", [], [])
+    out = slots.fill("what changed between version 1 and version 2 of quokka adapters?", "comparative", [], [],
+                     Vocabulary())
     assert out["entities"] == ["quokka adapters (version 1)", "quokka adapters (version 2)"]
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from core.brains.offline import slots
 from core.brains.offline.brain import OfflineBrain
 from core.config import MCPConnection, Settings, load_settings
+from core.vocabulary import Vocabulary
 from core.types import Intent, RetrievedContext, SynthesisRequest
 from tests.support.scripted_model import ScriptedCall, ScriptedChatModel, by_purpose
 
@@ -59,7 +60,7 @@ def grounded_synthesis(call: ScriptedCall) -> str:
     kind = next((k for text, k in _KINDS.items() if text in prompt), "simple")
     offline = OfflineBrain()
     intent_type = {"simple": "factual", "follow_up": "factual"}.get(kind, kind)
-    intent = Intent(type=intent_type, confidence=1.0, **slots.fill(question, intent_type, [], []))
+    intent = Intent(type=intent_type, confidence=1.0, **slots.fill(question, intent_type, [], [], Vocabulary()))
     request = SynthesisRequest(kind=kind, question=question, intent=intent, contexts=contexts,
                                sub_questions=re.findall(r"^\d+\. (.*)$", subs.group(1), re.M) if subs else [])
     return offline.compose(request)

@@ -68,8 +68,10 @@ def test_a_direct_answer_composed_without_the_answering_sentence_is_a_miss_judge
     ctxs, _ = generate_verdict.contexts_of(g)
     lacking = generate_verdict.without(ctxs, answer)
     row = next(r for r in sub if r["question"] == g["question"])
-    assert row["x"] == [round(v, 6) for v in verdict_inputs(g["question"], None, lacking, text, [])]
-    assert row["x"] != [round(v, 6) for v in verdict_inputs(g["question"], None, ctxs, text, [])]
+    assert row["x"] == [round(v, 6) for v in verdict_inputs(g["question"], None, lacking, text, [],
+                                                                vocab=generate_verdict.NO_NAMES)]
+    assert row["x"] != [round(v, 6) for v in verdict_inputs(g["question"], None, ctxs, text, [],
+                                                                vocab=generate_verdict.NO_NAMES)]
 
 
 def test_leaving_a_sentence_out_keeps_every_chunk_and_its_place() -> None:

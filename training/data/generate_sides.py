@@ -24,6 +24,7 @@ import re
 
 from core.brains.offline.comparison import side_question
 from core.brains.offline.text import content_terms
+from core.vocabulary import Vocabulary
 from training.data.generate_scorer import CHUNK, DEFAULT_SEED, _heldout, papers
 from training.data.scorer_questions import PARAPHRASE, introduction, short_name
 
@@ -67,7 +68,7 @@ def build(seed: int = DEFAULT_SEED) -> tuple[list[dict], list[dict]]:
         rival = names[rng.choice([j for j in range(len(docs)) if names[j] != name])]
         q = rng.choice(FRAMES).format(a=name, b=rival, x=" and ".join(aspect))
         cands = [{"text": s, "chunk": f"{pid}#{i // CHUNK}", "own": True, "label": int(i == a)} for i, s in enumerate(sents)]
-        group = {"question": side_question(q, name, [name, rival]), "paper": pid, "title": title,
+        group = {"question": side_question(q, name, [name, rival], Vocabulary()), "paper": pid, "title": title,
                  "source": "side", "candidates": cands}
         (held if _heldout(pid) else train).append(group)
     return train, held

@@ -56,8 +56,11 @@ from core.brains.offline.verdict import direct_answer, evidence_strength
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import term_set
 from core.types import Intent, RetrievedContext, SynthesisRequest
+from core.vocabulary import Vocabulary
 from training.data.generate_scorer import DEFAULT_SEED, SYNTHETIC_PAPERS, build
 from training.data.scorer_questions import short_name, subject_words
+
+NO_NAMES = Vocabulary()  # the examples are read as the brain reads text outside a collection: no known names
 
 DATA_DIR = Path(__file__).resolve().parent
 TRAIN_FILE = DATA_DIR / "verdict_train.jsonl"
@@ -144,7 +147,7 @@ def _best_non_answer(question: str, ctxs: list[RetrievedContext], answer: str, o
     """The own-paper sentence the scorer rates highest after the answer: the likeliest wrong pick."""
     from core.brains.offline.verdict import scored_pool
 
-    ranked = sorted(((p, s.text) for s, p in scored_pool(ctxs, profile(question)) if s.text in own and s.text != answer),
+    ranked = sorted(((p, s.text) for s, p in scored_pool(ctxs, profile(question, vocab=NO_NAMES)) if s.text in own and s.text != answer),
                     reverse=True)
     return ranked[0][1] if ranked else own[0]
 
@@ -203,19 +206,19 @@ def paired(groups: list[dict], rng: random.Random) -> list[dict]:
             continue
         form, q = paired_question(a, b, rng)
         intent = Intent(type="comparative" if form == "comparison" else "multi_hop", confidence=1.0,
-                        entities=extract_entities(q) or [_named(a), _named(b)], reformulated_query=q)
+                        entities=extract_entities(q, NO_NAMES) or [_named(a), _named(b)], reformulated_query=q)
         sides = [("gate_own", form, {a["paper"], b["paper"]}), ("gate_other", form, set())]
         asked = [g["paper"] for g in (a, b) if _named(g) in q]  # one side alone: a paper the question names
         if asked:
             sides.append(("gate_own", "one_side", {rng.choice(asked)}))
         for kind, shape, keep in sides:
             ctx_list = paired_contexts(a, b, keep)
-            found = gate_draft(q, intent, ctx_list, gated=False) if ctx_list else None
+            found = gate_draft(q, intent, ctx_list, vocab=NO_NAMES, gated=False) if ctx_list else None
             if found is not None:
                 draft, plain = found
                 out.append({"task": "verdict", "kind": kind, "form": shape, "paper": a["paper"], "question": q,
                             "label": int(kind == "gate_own"),
-                            "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [])]})
+                            "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [], vocab=NO_NAMES)]})
     return out
 
 
@@ -226,12 +229,12 @@ def gate_draft_rows(group: dict) -> list[dict]:
     answer = next(c["text"] for c in group["candidates"] if c["label"])
     out = []
     for kind, (ctx_list, _) in (("gate_own", contexts_of(group)), ("gate_other", contexts_of(group, own=False))):
-        found = gate_draft(q, None, ctx_list, gated=False) if ctx_list else None
+        found = gate_draft(q, None, ctx_list, vocab=NO_NAMES, gated=False) if ctx_list else None
         if found is not None:
             draft, plain = found
             label = int(kind == "gate_own" and quotes(direct_answer(draft), answer))
             out.append({"task": "verdict", "kind": kind, "paper": group["paper"], "question": q, "label": label,
-                        "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [])]})
+                        "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [], vocab=NO_NAMES)]})
     return out
 
 
@@ -250,13 +253,13 @@ def rows(groups: list[dict], seed: int = SEED, *, gate_only: bool = False) -> li
                 intent = Intent(type=PROSE_DRAFTS[kind], confidence=1.0) if kind in PROSE_DRAFTS else None
                 judged = without(ctxs, answer) if kind == UNRETRIEVED else ctxs
                 out.append({"task": "verdict", "kind": kind, "paper": g["paper"], "question": q, "label": label,
-                            "x": [round(v, 6) for v in verdict_inputs(q, intent, judged, text, [])]})
+                            "x": [round(v, 6) for v in verdict_inputs(q, intent, judged, text, [], vocab=NO_NAMES)]})
         out += gate_draft_rows(g)
         if gate_only:
             continue
         others, _ = contexts_of(g, own=False)
         for ctx_list, label in ((ctxs, 1), (others, 0)):
-            strength = evidence_strength(ctx_list, profile(q)) if ctx_list else 0.0
+            strength = evidence_strength(ctx_list, profile(q, vocab=NO_NAMES)) if ctx_list else 0.0
             out.append({"task": "gate", "paper": g["paper"], "question": q, "label": label, "x": [round(strength, 6)]})
     return out + paired(groups, random.Random(seed + 1))
 

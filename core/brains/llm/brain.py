@@ -21,7 +21,7 @@ from langchain_core.language_models import BaseChatModel
 
 from core.brains.base import (
     Brain, PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
-    SynthesisRequest, TokenSink, Turn,
+    SynthesisRequest, TokenSink, Turn, share_vocabulary,
 )
 from core.prompts import schemas
 from core.brains.llm.caller import ModelCaller, deliver, clean_answer, prompt_tokens
@@ -32,6 +32,7 @@ from core.brains.llm.floor import floor_problems
 from core.brains.llm.naming import ask_names
 from core.config import Settings
 from core.events import Notice
+from core.vocabulary import Vocabulary
 from core.prompts.critic import critic_messages
 from core.prompts.facts import facts_messages
 from core.prompts.planning import plan_messages, replan_messages
@@ -132,6 +133,7 @@ class LLMBrain:
                                   retries=settings.llm.retries, timeout=settings.llm.timeout,
                                   price=price_of(settings.llm.pricing, self.model_name))
         self._fallback = fallback
+        self._vocabulary: Vocabulary | None = None
 
     @property
     def fallback(self) -> Brain:
@@ -139,8 +141,14 @@ class LLMBrain:
         if self._fallback is None:
             from core.brains.offline.brain import OfflineBrain
 
-            self._fallback = OfflineBrain(self.settings)
+            self._fallback = OfflineBrain(self.settings, vocabulary=self._vocabulary)
         return self._fallback
+
+    def use_vocabulary(self, vocabulary: Vocabulary) -> None:
+        """The collection's vocabulary, for the offline brain this one falls back on."""
+        self._vocabulary = vocabulary
+        if self._fallback is not None:
+            share_vocabulary(self._fallback, vocabulary)
 
     def _fell_back(self, purpose: str) -> None:
         emit(Notice(level="warning", source=self.name,

@@ -3,7 +3,9 @@
 Each method delegates to a small rule module: ``router`` (intent + confidence), ``slots``
 (entities, dimensions, constraints, follow-up rewriting), ``planner`` (plans, replans, ReAct),
 ``sufficiency`` (ADR-003 levels), ``synthesis``/``compose`` (extractive cited answers) and
-``critic`` (coverage + support). All methods are pure functions of their inputs.
+``critic`` (coverage + support). All methods are pure functions of their inputs and of the
+collection's vocabulary the brain was given (:meth:`OfflineBrain.use_vocabulary`), which each rule
+module receives as an argument.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from core.brains.offline.text import markers, plain_text, strip_markers
 from core.config import CriticSettings, Settings
 from core.scope import Topic
 from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
+from core.vocabulary import Vocabulary
 
 
 class OfflineBrain:
@@ -33,25 +36,34 @@ class OfflineBrain:
 
     name = "offline"
 
-    def __init__(self, settings: Settings | None = None, *, pace: float = 0.0) -> None:
+    def __init__(self, settings: Settings | None = None, *, pace: float = 0.0,
+                 vocabulary: Vocabulary | None = None) -> None:
         self.thresholds: CriticSettings = settings.agent.critic_thresholds if settings else CriticSettings()
         self.pace = pace  # seconds between streamed sentences (the app's ``tui.answer_pace``); 0 = at once
+        self.vocabulary = vocabulary or Vocabulary()
+
+    def use_vocabulary(self, vocabulary: Vocabulary) -> None:
+        """Match names against ``vocabulary`` (the collection's terms) from now on; the agent calls it
+        whenever its collection's vocabulary changes."""
+        self.vocabulary = vocabulary
 
     async def classify(self, question: str, history: list[Turn]) -> RouteDecision:
-        intent, confidence, probs, _ = router.classify(question, bool(history))
+        intent, confidence, probs, _ = router.classify(question, bool(history), self.vocabulary)
         return RouteDecision(type=intent, confidence=confidence, router="rules", scores=probs)
 
     async def fill_slots(self, question: str, intent_type: IntentType, history: list[Turn], vocabulary: list[str]) -> SlotFillingOutput:
-        return SlotFillingOutput(**slots.fill(question, intent_type, history, vocabulary))
+        return SlotFillingOutput(**slots.fill(question, intent_type, history, vocabulary, self.vocabulary))
 
     async def plan(self, question: str, intent: Intent, *, executed: list[str], contexts: list[RetrievedContext],
                    previous_plan: list[str], reflections: list[str], max_steps: int) -> PlanOutput:
-        steps, reason = planner.make_plan(question, intent, reflections, executed, max_steps)
+        vocab = self.vocabulary
+        steps, reason = planner.make_plan(question, intent, reflections, executed, max_steps, vocab)
         if previous_plan and executed:
             # Replanning: keep what ran, rewrite the failed step as a broader keyword query.
             last = executed[-1]
-            if not any(c.query == last for c in contexts) or not relevant_indexes([c for c in contexts if c.query == last], profile(last)):
-                rewrite = planner.keyword_rewrite(last, question)
+            if not any(c.query == last for c in contexts) or not relevant_indexes([c for c in contexts if c.query == last],
+                                                                        profile(last, vocab=vocab)):
+                rewrite = planner.keyword_rewrite(last, question, vocab)
                 rest = [s for s in previous_plan if s not in executed]
                 steps = list(executed) + [rewrite] + rest
                 steps = steps[: max(max_steps, len(executed) + 1)]
@@ -59,7 +71,7 @@ class OfflineBrain:
         return PlanOutput(sub_questions=steps, reason=reason)
 
     async def replan(self, question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext]) -> ReplanDecision:
-        action, reason = planner.decide_replan(question, plan, executed, latest)
+        action, reason = planner.decide_replan(question, plan, executed, latest, self.vocabulary)
         return ReplanDecision(action=action, reason=reason)  # type: ignore[arg-type]
 
     async def react_step(self, question: str, intent: Intent, *, step: int, max_steps: int, queries: list[str],
@@ -71,7 +83,7 @@ class OfflineBrain:
         if step >= max_steps:
             return ReactAction(thought=f"Reached the step limit ({max_steps}); answering with what was found, which may be incomplete.", action="finish")
         used = {planner.norm_query(q) for q in queries}
-        for query, why in planner.react_candidates(question, intent, observations, reflections):
+        for query, why in planner.react_candidates(question, intent, observations, reflections, self.vocabulary):
             key = planner.norm_query(query)
             if key and key not in used:
                 state = f"Evidence is {last.level.replace('_', ' ')}: {last.reason}. " if last else ""
@@ -79,25 +91,26 @@ class OfflineBrain:
         return ReactAction(thought="Every facet has been searched; answering with the evidence gathered.", action="finish")
 
     async def judge_sufficiency(self, question: str, intent: Intent, contexts: list[RetrievedContext], new: list[RetrievedContext]) -> SufficiencyJudgement:
-        return sufficiency.judge(question, intent, contexts, new)
+        return sufficiency.judge(question, intent, contexts, new, self.vocabulary)
 
     async def synthesize(self, request: SynthesisRequest, on_token: TokenSink | None = None) -> str:
         text = self.compose(request)
         await stream(text, on_token, self.pace)
         return text
 
-    @staticmethod
-    def _evidence(request: SynthesisRequest) -> tuple[Any, list]:
+    def _evidence(self, request: SynthesisRequest) -> tuple[Any, list]:
         """The question's profile and the pool of retrieved sentences relevant to it."""
-        m_ents, m_dims, feedback = missing_from_reflections(request.reflections)
-        prof = profile(request.question, request.intent, extra=feedback if request.reflections else "")
+        vocab = self.vocabulary
+        m_ents, m_dims, feedback = missing_from_reflections(request.reflections, vocab)
+        prof = profile(request.question, request.intent, vocab=vocab, extra=feedback if request.reflections else "")
         prof.entities += [e for e in m_ents if e not in prof.entities and request.intent.type != "comparative"]
         prof.dimensions += [d for d in m_dims if d not in prof.dimensions]
         if request.intent.type == "comparative":
             prof.entities += [e for e in m_ents if e not in prof.entities and len(prof.entities) < 4]
         steps = request.sub_questions if request.kind == "multi_hop" else None
         pool = sentence_pool(request.contexts, prof, steps=steps)
-        if not pool and request.contexts and critic.evidence_gate(request.question, request.intent, request.contexts):
+        if not pool and request.contexts and critic.evidence_gate(request.question, request.intent, request.contexts,
+                                                                             vocab=vocab):
             # no chunk is lexically on topic, yet the best retrieved sentence passes the critic's verdict
             pool = sentence_pool(request.contexts, prof, only_relevant=False)
         return prof, pool
@@ -118,7 +131,8 @@ class OfflineBrain:
         if kind == "comparative":
             body, used = comparison.comparative(pool, prof, request.contexts)
         elif kind == "multi_hop":
-            subs = request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4)[0]
+            subs = request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4,
+                                                                           self.vocabulary)[0]
             body, used = compose.multi_hop(pool, prof, subs)
         elif kind == "exploratory":
             body, used = compose.exploratory(pool, prof, request.contexts)
@@ -133,7 +147,7 @@ class OfflineBrain:
 
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
                        sub_questions: list[str]) -> CriticVerdict:
-        return critic.critique(question, intent, contexts, answer, sub_questions, self.thresholds)
+        return critic.critique(question, intent, contexts, answer, sub_questions, self.thresholds, vocab=self.vocabulary)
 
     async def refine(self, question: str, intent: Intent, verdict: CriticVerdict) -> RefinePlan:
         queries = list(verdict.suggested_queries)
@@ -141,7 +155,7 @@ class OfflineBrain:
             queries = [f"{e} {' '.join(intent.dimensions)}".strip() for e in intent.entities][:3] or [question]
         reflection = f"Previous attempt scored {verdict.score:.1f}/10. {verdict.feedback}".strip()
         reformulated = None
-        m_ents, _, _ = missing_from_reflections([verdict.feedback])
+        m_ents, _, _ = missing_from_reflections([verdict.feedback], self.vocabulary)
         base = intent.reformulated_query or question
         extra = [e for e in m_ents if e.lower() not in base.lower()]
         if extra:
@@ -160,7 +174,7 @@ class OfflineBrain:
             text = plain_text(strip_markers(c.text)).strip()
             if not ok or len(text.split()) < 6 or re.match(r"(?i)^(it|they|this|these|that|those|he|she)\b", text):
                 continue
-            ranked.append((-len(slots.extract_entities(text)) > -1, i, text))
+            ranked.append((-len(slots.extract_entities(text, self.vocabulary)) > -1, i, text))
         facts = []
         for _, _, text in sorted(ranked, key=lambda r: (r[0], r[1])):
             text = " ".join(text.split())

@@ -17,6 +17,7 @@ from core.brains.offline.sides import by_byline, side_papers
 from core.brains.offline.synthesis import cite, cited, clause, mmr, relevance
 from core.brains.offline.text import term_set
 from core.types import RetrievedContext
+from core.vocabulary import Vocabulary
 
 MISSING_CELL = "not found in the knowledge base"
 CELL_SENTENCES = 2
@@ -35,7 +36,7 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     A name's paper is the one its title or file names, else the one its side's retrieval came from
     (:func:`core.brains.offline.sides.side_papers`)."""
     ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
-    papers = side_papers(contexts, ents)
+    papers = side_papers(contexts, ents, prof.vocab)
     ents = [e for e in ents if e in papers] if len(papers) >= 2 else ents
     dims = prof.dimensions or ["overview"]
     used: list[str] = []
@@ -53,13 +54,13 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     for e in ents:
         cells = []
         for d in dims:
-            picks = chosen[e, d] or _shared(chosen, e, d, ents)
+            picks = chosen[e, d] or _shared(chosen, e, d, ents, prof.vocab)
             if not picks:
                 cells.append(MISSING_CELL)
                 gaps.append(f"{e} {d}" if d != "overview" else e)
                 continue
             used += [s.text for s in picks if s.text not in used]
-            cells.append(" ".join(cite(clause(s.text, None if d == "overview" else d, e, max_words=200), s.cited)
+            cells.append(" ".join(cite(clause(s.text, None if d == "overview" else d, e, prof.vocab, max_words=200), s.cited)
                                   for s in picks).replace("|", "\\|"))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
     prose = _comparison_prose(pool, prof, ents, used)
@@ -73,11 +74,12 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
 
 
 
-def _shared(chosen: dict[tuple[str, str], list[Sentence]], name: str, dim: str, ents: list[str]) -> list[Sentence]:
+def _shared(chosen: dict[tuple[str, str], list[Sentence]], name: str, dim: str, ents: list[str],
+            vocab: Vocabulary) -> list[Sentence]:
     """For a cell of ``name`` with no sentence of its own: a sentence another row quotes for the same
     column that names ``name`` too ("A reaches a 1.9x speed-up over B"). A sentence that compares the two
     is evidence on both sides, so B's cell quotes it rather than saying the knowledge base has nothing."""
-    return [s for e in ents if e != name for s in chosen[e, dim] if mentions(s.text, name)][:1]
+    return [s for e in ents if e != name for s in chosen[e, dim] if mentions(s.text, name, vocab)][:1]
 
 def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> tuple:
     """What one cell ranks — (sentences, cell profile, focus terms, side question, home contexts):
@@ -100,19 +102,19 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
     others = [d for d in prof.dimensions if d != dim]
     # a column's cell is asked about its own dimension, not the row's other columns
     focus = (key - {t for d in others for t in term_set(d)}) | (set() if dim == "overview" else term_set(dim))
-    home = {i for i, c in enumerate(contexts) if is_document_of(c, name) or (paper and c.doc_id == paper)}
+    home = {i for i, c in enumerate(contexts) if is_document_of(c, name, prof.vocab) or (paper and c.doc_id == paper)}
     # a side cited by its authors names a paper, not a method: every sentence of that paper is its own
     byline = any(by_byline(contexts[i], name) for i in home)
     fits = [s for s in pool if (not home or s.ctx in home)
-            and (attributed(s, name, contexts) or (paper is not None and s.ctx in home and (byline or not s.about)))
-            and not ((subj := subject(s)) is not None and subj != name and subj in ents
+            and (attributed(s, name, contexts, prof.vocab) or (paper is not None and s.ctx in home and (byline or not s.about)))
+            and not ((subj := subject(s, prof.vocab)) is not None and subj != name and subj in ents
                      and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
     if dim != "overview" and others:  # a sentence mostly about another column belongs in that column
         fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
-    asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents)
+    asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents, prof.vocab)
     return fits, cell, focus, asked, home
 
 
@@ -136,20 +138,20 @@ def _cell(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> list[S
                CELL_SENTENCES, min_ratio=CELL_MIN_RATIO)
 
 
-def side_question(question: str, name: str, ents: list[str]) -> str:
+def side_question(question: str, name: str, ents: list[str], vocab: Vocabulary) -> str:
     """One side of a comparison: the question with the other compared names taken out ("How do A
     and B differ in X?" reads "How do and B differ in X?" for B), so the similarity of a sentence
     of B's paper is to what is asked of B, not to A's name."""
     for e in ents:
         if e != name:
-            question = mention_pattern(e).sub("", question)
+            question = mention_pattern(e, vocab).sub("", question)
     return " ".join(question.split())
 
 
 def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
     """Up to two sentences that name two or more of the entities (those that contrast them, when
     any do, first), ranked by the scorer; else the two best of the rest."""
-    multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e)) >= 2 and s.text not in used]
+    multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e, prof.vocab)) >= 2 and s.text not in used]
     contrast = [s for s in multi if _CONTRAST.search(s.text)]
     chosen = mmr(contrast, lambda s: relevance(s, prof), 2)
     if len(chosen) < 2:

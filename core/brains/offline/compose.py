@@ -17,6 +17,7 @@ from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.synthesis import LEAD_MAX, cited, key_terms, lead_size, mmr, relevance
 from core.types import RetrievedContext
+from core.vocabulary import Vocabulary
 
 
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
@@ -27,7 +28,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     Whether a sentence comes from the paper the question names (by its file or title) is one of
     the scorer's features.
     """
-    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
+    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
 
     def score(s: Sentence) -> float:
@@ -73,14 +74,14 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     steps = sub_questions or [prof.question]
     scorer.prime([prof.question, *sub_questions, *(s.text for s in pool)])
     # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
-    best_of = [_step_best(pool, sq) for sq in steps]
+    best_of = [_step_best(pool, sq, prof.vocab) for sq in steps]
     for i, sq in enumerate(steps, start=1):
-        sp = profile(sq)
+        sp = profile(sq, vocab=prof.vocab)
         focus = key_terms(sq)
         def score(s: Sentence, sp=sp, focus=focus) -> float:
             return relevance(s, sp, focus)
         # a step about a named method reads sentences about it, not about another method that cites it
-        own = [s for s in pool if (subj := subject(s)) is None or subj in sp.entities] if sp.entities else pool
+        own = [s for s in pool if (subj := subject(s, prof.vocab)) is None or subj in sp.entities] if sp.entities else pool
         later = [b for b in best_of[i:] if b is not None]
         chosen = mmr(own or pool, score, 2, min_ratio=0.75, exclude=picked + later)
         chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus))] or mmr(
@@ -100,7 +101,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
         return "", []
     # The conclusion answers what the last step asks (the question's own last clause), in context.
     last = (sub_questions or [prof.question])[-1]
-    lp, lfocus = profile(last), key_terms(last)
+    lp, lfocus = profile(last, vocab=prof.vocab), key_terms(last)
 
     def concl_score(s: Sentence) -> float:
         return relevance(s, lp, lfocus, question=prof.question)
@@ -114,10 +115,10 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     return "\n".join(lines), [s.text for s in picked]
 
 
-def _step_best(pool: list[Sentence], step: str) -> Sentence | None:
+def _step_best(pool: list[Sentence], step: str, vocab: Vocabulary) -> Sentence | None:
     """The sentence that best answers one step on its own (None when none carries its words)."""
     focus = key_terms(step)
-    sp = profile(step)
+    sp = profile(step, vocab=vocab)
     top = mmr([s for s in pool if len(focus & s.terms) >= min(2, len(focus))], lambda s: relevance(s, sp, focus), 1)
     return top[0] if top else None
 
@@ -127,14 +128,14 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     themes = _themes(pool, prof, contexts)
     sections: list[str] = []
     used: list[Sentence] = []
-    contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t)) >= 2 and _CONTRAST.search(s.text)]
+    contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t, prof.vocab)) >= 2 and _CONTRAST.search(s.text)]
     papers = {short_title(c.title) for c in contexts}
     if not set(themes) <= papers:  # themes are methods, not the collection's papers
-        pool = [s for s in pool if subject(s) is None or subject(s) in themes]  # drop asides about other methods
+        pool = [s for s in pool if subject(s, prof.vocab) is None or subject(s, prof.vocab) in themes]  # drop asides about other methods
     contrast = [s for s in contrast if s in pool]
     scorer.prime([prof.question, *(s.text for s in pool)])
     for theme in themes:
-        members = [s for s in pool if _theme_of(s, themes, contexts) == theme and s not in contrast]
+        members = [s for s in pool if _theme_of(s, themes, contexts, prof.vocab) == theme and s not in contrast]
         if not members and theme in [short_title(c.title) for c in contexts]:
             members = [s for s in pool if short_title(contexts[s.ctx].title) == theme]
         picks = mmr(members, lambda s: relevance(s, prof), 3, min_ratio=0.3, exclude=used)
@@ -158,8 +159,8 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
         for e in s.about:
             counts[e] = counts.get(e, 0) + 1
     themes = list(prof.entities)
-    near = {r for e in prof.entities if lex_entity(e) for r in lex_entity(e).related}
-    near |= {x.name for x in (lex_entity(n) for n in counts) if x and set(x.related) & set(prof.entities)}
+    near = {r for e in prof.entities if lex_entity(e, prof.vocab) for r in lex_entity(e, prof.vocab).related}
+    near |= {x.name for x in (lex_entity(n, prof.vocab) for n in counts) if x and set(x.related) & set(prof.entities)}
     for name, n in sorted(counts.items(), key=lambda x: (-x[1], x[0])):
         if name in themes or n < 2:
             continue
@@ -171,7 +172,7 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
         # A question about the collection ("what do these papers do about X"): one theme per paper.
         return list(dict.fromkeys(short_title(contexts[i].title) for i in sorted({s.ctx for s in pool})
                                   if contexts[i].title))[:6] or themes
-    year = lambda n: (lex_entity(n).year if lex_entity(n) and lex_entity(n).year else 9999)  # noqa: E731
+    year = lambda n: (ent.year if (ent := lex_entity(n, prof.vocab)) and ent.year else 9999)  # noqa: E731
     return sorted(themes, key=lambda n: (year(n), themes.index(n)))
 
 
@@ -181,15 +182,15 @@ def short_title(title: str) -> str:
     return head if 0 < len(head) <= 40 else title.strip()
 
 
-def _theme_of(s: Sentence, themes: list[str], contexts: list[RetrievedContext]) -> str | None:
+def _theme_of(s: Sentence, themes: list[str], contexts: list[RetrievedContext], vocab: Vocabulary) -> str | None:
     firsts = []
     for t in themes:
-        m = mention_pattern(t).search(s.text)
+        m = mention_pattern(t, vocab).search(s.text)
         if m:
             firsts.append((m.start(), t))
     if firsts:
         return min(firsts)[1]
     for t in themes:
-        if attributed(s, t, contexts):
+        if attributed(s, t, contexts, vocab):
             return t
     return None

@@ -28,6 +28,7 @@ from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word
 from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison  # noqa: F401 (asked_noun: the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX
 from core.brains.offline.text import content_terms, markers, strip_markers
+from core.vocabulary import Vocabulary
 from core.config import CriticSettings
 from core.doc_versions import split as split_version
 from core.types import CriticVerdict, Intent, RetrievedContext
@@ -51,10 +52,10 @@ class Structure:
 
 
 def structure(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
-              sub_questions: list[str]) -> Structure:
+              sub_questions: list[str], *, vocab: Vocabulary) -> Structure:
     """The checks that stay rules because they are about the draft's form: markers cited and in
     range, claims backed by what they cite, a comparison's cells filled, a chain's steps answered."""
-    prof = profile(question, intent)
+    prof = profile(question, intent, vocab=vocab)
     scored = verdict.scored_pool(contexts, prof)
     found, gaps = claims(answer)
     abstains = bool(NO_EVIDENCE_RE.search(answer)) and not markers(answer)
@@ -79,7 +80,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
         if e in absent:  # no retrieved chunk names it: confidence drops (a point off), never a veto
             st.issues.append(f"no retrieved source names {e}; the answer rests on the rest of the question")
             continue
-        ok = mentions(plain, e) or any(is_document_of(c, e) for c in cited)
+        ok = mentions(plain, e, vocab) or any(is_document_of(c, e, vocab) for c in cited)
         named.append(ok)
         if not ok:
             st.hints.append(e)
@@ -102,11 +103,11 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
 
 
 def verdict_inputs(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
-                   sub_questions: list[str], st: Structure | None = None) -> list[float]:
+                   sub_questions: list[str], st: Structure | None = None, *, vocab: Vocabulary) -> list[float]:
     """The learned verdict's features for a draft (the same call in training and in use): an overview
     or a chain (``intent`` exploratory or multi-hop) is judged on all its prose, since it answers in
     all its parts; any other draft on its direct answer."""
-    st = st or structure(question, intent, contexts, answer, sub_questions)
+    st = st or structure(question, intent, contexts, answer, sub_questions, vocab=vocab)
     if (intent.type if intent else "factual") in _PROSE_KINDS:
         return verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share, st.asked_missing,
                                 st.scored, head=prose(answer), prose=True)
@@ -126,10 +127,12 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
             rows.setdefault(c.subject, []).append(c.text)
     kind = intent.type if intent else "factual"
     if not (kind == "comparative" and rows):
-        return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st))
+        return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st,
+                                                  vocab=st.prof.vocab))
     probs = []
     for subject, cells in rows.items():
-        own = [(s, p) for s, p in st.scored if (who := evidence_subject(s)) and mentions(subject, who)]
+        own = [(s, p) for s, p in st.scored
+               if (who := evidence_subject(s, st.prof.vocab)) and mentions(subject, who, st.prof.vocab)]
         probs.append(verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
                                                           st.asked_missing, st.scored, head="\n".join(cells),
                                                           rivals=own), judged="row"))
@@ -150,12 +153,12 @@ def prose(answer: str) -> str:
                      if ln.strip() and not ln.lstrip().startswith(("#", "|", PRIOR_PREFIX)))
 
 
-def gate_draft(question: str, intent: Intent | None, contexts: list[RetrievedContext], *,
+def gate_draft(question: str, intent: Intent | None, contexts: list[RetrievedContext], *, vocab: Vocabulary,
                gated: bool = True) -> tuple[str, Intent] | None:
     """The draft the evidence gate judges: the scorer's best retrieved sentence, cited, as a factual
     one-sentence answer (None when nothing was retrieved or, ``gated``, no sentence reaches the
     scorer's gate threshold)."""
-    prof = profile(question, intent)
+    prof = profile(question, intent, vocab=vocab)
     scored = verdict.scored_pool(contexts, prof)
     if not scored or (gated and not verdict.has_evidence(contexts, prof, scored)):
         return None
@@ -165,27 +168,28 @@ def gate_draft(question: str, intent: Intent | None, contexts: list[RetrievedCon
     return f"{best.text} [{best.cited[0]}]", plain
 
 
-def evidence_gate(question: str, intent: Intent | None, contexts: list[RetrievedContext]) -> bool:
+def evidence_gate(question: str, intent: Intent | None, contexts: list[RetrievedContext], *, vocab: Vocabulary) -> bool:
     """Whether the retrieved text holds an answer at all: the :func:`gate_draft` passes the gate's
     learned model at its own threshold (used when no chunk is lexically on topic)."""
-    found = gate_draft(question, intent, contexts)
+    found = gate_draft(question, intent, contexts, vocab=vocab)
     if found is None:
         return False
     draft, plain = found
-    x = verdict_inputs(question, plain, contexts, draft, [])
+    x = verdict_inputs(question, plain, contexts, draft, [], vocab=vocab)
     return verdict.gate_probability(x) >= verdict.model()["gate_pass_threshold"]
 
 
 def critique(question: str, intent: Intent | None, contexts: list[RetrievedContext], answer: str,
-             sub_questions: list[str], thresholds: CriticSettings) -> CriticVerdict:
+             sub_questions: list[str], thresholds: CriticSettings, *, vocab: Vocabulary) -> CriticVerdict:
     """Pass = the structural checks hold AND the learned verdict says the direct answer answers.
 
     The score is 10 × the verdict's calibrated probability, a point off per structural issue (an
     out-of-range marker, a name no source uses). ``thresholds.pass_score`` moves the calibrated pass
     threshold by its distance from the default 7 (a point of score is 0.1 of probability).
     """
-    st = structure(question, intent, contexts, answer, sub_questions)
-    if st.abstains and not relevant_indexes(contexts, st.prof) and not evidence_gate(question, intent, contexts):
+    st = structure(question, intent, contexts, answer, sub_questions, vocab=vocab)
+    if st.abstains and not relevant_indexes(contexts, st.prof) and not evidence_gate(question, intent, contexts,
+                                                                                      vocab=vocab):
         strength = verdict.evidence_strength(contexts, st.prof, st.scored)
         return CriticVerdict(passed=True, score=round(10 * (1 - strength), 2), completeness=1.0, faithfulness=1.0,
                              feedback="Honest abstention: no retrieved sentence reads as an answer to the question.")

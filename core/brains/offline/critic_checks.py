@@ -14,19 +14,20 @@ from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.synthesis import key_terms
 from core.brains.offline.text import content_terms, covered, has_cjk, strip_markers, term_set
+from core.vocabulary import Vocabulary
 
 
 def check_comparison(st, prof, found: list[Claim], gaps: list[Claim]) -> None:
     """Every entity × dimension cell filled; a number in each row when one is asked for."""
     for e in prof.entities:
         for d in prof.dimensions:
-            ok = _cell_covered(found, gaps, e, d)
+            ok = _cell_covered(found, gaps, e, d, prof.vocab)
             st.checks.append(ok)
             if not ok:
                 st.missing.append(f"{e} {d}")
                 st.queries.append(f"{e} {d}")
         if prof.numeric and found and not st.abstains:
-            row = " ".join(strip_markers(c.text) for c in found if c.subject and mentions(c.subject, e))
+            row = " ".join(strip_markers(c.text) for c in found if c.subject and mentions(c.subject, e, prof.vocab))
             ok = bool(NUMBER.search(row))
             st.checks.append(ok)
             if not ok:
@@ -63,7 +64,7 @@ def asked_for(prof, lead: Claim) -> str:
     mentions, and a number when the question asks for one ("how many", "what score").
     """
     # the names and their parts ("kosmo" of Kosmos-2) are not what is asked about them
-    ent_terms = expand_terms(prof.entities) | {t for e in prof.entities for t in content_terms(e, parts=True)}
+    ent_terms = expand_terms(prof.entities, prof.vocab) | {t for e in prof.entities for t in content_terms(e, parts=True)}
     focus = [t for t in prof.key_terms if t not in ent_terms and t.isascii()]
     head = asked_noun(prof.question)
     if prof.numeric and head and len(focus) > 1:
@@ -96,14 +97,14 @@ def asked_noun(question: str) -> str:
     return terms[-1] if terms else ""
 
 
-def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str) -> bool:
-    if any(g.subject and mentions(g.subject, name) and g.column == dim for g in gaps):
+def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str, vocab: Vocabulary) -> bool:
+    if any(g.subject and mentions(g.subject, name, vocab) and g.column == dim for g in gaps):
         return False
     for c in found:
         if c.subject:
-            if mentions(c.subject, name) and c.column == dim:
+            if mentions(c.subject, name, vocab) and c.column == dim:
                 return True
-        elif mentions(c.text, name) and dim_hits(c.text, dim):
+        elif mentions(c.text, name, vocab) and dim_hits(c.text, dim):
             return True
     return False
 

@@ -18,12 +18,14 @@ from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, table_label, term_set
 from core.memory.hygiene import is_instruction_like
 from core.types import Intent, RetrievedContext
+from core.vocabulary import Vocabulary
 from core.doc_versions import split
 
 
 @dataclass
 class Profile:
-    """What a question is about: entities, dimensions, key terms (stemmed, frame words dropped)."""
+    """What a question is about: entities, dimensions, key terms (stemmed, frame words dropped), and the
+    vocabulary of the collection it is asked over (names are matched with their aliases from it)."""
 
     question: str
     entities: list[str]
@@ -36,6 +38,7 @@ class Profile:
     collection_wide: bool = False  # about the papers of the collection ("the models here"), not one method
     weights: dict[str, float] = field(default_factory=dict)  # key-term weights (rarer in the evidence = higher)
     main_terms: list[str] = field(default_factory=list)  # key terms of the main clause, when a second question trails it
+    vocab: Vocabulary = field(default_factory=Vocabulary, repr=False, compare=False)
 
 
 # A second question joined to the first: "…, and what does each contribute?" asks more of the
@@ -56,12 +59,12 @@ _COLLECTION_WIDE = re.compile(
     r"\b(?:the|my|indexed) (?:papers|documents|library)\b|这些论文|这批论文|这些文档|库里|文集", re.I)
 
 
-def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> Profile:
-    """Build the profile from the question (plus the reformulated query and critic feedback)."""
+def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, extra: str = "") -> Profile:
+    """Build the profile from the question (plus the reformulated query and critic feedback) over ``vocab``."""
     base = (intent.reformulated_query if intent and intent.reformulated_query else "") or question
     scoped = [split(e) for e in intent.entities] if intent else []
-    ents = list(dict.fromkeys(n for n, _ in scoped)) if scoped else extract_entities(base)  # "X (version 2)" is about X
-    for e in [] if any(v is not None for _, v in scoped) else extract_entities(base):
+    ents = list(dict.fromkeys(n for n, _ in scoped)) if scoped else extract_entities(base, vocab)  # "X (version 2)" is about X
+    for e in [] if any(v is not None for _, v in scoped) else extract_entities(base, vocab):
         if not any(e.lower() in o.lower() or o.lower() in e.lower() for o in ents):  # no part of a known name
             ents.append(e)
     dims = list(intent.dimensions) if intent else []
@@ -77,7 +80,7 @@ def profile(question: str, intent: Intent | None = None, *, extra: str = "") -> 
     main = main_clause(base)
     main_key = content_terms(strip_question_form(main), drop_frame=True, parts=True) if main else []
     return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide,
-                   main_terms=main_key if len(main_key) < len(key) else [])
+                   main_terms=main_key if len(main_key) < len(key) else [], vocab=vocab)
 
 
 def context_text(ctx: RetrievedContext) -> str:
@@ -93,13 +96,13 @@ def _compact(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def names(ctx: RetrievedContext, name: str) -> bool:
+def names(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
     """Whether a chunk names ``name``: in its title, breadcrumb or text, or as its file's name
     (``align.md`` is the ALIGN paper even if its abstract never says "ALIGN")."""
-    return mentions(context_text(ctx), name) or is_document_of(ctx, name)
+    return mentions(context_text(ctx), name, vocab) or is_document_of(ctx, name, vocab)
 
 
-def is_document_of(ctx: RetrievedContext, name: str) -> bool:
+def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
     """Whether the chunk comes from ``name``'s own paper: its file is named so, its title starts
     with the name ("T5" for ``t5.pdf``, "Longformer" for "Longformer: The Long-Document …"), or
     with the name's long form from the vocabulary."""
@@ -111,7 +114,7 @@ def is_document_of(ctx: RetrievedContext, name: str) -> bool:
     if key in (_compact(stem), _compact(head), _compact(ctx.title)):
         return True
     # the title opens with the name's long form: "Masked Autoencoders Are …" is MAE's paper
-    ent = entity(name)
+    ent = entity(name, vocab)
     title = _compact(ctx.title)
     return bool(ent) and len(key) >= 3 and any(
         len(a.split()) >= 2 and title.startswith(_compact(a)) for a in ent.aliases)
@@ -130,13 +133,13 @@ def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[
     """
     present = [e for e in prof.entities if e not in absent]
     if present and not absent:
-        return any(names(ctx, e) for e in present)
-    ent_terms = expand_terms(prof.entities)
-    if any(names(ctx, e) for e in present):  # "zephyr" of an absent Zephyr-7 is a name, not a word asked
+        return any(names(ctx, e, prof.vocab) for e in present)
+    ent_terms = expand_terms(prof.entities, prof.vocab)
+    if any(names(ctx, e, prof.vocab) for e in present):  # "zephyr" of an absent Zephyr-7 is a name, not a word asked
         ent_terms |= {t for e in prof.entities for t in content_terms(e, parts=True)}
     terms = [t for t in prof.key_terms if t not in ent_terms]
     if not terms:
-        return any(names(ctx, e) for e in present)
+        return any(names(ctx, e, prof.vocab) for e in present)
     main = [t for t in prof.main_terms if t not in ent_terms]
     if len(main) >= 2 and _shares_terms(ctx, prof, main, present, absent):
         return True
@@ -153,7 +156,7 @@ def _shares_terms(ctx: RetrievedContext, prof: Profile, terms: list[str], presen
     latin = [t for t in terms if t.isascii()]
     # Words scattered over a chunk vouch for it; when a named thing is nowhere to be found they
     # must meet in one sentence ("parameters" here and "technical report" there is no answer).
-    anchored = any(names(ctx, e) for e in present)
+    anchored = any(names(ctx, e, prof.vocab) for e in present)
     scopes = [term_set(s) for s in chunk_sentences(ctx)] if absent and not anchored else [term_set(text)]
     # one unmatched name lowers confidence only; each further one counts against the share, since a
     # question mostly about things the papers never name is about something they do not hold
@@ -169,7 +172,7 @@ def _shares_terms(ctx: RetrievedContext, prof: Profile, terms: list[str], presen
 
 def absent_names(contexts: list[RetrievedContext], prof: Profile) -> list[str]:
     """The question's names that no retrieved chunk uses: they lower confidence in an answer."""
-    return [e for e in prof.entities if not any(names(c, e) for c in contexts)]
+    return [e for e in prof.entities if not any(names(c, e, prof.vocab) for c in contexts)]
 
 
 # The share of the question's own words a chunk needs when another chunk of its paper is relevant.
@@ -190,7 +193,7 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
     from core.brains.offline.sides import side_papers
 
     absent = absent_names(contexts, prof)
-    own = set(side_papers(contexts, prof.entities).values()) if any(c.entity for c in contexts) else set()
+    own = set(side_papers(contexts, prof.entities, prof.vocab).values()) if any(c.entity for c in contexts) else set()
     keep = [i for i, c in enumerate(contexts) if is_relevant(c, prof, absent) or (c.doc_id and c.doc_id in own)]
     papers = {contexts[i].doc_id or contexts[i].source for i in keep} - {""}
     more = [i for i, c in enumerate(contexts) if i not in keep and (c.doc_id or c.source) in papers
@@ -201,7 +204,7 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
 def _carries_words(ctx: RetrievedContext, prof: Profile, absent: list[str], share: float) -> bool:
     """Whether the chunk holds ``share`` of the question's non-name words (at least two; each
     name no chunk uses counts against the share)."""
-    ent_terms = expand_terms(prof.entities)
+    ent_terms = expand_terms(prof.entities, prof.vocab)
     terms = [t for t in prof.key_terms if t not in ent_terms]
     if len(terms) < 2:
         return False
@@ -237,7 +240,7 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
     """
     keep = set(relevant_indexes(contexts, prof)) if only_relevant else set(range(len(contexts)))
     for sub in steps or []:
-        keep |= set(relevant_indexes(contexts, profile(sub)))
+        keep |= set(relevant_indexes(contexts, profile(sub, vocab=prof.vocab)))
     pool: list[Sentence] = []
     seen: dict[str, Sentence] = {}
     for i, ctx in enumerate(contexts):
@@ -253,9 +256,9 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
                 if i + 1 not in seen[norm].cited:
                     seen[norm].cited.append(i + 1)
                 continue
-            about = [name for _, name in find_entities(text)]
+            about = [name for _, name in find_entities(text, prof.vocab)]
             # a sentence of the named paper itself is about that paper even when it says "we"
-            about += [e for e in prof.entities if e not in about and (mentions(text, e) or is_document_of(ctx, e))]
+            about += [e for e in prof.entities if e not in about and (mentions(text, e, prof.vocab) or is_document_of(ctx, e, prof.vocab))]
             s = Sentence(i, pos, text, term_set(text), about, [i + 1])
             seen[norm] = s
             pool.append(s)
@@ -276,22 +279,22 @@ def weigh(prof: Profile, pool: list[Sentence]) -> None:
         prof.weights["@" + e] = 0.5 + (math.log(n / df) / math.log(n) if df else 1.0)
 
 
-def attributed(sent: Sentence, name: str, contexts: list[RetrievedContext]) -> bool:
+def attributed(sent: Sentence, name: str, contexts: list[RetrievedContext], vocab: Vocabulary) -> bool:
     """Whether a sentence is about ``name``: it names it, or its chunk is about it and it names no rival."""
-    if name in sent.about or mentions(sent.text, name):
+    if name in sent.about or mentions(sent.text, name, vocab):
         return True
     ctx = contexts[sent.ctx]
     head = f"{ctx.title} {ctx.breadcrumb} {ctx.entity or ''}"
-    return not sent.about and (bool(mentions(head, name)) or is_document_of(ctx, name))
+    return not sent.about and (bool(mentions(head, name, vocab)) or is_document_of(ctx, name, vocab))
 
 
-def subject(sent: Sentence) -> str | None:
+def subject(sent: Sentence, vocab: Vocabulary) -> str | None:
     """The entity a sentence is about: the one it names first, if named near its start."""
     from core.brains.offline.lexicon import mention_pattern
 
     firsts = []
     for e in sent.about:
-        m = mention_pattern(e).search(sent.text)
+        m = mention_pattern(e, vocab).search(sent.text)
         if m and m.start() <= 40:
             firsts.append((m.start(), e))
     return min(firsts)[1] if firsts else None
@@ -301,11 +304,11 @@ def dim_hits(text: str, name: str) -> int:
     return dimension_hits(text, name)
 
 
-def expand_terms(names: list[str]) -> set[str]:
+def expand_terms(names: list[str], vocab: Vocabulary) -> set[str]:
     """Stemmed terms of entity names and their aliases (for relevance weighting)."""
     out: set[str] = set()
     for n in names:
-        ent = entity(n)
+        ent = entity(n, vocab)
         for alias in (n, *(ent.aliases if ent else ())):
             out |= term_set(alias)
     return out

@@ -1,7 +1,7 @@
 """Matching names and comparison dimensions in questions and evidence.
 
-Names come from the active vocabulary (:mod:`core.vocabulary`): the terms of the collection the turn
-runs over, each with its aliases (matched on word boundaries; forms in ``case_sensitive`` only as
+Names come from the vocabulary each call is given (:mod:`core.vocabulary`): the terms of the collection
+the turn runs over, each with its aliases (matched on word boundaries; forms in ``case_sensitive`` only as
 written, like "ReAct"), a year (orders stages in exploratory answers) and related terms (facets the
 ReAct loop explores). Dimensions are general comparison axes (memory, accuracy, cost …) that map
 normalized names to the cue words that signal them in questions and in evidence.
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from core.vocabulary import Term, Vocabulary, current
+from core.vocabulary import Term, Vocabulary
 
 
 Entity = Term  # a name the collection uses (see core.vocabulary)
@@ -94,9 +94,8 @@ def _matcher(vocab: Vocabulary) -> tuple[re.Pattern | None, re.Pattern | None, d
     return memo["matcher"]
 
 
-def find_entities(text: str) -> list[tuple[int, str]]:
-    """``(position, name)`` for every term of the active vocabulary mentioned in ``text``."""
-    vocab = current()
+def find_entities(text: str, vocab: Vocabulary) -> list[tuple[int, str]]:
+    """``(position, name)`` for every term of ``vocab`` mentioned in ``text``."""
     memo = _memo(vocab)
     key = ("find", text)
     if key not in memo:
@@ -114,13 +113,12 @@ def find_entities(text: str) -> list[tuple[int, str]]:
     return list(memo[key])
 
 
-def entity(name: str) -> Entity | None:
-    return current().get(name)
+def entity(name: str, vocab: Vocabulary) -> Entity | None:
+    return vocab.get(name)
 
 
-def mention_pattern(name: str) -> re.Pattern:
-    """A regex that finds ``name`` (a vocabulary term with its aliases, or any literal name)."""
-    vocab = current()
+def mention_pattern(name: str, vocab: Vocabulary) -> re.Pattern:
+    """A regex that finds ``name`` (a term of ``vocab`` with its aliases, or any literal name)."""
     memo = _memo(vocab)
     key = ("pattern", name)
     if key not in memo:
@@ -140,11 +138,11 @@ def _pattern(ent: Entity | None, name: str) -> re.Pattern:
     return re.compile(pat)
 
 
-def mentions(text: str, name: str) -> bool:
-    memo = _memo(current())
+def mentions(text: str, name: str, vocab: Vocabulary) -> bool:
+    memo = _memo(vocab)
     key = ("mentions", text, name)
     if key not in memo:
-        memo[key] = bool(mention_pattern(name).search(text))
+        memo[key] = bool(mention_pattern(name, vocab).search(text))
     return memo[key]
 
 

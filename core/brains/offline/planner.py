@@ -17,6 +17,7 @@ from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
 from core.brains.offline.text import content_terms, split_sentences, strip_question_form
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
+from core.vocabulary import Vocabulary
 
 _BUILDS = re.compile(r"\b(?:build|builds|built|building)\s+(?:on|upon)\b|\bextends?\b|\bimproves?\s+(?:on|upon)\b|基于", re.I)
 _LEADS = re.compile(r"\blead(?:s)?\s+to\b|\bcause(?:s)?\b|\bresult(?:s)?\s+in\b|导致", re.I)
@@ -46,9 +47,10 @@ def question_clauses(question: str) -> list[str]:
     return [p for p in parts if len(content_terms(p, drop_frame=True)) >= 2]
 
 
-def make_plan(question: str, intent: Intent | None, reflections: list[str], executed: list[str], max_steps: int) -> tuple[list[str], str]:
+def make_plan(question: str, intent: Intent | None, reflections: list[str], executed: list[str], max_steps: int,
+              vocab: Vocabulary) -> tuple[list[str], str]:
     q = " ".join(question.split())
-    ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(q)
+    ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(q, vocab)
     goal = _goal(q)
     steps: list[str]
     parts = question_clauses(q)
@@ -65,7 +67,7 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
         steps = [f"What is {a}?", f"What is {b}?", f"How does {a} lead to {b}?"]
         reason = "causal chain: each end first, then the link"
     elif len(ents) >= 2:
-        steps = [f"{e}: {asked}" if (asked := _asked_words(q, ents)) else e for e in ents[:3]] + [q]
+        steps = [f"{e}: {asked}" if (asked := _asked_words(q, ents, vocab)) else e for e in ents[:3]] + [q]
         reason = "what the question asks, about each entity in turn, then the question itself"
     elif ents:
         steps = [q]
@@ -74,7 +76,7 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
         clauses = [c.strip(" ,") for c in re.split(r",?\s+(?:and then|then|and how|and why)\s+|;", q) if c.strip(" ,")]
         steps = clauses if len(clauses) > 1 else [q]
         reason = "clauses of the question"
-    missing_ents, missing_dims, _ = missing_from_reflections(reflections)
+    missing_ents, missing_dims, _ = missing_from_reflections(reflections, vocab)
     extra = [f"What does the evidence say about {e}{' ' + missing_dims[0] if missing_dims else ''}?" for e in missing_ents if not any(e in s for s in steps)]
     if extra:
         steps = steps[:-1] + extra + steps[-1:]
@@ -89,7 +91,7 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
     return steps, reason
 
 
-def _asked_words(question: str, ents: list[str]) -> str:
+def _asked_words(question: str, ents: list[str], vocab: Vocabulary) -> str:
     """What a question asks of its entities, in its own words as written ("conclude about training"
     → "conclude training"): a step label a reader can read, and a query the hub can match."""
     from core.brains.offline.lexicon import mentions
@@ -98,26 +100,27 @@ def _asked_words(question: str, ents: list[str]) -> str:
     out: list[str] = []
     for w in words(strip_question_form(question)):
         low = w.lower()
-        if low in STOPWORDS or low in FRAME_WORDS or any(mentions(w, e) or low in e.lower().split() for e in ents):
+        if low in STOPWORDS or low in FRAME_WORDS or any(mentions(w, e, vocab) or low in e.lower().split() for e in ents):
             continue
         if low not in (o.lower() for o in out):
             out.append(w)
     return " ".join(out[:5])
 
 
-def keyword_rewrite(step: str, question: str) -> str:
+def keyword_rewrite(step: str, question: str, vocab: Vocabulary) -> str:
     """A broader keyword form of a step that found nothing (no question mark: never rewritten twice)."""
     terms = content_terms(step, drop_frame=True)
-    ents = extract_entities(step) or extract_entities(question)
+    ents = extract_entities(step, vocab) or extract_entities(question, vocab)
     words = list(dict.fromkeys([*ents, *[t for t in terms if not any(t in e.lower() for e in ents)]]))
     return " ".join(words[:8]) or question
 
 
-def decide_replan(question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext]) -> tuple[str, str]:
+def decide_replan(question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext],
+                  vocab: Vocabulary) -> tuple[str, str]:
     if not executed:
         return "next_step", "no step executed yet"
     last = executed[-1]
-    prof = profile(last)
+    prof = profile(last, vocab=vocab)
     found = bool(relevant_indexes(latest, prof))
     remaining = [s for s in plan if s not in executed]
     if not found and last.rstrip().endswith(("?", "？")):
@@ -150,21 +153,22 @@ _FACETS = (
 )
 
 
-def react_candidates(question: str, intent: Intent | None, observations: list[SufficiencyJudgement], reflections: list[str]) -> list[tuple[str, str]]:
+def react_candidates(question: str, intent: Intent | None, observations: list[SufficiencyJudgement], reflections: list[str],
+                     vocab: Vocabulary) -> list[tuple[str, str]]:
     """Candidate (query, why) pairs in priority order."""
     base = (intent.reformulated_query if intent and intent.reformulated_query else "") or question
-    ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(base)
-    topic = _topic(base, ents)
+    ents = (list(intent.entities) if intent and intent.entities else []) or extract_entities(base, vocab)
+    topic = _topic(base, ents, vocab)
     out: list[tuple[str, str]] = [(base, "start from the question itself")]
     if observations:
         for item in observations[-1].missing:
             out.append((f"{item} {topic}".strip(), f"look for {item}, which the evidence lacks"))
-    m_ents, m_dims, _ = missing_from_reflections(reflections)
+    m_ents, m_dims, _ = missing_from_reflections(reflections, vocab)
     for e in m_ents:
         out.append((f"{e} {' '.join(m_dims)}".strip(), f"look for {e}, which the critic found missing"))
     for tpl in _FACETS:  # facet-major, so every entity gets its overview before any goes deeper
         for e in ents:
-            lex = lex_entity(e)
+            lex = lex_entity(e, vocab)
             related = " ".join(lex.related[:2]) if lex else ""
             if "{related}" in tpl and not related:
                 continue
@@ -174,13 +178,13 @@ def react_candidates(question: str, intent: Intent | None, observations: list[Su
     return out
 
 
-def _topic(text: str, ents: list[str]) -> str:
+def _topic(text: str, ents: list[str], vocab: Vocabulary) -> str:
     """The question's own subject words (not entities, stopwords or framing), as written."""
     from core.brains.offline.lexicon import mentions
     from core.brains.offline.text import FRAME_WORDS, STOPWORDS, words
 
     keep = [w for w in words(text) if w.lower() not in STOPWORDS and w.lower() not in FRAME_WORDS
-            and not any(mentions(w, e) for e in ents) and w.lower() not in {"trace", "how", "evolve"}]
+            and not any(mentions(w, e, vocab) for e in ents) and w.lower() not in {"trace", "how", "evolve"}]
     return " ".join(dict.fromkeys(keep[:4]))
 
 

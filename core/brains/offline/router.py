@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from core.brains.offline.lexicon import find_dimensions
 from core.brains.offline.slots import extract_entities
+from core.vocabulary import Vocabulary
 
 INTENTS = ("factual", "comparative", "multi_hop", "exploratory", "follow_up")
 BASE = {"factual": 1.0, "comparative": 0.0, "multi_hop": 0.0, "exploratory": 0.0, "follow_up": 0.0}
@@ -74,15 +75,15 @@ FOLLOW_UP_FEATURES: tuple[Feature, ...] = (
 )
 
 
-def score(question: str, has_history: bool) -> tuple[dict[str, float], list[str]]:
-    """Raw feature scores per intent and the labels of the features that fired."""
+def score(question: str, has_history: bool, vocab: Vocabulary) -> tuple[dict[str, float], list[str]]:
+    """Raw feature scores per intent and the labels of the features that fired (names from ``vocab``)."""
     scores = dict(BASE)
     fired: list[str] = []
     for feat in FEATURES:
         if feat.pattern.search(question):
             scores[feat.intent] += feat.weight
             fired.append(f"{feat.intent}:{feat.label}")
-    entities = extract_entities(question)
+    entities = extract_entities(question, vocab)
     n_ent = len(entities)
     if n_ent >= 2:
         scores["comparative"] += 0.5
@@ -108,9 +109,9 @@ def score(question: str, has_history: bool) -> tuple[dict[str, float], list[str]
     return scores, fired
 
 
-def classify(question: str, has_history: bool) -> tuple[str, float, dict[str, float], list[str]]:
+def classify(question: str, has_history: bool, vocab: Vocabulary) -> tuple[str, float, dict[str, float], list[str]]:
     """(intent, confidence, probabilities per intent, fired features)."""
-    raw, fired = score(question, has_history)
+    raw, fired = score(question, has_history, vocab)
     candidates = [i for i in INTENTS if has_history or i != "follow_up"]
     top = max(raw[i] for i in candidates)
     exps = {i: math.exp((raw[i] - top) / TEMPERATURE) for i in candidates}

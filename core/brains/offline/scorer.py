@@ -136,8 +136,8 @@ def features(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, ow
     terms = (set(focus) if focus is not None else set(prof.key_terms)) | prof.boost
     total = sum(prof.weights.get(t, 1.0) for t in terms) or 1.0
     held = [t for t in terms if t in sent.terms]
-    named = [e for e in prof.entities if e in sent.about or mentions(sent.text, e)]
-    subj = subject(sent)
+    named = [e for e in prof.entities if e in sent.about or mentions(sent.text, e, prof.vocab)]
+    subj = subject(sent, prof.vocab)
     main = prof.entities[0] if prof.entities else None
     has_num = bool(re.search(r"\d", sent.text))
     q = question or prof.question
@@ -151,7 +151,7 @@ def features(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, ow
         float(prof.numeric and has_num),
         float(has_num),
         float(prof.definitional and bool(_DEFINITION.search(sent.text))),
-        float(main is not None and bool(mention_pattern(main).match(sent.text))),
+        float(main is not None and bool(mention_pattern(main, prof.vocab).match(sent.text))),
         1.0 / (1 + sent.pos),
         min(len(sent.terms), 60) / 60,
         float(bool(_TABLE_ROW.search(sent.text))),

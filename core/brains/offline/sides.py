@@ -14,6 +14,7 @@ from core.brains.offline.evidence import is_document_of, names
 from core.brains.offline.slots import author_citation
 from core.hub.refmatch import norm_title
 from core.types import RetrievedContext
+from core.vocabulary import Vocabulary
 
 SIDE_SHARE = 0.5  # a described side's paper holds its top chunk and at least this share of its retrieval
 
@@ -37,12 +38,12 @@ def by_byline(ctx: RetrievedContext, name: str) -> bool:
             and (year is None or ctx.meta.year is None or ctx.meta.year == year))
 
 
-def is_paper_of(ctx: RetrievedContext, name: str) -> bool:
+def is_paper_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
     """Whether the chunk comes from the paper ``name`` names: by its title or file, or by its byline."""
-    return is_document_of(ctx, name) or by_byline(ctx, name)
+    return is_document_of(ctx, name, vocab) or by_byline(ctx, name)
 
 
-def side_paper(found: list[RetrievedContext], name: str,
+def side_paper(found: list[RetrievedContext], name: str, vocab: Vocabulary,
                taken: set[str] | frozenset[str] = frozenset()) -> str | None:
     """The doc_id one side's retrieval (``found``, best first) mostly came from: the document of its
     top chunk when that document holds at least two and at least half of the chunks, one of its
@@ -54,21 +55,21 @@ def side_paper(found: list[RetrievedContext], name: str,
     top, n = docs[0], docs.count(docs[0])
     if n < 2 or n < SIDE_SHARE * len(docs):
         return None
-    return top if any(c.doc_id == top and names(c, name) for c in found) else None
+    return top if any(c.doc_id == top and names(c, name, vocab) for c in found) else None
 
 
-def side_papers(contexts: list[RetrievedContext], names: list[str]) -> dict[str, str]:
+def side_papers(contexts: list[RetrievedContext], names: list[str], vocab: Vocabulary) -> dict[str, str]:
     """Each compared name's own paper: the document its file, title or byline names, else the one its own
     retrieval (the chunks whose ``entity`` is the name) mostly came from. Names with neither are
     left out; no two names share a paper, and a named paper is never taken by a described side."""
     out: dict[str, str] = {}
     for name in names:
-        own = next((c.doc_id for c in contexts if c.doc_id and is_paper_of(c, name)), None)
+        own = next((c.doc_id for c in contexts if c.doc_id and is_paper_of(c, name, vocab)), None)
         if own is not None and own not in out.values():
             out[name] = own
     for name in names:
         if name not in out:
-            doc = side_paper([c for c in contexts if c.entity == name], name, frozenset(out.values()))
+            doc = side_paper([c for c in contexts if c.entity == name], name, vocab, frozenset(out.values()))
             if doc is not None:
                 out[name] = doc
     return out

@@ -16,7 +16,7 @@ from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mentions
 from core.brains.offline.form import answer_form
-from core.vocabulary import NAME, NOT_ENTITIES, VERSION_SUFFIX
+from core.vocabulary import NAME, NOT_ENTITIES, VERSION_SUFFIX, Vocabulary
 
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?[0-9]*)(?![\w-])")
 _SCALE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([BbMm])(?![A-Za-z])")
@@ -85,16 +85,16 @@ def _citation_spans(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _spans(text: str, vocabulary: list[str] | None) -> list[tuple[int, int, str]]:
+def _spans(text: str, vocab: Vocabulary, vocabulary: list[str] | None) -> list[tuple[int, int, str]]:
     """Candidate ``(start, end, label)`` spans: lexicon aliases, hub vocabulary, name shapes."""
     from core.brains.offline.lexicon import mention_pattern
 
     out: list[tuple[int, int, str]] = []
-    for _, name in find_entities(text):
-        out += [(m.start(), m.end(), name) for m in mention_pattern(name).finditer(text)]
+    for _, name in find_entities(text, vocab):
+        out += [(m.start(), m.end(), name) for m in mention_pattern(name, vocab).finditer(text)]
     for name in _vocab_names(vocabulary or []):
-        if entity(name) is not None:
-            continue  # a term of the active vocabulary: matched above, with its aliases and casing
+        if entity(name, vocab) is not None:
+            continue  # a term of the vocabulary: matched above, with its aliases and casing
         if len(name) > 3 or name.isupper() or any(c.isupper() for c in name[1:]):
             for m in re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.I):
                 out.append((m.start(), m.end(), name))
@@ -138,7 +138,8 @@ def _coordinated(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int
     return out
 
 
-def extract_entities(text: str, vocabulary: list[str] | None = None, *, citations: bool = False) -> list[str]:
+def extract_entities(text: str, vocab: Vocabulary, vocabulary: list[str] | None = None, *,
+                     citations: bool = False) -> list[str]:
     """Entity names mentioned in ``text``, in order of first mention.
 
     The longest candidate wins where candidates overlap ("Swin Transformer V2" over "Transformer"),
@@ -146,7 +147,7 @@ def extract_entities(text: str, vocabulary: list[str] | None = None, *, citation
     is a name too (:data:`AUTHOR_CITE`): a comparison's side, whose row needs its paper. Elsewhere it
     stays out, as a paper's text rarely names its own authors and an unmatched name lowers confidence.
     """
-    spans = _spans(text, vocabulary) + (_citation_spans(text) if citations else [])
+    spans = _spans(text, vocab, vocabulary) + (_citation_spans(text) if citations else [])
     spans = sorted(spans + _coordinated(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
     kept: list[tuple[int, int, str]] = []
     for start, end, label in sorted(spans, key=lambda s: -(s[1] - s[0])):
@@ -175,23 +176,23 @@ def extract_constraints(text: str) -> dict:
     return out
 
 
-def entities_of_turn(turn: Turn) -> list[str]:
+def entities_of_turn(turn: Turn, vocab: Vocabulary) -> list[str]:
     """The entities a previous turn was about: recorded ones, else those in its question/answer."""
     if turn.entities:
         return list(turn.entities)
-    found = extract_entities(turn.question)
+    found = extract_entities(turn.question, vocab)
     if found:
         return found
-    in_answer = extract_entities(turn.answer)
-    named = [e for e in in_answer if _named_as_name(turn.answer, e)]
+    in_answer = extract_entities(turn.answer, vocab)
+    named = [e for e in in_answer if _named_as_name(turn.answer, e, vocab)]
     return (named or in_answer)[:2]
 
 
-def _named_as_name(text: str, name: str) -> bool:
+def _named_as_name(text: str, name: str, vocab: Vocabulary) -> bool:
     """Whether ``text`` writes ``name`` as a name (DPO, LoRA), not as a common noun ("a reward model")."""
     from core.brains.offline.lexicon import mention_pattern
 
-    return any(any(c.isupper() for c in m.group(0)) for m in mention_pattern(name).finditer(text))
+    return any(any(c.isupper() for c in m.group(0)) for m in mention_pattern(name, vocab).finditer(text))
 
 
 def _join(names: list[str], conj: str = "and") -> str:
@@ -204,27 +205,28 @@ _LEAD = re.compile(r"^\s*(?:and|also|so|but|then|plus|ok(?:ay)?|那么|那|还�
 _WHAT_ABOUT = re.compile(r"^\s*(?:and\s+)?(?:what|how)\s+about\s+(.+?)\s*[?？]?\s*$|^\s*(?:那|那么)?(.+?)呢\s*[?？]?\s*$", re.I)
 
 
-def reformulate(question: str, history: list[Turn], vocabulary: list[str] | None = None) -> tuple[str, list[str]]:
+def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
+                vocabulary: list[str] | None = None) -> tuple[str, list[str]]:
     """A self-contained rewrite of a follow-up and the entities it is about."""
     q = " ".join(question.split())
     if not history:
-        return q, extract_entities(q, vocabulary)
+        return q, extract_entities(q, vocab, vocabulary)
     last = history[-1]
-    prev = entities_of_turn(last)
-    own = extract_entities(q, vocabulary)
+    prev = entities_of_turn(last, vocab)
+    own = extract_entities(q, vocab, vocabulary)
     m = _WHAT_ABOUT.match(q)
     if m and own and prev:
         # "What about QLoRA?" — ask the previous question again, about the new entity.
         rewritten = last.question
         for old in prev:
-            rewritten = _replace_mention(rewritten, old, _join(own))
+            rewritten = _replace_mention(rewritten, old, _join(own), vocab)
         if rewritten != last.question:
             return rewritten, own
         subject = (m.group(1) or m.group(2) or "").strip()
         return f"{last.question.rstrip('?？ ')} — and {subject}?", own + prev
     if not prev:
         return _LEAD.sub("", q) or q, own
-    written = [_as_written(e, last) for e in prev]  # "it" becomes the name the user read, not an acronym of it
+    written = [_as_written(e, last, vocab) for e in prev]  # "it" becomes the name the user read, not an acronym of it
     plural = _join(written, "and")
     choice = _join(written, "or")
     single = written[0] if len(written) == 1 else plural
@@ -250,7 +252,7 @@ def reformulate(question: str, history: list[Turn], vocabulary: list[str] | None
     if not replaced and own:
         return q, own  # self-contained despite the history
     rewritten = rewritten[:1].upper() + rewritten[1:] if rewritten else q
-    mentioned = [e for e in prev if mentions(rewritten, e)]
+    mentioned = [e for e in prev if mentions(rewritten, e, vocab)]
     if not mentioned:
         tail = rewritten.rstrip("?？ ")
         rewritten = f"{tail} ({plural})?" if rewritten.rstrip().endswith(("?", "？")) else f"{tail} ({plural})"
@@ -258,33 +260,34 @@ def reformulate(question: str, history: list[Turn], vocabulary: list[str] | None
     return rewritten, merged
 
 
-def _as_written(name: str, turn: Turn) -> str:
+def _as_written(name: str, turn: Turn, vocab: Vocabulary) -> str:
     """``name`` as the turn's question (else its answer) wrote it: the longest form it used, so a
     pronoun resolves to "Segment Anything", not to the "SA" that the vocabulary files it under."""
     from core.brains.offline.lexicon import mention_pattern
 
     for text in (turn.question, turn.answer):
-        found = [m.group(0) for m in mention_pattern(name).finditer(text)]
+        found = [m.group(0) for m in mention_pattern(name, vocab).finditer(text)]
         if found:
             return max(found, key=len)
     return name
 
 
-def _replace_mention(text: str, name: str, repl: str) -> str:
+def _replace_mention(text: str, name: str, repl: str, vocab: Vocabulary) -> str:
     from core.brains.offline.lexicon import mention_pattern
 
-    return mention_pattern(name).sub(repl, text, count=1)
+    return mention_pattern(name, vocab).sub(repl, text, count=1)
 
 
-def fill(question: str, intent_type: str, history: list[Turn], vocabulary: list[str]) -> dict:
-    """Slots for a question as a plain dict (the brain wraps it in ``SlotFillingOutput``)."""
+def fill(question: str, intent_type: str, history: list[Turn], vocabulary: list[str], vocab: Vocabulary) -> dict:
+    """Slots for a question as a plain dict (the brain wraps it in ``SlotFillingOutput``). ``vocab``: the
+    collection's terms (matched with their aliases); ``vocabulary``: the names the hub lists."""
     q = " ".join(question.split())
     dims = find_dimensions(q)
     constraints = extract_constraints(q)
     if intent_type == "follow_up" and history:
-        query, ents = reformulate(q, history, vocabulary)
+        query, ents = reformulate(q, history, vocab, vocabulary)
     else:
-        query, ents = q, extract_entities(q, vocabulary, citations=intent_type == "comparative")
+        query, ents = q, extract_entities(q, vocab, vocabulary, citations=intent_type == "comparative")
     ents = versioned_entities(q) or ents  # "version 1 and 2 of X": X scoped to each version
     query = answer_form(query)[0]  # "in two sentences" shapes the answer; it is not searched for
     query = _CJK_ASCII_EDGE.sub(" ", query)  # "YOLOS只在…" → "YOLOS 只在…": a search tokenizer splits there

@@ -20,18 +20,19 @@ from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import covered, split_sentences, term_set
 from core.brains.offline.verdict import supporting_indexes
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
+from core.vocabulary import Vocabulary
 
 _COMPARISON = re.compile(r"\b(from|than|versus|vs\.?|reduc\w*|compared|up to|while|whereas|instead)\b", re.I)
 _SCALE = re.compile(r"\b\d+(?:\.\d+)?\s?[BM]\b")
 
 
-def conflicts(contexts: list[RetrievedContext], entities: list[str]) -> list[str]:
+def conflicts(contexts: list[RetrievedContext], entities: list[str], vocab: Vocabulary) -> list[str]:
     """Descriptions of conflicting values, e.g. "LoRA default rank: 8 [1] vs 4 [3]"."""
     seen: dict[tuple, tuple[str, int, str]] = {}
     found: list[str] = []
     for i, ctx in enumerate(contexts):
         for sent in split_sentences(ctx.content):
-            names = [e for e in (entities or extract_entities(sent)) if mentions(sent, e)]
+            names = [e for e in (entities or extract_entities(sent, vocab)) if mentions(sent, e, vocab)]
             if len(names) != 1 or _COMPARISON.search(sent):
                 continue
             scale = tuple(sorted(m.group(0).replace(" ", "") for m in _SCALE.finditer(sent)))
@@ -48,26 +49,27 @@ def conflicts(contexts: list[RetrievedContext], entities: list[str]) -> list[str
     return list(dict.fromkeys(found))
 
 
-def facets(entities: list[str]) -> list[str]:
+def facets(entities: list[str], vocab: Vocabulary) -> list[str]:
     """Related methods/concepts an overview of ``entities`` should touch (two per entity)."""
     out: list[str] = []
     for e in entities:
-        ent = lex_entity(e)
+        ent = lex_entity(e, vocab)
         for r in (ent.related[:2] if ent else ()):
             if r not in entities and r not in out:
                 out.append(r)
     return out
 
 
-def _names(text: str, name: str) -> bool:
-    if lex_entity(name):
-        return mentions(text, name)
+def _names(text: str, name: str, vocab: Vocabulary) -> bool:
+    if lex_entity(name, vocab):
+        return mentions(text, name, vocab)
     have = term_set(text)
     return all(covered(t, have) for t in term_set(name))
 
 
-def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext], new: list[RetrievedContext]) -> SufficiencyJudgement:
-    prof = profile(question, intent)
+def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext], new: list[RetrievedContext],
+          vocab: Vocabulary) -> SufficiencyJudgement:
+    prof = profile(question, intent, vocab=vocab)
     kind = intent.type if intent else "factual"
     rel = relevant_indexes(contexts, prof) or supporting_indexes(contexts, prof)
     if not rel:
@@ -75,21 +77,21 @@ def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext]
         return SufficiencyJudgement(level="insufficient", reason=f"no retrieved chunk is about {what}", missing=prof.entities or prof.key_terms[:3])
     relevant = [contexts[i] for i in rel]
     text = " ".join(context_text(c) for c in relevant)
-    missing: list[str] = [e for e in prof.entities if not mentions(text, e)]
+    missing: list[str] = [e for e in prof.entities if not mentions(text, e, vocab)]
     if kind == "comparative" and prof.dimensions:
         pool = sentence_pool(contexts, prof)
         for e in prof.entities:
             if e in missing:
                 continue
             for d in prof.dimensions:
-                if not any(attributed(s, e, contexts) and dim_hits(s.text, d) for s in pool):
+                if not any(attributed(s, e, contexts, vocab) and dim_hits(s.text, d) for s in pool):
                     missing.append(f"{e} {d}")
     have = term_set(text)
     ent_terms = {t for e in prof.entities for t in term_set(e)}
     key = [t for t in prof.key_terms if t not in ent_terms]
     uncovered = [t for t in key if not covered(t, have)]
     ratio = 1.0 - len(uncovered) / len(key) if key else 1.0
-    clash = conflicts(relevant, prof.entities)
+    clash = conflicts(relevant, prof.entities, vocab)
     note = ""
     if new:
         fresh = [c for c in new if c in relevant]
@@ -98,7 +100,7 @@ def judge(question: str, intent: Intent | None, contexts: list[RetrievedContext]
         return SufficiencyJudgement(level="contradictory", reason="conflicting values: " + "; ".join(clash) + note,
                                     missing=[c.split(":")[0] for c in clash])
     if kind == "exploratory":
-        missing += [f for f in facets(prof.entities) if not _names(text, f)]
+        missing += [f for f in facets(prof.entities, vocab) if not _names(text, f, vocab)]
     docs = {c.doc_id or c.chunk_id for c in relevant}
     broad_enough = kind != "exploratory" or len(docs) >= min(2, max(1, len(prof.entities)))
     if not missing and ratio >= 0.5 and broad_enough:

@@ -20,6 +20,7 @@ from core.brains.offline.quantities import measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
+from core.vocabulary import Vocabulary
 
 NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
 PRIOR_PREFIX = "From earlier sessions:"
@@ -112,12 +113,12 @@ def cited(sent: Sentence) -> str:
     return cite(sent.text, sent.cited)
 
 
-def clause(text: str, dim: str | None, name: str | None, max_words: int = 28) -> str:
+def clause(text: str, dim: str | None, name: str | None, vocab: Vocabulary, max_words: int = 28) -> str:
     """The part of a sentence that speaks to ``dim`` (and ``name``), short enough for a table cell."""
     parts = [p.strip(" ,;") for p in re.split(r";\s+|\s+[—–]\s+|,\s+(?=(?:while|whereas|but|and it|which)\b)", text) if p.strip(" ,;")]
     if len(parts) > 1:
         def rank(p: str) -> tuple:
-            return ((dim_hits(p, dim) if dim else 0) + (2 if name and mentions(p, name) else 0), len(p.split()) >= 5)
+            return ((dim_hits(p, dim) if dim else 0) + (2 if name and mentions(p, name, vocab) else 0), len(p.split()) >= 5)
         best = max(parts, key=rank)
         if len(best.split()) >= 5:
             text = best
@@ -137,11 +138,11 @@ def no_evidence_answer(question: str) -> str:
     return f"The knowledge base holds no evidence to answer “{q}”."
 
 
-def missing_from_reflections(reflections: list[str]) -> tuple[list[str], list[str], str]:
+def missing_from_reflections(reflections: list[str], vocab: Vocabulary) -> tuple[list[str], list[str], str]:
     """Entities and dimensions the critic said were missing, plus the feedback text for boosting."""
     text = " ".join(reflections)
     missing = " ".join(re.findall(r"(?i)missing[^:]*:\s*([^.\n]+)", text)) or text
-    return extract_entities(missing), find_dimensions(missing), missing
+    return extract_entities(missing, vocab), find_dimensions(missing), missing
 
 
 _SAYS = re.compile(r"^(?P<title>.+?)(?: \(and \d+ other documents?\))? says: (?P<fact>.+)$", re.S)
@@ -174,7 +175,7 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         if not f or NO_EVIDENCE_RE.search(f):
             continue
         ft = term_set(f)
-        if not any(_fact_about(f, title, e) for e in prof.entities):
+        if not any(_fact_about(f, title, e, prof.vocab) for e in prof.entities):
             continue
         if prof.dimensions:
             if not any(dim_hits(f, d) for d in prof.dimensions):
@@ -193,18 +194,18 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
 def _answer_score(text: str, prof: Profile) -> float:
     """The learned scorer's probability that ``text`` answers the question, read as a sentence of the
     paper it names at the head of a chunk (so a recalled fact and a quoted sentence compare evenly)."""
-    about = [e for e in prof.entities if mentions(text, e)]
+    about = [e for e in prof.entities if mentions(text, e, prof.vocab)]
     return scorer.score(Sentence(0, 0, text, term_set(text), about), prof, own=True)
 
 
-def _fact_about(fact: str, title: str, name: str) -> bool:
+def _fact_about(fact: str, title: str, name: str, vocab: Vocabulary) -> bool:
     """Whether a recalled fact is about ``name``: learnt from its paper, or naming it as its subject.
     A paper's own name is what its title starts with, up to a colon, comma or dash ("Sparrow, a
     distilled version of BERT: …" is Sparrow's paper, not BERT's)."""
     head = re.split(r"\s*(?:[:,;]|\s[-–—]\s)", title, maxsplit=1)[0].strip()
-    if title and (mentions(head, name) or re.sub(r"\W", "", head.lower()) == re.sub(r"\W", "", name.lower())):
+    if title and (mentions(head, name, vocab) or re.sub(r"\W", "", head.lower()) == re.sub(r"\W", "", name.lower())):
         return True
-    m = mention_pattern(name).search(fact)
+    m = mention_pattern(name, vocab).search(fact)
     return bool(m) and m.start() <= 40
 
 

@@ -78,7 +78,7 @@ def anchored_nowhere(contexts: list[RetrievedContext], prof: Profile) -> bool:
     about a thing the knowledge base does not hold. One name of several that no chunk uses (a
     comparison with one side spelt differently) does not count."""
     asked = question_names(prof)
-    return bool(asked) and not any(names(c, n) for c in contexts for n in asked)
+    return bool(asked) and not any(names(c, n, prof.vocab) for c in contexts for n in asked)
 
 
 @lru_cache(maxsize=1)
@@ -132,7 +132,7 @@ def _quotes(parts: list[frozenset[str]], sent: Sentence) -> bool:
 def scored_pool(contexts: list[RetrievedContext], prof: Profile) -> list[tuple[Sentence, float]]:
     """Every retrieved sentence with the scorer's probability that it answers the question."""
     pool = sentence_pool(contexts, prof, only_relevant=False)
-    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e) for e in prof.entities)}
+    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
     return [(s, scorer.score(s, prof, own=s.ctx in own)) for s in pool]
 
@@ -184,7 +184,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
     kind = scorer.features(lead[0][0], prof) if lead else None
     asked_nums, head_nums = numbers(prof.question), numbers(head)
-    own = {i for i, c in enumerate(contexts) if any(is_document_of(c, e) for e in prof.entities)}
+    own = {i for i, c in enumerate(contexts) if any(is_document_of(c, e, prof.vocab) for e in prof.entities)}
     elsewhere = max((_share(focus, s.terms) for s, _ in scored if not _quotes(parts, s)), default=0.0) if focus else 0.0
     table_or_caption = float(bool(kind) and (kind[scorer.FEATURES.index("table_row")] > 0
                                              or kind[scorer.FEATURES.index("caption")] > 0))
