@@ -45,8 +45,9 @@ _KINDS = {"Start with a Markdown table": "comparative", "ordered chain of number
           "themed sections": "exploratory", "continues the conversation": "follow_up"}
 
 
-def grounded_synthesis(call: ScriptedCall) -> str:
-    """A draft written only from the prompt: its question, numbered contexts and sub-questions."""
+def grounded_synthesis(call: ScriptedCall, vocabulary: Vocabulary | None = None) -> str:
+    """A draft written only from the prompt: its question, numbered contexts and sub-questions, with
+    the names of ``vocabulary`` (the collection's, as the agent's critic reads them)."""
     prompt = call.messages[-1].content
     question = re.search(r"^Question: (.*)$", prompt, re.M).group(1)
     block = prompt.split("\n\nQuestion: ")[0].split("Contexts (", 1)[1].split("\n", 1)[1]
@@ -58,9 +59,10 @@ def grounded_synthesis(call: ScriptedCall) -> str:
             contexts.append(RetrievedContext(content=text, chunk_id=f"c{m.group(1)}", title=m.group(2)))
     subs = re.search(r"Sub-questions that were researched:\n((?:\d+\. .*\n?)+)", prompt)
     kind = next((k for text, k in _KINDS.items() if text in prompt), "simple")
-    offline = OfflineBrain()
+    vocab = vocabulary or Vocabulary()
+    offline = OfflineBrain(vocabulary=vocab)
     intent_type = {"simple": "factual", "follow_up": "factual"}.get(kind, kind)
-    intent = Intent(type=intent_type, confidence=1.0, **slots.fill(question, intent_type, [], [], Vocabulary()))
+    intent = Intent(type=intent_type, confidence=1.0, **slots.fill(question, intent_type, [], [], vocab))
     request = SynthesisRequest(kind=kind, question=question, intent=intent, contexts=contexts,
                                sub_questions=re.findall(r"^\d+\. (.*)$", subs.group(1), re.M) if subs else [])
     return offline.compose(request)
@@ -110,10 +112,15 @@ async def calls_per_strategy(settings: Settings | None = None) -> list[Measured]
     from core.tracing.fold import fold
 
     settings = settings or plan_settings()
-    model = ScriptedChatModel(respond=by_purpose(REPLIES))
+    opened: list = []
+    # the scripted writer composes with the collection's names, as the agent's own rules (its critic)
+    # read them; an upstream hub's vocabulary grows while it is read, so it is looked up at each call
+    replies = {**REPLIES, "synthesis": lambda call: grounded_synthesis(call, opened[0].vocabulary if opened else None)}
+    model = ScriptedChatModel(respond=by_purpose(replies))
     brain = build_brain(settings, model=model)
     out = []
     async with open_agent(settings, brain=brain, persist=False) as agent:
+        opened.append(agent)
         for question in QUESTIONS.values():
             before = len(model.calls)
             events = [ev async for ev in agent.run_turn(question)]
