@@ -11,6 +11,7 @@ import asyncio
 import re
 from typing import Any
 
+from core.brains.offline.comparison import side_question
 from core.brains.offline.sides import is_paper_of, side_paper
 from core.doc_versions import split
 from core.errors import BackendUnavailable
@@ -72,18 +73,30 @@ async def name_search(ctx: Any, name: str) -> list[Any]:
         return []
 
 
-async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: str) -> list[Any]:
-    """One side of the comparison: the entity's retrieval over the collection, then the same query
-    scoped to the entity's own paper when the collection holds one, so its row is filled from its
-    own text rather than from another paper that mentions it."""
+async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: str,
+                        sides: list[str] | tuple[str, ...] = ()) -> list[Any]:
+    """One side of the comparison: the entity's retrieval over the collection, then the query scoped
+    to the entity's own paper when the collection holds one, so its row is filled from its own text
+    rather than from another paper that mentions it.
+
+    The search over the collection asks the whole question (the rival's name is part of what finds
+    the evidence that sets the two apart); the search inside the side's own paper asks it of that
+    side alone (:func:`scoped_query`)."""
     found = await retrieve(ctx, query, entity=entity, topic=topic_of(state))
     if entity is None or ctx.doc_id or not can_scope(ctx.hub):
         return found
     doc_id = await own_document(ctx, entity, found)
     if doc_id is None:
         return found
-    scoped = await retrieve(ctx, query, top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id)
+    scoped = await retrieve(ctx, scoped_query(ctx, query, entity, sides), top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id)
     return merge_contexts(scoped, found)
+
+
+def scoped_query(ctx: Any, query: str, entity: str, sides: list[str] | tuple[str, ...]) -> str:
+    """A side's query for a search inside its own paper: the other compared names taken out
+    (:func:`core.brains.offline.comparison.side_question`), so that paper's chunks are ranked by
+    what is asked of this side, not by whether they mention the rival."""
+    return side_question(query, entity, list(sides), ctx.vocabulary) or query
 
 
 async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
@@ -107,29 +120,20 @@ async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
         if doc_id is None:
             continue
         taken.add(doc_id)
-        out[i] = merge_contexts(await retrieve(ctx, query, top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id), group)
+        sides = [e for e, _ in planned if e is not None]
+        out[i] = merge_contexts(await retrieve(ctx, scoped_query(ctx, query, entity, sides), top_k=SIDE_TOP_K,
+                                               entity=entity, doc_id=doc_id), group)
         for c in (c for g in out for c in g if c.doc_id == doc_id):
             c.entity = entity
     return out
 
 
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:
-    """(entity, query) pairs: one retrieval per entity, phrased with the comparison dimensions, else
-    with the question as asked of that side (:func:`side_query`)."""
+    """(entity, query) pairs: one retrieval per entity, phrased with the comparison dimensions."""
     if not entities:
         return [(None, question)]
     dims = " ".join(dimensions)
-    return [(e, f"{e} {dims}".strip() if dims else f"{e}: {side_query(question, e, entities)}") for e in entities]
-
-
-def side_query(question: str, name: str, entities: list[str]) -> str:
-    """The question as asked of one side: the other compared names taken out, so a side's search
-    (scoped to its own paper where one is found) ranks that paper's chunks by what is asked of it,
-    not by the rival's name."""
-    for other in entities:
-        if other != name:
-            question = re.sub(rf"(?<!\w){re.escape(other)}(?!\w)", " ", question, flags=re.I)
-    return " ".join(question.split())
+    return [(e, f"{e} {dims}".strip() if dims else f"{e}: {question}") for e in entities]
 
 
 @traced("comparative")
@@ -152,7 +156,8 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
                 c.title = f"{c.title or c.doc_id} (version {v})"
     else:
         emit(PlanUpdated(sub_questions=[q for _, q in planned], reason="ReWOO: one retrieval per entity"))
-        groups = await asyncio.gather(*(retrieve_side(ctx, state, e, q) for e, q in planned))
+        sides = [e for e, _ in planned if e is not None]
+        groups = await asyncio.gather(*(retrieve_side(ctx, state, e, q, sides) for e, q in planned))
         groups = await scope_described_sides(ctx, planned, groups)
     contexts = merge_contexts(*groups)
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
