@@ -82,15 +82,17 @@ REPLIES = {
 }
 
 
-def plan_settings(**agent) -> Settings:
-    """Default settings with an LLM provider, the rule router (no model to load), the stub hub."""
+def plan_settings(stub_env: dict[str, str] | None = None, **agent) -> Settings:
+    """Default settings with an LLM provider, the rule router (no model to load), the stub hub
+    (``stub_env``: its environment, e.g. ``STUB_ID_SALT`` for another order of score ties)."""
     s = load_settings(use_user_file=False)
     s.llm.provider = "openai"
     s.agent.router = "rules"
     s.memory.enabled = False
     for key, value in agent.items():
         setattr(s.agent, key, value)
-    s.mcp.connections["upstream"] = MCPConnection(transport="stdio", command=sys.executable, args=[str(STUB)])
+    s.mcp.connections["upstream"] = MCPConnection(transport="stdio", command=sys.executable, args=[str(STUB)],
+                                                  env=stub_env or {})
     s.mcp.connection, s.mcp.collection = "upstream", "knowledge_hub"
     return s
 
@@ -105,8 +107,8 @@ class Measured:
     score: float | None = None
 
 
-async def calls_per_strategy(settings: Settings | None = None) -> list[Measured]:
-    """One turn per strategy; what each cost in LLM calls."""
+async def calls_per_strategy(settings: Settings | None = None, questions: dict[str, str] = QUESTIONS) -> list[Measured]:
+    """One turn per strategy (of ``questions``); what each cost in LLM calls."""
     from core.agent import open_agent
     from core.brains.factory import build_brain
     from core.tracing.fold import fold
@@ -121,7 +123,7 @@ async def calls_per_strategy(settings: Settings | None = None) -> list[Measured]
     out = []
     async with open_agent(settings, brain=brain, persist=False) as agent:
         opened.append(agent)
-        for question in QUESTIONS.values():
+        for question in questions.values():
             before = len(model.calls)
             events = [ev async for ev in agent.run_turn(question)]
             summary = fold(events)
