@@ -79,16 +79,21 @@ async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: 
     to the entity's own paper when the collection holds one, so its row is filled from its own text
     rather than from another paper that mentions it.
 
-    The search over the collection asks the whole question (the rival's name is part of what finds
-    the evidence that sets the two apart); the search inside the side's own paper asks it of that
-    side alone (:func:`scoped_query`)."""
+    Where the hub can scope a search to a paper, both searches ask the question of this side alone
+    (:func:`scoped_query`): the first finds the side's own paper, the second ranks that paper's
+    chunks by what is asked of it. A hub that cannot scope (an upstream server) gets the whole
+    question: that one search is all the side gets, and without the rival's name "Compare A and B"
+    would search for a bare name and read whichever chunks merely mention it."""
+    scoping = entity is not None and not ctx.doc_id and can_scope(ctx.hub)
+    if scoping:
+        query = scoped_query(ctx, query, entity, sides)
     found = await retrieve(ctx, query, entity=entity, topic=topic_of(state))
-    if entity is None or ctx.doc_id or not can_scope(ctx.hub):
+    if not scoping:
         return found
     doc_id = await own_document(ctx, entity, found)
     if doc_id is None:
         return found
-    scoped = await retrieve(ctx, scoped_query(ctx, query, entity, sides), top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id)
+    scoped = await retrieve(ctx, query, top_k=SIDE_TOP_K, entity=entity, doc_id=doc_id)
     return merge_contexts(scoped, found)
 
 

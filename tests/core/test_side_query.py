@@ -1,10 +1,10 @@
-"""A comparison's side searches: the search over the collection asks the whole question; the search
-inside a side's own paper asks it of that side alone (the rival's name taken out).
+"""A comparison's side searches: over a hub that can scope a search to a paper, each side's searches
+ask the question of that side alone (the rival's name taken out); over one that cannot, the whole
+question.
 
-Taking the rival's name out of the collection-wide search too (session 16) left "Compare LoRA and
-QLoRA" with nothing to search for but one name: over a hub that cannot scope a search to a paper (an
-upstream server), each side then read whichever chunks merely mention its name, and the draft's
-table failed the critic in most tie orders of the upstream stub (10 of 12).
+Taken out everywhere (session 16), "Compare LoRA and QLoRA" left an upstream server (no scoping)
+nothing to search for but one name per side: each side read whichever chunks merely mention its
+name, and the draft's table failed the critic in 10 of 12 tie orders of the upstream stub.
 """
 
 from __future__ import annotations
@@ -51,12 +51,12 @@ def _sides(hub: RecordingHub, question: str) -> list[tuple[str, str | None]]:
     return hub.asked
 
 
-def test_the_collection_wide_search_asks_the_whole_question_and_the_paper_search_one_side():
+def test_a_hub_that_scopes_is_asked_the_question_of_each_side_alone():
     asked = _sides(RecordingHub(scopes=True), "How do LoRA and QLoRA differ in what they train?")
-    assert ("LoRA: How do LoRA and QLoRA differ in what they train?", None) in asked
-    assert ("QLoRA: How do LoRA and QLoRA differ in what they train?", None) in asked
-    assert ("LoRA: How do LoRA and differ in what they train?", "lora") in asked
-    assert ("QLoRA: How do and QLoRA differ in what they train?", "qlora") in asked
+    assert asked == [("LoRA: How do LoRA and differ in what they train?", None),
+                     ("LoRA: How do LoRA and differ in what they train?", "lora"),
+                     ("QLoRA: How do and QLoRA differ in what they train?", None),
+                     ("QLoRA: How do and QLoRA differ in what they train?", "qlora")]
 
 
 def test_a_hub_that_cannot_scope_is_asked_the_whole_question_on_every_side():
