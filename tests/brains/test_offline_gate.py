@@ -117,3 +117,26 @@ async def test_a_right_answer_from_a_long_chunk_passes_the_critic() -> None:
     assert "0.0003" in text.split("\n\n")[0]
     v = await OfflineBrain(vocabulary=VOCAB).critique(q, _intent(q), [LONG, KILN], text, [])
     assert v.passed, v.feedback
+
+
+def _by(ctx: RetrievedContext, authors: list[str]) -> RetrievedContext:
+    from core.types import DocMeta
+
+    return ctx.model_copy(update={"meta": DocMeta(authors=authors, year=2019)})
+
+
+AUTHORS_Q = "How many historical storms does the retrieval step of Okonkwo, Lindqvist and Ferreira return per forecast?"
+
+
+def test_a_question_that_names_a_paper_by_its_authors_is_answered_from_that_paper() -> None:
+    """A paper's text never prints its authors' names; the hub returns them with each chunk (the
+    byline). Read as names no chunk uses, they made the question look like one about something the
+    collection does not hold, and it was declined with the answer retrieved first."""
+    contexts = [_by(LONG, ["Ada Okonkwo", "Lindqvist, Elin", "Paulo Ferreira"]), KILN]
+    prof = profile(AUTHORS_Q, _intent(AUTHORS_Q), vocab=VOCAB)
+    assert relevant_indexes(contexts, prof) == [0]
+    text = _compose(AUTHORS_Q, contexts)
+    assert "holds no evidence" not in text and "eight past storms" in text.split("\n\n")[0]
+    # the same names on a byline that is not this paper's are still names no chunk uses
+    text = _compose(AUTHORS_Q, [_by(LONG, ["Mei Chen", "Tomas Novak"]), KILN])
+    assert "holds no evidence" in text

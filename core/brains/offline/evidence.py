@@ -84,7 +84,19 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
 
 
 def context_text(ctx: RetrievedContext) -> str:
-    return f"{ctx.title}\n{ctx.breadcrumb}\n{ctx.content}"
+    """What a chunk says and what it is: its paper's title, its authors' surnames (a question may cite a
+    paper by them: "… did Alder, Birch and Cedar collect"), its breadcrumb and its text."""
+    return f"{ctx.title}\n{byline(ctx)}\n{ctx.breadcrumb}\n{ctx.content}"
+
+
+def surname(author: str) -> str:
+    """An author's surname as a byline writes it: "Müller, Jane" and "Jane Müller" both give "Müller"."""
+    return author.split(",", 1)[0].strip() if "," in author else (author.split() or [""])[-1]
+
+
+def byline(ctx: RetrievedContext) -> str:
+    """The surnames of the chunk's paper's authors, when the hub gives them ("" otherwise)."""
+    return " ".join(surname(a) for a in ctx.meta.authors) if ctx.meta is not None and ctx.meta.authors else ""
 
 
 def chunk_sentences(ctx: RetrievedContext) -> list[str]:

@@ -10,7 +10,7 @@ side's cells quote its own paper rather than whichever paper shares the asked wo
 
 from __future__ import annotations
 
-from core.brains.offline.evidence import is_document_of, names
+from core.brains.offline.evidence import is_document_of, names, surname
 from core.brains.offline.slots import author_citation
 from core.hub.refmatch import norm_title
 from core.types import RetrievedContext
@@ -22,7 +22,7 @@ SIDE_SHARE = 0.5  # a described side's paper holds its top chunk and at least th
 def _surname(author: str) -> str:
     """An author's surname as a byline writes it, folded as titles are matched: "Müller, Jane" and
     "Jane Muller" both give "muller"."""
-    return norm_title(author.split(",", 1)[0] if "," in author else (author.split() or [""])[-1])
+    return norm_title(surname(author))
 
 
 def by_byline(ctx: RetrievedContext, name: str) -> bool:
