@@ -98,7 +98,7 @@ async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: 
 
 
 def scoped_query(ctx: Any, query: str, entity: str, sides: list[str] | tuple[str, ...]) -> str:
-    """A side's query for a search inside its own paper: the other compared names taken out
+    """A side's query where its search can be scoped to its own paper: the other compared names taken out
     (:func:`core.brains.offline.comparison.side_question`), so that paper's chunks are ranked by
     what is asked of this side, not by whether they mention the rival."""
     return side_question(query, entity, list(sides), ctx.vocabulary) or query
