@@ -154,8 +154,10 @@ async def calls_section() -> None:
 
 
 async def comparative_section(turns: int) -> None:
-    from core.brains.offline import comparison
-
+    try:
+        from core.brains.offline import comparison
+    except ImportError:  # an older checkout: the cells lived in compose
+        comparison = None
     shortlist = getattr(comparison, "CELL_SHORTLIST", None)
     modes = (("every candidate embedded", None), (f"shortlist of {shortlist}", shortlist)) if shortlist else (("", None),)
     for label, value in modes:

@@ -169,9 +169,9 @@ def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_
     real = core.embeddings.embed
     calls: list[list[str]] = []
 
-    def counted(texts, batch_size=64):
+    def counted(texts, batch_size=64, **kw):
         calls.append(list(texts))
-        return real(texts, batch_size)
+        return real(texts, batch_size, **kw)
 
     monkeypatch.setattr(core.embeddings, "embed", counted)
     question = "Compare PLOVER and SKUA in memory use and accuracy"
@@ -226,9 +226,9 @@ def test_a_cell_embeds_only_the_candidates_the_lexical_scorer_ranks_first(monkey
     real = core.embeddings.embed
     calls: list[list[str]] = []
 
-    def counted(texts, batch_size=64):
+    def counted(texts, batch_size=64, **kw):
         calls.append(list(texts))
-        return real(texts, batch_size)
+        return real(texts, batch_size, **kw)
 
     monkeypatch.setattr(core.embeddings, "embed", counted)
     sentences = [s.rstrip(".") for s in PETREL.content.split(". ")]
