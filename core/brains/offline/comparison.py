@@ -1,7 +1,7 @@
 """The comparison table: an entity × dimension grid of cited clauses, then a short cited prose comparison.
 
 Each row is a compared paper; each cell quotes its own paper's sentences, ranked by the side scorer
-(one MiniLM batch per comparison). Split from :mod:`core.brains.offline.compose`, which arranges the
+over a shortlist the sentence scorer picks (one MiniLM batch per comparison). Split from :mod:`core.brains.offline.compose`, which arranges the
 other strategies' answers.
 """
 
@@ -84,7 +84,8 @@ def _shared(chosen: dict[tuple[str, str], list[Sentence]], name: str, dim: str, 
 
 def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> tuple:
     """What one cell ranks — (sentences, cell profile, focus terms, side question, home contexts):
-    the sentences about ``name`` that speak to ``dim``; never one whose subject is a rival
+    the sentences about ``name`` that speak to ``dim`` (at most :data:`CELL_SHORTLIST`, :func:`_shortlist`);
+    never one whose subject is a rival
     entity (unless it is a first-person sentence of ``name``'s own paper: "our vision transformer
     ..." in a paper that builds on one is that paper's own), nor one already in the row (``taken``).
 
