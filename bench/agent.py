@@ -26,8 +26,10 @@ off (the offline brain, the bundled hub, SQLite), the demo comparison and three 
 the bundled papers, each asked once to warm up and then ``--comparative-turns`` times, each in a new
 session: first with the cell scorer's sentence vectors forgotten, so each turn pays what a new comparison
 pays (the MiniLM embedding of its cells' candidates), then as often again with them kept (the question
-asked again, as the other sections' turns are). Medians per question and over all; the load
-average is printed. Run it from an older checkout's root (``PYTHONPATH=<root> python <root>/bench/agent.py``
+asked again, as the other sections' turns are). Medians per question and over all (wall, and the
+agent process's CPU for new turns; the hub child's is not counted); the load average is printed. With the
+cells' cascade (``comparison.CELL_SHORTLIST``) it runs twice in one process: every candidate embedded, then
+the shortlist. Run it from an older checkout's root (``PYTHONPATH=<root> python <root>/bench/agent.py``
 with this file copied in) to compare. Prints numbers; asserts nothing.
 """
 
@@ -152,6 +154,22 @@ async def calls_section() -> None:
 
 
 async def comparative_section(turns: int) -> None:
+    try:
+        from core.brains.offline import comparison
+    except ImportError:  # an older checkout: the cells lived in compose
+        comparison = None
+    shortlist = getattr(comparison, "CELL_SHORTLIST", None)
+    modes = (("every candidate embedded", None), (f"shortlist of {shortlist}", shortlist)) if shortlist else (("", None),)
+    for label, value in modes:
+        if label:
+            comparison.CELL_SHORTLIST = value
+            print(f"cells: {label}")
+        await comparative_turns(turns)
+    if shortlist:
+        comparison.CELL_SHORTLIST = shortlist
+
+
+async def comparative_turns(turns: int) -> None:
     from core.brains.offline import scorer
 
     print(f"comparative turns, offline brain, memory off, cell vectors forgotten before each turn "
@@ -162,20 +180,25 @@ async def comparative_section(turns: int) -> None:
     async with open_agent(settings) as agent:
         for q in COMPARISONS:
             times: dict[str, list[float]] = {"new": [], "asked again": []}
+            cpu: list[float] = []
             strategy = "?"
             for i in range(2 * turns + 1):
                 if i <= turns:  # what a new comparison finds: no sentence embedded
                     getattr(scorer, "_vectors", {}).clear()
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 async for ev in agent.run_turn(q, agent.new_session_id()):
                     last = ev
                 assert last.kind == "turn_finished", getattr(last, "error", last)
                 strategy = last.result.strategy
                 if i:  # the first is the warm-up: encoder and hub start, first-run index
                     times["new" if i <= turns else "asked again"].append((time.perf_counter() - t0) * 1000)
+                    if i <= turns:
+                        cpu.append((time.process_time() - c0) * 1000)
+            times["new CPU"] = cpu
             for kind, ts in times.items():
                 every[kind] = every.get(kind, []) + ts
-            print(f"  {q:<54} {strategy:<12} median new {statistics.median(times['new']):8.1f} ms, asked again "
+            print(f"  {q:<54} {strategy:<12} median new {statistics.median(times['new']):8.1f} ms "
+                  f"(CPU {statistics.median(cpu):7.1f} ms), asked again "
                   f"{statistics.median(times['asked again']):8.1f} ms  (n={turns} each)", flush=True)
     print("  all comparative turns: median " + ", ".join(f"{k} {statistics.median(v):8.1f} ms" for k, v in every.items())
           + f"; load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -60,14 +60,14 @@ class TorchEncoder:
         self.model = SentenceTransformer(model_dir(), device="cpu")
         self._lock = threading.Lock()
 
-    def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+    def embed(self, texts: list[str], batch_size: int = 64, *, one_thread: bool = False) -> np.ndarray:
         import torch
 
         with self._lock:
-            # One short query runs fastest on one thread (and predictably so on a busy machine);
-            # batches (ingestion) use every core.
+            # One short query (or a turn's batch, ``one_thread``) runs fastest on one thread, and
+            # predictably so on a busy machine; batches (ingestion) use every core.
             threads = torch.get_num_threads()
-            if len(texts) <= 2:
+            if one_thread or len(texts) <= 2:
                 torch.set_num_threads(1)
             try:
                 with torch.inference_mode():
@@ -124,11 +124,15 @@ def backend() -> str:
     return encoder().name
 
 
-def embed(texts: list[str], batch_size: int = 64) -> np.ndarray:
-    """Embed texts as an (n, 384) float32 array of unit vectors."""
+def embed(texts: list[str], batch_size: int = 64, *, one_thread: bool = False) -> np.ndarray:
+    """Embed texts as an (n, 384) float32 array of unit vectors.
+
+    ``one_thread``: on one thread whatever their number, for the few dozen texts a turn embeds (a
+    comparison's cells): on a busy machine that is both faster and cheaper than a thread per core,
+    whose waiting threads spin. Ingestion leaves it off. On ONNX the vectors are the same either way."""
     if not texts:
         return np.zeros((0, DIM), dtype=np.float32)
-    return encoder().embed(list(texts), batch_size=batch_size)
+    return encoder().embed(list(texts), batch_size=batch_size, one_thread=one_thread)
 
 
 def embed_one(text: str) -> np.ndarray:

@@ -23,8 +23,10 @@ the processes they start inherit the environment. This module imports numpy only
 so entry points can call it for nothing.
 
 Sessions are created once per process and reused; ``InferenceSession.run`` is thread-safe. A short
-query (≤ 2 texts) runs on a one-thread session, which is the fastest and steadiest on a busy
-machine; batches (ingestion) run on a session with a thread per core, created on first need.
+query (≤ 2 texts), and a turn's batch when the caller asks (``one_thread``), runs on a one-thread
+session, which is the fastest and steadiest on a busy machine and wastes no CPU on threads that
+spin-wait; batches (ingestion) run on a session with a thread per core, created on first need. The
+vectors are the same either way.
 """
 
 from __future__ import annotations
@@ -207,13 +209,13 @@ class OnnxEncoder:
         pooled = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
         return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
-    def embed(self, texts: list[str], batch_size: int = 64) -> np.ndarray:
+    def embed(self, texts: list[str], batch_size: int = 64, *, one_thread: bool = False) -> np.ndarray:
         import numpy as np
 
         texts = list(texts)
         if len(texts) <= SMALL_BATCH:
             return self._forward(self.small, texts).astype(np.float32)
-        sess = self._batch_session()
+        sess = self.small if one_thread else self._batch_session()
         # Longest first, like sentence-transformers: batches of similar length waste little on padding.
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.empty((len(texts), 384), dtype=np.float32)

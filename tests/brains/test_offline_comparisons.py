@@ -164,9 +164,9 @@ def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_
     real = core.embeddings.embed
     calls: list[list[str]] = []
 
-    def counted(texts, batch_size=64):
+    def counted(texts, batch_size=64, **kw):
         calls.append(list(texts))
-        return real(texts, batch_size)
+        return real(texts, batch_size, **kw)
 
     monkeypatch.setattr(core.embeddings, "embed", counted)
     question = "Compare PLOVER and SKUA in memory use and accuracy"
@@ -196,3 +196,50 @@ def test_a_sentence_comparing_both_sides_fills_the_side_that_has_none_of_its_own
     assert "2.3x faster than Owlnet" in rows["KITE"], answer
     assert "2.3x faster than Owlnet" in rows["OWLNET"], answer  # the comparing sentence, not "not found"
     assert "no evidence on" not in answer, answer
+
+
+# PETREL's paper speaks of memory in six sentences: more candidates than a cell's shortlist
+PETREL = ctx(0, "petrel.md", "PETREL: Quantized Adapters for Speech Encoders",
+             "PETREL quantizes a frozen speech encoder to four bits and trains adapters on top. "
+             "PETREL fits fine-tuning of the largest encoder into 5 GB of memory. "
+             "The memory of the frozen weights drops by a factor of four in PETREL. "
+             "PETREL pages optimizer states to host memory when a long utterance arrives. "
+             "Activation memory in PETREL grows with the length of the utterance. "
+             "PETREL keeps memory flat across batch sizes with gradient checkpointing. "
+             "Peak memory of PETREL on one device stays below that of full fine-tuning. "
+             "PETREL reaches a word error rate of 7.5% on CallSet.")
+
+
+def test_a_cell_embeds_only_the_candidates_the_lexical_scorer_ranks_first(monkeypatch) -> None:
+    """The cells' cascade: a cell with more candidates than ``CELL_SHORTLIST`` sends to the encoder only
+    the shortlist the sentence scorer (no cosine) ranks first, with its side question; without the
+    shortlist every candidate is embedded."""
+    import core.embeddings
+    from core.brains.offline import comparison, scorer
+
+    real = core.embeddings.embed
+    calls: list[list[str]] = []
+
+    def counted(texts, batch_size=64, **kw):
+        calls.append(list(texts))
+        return real(texts, batch_size, **kw)
+
+    monkeypatch.setattr(core.embeddings, "embed", counted)
+    sentences = [s.rstrip(".") for s in PETREL.content.split(". ")]
+    question = "Compare PETREL and SKUA in memory use"
+
+    def petrel(texts: list[str]) -> int:
+        return sum(t.rstrip(".") in sentences for t in texts)
+
+    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (PETREL, SKUA)])):
+        monkeypatch.setattr(scorer, "_vectors", {})
+        answer = _compare(question, [PETREL, SKUA])
+        embedded = [t for call in calls for t in call]
+        assert petrel(embedded) == comparison.CELL_SHORTLIST, calls
+        assert len(embedded) == comparison.CELL_SHORTLIST + 1, calls  # and the side question; SKUA's lone one is not
+        assert "PETREL" in _rows(answer), answer
+        calls.clear()
+        monkeypatch.setattr(scorer, "_vectors", {})
+        monkeypatch.setattr(comparison, "CELL_SHORTLIST", None)
+        _compare(question, [PETREL, SKUA])
+        assert petrel(calls[0]) > 4, calls

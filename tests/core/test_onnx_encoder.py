@@ -70,6 +70,15 @@ def test_a_text_embeds_the_same_alone_and_padded_in_a_batch(texts):
     assert cosines(alone, batched).min() >= 0.99999
 
 
+def test_a_turns_batch_runs_on_the_one_thread_session_with_the_same_vectors(texts):
+    """``one_thread`` (a comparison's cells) runs a batch on the one-thread session, never starting the
+    thread-per-core one, and the vectors are those of the batch session (bitwise on the machines measured)."""
+    enc = onnx_runtime.OnnxEncoder(embeddings.encoder("onnx").path)
+    alone = enc.embed(texts, one_thread=True)
+    assert enc._big is None
+    assert np.allclose(alone, enc.embed(texts), atol=1e-6)
+
+
 def test_default_backend_is_onnx_and_one_instance_per_process(monkeypatch):
     monkeypatch.delenv("PAPERPILOT_ENCODER", raising=False)
     assert embeddings.backend() == "onnx"

@@ -1,7 +1,7 @@
 """The comparison table: an entity × dimension grid of cited clauses, then a short cited prose comparison.
 
 Each row is a compared paper; each cell quotes its own paper's sentences, ranked by the side scorer
-(one MiniLM batch per comparison). Split from :mod:`core.brains.offline.compose`, which arranges the
+over a shortlist the sentence scorer picks (one MiniLM batch per comparison). Split from :mod:`core.brains.offline.compose`, which arranges the
 other strategies' answers.
 """
 
@@ -22,6 +22,9 @@ from core.vocabulary import Vocabulary
 MISSING_CELL = "not found in the knowledge base"
 CELL_SENTENCES = 2
 CELL_MIN_RATIO = 0.0
+# Candidates per cell that reach the cosine scorer: those the sentence scorer (no cosine) ranks first.
+# None: every candidate. See :func:`_shortlist` for how the number was chosen.
+CELL_SHORTLIST: int | None = 4
 
 # A sentence in the first person is its own paper speaking of its own work, whatever else it names.
 _FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
@@ -83,7 +86,8 @@ def _shared(chosen: dict[tuple[str, str], list[Sentence]], name: str, dim: str, 
 
 def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> tuple:
     """What one cell ranks — (sentences, cell profile, focus terms, side question, home contexts):
-    the sentences about ``name`` that speak to ``dim``; never one whose subject is a rival
+    the sentences about ``name`` that speak to ``dim`` (at most :data:`CELL_SHORTLIST`, :func:`_shortlist`);
+    never one whose subject is a rival
     entity (unless it is a first-person sentence of ``name``'s own paper: "our vision transformer
     ..." in a paper that builds on one is that paper's own), nor one already in the row (``taken``).
 
@@ -115,7 +119,21 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
     asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents, prof.vocab)
-    return fits, cell, focus, asked, home
+    return _shortlist(fits, cell, focus, asked, home), cell, focus, asked, home
+
+
+def _shortlist(fits, cell, focus, asked, home) -> list[Sentence]:
+    """A cascade: the :data:`CELL_SHORTLIST` candidates the sentence scorer ranks first (its features
+    without the MiniLM cosine, so nothing is embedded), in pool order; only these are embedded and
+    ranked by the cell scorer. The encoder is most of a new comparison's cost, and a cell quotes
+    :data:`CELL_SENTENCES`. On the generated held-out groups (``training/data``), the shortlist of
+    four keeps the cell scorer's own first choice in nearly every group (see the README)."""
+    if CELL_SHORTLIST is None or len(fits) <= CELL_SHORTLIST:
+        return fits
+    lexical = scorer.model()
+    ranked = sorted(range(len(fits)), key=lambda i: -relevance(fits[i], cell, focus or None, own=fits[i].ctx in home,
+                                                               question=asked, weights=lexical))
+    return [fits[i] for i in sorted(ranked[:CELL_SHORTLIST])]
 
 
 def _prime_cells(pool, prof, contexts, ents, dims, papers) -> None:

@@ -107,7 +107,7 @@ def prime(texts: list[str], m: dict | None = None) -> None:
     try:
         from core.embeddings import embed
 
-        vecs = embed(missing)
+        vecs = embed(missing, one_thread=True)  # a turn's few dozen texts: one thread costs the least CPU
     except (ImportError, OSError, RuntimeError, ValueError) as exc:  # no encoder: the cosine reads 0 (said once)
         _warn("encoder", f"sentence scorer runs without MiniLM similarity ({type(exc).__name__}: {exc})")
         vecs = np.zeros((len(missing), 1), dtype=np.float32)
