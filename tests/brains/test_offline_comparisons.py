@@ -231,15 +231,15 @@ def test_a_cell_embeds_only_the_candidates_the_lexical_scorer_ranks_first(monkey
     def petrel(texts: list[str]) -> int:
         return sum(t.rstrip(".") in sentences for t in texts)
 
-    with active(build([DocumentText(c.title, 2024, [], [c.content]) for c in (PETREL, SKUA)])):
-        monkeypatch.setattr(scorer, "_vectors", {})
-        answer = _compare(question, [PETREL, SKUA])
-        embedded = [t for call in calls for t in call]
-        assert petrel(embedded) == comparison.CELL_SHORTLIST, calls
-        assert len(embedded) == comparison.CELL_SHORTLIST + 1, calls  # and the side question; SKUA's lone one is not
-        assert "PETREL" in _rows(answer), answer
-        calls.clear()
-        monkeypatch.setattr(scorer, "_vectors", {})
-        monkeypatch.setattr(comparison, "CELL_SHORTLIST", None)
-        _compare(question, [PETREL, SKUA])
-        assert petrel(calls[0]) > 4, calls
+    vocab = _vocab(PETREL, SKUA)
+    monkeypatch.setattr(scorer, "_vectors", {})
+    answer = _compare(question, [PETREL, SKUA], vocab)
+    embedded = [t for call in calls for t in call]
+    assert petrel(embedded) == comparison.CELL_SHORTLIST, calls
+    assert len(embedded) == comparison.CELL_SHORTLIST + 1, calls  # and the side question; SKUA's lone one is not
+    assert "PETREL" in _rows(answer), answer
+    calls.clear()
+    monkeypatch.setattr(scorer, "_vectors", {})
+    monkeypatch.setattr(comparison, "CELL_SHORTLIST", None)
+    _compare(question, [PETREL, SKUA], vocab)
+    assert petrel(calls[0]) > 4, calls
