@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.text import content_terms, covered, term_set
+from core.text import content_terms, covered, term_set
 from core.types import RetrievedContext, Source
 
 MARKER_GROUP = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")

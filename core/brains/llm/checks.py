@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from core.brains.base import SlotFillingOutput, Turn
 from core.brains.offline.text import content_terms, covered, term_set
 from core.citations import names, numbers
+from core.text import LOOSE_SENTENCE_END, line_sentences
 
 FORMAT_WORDS = frozenset({
     "list of strings", "list", "string", "strings", "str", "entity", "entities", "dimension", "dimensions",
@@ -103,7 +104,7 @@ def draft_problems(draft: str, instructions: str, plan: Iterable[str], max_token
     if any(tuple(words[i:i + ECHO_RUN]) in runs for i in range(len(words) - ECHO_RUN + 1)):
         problems.append(f"the draft repeats its instructions ({ECHO_RUN}+ words in a row)")
     steps = {" ".join(_words(s)) for s in plan if len(_words(s)) >= 3}
-    lines = [" ".join(_words(x)) for x in re.split(r"(?<=[.?!])\s+|\n+", draft) if _words(x)]
+    lines = [" ".join(_words(x)) for x in line_sentences(draft, end=LOOSE_SENTENCE_END, abbreviation=None) if _words(x)]
     if steps and lines and sum(line in steps for line in lines) * 2 >= len(lines):
         problems.append("the draft repeats its plan's steps instead of answering them")
     if len(draft) > max_tokens * DRAFT_CHARS_PER_TOKEN:
