@@ -234,6 +234,25 @@ def split_sentences(text: str, *, end: re.Pattern = SENTENCE_END, abbreviation: 
     return out
 
 
+# Where a cited claim's sentence stops inside an answer: an end mark before white space, a line break or
+# a table cell's "|" (no abbreviation check: the span only bounds which words a marker cites).
+CLAIM_BOUNDARY = re.compile(r"(?:[.!?。！？](?=\s)|\n|\|)")
+
+
+def sentence_start(text: str, pos: int) -> int:
+    """Where the sentence holding ``pos`` starts: just after the last :data:`CLAIM_BOUNDARY` before it."""
+    last = 0
+    for b in CLAIM_BOUNDARY.finditer(text, 0, pos):
+        last = b.end()
+    return last
+
+
+def sentence_end(text: str, pos: int) -> int:
+    """Where the sentence holding ``pos`` ends: at the next :data:`CLAIM_BOUNDARY`, else the text's end."""
+    b = CLAIM_BOUNDARY.search(text, pos)
+    return b.start() if b else len(text)
+
+
 def line_sentences(text: str, *, end: re.Pattern = SENTENCE_END,
                    abbreviation: re.Pattern | None = ABBREVIATION) -> list[str]:
     """The sentences of each line of ``text`` (see :func:`split_sentences`): a line break always ends one."""
@@ -273,6 +292,22 @@ def numbers(text: str) -> set[str]:
         v = m.group(0).replace(",", "")
         out.add(v.rstrip("0").rstrip(".") if "." in v else v)
     return out
+
+
+# A number as written, not normalized ("4-bit" → "4", "65B" → "65", "0.5"): what a claim and its source share.
+WRITTEN_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+# A name-shaped token: an acronym, CamelCase or a letter-digit word ("DPO", "QLoRA", "GPT-3").
+NAME_TOKEN = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9-]*|[A-Z]{2,}[A-Za-z0-9-]*|[A-Za-z]+-?\d+[A-Za-z0-9-]*)\b")
+
+
+def written_numbers(text: str) -> list[str]:
+    """The numbers written in ``text``, as written (see :data:`WRITTEN_NUMBER`)."""
+    return WRITTEN_NUMBER.findall(text)
+
+
+def name_tokens(text: str) -> list[str]:
+    """The name-shaped tokens of ``text`` (see :data:`NAME_TOKEN`)."""
+    return NAME_TOKEN.findall(text)
 
 
 VERSION_SUFFIX = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro|Base|Large|Small|Huge|Tiny)(?![A-Za-z0-9_.]))*"
