@@ -18,13 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.brains.offline.text import content_terms, covered, term_set
+from core.text import content_terms, covered, name_tokens, sentence_end, sentence_start, term_set, written_numbers
 from core.types import RetrievedContext, Source
 
 MARKER_GROUP = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
-_BOUNDARY = re.compile(r"(?:[.!?。！？](?=\s)|\n|\|)")
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
-_NAME = re.compile(r"\b(?:[A-Za-z]*[a-z][A-Z][A-Za-z0-9-]*|[A-Z]{2,}[A-Za-z0-9-]*|[A-Za-z]+-?\d+[A-Za-z0-9-]*)\b")
 _LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 _BOLD_LABEL = re.compile(r"^\*\*[^*]+\*\*:?\s*")
 MIN_COVERAGE = 0.5
@@ -46,29 +43,19 @@ def claims(answer: str) -> list[Claim]:
     out: list[Claim] = []
     prev_end = 0
     for m in MARKER_GROUP.finditer(answer):
-        sentence_start = _sentence_start(answer, m.start())
-        start = max(sentence_start, prev_end)
+        begin = sentence_start(answer, m.start())
+        start = max(begin, prev_end)
         text = MARKER_GROUP.sub(" ", answer[start:m.start()])
-        if start != sentence_start and len(content_terms(text, drop_frame=True)) < MIN_CLAIM_TERMS:
-            text = MARKER_GROUP.sub(" ", answer[sentence_start:m.start()])
+        if start != begin and len(content_terms(text, drop_frame=True)) < MIN_CLAIM_TERMS:
+            text = MARKER_GROUP.sub(" ", answer[begin:m.start()])
         if not content_terms(text, drop_frame=True):  # a marker that opens its sentence cites what follows
-            text = MARKER_GROUP.sub(" ", answer[m.end():_sentence_end(answer, m.end())])
-        if not content_terms(text, drop_frame=True) and sentence_start > 0:  # "… diverges. [1]" ends its line:
-            before = _sentence_start(answer, sentence_start - 1)  # it cites the sentence it follows
-            text = MARKER_GROUP.sub(" ", answer[before:sentence_start])
+            text = MARKER_GROUP.sub(" ", answer[m.end():sentence_end(answer, m.end())])
+        if not content_terms(text, drop_frame=True) and begin > 0:  # "… diverges. [1]" ends its line:
+            before = sentence_start(answer, begin - 1)  # it cites the sentence it follows
+            text = MARKER_GROUP.sub(" ", answer[before:begin])
         out.append(Claim(m.start(), m.end(), tuple(int(n) for n in m.group(1).split(",")), _unlabel(text)))
         prev_end = m.end()
     return out
-
-
-def numbers(text: str) -> list[str]:
-    """The numbers written in ``text`` (``4-bit`` → 4, ``65B`` → 65, ``0.5``)."""
-    return _NUMBER.findall(text)
-
-
-def names(text: str) -> list[str]:
-    """The names in ``text``: acronyms, CamelCase and letter-digit words (``DPO``, ``QLoRA``, ``GPT-3``)."""
-    return _NAME.findall(text)
 
 
 def _unlabel(text: str) -> str:
@@ -77,18 +64,6 @@ def _unlabel(text: str) -> str:
     text = _LIST_ITEM.sub("", text.strip())
     rest = _BOLD_LABEL.sub("", text)
     return rest if len(content_terms(rest, drop_frame=True)) >= MIN_CLAIM_TERMS else text
-
-
-def _sentence_start(text: str, pos: int) -> int:
-    last = 0
-    for b in _BOUNDARY.finditer(text, 0, pos):
-        last = b.end()
-    return last
-
-
-def _sentence_end(text: str, pos: int) -> int:
-    b = _BOUNDARY.search(text, pos)
-    return b.start() if b else len(text)
 
 
 def evidence_text(ctx: RetrievedContext | Source) -> str:
@@ -104,11 +79,11 @@ def support(claim: str, ctx: RetrievedContext | Source) -> float:
     if not re.search(r"\w", claim):
         return 0.0
     evidence = evidence_text(ctx)
-    present = set(numbers(evidence))
-    if any(n not in present for n in numbers(claim)):
+    present = set(written_numbers(evidence))
+    if any(n not in present for n in written_numbers(claim)):
         return 0.0
     low = evidence.lower()
-    if any(name.lower() not in low for name in names(claim)):
+    if any(name.lower() not in low for name in name_tokens(claim)):
         return 0.0
     terms = content_terms(claim, drop_frame=True)
     if not terms:

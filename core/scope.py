@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.text import TOPIC_NAME_WORD, singular
+
 _TOPIC_WORD = re.compile(r"\btopics?\b|主题|话题", re.I)
 _QUOTED = r"[\"“”'‘’「」『』]"
 # "in the topic X", "topic: X", "the topic of X"; X runs to the end of the clause
@@ -44,8 +46,8 @@ _BODY_OF_WORK = re.compile(
     r"(?:the\s+)?(?P<name>[\w\s/'-]+?)\s*(?=[,;:?!.]|$|\s+(?:what|which|how|who|why|when|where|does|do|is|are|did|say|says|said|and|that|use)\b)",
     re.I)
 _ABOUT = re.compile(r"\babout\s+(?:the\s+)?(?P<name>[\w\s/'-]+?)\s*(?=[,;:?!.]|$)", re.I)
-_WORD = re.compile(r"[a-z0-9\u4e00-\u9fff]+(?:[-.'][a-z0-9]+)*", re.I)
-_STOP = frozenset("the a an of and or in on for to with about topic topics this that these those".split())
+# function words a topic's name may carry ("the topic of ..."), and the word "topic" itself
+_STOP = frozenset("the a an of and or in on for to with about this that these those".split()) | {"topic", "topics"}
 
 
 @dataclass(frozen=True)
@@ -135,8 +137,7 @@ def _without(question: str, start: int, end: int) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower().removesuffix("s") if len(w) > 3 else w.lower() for w in _WORD.findall(text)
-            if w.lower() not in _STOP]
+    return [singular(w) for w in TOPIC_NAME_WORD.findall(text) if w.lower() not in _STOP]
 
 
 def _exact(name: str, topics: list[Topic], keyphrases: int, whole: bool = False) -> Topic | None:

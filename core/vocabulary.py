@@ -19,20 +19,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from collections.abc import Iterable
 
-VERSION_SUFFIX = r"(?:[ -](?:\d+(?:\.\d+)*[A-Za-z]?|[Vv]\d+(?:\.\d+)?|XL|XXL|Pro|Base|Large|Small|Huge|Tiny)(?![A-Za-z0-9_.]))*"
-# Names as papers write them: QLoRA, LayoutLMv3, SEW, mT5, T5, wav2vec 2.0, phi-1.5, GPT-3.5,
-# Transformer-XL, AlphaFold 2, Gemini 1.5 Pro, Perceiver IO.
-NAME = re.compile(
-    r"(?<![A-Za-z0-9_-])(?:"
-    r"[A-Z][a-z]*[A-Z][A-Za-z0-9_]*(?:-[A-Z0-9][A-Za-z0-9]*)*"  # CamelCase and acronyms: QLoRA, LayoutLMv3, R-CNN
-    r"|[a-z]+[A-Z][A-Za-z0-9_]*"  # mT5, wav2Vec
-    r"|[A-Za-z]+\d[A-Za-z0-9_]*"  # T5, wav2vec2
-    r"|[A-Za-z]+(?:-[A-Za-z0-9]+)*-\d+(?:\.\d+)*[A-Za-z]*"  # phi-1.5, GPT-3.5, WikiText-103, Kosmos-2
-    r"|[A-Z][a-z]+-[A-Z][A-Za-z0-9_]*"  # Transformer-XL, ViT-Huge
-    r"|[a-z]+\d*(?= \d+\.\d+\b)"  # wav2vec (2.0)
-    r"|[A-Z][a-z]+(?= \d)"  # Gemini (1.5)
-    r"|[A-Z][a-z]+ [A-Z]{2,}(?![A-Za-z0-9_-])"  # Perceiver IO
-    r")" + VERSION_SUFFIX + r"(?![A-Za-z0-9_]|-[A-Z0-9]|\.\d)")
+from core.text import GENERIC_HEADINGS, LONG_FORM_STOPWORDS, LOWER_LEAD_WORDS, NAME, VERSION_SUFFIX  # noqa: F401 (re-exported)
 
 # Acronyms and units that name no method.
 NOT_ENTITIES = frozenset(
@@ -40,18 +27,9 @@ NOT_ENTITIES = frozenset(
     "PDF URL HTTP MCP JSON TUI CLI OK USA FAQ QA IID OOD FLOPS FLOP PFLOPS MIT".split()
 )
 GENERIC_PHRASE_DOCS = 4  # a long form in this many documents may be a common phrase (see _common_phrase)
-_GENERIC_HEADINGS = frozenset({
-    "summary", "abstract", "introduction", "problem", "method", "methods", "approach", "results", "key results",
-    "evaluation", "experiments", "conclusion", "discussion", "background", "related work", "limitations",
-    "overview", "analysis", "setup", "training", "data", "references", "appendix", "ablations", "findings",
-    "future work", "key ideas", "main results"})
 _DEFINED = re.compile(r"((?:[A-Za-z][\w'-]*[ -]){1,6}[A-Za-z][\w'-]*)\s*\(([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")
-_STOP_LEAD = frozenset("a an the we our this that these those its their in on of for and or with to by as is are "
-                       "than from using via into called named namely based".split())
 _PROPER = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*[,;]? ([A-Z][a-z]{3,})(?![\w-])(?! [A-Z])")
 _CAPITAL_BEFORE = re.compile(r"[A-Z][\w-]* $")
-_LOWER_LEAD = frozenset("the a an on in of for and or with to by as we our this that these its their within over "
-                        "under than from at is are was".split())
 
 
 @dataclass(frozen=True)
@@ -122,7 +100,7 @@ def title_head(title: str) -> str:
 def _initials_match(long: str, acronym: str) -> bool:
     """Whether ``long`` spells ``acronym``: its words' initials in order among the acronym's letters,
     the first ones equal, and every acronym letter in order among the long form's letters."""
-    words = [w for w in re.split(r"[\s-]+", long) if w and w.lower() not in _STOP_LEAD]
+    words = [w for w in re.split(r"[\s-]+", long) if w and w.lower() not in LONG_FORM_STOPWORDS]
     letters = [c.lower() for c in acronym if c.isalpha()]
     if not words or not letters or words[0][0].lower() != letters[0] or len(words) > len(letters) + 1:
         return False
@@ -146,7 +124,7 @@ def definitions(text: str) -> list[tuple[str, str]]:
         words, acr = m.group(1).split(), m.group(2)
         for start in range(len(words)):  # the shortest tail of the phrase whose initials spell the acronym
             long = " ".join(words[start:])
-            if words[start].lower() in _STOP_LEAD:
+            if words[start].lower() in LONG_FORM_STOPWORDS:
                 continue
             if _initials_match(long, acr) and len(long.split()) <= len(acr) + 1:
                 out.append((acr, long))
@@ -164,7 +142,7 @@ def _spelled_by_subtitle(title: str, head: str) -> str:
 
 def _name_ok(word: str) -> bool:
     first = word.split()[0].split("-")[0]
-    if first.lower() in _LOWER_LEAD or (word.islower() and not any(c.isdigit() for c in word.split()[0])):
+    if first.lower() in LOWER_LEAD_WORDS or (word.islower() and not any(c.isdigit() for c in word.split()[0])):
         return False
     if re.fullmatch(r"[Vv]\d+(?:\.\d+)?", word):  # a version on its own
         return False
@@ -220,8 +198,8 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
     for doc in docs:
         for heading in doc.headings:
             phrase = heading.strip().strip("#").strip()
-            if (phrase.lower() not in _GENERIC_HEADINGS and 1 < len(phrase.split()) <= 4 and phrase[:1].isupper()
-                    and not set(re.split(r"[\s-]+", phrase.lower())) & _STOP_LEAD and "(" not in phrase
+            if (phrase.lower() not in GENERIC_HEADINGS and 1 < len(phrase.split()) <= 4 and phrase[:1].isupper()
+                    and not set(re.split(r"[\s-]+", phrase.lower())) & LONG_FORM_STOPWORDS and "(" not in phrase
                     and body.count(phrase.lower()) >= 2):
                 add(phrase)
     for low, n in shape_chunks.items():
@@ -232,7 +210,7 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
                 continue  # "ViTs" is ViT's plural
             add(word)
     for word, n in proper.items():
-        if n >= 3 and word.lower() not in found and lower_words[word.lower()] < n and word.lower() not in _LOWER_LEAD:
+        if n >= 3 and word.lower() not in found and lower_words[word.lower()] < n and word.lower() not in LOWER_LEAD_WORDS:
             add(word)
     _merge_spelled_papers(found)
     _merge_identifiers(found)

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from collections.abc import Callable
 
+from core.text import QUESTION_WORD
 from core.types import RouteDecision, Turn
 
 FOLLOW_UP = "follow_up"
@@ -54,7 +55,6 @@ _ORDINARY = {
     "auc", "mae", "mse", "psnr", "ssim", "flops", "gflops", "tflops", "pass@1", "pass@10", "top-1", "top-5", "acc",
     "recall@20", "mrr", "bpc", "mos", "v100", "a100", "h100", "ram", "vram",
 }
-_WORD = re.compile(r"[A-Za-z][\w\-./+']*|\d[\w\-./+']*")
 _QUOTED = re.compile(r"['\"“‘《「]([^'\"”’》」]{4,})['\"”’》」]")
 _COLLECTION = (r"(collection|corpus|papers|documents|library|set|field|area|survey|literature|list|topic|"
                r"direction|line of work|question|works)")
@@ -101,7 +101,7 @@ def _names(text: str) -> list[tuple[int, str]]:
     """(offset, name) of capitalised, mixed-case, digit-bearing or quoted names in ``text``."""
     found: list[tuple[int, str]] = [(m.start(), m.group(1)) for m in _QUOTED.finditer(text)]
     first = True
-    for m in _WORD.finditer(text):
+    for m in QUESTION_WORD.finditer(text):
         word = m.group(0).rstrip(".,;:!?'")
         if not word:
             continue
@@ -127,16 +127,16 @@ def signals(question: str, history: list[Turn]) -> Signals:
         ref = _ZH_REF.search(text)
         lead = bool(_ZH_LEAD.search(text))
         ellipsis = bool(_ZH_ELLIPSIS.search(text))
-        words = len(_CJK.findall(text)) // 2 + len(_WORD.findall(text))
+        words = len(_CJK.findall(text)) // 2 + len(QUESTION_WORD.findall(text))
     else:
         ref = _EN_REF.search(text)
         lead = bool(_EN_LEAD.search(text))
-        words = len(_WORD.findall(text))
+        words = len(QUESTION_WORD.findall(text))
         ellipsis = words <= 4 and not re.search(r"\b(what|which|who|how|is|are|was|were|does|did|do)\b.*\b\w+\b.*\b\w+",
                                                 text, re.I) and words > 0
     early = bool(ref) and ref.start() < first_name and (
         len(_CJK.findall(text[: ref.start()])) <= MAX_REF_POSITION if zh
-        else len(_WORD.findall(text[: ref.start()])) < MAX_REF_POSITION)
+        else len(QUESTION_WORD.findall(text[: ref.start()])) < MAX_REF_POSITION)
     return Signals(has_history=bool(history), back_reference=early,
                    pronoun=bool(ref), leading_connective=lead, ellipsis=ellipsis, names=len(names), words=words)
 

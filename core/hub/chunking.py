@@ -13,29 +13,22 @@ import re
 
 from core.hub.readers import Block
 from core.hub.store import NewChunk
+from core.text import CHUNK_ABBREVIATION, CHUNK_SENTENCE_END, split_sentences
 
 TARGET_CHARS = 700
 MAX_CHARS = 1100
 
-_ABBREV = re.compile(r"(?:\b(?:e\.g|i\.e|et al|etc|vs|Fig|Eq|Sec|Tab|approx|cf|No|Dr|Mr|Ms)|\b[A-Z])\.$")
-_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_PARAGRAPH = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.|\|)\s)")
 
 
-def sentences(text: str) -> list[str]:
-    """Split text into sentences; list items and lines of a table count as sentences too."""
+def block_sentences(text: str) -> list[str]:
+    """A block's sentences, its paragraphs' white space folded; list items and lines of a table
+    count as sentences too (see :data:`core.text.CHUNK_SENTENCE_END`)."""
     out: list[str] = []
-    for para in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.|\|)\s)", text):
+    for para in _PARAGRAPH.split(text):
         para = " ".join(para.split())
-        if not para:
-            continue
-        pieces = _SPLIT.split(para)
-        merged: list[str] = []
-        for piece in pieces:
-            if merged and _ABBREV.search(merged[-1]):
-                merged[-1] = f"{merged[-1]} {piece}"
-            else:
-                merged.append(piece)
-        out += [p.strip() for p in merged if p.strip()]
+        if para:
+            out += split_sentences(para, end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION, rejoin=" ")
     return out
 
 
@@ -61,7 +54,7 @@ def chunk_blocks(blocks: list[Block], target: int = TARGET_CHARS, limit: int = M
             continue
         cur: list[str] = []
         size = 0
-        for sent in sentences(block.text):
+        for sent in block_sentences(block.text):
             for piece in (_hard_split(sent, limit) if len(sent) > limit else [sent]):
                 if cur and size + 1 + len(piece) > target and size >= target // 3:
                     chunks.append(NewChunk(list(block.path), " ".join(cur), block.page))
@@ -99,7 +92,7 @@ def offline_summary(blocks: list[Block], max_sentences: int = 3, max_chars: int 
     body = [b for b in blocks if b.kind not in _NOT_SUMMARY] or blocks
     chosen = next((b for b in body if b.kind == "abstract"), None) or next(
         (b for b in body if len(b.path) > 1 and _SUMMARY_HEADS.search(b.path[-1])), None)
-    pool = sentences(chosen.text) if chosen else [s for b in body for s in sentences(b.text)]
+    pool = block_sentences(chosen.text) if chosen else [s for b in body for s in block_sentences(b.text)]
     out: list[str] = []
     for s in pool:
         if s.startswith("|") or len(s) < 20:

@@ -140,12 +140,12 @@ class _Cues:
     """The sentences of one citing document that cite its references, by label and by name."""
 
     def __init__(self, store, doc_id: str):
-        from core.hub.chunking import sentences
+        from core.hub.chunking import block_sentences
 
         self.sents: list[tuple[str, str]] = []  # (sentence, chunk_id) in reading order
         self.by_label: dict[str, tuple[str, str]] = {}
         for c in store.doc_chunks(doc_id):
-            for s in sentences(c.text):
+            for s in block_sentences(c.text):
                 self.sents.append((s, c.chunk_id))
                 for mark in _REF_MARK.finditer(s):
                     for label in _labels(mark.group(1)):

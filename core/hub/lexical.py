@@ -19,13 +19,11 @@ backend does.
 from __future__ import annotations
 
 import json
-import re
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-_WORD = re.compile(r"\w+", re.U)
+from core.text import SEARCH_TOKEN, snowball
 # bm25s's file names (BM25.save / BM25.load defaults).
 _DATA, _INDICES, _INDPTR = "data.csc.index.npy", "indices.csc.index.npy", "indptr.csc.index.npy"
 _VOCAB, _PARAMS = "vocab.index.json", "params.index.json"
@@ -33,16 +31,10 @@ _VOCAB, _PARAMS = "vocab.index.json", "params.index.json"
 _NEEDS_NONOCCURRENCE = ("bm25l", "bm25+")
 
 
-@lru_cache(maxsize=1)
-def _stemmer():
-    import Stemmer
-
-    return Stemmer.Stemmer("english")
-
-
 def tokens(text: str, stop: frozenset[str] = frozenset()) -> list[str]:
-    words = [w for w in _WORD.findall(text.lower()) if w not in stop and (len(w) > 1 or w.isdigit())]
-    return _stemmer().stemWords(words)
+    """The BM25 terms of ``text``: search tokens not in ``stop`` (one letter only as a digit), Snowball-stemmed."""
+    words = [w for w in SEARCH_TOKEN.findall(text.lower()) if w not in stop and (len(w) > 1 or w.isdigit())]
+    return snowball(words)
 
 
 class LexicalIndex:

@@ -13,8 +13,9 @@ two-word title is found inside too many unrelated entries.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
+
+from core.text import fold_ascii
 
 MIN_CONTAINED_WORDS = 4  # a library title this long may be found inside an entry's text
 MIN_WORD_OVERLAP = 0.85  # Jaccard of the title words for a reordered/reworded title
@@ -29,7 +30,7 @@ _ARXIV_ID = re.compile(r"^(\d{4}\.\d{4,5})(?:v\d+)?$")
 
 def norm_title(text: str) -> str:
     """``"BERT: Pre-training of Deep…"`` → ``"bert pre training of deep"``."""
-    folded = unicodedata.normalize("NFKD", text or "").encode("ascii", "ignore").decode().lower()
+    folded = fold_ascii(text or "").lower()
     return " ".join(re.sub(r"[^a-z0-9]+", " ", folded).split())
 
 

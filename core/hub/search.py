@@ -27,6 +27,7 @@ from core.hub.lexical import LexicalIndex
 from core.hub.lru import LRU
 from core.hub.store import ChunkRow, HubStore
 from core.hub.versions import Scope
+from core.text import SEARCH_STOPWORDS, SEARCH_TOKEN
 
 RRF_K = 60
 # The lexical leg's weight in the fusion (the dense leg's is 1). Questions about papers repeat the
@@ -51,10 +52,6 @@ DENSE_FLOOR = 0.1
 CACHED_COLLECTIONS = 8  # dense matrices and BM25 indexes kept
 CACHED_QUERIES = 256  # query vectors kept
 CACHED_QUERY_CHARS = 2000  # longer queries are embedded each time
-_STOP = frozenset("""a an and are as at be by can could did do does for from had has have how i in
-into is it its of on or our than that the their them then there these they this to was what when
-where which who whom whose why will with would you your vs versus about use used using""".split())
-_WORD = re.compile(r"\w+", re.U)
 
 
 @dataclass
@@ -82,8 +79,8 @@ def load_reranker(spec: str | None) -> Reranker | None:
 
 def query_terms(text: str) -> list[str]:
     seen: dict[str, None] = {}
-    for t in _WORD.findall(text.lower()):
-        if t not in _STOP and (len(t) > 1 or t.isdigit()):
+    for t in SEARCH_TOKEN.findall(text.lower()):
+        if t not in SEARCH_STOPWORDS and (len(t) > 1 or t.isdigit()):
             seen.setdefault(t, None)
     return list(seen)
 
@@ -136,10 +133,10 @@ class Searcher:
         if cached is not None and cached[0] == rev:
             return cached[1]
         if scope is None:  # the current chunks: kept as files beside the store, mapped by the next process
-            index = index_files.lexical(self.store, collection, _STOP,
-                                        lambda: LexicalIndex(self.store.lexical_rows(collection), _STOP))
+            index = index_files.lexical(self.store, collection, SEARCH_STOPWORDS,
+                                        lambda: LexicalIndex(self.store.lexical_rows(collection), SEARCH_STOPWORDS))
         else:
-            index = LexicalIndex(self.store.lexical_rows(collection, scope), _STOP)
+            index = LexicalIndex(self.store.lexical_rows(collection, scope), SEARCH_STOPWORDS)
         self._lexical.put(key, (rev, index))
         return index
 
@@ -270,11 +267,11 @@ class Searcher:
     def _keyword_rows(self, collection: str, kws: list[str], mode: str, limit: int) -> list[tuple[int, float]]:
         """(rowid, score) of the keyword matches, best first; a lower score is better (FTS5 bm25)."""
         if mode == "exact":
-            match = " AND ".join(_quote(" ".join(_WORD.findall(k)) or k) for k in kws)
+            match = " AND ".join(_quote(" ".join(SEARCH_TOKEN.findall(k)) or k) for k in kws)
         else:
             terms: list[str] = []
             for k in kws:
-                for t in _WORD.findall(k.lower()):
+                for t in SEARCH_TOKEN.findall(k.lower()):
                     terms.append(f"{_quote(t)}*")
                     terms += [_quote(v) for v in self._close_terms(t, collection)]
             match = " OR ".join(dict.fromkeys(terms))

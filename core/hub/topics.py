@@ -38,6 +38,7 @@ import numpy as np
 from core.hub import index_files
 from core.hub.clustering import cluster, normalize
 from core.hub.store import HubStore
+from core.text import GENERIC_HEADINGS, TOPIC_STOPWORDS, TOPIC_WORD, singular
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS topic_sets(
@@ -58,26 +59,11 @@ NAME_CHARS = 80
 KEYPHRASES = 8
 SECONDARY_MARGIN = 0.1  # a document is in another topic too when that centroid is this close to its own
 MAX_DF = 0.6  # a word in more of the collection's documents than this says nothing about a topic
-_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-'][a-z0-9]+|\.\d+)*")
 _URL = re.compile(r"\S+://\S+|\S+@\S+")
 _SPLIT = re.compile(r"[;:!?()\[\]{}\n,]|\.(?=\s|$)")
 _META_LINE = re.compile(r"^\W*(?:authors?|by|source|venue|url|doi|arxiv|tags|keywords|year|license)\W*:.*$", re.I | re.M)
-STOP = frozenset("""a an the and or but if then else of to in on at by for with from into onto over under about as
-is are was were be been being am do does did done have has had having can could will would shall should may
-might must it its this that these those they them their there here he she his her we our you your i me my
-what which who whom whose when where why how than so such not no nor too very just also only both each
-either any all some most more less much many few other another same one two three own via per up down out
-off again further once while during before after between through against among upon within without
-use used using uses make makes made get gets got like e g i.e eg etc et al vs versus new show shows shown
-propose proposed present presents introduce introduced paper papers work approach approaches method methods
-model models result results task tasks based well large small several different various first second
-significantly however achieve achieves achieved compared state-of-the-art art state able see way thus
-while yet across without towards toward often i.e. e.g. it's we're per cent""".split())
-_GENERIC_HEADINGS = frozenset({
-    "summary", "abstract", "introduction", "problem", "method", "methods", "approach", "results", "key results",
-    "evaluation", "experiments", "conclusion", "conclusions", "discussion", "background", "related work",
-    "limitations", "overview", "analysis", "setup", "training", "data", "references", "appendix", "ablations",
-    "findings", "future work", "key ideas", "main results", "preamble"})
+# "Conclusions" and a reader's "Preamble" section are generic here too.
+_GENERIC_HEADINGS = GENERIC_HEADINGS | {"conclusions", "preamble"}
 _lock = threading.Lock()
 
 
@@ -169,11 +155,11 @@ def _document_terms(store: HubStore, doc_id: str) -> tuple[Counter, list[str]]:
     title = chunks[0].title if chunks else ""
     headings = list(dict.fromkeys(h.strip() for c in chunks for h in c.section_path[1:]))
     headings = [h for h in headings if h.lower() not in _GENERIC_HEADINGS and 1 <= len(h.split()) <= 6]
-    names = {w for a in (store.document(doc_id) or {}).get("authors") or [] for w in _WORD.findall(a.lower())}
+    names = {w for a in (store.document(doc_id) or {}).get("authors") or [] for w in TOPIC_WORD.findall(a.lower())}
     counts: Counter = Counter()
     for text in [title, *headings, *(c.text for c in chunks)]:
         for part in _SPLIT.split(_URL.sub(" ", _META_LINE.sub(" ", text)).lower()):
-            toks = [w if w not in names else "" for w in _WORD.findall(part)]
+            toks = [w if w not in names else "" for w in TOPIC_WORD.findall(part)]
             for a, b in zip([None, *toks], toks):
                 if _content(b):
                     counts[b] += 1
@@ -183,7 +169,7 @@ def _document_terms(store: HubStore, doc_id: str) -> tuple[Counter, list[str]]:
 
 
 def _content(word: str) -> bool:
-    return len(word) > 2 and word not in STOP and not word[0].isdigit()
+    return len(word) > 2 and word not in TOPIC_STOPWORDS and not word[0].isdigit()
 
 
 def label_clusters(clusters: list[list[tuple[Counter, list[str]]]]) -> list[list[str]]:
@@ -203,7 +189,7 @@ def label_clusters(clusters: list[list[tuple[Counter, list[str]]]]) -> list[list
         score = {t: v / total * math.log(1 + mean_words / freq[t]) * shared[t] / len(members) for t, v in cl.items()}
         for _, heads in members:  # a heading phrase scores as the mean of its words
             for h in heads:
-                toks = [w for w in _WORD.findall(h.lower()) if _content(w)]
+                toks = [w for w in TOPIC_WORD.findall(h.lower()) if _content(w)]
                 if 1 < len(toks) <= 4 and all(w in score for w in toks):
                     score.setdefault(h.lower(), sum(score[w] for w in toks) / len(toks) * 1.2)
         out.append(_distinct(sorted(score, key=lambda t: (-score[t], t))))
@@ -214,8 +200,8 @@ def _distinct(ranked: list[str]) -> list[str]:
     """The top KEYPHRASES terms, skipping one whose words an earlier one already has."""
     kept: list[str] = []
     for term in ranked:
-        words = {w.removesuffix("s") for w in term.split()}
-        if any(words <= (k := {w.removesuffix("s") for w in other.split()}) or k <= words for other in kept):
+        words = {singular(w) for w in term.split()}
+        if any(words <= (k := {singular(w) for w in other.split()}) or k <= words for other in kept):
             continue
         kept.append(term)
         if len(kept) == KEYPHRASES:

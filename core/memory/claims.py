@@ -24,16 +24,15 @@ import math
 import re
 from dataclasses import dataclass
 
-from core.memory.text import STOPWORDS, clean_fact
+from core.memory.text import clean_fact
+from core.text import FACT_STOPWORDS, LETTER_WORD, line_sentences, singular
 
 _NUM = re.compile(r"(?<![\w.\-/\[])(\d+(?:[.,]\d+)*(?:e-?\d+)?)\s*(%|×|x(?![A-Za-z])|k\b|m\b|b\b)?", re.I)
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9\-]*[A-Za-z0-9]|[A-Za-z]")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 _CLAUSE = re.compile(r"[,;:()\[\]]")
 _REFERENCE = frozenset("table figure fig section sec eq equation appendix chapter algorithm line step ref".split())
 _SCALE = {"k": 1e3, "m": 1e6, "b": 1e9}
 # words that sit between a quantity's name and its value without naming anything
-_LINK = STOPWORDS | frozenset("approximately about around roughly nearly over under up least most set equal "
+_LINK = FACT_STOPWORDS | frozenset("approximately about around roughly nearly over under up least most set equal "
                               "equals r n d k value values of".split())
 KEY_BEFORE = 3  # content words (not names) before a number that name it
 KEY_AFTER = 1  # a unit word right after it
@@ -45,15 +44,6 @@ class Quantity:
     unit: str  # "%", "x" or "" (a unit word, when there is one, is part of the key)
     key: frozenset[str]
     text: str  # as written, for reasons
-
-
-def _stem(word: str) -> str:
-    w = word.lower()
-    return w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
 
 
 def quantities(sentence: str) -> list[Quantity]:
@@ -71,14 +61,14 @@ def quantities(sentence: str) -> list[Quantity]:
         value *= _SCALE.get(unit, 1.0)
         unit = {"×": "x", "k": "", "m": "", "b": ""}.get(unit, unit)
         clause = _CLAUSE.split(sentence[start: m.start()])[-1]  # the name stops at a comma or another number
-        words = _WORD.findall(clause)
+        words = LETTER_WORD.findall(clause)
         if words and words[-1].lower() in _REFERENCE:
             continue  # "Table 2", "Section 3"
         # names ("Quillon", "LoRA") say what is measured about, not which quantity: left out of the key
-        before = [_stem(w) for w in words
+        before = [singular(w) for w in words
                   if len(w) > 1 and (w.islower() or (start == 0 and clause.lstrip().startswith(w)))]
         before = [w for w in before if w not in _LINK][-KEY_BEFORE:]
-        after = [_stem(w) for w in _WORD.findall(_CLAUSE.split(sentence[m.end():])[0]) if len(w) > 1][:KEY_AFTER]
+        after = [singular(w) for w in LETTER_WORD.findall(_CLAUSE.split(sentence[m.end():])[0]) if len(w) > 1][:KEY_AFTER]
         after = [w for w in after if w not in _LINK]
         key = frozenset(before + after)
         if key:
@@ -89,12 +79,12 @@ def quantities(sentence: str) -> list[Quantity]:
 def subject_terms(text: str) -> set[str]:
     """The named terms of a claim (a capital after its first letter or a capitalized word past the
     sentence start: "LoRA", "GPT-3", "Zephyrine"); its keywords when it names nothing."""
-    words = _WORD.findall(clean_fact(text))
+    words = LETTER_WORD.findall(clean_fact(text))
     named = {w.lower() for i, w in enumerate(words)
              if any(c.isupper() for c in w[1:]) or (i > 0 and w[0].isupper())}
-    if not named and words and words[0][0].isupper() and words[0].lower() not in STOPWORDS:
+    if not named and words and words[0][0].isupper() and words[0].lower() not in FACT_STOPWORDS:
         named = {words[0].lower()}
-    return named or {_stem(w) for w in words if w.lower() not in _LINK and len(w) > 2}
+    return named or {singular(w) for w in words if w.lower() not in _LINK and len(w) > 2}
 
 
 def _same(a: float, b: float) -> bool:
@@ -119,7 +109,7 @@ class Weighing:
 def weigh(claim: str, others: list[tuple[str, str]]) -> Weighing:
     """Weigh ``claim`` against ``(label, text)`` sources, grouped by label (one label per document)."""
     out = Weighing({}, set())
-    claimed = [q for s in sentences(claim) for q in quantities(s)]
+    claimed = [q for s in line_sentences(claim) for q in quantities(s)]
     if not claimed:
         return out
     subject = subject_terms(claim)
@@ -127,7 +117,7 @@ def weigh(claim: str, others: list[tuple[str, str]]) -> Weighing:
         low = text.lower()
         if not any(re.search(rf"(?<![a-z0-9]){re.escape(t)}", low) for t in subject):
             continue
-        stated = [q for s in sentences(text) for q in quantities(s)]
+        stated = [q for s in line_sentences(text) for q in quantities(s)]
         for q in claimed:
             same_kind = [o for o in stated if o.unit == q.unit and (o.key & q.key) - subject]
             if any(_same(o.value, q.value) for o in same_kind):
@@ -161,7 +151,7 @@ class SourceIndex:
         self.items = items
         self.words: dict[str, set[int]] = {}
         for i, (_, _, text) in enumerate(items):
-            for w in set(_WORD.findall(text.lower())):
+            for w in set(LETTER_WORD.findall(text.lower())):
                 self.words.setdefault(w, set()).add(i)
 
     def about(self, claim: str, not_doc: str) -> list[tuple[str, str]]:
@@ -173,7 +163,7 @@ class SourceIndex:
 
 
 def has_quantity(text: str) -> bool:
-    return any(quantities(s) for s in sentences(text))
+    return any(quantities(s) for s in line_sentences(text))
 
 
 def instruction_sentences(texts: list[str], limit: int = 3) -> list[str]:
@@ -182,7 +172,7 @@ def instruction_sentences(texts: list[str], limit: int = 3) -> list[str]:
 
     found: list[str] = []
     for text in texts:
-        for s in sentences(text):
+        for s in line_sentences(text):
             if instruction_reason(s) and s not in found:
                 found.append(s)
                 if len(found) >= limit:

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import re
 
+from core.text import FACT_STOPWORDS, KEYWORD
+
 _CITATION = re.compile(r"\s*\[(?:\d+(?:\s*[,–-]\s*\d+)*)\]")
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+.]*[A-Za-z0-9+]|[A-Za-z0-9]")
-STOPWORDS = frozenset(
-    """a an and are as at be been being but by can could did do does doing for from had has have how i
-    if in into is it its it's of on or our so than that the their them then there these they this those
-    to was we were what when where which while who whom why will with would you your about also more
-    much many compared versus vs use used uses using any each other such only not no yes just very""".split()
-)
 
 
 def clean_fact(text: str) -> str:
@@ -29,9 +24,9 @@ def normalize(text: str) -> str:
 def keywords(text: str, limit: int = 16) -> list[str]:
     """Distinct content words, in order of appearance."""
     out: list[str] = []
-    for word in _WORD.findall(clean_fact(text).lower()):
+    for word in KEYWORD.findall(clean_fact(text).lower()):
         word = word.strip(".")
-        if len(word) < 2 or word in STOPWORDS or word in out:
+        if len(word) < 2 or word in FACT_STOPWORDS or word in out:
             continue
         out.append(word)
         if len(out) >= limit:
@@ -44,7 +39,7 @@ def fts_terms(text: str) -> list[str]:
     terms: list[str] = []
     for word in keywords(text, limit=24):
         for part in re.split(r"[-+.]", word):
-            if len(part) >= 2 and part not in STOPWORDS and f'"{part}"' not in terms:
+            if len(part) >= 2 and part not in FACT_STOPWORDS and f'"{part}"' not in terms:
                 terms.append(f'"{part}"')
     return terms
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.memory.claims import contradictions, instruction_sentences, quantities, sentences
+from core.memory.claims import contradictions, has_quantity, instruction_sentences
 from core.nodes.fact_sources import Screened
 from core.types import RetrievedContext
 
@@ -66,7 +66,7 @@ async def vet(screened: Screened, hub: Any, collection: str, top_k: int,
         if tainted[src.doc_id]:
             out.refused.append(f"{fact} — its document ({src.title or src.doc_id}) holds instruction-like text")
             continue
-        if any(quantities(s) for s in sentences(fact)):
+        if has_quantity(fact):
             against = contradictions(fact, await other_sources(hub, fact, src.doc_id, collection, top_k, contexts))
             if against:
                 out.refused.append(f"{fact} — contradicted: {against[0]}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from core.brains.offline.evidence import profile, sentence_pool
 from core.brains.offline.synthesis import cite, mmr, relevance
-from core.brains.offline.text import split_sentences
+from core.brains.offline.text import passage_sentences
 from core.citations import check_citations
 from core.research.search import PointHits, point_name
 from core.research.types import KnowledgePoint, Outline, PointCoverage, ResearchReview
@@ -93,7 +93,7 @@ def gaps(contexts: list[RetrievedContext], limit: int = MAX_GAPS, only: set[str]
     for n, c in enumerate(contexts, 1):
         if doc_of(c) in docs or (only is not None and doc_of(c) not in only):
             continue
-        for sent in split_sentences(c.content):
+        for sent in passage_sentences(c.content):
             if GAP_CUE.search(sent) and len(sent.split()) >= 6 and not sent.rstrip().endswith("?"):
                 out.append(cite(sent, [n]))
                 docs.add(doc_of(c))

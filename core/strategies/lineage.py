@@ -16,14 +16,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.text import LETTER_WORD, split_sentences
 from core.types import RetrievedContext
 
 # a question that asks how something developed over time (a kind of question, not a topic)
 _ASKS_LINEAGE = re.compile(
     r"\b(?:evolv\w*|evolution|lineage|trace\b|traced|history of|timeline|progress(?:ed|ion)|developed over|"
     r"develop(?:ed|ment) (?:over|through) time|over the years)", re.I)
-_WORD = re.compile(r"[a-z][a-z0-9\-]{3,}")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
 LEAD_CHARS = 240
 MIN_PAPERS = 2
 
@@ -57,7 +56,7 @@ def compose(lineage: dict, question: str) -> tuple[str, list[RetrievedContext]] 
     if len(steps) < MIN_PAPERS:
         return None
     by_id = {p["doc_id"]: p for p in steps}
-    terms = set(_WORD.findall(question.lower()))
+    terms = _terms(question)
     contexts: list[RetrievedContext] = []
 
     def cite(chunk_id: str, content: str, paper: dict) -> int:
@@ -91,9 +90,14 @@ def compose(lineage: dict, question: str) -> tuple[str, list[RetrievedContext]] 
 def _lead(passage: str, terms: set[str], quoted: set[str]) -> str:
     """The passage's sentence that shares the most words with the question (the first on a tie),
     other than a sentence the step quotes below it; "" when none shares a word."""
-    sents = [s.strip() for s in _SENTENCE.split(" ".join(passage.split())) if s.strip() and s.strip() not in quoted]
-    scored = [(len(terms & set(_WORD.findall(s.lower()))), -i, s) for i, s in enumerate(sents)]
+    sents = [s for s in split_sentences(" ".join(passage.split())) if s not in quoted]
+    scored = [(len(terms & _terms(s)), -i, s) for i, s in enumerate(sents)]
     if not scored or max(scored)[0] == 0:
         return ""
     best = max(scored)[2]
     return best if len(best) <= LEAD_CHARS else best[: LEAD_CHARS - 1].rstrip() + "…"
+
+
+def _terms(text: str) -> set[str]:
+    """The words of four letters or more that ``text`` and a passage's sentence can share."""
+    return {w for w in LETTER_WORD.findall(text.lower()) if len(w) >= 4}

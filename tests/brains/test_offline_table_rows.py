@@ -11,7 +11,7 @@ from core.brains.base import SynthesisRequest
 from core.brains.offline import OfflineBrain
 from core.brains.offline.critic import claims, support
 from core.brains.offline.evidence import profile, relevant_indexes
-from core.brains.offline.text import split_sentences, table_label
+from core.brains.offline.text import passage_sentences, table_label
 from core.hub.chunking import chunk_blocks
 from core.hub.pdf import _table_text
 from core.hub.readers import Block
@@ -53,12 +53,12 @@ def test_rows_joined_on_one_line_read_one_sentence_each_named_after_their_table(
     assert TABLE.content.count("\n") == 0 and TABLE.content.startswith("| Interactive |")
     label = table_label(TABLE.breadcrumb)
     assert label == "Table 2 (Queueing delay of the Burrow scheduler on three workloads)"
-    rows = split_sentences(TABLE.content, table=label)
+    rows = passage_sentences(TABLE.content, table=label)
     assert rows == [f"In {label}, Interactive: Median delay 12 ms, Tail delay 85 ms.",
                     f"In {label}, Nightly batch: Median delay 340 ms, Tail delay 2.9 s.",
                     f"In {label}, Mixed: Median delay 57 ms, Tail delay 610 ms."]
     # a Markdown table (header row, then a rule) keeps its header-led reading
-    assert split_sentences("| Model | Accuracy |\n|---|---|\n| X | 0.91 |") == ["Model: X; Accuracy: 0.91."]
+    assert passage_sentences("| Model | Accuracy |\n|---|---|\n| X | 0.91 |") == ["Model: X; Accuracy: 0.91."]
 
 
 def test_a_question_about_a_cell_is_answered_with_its_row_and_citation() -> None:
@@ -80,11 +80,11 @@ def test_a_row_chunk_is_about_what_its_caption_names() -> None:
 
 
 def test_a_caption_answers_a_question_about_its_figure_as_a_sentence_of_its_own() -> None:
-    assert split_sentences(FIGURE.content)[:2] == [
+    assert passage_sentences(FIGURE.content)[:2] == [
         "Figure 3: The admission path of a job through the tenant queues and the placement stage.",
         "Figure 3 follows one job from submission to placement."]
     # a long caption the chunker cut: the next chunk opens inside the figure's drawn labels
-    assert split_sentences("(In the figure: q1 q2 admit) (In the text: Each job waits in its queue.)") == [
+    assert passage_sentences("(In the figure: q1 q2 admit) (In the text: Each job waits in its queue.)") == [
         "Each job waits in its queue."]
     text = answer("What does Figure 3 of the Burrow paper show?", [BODY, FIGURE])
     assert text.startswith("Figure 3: The admission path of a job through the tenant queues and the placement stage [2].")

@@ -12,7 +12,7 @@ from openpyxl import Workbook
 
 import core
 
-from core.brains.offline.text import split_sentences
+from core.brains.offline.text import passage_sentences
 from core.hub.chunking import TARGET_CHARS, chunk_blocks
 from core.hub.ingest import Ingestor
 from core.hub.readers import ReadError, read_document
@@ -116,10 +116,10 @@ def test_hub_structure_and_summary_show_the_sheets(tmp_path):
 
 def test_offline_brain_reads_a_table_row_with_its_header():
     chunk = f"{HEADER}\n| --- | --- | --- | --- | --- |\n| Falcon-Gamma | ARC | 0.913 | 2025-06-30 | best run \\| tuned |"
-    assert split_sentences(chunk) == [
+    assert passage_sentences(chunk) == [
         "Model: Falcon-Gamma; Dataset: ARC; Accuracy: 0.913; Released: 2025-06-30; Notes: best run | tuned."]
     # prose around a table is unchanged, and a table's header is no sentence of its own
-    assert split_sentences("See the table. It is short.\n| a | b |\n|---|---|\n| 1 | |\nAfter it.") == [
+    assert passage_sentences("See the table. It is short.\n| a | b |\n|---|---|\n| 1 | |\nAfter it.") == [
         "See the table.", "It is short.", "a: 1.", "After it."]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.hub.chunking import chunk_blocks, offline_summary, sentences
+from core.hub.chunking import block_sentences, chunk_blocks, offline_summary
 from core.hub.readers import Block, parse_markdown
 
 NOTE = """---
@@ -66,7 +66,7 @@ def test_chunks_respect_sentences_and_sections():
 
 
 def test_sentence_split_keeps_abbreviations():
-    assert sentences("We use e.g. NF4 here. Then et al. report more. Done!") == [
+    assert block_sentences("We use e.g. NF4 here. Then et al. report more. Done!") == [
         "We use e.g. NF4 here.", "Then et al. report more.", "Done!"]
 
 

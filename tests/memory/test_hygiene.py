@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.brains.offline.text import split_sentences
+from core.brains.offline.text import passage_sentences
 from core.hub.ingest import CORPUS_DIR
 from core.memory.hygiene import instruction_reason
 
@@ -63,7 +63,7 @@ def _sentences(folder: Path) -> list[str]:
     for f in sorted(folder.glob("*.md")):
         for line in f.read_text(encoding="utf-8").splitlines():
             line = line.strip().lstrip("#-*> ").strip()
-            out.extend(split_sentences(line) if line else [])
+            out.extend(passage_sentences(line) if line else [])
     return out
 
 

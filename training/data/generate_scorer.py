@@ -29,7 +29,7 @@ import random
 import re
 from pathlib import Path
 
-from core.brains.offline.text import content_terms, split_sentences
+from core.brains.offline.text import content_terms, passage_sentences
 from training.data.scorer_questions import introduction, overview_question, question_for, short_name, synthetic_papers
 
 DATA_DIR = Path(__file__).resolve().parent
@@ -50,7 +50,7 @@ def load_markdown(path: Path) -> tuple[str, list[str]]:
         text = text.split("---", 2)[-1]
     title = next((ln[2:].strip() for ln in text.splitlines() if ln.startswith("# ")), path.stem)
     body = "\n".join(ln for ln in text.splitlines() if not _META.search(ln.strip()))
-    sents = [s for s in split_sentences(body) if len(s.split()) >= 5]
+    sents = [s for s in passage_sentences(body) if len(s.split()) >= 5]
     return title, sents
 
 

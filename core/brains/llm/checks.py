@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from core.brains.base import SlotFillingOutput, Turn
 from core.brains.offline.text import content_terms, covered, term_set
-from core.citations import names, numbers
+from core.text import LOOSE_SENTENCE_END, line_sentences, name_tokens, written_numbers
 
 FORMAT_WORDS = frozenset({
     "list of strings", "list", "string", "strings", "str", "entity", "entities", "dimension", "dimensions",
@@ -63,12 +63,12 @@ def dimension_problems(dimensions: Iterable[str]) -> list[str]:
 def query_problems(query: str, known: str) -> list[str]:
     """Numbers and names of ``query`` that ``known`` (lower-cased) lacks. A capitalised word counts
     as a name unless a word of ``known`` shares its stem (``Comparison`` after "compare")."""
-    have_numbers = set(numbers(known))
-    out = [f"query {query!r} adds the number {n}" for n in numbers(query) if n not in have_numbers]
-    out += [f"query {query!r} adds the name {n}" for n in names(query) if n.lower() not in known]
+    have_numbers = set(written_numbers(known))
+    out = [f"query {query!r} adds the number {n}" for n in written_numbers(query) if n not in have_numbers]
+    out += [f"query {query!r} adds the name {n}" for n in name_tokens(query) if n.lower() not in known]
     have_terms = term_set(known)
     for word in _CAPITALISED.findall(query):
-        if word in names(query) or word.lower() in known:
+        if word in name_tokens(query) or word.lower() in known:
             continue
         if not all(covered(t, have_terms) for t in content_terms(word)):
             out.append(f"query {query!r} adds the name {word}")
@@ -103,7 +103,7 @@ def draft_problems(draft: str, instructions: str, plan: Iterable[str], max_token
     if any(tuple(words[i:i + ECHO_RUN]) in runs for i in range(len(words) - ECHO_RUN + 1)):
         problems.append(f"the draft repeats its instructions ({ECHO_RUN}+ words in a row)")
     steps = {" ".join(_words(s)) for s in plan if len(_words(s)) >= 3}
-    lines = [" ".join(_words(x)) for x in re.split(r"(?<=[.?!])\s+|\n+", draft) if _words(x)]
+    lines = [" ".join(_words(x)) for x in line_sentences(draft, end=LOOSE_SENTENCE_END, abbreviation=None) if _words(x)]
     if steps and lines and sum(line in steps for line in lines) * 2 >= len(lines):
         problems.append("the draft repeats its plan's steps instead of answering them")
     if len(draft) > max_tokens * DRAFT_CHARS_PER_TOKEN:

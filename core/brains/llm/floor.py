@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.citations import claims, names, numbers, supports
+from core.citations import claims, supports
+from core.text import LOOSE_SENTENCE_END, line_sentences, name_tokens, written_numbers
 from core.types import RetrievedContext, SynthesisRequest
 
 _NO_EVIDENCE = re.compile(r"knowledge base (?:holds|has|contains) no evidence|no evidence in the knowledge base", re.I)
@@ -66,9 +67,9 @@ def standing(request: SynthesisRequest, answer: str) -> Standing:
 
 def lead_facts(answer: str, question: str) -> set[str]:
     """The numbers and names of ``answer``'s first sentence that ``question`` does not hold."""
-    first = re.split(r"(?<=[.!?])\s+|\n", _MARKER.sub("", answer).strip(), maxsplit=1)[0]
+    first = next(iter(line_sentences(_MARKER.sub("", answer), end=LOOSE_SENTENCE_END, abbreviation=None)), "")
     asked = question.lower()
-    return {x for x in (*numbers(first), *names(first)) if x.lower() not in asked}
+    return {x for x in (*written_numbers(first), *name_tokens(first)) if x.lower() not in asked}
 
 
 def _first_paragraph(answer: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from core.brains.offline.comparison import MISSING_CELL
 from core.brains.offline.evidence import chunk_sentences
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX
-from core.brains.offline.text import content_terms, markers, plain_text, split_sentences, strip_markers, term_set
+from core.brains.offline.text import content_terms, markers, plain_text, passage_sentences, strip_markers, term_set
 from core.types import RetrievedContext
 
 SUPPORT_MIN = 0.6
@@ -51,7 +51,7 @@ def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
         header = []
         line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
         line = re.sub(r"^\*\*[^*]+\*\*:?\s*", "", line).strip()
-        for sent in split_sentences(line):
+        for sent in passage_sentences(line):
             if re.fullmatch(r"\[\d+\](\[\d+\])*[.!?]?", sent) and out:
                 out[-1].text += " " + sent  # a marker split off its sentence
                 continue

@@ -13,7 +13,7 @@ import difflib
 import re
 
 from core.brains.offline.synthesis import cite
-from core.brains.offline.text import split_sentences
+from core.brains.offline.text import passage_sentences
 from core.doc_versions import split
 from core.types import RetrievedContext, SynthesisRequest
 
@@ -25,12 +25,12 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.lower()).strip(" .;:!?")
 
 
-def _sentences(contexts: list[tuple[int, RetrievedContext]]) -> list[tuple[str, str, int]]:
+def _context_sentences(contexts: list[tuple[int, RetrievedContext]]) -> list[tuple[str, str, int]]:
     """(normalized, text, marker) in document order, each sentence once."""
     out: list[tuple[str, str, int]] = []
     seen: set[str] = set()
     for mark, c in sorted(contexts, key=lambda mc: (mc[1].chunk_index is None, mc[1].chunk_index or 0)):
-        for s in split_sentences(c.content):
+        for s in passage_sentences(c.content):
             n = _norm(s)
             if n and n not in seen:
                 seen.add(n)
@@ -52,7 +52,7 @@ def version_diff(request: SynthesisRequest) -> str | None:
         return (f"I found no text of {which} of {name} in the knowledge hub, so I cannot say what changed. "
                 "Its kept versions are listed by get_document_summary (older ones may have been dropped: "
                 "hub.keep_versions).")
-    old, new = _sentences(by[ents[0]]), _sentences(by[ents[1]])
+    old, new = _context_sentences(by[ents[0]]), _context_sentences(by[ents[1]])
     old_keys, new_keys = {n for n, _, _ in old}, {n for n, _, _ in new}
     removed = [s for s in old if s[0] not in new_keys]
     added = [s for s in new if s[0] not in old_keys]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.quantities import MEASURES, measures  # noqa: F401  (read from here by other modules)
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import content_terms, covered, split_sentences, strip_question_form, table_label, term_set
+from core.brains.offline.text import content_terms, covered, passage_sentences, strip_question_form, table_label, term_set
 from core.memory.hygiene import is_instruction_like
 from core.types import Intent, RetrievedContext
 from core.vocabulary import Vocabulary
@@ -101,7 +101,7 @@ def byline(ctx: RetrievedContext) -> str:
 
 def chunk_sentences(ctx: RetrievedContext) -> list[str]:
     """A chunk's candidate sentences; a table's rows each name the table (from the breadcrumb)."""
-    return split_sentences(ctx.content, table=table_label(ctx.breadcrumb))
+    return passage_sentences(ctx.content, table=table_label(ctx.breadcrumb))
 
 
 def _compact(text: str) -> str:

@@ -15,7 +15,7 @@ from core.brains.offline.evidence import TRAILING_QUESTION, profile, relevant_in
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
-from core.brains.offline.text import content_terms, split_sentences, strip_question_form
+from core.brains.offline.text import content_terms, passage_sentences, strip_question_form
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
 from core.vocabulary import Vocabulary
 
@@ -139,7 +139,7 @@ def _covered(step: str, latest: list[RetrievedContext]) -> bool:
     if not terms:
         return False
     for ctx in latest:
-        for sent in split_sentences(ctx.content):
+        for sent in passage_sentences(ctx.content):
             have = set(content_terms(sent))
             if sum(t in have for t in terms) / len(terms) >= 0.8:
                 return True

@@ -17,7 +17,7 @@ from core.brains.offline.evidence import attributed, context_text, dim_hits, mea
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import covered, split_sentences, term_set
+from core.brains.offline.text import covered, passage_sentences, term_set
 from core.brains.offline.verdict import supporting_indexes
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
 from core.vocabulary import Vocabulary
@@ -31,7 +31,7 @@ def conflicts(contexts: list[RetrievedContext], entities: list[str], vocab: Voca
     seen: dict[tuple, tuple[str, int, str]] = {}
     found: list[str] = []
     for i, ctx in enumerate(contexts):
-        for sent in split_sentences(ctx.content):
+        for sent in passage_sentences(ctx.content):
             names = [e for e in (entities or extract_entities(sent, vocab)) if mentions(sent, e, vocab)]
             if len(names) != 1 or _COMPARISON.search(sent):
                 continue

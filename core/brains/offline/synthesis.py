@@ -20,6 +20,7 @@ from core.brains.offline.quantities import measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
+from core.text import LOOSE_SENTENCE_END, split_sentences
 from core.vocabulary import Vocabulary
 
 NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
@@ -214,7 +215,7 @@ def _conflicts(fact: str, evidence: str) -> bool:
     fact_vals = measures(fact, need_cue=False)
     if not fact_vals:
         return False
-    for sent in re.split(r"(?<=[.!?])\s+", evidence):
+    for sent in split_sentences(evidence, end=LOOSE_SENTENCE_END, abbreviation=None):
         for measure, vals in measures(sent, need_cue=False).items():
             if measure in fact_vals and not fact_vals[measure] & vals:
                 return True

@@ -39,7 +39,7 @@ from pathlib import Path
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, is_document_of, names, sentence_pool
 from core.brains.offline.slots import DOC_PART
-from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, split_sentences, strip_markers,
+from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, passage_sentences, strip_markers,
                                       term_set)
 from core.types import RetrievedContext
 
@@ -113,7 +113,7 @@ def direct_answer(answer: str) -> str:
 
 def units(text: str) -> list[frozenset[str]]:
     """The term sets of a text's sentences and table cells."""
-    parts = [p for line in text.splitlines() for cell in line.split("|") for p in split_sentences(cell)]
+    parts = [p for line in text.splitlines() for cell in line.split("|") for p in passage_sentences(cell)]
     return [t for t in (term_set(strip_markers(p)) for p in parts) if t]
 
 

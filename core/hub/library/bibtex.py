@@ -20,10 +20,10 @@ import base64
 import binascii
 import plistlib
 import re
-import unicodedata
 from pathlib import Path
 
 from core.hub.library.metadata import LibraryEntry, LibraryError, find_arxiv, normalize_doi
+from core.text import fold_ascii
 
 
 class BibError(LibraryError):
@@ -192,15 +192,11 @@ def _bibdesk(value: str) -> list[str]:
 
 
 # -- out ---------------------------------------------------------------------------------------------
-def _ascii(text: str) -> str:
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-
-
 def make_key(doc: dict) -> str:
     """``authorYEARword`` for a document without a citation key (``anon``/``nd`` when unknown)."""
     authors = doc.get("authors") or []
-    surname = re.sub(r"[^a-z]", "", _ascii(authors[0].split()[-1]).lower()) if authors and authors[0].split() else ""
-    words = [w for w in re.findall(r"[a-z0-9]+", _ascii(doc.get("title") or "").lower()) if w not in _STOP]
+    surname = re.sub(r"[^a-z]", "", fold_ascii(authors[0].split()[-1]).lower()) if authors and authors[0].split() else ""
+    words = [w for w in re.findall(r"[a-z0-9]+", fold_ascii(doc.get("title") or "").lower()) if w not in _STOP]
     return f"{surname or 'anon'}{doc.get('year') or 'nd'}{words[0] if words else ''}"
 
 

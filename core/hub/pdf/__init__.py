@@ -108,9 +108,9 @@ def _link_mentions(blocks, most: int = 2) -> None:
     sentence after it): a
     figure's or table's numbers are discussed in the text, and a question that names what only the
     caption names (a data set, a metric) finds caption and discussion in one chunk."""
-    from core.hub.chunking import sentences
+    from core.hub.chunking import block_sentences
 
-    body = [sentences(b.text) for b in blocks if b.kind in ("body", "abstract")]
+    body = [block_sentences(b.text) for b in blocks if b.kind in ("body", "abstract")]
     for block in blocks:
         if block.kind != "caption":
             continue

@@ -12,10 +12,10 @@ spaces between) rejoined.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+from core.text import nfkc
 
 BAND = 0.09  # top and bottom share of the page where running headers, footers and page numbers sit
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -206,7 +206,7 @@ _NAME_DASH = re.compile(r"(?<=[^\W\d_])[\u2010-\u2013](?=\w)|(?<=\w)[\u2010-\u20
 def normalize(text: str) -> str:
     """NFKC (ligatures, full-width forms, compatibility characters), soft hyphens out, a dash
     between letters made a hyphen (so "SSK–T1" matches the "SSK-T1" a question types)."""
-    text = unicodedata.normalize("NFKC", text.replace("\u00ad", ""))
+    text = nfkc(text)
     return _NAME_DASH.sub("-", _CONTROL.sub("", text))
 
 

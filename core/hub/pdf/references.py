@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from core.hub.pdf.layout import Line
+from core.text import REFERENCE_PART_END, split_sentences
 
 _LABEL = re.compile(r"^\s*(?:\[(\d{1,3})\]|(\d{1,3})\.)\s+")
 _YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)[a-z]?\b")
@@ -96,13 +97,13 @@ def parse_entry(text: str) -> Reference:
     if y and (end is None or y.start() <= end + 2):  # "Authors. 2019. Title. Venue." / "Authors (2019). Title."
         head, tail = text[: y.start()], text[y.end():]
         ref.authors = head.strip(" .,(")
-        parts = _sentences(tail.strip(" .,)"))
+        parts = _parts(tail.strip(" .,)"))
         if parts:
             ref.title = parts[0].strip(" .“”\"")
             ref.venue = " ".join(parts[1:2]).strip(" .,")
     elif end is not None:  # "Authors. Title. Venue, 2019."
         ref.authors = text[:end].strip(" .,")
-        parts = _sentences(text[end + 1:].strip())
+        parts = _parts(text[end + 1:].strip())
         ref.title = parts[0].strip(" .“”\"") if parts else ""
         venue = " ".join(parts[1:2]).strip(" .,")
         ref.venue = _YEAR_TAIL.sub("", venue).strip(" .,") if venue else ""
@@ -125,8 +126,9 @@ def _authors_end(text: str) -> int | None:
     return None
 
 
-def _sentences(text: str) -> list[str]:
-    return [p.strip() for p in re.split(r"(?<=[.?!])\s+(?=[A-Z“\"]|ar[Xx]iv|doi|https?:)", text) if p.strip()]
+def _parts(text: str) -> list[str]:
+    """An entry's parts after its authors: title, venue, identifiers (:data:`core.text.REFERENCE_PART_END`)."""
+    return split_sentences(text, end=REFERENCE_PART_END, abbreviation=None)
 
 
 def short_cite(ref: Reference) -> str:
