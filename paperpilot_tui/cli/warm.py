@@ -66,6 +66,28 @@ def run_warm(argv: list[str], home: Path) -> int | None:
     except OSError:
         return None
     _trust(path, stat.S_ISSOCK(st.st_mode), st.st_uid, "is not a socket")
+    # From the first byte sent, the server may fork a child that holds our terminal: a ctrl+c before its
+    # pid comes back is held and sent to it then (it was a KeyboardInterrupt traceback here, and the
+    # child ran on); with no child after all, the ask ends as interrupted.
+    child: list[int] = []
+    held: list[int] = []
+
+    def forward(signum: int, _frame: object) -> None:
+        if not child:
+            held.append(signum)
+            return
+        try:
+            os.kill(child[0], signum)
+        except ProcessLookupError:
+            pass
+
+    before = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+
+    def no_child() -> int | None:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+        return 128 + held[0] if held else None
+
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.settimeout(3)
     try:
@@ -82,27 +104,22 @@ def run_warm(argv: list[str], home: Path) -> int | None:
     except ConnectionRefusedError:  # a socket file (ours, checked above) with no server behind it
         conn.close()
         path.unlink(missing_ok=True)
-        return None
+        return no_child()
     except UnsafePath:
         conn.close()
+        no_child()
         raise
     except (OSError, ValueError):
         conn.close()
-        return None
+        return no_child()
     pid = first.get("pid")
     if not isinstance(pid, int):
         conn.close()
-        return None  # refused (e.g. not fork-safe right now): run in this process
+        return no_child()  # refused (e.g. not fork-safe right now): run in this process
     conn.settimeout(None)
-
-    def forward(signum: int, _frame: object) -> None:
-        try:
-            os.kill(pid, signum)
-        except ProcessLookupError:
-            pass
-
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, forward)
+    child.append(pid)
+    for signum in held:
+        forward(signum, None)
     try:
         line = reader.readline()
     except OSError:
