@@ -154,12 +154,9 @@ SKUA = ctx(1, "skua.md", "SKUA: Low-Rank Speech Adapters",
            "The accuracy of SKUA on NoiseBench is 1.1 points below full fine-tuning.")
 
 
-def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_not_at_all(monkeypatch) -> None:
-    """The cell scorer reads the MiniLM cosine (the real encoder): the four cells' side questions and
-    candidates go to the encoder in one batch, a cell with one candidate is not embedded, and the table
-    is the one the cells give when each embeds its own candidates as it ranks them."""
+def _count_embeds(monkeypatch) -> list[list[str]]:
+    """Every batch of texts sent to the real encoder, in order, while the test runs."""
     import core.embeddings
-    from core.brains.offline import comparison, scorer
 
     real = core.embeddings.embed
     calls: list[list[str]] = []
@@ -169,6 +166,16 @@ def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_
         return real(texts, batch_size, **kw)
 
     monkeypatch.setattr(core.embeddings, "embed", counted)
+    return calls
+
+
+def test_a_comparison_embeds_its_cells_in_one_encoder_call_and_a_lone_candidate_not_at_all(monkeypatch) -> None:
+    """The cell scorer reads the MiniLM cosine (the real encoder): the four cells' side questions and
+    candidates go to the encoder in one batch, a cell with one candidate is not embedded, and the table
+    is the one the cells give when each embeds its own candidates as it ranks them."""
+    from core.brains.offline import comparison, scorer
+
+    calls = _count_embeds(monkeypatch)
     question = "Compare PLOVER and SKUA in memory use and accuracy"
     vocab = _vocab(PLOVER, SKUA)
     monkeypatch.setattr(scorer, "_vectors", {})
@@ -214,17 +221,9 @@ def test_a_cell_embeds_only_the_candidates_the_lexical_scorer_ranks_first(monkey
     """The cells' cascade: a cell with more candidates than ``CELL_SHORTLIST`` sends to the encoder only
     the shortlist the sentence scorer (no cosine) ranks first, with its side question; without the
     shortlist every candidate is embedded."""
-    import core.embeddings
     from core.brains.offline import comparison, scorer
 
-    real = core.embeddings.embed
-    calls: list[list[str]] = []
-
-    def counted(texts, batch_size=64, **kw):
-        calls.append(list(texts))
-        return real(texts, batch_size, **kw)
-
-    monkeypatch.setattr(core.embeddings, "embed", counted)
+    calls = _count_embeds(monkeypatch)
     sentences = [s.rstrip(".") for s in PETREL.content.split(". ")]
     question = "Compare PETREL and SKUA in memory use"
 

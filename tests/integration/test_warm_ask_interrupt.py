@@ -45,24 +45,30 @@ def _serve_one(listener: socket.socket, got_request: threading.Event, answer: th
     conn.close()
 
 
-def test_a_ctrl_c_before_the_childs_pid_comes_back_reaches_the_child(tmp_path):
+def _interrupted_caller(tmp_path: Path, reply: dict, final: dict):
+    """A stand-in server on a fresh data dir's socket, a caller that has sent it an ask and then got
+    SIGINT while it waits for ``reply`` (held back until the returned event is set)."""
     home = tmp_path / "home"
     home.mkdir(mode=0o700)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(warm.socket_path(home)))
     listener.listen(1)
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands in for the forked ask
-    got_request, answer, final = threading.Event(), threading.Event(), {}
-    server = threading.Thread(target=_serve_one, args=(listener, got_request, answer, {"pid": child.pid}, final),
-                              daemon=True)
-    server.start()
+    got_request, answer = threading.Event(), threading.Event()
+    threading.Thread(target=_serve_one, args=(listener, got_request, answer, reply, final), daemon=True).start()
     caller = subprocess.Popen([sys.executable, "-c", CALLER, str(home)], cwd=REPO, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert got_request.wait(60), "the caller never sent its request"
+    time.sleep(0.3)  # the caller now waits for the first line, the child's pid
+    caller.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    return listener, caller, answer
+
+
+def test_a_ctrl_c_before_the_childs_pid_comes_back_reaches_the_child(tmp_path):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands in for the forked ask
+    final: dict = {}
+    listener, caller, answer = _interrupted_caller(tmp_path, {"pid": child.pid}, final)
     try:
-        assert got_request.wait(60), "the caller never sent its request"
-        time.sleep(0.3)  # the caller now waits for the first line, the child's pid
-        caller.send_signal(signal.SIGINT)
-        time.sleep(0.3)
         answer.set()  # only now does the child's pid come back
         assert child.wait(timeout=30) == -signal.SIGINT  # the held ctrl+c reached the child
         final["line"] = {"exit": 130}
@@ -78,22 +84,8 @@ def test_a_ctrl_c_before_the_childs_pid_comes_back_reaches_the_child(tmp_path):
 
 def test_a_ctrl_c_while_the_server_refuses_ends_the_ask_as_interrupted(tmp_path):
     """No child after all (the server refuses, e.g. not fork-safe now): the ask is not run here anyway."""
-    home = tmp_path / "home"
-    home.mkdir(mode=0o700)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(warm.socket_path(home)))
-    listener.listen(1)
-    got_request, answer, final = threading.Event(), threading.Event(), {"line": {"exit": 0}}
-    server = threading.Thread(target=_serve_one, args=(listener, got_request, answer, {"refused": "busy"}, final),
-                              daemon=True)
-    server.start()
-    caller = subprocess.Popen([sys.executable, "-c", CALLER, str(home)], cwd=REPO, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    listener, caller, answer = _interrupted_caller(tmp_path, {"refused": "busy"}, {"line": {"exit": 0}})
     try:
-        assert got_request.wait(60)
-        time.sleep(0.3)
-        caller.send_signal(signal.SIGINT)
-        time.sleep(0.3)
         answer.set()
         out, err = caller.communicate(timeout=30)
         assert "Traceback" not in err, err
