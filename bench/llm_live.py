@@ -39,6 +39,7 @@ ROWS = [  # (label, report key, kind)
     ("abstention recall", "abstention_recall", "pct"),
     ("false abstention", "false_abstention", "pct"),
     ("turns given the offline draft", "offline_draft_turns", "int"),
+    ("turns given the offline answer (turn floor)", "offline_answer_turns", "int"),
     ("LLM steps answered offline", "llm_fallbacks", "int"),
     ("LLM calls", ("llm", "calls"), "int"),
     ("failed turns", "errors", "int"),

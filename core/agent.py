@@ -55,7 +55,8 @@ class Agent:
 
     def __init__(self, settings: Settings, brain: Brain, hub: Any, *, checkpointer: Any = None,
                  facts: Any = None, sessions: Any = None, traces: Any = None,
-                 collection: str | None = None, vocabulary: Vocabulary | None = None, web: Any = None) -> None:
+                 collection: str | None = None, vocabulary: Vocabulary | None = None, web: Any = None,
+                 floor: Brain | None = None) -> None:
         from core.graph import build_graph
 
         self.settings = settings
@@ -72,7 +73,11 @@ class Agent:
         self._vocabulary_checked = time.monotonic() if vocabulary is not None else float("-inf")
         self.checkpointer = checkpointer
         self.web = web  # the web search client of stage K, or None (off, or no key / URL)
-        self.graph = build_graph(checkpointer, settings.agent.web_search_fallback if web is not None else None)
+        self.graph = build_graph(checkpointer, settings.agent.web_search_fallback if web is not None else None,
+                                 turn_floor=floor is not None)
+        # the turn floor (core.nodes.turn_floor): the offline brain answers each question first, alone
+        self.floor = floor
+        self._floor_graph = build_graph() if floor is not None else None
         self._lock = asyncio.Lock()
         self._redact = Redactor(settings.secrets())
         self._notices_seen = 0  # hub notices already reported in a turn
@@ -156,6 +161,12 @@ class Agent:
                 yield tag(Notice(level="info", source="scope", message=f"answered from the document {doc_id!r} only"))
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
+            if self.floor is not None:
+                ctx.baseline, why = await self._offline_answer(ctx, inp, session_id)
+                yield tag(Notice(level="info" if ctx.baseline else "warning", source="turn_floor",
+                                 message=f"the offline brain answered first, in {ctx.baseline.seconds:.1f} s: "
+                                         "the LLM's answer must reach it" if ctx.baseline else
+                                         f"no offline answer to compare the LLM's with ({why}); no turn floor"))
             try:
                 with budget.scope(budget.TurnBudget.of(agent)):
                     async for event in _stream(self.graph, inp, config, ctx, self.vocabulary, agent.turn_deadline,
@@ -203,6 +214,18 @@ class Agent:
 
         return run_research(self, topic, session_id, clarify=clarify, answers=answers, outline=outline,
                             confirm=confirm, collection=collection)
+
+    async def _offline_answer(self, ctx: Any, inp: dict, session_id: str) -> tuple[Any, str]:
+        """The floor brain's own answer to this turn (core.nodes.turn_floor.offline_answer), over the
+        session's history, remembering nothing."""
+        from dataclasses import replace
+
+        from core.nodes.turn_floor import offline_answer
+
+        share_vocabulary(self.floor, self.vocabulary)
+        alone = replace(ctx, brain=self.floor, facts=None, web=None, after_answer=None)
+        earlier = {**inp, "messages": [*await self.messages(session_id), *inp["messages"]]}
+        return await offline_answer(self._floor_graph, alone, earlier, self.settings.agent.turn_deadline)
 
     async def refresh_vocabulary(self, question: str = "") -> None:
         """Fetch the collection's vocabulary again when the hub's revision moved (one small call,
@@ -316,21 +339,24 @@ def _last_node(events: list[Event]) -> str | None:
 @asynccontextmanager
 async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any = None,
                      collection: str | None = None, persist: bool = True,
-                     pace: float = 0.0) -> AsyncIterator[Agent]:
+                     pace: float = 0.0, floor: Brain | None = None) -> AsyncIterator[Agent]:
     """Open everything a session needs; close it all on exit.
 
     ``persist=False`` keeps the run in memory (no checkpoints, facts, sessions or traces), which
-    benchmarks and some tests use. ``pace``: seconds between the sentences an offline answer
+    benchmarks and some tests use. ``floor``: the brain whose own answer an LLM turn must reach (the
+    turn floor); by default the offline set-up when the configured brain uses an LLM and
+    ``llm.turn_floor`` is on. A caller that passes ``brain`` passes its floor too, or has none. ``pace``: seconds between the sentences an offline answer
     streams (the app's ``tui.answer_pace``; commands answer at once).
     """
     from core.tools.hub_client import HubClient
 
     async with AsyncExitStack() as stack:
         if brain is None:
-            from core.brains.factory import build_brain
+            from core.brains.factory import build_brain, build_floor
 
             await check_llm_endpoint(settings)
             brain = build_brain(settings, pace=pace)
+            floor = floor or build_floor(settings)
         if hasattr(brain, "warm"):
             brain.warm()  # local models load while the hub starts
         # the encoder loads while the hub starts; a failed start waits for it, since a process that
@@ -352,7 +378,7 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
 
         agent = Agent(settings, brain, hub, checkpointer=checkpointer, facts=facts, sessions=sessions,
                       traces=traces, collection=collection, vocabulary=vocabulary,
-                      web=create_web_search_client(settings))
+                      web=create_web_search_client(settings), floor=floor)
         agent.warming = [warm] if warm is not None else []
         try:
             yield agent

@@ -61,6 +61,9 @@ class LLMSettings(_Section):
     # the model's context window in tokens (a local server's n_ctx / num_ctx): when set, the evidence
     # in a prompt is cut, lowest-ranked chunks first, so prompt + max_tokens fit, and the trace says so
     context_tokens: int | None = Field(None, gt=0)
+    # the turn floor (core.brains.llm.floor): the offline brain answers each question first, and an LLM
+    # turn whose final answer falls below that offline answer delivers the offline one (the trace says so)
+    turn_floor: bool = True
     # US dollars per million tokens, by model name (a dated name like gpt-4o-mini-2024-07-18 matches its
     # longest listed prefix); a model not listed (a local server's) costs 0. A user file adds entries.
     pricing: dict[str, Price] = Field(default_factory=lambda: {name: Price(input_per_mtok=i, output_per_mtok=o)

@@ -4,6 +4,7 @@ START → load_memory → route → slot_fill → {simple | multi_hop | comparat
 → critic → (pass) save_memory → format_output → END, or (retry) retry_refine → route (or, when the
 refinement has nothing new to search, a forced pass → save_memory). With a web search client
 (stage K), what would be a forced pass or a "no evidence" answer goes to web_fallback → save_memory.
+With the turn floor (an LLM brain, ``llm.turn_floor``), turn_floor sits before save_memory on all three paths.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from core.nodes.retry_refine import retry_gate, retry_refine_node
 from core.nodes.route import route_node
 from core.nodes.save_memory import save_memory_node
 from core.nodes.slot_fill import slot_fill_node
+from core.nodes.turn_floor import turn_floor_node
 from core.nodes.web_fallback import web_fallback_node, with_web
 from core.state import AgentState
 from core.types import STRATEGIES
@@ -34,8 +36,9 @@ def route_by_intent(state: AgentState) -> str:
     return state.intent.to_strategy()
 
 
-def build_graph(checkpointer: Any = None, web_fallback: Any = None):
-    """``web_fallback``: the ``agent.web_search_fallback`` settings when a client exists (adds the node)."""
+def build_graph(checkpointer: Any = None, web_fallback: Any = None, *, turn_floor: bool = False):
+    """``web_fallback``: the ``agent.web_search_fallback`` settings when a client exists (adds the node);
+    ``turn_floor``: judge the delivered draft against the offline brain's answer (adds the node)."""
     g = StateGraph(AgentState, context_schema=AgentContext)
     g.add_node("load_memory", load_memory_node)
     g.add_node("route", route_node)
@@ -58,11 +61,16 @@ def build_graph(checkpointer: Any = None, web_fallback: Any = None):
     after_critic, after_retry, web = critic_gate, retry_gate, {}
     if web_fallback is not None:
         g.add_node("web_fallback", web_fallback_node)
-        g.add_edge("web_fallback", "save_memory")
+        g.add_edge("web_fallback", "turn_floor" if turn_floor else "save_memory")
         after_critic, after_retry = (with_web(gate, web_fallback.on_no_evidence) for gate in (critic_gate, retry_gate))
         web = {"web": "web_fallback"}
-    g.add_conditional_edges("critic", after_critic, {"pass": "save_memory", "retry": "retry_refine", **web})
-    g.add_conditional_edges("retry_refine", after_retry, {"retry": "route", "stop": "save_memory", **web})
+    delivered = "save_memory"
+    if turn_floor:
+        g.add_node("turn_floor", turn_floor_node)
+        g.add_edge("turn_floor", "save_memory")
+        delivered = "turn_floor"
+    g.add_conditional_edges("critic", after_critic, {"pass": delivered, "retry": "retry_refine", **web})
+    g.add_conditional_edges("retry_refine", after_retry, {"retry": "route", "stop": delivered, **web})
     g.add_edge("save_memory", "format_output")
     g.add_edge("format_output", END)
     return g.compile(checkpointer=checkpointer)

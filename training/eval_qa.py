@@ -120,6 +120,7 @@ class Outcome:
     citations_changed: int = 0  # unsupported citations the turn re-pointed or dropped
     llm_fallbacks: int = 0  # LLM steps whose reply was unusable or failed its check (offline answered)
     offline_drafts: int = 0  # of those, synthesis steps: the LLM's draft was replaced by the offline draft
+    offline_answer: bool = False  # the turn floor delivered the offline brain's own answer (core.nodes.turn_floor)
     question: str = ""
     answer_first_hit: bool = False  # a gold string inside the direct answer (eval_qa_measures.direct_answer)
     per_doc_hit: bool | None = None  # comparative over >= 2 docs: each doc's own gold in its own cited unit
@@ -240,6 +241,7 @@ def summarize(rows: list[Outcome]) -> dict:
     report["citations_changed"] = sum(o.citations_changed for o in rows)
     report["llm_fallbacks"] = sum(o.llm_fallbacks for o in rows)
     report["offline_draft_turns"] = sum(o.offline_drafts > 0 for o in rows)
+    report["offline_answer_turns"] = sum(o.offline_answer for o in rows)
     # routing
     routed = [o for o in rows if o.predicted]
     idx = {label: i for i, label in enumerate(LABELS)}

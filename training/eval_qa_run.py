@@ -90,6 +90,7 @@ async def run_questions(agent: Any, questions: list[Question],
                         profiles: dict | None = None) -> list[Outcome]:
     """Ask every question through ``agent.run_turn``, each in a fresh session, and score it."""
     from core.events import AnswerReady, Notice, TurnFinished
+    from core.nodes.turn_floor import DELIVERED_NOTE
 
     rows: list[Outcome] = []
     for i, q in enumerate(questions):
@@ -97,7 +98,10 @@ async def run_questions(agent: Any, questions: list[Question],
         await _seed_history(agent, session, q.history, tag=f"q{i}h")
         t0 = time.perf_counter()
         result, error, dropped, changed, fallbacks, drafts = None, "", 0, 0, 0, 0
+        offline_answer = False
         async for ev in agent.run_turn(q.question, session):
+            if isinstance(ev, Notice) and ev.source == "turn_floor" and DELIVERED_NOTE in ev.message:
+                offline_answer = True
             if isinstance(ev, Notice) and FALLBACK_NOTE in ev.message:
                 fallbacks += 1
                 drafts += bool(SYNTHESIS_NOTE.search(ev.message))  # the LLM's draft was replaced
@@ -113,6 +117,7 @@ async def run_questions(agent: Any, questions: list[Question],
                         llm_fallbacks=fallbacks, error=error, draft=draft, contexts=contexts,
                         doc_texts=doc_texts, doc_titles=doc_titles, profiles=profiles)
         outcome.offline_drafts = drafts
+        outcome.offline_answer = offline_answer
         outcome.session = session
         rows.append(outcome)
         if on_done:

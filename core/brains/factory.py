@@ -71,6 +71,15 @@ def build_brain(settings: Settings, *, pace: float = 0.0, model: Any = None) -> 
     return CompositeBrain(parts, llm, notices=notes) if parts or notes else llm
 
 
+def build_floor(settings: Settings) -> Brain | None:
+    """The brain whose own answer an LLM turn must reach (the turn floor, ``llm.turn_floor``): the
+    set-up ``llm.provider: offline`` would build, its router and critic included. None when the
+    configured brain uses no LLM or the floor is off."""
+    if not settings.llm.turn_floor or settings.llm.resolved_provider() == "offline":
+        return None
+    return build_brain(settings.model_copy(update={"llm": settings.llm.model_copy(update={"provider": "offline"})}))
+
+
 def _chat_model(settings: Settings, provider: str) -> Any:
     if provider == "openai":
         from core.brains.llm.chat import build_chat_model

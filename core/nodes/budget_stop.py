@@ -21,7 +21,7 @@ from core.state import AgentState
 from core.vocabulary import Vocabulary
 
 
-JUDGED = frozenset({"retry_refine", "save_memory", "format_output"})  # nodes after the critic judged this attempt
+JUDGED = frozenset({"retry_refine", "turn_floor", "save_memory", "format_output"})  # nodes after the critic judged this attempt
 
 
 def best_draft(state: AgentState, settings: Settings, node: str, vocab: Vocabulary) -> Draft | None:

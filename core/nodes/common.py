@@ -31,6 +31,16 @@ class Retriever(Protocol):
                      **scope: str) -> list[RetrievedContext]: ...
 
 
+@dataclass(frozen=True)
+class Baseline:
+    """The offline brain's answer to the turn's question, made before the LLM turn (the turn floor)."""
+
+    draft: str  # as composed, before format_output repairs citations
+    contexts: list[RetrievedContext]
+    verdict: Any  # its critic's CriticVerdict (None when its turn ended without one)
+    seconds: float = 0.0
+
+
 @dataclass
 class AgentContext:
     """What nodes get from LangGraph's run-time context (never checkpointed)."""
@@ -46,6 +56,7 @@ class AgentContext:
     doc_id: str | None = None  # the one document this turn is answered from (an @paper mention)
     # writes to run once the answer went out (core.memory.pending); None: a node writes at once
     after_answer: list[Callable[[], Awaitable[list]]] | None = None
+    baseline: Baseline | None = None  # the turn floor's offline answer (core.nodes.turn_floor); None: no floor
 
 
 def ctx_of(runtime: Any) -> AgentContext:

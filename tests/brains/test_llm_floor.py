@@ -11,7 +11,7 @@ import pytest
 from core.brains.base import SynthesisRequest
 from core.brains.llm.brain import LLMBrain
 from core.brains.llm.chat import build_chat_model
-from core.brains.llm.floor import floor_problems
+from core.brains.llm.floor import floor_problems, turn_floor_problems
 from core.brains.offline.brain import OfflineBrain
 from core.config import Settings
 from core.state import Intent, RetrievedContext
@@ -71,3 +71,40 @@ def test_the_floor_is_the_offline_draft_itself():
     assert floor_problems(REQUEST, "[1]", offline)  # a bare marker is below it
     assert floor_problems(REQUEST, "LoRA merges the adapters after training [1].", offline) == [
         "its direct answer lacks 8 from the offline draft's answer"]
+
+
+OTHER = [RetrievedContext(content="The adapters are merged after training. Merging adds no inference latency.",
+                          chunk_id="c9", doc_id="lora", title="LoRA: Low-Rank Adaptation")]
+NO_EVIDENCE = "The knowledge base holds no evidence to answer this question."
+
+
+def test_the_turn_floor_compares_each_answer_over_its_own_evidence():
+    offline = "LoRA uses a rank of 8 by default [1]."
+    # the same claim, cited to the LLM turn's own (other) evidence, which does not hold it
+    assert turn_floor_problems(REQUEST.question, "LoRA uses a rank of 8 by default [1].", OTHER, offline, CTX) == [
+        "1 of its 1 cited claim(s) are not in their sources"]
+    # true of its own evidence, but not the offline answer's lead fact
+    assert turn_floor_problems(REQUEST.question, "Merging adds no inference latency [1].", OTHER, offline, CTX) == [
+        "its direct answer lacks 8 from the offline draft's answer"]
+    assert turn_floor_problems(REQUEST.question, offline, CTX, offline, CTX) == []
+
+
+def test_the_turn_floor_keeps_the_offline_turns_abstention_where_the_draft_floor_does_not():
+    answer = "The adapters are merged after training [1]."
+    assert floor_problems(SynthesisRequest(kind="simple", question=REQUEST.question, intent=INTENT, contexts=OTHER),
+                          answer, NO_EVIDENCE) == []
+    assert turn_floor_problems(REQUEST.question, answer, OTHER, NO_EVIDENCE, []) == [
+        "the draft answers where the offline answer found no evidence"]
+    assert turn_floor_problems(REQUEST.question, NO_EVIDENCE, [], NO_EVIDENCE, []) == []
+    assert turn_floor_problems(REQUEST.question, NO_EVIDENCE, [], "LoRA uses a rank of 8 by default [1].", CTX) == [
+        "the draft declines although the evidence answers the question"]
+
+
+def test_the_turn_floor_is_built_for_an_llm_brain_only():
+    from core.brains.factory import build_floor
+
+    llm = {"provider": "openai", "base_url": "http://127.0.0.1:9/v1", "api_key": "sk-test"}
+    assert build_floor(Settings.model_validate({"llm": {"provider": "offline"}})) is None
+    assert build_floor(Settings.model_validate({"llm": {**llm, "turn_floor": False}})) is None
+    floor = build_floor(Settings.model_validate({"llm": llm, "agent": {"router": "rules", "critic": "rules"}}))
+    assert isinstance(floor, OfflineBrain)

@@ -17,6 +17,15 @@ The rule critic is not used here: its learned verdict rewards sentences quoted f
 and scores any paraphrase near 0. Each failed condition is one short phrase for the trace. Every
 draft of a turn (first attempt, retries, web fallback) passes through synthesis, so a forced pass
 and the memory step only ever see a draft at or above the floor.
+
+**The turn floor** (:func:`turn_floor_problems`, ``llm.turn_floor``) applies the same comparison to a
+whole turn: the LLM still steers a turn (its plan, its ReAct searches, its critic's retries), and
+those can leave the final draft over other evidence than the offline engine would have read. So the
+offline brain answers the same question first, alone (``core.agent``), and the LLM turn's final
+draft is compared with that offline answer, each over its own evidence. Below it, the offline answer
+is delivered (``core.nodes.turn_floor``). One condition is stricter than per draft: where the
+offline turn declines, an LLM answer is below the floor (the offline engine's declines are right on
+both dev sets; an answer there is a false answer to an unanswerable question more often than not).
 """
 
 from __future__ import annotations
@@ -51,8 +60,8 @@ def declines(answer: str) -> bool:
     return bool(_NO_EVIDENCE.search(answer)) and not _MARKER.search(answer)
 
 
-def standing(request: SynthesisRequest, answer: str) -> Standing:
-    contexts: list[RetrievedContext] = request.contexts
+def standing(contexts: list[RetrievedContext], answer: str) -> Standing:
+    """How ``answer`` cites ``contexts`` (its ``[n]`` index them)."""
     cited = supported = 0
     out_of_range: list[int] = []
     for claim in claims(answer):
@@ -80,21 +89,36 @@ def _first_paragraph(answer: str) -> str:
 def floor_problems(request: SynthesisRequest, draft: str, offline: str) -> list[str]:
     """Why ``draft`` falls below the floor set by ``offline`` (the offline brain's draft of the
     same request); none means the LLM draft may be delivered."""
-    mine, theirs = standing(request, draft), standing(request, offline)
+    return _below(request.question, draft, standing(request.contexts, draft), offline,
+                  standing(request.contexts, offline), len(request.contexts), decline_is_floor=False)
+
+
+def turn_floor_problems(question: str, draft: str, contexts: list[RetrievedContext], offline: str,
+                        offline_contexts: list[RetrievedContext]) -> list[str]:
+    """Why a whole LLM turn's final ``draft`` (over ``contexts``) falls below the offline brain's
+    answer to the same question (``offline``, over ``offline_contexts``); none: deliver the LLM's."""
+    return _below(question, draft, standing(contexts, draft), offline, standing(offline_contexts, offline),
+                  len(contexts), decline_is_floor=True)
+
+
+def _below(question: str, draft: str, mine: Standing, offline: str, theirs: Standing, sources: int, *,
+           decline_is_floor: bool) -> list[str]:
     if mine.declines:
         return [] if theirs.declines else ["the draft declines although the evidence answers the question"]
     if theirs.declines:
-        return []  # the offline engine found no answer: the LLM's cited claims are checked downstream
+        # per draft: the offline engine found no answer in this evidence, and the LLM's cited claims are
+        # checked downstream; per turn: the offline turn, with every retry, found none at all
+        return ["the draft answers where the offline answer found no evidence"] if decline_is_floor else []
     problems: list[str] = []
     if mine.out_of_range:
         cut = ", ".join(f"[{n}]" for n in dict.fromkeys(mine.out_of_range))
-        problems.append(f"the draft cites {cut}, past the {len(request.contexts)} sources")
+        problems.append(f"the draft cites {cut}, past the {sources} sources")
     if theirs.cited and not mine.cited:
         problems.append("the draft cites no evidence")
     elif mine.cited and mine.precision < theirs.precision:
         problems.append(f"{mine.cited - mine.supported} of its {mine.cited} cited claim(s) are not in their sources")
     lead = _MARKER.sub("", _first_paragraph(draft)).lower()
-    lost = sorted(x for x in lead_facts(offline, request.question) if x.lower() not in lead)
+    lost = sorted(x for x in lead_facts(offline, question) if x.lower() not in lead)
     if lost:
         problems.append(f"its direct answer lacks {', '.join(lost[:4])} from the offline draft's answer")
     return problems
