@@ -120,6 +120,11 @@ async def test_exploratory_answer_has_themed_sections_in_chronological_order() -
     bullets = [ln for ln in text.splitlines() if ln.startswith("- ")]
     assert bullets and all(markers(b) for b in bullets)
     assert_markers_valid(text, CORPUS)
+    # the direct answer first: a line naming the sections, in their order, before the first heading
+    opener = text.split("\n\n", 1)[0]
+    assert opener.startswith("The methods this covers: ") and not markers(opener)
+    assert [n for n in headings if n != "How they compare"] == opener.removeprefix(
+        "The methods this covers: ").rstrip(".").replace(" and ", ", ").split(", ")
 
 
 async def test_nothing_relevant_gives_an_honest_no_evidence_answer_without_markers() -> None:
@@ -184,6 +189,7 @@ async def test_a_question_about_the_papers_here_gets_one_section_per_paper() -> 
     intent = Intent(type="exploratory", confidence=1.0, entities=["OCR"], reformulated_query=q)
     text = await answer("exploratory", intent, docs)
     assert "### Kestrel" in text and "### Osprey" in text
+    assert text.startswith("The papers here that bear on this: Kestrel and Osprey.\n\n### Kestrel")
 
 
 async def test_a_comparison_cell_answers_what_is_asked_not_the_introduction() -> None:

@@ -1,7 +1,8 @@
 """An answer cut into claims, and whether each claim is backed by the sources it cites.
 
 Claims are prose sentences, bullets, numbered steps and table cells; headings, labels, the "From
-earlier sessions:" line and explicit "no evidence" statements are not claims. A claim is supported
+earlier sessions:" line, a themed answer's opening line that names its sections and explicit "no
+evidence" statements are not claims. A claim is supported
 when it carries ``[n]`` markers, every marker is in range, and most of its content words (≥ 60 %)
 occur in the cited chunks as the brain reads them.
 """
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from core.brains.offline.comparison import MISSING_CELL
 from core.brains.offline.evidence import chunk_sentences
-from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX
+from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
 from core.brains.offline.text import content_terms, markers, plain_text, passage_sentences, strip_markers, term_set
 from core.types import RetrievedContext
 
@@ -34,7 +35,7 @@ def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
     header: list[str] = []
     for raw in answer.splitlines():
         line = raw.strip()
-        if not line or line.startswith("#") or line.startswith(PRIOR_PREFIX):
+        if not line or line.startswith(("#", *UNCLAIMED_PREFIXES)):
             continue
         if line.startswith("|"):
             cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip("|"))]

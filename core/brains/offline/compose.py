@@ -15,7 +15,7 @@ from core.brains.offline.evidence import Profile, Sentence, attributed, is_docum
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
-from core.brains.offline.synthesis import LEAD_MAX, cited, key_terms, lead_size, mmr, relevance
+from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
 
@@ -124,13 +124,15 @@ def _step_best(pool: list[Sentence], step: str, vocab: Vocabulary) -> Sentence |
 
 
 def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
-    """Themed sections (one per stage/method, in chronological order) with cited bullets."""
+    """Themed sections (one per stage/method, in chronological order) with cited bullets, opened by
+    a line that names them (:func:`overview_line`): the direct answer to "which papers or methods"."""
     themes = _themes(pool, prof, contexts)
     sections: list[str] = []
     used: list[Sentence] = []
     contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t, prof.vocab)) >= 2 and _CONTRAST.search(s.text)]
     papers = {short_title(c.title) for c in contexts}
-    if not set(themes) <= papers:  # themes are methods, not the collection's papers
+    by_paper = set(themes) <= papers
+    if not by_paper:  # themes are methods, not the collection's papers
         pool = [s for s in pool if subject(s, prof.vocab) is None or subject(s, prof.vocab) in themes]  # drop asides about other methods
     contrast = [s for s in contrast if s in pool]
     scorer.prime([prof.question, *(s.text for s in pool)])
@@ -142,15 +144,26 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         if picks:
             used += picks
             sections.append(f"### {theme}\n" + "\n".join(f"- {cited(s)}" for s in picks))
+    covered = [section.split("\n", 1)[0].removeprefix("### ") for section in sections]
     picks = mmr([s for s in contrast if s not in used], lambda s: relevance(s, prof), 3, exclude=used)
     if picks:
         used += picks
         sections.append("### How they compare\n" + "\n".join(f"- {cited(s)}" for s in picks))
+    if len(covered) >= 2:
+        sections.insert(0, overview_line(covered, by_paper))
     if not sections:
         picks = mmr(pool, lambda s: relevance(s, prof), 4)
         used += picks
         sections.append("### Overview\n" + "\n".join(f"- {cited(s)}" for s in picks))
     return "\n\n".join(sections), [s.text for s in used]
+
+
+def overview_line(names: list[str], by_paper: bool) -> str:
+    """The opening line of a themed answer: the sections' names, in their order. It states only what
+    the sections below show (which papers, or which methods in which order, the evidence bears on),
+    so it carries no marker of its own, like the headings it sums up."""
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return f"{OVERVIEW_PREFIXES[0 if by_paper else 1]} {listed}."
 
 
 def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> list[str]:

@@ -26,7 +26,7 @@ from core.brains.offline.evidence import absent_names, is_document_of, profile, 
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
 from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison  # noqa: F401 (asked_noun: the critic's API)
-from core.brains.offline.synthesis import NO_EVIDENCE_RE, PRIOR_PREFIX
+from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
 from core.brains.offline.text import content_terms, markers, strip_markers
 from core.vocabulary import Vocabulary
 from core.config import CriticSettings
@@ -148,9 +148,9 @@ def _judged(intent: Intent | None, st: Structure) -> str:
 
 
 def prose(answer: str) -> str:
-    """A draft's text outside headings, tables and the recalled-facts line."""
+    """A draft's text outside headings, tables, the recalled-facts line and a themed answer's opening line."""
     return "\n".join(ln for ln in answer.splitlines()
-                     if ln.strip() and not ln.lstrip().startswith(("#", "|", PRIOR_PREFIX)))
+                     if ln.strip() and not ln.lstrip().startswith(("#", "|", *UNCLAIMED_PREFIXES)))
 
 
 def gate_draft(question: str, intent: Intent | None, contexts: list[RetrievedContext], *, vocab: Vocabulary,
