@@ -1,7 +1,7 @@
 """The QA eval with a live OpenAI-compatible endpoint (``--llm openai``) beside the offline brain.
 
     python bench/llm_live.py [--base-url URL] [--model qwen] [--limit N] [--data DIR ...]
-                             [--home DIR] [--timeout S] [--json FILE]
+                             [--home DIR] [--timeout S] [--max-tokens N] [--json FILE]
 
 Defaults to the project's reference LLM: Qwen2.5-Coder-0.5B-Instruct (Q4_K_M) served by
 llama-cpp-python at ``http://127.0.0.1:8081/v1`` as ``qwen`` (README "A local LLM"). For each data
@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="only N questions of each set, spread evenly over the file (default: all)")
     p.add_argument("--home", type=Path, default=None, help="PAPERPILOT_HOME (default: a temporary one per set)")
     p.add_argument("--timeout", type=float, default=600.0, help="llm.timeout in seconds (default 600)")
+    p.add_argument("--max-tokens", type=int, default=None, metavar="N",
+                   help="llm.max_tokens, the reply budget per call (default: the setting's 1024); a 0.5B model "
+                        "that rambles to the budget spends most of a CPU turn there")
     p.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the reports here")
     args = p.parse_args(argv)
     out: dict[str, dict] = {}
@@ -131,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         home.mkdir(parents=True, exist_ok=True)
         config = home / "llm-live.yaml"
         # a turn of several slow calls must not hit agent.turn_deadline (900 s) before llm.timeout does
-        config.write_text(f"llm:\n  timeout: {args.timeout}\n  retries: 1\nagent:\n  turn_deadline: "
+        budget = f"  max_tokens: {args.max_tokens}\n" if args.max_tokens else ""
+        config.write_text(f"llm:\n  timeout: {args.timeout}\n  retries: 1\n{budget}agent:\n  turn_deadline: "
                           f"{max(900.0, 8 * args.timeout)}\n", encoding="utf-8")
         env = {**os.environ, "PAPERPILOT_HOME": str(home)}
         for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "PAPERPILOT_LLM_MODEL", "PAPERPILOT_LLM_PROVIDER"):
