@@ -215,6 +215,7 @@ async def test_a_server_that_read_less_of_the_prompt_than_was_sent_is_reported(s
     ("[1] [2] [3] [4] [5] [6]", "only citation markers"),
     ("You answer questions about research papers using only the numbered evidence below and you cite "
      "every claim [1].", "repeats its instructions"),
+    ("[1] LoRA\nLoRA uses rank 8 by default in our notes.", "copies its evidence block"),
 ])
 async def test_a_draft_that_is_not_an_answer_is_replaced_by_the_offline_draft(server, reply, problem):
     """A weak model's reply that is only markers, or its own instructions echoed, is never the answer:

@@ -108,3 +108,40 @@ def test_the_turn_floor_is_built_for_an_llm_brain_only():
     assert build_floor(Settings.model_validate({"llm": {**llm, "turn_floor": False}})) is None
     floor = build_floor(Settings.model_validate({"llm": llm, "agent": {"router": "rules", "critic": "rules"}}))
     assert isinstance(floor, OfflineBrain)
+
+
+CHAIN_CTX = [RetrievedContext(content="Kite adds sparse attention to the Wren architecture.", chunk_id="k1", doc_id="kite",
+                              title="Kite"),
+             RetrievedContext(content="Wren casts every task as text-to-text with a 12-layer decoder.", chunk_id="w1",
+                              doc_id="wren", title="Wren")]
+CHAIN_Q = "Kite builds on an earlier model; into what format does that model cast every task?"
+
+
+def test_the_floor_compares_a_chains_conclusion_not_its_first_step():
+    offline = ("1. **Kite builds on an earlier model** Kite adds sparse attention to the Wren architecture [1].\n"
+               "2. **into what format?** Wren casts every task as text-to-text with a 12-layer decoder [2].\n\n"
+               "**Conclusion:** Wren casts every task as text-to-text with a 12-layer decoder [2].")
+    # the first step is the same, so a first-paragraph comparison passed it; its conclusion lost the answer
+    drifted = ("1. **Kite builds on an earlier model; into what format?** Kite adds sparse attention to the Wren "
+               "architecture [1].\n\n**Conclusion:** Kite adds sparse attention to the Wren architecture [1].")
+    request = SynthesisRequest(kind="multi_hop", question=CHAIN_Q, intent=INTENT, contexts=CHAIN_CTX)
+    assert floor_problems(request, drifted, offline) == [
+        "its direct answer lacks 12 from the offline draft's answer"]
+    assert turn_floor_problems(CHAIN_Q, drifted, CHAIN_CTX, offline, CHAIN_CTX) == [
+        "its direct answer lacks 12 from the offline draft's answer"]
+    assert floor_problems(request, offline, offline) == []
+
+
+def test_a_draft_that_copies_its_evidence_block_is_not_an_answer():
+    from core.brains.llm.checks import draft_problems
+    from core.prompts.common import context_header
+
+    long_ctx = RetrievedContext(content="Kestrel streams five times faster than a Transformer.", chunk_id="k2",
+                                doc_id="kestrel", title="Kestrel: Linear-Time Sequence Modeling with Small States",
+                                breadcrumb="Kestrel > Abstract")
+    headers = [context_header(1, long_ctx), context_header(2, CTX[0])]
+    copied = f"{headers[0]}\nKestrel streams five times faster than a Transformer."
+    assert draft_problems(copied, "", [], 1024, headers) == [f"the draft copies its evidence block ({headers[0][:60]})"]
+    # a claim that opens with a marker and a paper's short name is an answer, not a copied header
+    assert draft_problems("[2] LoRA uses a rank of 8 by default.", "", [], 1024, headers) == []
+    assert draft_problems("Kestrel streams five times faster than a Transformer [1].", "", [], 1024, headers) == []

@@ -24,6 +24,7 @@ from core.brains.base import (
     SynthesisRequest, TokenSink, Turn, share_vocabulary,
 )
 from core.prompts import schemas
+from core.prompts.common import context_header
 from core.brains.llm.caller import ModelCaller, deliver, clean_answer, prompt_tokens
 from core.brains.llm.chat import endpoint_of
 from core.budget import price_of
@@ -264,7 +265,9 @@ class LLMBrain:
         # echoed, junk past the reply budget), or that falls below the offline draft of the same
         # evidence (core.brains.llm.floor), is replaced by the offline brain's draft for this turn.
         instructions = " ".join(str(m.content) for m in messages if getattr(m, "type", "") == "system")
-        checked(draft, draft_problems(draft, instructions, request.sub_questions, self.settings.llm.max_tokens))
+        headers = [context_header(n, c) for n, c in enumerate(request.contexts, 1)]
+        checked(draft, draft_problems(draft, instructions, request.sub_questions, self.settings.llm.max_tokens,
+                                      headers))
         compose = getattr(self.fallback, "compose", None)
         if callable(compose) and not inspect.iscoroutinefunction(compose):  # the offline brain's
             floor = floor_problems(request, draft, compose(request))

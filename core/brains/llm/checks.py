@@ -82,6 +82,7 @@ def slot_problems(out: SlotFillingOutput, question: str, history: list[Turn], vo
 
 
 ECHO_RUN = 10  # consecutive words shared with the instructions: an echo, not an answer
+HEADER_CHARS = 40  # a draft line opening with this much of a context's header ("[1] Title › …") copies it
 DRAFT_CHARS_PER_TOKEN = 8  # a draft longer than llm.max_tokens × this ignored the reply budget
 
 
@@ -89,10 +90,21 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", re.sub(r"\[\d+\]", " ", text.lower()))
 
 
-def draft_problems(draft: str, instructions: str, plan: Iterable[str], max_tokens: int) -> list[str]:
+def _copies(line: str, header: str) -> bool:
+    """``line`` is a context header of the prompt: it opens with the first ``HEADER_CHARS`` of a long
+    one, or is a short one whole (a line "[1] LoRA reduces …" merely opens with a marker and a name)."""
+    if len(header) >= HEADER_CHARS:
+        return line.startswith(header[:HEADER_CHARS])
+    return line == header or line.startswith(header + " ›")
+
+
+def draft_problems(draft: str, instructions: str, plan: Iterable[str], max_tokens: int,
+                   headers: Iterable[str] = ()) -> list[str]:
     """Why a synthesized draft is not an answer: only citation markers, an echo of its own
-    instructions (``ECHO_RUN`` words in a row) or of its plan's steps, or far past the reply budget
-    (a server that ignores ``max_tokens`` and streams junk)."""
+    instructions (``ECHO_RUN`` words in a row), of its plan's steps or of its evidence block (a line
+    that opens with one of the prompt's context ``headers``, "[1] Title › Section", as a small model
+    copies the block it was given), or far past the reply budget (a server that ignores ``max_tokens``
+    and streams junk)."""
     words = _words(draft)
     problems: list[str] = []
     if not words:  # a terse answer ("Rank 8 [1].") is an answer; markers alone are not
@@ -106,6 +118,9 @@ def draft_problems(draft: str, instructions: str, plan: Iterable[str], max_token
     lines = [" ".join(_words(x)) for x in line_sentences(draft, end=LOOSE_SENTENCE_END, abbreviation=None) if _words(x)]
     if steps and lines and sum(line in steps for line in lines) * 2 >= len(lines):
         problems.append("the draft repeats its plan's steps instead of answering them")
+    copied = [h for h in headers if any(_copies(line.strip(), h) for line in draft.splitlines())]
+    if copied:
+        problems.append(f"the draft copies its evidence block ({copied[0][:60]})")
     if len(draft) > max_tokens * DRAFT_CHARS_PER_TOKEN:
         problems.append(f"the draft is {len(draft):,} characters, far past the reply budget (llm.max_tokens)")
     return problems

@@ -9,9 +9,11 @@ judged by code, it is no worse than the offline draft it would replace on what t
   draft does;
 - its cited claims are supported by their chunks (:func:`core.citations.supports`) at least as
   often as the offline draft's are (claim precision before repair);
-- its direct answer (first paragraph) carries the offline draft's lead facts: every number and
-  every name of the offline draft's first sentence that the question does not already hold
-  (answer-first gold is usually such a number or name).
+- its direct answer carries the offline draft's lead facts: every number and every name of the
+  first sentence of the offline draft's direct answer that the question does not already hold
+  (answer-first gold is usually such a number or name). The direct answer is what the measures
+  call it (:func:`core.brains.offline.verdict.direct_answer`): a chain's **Conclusion**, else the
+  first paragraph that is not a heading.
 
 The rule critic is not used here: its learned verdict rewards sentences quoted from the evidence
 and scores any paraphrase near 0. Each failed condition is one short phrase for the trace. Every
@@ -33,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.brains.offline.verdict import direct_answer
 from core.citations import claims, supports
 from core.text import LOOSE_SENTENCE_END, line_sentences, name_tokens, written_numbers
 from core.types import RetrievedContext, SynthesisRequest
@@ -75,15 +78,12 @@ def standing(contexts: list[RetrievedContext], answer: str) -> Standing:
 
 
 def lead_facts(answer: str, question: str) -> set[str]:
-    """The numbers and names of ``answer``'s first sentence that ``question`` does not hold."""
-    first = next(iter(line_sentences(_MARKER.sub("", answer), end=LOOSE_SENTENCE_END, abbreviation=None)), "")
+    """The numbers and names of the first sentence of ``answer``'s direct answer that ``question``
+    does not hold."""
+    lead = _MARKER.sub("", direct_answer(answer))
+    first = next(iter(line_sentences(lead, end=LOOSE_SENTENCE_END, abbreviation=None)), "")
     asked = question.lower()
     return {x for x in (*written_numbers(first), *name_tokens(first)) if x.lower() not in asked}
-
-
-def _first_paragraph(answer: str) -> str:
-    return next((p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip() and not p.lstrip().startswith("#")),
-                answer)
 
 
 def floor_problems(request: SynthesisRequest, draft: str, offline: str) -> list[str]:
@@ -117,7 +117,7 @@ def _below(question: str, draft: str, mine: Standing, offline: str, theirs: Stan
         problems.append("the draft cites no evidence")
     elif mine.cited and mine.precision < theirs.precision:
         problems.append(f"{mine.cited - mine.supported} of its {mine.cited} cited claim(s) are not in their sources")
-    lead = _MARKER.sub("", _first_paragraph(draft)).lower()
+    lead = _MARKER.sub("", direct_answer(draft)).lower()
     lost = sorted(x for x in lead_facts(offline, question) if x.lower() not in lead)
     if lost:
         problems.append(f"its direct answer lacks {', '.join(lost[:4])} from the offline draft's answer")
