@@ -161,13 +161,13 @@ class Agent:
                 yield tag(Notice(level="info", source="scope", message=f"answered from the document {doc_id!r} only"))
             config = {"configurable": {"thread_id": session_id}, "recursion_limit": 200}
             inp = turn_input(question, turn_id, max_retries=agent.max_retries, max_react_steps=agent.max_react_steps)
-            if self.floor is not None:
-                ctx.baseline, why = await self._offline_answer(ctx, inp, session_id)
-                yield tag(Notice(level="info" if ctx.baseline else "warning", source="turn_floor",
-                                 message=f"the offline brain answered first, in {ctx.baseline.seconds:.1f} s: "
-                                         "the LLM's answer must reach it" if ctx.baseline else
-                                         f"no offline answer to compare the LLM's with ({why}); no turn floor"))
             try:
+                if self.floor is not None:  # inside the try: esc during it cancels the turn like any other step
+                    ctx.baseline, why = await self._offline_answer(ctx, inp, session_id)
+                    yield tag(Notice(level="info" if ctx.baseline else "warning", source="turn_floor",
+                                     message=f"the offline brain answered first, in {ctx.baseline.seconds:.1f} s: "
+                                             "the LLM's answer must reach it" if ctx.baseline else
+                                             f"no offline answer to compare the LLM's with ({why}); no turn floor"))
                 with budget.scope(budget.TurnBudget.of(agent)):
                     async for event in _stream(self.graph, inp, config, ctx, self.vocabulary, agent.turn_deadline,
                                                     started):
@@ -343,10 +343,11 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
     """Open everything a session needs; close it all on exit.
 
     ``persist=False`` keeps the run in memory (no checkpoints, facts, sessions or traces), which
-    benchmarks and some tests use. ``floor``: the brain whose own answer an LLM turn must reach (the
-    turn floor); by default the offline set-up when the configured brain uses an LLM and
-    ``llm.turn_floor`` is on. A caller that passes ``brain`` passes its floor too, or has none. ``pace``: seconds between the sentences an offline answer
-    streams (the app's ``tui.answer_pace``; commands answer at once).
+    benchmarks and some tests use. ``pace``: seconds between the sentences an offline answer
+    streams (the app's ``tui.answer_pace``; commands answer at once). ``floor``: the brain whose own
+    answer an LLM turn must reach (the turn floor); by default the offline set-up when the configured
+    brain uses an LLM and ``llm.turn_floor`` is on. A caller that passes ``brain`` passes its floor
+    too, or has none.
     """
     from core.tools.hub_client import HubClient
 

@@ -90,3 +90,38 @@ def test_an_llm_turn_that_reaches_the_offline_answer_is_delivered_as_written():
     t = asyncio.run(ask(model))
     notes = floor_notes(t)
     assert any("delivered as written" in n for n in notes) and not any(DELIVERED_NOTE in n for n in notes), notes
+
+
+class _SlowFloor(OfflineBrain):
+    """An offline floor brain whose routing waits until the test cancels the turn."""
+
+    def __init__(self, settings, entered: asyncio.Event):
+        super().__init__(settings)
+        self.entered = entered
+
+    async def classify(self, *args, **kwargs):
+        self.entered.set()
+        await asyncio.sleep(60)
+        return await super().classify(*args, **kwargs)
+
+
+def test_esc_while_the_offline_answer_is_made_cancels_the_turn_like_any_step():
+    async def go():
+        s = floor_settings()
+        entered = asyncio.Event()
+        model = ScriptedChatModel(respond=by_purpose(replies("factual")))
+        async with open_agent(s, brain=LLMBrain(model, s), floor=_SlowFloor(s, entered), persist=True) as agent:
+            async def consume():
+                async for _ in agent.run_turn(QUESTION, "s"):
+                    pass
+
+            task = asyncio.create_task(consume())
+            await asyncio.wait_for(entered.wait(), 60)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            return await agent.history("s"), model.calls
+
+    history, calls = asyncio.run(go())
+    assert [(t.question, t.error) for t in history] == [(QUESTION, "turn cancelled")]
+    assert calls == []  # the LLM was never asked
