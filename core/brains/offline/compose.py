@@ -128,6 +128,7 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     a line that names them (:func:`overview_line`): the direct answer to "which papers or methods"."""
     themes = _themes(pool, prof, contexts)
     sections: list[str] = []
+    named: list[str] = []  # the themes that got a section, in order (the opening line names them)
     used: list[Sentence] = []
     contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t, prof.vocab)) >= 2 and _CONTRAST.search(s.text)]
     papers = {short_title(c.title) for c in contexts}
@@ -144,13 +145,13 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         if picks:
             used += picks
             sections.append(f"### {theme}\n" + "\n".join(f"- {cited(s)}" for s in picks))
-    covered = [section.split("\n", 1)[0].removeprefix("### ") for section in sections]
+            named.append(theme)
     picks = mmr([s for s in contrast if s not in used], lambda s: relevance(s, prof), 3, exclude=used)
     if picks:
         used += picks
         sections.append("### How they compare\n" + "\n".join(f"- {cited(s)}" for s in picks))
-    if len(covered) >= 2:
-        sections.insert(0, overview_line(covered, by_paper))
+    if len(named) >= 2:
+        sections.insert(0, overview_line(named, by_paper))
     if not sections:
         picks = mmr(pool, lambda s: relevance(s, prof), 4)
         used += picks
