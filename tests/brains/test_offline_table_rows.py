@@ -61,6 +61,21 @@ def test_rows_joined_on_one_line_read_one_sentence_each_named_after_their_table(
     assert passage_sentences("| Model | Accuracy |\n|---|---|\n| X | 0.91 |") == ["Model: X; Accuracy: 0.91."]
 
 
+def test_a_long_caption_names_its_table_by_its_first_sentence() -> None:
+    """A caption that goes on to explain the table (cut by the reader where it grew long) names the
+    table by its first sentence: a full stop inside the row sentence would split it into a claim
+    with no marker, which the critic rejects."""
+    crumb = f"{TITLE} > 5 Evaluation > Table 4: Tenants of the trace. Using a limited set of tenants (e.g. those…"
+    label = table_label(crumb)
+    assert label == "Table 4 (Tenants of the trace)"
+    (row,) = passage_sentences("| Tenant A | jobs: 12 |", table=label)
+    text = answer("How many jobs does Tenant A submit in the trace?",
+                  [TABLE.model_copy(update={"content": "| Tenant A | jobs: 12 |", "breadcrumb": crumb})])
+    found, _ = claims(text.split("\n\n")[0])
+    assert row == "In Table 4 (Tenants of the trace), Tenant A: jobs 12." and len(found) == 1
+    assert support(found[0], [TABLE.model_copy(update={"content": "| Tenant A | jobs: 12 |", "breadcrumb": crumb})]) == (True, "")
+
+
 def test_a_question_about_a_cell_is_answered_with_its_row_and_citation() -> None:
     text = answer("What is the tail delay of Burrow for the nightly batch workload?", [BODY, TABLE])
     first = text.split("\n\n")[0]

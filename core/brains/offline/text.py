@@ -51,7 +51,12 @@ def table_label(breadcrumb: str) -> str:
     m = _TABLE_CRUMB.match(breadcrumb.rsplit(" > ", 1)[-1].strip())
     if not m:
         return ""
-    return f"{m.group(1)} ({m.group(2).strip()})" if m.group(1) else f"the table on {m.group(3)}"
+    if not m.group(1):
+        return f"the table on {m.group(3)}"
+    # the caption's first sentence names the table; what follows explains it (and the reader may have
+    # cut it: "… (e.g. those…"), and a full stop inside a row sentence would split it as a claim
+    name = _text.split_sentences(m.group(2).strip())[0].rstrip(" .;:")
+    return f"{m.group(1)} ({name})"
 
 
 def row_sentence(cells: list[str], table: str = "") -> str:
