@@ -153,6 +153,30 @@ async def test_reflections_change_what_is_selected() -> None:
     assert "slower" not in plain.split("\n\n")[0] and "slower" in fixed.split("\n\n")[0]
 
 
+async def test_a_retry_takes_no_names_from_the_critics_faults_or_the_drafts_quoted_words() -> None:
+    """The offline critic's feedback without a "Missing:" list only finds fault with the draft, and
+    quotes it: a capitalized phrase of an uncited claim ("Corporate Acquisition Pairs") and the
+    retry's preamble ("scored 9.4") are no names the answer lacks, so neither the retry's query
+    nor the profile of its draft gains one."""
+    from core.brains.offline.evidence import profile
+    from core.types import CriticVerdict
+
+    brain = OfflineBrain(vocabulary=VOCAB)
+    intent = Intent(type="factual", confidence=0.9, entities=["QLoRA"], reformulated_query="What is QLoRA?")
+    feedback = "Fix: unsupported claim (uncited): 'In Table 1 (Corporate Acquisition Pairs.'; uncited claim: 'Using Paged Optimizers'."
+    verdict = CriticVerdict(passed=False, score=9.4, completeness=1.0, faithfulness=0.67, feedback=feedback)
+    plan = await brain.refine(intent.reformulated_query, intent, verdict)
+    assert plan.reformulated_query is None
+    req = SynthesisRequest(kind="simple", question=intent.reformulated_query, intent=intent, contexts=CORPUS,
+                           reflections=[plan.reflection])
+    prof, _ = brain._evidence(req)
+    assert prof.entities == profile(intent.reformulated_query, intent, vocab=VOCAB).entities == ["QLoRA"]
+    assert await answer("simple", intent, reflections=[plan.reflection]) == await answer("simple", intent)
+    # a "Missing:" list still names what to look for
+    missing = CriticVerdict(passed=False, score=4.0, completeness=0.5, faithfulness=1.0, feedback="Missing: DPO.")
+    assert (await brain.refine(intent.reformulated_query, intent, missing)).reformulated_query == "What is QLoRA? (DPO)"
+
+
 async def test_streaming_to_sync_and_async_sinks_reproduces_the_answer() -> None:
     brain = OfflineBrain(vocabulary=VOCAB)
     req = SynthesisRequest(kind="comparative", question=COMPARE.reformulated_query, intent=COMPARE, contexts=CORPUS)

@@ -143,10 +143,25 @@ def no_evidence_answer(question: str) -> str:
     return f"The knowledge base holds no evidence to answer “{q}”."
 
 
+# What a reflection says about the draft rather than about what it lacks: the retry's preamble
+# ("Previous attempt scored 9.4/10."), the offline critic's list of the draft's faults ("Fix: unsupported
+# claim (uncited): '…'") and the draft's own words quoted anywhere (the draft already has them).
+_PREAMBLE = re.compile(r"(?i)\bprevious attempt scored [\d.]+/10\.?")
+_FAULTS = re.compile(r"(?i)\bfix:.*?(?=\bmissing\b|\bgood enough to pass\b|$)|\bgood enough to pass\.?", re.S)
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]*'(?!\w)|“[^”\n]*”|\"[^\"\n]*\"")
+
+
 def missing_from_reflections(reflections: list[str], vocab: Vocabulary) -> tuple[list[str], list[str], str]:
-    """Entities and dimensions the critic said were missing, plus the feedback text for boosting."""
+    """Entities and dimensions the critic said were missing, plus the feedback text for boosting.
+
+    Without a "Missing: …" list the critic's own words may still name what to look for (an LLM
+    critic's "it never gives the dataset size"), but not its preamble, its faults of the draft or
+    the draft's words it quotes: a capitalized "Corporate Acquisition Pairs" quoted from an uncited
+    claim is no name the answer lacks, nor is "scored 9.4"."""
     text = " ".join(reflections)
-    missing = " ".join(re.findall(r"(?i)missing[^:]*:\s*([^.\n]+)", text)) or text
+    missing = " ".join(re.findall(r"(?i)missing[^:]*:\s*([^.\n]+)", text))
+    if not missing:
+        missing = " ".join(_QUOTED.sub(" ", _FAULTS.sub(" ", _PREAMBLE.sub(" ", text))).split())
     return extract_entities(missing, vocab), find_dimensions(missing), missing
 
 
