@@ -100,6 +100,27 @@ def test_the_turn_floor_keeps_the_offline_turns_abstention_where_the_draft_floor
         "the draft declines although the evidence answers the question"]
 
 
+def test_a_comparison_row_declined_where_the_offline_table_cites_one_is_below_the_floor():
+    """A comparison table's row is the direct answer for its side: a turn whose table finds nothing
+    for a side the offline answer's table fills is below the floor, though each cites its sources."""
+    q = "What PSNR do Kite and Wren reach?"
+    ctx = [RetrievedContext(content="Kite reaches a PSNR of 24.1 dB.", chunk_id="k", doc_id="kite", title="Kite"),
+           RetrievedContext(content="Wren reaches a PSNR of 23.5 dB.", chunk_id="w", doc_id="wren", title="Wren")]
+    offline = ("| | PSNR |\n|---|---|\n| **Kite** | Kite reaches a PSNR of 24.1 dB [1] |\n"
+               "| **Wren** | Wren reaches a PSNR of 23.5 dB [2] |")
+    drifted = ("| | PSNR |\n|---|---|\n| **Kite** | not found in the knowledge base |\n"
+               "| **Wren** | Wren reaches a PSNR of 23.5 dB [1] |")
+    assert turn_floor_problems(q, drifted, ctx[1:], offline, ctx) == [
+        "its table finds no evidence for Kite, which the offline answer's table cites"]
+    request = SynthesisRequest(kind="comparative", question=q, intent=INTENT, contexts=ctx)
+    assert floor_problems(request, drifted.replace("[1]", "[2]"), offline) == [
+        "its table finds no evidence for Kite, which the offline answer's table cites"]
+    assert turn_floor_problems(q, offline, ctx, offline, ctx) == []
+    # a row both tables leave empty is no loss
+    both = offline.replace("Kite reaches a PSNR of 24.1 dB [1]", "not found in the knowledge base")
+    assert turn_floor_problems(q, drifted, ctx[1:], both, ctx) == []
+
+
 def test_the_turn_floor_is_built_for_an_llm_brain_only():
     from core.brains.factory import build_floor
 

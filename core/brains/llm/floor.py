@@ -121,4 +121,28 @@ def _below(question: str, draft: str, mine: Standing, offline: str, theirs: Stan
     lost = sorted(x for x in lead_facts(offline, question) if x.lower() not in lead)
     if lost:
         problems.append(f"its direct answer lacks {', '.join(lost[:4])} from the offline draft's answer")
+    filled = table_rows(offline)
+    empty = [label for label, cells in table_rows(draft).items()
+             if _key(label) in {_key(k) for k, v in filled.items() if v} and not cells]
+    if empty:
+        # a comparison's row is its direct answer for that side: declining one the offline answer fills
+        # is declining although the evidence answers, one side at a time
+        problems.append(f"its table finds no evidence for {', '.join(empty[:4])}, which the offline answer's table cites")
     return problems
+
+
+_ROW = re.compile(r"^\|\s*\*\*(?P<label>[^|*]+)\*\*\s*\|(?P<cells>.*)\|\s*$")
+
+
+def _key(label: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", label.lower())
+
+
+def table_rows(answer: str) -> dict[str, bool]:
+    """A comparison table's rows (``| **Label** | cell | … |``): label → whether any cell cites a
+    source (a cell that says it was not found cites none)."""
+    rows: dict[str, bool] = {}
+    for line in answer.splitlines():
+        if m := _ROW.match(line.strip()):
+            rows[m.group("label").strip()] = bool(_MARKER.search(m.group("cells")))
+    return rows
