@@ -160,6 +160,9 @@ class AgentSettings(_Section):
     max_react_steps: int = Field(5, ge=1, le=20)
     max_plan_steps: int = Field(4, ge=1, le=10)
     top_k: int = Field(5, ge=1, le=20)
+    # chunks per search of an exploratory (broad) question's ReAct loop: a survey question spans many
+    # papers, so each search reaches further than a question about one fact
+    broad_top_k: int = Field(8, ge=1, le=20)
     # a turn in a session another process is running a turn in: wait for it (at most session_wait
     # seconds, with a "waiting for session" notice) or fail at once with one line
     session_busy: Literal["wait", "fail"] = "wait"

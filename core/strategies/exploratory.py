@@ -59,7 +59,7 @@ def after_think(state: AgentState) -> str:
 async def act_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     query = state.retrieval_queries[-1]
-    found = await retrieve(ctx, query, topic=topic_of(state))
+    found = await retrieve(ctx, query, top_k=ctx.settings.agent.broad_top_k, topic=topic_of(state))
     return {"retrieved_contexts": merge_contexts(state.retrieved_contexts, found)}
 
 

@@ -74,6 +74,17 @@ def test_exploratory_react_loop_is_driven_by_sufficiency(demo_turns):
     assert turn.of("thought")
 
 
+def test_an_exploratory_search_reaches_broad_top_k_chunks_and_a_factual_one_top_k():
+    """A survey question spans many papers: each of its ReAct searches asks the hub for
+    ``agent.broad_top_k`` chunks, a question about one fact for ``agent.top_k``."""
+    s = settings(top_k=3, broad_top_k=7)
+    broad, narrow = asyncio.run(ask_all(["Give me an overview of the methods in the collection for making fine-tuning cheaper.",
+                                         "What rank does LoRA use by default?"], s))
+    assert broad.result.strategy == "exploratory" and narrow.result.strategy == "simple"
+    assert max(len(e.chunk_ids) for e in broad.of("retrieval_finished")) == 7
+    assert max(len(e.chunk_ids) for e in narrow.of("retrieval_finished")) == 3
+
+
 def test_question_outside_the_corpus_gets_no_evidence_answer():
     (turn,) = asyncio.run(ask_all(["What is the boiling point of tungsten?"]))
     r = turn.result
