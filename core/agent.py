@@ -357,7 +357,7 @@ async def open_agent(settings: Settings, *, brain: Brain | None = None, hub: Any
 
             await check_llm_endpoint(settings)
             brain = build_brain(settings, pace=pace)
-            floor = floor or build_floor(settings)
+            floor = floor or build_floor(settings, brain)
         if hasattr(brain, "warm"):
             brain.warm()  # local models load while the hub starts
         # the encoder loads while the hub starts; a failed start waits for it, since a process that

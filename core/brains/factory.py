@@ -71,13 +71,18 @@ def build_brain(settings: Settings, *, pace: float = 0.0, model: Any = None) -> 
     return CompositeBrain(parts, llm, notices=notes) if parts or notes else llm
 
 
-def build_floor(settings: Settings) -> Brain | None:
+def build_floor(settings: Settings, brain: Brain | None = None) -> Brain | None:
     """The brain whose own answer an LLM turn must reach (the turn floor, ``llm.turn_floor``): the
     set-up ``llm.provider: offline`` would build, its router and critic included. None when the
-    configured brain uses no LLM or the floor is off."""
+    configured brain uses no LLM or the floor is off. ``brain``: the turn's own brain, whose LoRA
+    router the floor shares (one model in memory, loaded once, not two of the same adapter)."""
     if not settings.llm.turn_floor or settings.llm.resolved_provider() == "offline":
         return None
-    return build_brain(settings.model_copy(update={"llm": settings.llm.model_copy(update={"provider": "offline"})}))
+    floor = build_brain(settings.model_copy(update={"llm": settings.llm.model_copy(update={"provider": "offline"})}))
+    mine, theirs = getattr(floor, "parts", {}).get("classify"), getattr(brain, "parts", {}).get("classify")
+    if isinstance(mine, LazyPart) and isinstance(theirs, LazyPart) and mine.label == theirs.label:
+        floor.parts["classify"] = theirs  # type: ignore[attr-defined]
+    return floor
 
 
 def _chat_model(settings: Settings, provider: str) -> Any:

@@ -131,6 +131,20 @@ def test_the_turn_floor_is_built_for_an_llm_brain_only():
     assert isinstance(floor, OfflineBrain)
 
 
+def test_the_turn_floor_shares_the_turns_lora_router():
+    """The floor's router is the turn's own (one adapter in memory, loaded once), and is still the
+    offline set-up's when the turn's brain routes otherwise."""
+    from core.brains.composite import LazyPart
+    from core.brains.factory import build_brain, build_floor
+
+    s = Settings.model_validate({"llm": {"provider": "openai", "base_url": "http://127.0.0.1:9/v1", "api_key": "sk-test"},
+                                 "agent": {"router": "lora"}})
+    brain = build_brain(s)
+    router = brain.parts["classify"]
+    assert isinstance(router, LazyPart) and build_floor(s, brain).parts["classify"] is router
+    assert isinstance(build_floor(s).parts["classify"], LazyPart) and build_floor(s).parts["classify"] is not router
+
+
 CHAIN_CTX = [RetrievedContext(content="Kite adds sparse attention to the Wren architecture.", chunk_id="k1", doc_id="kite",
                               title="Kite"),
              RetrievedContext(content="Wren casts every task as text-to-text with a 12-layer decoder.", chunk_id="w1",
