@@ -169,5 +169,8 @@ def forced_pass(result: object) -> str:
         return ""
     retries = getattr(result, "retry_count", 0)
     why = shorten(" ".join(critic.feedback.split()), 160) if critic.feedback else "no reason given"
-    return (f"forced pass: no draft satisfied the critic in {_plural(retries, 'retry', 'retries')} "
+    # no retry ran (none allowed, or it would have repeated the same searches): "in 0 retries" misreads
+    said = (f"no draft satisfied the critic in {_plural(retries, 'retry', 'retries')}" if retries
+            else "the critic did not pass the only draft")
+    return (f"forced pass: {said} "
             f"(best {critic.score:.1f}/10: {why}); check the cited sources, and nothing was memorized")

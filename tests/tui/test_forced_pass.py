@@ -53,6 +53,14 @@ async def test_a_forced_pass_is_shown_as_one_and_not_memorized(settings):
         assert memory.written == [] and "forced" in memory.skipped
 
 
+def test_a_forced_pass_without_a_retry_says_so_rather_than_in_0_retries():
+    verdict = CriticVerdict(passed=False, forced=True, score=0.1, completeness=0.5, faithfulness=1, feedback="Missing: X.")
+    line = forced_pass(SimpleNamespace(critic=verdict, retry_count=0))
+    assert line.startswith("forced pass: the critic did not pass the only draft (best 0.1/10: Missing: X.)")
+    assert "0 retries" not in line
+    assert "in 2 retries" in forced_pass(SimpleNamespace(critic=verdict, retry_count=2))
+
+
 def test_forced_pass_line_is_empty_for_a_real_pass():
     ok = SimpleNamespace(critic=CriticVerdict(passed=True, score=9, completeness=1, faithfulness=1), retry_count=0)
     assert forced_pass(ok) == ""
