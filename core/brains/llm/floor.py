@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.brains.offline.claims import claims as table_claims
 from core.brains.offline.verdict import direct_answer
 from core.citations import claims, supports
 from core.text import LOOSE_SENTENCE_END, line_sentences, name_tokens, written_numbers
@@ -131,18 +132,16 @@ def _below(question: str, draft: str, mine: Standing, offline: str, theirs: Stan
     return problems
 
 
-_ROW = re.compile(r"^\|\s*\*\*(?P<label>[^|*]+)\*\*\s*\|(?P<cells>.*)\|\s*$")
-
-
 def _key(label: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", label.lower())
 
 
 def table_rows(answer: str) -> dict[str, bool]:
-    """A comparison table's rows (``| **Label** | cell | … |``): label → whether any cell cites a
-    source (a cell that says it was not found cites none)."""
-    rows: dict[str, bool] = {}
-    for line in answer.splitlines():
-        if m := _ROW.match(line.strip()):
-            rows[m.group("label").strip()] = bool(_MARKER.search(m.group("cells")))
+    """A comparison table's rows, read as the offline critic reads them (its cells are claims with the
+    row's subject, a "not found" cell an honest gap): label → whether any cell cites a source."""
+    found, gaps = table_claims(answer)
+    rows = {c.subject: False for c in gaps if c.subject}
+    for c in found:
+        if c.subject:
+            rows[c.subject] = rows.get(c.subject, False) or bool(_MARKER.search(c.text))
     return rows
