@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.brains.offline import scorer
+from core.brains.offline import reader, scorer
 from core.brains.offline.evidence import Profile, Sentence, attributed, is_document_of, profile, subject
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
@@ -31,8 +31,12 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
 
+    # the scorer's probability, read again by the cross-encoder (:mod:`~core.brains.offline.reader`)
+    blended = dict(zip((id(s) for s in pool), reader.rescore(
+        prof.question, [s.text for s in pool], [relevance(s, prof, own=s.ctx in own) for s in pool])))
+
     def score(s: Sentence) -> float:
-        return relevance(s, prof, own=s.ctx in own)
+        return blended[id(s)]
 
     chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
@@ -42,7 +46,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # comparison's cells do), not with a caption or a table row that only names the measure
         lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
         chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
-    n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]))
+    n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share())
     lines = [" ".join(cited(s) for s in chosen[:n])]
     if len(chosen) > n:
         lines.append(" ".join(cited(s) for s in chosen[n:]))

@@ -87,18 +87,19 @@ def lead_share() -> float:
 
 
 def lead_size(chosen: list[Sentence], score: Callable[[Sentence], float],
-              paper: Callable[[Sentence], str] | None = None) -> int:
+              paper: Callable[[Sentence], str] | None = None, share: float | None = None) -> int:
     """How many of ``chosen`` (in order) make the direct answer: the first, then each next one while
     the scorer's probability stays at least :func:`lead_share` of the best chosen and it comes from
     the first one's paper (``paper``: a sentence's paper; default its chunk), at most
     :data:`LEAD_MAX`. A sentence of the same paper as likely to answer as the first joins it, so the
     asked fact opens the answer when the scorer cannot tell the two apart; a weaker one, or one of
-    another paper (another paper's remark is support, not the answer), follows below."""
+    another paper (another paper's remark is support, not the answer), follows below. ``share``:
+    the share calibrated for ``score`` when it is not the scorer's probability (the reader's blend)."""
     if not chosen:
         return 0
     key = paper or (lambda s: str(s.ctx))
     vals = [score(s) for s in chosen]
-    bar = lead_share() * max(vals)
+    bar = (lead_share() if share is None else share) * max(vals)
     n = 1
     while n < min(len(chosen), LEAD_MAX) and vals[n] >= bar and key(chosen[n]) == key(chosen[0]):
         n += 1

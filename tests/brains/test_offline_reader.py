@@ -1,0 +1,103 @@
+"""The reader (a MiniLM cross-encoder, :mod:`core.brains.offline.reader`): it runs on ONNX Runtime
+with no torch, its graph computes what the trained torch model does, it reorders only the scorer's
+shortlist, and without its adapter the scorer ranks alone (said once)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from core.brains.offline import reader
+from tests.support.extras import needs
+
+PAIRS = [("What word error rate does KESTREL reach on Marsh?",
+          "KESTREL lowers the word error rate on the Marsh test set from 9.1% to 7.4%."),
+         ("What word error rate does KESTREL reach on Marsh?", "The adapters are trained on 900 hours of read speech."),
+         ("How many expert blocks does PLOVER route a token to?", "PLOVER routes each token to 2 of 32 expert blocks.")]
+
+
+def test_the_shipped_reader_was_trained_on_generated_groups_and_blends_in() -> None:
+    meta = json.loads((reader.READER_DIR / "reader.json").read_text(encoding="utf-8"))
+    assert meta["trained_on"]["generator"] == "training.data.generate_scorer"
+    assert meta["blend_weight"] > 0
+    held = meta["heldout"]  # numbers the training measured on unseen generated papers
+    assert held[f"blend {meta['blend_weight']}"] >= held["scorer"]
+
+
+PROBE = """
+import json, sys
+from core.brains.offline import reader
+got = reader.logits(*json.loads(sys.argv[1]))
+print(json.dumps({"logits": got, "torch": "torch" in sys.modules}))
+"""
+
+
+def test_the_reader_runs_on_onnx_without_torch_and_reads_the_answer_higher() -> None:
+    q = PAIRS[0][0]
+    out = subprocess.run([sys.executable, "-c", PROBE, json.dumps([q, [PAIRS[0][1], PAIRS[1][1]]])],
+                         capture_output=True, text=True, timeout=300, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["torch"] is False
+    answer, other = got["logits"]
+    assert answer > other
+
+
+@pytest.mark.slow
+@needs("train")
+def test_the_onnx_graph_computes_what_the_trained_model_does() -> None:
+    import torch
+
+    from core.models.minilm_classifier import load_classifier
+    from core.onnx_runtime import tokenizer
+
+    model, _ = load_classifier(reader.READER_DIR, 1)
+    tok = tokenizer(json.loads((reader.READER_DIR / "reader.json").read_text(encoding="utf-8"))["max_length"])
+    enc = tok.encode_batch(PAIRS)  # as training.reader_train.encode feeds the model: type ids all 0
+    ids = torch.tensor([e.ids for e in enc])
+    with torch.no_grad():
+        ref = model(input_ids=ids, attention_mask=torch.tensor([e.attention_mask for e in enc]),
+                    token_type_ids=torch.zeros_like(ids)).logits[:, 0].numpy()
+    got = np.array([reader.logits(q, [s])[0] for q, s in PAIRS])
+    assert np.abs(got - ref).max() < 1e-3
+
+
+def test_only_the_shortlist_is_read_and_the_rest_stay_below_it_in_order(monkeypatch) -> None:
+    asked: list[str] = []
+
+    def fake_logits(question: str, texts: list[str]) -> list[float]:
+        asked.extend(texts)
+        return [4.0 if t == "c" else -4.0 for t in texts]
+
+    monkeypatch.setattr(reader, "logits", fake_logits)
+    monkeypatch.setattr(reader, "_model", lambda: (None, 1.0))
+    texts = ["a", "b", "c", "d", "e"]
+    probs = [0.9, 0.8, 0.3, 0.5, 0.2]
+    out = reader.rescore("q", texts, probs, shortlist=3)
+    assert sorted(asked) == ["a", "b", "d"]  # the scorer's three best; "c" is not read
+    top3 = sorted(range(5), key=lambda i: -out[i])[:3]
+    assert set(top3) == {0, 1, 3} and min(out[i] for i in top3) > max(out[2], out[4])
+    assert out[2] > out[4]  # the unread keep the scorer's order
+    out = reader.rescore("q", texts, [0.3, 0.9, 0.95, 0.1, 0.2], shortlist=3)
+    assert max(range(5), key=lambda i: out[i]) == 2  # the read "c" overtakes the scorer's first
+
+
+def test_without_its_adapter_the_scorer_ranks_alone_and_says_so_once(tmp_path) -> None:
+    code = ("import sys; from pathlib import Path; from core.brains.offline import reader; "
+            f"reader.READER_DIR = Path({str(tmp_path)!r}); "
+            "print(reader.rescore('q', ['a', 'b'], [0.2, 0.7]), reader.rescore('q', ['a'], [0.4]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[0.2, 0.7] [0.4]"
+    assert out.stderr.count("the reader is unavailable") == 1
+
+
+def test_the_direct_answer_reads_the_blend_with_the_share_calibrated_for_it() -> None:
+    meta = json.loads((reader.READER_DIR / "reader.json").read_text(encoding="utf-8"))
+    lead = meta["lead"]
+    assert reader.lead_share() == lead["share"]
+    # chosen on the blended held-out groups as the scorer's share is chosen on its own probabilities
+    assert lead["heldout_recall"] > lead["one_sentence_recall"]
+    assert [p[0] for p in lead["curve"]][0] == 1.0 and lead["share"] in [p[0] for p in lead["curve"]]
