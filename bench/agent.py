@@ -30,7 +30,12 @@ asked again, as the other sections' turns are). Medians per question and over al
 agent process's CPU for new turns; the hub child's is not counted); the load average is printed. With the
 cells' cascade (``comparison.CELL_SHORTLIST``) it runs twice in one process: every candidate embedded, then
 the shortlist. Run it from an older checkout's root (``PYTHONPATH=<root> python <root>/bench/agent.py``
-with this file copied in) to compare. Prints numbers; asserts nothing.
+with this file copied in) to compare.
+
+Then simple turns (``--reader-only`` runs just that): the four factual questions of ``SIMPLE`` over the
+bundled papers, with the reader (the cross-encoder that reads the sentence scorer's shortlist) and
+without it, in one process, its pair scores forgotten before each turn; medians of wall and of the agent
+process's CPU, and their ratio. Prints numbers; asserts nothing.
 """
 
 from __future__ import annotations
@@ -204,6 +209,51 @@ async def comparative_turns(turns: int) -> None:
           + f"; load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
+# Factual questions over the bundled papers (the simple strategy, where the reader reads candidates).
+SIMPLE = (
+    "What rank does LoRA use by default?",  # the demo question
+    "How much memory does QLoRA need to fine-tune a 65B model?",
+    "What does DPO optimize instead of a reward model?",
+    "Which benchmark does ReAct report on for question answering?",
+)
+
+
+async def reader_section(turns: int) -> None:
+    """Simple turns with the reader (the cross-encoder over the scorer's shortlist) and without it,
+    in one process: its pair scores forgotten before each turn, so each pays what a new question pays."""
+    from core.brains.offline import reader
+
+    print(f"simple turns, offline brain, memory off (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})",
+          flush=True)
+    settings = load_settings(use_user_file=False)
+    settings.memory.enabled = False
+    model, share = reader._model, reader.lead_share
+    med: dict[str, float] = {}
+    async with open_agent(settings) as agent:
+        for label, on in (("without the reader", False), ("with the reader", True)):
+            reader._model = model if on else (lambda: None)
+            reader.lead_share = share if on else (lambda: None)
+            wall: list[float] = []
+            cpu: list[float] = []
+            for q in SIMPLE:
+                for i in range(turns + 1):
+                    getattr(reader, "_cache", {}).clear()
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    async for ev in agent.run_turn(q, agent.new_session_id()):
+                        last = ev
+                    assert last.kind == "turn_finished", getattr(last, "error", last)
+                    if i:  # the first is the warm-up
+                        wall.append((time.perf_counter() - t0) * 1000)
+                        cpu.append((time.process_time() - c0) * 1000)
+            med[label] = statistics.median(cpu)
+            print(f"  {label:<20} median wall {statistics.median(wall):8.1f} ms, CPU {med[label]:8.1f} ms "
+                  f"(n={len(wall)})", flush=True)
+    reader._model, reader.lead_share = model, share
+    base = med["without the reader"]
+    print(f"  CPU with/without the reader: {med['with the reader'] / base:.2f}x; load average at end: "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
 async def main(turns: int, encoders: list[str]) -> None:
     print(f"PaperPilot per-turn overhead, {turns} turns each; overhead = wall time minus time inside")
     print("the brain (a zero-latency scripted LLM behind LangChain; every brain call goes to it)")
@@ -237,9 +287,15 @@ if __name__ == "__main__":
     ap.add_argument("--share-turns", type=int, default=3, help="warm turns per strategy and mode in that section")
     ap.add_argument("--comparative-only", action="store_true", help="only the comparative turns")
     ap.add_argument("--comparative-turns", type=int, default=3, help="timed turns per comparison in that section")
+    ap.add_argument("--reader-only", action="store_true", help="only simple turns with and without the reader")
+    ap.add_argument("--reader-turns", type=int, default=3, help="timed turns per question and mode in that section")
     a = ap.parse_args()
+    if a.reader_only:
+        asyncio.run(reader_section(a.reader_turns))
+        raise SystemExit(0)
     if a.comparative_only:
         asyncio.run(comparative_section(a.comparative_turns))
+        asyncio.run(reader_section(a.reader_turns))
         raise SystemExit(0)
     if not (a.calls_only or a.save_memory_only):
         asyncio.run(main(a.turns, a.encoders.split(",")))
