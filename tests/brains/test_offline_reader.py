@@ -85,13 +85,19 @@ def test_only_the_shortlist_is_read_and_the_rest_stay_below_it_in_order(monkeypa
     assert max(range(5), key=lambda i: out[i]) == 2  # the read "c" overtakes the scorer's first
 
 
-def test_without_its_adapter_the_scorer_ranks_alone_and_says_so_once(tmp_path) -> None:
-    code = ("import sys; from pathlib import Path; from core.brains.offline import reader; "
-            f"reader.READER_DIR = Path({str(tmp_path)!r}); "
-            "print(reader.rescore('q', ['a', 'b'], [0.2, 0.7]), reader.rescore('q', ['a'], [0.4]))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
-    assert out.stdout.strip() == "[0.2, 0.7] [0.4]"
-    assert out.stderr.count("the reader is unavailable") == 1
+def test_without_its_adapter_the_scorer_ranks_alone_and_says_so_once(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(reader, "READER_DIR", tmp_path)  # no adapter here
+    monkeypatch.setattr(reader, "_warned", [])
+    reader._model.cache_clear()
+    reader.lead_share.cache_clear()
+    try:
+        assert reader.rescore("q", ["a", "b"], [0.2, 0.7]) == [0.2, 0.7]
+        assert reader.rescore("q", ["a"], [0.4]) == [0.4]
+        assert reader.lead_share() is None  # the scorer's own share applies
+        assert capsys.readouterr().err.count("the reader is unavailable") == 1
+    finally:  # the shipped adapter again for the tests after this one
+        reader._model.cache_clear()
+        reader.lead_share.cache_clear()
 
 
 def test_the_direct_answer_reads_the_blend_with_the_share_calibrated_for_it() -> None:
