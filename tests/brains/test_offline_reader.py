@@ -107,3 +107,28 @@ def test_the_direct_answer_reads_the_blend_with_the_share_calibrated_for_it() ->
     # chosen on the blended held-out groups as the scorer's share is chosen on its own probabilities
     assert lead["heldout_recall"] > lead["one_sentence_recall"]
     assert [p[0] for p in lead["curve"]][0] == 1.0 and lead["share"] in [p[0] for p in lead["curve"]]
+
+
+def test_a_follow_up_is_read_as_its_self_contained_rewrite(monkeypatch) -> None:
+    """"How fast is it?" says nothing the reader can match; the slot filler's rewrite names "it"."""
+    from core.brains.offline.compose import simple
+    from core.brains.offline.evidence import profile, sentence_pool
+    from core.state import RetrievedContext
+    from core.types import Intent
+    from core.vocabulary import Vocabulary
+
+    asked: list[str] = []
+
+    def rescore(question, texts, probs, shortlist=reader.SHORTLIST):
+        asked.append(question)
+        return list(probs)
+
+    monkeypatch.setattr(reader, "rescore", rescore)
+    ctx = RetrievedContext(chunk_id="k#0", source="/papers/kestrel.md", title="KESTREL: Sparse Adapters for Speech",
+                           content="KESTREL decodes 40 utterances per second on one GPU. KESTREL adds sparse adapters.")
+    intent = Intent(type="follow_up", confidence=0.9, entities=["KESTREL"],
+                    reformulated_query="How fast is KESTREL at decoding?")
+    prof = profile("How fast is it at decoding?", intent, vocab=Vocabulary())
+    assert prof.question == "How fast is it at decoding?" and prof.query == "How fast is KESTREL at decoding?"
+    simple(sentence_pool([ctx], prof), prof, [ctx])
+    assert asked == ["How fast is KESTREL at decoding?"]

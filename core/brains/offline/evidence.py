@@ -38,6 +38,7 @@ class Profile:
     collection_wide: bool = False  # about the papers of the collection ("the models here"), not one method
     weights: dict[str, float] = field(default_factory=dict)  # key-term weights (rarer in the evidence = higher)
     main_terms: list[str] = field(default_factory=list)  # key terms of the main clause, when a second question trails it
+    query: str = ""  # the question made self-contained (a follow-up's rewrite), else the question
     vocab: Vocabulary = field(default_factory=Vocabulary, repr=False, compare=False)
 
 
@@ -80,7 +81,7 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
     main = main_clause(base)
     main_key = content_terms(strip_question_form(main), drop_frame=True, parts=True) if main else []
     return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide,
-                   main_terms=main_key if len(main_key) < len(key) else [], vocab=vocab)
+                   main_terms=main_key if len(main_key) < len(key) else [], query=base, vocab=vocab)
 
 
 def context_text(ctx: RetrievedContext) -> str:
