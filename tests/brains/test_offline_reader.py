@@ -132,3 +132,18 @@ def test_a_follow_up_is_read_as_its_self_contained_rewrite(monkeypatch) -> None:
     assert prof.question == "How fast is it at decoding?" and prof.query == "How fast is KESTREL at decoding?"
     simple(sentence_pool([ctx], prof), prof, [ctx])
     assert asked == ["How fast is KESTREL at decoding?"]
+
+
+def test_other_questions_are_read_as_typed_and_chinese_ones_with_their_english_rewrite() -> None:
+    """The rewrite drops "in two sentences" (it shapes the answer, it is not searched), and without it
+    the reader underrates every sentence but the first; a Chinese question's rewrite adds the English
+    names the reader's vocabulary can read."""
+    from core.brains.offline.evidence import profile
+    from core.types import Intent
+    from core.vocabulary import Vocabulary
+
+    typed = "Summarize KESTREL in two sentences."
+    intent = Intent(type="factual", confidence=0.9, entities=["KESTREL"], reformulated_query="Summarize KESTREL")
+    assert profile(typed, intent, vocab=Vocabulary()).query == typed
+    zh = Intent(type="factual", confidence=0.9, reformulated_query="KESTREL 的词错误率是多少？ (word error rate)")
+    assert profile("KESTREL 的词错误率是多少？", zh, vocab=Vocabulary()).query == zh.reformulated_query

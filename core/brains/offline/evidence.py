@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.quantities import MEASURES, measures  # noqa: F401  (read from here by other modules)
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import content_terms, covered, passage_sentences, strip_question_form, table_label, term_set
+from core.brains.offline.text import (content_terms, covered, has_cjk, passage_sentences, strip_question_form, table_label,
+                                      term_set)
 from core.memory.hygiene import is_instruction_like
 from core.types import Intent, RetrievedContext
 from core.vocabulary import Vocabulary
@@ -38,7 +39,10 @@ class Profile:
     collection_wide: bool = False  # about the papers of the collection ("the models here"), not one method
     weights: dict[str, float] = field(default_factory=dict)  # key-term weights (rarer in the evidence = higher)
     main_terms: list[str] = field(default_factory=list)  # key terms of the main clause, when a second question trails it
-    query: str = ""  # the question made self-contained (a follow-up's rewrite), else the question
+    # what the reader (an English cross-encoder) reads: the slot filler's rewrite where the typed
+    # question cannot be read on its own (a follow-up's "it"; a Chinese question, whose rewrite carries
+    # the English names), else the question as typed (a rewrite without "in two sentences" reads worse)
+    query: str = ""
     vocab: Vocabulary = field(default_factory=Vocabulary, repr=False, compare=False)
 
 
@@ -81,7 +85,9 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
     main = main_clause(base)
     main_key = content_terms(strip_question_form(main), drop_frame=True, parts=True) if main else []
     return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide,
-                   main_terms=main_key if len(main_key) < len(key) else [], query=base, vocab=vocab)
+                   main_terms=main_key if len(main_key) < len(key) else [],
+                   query=base if (intent and intent.type == "follow_up") or has_cjk(question) else question,
+                   vocab=vocab)
 
 
 def context_text(ctx: RetrievedContext) -> str:
