@@ -32,7 +32,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     scorer.prime([prof.question, *(s.text for s in pool)])
 
     # the scorer's probability, read again by the cross-encoder (:mod:`~core.brains.offline.reader`)
-    # against the self-contained question (a follow-up's "it" rewritten to what it names)
+    # against Profile.query (a follow-up or a Chinese question as the slot filler rewrote it)
     blended = dict(zip((id(s) for s in pool), reader.rescore(
         prof.query or prof.question, [s.text for s in pool], [relevance(s, prof, own=s.ctx in own) for s in pool])))
 
