@@ -227,12 +227,11 @@ async def reader_section(turns: int) -> None:
           flush=True)
     settings = load_settings(use_user_file=False)
     settings.memory.enabled = False
-    model, share = reader._model, reader.lead_share
+    model = reader._model
     med: dict[str, float] = {}
     async with open_agent(settings) as agent:
         for label, on in (("without the reader", False), ("with the reader", True)):
-            reader._model = model if on else (lambda: None)
-            reader.lead_share = share if on else (lambda: None)
+            reader._model = model if on else (lambda: None)  # the share follows it
             wall: list[float] = []
             cpu: list[float] = []
             for q in SIMPLE:
@@ -248,7 +247,7 @@ async def reader_section(turns: int) -> None:
             med[label] = statistics.median(cpu)
             print(f"  {label:<20} median wall {statistics.median(wall):8.1f} ms, CPU {med[label]:8.1f} ms "
                   f"(n={len(wall)})", flush=True)
-    reader._model, reader.lead_share = model, share
+    reader._model = model
     base = med["without the reader"]
     print(f"  CPU with/without the reader: {med['with the reader'] / base:.2f}x; load average at end: "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")

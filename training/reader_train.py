@@ -77,22 +77,17 @@ def blended_groups(model, tok, held: list[dict], weight: float) -> list[tuple[np
     from core.vocabulary import Vocabulary
 
     m = scorer.model()
+    read = (lambda q, texts: list(reader_logits(model, tok, q, texts)), weight)
     out = []
-    saved = reader._model, reader.logits
-    reader._model = lambda: (None, weight)
-    reader.logits = lambda q, texts: list(reader_logits(model, tok, q, texts))
-    try:
-        for g in held:
-            p = group_pool(g, Vocabulary())
-            if p is None:
-                continue
-            prof, pool, labels, owns = p
-            chunks = list(dict.fromkeys(c["chunk"] for c in g["candidates"]))
-            probs = [scorer.probability(scorer.features(s, prof, own=o, m=m), m) for s, o in zip(pool, owns)]
-            out.append((np.array(reader.rescore(prof.question, [s.text for s in pool], probs)), labels,
-                        [chunks[s.ctx].split("#")[0] for s in pool]))
-    finally:
-        reader._model, reader.logits = saved
+    for g in held:
+        p = group_pool(g, Vocabulary())
+        if p is None:
+            continue
+        prof, pool, labels, owns = p
+        chunks = list(dict.fromkeys(c["chunk"] for c in g["candidates"]))
+        probs = [scorer.probability(scorer.features(s, prof, own=o, m=m), m) for s, o in zip(pool, owns)]
+        out.append((np.array(reader.rescore(prof.question, [s.text for s in pool], probs, read=read)), labels,
+                    [chunks[s.ctx].split("#")[0] for s in pool]))
     return out
 
 

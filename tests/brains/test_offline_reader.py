@@ -65,23 +65,21 @@ def test_the_onnx_graph_computes_what_the_trained_model_does() -> None:
     assert np.abs(got - ref).max() < 1e-3
 
 
-def test_only_the_shortlist_is_read_and_the_rest_stay_below_it_in_order(monkeypatch) -> None:
+def test_only_the_shortlist_is_read_and_the_rest_stay_below_it_in_order() -> None:
     asked: list[str] = []
 
     def fake_logits(question: str, texts: list[str]) -> list[float]:
         asked.extend(texts)
         return [4.0 if t == "c" else -4.0 for t in texts]
 
-    monkeypatch.setattr(reader, "logits", fake_logits)
-    monkeypatch.setattr(reader, "_model", lambda: (None, 1.0))
     texts = ["a", "b", "c", "d", "e"]
     probs = [0.9, 0.8, 0.3, 0.5, 0.2]
-    out = reader.rescore("q", texts, probs, shortlist=3)
+    out = reader.rescore("q", texts, probs, shortlist=3, read=(fake_logits, 1.0))
     assert sorted(asked) == ["a", "b", "d"]  # the scorer's three best; "c" is not read
     top3 = sorted(range(5), key=lambda i: -out[i])[:3]
     assert set(top3) == {0, 1, 3} and min(out[i] for i in top3) > max(out[2], out[4])
     assert out[2] > out[4]  # the unread keep the scorer's order
-    out = reader.rescore("q", texts, [0.3, 0.9, 0.95, 0.1, 0.2], shortlist=3)
+    out = reader.rescore("q", texts, [0.3, 0.9, 0.95, 0.1, 0.2], shortlist=3, read=(fake_logits, 1.0))
     assert max(range(5), key=lambda i: out[i]) == 2  # the read "c" overtakes the scorer's first
 
 
@@ -89,7 +87,6 @@ def test_without_its_adapter_the_scorer_ranks_alone_and_says_so_once(tmp_path, m
     monkeypatch.setattr(reader, "READER_DIR", tmp_path)  # no adapter here
     monkeypatch.setattr(reader, "_warned", [])
     reader._model.cache_clear()
-    reader.lead_share.cache_clear()
     try:
         assert reader.rescore("q", ["a", "b"], [0.2, 0.7]) == [0.2, 0.7]
         assert reader.rescore("q", ["a"], [0.4]) == [0.4]
@@ -97,7 +94,6 @@ def test_without_its_adapter_the_scorer_ranks_alone_and_says_so_once(tmp_path, m
         assert capsys.readouterr().err.count("the reader is unavailable") == 1
     finally:  # the shipped adapter again for the tests after this one
         reader._model.cache_clear()
-        reader.lead_share.cache_clear()
 
 
 def test_the_direct_answer_reads_the_blend_with_the_share_calibrated_for_it() -> None:

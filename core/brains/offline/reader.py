@@ -24,6 +24,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from collections.abc import Callable
 
 READER_DIR = Path(__file__).resolve().parents[2] / "models" / "adapters" / "reader"
 _lock = threading.Lock()
@@ -39,14 +40,17 @@ _warned: list[str] = []
 
 
 @lru_cache(maxsize=1)
-def _model() -> tuple[Any, float] | None:
-    """(the ONNX classifier, the blend weight), or None (said once) when the reader cannot run."""
+def _model() -> tuple[Any, float, float | None] | None:
+    """(the ONNX classifier, the blend weight, the direct answer's share for the blend) from one read
+    of ``reader.json``, or None (said once) when the reader cannot run."""
     try:
         meta = json.loads((READER_DIR / "reader.json").read_text(encoding="utf-8"))
         from core.onnx_runtime import OnnxClassifier, router_file
 
-        return OnnxClassifier(router_file(READER_DIR, 1), max_length=int(meta["max_length"])), float(meta["blend_weight"])
-    except (ImportError, OSError, RuntimeError, ValueError, KeyError) as exc:
+        share = meta.get("lead", {}).get("share")
+        return (OnnxClassifier(router_file(READER_DIR, 1), max_length=int(meta["max_length"])),
+                float(meta["blend_weight"]), None if share is None else float(share))
+    except (ImportError, OSError, RuntimeError, ValueError, KeyError, AttributeError) as exc:
         if not _warned:
             _warned.append(str(exc))
             print(f"paperpilot: the reader is unavailable ({type(exc).__name__}: {exc}); sentences are ranked "
@@ -54,17 +58,12 @@ def _model() -> tuple[Any, float] | None:
         return None
 
 
-@lru_cache(maxsize=1)
 def lead_share() -> float | None:
     """The direct answer's share for blended scores (``lead.share`` in ``reader.json``, calibrated by
     ``training.reader_train`` as :mod:`training.scorer_lead` calibrates the scorer's); None when the
     reader does not run, so the scorer's own share applies."""
-    if _model() is None:
-        return None
-    try:
-        return float(json.loads((READER_DIR / "reader.json").read_text(encoding="utf-8"))["lead"]["share"])
-    except (OSError, ValueError, KeyError):
-        return None
+    m = _model()
+    return m[2] if m else None
 
 
 def logits(question: str, texts: list[str]) -> list[float] | None:
@@ -72,7 +71,7 @@ def logits(question: str, texts: list[str]) -> list[float] | None:
     m = _model()
     if m is None:
         return None
-    clf, _ = m
+    clf = m[0]
     missing = list(dict.fromkeys(t for t in texts if (question, t) not in _cache))
     if missing:
         out = clf.logits([(question, t) for t in missing])[:, 0]
@@ -83,22 +82,28 @@ def logits(question: str, texts: list[str]) -> list[float] | None:
     return [_cache[(question, t)] for t in texts]
 
 
-def rescore(question: str, texts: list[str], probs: list[float], shortlist: int = SHORTLIST) -> list[float]:
-    """The scorer's probabilities ``probs`` for ``texts`` blended with the reader's reading of each.
+def rescore(question: str, texts: list[str], probs: list[float], shortlist: int = SHORTLIST, *,
+            read: tuple[Callable[[str, list[str]], list[float]], float] | None = None) -> list[float]:
+    """The scorer's probabilities ``probs`` for ``texts`` blended with the reader's reading of each
+    (``read``: a logits function and its blend weight; default the shipped reader's).
 
     Only the scorer's ``shortlist`` best are read (a pair costs the encoder about 18 ms of one core
     here); the others keep an order below all of them, so a direct answer is chosen among the read
     ones."""
-    m = _model()
-    if m is None or not texts or m[1] == 0.0:
-        return list(probs)
-    weight = m[1]
-    best = sorted(range(len(texts)), key=lambda i: -probs[i])[:shortlist]
-    read = logits(question, [texts[i] for i in best])
     if read is None:
+        m = _model()
+        if m is None:
+            return list(probs)
+        read = (logits, m[1])
+    read_fn, weight = read
+    if not texts or weight == 0.0:
+        return list(probs)
+    best = sorted(range(len(texts)), key=lambda i: -probs[i])[:shortlist]
+    got = read_fn(question, [texts[i] for i in best])
+    if got is None:
         return list(probs)
     out = list(probs)
-    for i, r in zip(best, read):
+    for i, r in zip(best, got):
         p = min(max(probs[i], 1e-6), 1 - 1e-6)
         z = math.log(p / (1 - p)) + weight * r
         out[i] = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
