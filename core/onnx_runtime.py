@@ -40,6 +40,7 @@ from typing import Any
 
 from core.onnx_cache import ExportUnavailable, cache_dir, fingerprint
 from core.onnx_cache import ensure as _ensure
+from core.models.onnx_build import LAYERS_FILE
 
 from typing import TYPE_CHECKING
 
@@ -124,6 +125,7 @@ def router_file(adapter_dir: Path, num_labels: int | None = None, quantized: boo
     src = minilm_dir()
     files = [src / "model.safetensors", src / "config.json"] + [
         adapter_dir / n for n in ("adapter_config.json", "adapter_model.safetensors", "classifier_head.safetensors")]
+    files += [f for f in (adapter_dir / LAYERS_FILE,) if f.exists()]  # trained on the first N layers
     fp = fingerprint(files, f"{ROUTER_RECIPE}:{num_labels}")
 
     def export(out: Path) -> None:

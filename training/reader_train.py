@@ -138,6 +138,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rank", type=int, default=16)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--layers", type=int, default=None,
+                    help="train on the encoder's first N layers only (a cheaper reader; default all six)")
     ap.add_argument("--out", type=Path, default=OUT_DIR)
     ap.add_argument("--eval-only", action="store_true", help="report held-out numbers of the adapter in --out")
     ap.add_argument("--calibrate-only", action="store_true",
@@ -166,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
-    model, _ = new_classifier(1, rank=args.rank, alpha=2 * args.rank, dropout=0.1)
+    model, _ = new_classifier(1, rank=args.rank, alpha=2 * args.rank, dropout=0.1, layers=args.layers)
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     steps = int(math.ceil(len(train) * args.epochs))
@@ -205,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
         "lead": calibrate_lead(model, tok, held, best),
         "trained_on": {"generator": "training.data.generate_scorer", "train_groups": len(train),
                        "epochs": args.epochs, "negatives": args.negatives, "lr": args.lr, "rank": args.rank,
-                       "seed": args.seed, "seconds": round(time.time() - t0)}}, indent=1) + "\n", encoding="utf-8")
+                       "layers": args.layers or "all", "seed": args.seed, "seconds": round(time.time() - t0)}}, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {args.out} (blend weight {best})")
 
 

@@ -16,6 +16,7 @@ stay ``[UNK]``.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 import torch
 
 from core.models.manager import minilm_dir, offline_env
+from core.models.onnx_build import LAYERS_FILE, encoder_layers
 
 HEAD_FILE = "classifier_head.safetensors"
 LORA_TARGETS = ["query", "key", "value"]
@@ -87,23 +89,31 @@ class MeanPoolClassifier(torch.nn.Module):
         return SimpleNamespace(logits=logits, loss=loss)
 
 
-def _encoder() -> tuple[Any, Any]:
+def _encoder(layers: int | None = None) -> tuple[Any, Any]:
+    """The base encoder (its first ``layers`` layers only, when given) and its tokenizer."""
     offline_env()
     from transformers import AutoModel, AutoTokenizer
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
     base = minilm_dir()
-    return AutoModel.from_pretrained(base), AutoTokenizer.from_pretrained(base)
+    encoder = AutoModel.from_pretrained(base)
+    if layers is not None:
+        if not 1 <= layers <= encoder.config.num_hidden_layers:
+            raise ValueError(f"layers must be 1..{encoder.config.num_hidden_layers}, got {layers}")
+        encoder.encoder.layer = encoder.encoder.layer[:layers]
+        encoder.config.num_hidden_layers = layers
+    return encoder, AutoTokenizer.from_pretrained(base)
 
 
 def new_classifier(num_labels: int, *, rank: int, alpha: int, dropout: float,
-                   token_ids: list[int] | None = None) -> tuple[MeanPoolClassifier, Any]:
+                   token_ids: list[int] | None = None, layers: int | None = None) -> tuple[MeanPoolClassifier, Any]:
     """A trainable classifier: LoRA on the encoder's attention, trainable embedding rows for
-    ``token_ids`` (a :class:`CharVocab`'s), a fresh head (seed torch first)."""
+    ``token_ids`` (a :class:`CharVocab`'s), a fresh head (seed torch first); ``layers``: on the
+    encoder's first that many layers only (a cheaper reader; :func:`save_classifier` records it)."""
     from peft import LoraConfig, get_peft_model
 
-    encoder, tokenizer = _encoder()
+    encoder, tokenizer = _encoder(layers)
     lora = LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=dropout, target_modules=LORA_TARGETS,
                       trainable_token_indices={"word_embeddings": list(token_ids)} if token_ids else None)
     return MeanPoolClassifier(get_peft_model(encoder, lora), num_labels), tokenizer
@@ -122,6 +132,14 @@ def save_classifier(model: MeanPoolClassifier, out_dir: Path) -> None:
 
     model.encoder.save_pretrained(str(out_dir))
     save_file({k: v.detach().contiguous() for k, v in model.head.state_dict().items()}, str(out_dir / HEAD_FILE))
+    layers, full = model.encoder.config.num_hidden_layers, _base_layers()
+    (out_dir / LAYERS_FILE).unlink(missing_ok=True)
+    if layers != full:
+        (out_dir / LAYERS_FILE).write_text(json.dumps({"num_hidden_layers": layers}) + "\n", encoding="utf-8")
+
+
+def _base_layers() -> int:
+    return int(json.loads((Path(minilm_dir()) / "config.json").read_text(encoding="utf-8"))["num_hidden_layers"])
 
 
 def load_classifier(adapter_dir: Path, num_labels: int) -> tuple[MeanPoolClassifier, Any]:
@@ -129,7 +147,7 @@ def load_classifier(adapter_dir: Path, num_labels: int) -> tuple[MeanPoolClassif
     from peft import PeftModel
     from safetensors.torch import load_file
 
-    encoder, tokenizer = _encoder()
+    encoder, tokenizer = _encoder(encoder_layers(adapter_dir))
     encoder = PeftModel.from_pretrained(encoder, str(adapter_dir)).merge_and_unload()
     model = MeanPoolClassifier(encoder, num_labels)
     model.head.load_state_dict(load_file(str(adapter_dir / HEAD_FILE)))

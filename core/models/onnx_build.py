@@ -220,12 +220,25 @@ def merge_adapter(w: dict[str, Any], adapter_dir: Path) -> dict[str, Any]:
     return merged
 
 
+# Beside an adapter trained on the encoder's first N layers only (a cheaper reader):
+# {"num_hidden_layers": N}. Absent, the whole encoder.
+LAYERS_FILE = "encoder.json"
+
+
+def encoder_layers(adapter_dir: Path) -> int | None:
+    """How many of the encoder's layers an adapter was trained on (:data:`LAYERS_FILE`), None for all."""
+    f = Path(adapter_dir) / LAYERS_FILE
+    return int(json.loads(f.read_text(encoding="utf-8"))["num_hidden_layers"]) if f.exists() else None
+
+
 def build_router(model_dir: str | Path, adapter_dir: Path, num_labels: int, out: Path) -> None:
     """The router classifier (LoRA merged, masked mean, linear head) → ``logits`` graph."""
     import numpy as np
     from safetensors.numpy import load_file
 
     w, cfg = _weights(Path(model_dir))
+    if (layers := encoder_layers(adapter_dir)) is not None:
+        cfg = {**cfg, "num_hidden_layers": layers}
     w = merge_adapter(w, Path(adapter_dir))
     head = load_file(str(Path(adapter_dir) / "classifier_head.safetensors"))
     if head["weight"].shape[0] != num_labels:

@@ -116,3 +116,41 @@ def test_an_altered_graph_is_rebuilt_not_run(tmp_path, monkeypatch):
     out.write_bytes(b"planted graph")
     onnx_runtime._ensure(out, build)
     assert len(builds) == 2 and out.read_bytes() == b"graph v2"
+
+
+@pytest.mark.slow
+def test_a_classifier_on_the_first_layers_builds_the_same_shorter_graph(tmp_path):
+    """An adapter trained on the encoder's first two layers records it, loads on two layers in torch,
+    and its graph (built without torch) has two layers and computes the same logits."""
+    torch = pytest.importorskip("torch", reason="the torch reference needs the train extra")
+    pytest.importorskip("peft", reason="the torch reference needs the train extra")
+    from core.models.minilm_classifier import load_classifier, new_classifier, save_classifier
+    from core.models.onnx_build import LAYERS_FILE, encoder_layers
+
+    torch.manual_seed(0)
+    model, _ = new_classifier(1, rank=4, alpha=8, dropout=0.0, layers=2)
+    with torch.no_grad():  # a LoRA that changes something, so merging it is checked too
+        for name, p in model.named_parameters():
+            if "lora_B" in name:
+                p.normal_(0, 0.05)
+    save_classifier(model, tmp_path)
+    assert encoder_layers(tmp_path) == 2 and json.loads((tmp_path / LAYERS_FILE).read_text())["num_hidden_layers"] == 2
+    loaded, _ = load_classifier(tmp_path, 1)
+    assert len(loaded.encoder.encoder.layer) == 2
+    pairs = [(q, "LoRA freezes the pretrained weights and trains low-rank matrices.") for q in QUESTIONS]
+    tok = onnx_runtime.tokenizer(96)
+    enc = tok.encode_batch(pairs)
+    ids = torch.tensor([e.ids for e in enc])
+    with torch.no_grad():
+        ref = loaded(input_ids=ids, attention_mask=torch.tensor([e.attention_mask for e in enc]),
+                     token_type_ids=torch.zeros_like(ids)).logits[:, 0].numpy()
+    build_router(onnx_runtime.minilm_dir(), tmp_path, 1, tmp_path / "short.onnx")
+    got = onnx_runtime.OnnxClassifier(tmp_path / "short.onnx", max_length=96).logits(pairs)[:, 0]
+    assert np.abs(got - ref).max() < 1e-3
+    import onnx
+
+    layers = {n.name.split("/")[2] for n in onnx.load(str(tmp_path / "short.onnx")).graph.node
+              if n.name.startswith("/encoder/layer.")}
+    assert layers == {"layer.0", "layer.1"}
+    save_classifier(new_classifier(1, rank=4, alpha=8, dropout=0.0)[0], tmp_path)  # all six: no file left
+    assert encoder_layers(tmp_path) is None
