@@ -103,6 +103,41 @@ def calibrate_lead(model, tok, held: list[dict], weight: float) -> dict:
             "one_sentence_recall": points[0][1], "curve": [list(p) for p in points]}
 
 
+SKIP_GRID = (0.8, 0.85, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99)
+SKIP_TOLERANCE = 0.005  # about one held-out group in 241
+
+
+def calibrate_skip(model, tok, held: list[dict], weight: float) -> dict:
+    """The scorer's probability from which the reader is not run (``skip_above``): the lowest on
+    :data:`SKIP_GRID` whose held-out top-1 (the scorer's pick where it is that confident, the blend's
+    elsewhere, as :func:`core.brains.offline.reader.rescore` does) stays within :data:`SKIP_TOLERANCE`
+    of reading every group; with the share of groups still read at each point."""
+    from core.brains.offline import reader
+    from core.vocabulary import Vocabulary
+
+    m = scorer.model()
+    read = (lambda q, texts: list(reader_logits(model, tok, q, texts)), weight)
+    rows = []
+    for g in held:
+        p = group_pool(g, Vocabulary())
+        if p is None:
+            continue
+        prof, pool, labels, owns = p
+        probs = [scorer.probability(scorer.features(s, prof, own=o, m=m), m) for s, o in zip(pool, owns)]
+        gold = int(np.argmax(labels))
+        blend = reader.rescore(prof.question, [s.text for s in pool], probs, read=read)
+        rows.append((max(probs), int(np.argmax(probs)) == gold, int(np.argmax(blend)) == gold))
+    top, alone, blended = (np.array(c, dtype=float) for c in zip(*rows))
+    full = float(blended.mean())
+    curve = [(t, round(float(np.where(top >= t, alone, blended).mean()), 4), round(float((top < t).mean()), 4))
+             for t in SKIP_GRID]
+    ok = [c for c in curve if c[1] >= full - SKIP_TOLERANCE]
+    chosen = min(ok, key=lambda c: c[0]) if ok else None
+    return {"skip_above": chosen[0] if chosen else None, "heldout_top1": chosen[1] if chosen else full,
+            "read_share": chosen[2] if chosen else 1.0, "top1_reading_all": round(full, 4),
+            "tolerance": SKIP_TOLERANCE, "curve": [list(c) for c in curve]}
+
+
 def evaluate(model, tok, held: list[dict]) -> dict:
     """Top-1 over the brain's pool for the scorer, the reader and each blend weight."""
     from core.vocabulary import Vocabulary
@@ -143,7 +178,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=OUT_DIR)
     ap.add_argument("--eval-only", action="store_true", help="report held-out numbers of the adapter in --out")
     ap.add_argument("--calibrate-only", action="store_true",
-                    help="recalibrate the direct answer's share for the adapter in --out and rewrite its reader.json")
+                    help="recalibrate the direct answer's share and the skip threshold for the adapter in --out "
+                         "and rewrite its reader.json")
     args = ap.parse_args(argv)
 
     import torch
@@ -163,8 +199,9 @@ def main(argv: list[str] | None = None) -> None:
             return
         meta = json.loads((args.out / "reader.json").read_text(encoding="utf-8"))
         meta["lead"] = calibrate_lead(model, tok, held, meta["blend_weight"])
+        meta["skip"] = calibrate_skip(model, tok, held, meta["blend_weight"])
         (args.out / "reader.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        print(json.dumps(meta["lead"], indent=1))
+        print(json.dumps({k: meta[k] for k in ("lead", "skip")}, indent=1))
         return
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
@@ -204,7 +241,7 @@ def main(argv: list[str] | None = None) -> None:
     best = max(WEIGHTS, key=lambda w: (report[f"blend {w}"], -w))
     (args.out / "reader.json").write_text(json.dumps({
         "blend_weight": best, "max_length": MAX_LENGTH, "heldout": report,
-        "lead": calibrate_lead(model, tok, held, best),
+        "lead": calibrate_lead(model, tok, held, best), "skip": calibrate_skip(model, tok, held, best),
         "trained_on": {"generator": "training.data.generate_scorer", "train_groups": len(train),
                        "epochs": args.epochs, "negatives": args.negatives, "lr": args.lr, "rank": args.rank,
                        "layers": args.layers or "all", "seed": args.seed, "seconds": round(time.time() - t0)}}, indent=1) + "\n", encoding="utf-8")

@@ -83,6 +83,24 @@ def test_only_the_shortlist_is_read_and_the_rest_stay_below_it_in_order() -> Non
     assert max(range(5), key=lambda i: out[i]) == 2  # the read "c" overtakes the scorer's first
 
 
+def test_a_pick_the_scorer_is_confident_of_is_not_read() -> None:
+    """From ``skip_above`` on, the reader is not run and the scorer's probabilities stand; below it,
+    the shortlist is read as before. The shipped reader's threshold was chosen on held-out groups."""
+    asked: list[str] = []
+
+    def fake_logits(question: str, texts: list[str]) -> list[float]:
+        asked.extend(texts)
+        return [4.0 if t == "b" else -4.0 for t in texts]
+
+    read = (fake_logits, 1.0)
+    assert reader.rescore("q", ["a", "b"], [0.97, 0.6], read=read, skip_above=0.95) == [0.97, 0.6] and not asked
+    out = reader.rescore("q", ["a", "b"], [0.9, 0.6], read=read, skip_above=0.95)
+    assert asked == ["a", "b"] and out[1] > out[0]
+    meta = json.loads((reader.READER_DIR / "reader.json").read_text(encoding="utf-8"))["skip"]
+    assert meta["heldout_top1"] >= meta["top1_reading_all"] - meta["tolerance"] and 0 < meta["read_share"] < 1
+    assert reader._model()[3] == meta["skip_above"]
+
+
 def test_without_its_adapter_the_scorer_ranks_alone_and_says_so_once(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setattr(reader, "READER_DIR", tmp_path)  # no adapter here
     monkeypatch.setattr(reader, "_warned", [])

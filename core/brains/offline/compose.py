@@ -33,8 +33,10 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
 
     # the scorer's probability, read again by the cross-encoder (:mod:`~core.brains.offline.reader`)
     # against Profile.query (a follow-up or a Chinese question as the slot filler rewrote it)
-    blended = dict(zip((id(s) for s in pool), reader.rescore(
-        prof.query or prof.question, [s.text for s in pool], [relevance(s, prof, own=s.ctx in own) for s in pool])))
+    # (not run when the scorer is already confident: then the scores and the lead's share are its own)
+    probs = [relevance(s, prof, own=s.ctx in own) for s in pool]
+    read = reader.rescore(prof.query or prof.question, [s.text for s in pool], probs)
+    blended = dict(zip((id(s) for s in pool), read))
 
     def score(s: Sentence) -> float:
         return blended[id(s)]
@@ -47,7 +49,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # comparison's cells do), not with a caption or a table row that only names the measure
         lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
         chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
-    n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share())
+    n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share() if read != probs else None)
     lines = [" ".join(cited(s) for s in chosen[:n])]
     if len(chosen) > n:
         lines.append(" ".join(cited(s) for s in chosen[n:]))

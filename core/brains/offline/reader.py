@@ -40,16 +40,19 @@ _warned: list[str] = []
 
 
 @lru_cache(maxsize=1)
-def _model() -> tuple[Any, float, float | None] | None:
-    """(the ONNX classifier, the blend weight, the direct answer's share for the blend) from one read
-    of ``reader.json``, or None (said once) when the reader cannot run."""
+def _model() -> tuple[Any, float, float | None, float | None] | None:
+    """(the ONNX classifier, the blend weight, the direct answer's share for the blend, the scorer's
+    probability from which the reader is not run) from one read of ``reader.json``, or None (said
+    once) when the reader cannot run."""
     try:
         meta = json.loads((READER_DIR / "reader.json").read_text(encoding="utf-8"))
         from core.onnx_runtime import OnnxClassifier, router_file
 
         share = meta.get("lead", {}).get("share")
+        skip = meta.get("skip", {}).get("skip_above")
         return (OnnxClassifier(router_file(READER_DIR, 1), max_length=int(meta["max_length"])),
-                float(meta["blend_weight"]), None if share is None else float(share))
+                float(meta["blend_weight"]), None if share is None else float(share),
+                None if skip is None else float(skip))
     except (ImportError, OSError, RuntimeError, ValueError, KeyError, AttributeError) as exc:
         if not _warned:
             _warned.append(str(exc))
@@ -83,20 +86,24 @@ def logits(question: str, texts: list[str]) -> list[float] | None:
 
 
 def rescore(question: str, texts: list[str], probs: list[float], shortlist: int = SHORTLIST, *,
-            read: tuple[Callable[[str, list[str]], list[float]], float] | None = None) -> list[float]:
+            read: tuple[Callable[[str, list[str]], list[float]], float] | None = None,
+            skip_above: float | None = None) -> list[float]:
     """The scorer's probabilities ``probs`` for ``texts`` blended with the reader's reading of each
-    (``read``: a logits function and its blend weight; default the shipped reader's).
+    (``read``: a logits function and its blend weight; default the shipped reader's, with its
+    ``skip_above``).
 
     Only the scorer's ``shortlist`` best are read (a pair costs the encoder about 18 ms of one core
     here); the others keep an order below all of them, so a direct answer is chosen among the read
-    ones."""
+    ones. When the scorer's best is at least ``skip_above``, nothing is read and ``probs`` come back
+    as they are (the same list values): on the generated held-out groups the reader seldom overturns
+    so confident a pick (``skip`` in ``reader.json``, chosen by ``training.reader_train``)."""
     if read is None:
         m = _model()
         if m is None:
             return list(probs)
-        read = (logits, m[1])
+        read, skip_above = (logits, m[1]), m[3]
     read_fn, weight = read
-    if not texts or weight == 0.0:
+    if not texts or weight == 0.0 or (skip_above is not None and max(probs) >= skip_above):
         return list(probs)
     best = sorted(range(len(texts)), key=lambda i: -probs[i])[:shortlist]
     got = read_fn(question, [texts[i] for i in best])
