@@ -33,9 +33,11 @@ the shortlist. Run it from an older checkout's root (``PYTHONPATH=<root> python 
 with this file copied in) to compare.
 
 Then simple turns (``--reader-only`` runs just that): the four factual questions of ``SIMPLE`` over the
-bundled papers, with the reader (the cross-encoder that reads the sentence scorer's shortlist) and
-without it, in one process, its pair scores forgotten before each turn; medians of wall and of the agent
-process's CPU, and their ratio. Prints numbers; asserts nothing.
+bundled papers without the reader (the cross-encoder that reads the sentence scorer's shortlist), with
+it as shipped (not run where the scorer is confident of its pick) and with it run on every turn, in one
+process, its pair scores forgotten before each turn; medians of wall and of the agent process's CPU
+(and the mean CPU), the turns in which the reader ran, and the CPU ratios. Prints numbers; asserts
+nothing.
 """
 
 from __future__ import annotations
@@ -219,38 +221,56 @@ SIMPLE = (
 
 
 async def reader_section(turns: int) -> None:
-    """Simple turns with the reader (the cross-encoder over the scorer's shortlist) and without it,
-    in one process: its pair scores forgotten before each turn, so each pays what a new question pays."""
+    """Simple turns without the reader, with it as shipped (not run where the scorer is confident of
+    its pick, ``skip`` in ``reader.json``) and with it run on every turn, in one process: its pair
+    scores forgotten before each turn, so each pays what a new question pays. Counts the turns in
+    which the reader ran."""
     from core.brains.offline import reader
 
     print(f"simple turns, offline brain, memory off (load average {' '.join(f'{x:.2f}' for x in os.getloadavg())})",
           flush=True)
     settings = load_settings(use_user_file=False)
     settings.memory.enabled = False
-    model = reader._model
+    model, logits = reader._model, reader.logits
+    shipped = model()
+    modes = {"without the reader": lambda: None, "with the reader": model}
+    if shipped is not None:
+        modes["reading every turn"] = lambda: (*shipped[:3], None)
     med: dict[str, float] = {}
-    async with open_agent(settings) as agent:
-        for label, on in (("without the reader", False), ("with the reader", True)):
-            reader._model = model if on else (lambda: None)  # the share follows it
-            wall: list[float] = []
-            cpu: list[float] = []
-            for q in SIMPLE:
-                for i in range(turns + 1):
-                    getattr(reader, "_cache", {}).clear()
-                    t0, c0 = time.perf_counter(), time.process_time()
-                    async for ev in agent.run_turn(q, agent.new_session_id()):
-                        last = ev
-                    assert last.kind == "turn_finished", getattr(last, "error", last)
-                    if i:  # the first is the warm-up
-                        wall.append((time.perf_counter() - t0) * 1000)
-                        cpu.append((time.process_time() - c0) * 1000)
-            med[label] = statistics.median(cpu)
-            print(f"  {label:<20} median wall {statistics.median(wall):8.1f} ms, CPU {med[label]:8.1f} ms "
-                  f"(n={len(wall)})", flush=True)
-    reader._model = model
+    reads: list[int] = []
+
+    def counted(question: str, texts: list[str]):
+        reads.append(1)
+        return logits(question, texts)
+
+    reader.logits = counted
+    try:
+        async with open_agent(settings) as agent:
+            for label, mode in modes.items():
+                reader._model = mode  # the share follows it
+                wall: list[float] = []
+                cpu: list[float] = []
+                read_turns = 0
+                for q in SIMPLE:
+                    for i in range(turns + 1):
+                        getattr(reader, "_cache", {}).clear()
+                        reads.clear()
+                        t0, c0 = time.perf_counter(), time.process_time()
+                        async for ev in agent.run_turn(q, agent.new_session_id()):
+                            last = ev
+                        assert last.kind == "turn_finished", getattr(last, "error", last)
+                        if i:  # the first is the warm-up
+                            wall.append((time.perf_counter() - t0) * 1000)
+                            cpu.append((time.process_time() - c0) * 1000)
+                            read_turns += bool(reads)
+                med[label] = statistics.median(cpu)
+                print(f"  {label:<20} median wall {statistics.median(wall):8.1f} ms, CPU {med[label]:8.1f} ms "
+                      f"(mean {statistics.mean(cpu):6.1f} ms; n={len(wall)}, the reader ran in {read_turns})", flush=True)
+    finally:
+        reader._model, reader.logits = model, logits
     base = med["without the reader"]
-    print(f"  CPU with/without the reader: {med['with the reader'] / base:.2f}x; load average at end: "
-          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print("  CPU against no reader: " + ", ".join(f"{k} {v / base:.2f}x" for k, v in med.items() if k != "without the reader")
+          + f"; load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 async def main(turns: int, encoders: list[str]) -> None:
