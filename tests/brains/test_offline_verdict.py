@@ -185,3 +185,34 @@ async def test_a_lead_from_another_paper_that_shares_the_questions_words_is_conf
                            [PLOVER, PLOVER_RESULTS, KITE])
     assert right.passed and not wrong.passed
     assert wrong.score < 2.0 < right.score - 5
+
+
+def _read(question: str, contexts, text: str) -> dict[str, float]:
+    intent = Intent(type="factual", confidence=1.0, reformulated_query=question)
+    x = verdict_inputs(question, intent, contexts, text, [], vocab=VOCAB)
+    return {f: x[verdict.FEATURES.index(f)] for f in ("lead_score", "read_lead", "read_margin")}
+
+
+def test_the_verdict_reads_the_lead_as_the_reader_and_scorer_rank_it_together(monkeypatch) -> None:
+    """``read_lead``/``read_margin``: the lead's probability as the simple answer ranks it (scorer and
+    reader blended) and its margin over the best sentence left out; the right sentence leads its rivals,
+    a topical one trails the answer. Where the scorer is confident enough that the composer skips the
+    reader, and without the reader, they are the scorer's own."""
+    from core.brains.offline import reader
+
+    q = "How many slots does the HERON memory bank hold?"
+    right_text = "The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1]."
+    shipped = reader._model()
+    assert shipped is not None
+    monkeypatch.setattr(reader, "_model", lambda: (*shipped[:3], None))  # read every draft
+    right = _read(q, [HERON, WREN], right_text)
+    topical = _read(q, [HERON, WREN], "Training HERON takes two days on eight GPUs [1].")
+    assert right["read_margin"] > 0 > topical["read_margin"]
+    assert right["read_lead"] > topical["read_lead"]
+    assert right["read_lead"] != right["lead_score"]  # the reader moved it
+    monkeypatch.setattr(reader, "_model", lambda: shipped)  # as shipped: this pick is above skip_above
+    confident = _read(q, [HERON, WREN], right_text)
+    assert confident["lead_score"] >= shipped[3] and confident["read_lead"] == confident["lead_score"]
+    monkeypatch.setattr(reader, "_model", lambda: None)
+    alone = _read(q, [HERON, WREN], right_text)
+    assert alone["read_lead"] == alone["lead_score"]

@@ -17,6 +17,10 @@ read as a miss: a number is asked and the direct answer states one the question 
 value), or only numbers the question itself states (an echo); the question's paper is among the
 chunks but no quoted sentence comes from it (the answer is about another paper); and how much better
 a sentence the answer left out covers the question's words (its key terms occur only outside the lead).
+Two more read the lead as the simple answer ranks it: the scorer's probability blended with the
+reader's (:mod:`core.brains.offline.reader`, a cross-encoder of question and sentence), for the lead and
+as its margin over the best sentence left out, so a lead the scorer rates highly but the reader does
+not (or the reverse) reads as less certain.
 Its weights are learned by ``python -m training.critic_verdict_train`` from
 :mod:`training.data.generate_verdict` drafts (never evaluation text) and read from
 ``core/models/critic_verdict.json``, with the pass threshold and the evidence gate's threshold
@@ -36,7 +40,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from core.brains.offline import scorer
+from core.brains.offline import reader, scorer
 from core.brains.offline.evidence import Profile, Sentence, is_document_of, names, sentence_pool
 from core.brains.offline.slots import DOC_PART
 from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, passage_sentences, strip_markers,
@@ -46,7 +50,8 @@ from core.types import RetrievedContext
 WEIGHTS_FILE = Path(__file__).resolve().parents[2] / "models" / "critic_verdict.json"
 FEATURES = ("lead_score", "runner_up", "margin", "lead_is_best", "quoted", "coverage", "asked_missing",
             "number_missing", "has_number", "support", "entities", "table_or_caption", "reference", "length",
-            "names_absent", "prose", "new_number", "echo_number", "lead_foreign", "outside_gain")
+            "names_absent", "prose", "new_number", "echo_number", "lead_foreign", "outside_gain", "read_lead",
+            "read_margin")
 # A reference-list entry ("[12] A. Author et al. Title. In Proc. …, 2019."): a kind of text, never an answer.
 _REFERENCE = re.compile(r"^\[\d+\]\s*[A-Z]|\bet al\.,?\s+(?:\d{4}|[A-Z])|\bIn Proc(?:eedings|\.)|\barXiv preprint\b|"
                         r"\b(?:19|20)\d{2}[a-z]?\.\s*$")
@@ -188,6 +193,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     elsewhere = max((_share(focus, s.terms) for s, _ in scored if not _quotes(parts, s)), default=0.0) if focus else 0.0
     table_or_caption = float(bool(kind) and (kind[scorer.FEATURES.index("table_row")] > 0
                                              or kind[scorer.FEATURES.index("caption")] > 0))
+    read_lead, read_runner = _read(prof, scored, parts, rivals)
     return [
         lead_score,
         runner_up,
@@ -209,7 +215,25 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
         float(prof.numeric and bool(head_nums) and not head_nums - asked_nums),
         float(bool(own) and bool(lead) and not any(s.ctx in own for s, _ in lead)),
         max(0.0, elsewhere - coverage),
+        read_lead,
+        read_lead - read_runner,
     ]
+
+
+def _read(prof: Profile, scored: list[tuple[Sentence, float]], parts: list[frozenset[str]],
+          rivals: list[tuple[Sentence, float]] | None) -> tuple[float, float]:
+    """The lead's and the best rival's probabilities as the simple answer ranks them: the scorer's
+    blended with the reader's reading (:func:`core.brains.offline.reader.rescore`, against the same
+    question text, ``Profile.query``), so the verdict sees where the reader and the scorer disagree.
+    Without the reader, the scorer's own probabilities."""
+    if not scored:
+        return 0.0, 0.0
+    blend = dict(zip((id(s) for s, _ in scored), reader.rescore(
+        prof.query or prof.question, [s.text for s, _ in scored], [p for _, p in scored])))
+    lead = max((blend[id(s)] for s, _ in scored if _quotes(parts, s)), default=0.0)
+    pool = scored if rivals is None else rivals
+    runner = max((blend.get(id(s), p) for s, p in pool if not _quotes(parts, s)), default=0.0)
+    return lead, runner
 
 
 def _share(focus: list[str], have: set[str] | frozenset[str]) -> float:
