@@ -69,25 +69,30 @@ def reader_logits(model, tok, question: str, texts: list[str]) -> np.ndarray:
         return model(**encode(tok, [(question, t) for t in texts])).logits[:, 0].numpy()
 
 
-def blended_groups(model, tok, held: list[dict], weight: float) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
-    """(blended probabilities, labels, papers) per usable held-out group, as the brain blends them
-    (:func:`core.brains.offline.reader.rescore`, the shortlist included), for the lead's calibration
-    (:mod:`training.scorer_lead`)."""
+def _read_pools(model, tok, held: list[dict], weight: float):
+    """Per usable held-out group: (group, its pool, labels, the scorer's probabilities, the blend as the
+    brain computes it with :func:`core.brains.offline.reader.rescore`, shortlist included, no skip)."""
     from core.brains.offline import reader
     from core.vocabulary import Vocabulary
 
     m = scorer.model()
     read = (lambda q, texts: list(reader_logits(model, tok, q, texts)), weight)
-    out = []
     for g in held:
         p = group_pool(g, Vocabulary())
         if p is None:
             continue
         prof, pool, labels, owns = p
-        chunks = list(dict.fromkeys(c["chunk"] for c in g["candidates"]))
         probs = [scorer.probability(scorer.features(s, prof, own=o, m=m), m) for s, o in zip(pool, owns)]
-        out.append((np.array(reader.rescore(prof.question, [s.text for s in pool], probs, read=read)), labels,
-                    [chunks[s.ctx].split("#")[0] for s in pool]))
+        yield g, pool, labels, probs, reader.rescore(prof.question, [s.text for s in pool], probs, read=read)
+
+
+def blended_groups(model, tok, held: list[dict], weight: float) -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
+    """(blended probabilities, labels, papers) per usable held-out group, as the brain blends them, for
+    the lead's calibration (:mod:`training.scorer_lead`)."""
+    out = []
+    for g, pool, labels, _, blend in _read_pools(model, tok, held, weight):
+        chunks = list(dict.fromkeys(c["chunk"] for c in g["candidates"]))
+        out.append((np.array(blend), labels, [chunks[s.ctx].split("#")[0] for s in pool]))
     return out
 
 
@@ -107,35 +112,27 @@ SKIP_GRID = (0.8, 0.85, 0.9, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99)
 SKIP_TOLERANCE = 0.005  # about one held-out group in 241
 
 
-def calibrate_skip(model, tok, held: list[dict], weight: float) -> dict:
-    """The scorer's probability from which the reader is not run (``skip_above``): the lowest on
-    :data:`SKIP_GRID` whose held-out top-1 (the scorer's pick where it is that confident, the blend's
-    elsewhere, as :func:`core.brains.offline.reader.rescore` does) stays within :data:`SKIP_TOLERANCE`
-    of reading every group; with the share of groups still read at each point."""
-    from core.brains.offline import reader
-    from core.vocabulary import Vocabulary
-
-    m = scorer.model()
-    read = (lambda q, texts: list(reader_logits(model, tok, q, texts)), weight)
-    rows = []
-    for g in held:
-        p = group_pool(g, Vocabulary())
-        if p is None:
-            continue
-        prof, pool, labels, owns = p
-        probs = [scorer.probability(scorer.features(s, prof, own=o, m=m), m) for s, o in zip(pool, owns)]
-        gold = int(np.argmax(labels))
-        blend = reader.rescore(prof.question, [s.text for s in pool], probs, read=read)
-        rows.append((max(probs), int(np.argmax(probs)) == gold, int(np.argmax(blend)) == gold))
-    top, alone, blended = (np.array(c, dtype=float) for c in zip(*rows))
+def choose_skip(top: np.ndarray, alone: np.ndarray, blended: np.ndarray) -> dict:
+    """``skip_above`` from per-group (the scorer's best probability, its pick right, the blend's pick
+    right): the lowest on :data:`SKIP_GRID` whose top-1 (the scorer's pick where it is that confident,
+    the blend's elsewhere) stays within :data:`SKIP_TOLERANCE` of reading every group (None: no
+    threshold does); with the share of groups still read at each point."""
     full = float(blended.mean())
     curve = [(t, round(float(np.where(top >= t, alone, blended).mean()), 4), round(float((top < t).mean()), 4))
              for t in SKIP_GRID]
     ok = [c for c in curve if c[1] >= full - SKIP_TOLERANCE]
     chosen = min(ok, key=lambda c: c[0]) if ok else None
-    return {"skip_above": chosen[0] if chosen else None, "heldout_top1": chosen[1] if chosen else full,
+    return {"skip_above": chosen[0] if chosen else None, "heldout_top1": chosen[1] if chosen else round(full, 4),
             "read_share": chosen[2] if chosen else 1.0, "top1_reading_all": round(full, 4),
             "tolerance": SKIP_TOLERANCE, "curve": [list(c) for c in curve]}
+
+
+def calibrate_skip(model, tok, held: list[dict], weight: float) -> dict:
+    """The scorer's probability from which the reader is not run, chosen on the held-out groups
+    (:func:`choose_skip`)."""
+    rows = [(max(probs), int(np.argmax(probs)) == int(np.argmax(labels)), int(np.argmax(blend)) == int(np.argmax(labels)))
+            for _, _, labels, probs, blend in _read_pools(model, tok, held, weight)]
+    return choose_skip(*(np.array(c, dtype=float) for c in zip(*rows)))
 
 
 def evaluate(model, tok, held: list[dict]) -> dict:
