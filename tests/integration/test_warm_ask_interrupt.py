@@ -65,7 +65,10 @@ def _interrupted_caller(tmp_path: Path, reply: dict, final: dict):
 
 
 def test_a_ctrl_c_before_the_childs_pid_comes_back_reaches_the_child(tmp_path):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands in for the forked ask
+    # stands in for the forked ask, which sets ctrl+c's default handler itself (warm._child): a pytest run
+    # started in the background (nohup … &) has SIGINT ignored, and a child would inherit that
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     final: dict = {}
     listener, caller, answer = _interrupted_caller(tmp_path, {"pid": child.pid}, final)
     try:
