@@ -125,7 +125,8 @@ def router_file(adapter_dir: Path, num_labels: int | None = None, quantized: boo
     src = minilm_dir()
     files = [src / "model.safetensors", src / "config.json"] + [
         adapter_dir / n for n in ("adapter_config.json", "adapter_model.safetensors", "classifier_head.safetensors")]
-    files += [f for f in (adapter_dir / LAYERS_FILE,) if f.exists()]  # trained on the first N layers
+    if (adapter_dir / LAYERS_FILE).exists():  # trained on the encoder's first N layers
+        files.append(adapter_dir / LAYERS_FILE)
     fp = fingerprint(files, f"{ROUTER_RECIPE}:{num_labels}")
 
     def export(out: Path) -> None:

@@ -98,7 +98,7 @@ def test_a_pick_the_scorer_is_confident_of_is_not_read() -> None:
     assert asked == ["a", "b"] and out[1] > out[0]
     meta = json.loads((reader.READER_DIR / "reader.json").read_text(encoding="utf-8"))["skip"]
     assert meta["heldout_top1"] >= meta["top1_reading_all"] - meta["tolerance"] and 0 < meta["read_share"] < 1
-    assert reader._model()[3] == meta["skip_above"]
+    assert reader._model().skip_above == meta["skip_above"]
 
 
 def test_without_its_adapter_the_scorer_ranks_alone_and_says_so_once(tmp_path, monkeypatch, capsys) -> None:

@@ -204,7 +204,7 @@ def test_the_verdict_reads_the_lead_as_the_reader_and_scorer_rank_it_together(mo
     right_text = "The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1]."
     shipped = reader._model()
     assert shipped is not None
-    monkeypatch.setattr(reader, "_model", lambda: (*shipped[:3], None))  # read every draft
+    monkeypatch.setattr(reader, "_model", lambda: shipped._replace(skip_above=None))  # read every draft
     right = _read(q, [HERON, WREN], right_text)
     topical = _read(q, [HERON, WREN], "Training HERON takes two days on eight GPUs [1].")
     assert right["read_margin"] > 0 > topical["read_margin"]
@@ -212,7 +212,7 @@ def test_the_verdict_reads_the_lead_as_the_reader_and_scorer_rank_it_together(mo
     assert right["read_lead"] != right["lead_score"]  # the reader moved it
     monkeypatch.setattr(reader, "_model", lambda: shipped)  # as shipped: this pick is above skip_above
     confident = _read(q, [HERON, WREN], right_text)
-    assert confident["lead_score"] >= shipped[3] and confident["read_lead"] == confident["lead_score"]
+    assert confident["lead_score"] >= shipped.skip_above and confident["read_lead"] == confident["lead_score"]
     monkeypatch.setattr(reader, "_model", lambda: None)
     alone = _read(q, [HERON, WREN], right_text)
     assert alone["read_lead"] == alone["lead_score"]

@@ -23,7 +23,7 @@ import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Callable
 
 READER_DIR = Path(__file__).resolve().parents[2] / "models" / "adapters" / "reader"
@@ -39,20 +39,27 @@ SHORTLIST = 5
 _warned: list[str] = []
 
 
+class Reader(NamedTuple):
+    """The shipped reader, from one read of ``reader.json``."""
+
+    classifier: Any  # the ONNX graph
+    weight: float  # the blend weight
+    share: float | None  # the direct answer's share for blended scores
+    skip_above: float | None  # the scorer's probability from which the reader is not run
+
+
 @lru_cache(maxsize=1)
-def _model() -> tuple[Any, float, float | None, float | None] | None:
-    """(the ONNX classifier, the blend weight, the direct answer's share for the blend, the scorer's
-    probability from which the reader is not run) from one read of ``reader.json``, or None (said
-    once) when the reader cannot run."""
+def _model() -> Reader | None:
+    """The shipped reader, or None (said once) when it cannot run."""
     try:
         meta = json.loads((READER_DIR / "reader.json").read_text(encoding="utf-8"))
         from core.onnx_runtime import OnnxClassifier, router_file
 
         share = meta.get("lead", {}).get("share")
         skip = meta.get("skip", {}).get("skip_above")
-        return (OnnxClassifier(router_file(READER_DIR, 1), max_length=int(meta["max_length"])),
-                float(meta["blend_weight"]), None if share is None else float(share),
-                None if skip is None else float(skip))
+        return Reader(OnnxClassifier(router_file(READER_DIR, 1), max_length=int(meta["max_length"])),
+                      float(meta["blend_weight"]), None if share is None else float(share),
+                      None if skip is None else float(skip))
     except (ImportError, OSError, RuntimeError, ValueError, KeyError, AttributeError) as exc:
         if not _warned:
             _warned.append(str(exc))
@@ -66,7 +73,7 @@ def lead_share() -> float | None:
     ``training.reader_train`` as :mod:`training.scorer_lead` calibrates the scorer's); None when the
     reader does not run, so the scorer's own share applies."""
     m = _model()
-    return m[2] if m else None
+    return m.share if m else None
 
 
 def logits(question: str, texts: list[str]) -> list[float] | None:
@@ -74,7 +81,7 @@ def logits(question: str, texts: list[str]) -> list[float] | None:
     m = _model()
     if m is None:
         return None
-    clf = m[0]
+    clf = m.classifier
     missing = list(dict.fromkeys(t for t in texts if (question, t) not in _cache))
     if missing:
         out = clf.logits([(question, t) for t in missing])[:, 0]
@@ -101,7 +108,7 @@ def rescore(question: str, texts: list[str], probs: list[float], shortlist: int 
         m = _model()
         if m is None:
             return list(probs)
-        read, skip_above = (logits, m[1]), m[3]
+        read, skip_above = (logits, m.weight), m.skip_above
     read_fn, weight = read
     if not texts or weight == 0.0 or (skip_above is not None and max(probs) >= skip_above):
         return list(probs)
