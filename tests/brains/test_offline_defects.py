@@ -159,6 +159,21 @@ def test_a_pronoun_resolves_to_the_name_as_written_not_its_acronym() -> None:
     assert rewritten == "How many masks was Segment Anything trained on?"
 
 
+
+def test_a_demonstrative_for_something_unnamed_brings_the_last_questions_words() -> None:
+    """The "those" is the expert blocks the last question asked about, not HERON: the rewrite searches for them."""
+    last = Turn(question="How does HERON keep its expert blocks balanced?", answer="A load-balancing loss [1].",
+                entities=["HERON"])
+    rewritten, ents = reformulate("How much worse is the score when those are removed?", [last], vocab=VOCAB)
+    assert rewritten == "How much worse is the score when those are removed (HERON; keep, expert, blocks, balanced)?"
+    assert ents == ["HERON"]
+    # a pronoun for the name alone takes no other words of the last question
+    assert reformulate("How large is it?", [last], vocab=VOCAB)[0] == "How large is HERON?"
+    # words the follow-up already has are not repeated
+    assert reformulate("Are such expert blocks sparse?", [last], vocab=VOCAB)[0] == \
+        "Are such expert blocks sparse (HERON; keep, balanced)?"
+
+
 # g. recalled facts -----------------------------------------------------------------------------------
 
 OWL_FACT = "OWL: Distilled Speech at Scale says: OWL is trained on 40,000 hours of speech."

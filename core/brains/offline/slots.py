@@ -4,7 +4,8 @@ Entities come from three places, in this order of trust: the built-in lexicon (c
 the hub's vocabulary (document titles and the short names before their colon), and a heuristic for
 unknown acronyms / CamelCase names ("GRPO", "FlashAttention"). Follow-ups are rewritten against
 the last turn: pronouns become that turn's entities, "what about X?" re-asks the last question
-about X, and pure ellipsis gets the entities appended.
+about X, and pure ellipsis gets the entities appended; "those"/"these"/"such", which point at
+something the last turn described rather than named, also get the last question's own words.
 """
 
 from __future__ import annotations
@@ -253,11 +254,37 @@ def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
         return q, own  # self-contained despite the history
     rewritten = rewritten[:1].upper() + rewritten[1:] if rewritten else q
     mentioned = [e for e in prev if mentions(rewritten, e, vocab)]
-    if not mentioned:
+    # "those", "these", "such": a thing the last turn spoke of that is no name (its "backup tasks",
+    # its "stragglers"); the names cannot stand in for it, so the last question's own words join them
+    context = _topic_words(last.question, prev, rewritten, vocab) if _UNNAMED_ANAPHOR.search(rewritten) else []
+    listed = "; ".join(p for p in ("" if mentioned else plural, ", ".join(context)) if p)
+    if listed:
         tail = rewritten.rstrip("?？ ")
-        rewritten = f"{tail} ({plural})?" if rewritten.rstrip().endswith(("?", "？")) else f"{tail} ({plural})"
+        rewritten = f"{tail} ({listed})?" if rewritten.rstrip().endswith(("?", "？")) else f"{tail} ({listed})"
     merged = [e for e in prev if e not in own] + own
     return rewritten, merged
+
+
+# A demonstrative or "such" with no name after it points at something the last turn described.
+_UNNAMED_ANAPHOR = re.compile(r"\b(?:those|these|such)\b|这些|那些", re.I)
+
+
+def _topic_words(question: str, names: list[str], rewritten: str, vocab: Vocabulary) -> list[str]:
+    """The last question's content words, as written, that neither name one of ``names`` nor are in
+    ``rewritten`` already (a question's frame words and stop words are not its topic)."""
+    from core.brains.offline.lexicon import mention_pattern
+    from core.text import FRAME_WORDS, STOPWORDS, WORD, stem
+
+    for n in names:
+        question = mention_pattern(n, vocab).sub(" ", question)
+    have = {stem(w) for w in WORD.findall(rewritten)}
+    out: list[str] = []
+    for w in WORD.findall(question):
+        low = w.lower()
+        if low in STOPWORDS or low in FRAME_WORDS or stem(low) in have or low in out or not w.isascii():
+            continue
+        out.append(low)
+    return out
 
 
 def _as_written(name: str, turn: Turn, vocab: Vocabulary) -> str:
