@@ -1,7 +1,8 @@
 """The scholarly PDF reader: a paper's pages become a title, authors, year, kinded blocks under
 the paper's own section names, and its parsed reference list.
 
-Pipeline: :mod:`.layout` (positioned lines from PDFium) → :mod:`.clean` (page furniture out,
+Pipeline: :mod:`.layout` (positioned lines from PDFium; accents drawn as glyphs of their own joined to
+their letters, TeX math-font symbols PDFium reads by their ASCII slot read as drawn) → :mod:`.clean` (page furniture out,
 reading order, whole words) → :mod:`.front` (title, authors, year) → :mod:`.structure` (headings,
 abstract, captions, footnotes, figure text, table rows, references; :mod:`.tablerows` finds a
 table's rows and :mod:`.grid` rebuilds them row by row) → blocks here. Block kinds:
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean
 
-READER_VERSION = "pdf-8"
+READER_VERSION = "pdf-9"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 

@@ -10,7 +10,10 @@ Coordinates are top-down (``top`` grows down the page), in points.
 from __future__ import annotations
 
 import ctypes
+import re
 import statistics
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 GAP_EM = 1.2  # a horizontal gap wider than this many font sizes splits a line
@@ -96,14 +99,61 @@ class _Builder:
         self.boxes.append(box)
 
 
+def _font_name(raw, textpage, i: int) -> str:
+    """The name of the font the character at ``i`` is set in ("" when PDFium has none)."""
+    buf = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int(0)
+    n = raw.FPDFText_GetFontInfo(textpage, i, buf, 128, ctypes.byref(flags))
+    return buf.raw[: max(0, min(n, 128) - 1)].decode("latin-1")
+
+
+# PDFium reads a glyph whose name it does not know by its slot, as ASCII. TeX's math fonts (Computer
+# Modern, with or without a subset prefix "ABCDEF+") put symbols there: the math italic CMMI its "ℓ"
+# where ASCII has "`" ("`1/`2" for ℓ1/ℓ2), the symbol font CMSY (which has no lower-case letters or
+# digits at all) its angle brackets, double bar and prime where ASCII has "h", "i", "k" and "0"
+# ("emits a hkey, recordi pair" for ⟨key, record⟩; "x0" for x′).
+_TEX_FONT = re.compile(r"^(?:[A-Z]{6}\+)?(CMMI|CMSY)\d+$")
+_SLOTS = {"CMMI": {"`": "\u2113"}, "CMSY": {"h": "\u27e8", "i": "\u27e9", "j": "|", "k": "\u2016", "0": "\u2032"}}
+_FONT_SLOTS = frozenset(ch for table in _SLOTS.values() for ch in table)
+
+
+def _off_baseline(chars: list[str], boxes: list[Box | None], sizes: list[float]) -> list[int]:
+    """The characters of :data:`_FONT_SLOTS` whose font is worth asking for: each "`", and an "h", "i",
+    "j", "k" or "0" whose box does not sit on the line as its neighbours' do (an angle bracket or a
+    bar hangs below the baseline, a prime is raised); a letter of a word sits level with them."""
+    out = []
+    for i, ch in enumerate(chars):
+        if ch not in _FONT_SLOTS or boxes[i] is None:
+            continue
+        if ch == "`":
+            out.append(i)
+            continue
+        em = max(sizes[i], 1.0)
+        near = [b for b in (_visible(boxes, i, -1), _visible(boxes, i, 1)) if b is not None]
+        if not near or any(abs(boxes[i][2] - b[2]) > 0.15 * em for b in near):
+            out.append(i)
+    return out
+
+
+def _visible(boxes: list[Box | None], i: int, step: int, reach: int = 3) -> Box | None:
+    """The box of the nearest character with one, before (``step`` -1) or after (1) ``i``."""
+    for j in range(i + step, i + step * (reach + 1), step):
+        if 0 <= j < len(boxes) and boxes[j] is not None:
+            return boxes[j]
+    return None
+
+
+def in_font(ch: str, font: str) -> str:
+    """The character PDFium read as ``ch`` in the font named ``font``, as that font draws it."""
+    m = _TEX_FONT.match(font)
+    return _SLOTS[m.group(1)].get(ch, ch) if m else ch
+
+
 def _is_bold(raw, textpage, i: int) -> bool:
     weight = raw.FPDFText_GetFontWeight(textpage, i)
     if weight >= 600:
         return True
-    buf = ctypes.create_string_buffer(128)
-    flags = ctypes.c_int(0)
-    n = raw.FPDFText_GetFontInfo(textpage, i, buf, 128, ctypes.byref(flags))
-    name = buf.raw[: max(0, min(n, 128) - 1)].decode("latin-1").lower()
+    name = _font_name(raw, textpage, i).lower()
     return any(k in name for k in ("bold", "-bd", "black", "heavy", "semibold", "cmbx", "medi"))
 
 
@@ -120,6 +170,80 @@ def _bold_run(raw, textpage, text: str, first: int, last: int) -> int:
     return end - first
 
 
+# Spacing accents that older TeX fonts draw as a glyph of their own over (or under) a letter, and the
+# combining mark each stands for: PDFium gives "Zoltan Gy ´ ongyi … ¨" for "Zoltán Gyöngyi".
+ACCENTS = {"\u00b4": "\u0301", "\u02ca": "\u0301", "`": "\u0300", "\u02cb": "\u0300", "\u00a8": "\u0308",
+           "\u02c6": "\u0302", "\u02dc": "\u0303", "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307",
+           "\u02da": "\u030a", "\u02dd": "\u030b", "\u00af": "\u0304", "\u00b8": "\u0327", "\u02db": "\u0328"}
+ACCENT_REACH = 400  # how far in PDFium's text order an accent is looked for its letter (a line or two)
+_BELOW = frozenset("\u00b8\u02db")  # the cedilla and the ogonek hang under their letter
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}  # TeX accents i and j on their dotless forms
+Box = tuple[float, float, float, float]  # left, right, bottom, top (PDF coordinates, bottom-up)
+
+
+def attach_accents(chars: list[str], boxes: list[Box | None], sizes: list[float],
+                   generated: Callable[[int], bool]) -> None:
+    """In place: a spacing accent drawn over a letter (under it, for a cedilla) joins that letter
+    ("a" and "´" become "á", found by position, wherever PDFium put the accent in its text order) and
+    becomes "" (dropped), as do the spaces PDFium generated around it (``generated(i)``) where the
+    letters on either side touch. An accent over no letter, or one whose letter has no precomposed
+    form (a math "˜σ"), is left as it is."""
+    taken: set[int] = set()
+    for k, ch in enumerate(chars):
+        mark, box = ACCENTS.get(ch), boxes[k]
+        if mark is None or box is None:
+            continue
+        j = _accented_letter(k, box, chars, boxes, sizes, below=ch in _BELOW, taken=taken)
+        if j is None:
+            continue
+        composed = unicodedata.normalize("NFC", _DOTLESS.get(chars[j], chars[j]) + mark)
+        if len(composed) != 1:
+            continue
+        chars[j], chars[k] = composed, ""
+        taken.add(j)
+        _drop_generated_spaces(k, chars, boxes, sizes, generated)
+
+
+def _accented_letter(k: int, box: Box, chars: list[str], boxes: list[Box | None], sizes: list[float], *,
+                     below: bool, taken: set[int]) -> int | None:
+    """The letter the accent at ``k`` sits on: its middle over the letter's width, just above the
+    letter's top (just under its bottom for a cedilla); the nearest such letter."""
+    mid = (box[0] + box[1]) / 2
+    em = max(sizes[k], 1.0)
+    best, best_gap = None, None
+    lo = max(0, k - ACCENT_REACH)
+    for j in range(lo, min(len(chars), k + ACCENT_REACH)):
+        c, b = chars[j], boxes[j]
+        if b is None or j in taken or not c.isalpha() or not b[0] <= mid <= b[1]:
+            continue
+        gap = b[2] - box[3] if below else box[2] - b[3]  # from the letter's edge out to the accent
+        inside = (box[3] - b[2]) if below else (b[3] - box[2])  # how far the accent reaches into it
+        if gap > 0.5 * em or inside > 0.5 * (b[3] - b[2]):
+            continue
+        if best_gap is None or abs(gap) < best_gap:
+            best, best_gap = j, abs(gap)
+    return best
+
+
+def _drop_generated_spaces(k: int, chars: list[str], boxes: list[Box | None], sizes: list[float],
+                           generated: Callable[[int], bool]) -> None:
+    """Drop the generated spaces next to the dropped accent at ``k`` when the visible characters on
+    either side touch on one line (the accent cut a word: "Gy ´ ongyi")."""
+    lo, hi = k - 1, k + 1
+    while lo >= 0 and chars[lo] == " " and generated(lo):
+        lo -= 1
+    while hi < len(chars) and chars[hi] == " " and generated(hi):
+        hi += 1
+    if lo < 0 or hi >= len(chars) or boxes[lo] is None or boxes[hi] is None:
+        return
+    a, b = boxes[lo], boxes[hi]
+    em = max(sizes[lo], 1.0)
+    same_line = min(a[3], b[3]) - max(a[2], b[2]) > 0.3 * em
+    if same_line and -0.1 * em <= b[0] - a[1] <= 0.15 * em:
+        for i in range(lo + 1, hi):
+            chars[i] = ""
+
+
 def page_lines(page, number: int) -> Page:
     """The lines of one pypdfium2 page, in PDFium's order."""
     import pypdfium2.raw as raw
@@ -131,27 +255,38 @@ def page_lines(page, number: int) -> Page:
         text = textpage.get_text_range() if count else ""
         if len(text) != count:  # characters outside the BMP: read one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(textpage, i) or 32) for i in range(count))
-        b = _Builder(number, height)
+        chars = ["\ufffe" if ch == "\x02" else ch for ch in text]  # PDFium's other mark for a line-break hyphen
+        boxes: list[Box | None] = [None] * len(chars)
+        sizes = [0.0] * len(chars)
         left, right, bottom, top = (ctypes.c_double() for _ in range(4))
         matrix = raw.FS_MATRIX()
-        for i, ch in enumerate(text):
-            if ch == "\x02":  # PDFium's other mark for a line-break hyphen
-                ch = SOFT_HYPHEN
-            if ch in "\r\n":
-                if ch == "\n":
-                    b.end()
-                continue
-            if not ch.strip() or ch == SOFT_HYPHEN:
-                if b.chars:
-                    b.chars.append(ch if ch == SOFT_HYPHEN else " ")
-                    b.sizes.append(b.sizes[-1])
-                    b.boxes.append(b.boxes[-1])
+        for i, ch in enumerate(chars):
+            if ch in "\r\n" or not ch.strip() or ch == SOFT_HYPHEN:
                 continue
             raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
             size = raw.FPDFText_GetFontSize(textpage, i)
             if raw.FPDFText_GetMatrix(textpage, i, matrix):  # the size as drawn (a scaled text matrix)
                 size *= abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5 or 1.0
-            b.add(ch, (left.value, right.value, bottom.value, top.value), size, i)
+            boxes[i], sizes[i] = (left.value, right.value, bottom.value, top.value), size
+        for i in _off_baseline(chars, boxes, sizes):
+            chars[i] = in_font(chars[i], _font_name(raw, textpage, i))
+        attach_accents(chars, boxes, sizes, lambda i: bool(raw.FPDFText_IsGenerated(textpage, i)))
+        b = _Builder(number, height)
+        for i, ch in enumerate(chars):
+            if not ch:  # an accent joined to its letter
+                continue
+            if ch in "\r\n":
+                if ch == "\n":
+                    b.end()
+                continue
+            box = boxes[i]
+            if box is None:
+                if b.chars:
+                    b.chars.append(ch if ch == SOFT_HYPHEN else " ")
+                    b.sizes.append(b.sizes[-1])
+                    b.boxes.append(b.boxes[-1])
+                continue
+            b.add(ch, box, sizes[i], i)
         b.end()
         ox, oy = ctypes.c_double(), ctypes.c_double()
         for line, (first, last, main) in zip(b.lines, b.ends):  # bold: set bold from its first to its last letter
