@@ -95,11 +95,42 @@ def test_footnotes_are_their_own_blocks(tmp_path):
     paper.lines(["permissive for research use.", *filler_lines(4)], LEFT, 90)
     doc = read_document(paper.save(tmp_path / "foot.pdf"))
     notes = [b for b in doc.blocks if b.kind == "footnote"]
-    assert [b.path[-1] for b in notes] == ["Footnote"]
-    assert "code is available from the authors" in notes[0].text
+    assert [b.path[-1] for b in notes] == ["Footnote 1"]
+    assert notes[0].text.startswith("The code is available from the authors")
     body = text_of(doc, "body")
     assert "its licence is permissive for research use." in body
     assert "code is available" not in body
+
+
+def test_footnote_marks_leave_the_text_and_each_footnote_is_a_block_of_its_own(tmp_path):
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    y = paper.lines(filler_lines(3), LEFT, 280)
+    # body marks: a smaller "2" after a full stop and a smaller "3" after a word, touching them
+    paper.line("The vectors come from the itWaC corpus.", LEFT, y)
+    paper.pdf.set_font(paper.family, "", BODY)
+    end = LEFT + paper.pdf.get_string_width("The vectors come from the itWaC corpus.")
+    paper.line("2", end, y - 3, 6)
+    paper.line("Each word token is a word form and its tag.", end + 10, y)
+    paper.line("We train with pairwise ranking", LEFT, y + 12)
+    end = LEFT + paper.pdf.get_string_width("We train with pairwise ranking")
+    paper.line("3", end, y + 9, 6)
+    paper.line(" as in earlier work on this task.", end + 3, y + 12)
+    paper.lines(filler_lines(2), LEFT, y + 24)
+    # two footnotes set a little smaller than the body (9.4 against 10), each mark a line of its own
+    paper.line("2", LEFT, 700, 6)
+    paper.lines(["The corpus was collected from Italian web pages", "in the year before the study."], LEFT + 4, 703, 9.4)
+    paper.line("3", LEFT, 729, 6)
+    paper.line("Pairs are sampled from the ranked lists.", LEFT + 4, 732, 9.4)
+    doc = read_document(paper.save(tmp_path / "marks.pdf"))
+    body = text_of(doc, "body")
+    assert "from the itWaC corpus. Each word token" in body
+    assert "pairwise ranking as in earlier work" in body
+    notes = [b for b in doc.blocks if b.kind == "footnote"]
+    assert [(b.path[-1], b.text) for b in notes] == [
+        ("Footnote 2", "The corpus was collected from Italian web pages in the year before the study."),
+        ("Footnote 3", "Pairs are sampled from the ranked lists.")]
+    assert "Italian web pages" not in body
 
 
 def test_reference_list_is_kept_apart_and_parsed(tmp_path):

@@ -33,6 +33,7 @@ def read_pdf(path: Path):
     from core.hub.pdf import acronyms, front
     from core.hub.pdf.layout import read_pages
     from core.hub.pdf.references import mark_citations, parse_entry, split_entries
+    from core.hub.pdf.footnotes import split_notes, strip_mark
     from core.hub.pdf.structure import Walker, footnote_lines
     from core.hub.readers import Block, ParsedDoc, ReadError
 
@@ -90,8 +91,12 @@ def read_pdf(path: Path):
             within = " ".join(inside.get(id(piece), []))
             doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}"
                                     + (f" (In the figure: {within})" if within else ""), piece.page, kind="caption"))
-        elif piece.kind == "footnote":
-            doc.blocks.append(Block(crumb + ["Footnote"], text, piece.page, kind="footnote"))
+        elif piece.kind == "footnote":  # one block a footnote, without its mark, which the crumb names
+            for mark, lines in split_notes(piece.lines):
+                note = mark_citations(clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in lines]),
+                                      by_label)
+                doc.blocks.append(Block(crumb + [f"Footnote {mark}" if mark else "Footnote"], strip_mark(note, mark),
+                                        piece.page, kind="footnote"))
         elif piece.kind == "figure":
             near = _nearest_caption(piece, captions, "Figure")
             doc.blocks.append(Block(crumb + [f"{near} (figure text)" if near else "Figure text"], text, piece.page,

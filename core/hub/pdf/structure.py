@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.hub.pdf.clean import normalize, rejoin_small_caps, set_size, two_columns
-from core.hub.pdf.footnotes import body_size_notes
+from core.hub.pdf.footnotes import body_size_notes, drop_note_marks, note_mark
 from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
 from core.hub.pdf.forms import APPENDIX as _APPENDIX
 from core.hub.pdf.forms import CAPTION as _CAPTION
@@ -78,6 +78,7 @@ class Walker:
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
         self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
         self.row_size = 0.0  # the largest size on the row being read (see page)
+        self.marks: set[str] = set()  # the marks the page's footnotes open with (see page)
         self.run_in = False  # the breadcrumb's last part is a run-in heading (:mod:`.runin`)
 
     # -- classification --------------------------------------------------------------------------
@@ -155,6 +156,8 @@ class Walker:
                       if two_columns(page) else right, right)
         self.mid = mid
         self.table = None
+        # the marks this page's footnotes open with: the same marks in its running text are taken out
+        self.marks = {m for row in rows for ln in row if id(ln) in footnotes and (m := note_mark(ln))}
         tabular, prose = classify_rows(rows)
         for i, row in enumerate(rows):
             if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
@@ -183,10 +186,11 @@ class Walker:
     def line(self, page: Page, ln: Line, footnotes: set[int]) -> None:
         if id(ln) in self.title:
             return
-        text = _text(ln)
         if id(ln) in footnotes and not self.in_refs:
             self._piece("footnote", page.number).lines.append(ln)
             return
+        ln = drop_note_marks(ln, self.marks)
+        text = _text(ln)
         cap = _CAPTION.match(text.strip())
         table = self.table
         if cap or (ln.size >= self.body * 0.85 and len(text.strip()) >= 40):
@@ -276,7 +280,7 @@ def footnote_lines(page: Page, rows: list[list[Line]], body: float) -> set[int]:
         if not body_lines:
             continue
         floor = max(ln.bottom for ln in body_lines)
-        tail = sorted((ln for ln in lines if ln.top >= floor - 1 and ln.size < body * 0.92
+        tail = sorted((ln for ln in lines if ln.top >= floor - 1 and ln.size < body * 0.95
                        and ln.top > page.height * 0.5), key=lambda ln: ln.top)
         started = False
         for ln in tail:
