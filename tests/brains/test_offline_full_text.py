@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from core.brains.base import SynthesisRequest
 from core.brains.offline import OfflineBrain
-from core.brains.offline.evidence import profile, relevant_indexes
+from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
 from core.state import Intent, RetrievedContext
 from tests.support.vocab import bundled_vocabulary
 
@@ -74,3 +74,16 @@ def test_a_question_asking_for_a_number_opens_with_a_sentence_that_states_one() 
     q = "How long did the annotators need to label one query and filing pair in Heron?"
     first = answer(q, [caption, said]).split("\n\n")[0]
     assert first.startswith("Labelling one query and filing pair took the annotators 4 minutes")
+
+
+def test_a_bylines_contact_line_is_never_a_candidate_answer() -> None:
+    """A PDF's first chunk under its title is often the byline: names, affiliation and e-mail. Its
+    words (a country, a university, the authors' names) may match a question, but it states nothing
+    about the work, so it never joins the sentences an answer is chosen from."""
+    byline = ctx(0, "Ada Marsh and Ben Lowe Centre for Legal Informatics University of Padua, Italy "
+                    "(ada.marsh|ben.lowe)@unipd.it", crumb="")
+    data = ctx(4, "The Italian filings come from the regional courts of appeal of Italy. "
+                  "They were collected over two years from public court records.")
+    prof = profile("Where do the Italian filings of Marsh and Lowe come from?", vocab=VOCAB)
+    pool = sentence_pool([byline, data], prof, only_relevant=False)
+    assert [s.ctx for s in pool] == [1, 1]

@@ -232,7 +232,10 @@ def _carries_words(ctx: RetrievedContext, prof: Profile, absent: list[str], shar
     return hit >= 2 and hit / (len(terms) + len(absent)) >= share
 
 
-_METADATA = re.compile(r"https?://|^(?:authors?|source|url|keywords|affiliations?|doi|arxiv|license)\s*:", re.I)
+# A document's header line: a link, a labelled field, or an e-mail address (a byline's contact line,
+# "… University of Trento, Italy (first.last|other)@unitn.it", read from a PDF's first page)
+_METADATA = re.compile(r"https?://|^(?:authors?|source|url|keywords|affiliations?|doi|arxiv|license)\s*:|"
+                       r"[\w.)|+-]@[\w-]+(?:\.[\w-]+)+", re.I)
 
 
 def is_metadata(sentence: str) -> bool:
