@@ -3,7 +3,7 @@ the reader joins each to the letter it sits on, wherever the PDF's text order pu
 
 from __future__ import annotations
 
-from core.hub.pdf.layout import attach_accents, in_font
+from core.hub.pdf.layout import _off_baseline, attach_accents, in_font
 from core.hub.readers import read_document
 from tests.hub.pdfgen import BODY, LEFT, Paper, filler_lines
 
@@ -69,3 +69,13 @@ def test_tex_symbol_font_slots_read_as_its_symbols():
     assert "".join(in_font(c, f) for c, f in drawn) == "\u27e8key, record\u27e9"
     assert in_font("0", "CMSY7") == "\u2032" and in_font("k", "CMSY10") == "\u2016"
     assert in_font("h", "CMR10") == "h" and in_font("h", "CMMI10") == "h"  # a real "h" in the text and math fonts
+
+
+def test_the_font_is_asked_for_a_bracket_that_sits_level_with_its_word():
+    """"⟨word, list(document ID)⟩": a closing bracket read as "i" after ")" sits as low as the
+    parenthesis, so its place in the word, not its box, sends it to the font check."""
+    text = "a hkey, list(x)i pair"
+    boxes = [None if c == " " else (float(k), k + 0.9, 700.0, 707.0) for k, c in enumerate(text)]
+    picked = _off_baseline(list(text), boxes, [10.0] * len(text))
+    assert [text[i] for i in picked] == ["h", "k", "i"]  # "k" (a double bar's slot) is always asked
+    assert picked[0] == text.index("hkey") and picked[-1] == text.index("i pair")

@@ -118,14 +118,17 @@ _FONT_SLOTS = frozenset(ch for table in _SLOTS.values() for ch in table)
 
 
 def _off_baseline(chars: list[str], boxes: list[Box | None], sizes: list[float]) -> list[int]:
-    """The characters of :data:`_FONT_SLOTS` whose font is worth asking for: each "`", and an "h", "i",
-    "j", "k" or "0" whose box does not sit on the line as its neighbours' do (an angle bracket or a
-    bar hangs below the baseline, a prime is raised); a letter of a word sits level with them."""
+    """The characters of :data:`_FONT_SLOTS` whose font is worth asking for (asking costs, and "h" and
+    "i" are common letters): each "`", "j", "k" and "0"; an "h" that opens a word or an "i" that ends one
+    (an angle bracket around "hkey, recordi"); and an "h" or "i" whose box does not sit on the line
+    as its neighbours' do (a bracket hangs below the baseline)."""
     out = []
     for i, ch in enumerate(chars):
         if ch not in _FONT_SLOTS or boxes[i] is None:
             continue
-        if ch == "`":
+        edge = (ch == "h" and (i == 0 or not chars[i - 1].isalpha())) or \
+            (ch == "i" and (i + 1 == len(chars) or not chars[i + 1].isalpha()))
+        if ch in "`jk0" or edge:
             out.append(i)
             continue
         em = max(sizes[i], 1.0)
