@@ -56,13 +56,15 @@ async def _freeze(pilot: Any) -> None:
     await pilot.wait_for_scheduled_animations()
     # Every screen of the stack is drawn (a modal shows the main screen around it): its logs may
     # still be taking the steps of work that ended just before (a research stage's trace rows), so
-    # wait until their row counts hold still over a few pauses before the picture is taken.
+    # wait until their row counts hold still for a fifth of a second before the picture is taken (on a
+    # loaded machine a row can come 60 ms after the last one: the clarify stage's picture then gained
+    # a trace scrollbar in one suite run of session 22).
     logs = [w for screen in pilot.app.screen_stack for w in screen.query("ChatLog, TraceList")]
     counts, steady = None, 0
-    for _ in range(50):
+    for _ in range(250):
         now = [len(w.children) for w in logs]
         steady = steady + 1 if now == counts else 0
-        if steady >= 3:
+        if steady >= 10:
             break
         counts = now
         await pilot.pause(0.02)
