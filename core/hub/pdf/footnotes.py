@@ -41,9 +41,10 @@ def body_size_notes(column: list[Line], height: float) -> list[Line]:
 
 # A footnote's own mark at the start of its first line: one or two digits or a symbol.
 _NOTE_MARK = re.compile(r"^(\d{1,2}|[*†‡§¶∗])\s?(?=[^\W\d_])")
+# A footnote's mark drawn apart from its text, as a line of its own.
+_LONE_MARK = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])$")
 # What a footnote mark in running text follows, touching it: a letter, a closing bracket or quote, or
 # punctuation ("itWaC.⁵ A word …", "ranking³ (Shen …"); a digit before it would make it an exponent.
-_LONE_MARK = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])$")
 _MARK_AFTER = re.compile(r"[^\W\d_]|[.,;:)\]”’\"']")
 
 
