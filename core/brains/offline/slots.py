@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 
 from core.doc_versions import versioned_entities
+from core.text import FRAME_WORDS, STOPWORDS, stem, words
 from core.types import Turn
 from core.brains.offline.glossary import with_english
-from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mentions
+from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mention_pattern, mentions
 from core.brains.offline.form import answer_form
 from core.vocabulary import NAME, NOT_ENTITIES, VERSION_SUFFIX, Vocabulary
 
@@ -272,14 +273,11 @@ _UNNAMED_ANAPHOR = re.compile(r"\b(?:those|these|such)\b|这些|那些", re.I)
 def _topic_words(question: str, names: list[str], rewritten: str, vocab: Vocabulary) -> list[str]:
     """The last question's content words, as written, that neither name one of ``names`` nor are in
     ``rewritten`` already (a question's frame words and stop words are not its topic)."""
-    from core.brains.offline.lexicon import mention_pattern
-    from core.text import FRAME_WORDS, STOPWORDS, WORD, stem
-
     for n in names:
         question = mention_pattern(n, vocab).sub(" ", question)
-    have = {stem(w) for w in WORD.findall(rewritten)}
+    have = {stem(w) for w in words(rewritten)}
     out: list[str] = []
-    for w in WORD.findall(question):
+    for w in words(question):
         low = w.lower()
         if low in STOPWORDS or low in FRAME_WORDS or stem(low) in have or low in out or not w.isascii():
             continue

@@ -70,7 +70,7 @@ def read_pdf(path: Path):
     inside: dict[int, list[str]] = {}  # a figure's own short text (sub-captions, labels), by caption piece
     for piece in walker.pieces:
         cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
-        text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
+        text = _joined(piece.lines)
         if cap is not None and len(text) <= FIGURE_TEXT_IN_CAPTION:
             inside.setdefault(id(cap), []).append(text)
             piece.kind = "merged"
@@ -81,7 +81,13 @@ def read_pdf(path: Path):
         if piece.kind == "table":
             doc.blocks += _table_blocks(piece, captions, crumb, below)
             continue
-        text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in piece.lines])
+        if piece.kind == "footnote":  # one block a footnote, without its mark, which the crumb names
+            for mark, lines in split_notes(piece.lines):
+                note = strip_mark(mark_citations(_joined(lines), by_label), mark)
+                doc.blocks.append(Block(crumb + [f"Footnote {mark}" if mark else "Footnote"], note, piece.page,
+                                        kind="footnote"))
+            continue
+        text = _joined(piece.lines)
         if piece.kind == "references":
             doc.blocks.append(Block(crumb, text, piece.page, kind="references"))
             continue
@@ -91,12 +97,6 @@ def read_pdf(path: Path):
             within = " ".join(inside.get(id(piece), []))
             doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}"
                                     + (f" (In the figure: {within})" if within else ""), piece.page, kind="caption"))
-        elif piece.kind == "footnote":  # one block a footnote, without its mark, which the crumb names
-            for mark, lines in split_notes(piece.lines):
-                note = mark_citations(clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in lines]),
-                                      by_label)
-                doc.blocks.append(Block(crumb + [f"Footnote {mark}" if mark else "Footnote"], strip_mark(note, mark),
-                                        piece.page, kind="footnote"))
         elif piece.kind == "figure":
             near = _nearest_caption(piece, captions, "Figure")
             doc.blocks.append(Block(crumb + [f"{near} (figure text)" if near else "Figure text"], text, piece.page,
@@ -107,6 +107,11 @@ def read_pdf(path: Path):
     acronyms.expand_tables(doc.blocks)
     _ocr(path, pages, doc, title)
     return doc
+
+
+def _joined(lines) -> str:
+    """The text of a run of lines: small capitals rejoined, NFKC, hyphenated breaks joined."""
+    return clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in lines])
 
 
 def _link_mentions(blocks, most: int = 2) -> None:

@@ -14,7 +14,9 @@ from dataclasses import replace
 
 from core.hub.pdf.layout import Line
 
-_MARK = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]")
+SYMBOLS = "*†‡§¶∗"  # the marks a footnote takes besides one or two digits
+# A footnote's mark at the start of its first line, then its first letter (the mark is group 1).
+_MARK = re.compile(rf"^(\d{{1,2}}|[{SYMBOLS}])\s?(?=[^\W\d_])")
 GAP = 1.6  # baseline distance, in the line's size, that sets a footnote apart from the text above it
 LOW = 0.6  # footnotes sit below this share of the page's height
 
@@ -39,10 +41,8 @@ def body_size_notes(column: list[Line], height: float) -> list[Line]:
     return []
 
 
-# A footnote's own mark at the start of its first line: one or two digits or a symbol.
-_NOTE_MARK = re.compile(r"^(\d{1,2}|[*†‡§¶∗])\s?(?=[^\W\d_])")
 # A footnote's mark drawn apart from its text, as a line of its own.
-_LONE_MARK = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])$")
+_LONE_MARK = re.compile(rf"^(?:\d{{1,2}}|[{SYMBOLS}])$")
 # What a footnote mark in running text follows, touching it: a letter, a closing bracket or quote, or
 # punctuation ("itWaC.⁵ A word …", "ranking³ (Shen …"); a digit before it would make it an exponent.
 _MARK_AFTER = re.compile(r"[^\W\d_]|[.,;:)\]”’\"']")
@@ -51,7 +51,7 @@ _MARK_AFTER = re.compile(r"[^\W\d_]|[.,;:)\]”’\"']")
 def note_mark(ln: Line) -> str | None:
     """The mark a footnote's first line opens with ("5" of "⁵Parsers are …"), else None: set smaller
     than the line's text, or a mark and then a capitalized word ("5Parsers", "† We"; not "3D models")."""
-    m = _NOTE_MARK.match(ln.text)
+    m = _MARK.match(ln.text)
     if not m:  # a mark drawn apart from the text it opens, as a line of its own
         return ln.text.strip() if _LONE_MARK.match(ln.text.strip()) else None
     if raised_mark(ln) or re.match(r"\s?[A-Z][a-z]", ln.text[m.end(1):]):
@@ -90,7 +90,7 @@ def drop_note_marks(ln: Line, marks: set[str]) -> Line:
     i = 1
     while i < len(t):
         j = i
-        while j < len(t) and j - i < 2 and (t[j].isdigit() or t[j] in "*†‡§¶∗") and sizes[j] <= 0.8 * ln.size:
+        while j < len(t) and j - i < 2 and (t[j].isdigit() or t[j] in SYMBOLS) and sizes[j] <= 0.8 * ln.size:
             j += 1
         run = t[i:j]
         if run and run in marks and _MARK_AFTER.match(t[i - 1]) and (j == len(t) or not t[j].isalnum()):

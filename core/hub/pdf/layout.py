@@ -258,7 +258,7 @@ def page_lines(page, number: int) -> Page:
         text = textpage.get_text_range() if count else ""
         if len(text) != count:  # characters outside the BMP: read one by one
             text = "".join(chr(raw.FPDFText_GetUnicode(textpage, i) or 32) for i in range(count))
-        chars = ["\ufffe" if ch == "\x02" else ch for ch in text]  # PDFium's other mark for a line-break hyphen
+        chars = [SOFT_HYPHEN if ch == "\x02" else ch for ch in text]  # PDFium's other mark for a line-break hyphen
         boxes: list[Box | None] = [None] * len(chars)
         sizes = [0.0] * len(chars)
         left, right, bottom, top = (ctypes.c_double() for _ in range(4))
