@@ -242,3 +242,18 @@ def test_a_cell_embeds_only_the_candidates_the_lexical_scorer_ranks_first(monkey
     monkeypatch.setattr(comparison, "CELL_SHORTLIST", None)
     _compare(question, [PETREL, SKUA], vocab)
     assert petrel(calls[0]) > 4, calls
+
+
+def test_a_name_written_otherwise_than_its_case_sensitive_term_still_finds_itself() -> None:
+    # The collection's term is "QUASAR" (matched only as printed); the question writes "Quasar".
+    # Each side's question must lose its rival's name however the question spelt it.
+    from core.brains.offline.comparison import side_question
+    from core.brains.offline.lexicon import mentions
+    from core.vocabulary import Term
+
+    vocab = Vocabulary(terms=(Term("QUASAR", case_sensitive=("QUASAR",)), Term("NEBULA", case_sensitive=("NEBULA",))))
+    assert mentions("How does Quasar count its corpus?", "Quasar", vocab)
+    assert mentions("QUASAR counts tuples.", "Quasar", vocab)
+    assert not mentions("a quasar in the sky", "Quasar", vocab)
+    asked = side_question("Compare the corpus size that Quasar and NEBULA each use.", "NEBULA", ["Quasar", "NEBULA"], vocab)
+    assert asked == "Compare the corpus size that and NEBULA each use."

@@ -132,9 +132,14 @@ def _pattern(ent: Entity | None, name: str) -> re.Pattern:
         caps = sum(c.isupper() for c in name) >= 2 and not any(c.islower() for c in name)
         return re.compile(_alias_pattern(name), 0 if caps else re.I)
     parts = [_alias_pattern(a) for a in (ent.name, *ent.aliases) if a not in ent.case_sensitive]
+    exact = list(ent.case_sensitive)
+    if name not in (ent.name, *ent.aliases):
+        # the name as the question wrote it ("ReVerb" for the term "REVERB", matched only as the paper
+        # prints it): a pattern that cannot find its own name loses it from the question's side text
+        exact.append(name)
     pat = "|".join(f"(?i:{p})" for p in parts)
-    if ent.case_sensitive:
-        pat += ("|" if pat else "") + "|".join(_alias_pattern(a) for a in ent.case_sensitive)
+    if exact:
+        pat += ("|" if pat else "") + "|".join(_alias_pattern(a) for a in exact)
     return re.compile(pat)
 
 
