@@ -257,3 +257,23 @@ def test_a_name_written_otherwise_than_its_case_sensitive_term_still_finds_itsel
     assert not mentions("a quasar in the sky", "Quasar", vocab)
     asked = side_question("Compare the corpus size that Quasar and NEBULA each use.", "NEBULA", ["Quasar", "NEBULA"], vocab)
     assert asked == "Compare the corpus size that and NEBULA each use."
+
+
+def test_a_sentence_of_a_sides_own_paper_that_names_its_own_part_is_that_sides() -> None:
+    """A full paper names its own parts in most sentences ("the SPINDLE balancer"). A side found by its
+    retrieval (here by its author, as no title or file names "Okonkwo") quotes such a sentence of its
+    own paper: only a sentence naming a rival side is left to that rival's row."""
+    from core.vocabulary import Term
+
+    routing = [ctx(n, "routing.md", "Sparse Routing for Long Documents", text) for n, text in enumerate((
+        "Amara Okonkwo, Piet Lindqvist and Sun Wei. We route each token of a long document to two experts.",
+        "Each expert reads at most 512 tokens of the document at a time.",
+        "The SPINDLE balancer keeps the load of every expert within 5% of its share of the tokens."))]
+    finch = ctx(0, "finch.md", "FINCH: Reading Long Forms in Parallel",
+                "FINCH hands the pages of a form to its workers round robin, so each worker gets an equal load.")
+    vocab = Vocabulary(terms=(*_vocab(*routing, finch).terms, Term("SPINDLE", case_sensitive=("SPINDLE",))))
+    contexts = [*(_tagged(c, "Okonkwo") for c in routing), _tagged(finch, "FINCH")]
+    answer = _compare("How do Okonkwo and FINCH balance the load of their experts or workers?", contexts, vocab)
+    rows = _rows(answer)
+    assert list(rows) == ["Okonkwo", "FINCH"], answer
+    assert "within 5%" in rows["Okonkwo"], answer

@@ -109,8 +109,10 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
     home = {i for i, c in enumerate(contexts) if is_document_of(c, name, prof.vocab) or (paper and c.doc_id == paper)}
     # a side cited by its authors names a paper, not a method: every sentence of that paper is its own
     byline = any(by_byline(contexts[i], name) for i in home)
+    rivals = [e for e in ents if e != name]
     fits = [s for s in pool if (not home or s.ctx in home)
-            and (attributed(s, name, contexts, prof.vocab) or (paper is not None and s.ctx in home and (byline or not s.about)))
+            and (attributed(s, name, contexts, prof.vocab)
+                 or (paper is not None and s.ctx in home and (byline or not _names_any(s, rivals, prof.vocab))))
             and not ((subj := subject(s, prof.vocab)) is not None and subj != name and subj in ents
                      and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
@@ -120,6 +122,12 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
     asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents, prof.vocab)
     return _shortlist(fits, cell, focus, asked, home), cell, focus, asked, home
+
+
+def _names_any(sent: Sentence, names: list[str], vocab: Vocabulary) -> bool:
+    """Whether ``sent`` names any of ``names`` (a side's rivals). A sentence of a side's own paper that
+    names only that paper's own parts ("the C2B distance", "the POS pattern") is still the side's."""
+    return any(n in sent.about or mentions(sent.text, n, vocab) for n in names)
 
 
 def _shortlist(fits, cell, focus, asked, home) -> list[Sentence]:
