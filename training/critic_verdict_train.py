@@ -138,6 +138,37 @@ def fit_direct(train: list[dict], held: list[dict], c: float, hit_pass: float,
     return m, t, report
 
 
+def fit_row(train: list[dict], held: list[dict], c: float, hit_pass: float,
+            composed_weight: float) -> tuple[dict, float, dict]:
+    """The comparison-row model (``row_model``): rows of the tables the brain composed
+    (:func:`training.data.generate_verdict.comparison_rows`), with and without the asked paper's
+    answering sentence in the evidence, Platt-calibrated on the held-out rows composed from complete
+    evidence; its threshold the highest that passes ``hit_pass`` of those that answer."""
+    x, y, kinds = split(train, "row")
+    xh, yh, hkinds = split(held, "row")
+    full = np.array([k == generate_verdict.ROW_COMPOSED for k in hkinds])
+    m = fit(x, y, xh, yh, c, np.where(np.array(kinds) == generate_verdict.ROW_COMPOSED, composed_weight, 1.0),
+            full.astype(float))
+    p = predict(m, xh)
+    t = round(pass_threshold(p[full], yh[full], hit_pass), 4)
+    report = {"row_heldout": {"composed": {**rates(p[full], yh[full], t), "ece": ece(p[full], yh[full]),
+                                           "auc": auc(p[full], yh[full])},
+                              **{k: rates(p[np.array(hkinds) == k], yh[np.array(hkinds) == k], t)
+                                 for k in sorted(set(hkinds))}},
+              "row_pass_threshold": t, "row_rows": [len(x), len(xh)],
+              "row_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in m["weights"])))}
+    return m, t, report
+
+
+def _with_row(data: dict, m: dict, t: float, report: dict, hit_pass: float, composed_weight: float) -> dict:
+    data = {**data, "row_model": as_model(m), "row_pass_threshold": t}
+    data["trained_on"].update({"row_rows": report["row_rows"], "row_hit_pass": hit_pass,
+                               "row_composed_weight": composed_weight, "row_pair_seed": generate_verdict.SEED + 2,
+                               "row_kinds": [generate_verdict.ROW_COMPOSED, generate_verdict.ROW_UNRETRIEVED]})
+    data["heldout"]["row_heldout"] = report["row_heldout"]
+    return data
+
+
 def _with_direct(data: dict, m: dict, t: float, report: dict, hit_pass: float, composed_weight: float) -> dict:
     data = {**data, "direct_model": as_model(m), "direct_pass_threshold": t}
     data["trained_on"].update({"direct_rows": report["direct_rows"], "direct_hit_pass": hit_pass,
@@ -158,11 +189,22 @@ def _with_prose(data: dict, m: dict, t: float, report: dict, hit_pass: float) ->
 def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88, false_no_evidence: float = 0.02,
         c: float = 1.0, gate_pass: float | None = None, gate_hit_pass: float = GATE_HIT_PASS,
         gate_only: bool = False, keep_gate: bool = False, composed_weight: float = COMPOSED_WEIGHT,
-        prose_only: bool = False, direct_only: bool = False) -> dict:
-    train_file, held_file = generate_verdict.files(gate_only)
+        prose_only: bool = False, direct_only: bool = False, row_only: bool = False) -> dict:
+    train_file, held_file = generate_verdict.files(gate_only, rows_only=row_only)
     if regenerate or not train_file.exists() or not held_file.exists():
-        generate_verdict.main(gate_only=gate_only)
+        generate_verdict.main(gate_only=gate_only, rows_only=row_only)
     train, held = load(train_file), load(held_file)
+    if row_only:  # keep every other model; add or replace the comparison-row model
+        m, t, report = fit_row(train, held, c, hit_pass, composed_weight)
+        print(json.dumps(report, indent=1))
+        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+        if data["features"] != list(verdict.FEATURES):
+            raise SystemExit("--row-only: the weights file is for other features; train all models")
+        if write:
+            verdict.WEIGHTS_FILE.write_text(json.dumps(_with_row(data, m, t, report, hit_pass, composed_weight),
+                                                       indent=1) + "\n", encoding="utf-8")
+            print(f"wrote {verdict.WEIGHTS_FILE}")
+        return report
     if direct_only:  # keep the shipped verdict (comparison rows), prose model and gate; add the direct model
         m, t, report = fit_direct(train, held, c, hit_pass, composed_weight)
         print(json.dumps(report, indent=1))
@@ -281,11 +323,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="fit the prose model (overviews and chains) only, keeping the shipped verdict and gate")
     ap.add_argument("--direct-only", action="store_true",
                     help="fit the direct-answer model only, keeping the shipped verdict, prose model and gate")
+    ap.add_argument("--row-only", action="store_true",
+                    help="fit the comparison-row model only (its own generated rows), keeping every other model")
     args = ap.parse_args(argv)
     run(write=not args.dry_run, regenerate=args.regenerate, hit_pass=args.hit_pass,
         false_no_evidence=args.false_no_evidence, gate_pass=args.gate_pass, gate_hit_pass=args.gate_hit_pass,
         gate_only=args.gate_only, keep_gate=args.keep_gate, composed_weight=args.composed_weight,
-        prose_only=args.prose_only, direct_only=args.direct_only)
+        prose_only=args.prose_only, direct_only=args.direct_only, row_only=args.row_only)
 
 
 if __name__ == "__main__":

@@ -82,6 +82,19 @@ async def test_the_critics_score_is_the_files_calibrated_probability(monkeypatch
     assert shipped.passed and not rejected.passed and rejected.score < 1
 
 
+def test_a_comparison_row_is_judged_by_the_row_model_when_the_file_has_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A comparison row is judged by ``row_model`` and ``row_pass_threshold`` when the weights file
+    has them (``training.critic_verdict_train --row-only``), else by the shared block."""
+    x = verdict_inputs("How many slots does the HERON memory bank hold?", None, [HERON],
+                       "The memory bank of HERON holds 512 slots and is refreshed every 16 clips [1].", [], vocab=VOCAB)
+    shipped = verdict.model()
+    assert verdict.probability(x, "row") == verdict._logistic(shipped, x)
+    harsh = {**shipped, "row_model": {**shipped, "bias": shipped["bias"] - 40.0}, "row_pass_threshold": 0.9}
+    monkeypatch.setattr(verdict, "model", lambda: harsh)
+    assert verdict.probability(x, "row") < 1e-6 and verdict.pass_threshold("row") == 0.9
+    assert verdict.probability(x, "direct") == verdict._logistic(shipped["direct_model"], x)
+
+
 async def test_off_topic_evidence_makes_an_honest_abstention_pass_and_real_evidence_makes_it_fail() -> None:
     none = "The knowledge base holds no evidence about the memory bank of HERON."
     honest = await critique("How many slots does the HERON memory bank hold?", none, [POTTERY])

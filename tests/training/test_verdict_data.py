@@ -152,3 +152,21 @@ def test_no_training_group_comes_from_an_evaluation_document_or_question() -> No
         assert joined and not [q for q in joined if _runs(q) & eval_runs]
     rows = generate_verdict.rows(groups[:3])
     assert {r["paper"] for r in rows} <= {g["paper"] for g in groups[:3]}
+
+
+def test_comparison_rows_judge_the_asked_papers_row_with_and_without_its_answer() -> None:
+    """The comparison-row data: tables the brain composes for two named papers, the asked paper's row
+    as the critic sees it. With the answering sentence in the evidence the label says whether the row
+    quotes it (both occur); composed without it, the row is a miss. Seeded: the same rows twice."""
+    import random
+
+    from core.brains.offline import OfflineBrain
+
+    train, _ = build(seed=5, n_synthetic=12)
+    named = [g for g in train if generate_verdict._named(g)][::7][:24]
+    rows = generate_verdict.comparison_rows(named, random.Random(0), OfflineBrain())
+    kinds = {(r["kind"], r["label"]) for r in rows}
+    assert (generate_verdict.ROW_COMPOSED, 1) in kinds and (generate_verdict.ROW_UNRETRIEVED, 0) in kinds
+    assert (generate_verdict.ROW_UNRETRIEVED, 1) not in kinds
+    assert all(r["task"] == "row" and len(r["x"]) == len(rows[0]["x"]) for r in rows)
+    assert json.dumps(rows) == json.dumps(generate_verdict.comparison_rows(named, random.Random(0), OfflineBrain()))

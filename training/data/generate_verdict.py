@@ -50,7 +50,7 @@ import random
 from pathlib import Path
 
 from core.brains.offline import OfflineBrain
-from core.brains.offline.critic import gate_draft, prose, verdict_inputs
+from core.brains.offline.critic import gate_draft, prose, row_inputs, structure, verdict_inputs
 from core.brains.offline.evidence import profile
 from core.brains.offline.verdict import direct_answer, evidence_strength
 from core.brains.offline.slots import extract_entities
@@ -67,6 +67,8 @@ TRAIN_FILE = DATA_DIR / "verdict_train.jsonl"
 HELDOUT_FILE = DATA_DIR / "verdict_heldout.jsonl"
 GATE_TRAIN_FILE = DATA_DIR / "verdict_gate_train.jsonl"  # the gate's drafts alone (``--gate-only``)
 GATE_HELDOUT_FILE = DATA_DIR / "verdict_gate_heldout.jsonl"
+ROW_TRAIN_FILE = DATA_DIR / "verdict_row_train.jsonl"  # comparison rows alone (``--rows-only``)
+ROW_HELDOUT_FILE = DATA_DIR / "verdict_row_heldout.jsonl"
 SEED = 31
 PAIR_SHARE = 0.5  # joined two-paper questions per question group
 # The drafts the brain composes as an overview or a chain (the critic judges them on all their prose):
@@ -74,6 +76,11 @@ PAIR_SHARE = 0.5  # joined two-paper questions per question group
 PROSE_DRAFTS = {"composed_overview": "exploratory", "composed_chain": "multi_hop"}
 # A direct answer composed from the chunks without the answering sentence, judged against those chunks.
 UNRETRIEVED = "composed_unretrieved"
+# Comparison tables the brain composes, one row judged (``comparison_rows``): with the asked paper's
+# answering sentence in the evidence, and without it.
+ROW_COMPOSED = "composed_row"
+ROW_UNRETRIEVED = "composed_row_unretrieved"
+ROW_SHARE = 1.0  # comparisons per named question group
 
 
 def contexts_of(group: dict, *, own: bool = True) -> tuple[list[RetrievedContext], dict[str, int]]:
@@ -162,11 +169,19 @@ def _named(group: dict) -> str:
     return short_name(group["title"]) if head and len(head.split()) <= 3 else ""
 
 
+def _topic(group: dict, rng: random.Random) -> str:
+    """One to three subject words of the group's answering sentence ("results" when it has none)."""
+    return " ".join(subject_words(_answer(group), rng, rng.randint(1, 3))) or "results"
+
+
+def _answer(group: dict) -> str:
+    return next(c["text"] for c in group["candidates"] if c["label"])
+
+
 def paired_question(a: dict, b: dict, rng: random.Random) -> tuple[str, str]:
     """(form, question) asking about the papers of groups ``a`` and ``b`` together."""
     na, nb = _named(a), _named(b)
-    topic = lambda g: " ".join(subject_words(next(c["text"] for c in g["candidates"] if c["label"]),  # noqa: E731
-                                             rng, rng.randint(1, 3))) or "results"
+    topic = lambda g: _topic(g, rng)  # noqa: E731
     if rng.random() < 0.5:
         t = topic(a)
         return "comparison", rng.choice([f"How do {na} and {nb} differ on {t}?", f"Compare {na} and {nb} on {t}.",
@@ -196,14 +211,8 @@ def paired_contexts(a: dict, b: dict, keep: set[str]) -> list[RetrievedContext]:
 
 def paired(groups: list[dict], rng: random.Random) -> list[dict]:
     """Gate rows for two-paper questions joined from ``groups`` (pairs of different named papers)."""
-    named = [g for g in groups if _named(g)]
     out: list[dict] = []
-    for a in named:
-        if rng.random() >= PAIR_SHARE:
-            continue
-        b = rng.choice(named)
-        if b["paper"] == a["paper"] or _named(b) == _named(a):
-            continue
+    for a, b in _pairs(groups, rng, PAIR_SHARE):
         form, q = paired_question(a, b, rng)
         intent = Intent(type="comparative" if form == "comparison" else "multi_hop", confidence=1.0,
                         entities=extract_entities(q, NO_NAMES) or [_named(a), _named(b)], reformulated_query=q)
@@ -219,6 +228,49 @@ def paired(groups: list[dict], rng: random.Random) -> list[dict]:
                 out.append({"task": "verdict", "kind": kind, "form": shape, "paper": a["paper"], "question": q,
                             "label": int(kind == "gate_own"),
                             "x": [round(v, 6) for v in verdict_inputs(q, plain, ctx_list, draft, [], vocab=NO_NAMES)]})
+    return out
+
+
+def _pairs(groups: list[dict], rng: random.Random, share: float):
+    """Pairs (a, b) of groups of two different named papers: about ``share`` of the named groups, each
+    with a partner drawn at random."""
+    named = [g for g in groups if _named(g)]
+    for a in named:
+        if rng.random() >= share:
+            continue
+        b = rng.choice(named)
+        if b["paper"] != a["paper"] and _named(b) != _named(a):
+            yield a, b
+
+
+def comparison_rows(groups: list[dict], rng: random.Random, brain: OfflineBrain) -> list[dict]:
+    """Rows of the comparison tables the brain composes (task ``row``): two named papers compared on
+    the subject words of one's answering sentence ("How do A and B differ on <words>?"), over both
+    papers' chunks and their lexical neighbours. The asked paper's row is labelled by whether its cells
+    quote the answering sentence (``composed_row``); composed again with that sentence left out of the
+    evidence, the row is a miss (``composed_row_unretrieved``). The features are the critic's own
+    (:func:`core.brains.offline.critic.row_inputs`), so training and use see the same row."""
+    out: list[dict] = []
+    for a, b in _pairs(groups, rng, ROW_SHARE):
+        na, nb = _named(a), _named(b)
+        first, second = (na, nb) if rng.random() < 0.5 else (nb, na)
+        t = _topic(a, rng)
+        q = rng.choice([f"How do {first} and {second} differ on {t}?", f"Compare {first} and {second} on {t}.",
+                        f"{first} versus {second}: {t}?", f"What do {first} and {second} each report on {t}?"])
+        intent = Intent(type="comparative", confidence=1.0, entities=[first, second], reformulated_query=q)
+        answer = _answer(a)
+        ctxs = paired_contexts(a, b, {a["paper"], b["paper"]})
+        for kind, evidence in ((ROW_COMPOSED, ctxs), (ROW_UNRETRIEVED, without(ctxs, answer))):
+            if not evidence:
+                continue
+            draft = brain.compose(SynthesisRequest(kind="comparative", question=q, intent=intent, contexts=evidence))
+            st = structure(q, intent, evidence, draft, [], vocab=NO_NAMES)
+            x = row_inputs(evidence, draft, st).get(na)
+            if x is None:  # the asked paper got no row of its own
+                continue
+            cells = "\n".join(c.text for c in st.found if c.subject == na)
+            out.append({"task": "row", "kind": kind, "paper": a["paper"], "question": q,
+                        "label": int(kind == ROW_COMPOSED and quotes(cells, answer)), "x": [round(v, 6) for v in x]})
     return out
 
 
@@ -264,15 +316,26 @@ def rows(groups: list[dict], seed: int = SEED, *, gate_only: bool = False) -> li
     return out + paired(groups, random.Random(seed + 1))
 
 
-def files(gate_only: bool = False) -> tuple[Path, Path]:
-    """(train, held-out) files: every row, or the gate's drafts alone."""
+def files(gate_only: bool = False, rows_only: bool = False) -> tuple[Path, Path]:
+    """(train, held-out) files: every row, the gate's drafts alone, or the comparison rows alone."""
+    if rows_only:
+        return ROW_TRAIN_FILE, ROW_HELDOUT_FILE
     return (GATE_TRAIN_FILE, GATE_HELDOUT_FILE) if gate_only else (TRAIN_FILE, HELDOUT_FILE)
 
 
-def main(limit: int | None = None, gate_only: bool = False) -> tuple[int, int]:
+def main(limit: int | None = None, gate_only: bool = False, rows_only: bool = False) -> tuple[int, int]:
     train_groups, held_groups = build(DEFAULT_SEED, SYNTHETIC_PAPERS)
     if limit:
         train_groups, held_groups = train_groups[:limit], held_groups[: max(1, limit // 5)]
+    if rows_only:
+        brain = OfflineBrain()
+        train, held = (comparison_rows(g, random.Random(SEED + 2), brain) for g in (train_groups, held_groups))
+        for path, data in zip(files(rows_only=True), (train, held)):
+            path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in data),
+                            encoding="utf-8")
+        print(f"comparison rows: {len(train)} train, {len(held)} held out from {len(train_groups)}/{len(held_groups)} "
+              f"question groups (scorer groups seed {DEFAULT_SEED}; pair seed {SEED + 2})")
+        return len(train), len(held)
     train, held = rows(train_groups, gate_only=gate_only), rows(held_groups, gate_only=gate_only)
     for path, data in zip(files(gate_only), (train, held)):
         path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in data), encoding="utf-8")
@@ -286,4 +349,4 @@ def main(limit: int | None = None, gate_only: bool = False) -> tuple[int, int]:
 if __name__ == "__main__":
     import sys
 
-    main(gate_only="--gate-only" in sys.argv[1:])
+    main(gate_only="--gate-only" in sys.argv[1:], rows_only="--rows-only" in sys.argv[1:])

@@ -121,22 +121,28 @@ def verdict_probability(question: str, intent: Intent | None, contexts: list[Ret
                         sub_questions: list[str], st: Structure) -> float:
     """The learned verdict's probability; a comparison is judged row by row (each row's cells as the
     direct answer, against the sentences about that row's entity) and is as good as its weakest row."""
+    kind = intent.type if intent else "factual"
+    rows = row_inputs(contexts, answer, st) if kind == "comparative" else {}
+    if not rows:
+        return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st,
+                                                  vocab=st.prof.vocab))
+    return min(verdict.probability(x, judged="row") for x in rows.values())
+
+
+def row_inputs(contexts: list[RetrievedContext], answer: str, st: Structure) -> dict[str, list[float]]:
+    """The learned verdict's features for each row of a comparison table (the same call in training and
+    in use): the row's cells as the direct answer, against the sentences about that row's entity."""
     rows: dict[str, list[str]] = {}
     for c in st.found:
         if c.subject:
             rows.setdefault(c.subject, []).append(c.text)
-    kind = intent.type if intent else "factual"
-    if not (kind == "comparative" and rows):
-        return verdict.probability(verdict_inputs(question, intent, contexts, answer, sub_questions, st,
-                                                  vocab=st.prof.vocab))
-    probs = []
+    out = {}
     for subject, cells in rows.items():
         own = [(s, p) for s, p in st.scored
                if (who := evidence_subject(s, st.prof.vocab)) and mentions(subject, who, st.prof.vocab)]
-        probs.append(verdict.probability(verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
-                                                          st.asked_missing, st.scored, head="\n".join(cells),
-                                                          rivals=own), judged="row"))
-    return min(probs)
+        out[subject] = verdict.features(st.prof, contexts, answer, st.faithfulness, st.entity_share,
+                                        st.asked_missing, st.scored, head="\n".join(cells), rivals=own)
+    return out
 
 
 def _judged(intent: Intent | None, st: Structure) -> str:

@@ -250,11 +250,13 @@ JUDGED = ("direct", "row", "prose")
 
 def _block(judged: str) -> dict:
     """The weights that judge a draft of this kind: a one-paragraph direct answer (``direct_model``,
-    fitted with the signals that do not come from the sentence scorer), a comparison row (the shared
-    verdict block: the direct model's refit failed correct rows, which no training draft resembles),
-    or an overview's or chain's prose (``prose_model``); the shared block when the file has no other."""
-    key = {"direct": "direct_model", "prose": "prose_model"}.get(judged)
-    return model().get(key) or model() if key else model()
+    fitted with the signals that do not come from the sentence scorer), a comparison row (``row_model``,
+    fitted on the rows of comparisons the brain composed), or an overview's or chain's prose
+    (``prose_model``); the shared block when the file has no model of its own for the kind."""
+    return model().get(_MODELS[judged]) or model()
+
+
+_MODELS = {"direct": "direct_model", "row": "row_model", "prose": "prose_model"}
 
 
 def probability(x: list[float], judged: str | None = None) -> float:
@@ -266,8 +268,8 @@ def probability(x: list[float], judged: str | None = None) -> float:
 
 def pass_threshold(judged: str = "direct") -> float:
     """The calibrated pass threshold of the model that judges ``judged`` (see :func:`probability`)."""
-    key = {"direct": "direct_model", "prose": "prose_model"}.get(judged)
-    if key and key in model():
+    key = _MODELS[judged]
+    if key in model():
         return model()[key.replace("_model", "_pass_threshold")]
     return model()["pass_threshold"]
 
