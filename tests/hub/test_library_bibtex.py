@@ -223,3 +223,27 @@ def test_bib_import_and_export_round_trip_on_postgres(home, library, capsys, tmp
     again, _ = read_bib(out_file)
     assert {e.key: (e.title, e.doi, e.arxiv_id) for e in again} == before
     assert sorted(f.name for e in again for f in e.files) == ["merge.pdf", "prune.pdf", "sparse.pdf"]
+
+
+def test_a_pdfs_printed_venue_stands_where_the_entry_gives_none_and_reimporting_changes_nothing(home, tmp_path, capsys):
+    """The venue page 1 prints is kept when the .bib entry has none (as the PDF's title and year are),
+    the entry's own venue wins where it has one, and a second import finds nothing changed (a venue the
+    entry never had is not a library field it dropped)."""
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    for name in ("quokka", "wombat"):
+        (pdfs / f"{name}.pdf").write_bytes(paper_pdf(f"{name} parsing", [(
+            "Proceedings of the 7th Quokka Workshop, pages 1-9, Springfield.", "Parsers read quokkas slowly.")]))
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{ada2019q, title = {Quokka Parsing}, author = {Lovelace, Ada}, year = {2019},\n"
+                   "  file = {pdfs/quokka.pdf}}\n"
+                   "@article{ada2019w, title = {Wombat Parsing}, author = {Lovelace, Ada}, year = {2019},\n"
+                   "  journal = {Journal of Wombats}, file = {pdfs/wombat.pdf}}\n", encoding="utf-8")
+    code, out, err = cli(capsys, "ingest", str(bib), "--collection", "lib", "--no-embed")
+    assert code == 0 and "2 added" in out, (out, err)
+    store = HubStore(home / "hub.sqlite3")
+    venues = {d["citation_key"]: d["venue"] for d in store.documents("lib")}
+    store.close()
+    assert venues == {"ada2019q": "Proceedings of the 7th Quokka Workshop", "ada2019w": "Journal of Wombats"}
+    code, out, _ = cli(capsys, "ingest", str(bib), "--collection", "lib", "--no-embed")
+    assert code == 0 and "0 added, 0 updated, 2 unchanged" in out, out

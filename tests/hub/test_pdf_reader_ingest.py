@@ -81,3 +81,42 @@ def test_a_papers_reference_list_comes_back_in_its_summary_and_its_markers_name_
     (entry,) = hub.summary("care", "papers").references
     assert entry == {"label": "1", "authors": "Ada Lovelace", "title": "Zanzibar parsing with quokkas",
                      "year": 2019, "venue": "In Proceedings of the Quokka Workshop, pages 1-9"}
+
+
+def _venue_paper(path: Path, footer: list[str], subject: str | None = None, header: str | None = None) -> Path:
+    paper = Paper()
+    if subject:
+        paper.pdf.set_subject(subject)
+    for n in range(2):  # two pages, so a header printed on both is a running header
+        paper.page()
+        if header:
+            paper.line(header, LEFT, 40, 8)
+        if n == 0:
+            paper.line("Reading Papers With Care", 150, 80, 16, bold=True)
+            paper.line("1 Introduction", LEFT, 130, 12, bold=True)
+        paper.lines(filler_lines(6), LEFT, 150)
+        if n == 0:
+            paper.lines(footer, LEFT, 700, 8)
+    return paper.save(path)
+
+
+@pytest.mark.parametrize("footer,subject,header,want", [
+    (["Proceedings of the 12th Workshop on Careful Reading, pages 1-9,", "Springfield, June 2019. (c) 2019 Quokka Society"],
+     None, None, "Proceedings of the 12th Workshop on Careful Reading"),
+    # a venue broken over two lines by a hyphen, with its ordinal set apart ("3 rd")
+    (["Appearing in Proceedings of the 3 rd International Con-", "ference on Tidy Parsing, Springfield, 2011."],
+     None, None, "Proceedings of the 3rd International Conference on Tidy Parsing"),
+    ([], None, "To appear in TIDY 2004", "TIDY 2004"),  # a running header is still page 1's venue line
+    ([], "Neural Widget Processing Systems http://widgets.example/", None, "Neural Widget Processing Systems"),
+    ([], "draft 3", None, None),  # a subject that names no venue
+    (["Copyright 2019 by the authors."], None, None, None),
+])
+def test_a_pdfs_venue_is_read_from_its_first_page_or_its_metadata(tmp_path, footer, subject, header, want):
+    """Where a paper appeared (its "Proceedings of …" or "To appear in …" line on page 1, else the
+    metadata subject when that names a venue) is the document's venue: stored with it, so the sources
+    pane, ``ask --json`` and ``export bib`` show it."""
+    pdf = _venue_paper(tmp_path / "care.pdf", footer, subject, header)
+    assert read_document(pdf).library.get("venue") == want
+    store = HubStore(tmp_path / "hub.sqlite3")
+    assert Ingestor(store, embed=False).ingest([pdf], "papers").added == ["care"]
+    assert store.document("care")["venue"] == want

@@ -21,7 +21,10 @@ from core.hub.ingest import IngestReport, Ingestor, _slug
 from core.hub.library.metadata import ABSTRACT_DOC_TYPE, LibraryEntry
 from core.hub.readers import parse_markdown
 
-_LIBRARY_ONLY = ("venue", "doi", "arxiv_id", "citation_key", "tags", "source_kind", "url")
+# Fields only a library entry gives: one the entry no longer has was removed from it. The venue is not
+# among them: a PDF's first page gives one too (core.hub.pdf.front.venue), kept like its title and year
+# when the entry leaves it out.
+_LIBRARY_ONLY = ("doi", "arxiv_id", "citation_key", "tags", "source_kind", "url")
 
 
 def import_entries(ingestor: Ingestor, entries: list[LibraryEntry], collection: str, *, force: bool = False,
@@ -83,7 +86,7 @@ def _stored(store, collection: str, e: LibraryEntry) -> dict | None:
 def _differs(doc: dict | None, cols: dict) -> bool:
     """Whether a stored document's metadata differs from what the entry sets (False when not stored:
     a new file is read anyway). A field the entry leaves out keeps the PDF's guess (title, authors,
-    year), but a library field the entry no longer has (a DOI removed) counts as a change."""
+    year, venue), but a library field the entry no longer has (a DOI removed) counts as a change."""
     if doc is None:
         return False
     if any((doc.get(k) or None) != v for k, v in cols.items()):

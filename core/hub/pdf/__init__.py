@@ -23,7 +23,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean
 
-READER_VERSION = "pdf-9"
+READER_VERSION = "pdf-10"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -48,6 +48,7 @@ def read_pdf(path: Path):
         raise ReadError(f"corrupt PDF ({reason})") from None
     except (OSError, ValueError) as exc:
         raise ReadError(f"corrupt PDF ({type(exc).__name__})") from None
+    cover = list(pages[0].lines) if pages else []  # page 1 with its running header: "To appear in …"
     clean.drop_furniture(pages)
     body = clean.body_size(pages)
     ordered = [clean.reading_order(p) for p in pages]
@@ -58,6 +59,8 @@ def read_pdf(path: Path):
     doc = ParsedDoc(title=title, doc_type="pdf", pages=len(pages),
                     authors=front.authors(first, tlines, body) if pages else [],
                     year=front.year(first, body, meta.get("CreationDate", "")) if pages else None)
+    if pages and (where := front.venue(cover, meta.get("Subject", ""))):
+        doc.library["venue"] = where
     walker = Walker(body, tlines)
     for page, rows in zip(pages, ordered):
         walker.page(page, rows, footnote_lines(page, rows, body))

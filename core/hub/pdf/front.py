@@ -1,11 +1,12 @@
-"""A paper's title, authors and year, read from its first page's layout.
+"""A paper's title, authors, year and venue, read from its first page's layout.
 
 The title is the largest text in the upper half of page 1 (consecutive lines of that size joined),
 when it is clearly larger than the body text. The PDF's metadata title is used only when it looks
 like a title (not a file name such as "acl07.dvi" or "Microsoft Word - x.doc", not a proceedings
 name) and the layout gave none. Authors are the name-shaped pieces of the lines between the
 title and the abstract; the year is the latest plausible year printed on page 1 outside the body
-text (a venue line, a copyright notice), else the file's creation date.
+text (a venue line, a copyright notice), else the file's creation date. The venue is the
+"Proceedings of …" or "To appear in …" line of page 1, else a venue the metadata's subject names.
 """
 
 from __future__ import annotations
@@ -80,6 +81,46 @@ def _heading(text: str) -> bool:
     papers set the whole byline bold)."""
     m = re.match(r"^\d+\.?\s+[A-Z]", text)
     return bool(m) and not re.search(r"\d", text[m.end():])
+
+
+# Where page 1 says where the paper appeared: "Proceedings of …" up to its first comma or full stop
+# (after "In", "Appearing in", "To appear in"), else what "To appear in" / "Appeared in" names.
+_PROCEEDINGS_OF = re.compile(r"\b(Proceedings\s+of\s+.+?)(?:,|\.(?:\s|$)|\s+pp\.|\s+pages\b|$)")
+_APPEARS_IN = re.compile(r"^\s*(?:To\s+appear|Appear(?:ed|ing))\s+in\s+(?!Proceedings\b)(.+?)(?:,|\.(?:\s|$)|$)", re.I)
+# A venue the PDF's metadata names (its Subject): a name with one of these words, or an acronym and a year.
+_VENUE_WORD = re.compile(r"\b(?:proceedings|conference|symposium|workshop|journal|transactions|meeting|"
+                         r"systems|congress|letters|review)\b", re.I)
+_ACRONYM_YEAR = re.compile(r"^[A-Z][A-Z-]{2,}\s*(?:19|20)\d\d$")
+_ORDINAL = re.compile(r"(\d)\s+(st|nd|rd|th)\b")
+
+
+def venue(first_page: list[Line], subject: str = "") -> str | None:
+    """Where the paper appeared, as page 1 prints it ("Proceedings of the 50th Annual Meeting of …",
+    "To appear in OSDI 2004"; a line broken by a hyphen is read with the next), else the PDF's
+    metadata subject when it names a venue ("Neural Information Processing Systems"); None when
+    neither does. The first printed one wins: a copyright notice below it names the publisher."""
+    from core.hub.pdf.clean import join_lines
+
+    texts = [normalize(ln.text) for ln in first_page]
+    for i, text in enumerate(texts):
+        if not re.search(r"\bproceedings\s+of\b|\bappear", text, re.I):
+            continue
+        joined = join_lines(texts[i:i + 2]) if texts[i].rstrip().endswith(("-", "\ufffe")) else text
+        m = _PROCEEDINGS_OF.search(joined) or _APPEARS_IN.match(joined)
+        if m and _plausible(name := _tidy(m.group(1))):
+            return name
+    subject = _tidy(re.sub(r"https?://\S+", "", subject or ""))
+    if _plausible(subject) and (_VENUE_WORD.search(subject) or _ACRONYM_YEAR.match(subject)):
+        return subject
+    return None
+
+
+def _tidy(text: str) -> str:
+    return _ORDINAL.sub(r"\1\2", " ".join(text.split())).strip(" ,;:")
+
+
+def _plausible(name: str) -> bool:
+    return 4 <= len(name) <= 160 and len(name.split()) >= 2 and bool(re.search(r"[A-Za-z]{3,}", name))
 
 
 def year(first_page: list[Line], body: float, creation_date: str = "") -> int | None:
