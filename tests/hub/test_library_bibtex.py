@@ -247,3 +247,15 @@ def test_a_pdfs_printed_venue_stands_where_the_entry_gives_none_and_reimporting_
     assert venues == {"ada2019q": "Proceedings of the 7th Quokka Workshop", "ada2019w": "Journal of Wombats"}
     code, out, _ = cli(capsys, "ingest", str(bib), "--collection", "lib", "--no-embed")
     assert code == 0 and "0 added, 0 updated, 2 unchanged" in out, out
+
+
+def test_an_author_list_cut_short_with_et_al_exports_as_and_others(tmp_path):
+    """A stored author list that ends in "et al." (as the bundled papers' do) is BibTeX's "and others",
+    not a person called "al., et"; reading the entry back drops it."""
+    from core.hub.library.bibtex import entry_text
+
+    doc = {"doc_id": "d", "title": "Quokka Parsing", "authors": ["Ada Lovelace", "Alan Turing", "et al."], "year": 2019}
+    text = entry_text(doc, "lovelace2019quokka")
+    assert "author = {Lovelace, Ada and Turing, Alan and others}" in text, text
+    (tmp_path / "one.bib").write_text(text, encoding="utf-8")
+    assert read_bib(tmp_path / "one.bib")[0][0].authors == ["Ada Lovelace", "Alan Turing"]

@@ -224,7 +224,12 @@ def _escape(value: str) -> str:
     return value.replace("{", "\\{").replace("}", "\\}").replace("\\textbackslash\\{\\}", "\\textbackslash{}")
 
 
+_ET_AL = re.compile(r"^(?:et\.?\s*al\.?|others|and others)$", re.I)
+
+
 def _author(name: str) -> str:
+    if _ET_AL.match(name.strip()):
+        return "others"  # BibTeX's word for the authors a list leaves out ("et al." is no person)
     parts = name.split()
     return f"{parts[-1]}, {' '.join(parts[:-1])}" if len(parts) > 1 else f"{{{name}}}"
 
