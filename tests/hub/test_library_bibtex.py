@@ -259,3 +259,23 @@ def test_an_author_list_cut_short_with_et_al_exports_as_and_others(tmp_path):
     assert "author = {Lovelace, Ada and Turing, Alan and others}" in text, text
     (tmp_path / "one.bib").write_text(text, encoding="utf-8")
     assert read_bib(tmp_path / "one.bib")[0][0].authors == ["Ada Lovelace", "Alan Turing"]
+
+
+@pytest.mark.parametrize("venue,kind,field", [
+    ("NeurIPS 2017", "inproceedings", "booktitle"), ("OSDI 2004", "inproceedings", "booktitle"),
+    ("Advances in Neural Information Processing Systems", "inproceedings", "booktitle"),
+    ("Proceedings of the 30th VLDB Conference", "inproceedings", "booktitle"),
+    ("Annual Meeting of the Association for Computational Linguistics", "inproceedings", "booktitle"),
+    ("Journal of Model Merging", "article", "journal"), ("Transactions on Retrieval", "article", "journal"),
+])
+def test_a_meetings_venue_exports_as_inproceedings_and_a_journals_as_article(venue, kind, field):
+    from core.hub.library.bibtex import entry_text
+
+    text = entry_text({"doc_id": "d", "title": "Quokka Parsing", "venue": venue, "year": 2019}, "k")
+    assert text.startswith(f"@{kind}{{k,") and f"{field} = {{{venue}}}" in text, text
+
+
+def test_a_journal_named_with_a_year_is_still_an_article():
+    from core.hub.library.bibtex import entry_text
+
+    assert entry_text({"doc_id": "d", "title": "T", "venue": "Nature 2019"}, "k").startswith("@article{k,")

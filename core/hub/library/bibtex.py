@@ -32,7 +32,10 @@ class BibError(LibraryError):
 
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle")
 _STOP = {"a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "towards", "toward", "via", "is", "are"}
-_PROCEEDINGS = re.compile(r"\b(proceedings|conference|workshop|symposium)\b", re.I)
+# A venue that is a meeting's (exported as @inproceedings with a booktitle): its name says so, or it is
+# a series' short name with the year ("NeurIPS 2017", "OSDI 2004"), which journals are not named by.
+_PROCEEDINGS = re.compile(r"(?i:\b(proceedings|conference|workshop|symposium|meeting|congress)\b|\badvances in\b)|"
+                          r"^[A-Z][A-Za-z]*[A-Z][A-Za-z-]*\s*'?(?:19|20)?\d\d$")
 
 
 def read_bib(path: Path, max_bytes: int | None = None) -> tuple[list[LibraryEntry], list[str]]:
