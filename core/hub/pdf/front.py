@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.hub.pdf.clean import normalize
-from core.hub.pdf.layout import Line
+from core.hub.pdf.layout import SOFT_HYPHEN, Line
 
 _JUNK_TITLE = re.compile(r"\.(?:dvi|docx?|pdf|tex|ps|eps|indd|rtf)\b|^microsoft\s|^untitled|^proceedings\b"
                          r"|^(?:paper|document|main|template|draft)\s*\d*$|^[\w-]+$", re.I)
@@ -105,7 +105,7 @@ def venue(first_page: list[Line], subject: str = "") -> str | None:
     for i, text in enumerate(texts):
         if not re.search(r"\bproceedings\s+of\b|\bappear", text, re.I):
             continue
-        joined = join_lines(texts[i:i + 2]) if texts[i].rstrip().endswith(("-", "\ufffe")) else text
+        joined = join_lines(texts[i:i + 2]) if texts[i].rstrip().endswith(("-", SOFT_HYPHEN)) else text
         m = _PROCEEDINGS_OF.search(joined) or _APPEARS_IN.match(joined)
         if m and _plausible(name := _tidy(m.group(1))):
             return name
