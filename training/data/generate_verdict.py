@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 from core.brains.offline import OfflineBrain
@@ -231,7 +232,7 @@ def paired(groups: list[dict], rng: random.Random) -> list[dict]:
     return out
 
 
-def _pairs(groups: list[dict], rng: random.Random, share: float):
+def _pairs(groups: list[dict], rng: random.Random, share: float) -> Iterator[tuple[dict, dict]]:
     """Pairs (a, b) of groups of two different named papers: about ``share`` of the named groups, each
     with a partner drawn at random."""
     named = [g for g in groups if _named(g)]
