@@ -37,6 +37,11 @@ training abstracts, the bundled corpus, invented papers; never evaluation text),
    another paper, the question's words met only outside the lead), and the drafts composed without the
    answering sentence. Comparison rows keep the shared verdict block: a refit of it failed correct rows.
 
+8. ``--row-only`` fits the comparison-row model (``row_model``) alone, on its own generated rows
+   (:func:`training.data.generate_verdict.comparison_rows`: tables the brain composed for two named
+   papers, the asked paper's row judged). A full retrain does not carry it over. None ships (the README,
+   "Session 23"): comparison rows are judged by the shared verdict block.
+
 ``--prose-only`` fits the prose model alone and keeps the shipped verdict and gate (the shipped file was
 made so: ``--prose-only --hit-pass 0.95``). ``--keep-gate`` refits the verdict alone and keeps the shipped evidence gate (its model and both
 thresholds), so "no evidence" decisions do not move. ``python -m training.critic_verdict_train`` regenerates the data when missing (``--regenerate`` to
@@ -50,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 
 import numpy as np
 
@@ -196,37 +202,14 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
     train, held = load(train_file), load(held_file)
     if row_only:  # keep every other model; add or replace the comparison-row model
         m, t, report = fit_row(train, held, c, hit_pass, composed_weight)
-        print(json.dumps(report, indent=1))
-        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
-        if data["features"] != list(verdict.FEATURES):
-            raise SystemExit("--row-only: the weights file is for other features; train all models")
-        if write:
-            verdict.WEIGHTS_FILE.write_text(json.dumps(_with_row(data, m, t, report, hit_pass, composed_weight),
-                                                       indent=1) + "\n", encoding="utf-8")
-            print(f"wrote {verdict.WEIGHTS_FILE}")
-        return report
+        return _one_model("--row-only", report, write, lambda d: _with_row(d, m, t, report, hit_pass, composed_weight))
     if direct_only:  # keep the shipped verdict (comparison rows), prose model and gate; add the direct model
         m, t, report = fit_direct(train, held, c, hit_pass, composed_weight)
-        print(json.dumps(report, indent=1))
-        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
-        if data["features"] != list(verdict.FEATURES):
-            raise SystemExit("--direct-only: the weights file is for other features; train all models")
-        if write:
-            verdict.WEIGHTS_FILE.write_text(json.dumps(_with_direct(data, m, t, report, hit_pass, composed_weight),
-                                                       indent=1) + "\n", encoding="utf-8")
-            print(f"wrote {verdict.WEIGHTS_FILE}")
-        return report
+        return _one_model("--direct-only", report, write,
+                          lambda d: _with_direct(d, m, t, report, hit_pass, composed_weight))
     if prose_only:  # keep the shipped verdict and gate (their scores); add or replace the prose model only
         m, t, report = fit_prose(train, held, c, hit_pass)
-        print(json.dumps(report, indent=1))
-        data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
-        if data["features"] != list(verdict.FEATURES):
-            raise SystemExit("--prose-only: the weights file is for other features; train all models")
-        if write:
-            verdict.WEIGHTS_FILE.write_text(json.dumps(_with_prose(data, m, t, report, hit_pass), indent=1) + "\n",
-                                            encoding="utf-8")
-            print(f"wrote {verdict.WEIGHTS_FILE}")
-        return report
+        return _one_model("--prose-only", report, write, lambda d: _with_prose(d, m, t, report, hit_pass))
     gate_model, gate_pass, gate_report = fit_gate(train, held, c, gate_pass, gate_hit_pass)
     gate_trained = {"gate_hit_pass": gate_hit_pass, "gate_rows": gate_report["gate_rows"],
                     "pair_seed": generate_verdict.SEED + 1, "pair_share": generate_verdict.PAIR_SHARE}
@@ -283,6 +266,19 @@ def run(*, write: bool = True, regenerate: bool = False, hit_pass: float = 0.88,
         if keep_gate:  # the shipped evidence gate (model, thresholds, its training record) stays as it is
             data = _with_shipped_gate(data)
         verdict.WEIGHTS_FILE.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {verdict.WEIGHTS_FILE}")
+    return report
+
+
+def _one_model(flag: str, report: dict, write: bool, add: Callable[[dict], dict]) -> dict:
+    """Print one model's held-out ``report`` and, with ``write``, put the model into the shipped weights
+    file (``add`` of its data), keeping every other model in it; ``report`` back."""
+    print(json.dumps(report, indent=1))
+    data = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
+    if data["features"] != list(verdict.FEATURES):
+        raise SystemExit(f"{flag}: the weights file is for other features; train all models")
+    if write:
+        verdict.WEIGHTS_FILE.write_text(json.dumps(add(data), indent=1) + "\n", encoding="utf-8")
         print(f"wrote {verdict.WEIGHTS_FILE}")
     return report
 

@@ -83,7 +83,8 @@ def test_a_papers_reference_list_comes_back_in_its_summary_and_its_markers_name_
                      "year": 2019, "venue": "In Proceedings of the Quokka Workshop, pages 1-9"}
 
 
-def _venue_paper(path: Path, footer: list[str], subject: str | None = None, header: str | None = None) -> Path:
+def _venue_paper(path: Path, footer: list[str], subject: str | None = None, header: str | None = None,
+                 body: str | None = None) -> Path:
     paper = Paper()
     if subject:
         paper.pdf.set_subject(subject)
@@ -97,6 +98,8 @@ def _venue_paper(path: Path, footer: list[str], subject: str | None = None, head
         paper.lines(filler_lines(6), LEFT, 150)
         if n == 0:
             paper.lines(footer, LEFT, 700, 8)
+            if body:
+                paper.line(body, LEFT, 300)
     return paper.save(path)
 
 
@@ -107,8 +110,11 @@ def _venue_paper(path: Path, footer: list[str], subject: str | None = None, head
     (["Appearing in Proceedings of the 3 rd International Con-", "ference on Tidy Parsing, Springfield, 2011."],
      None, None, "Proceedings of the 3rd International Conference on Tidy Parsing"),
     ([], None, "To appear in TIDY 2004", "TIDY 2004"),  # a running header is still page 1's venue line
-    ([], "Neural Widget Processing Systems http://widgets.example/", None, "Neural Widget Processing Systems"),
+    ([], "Proceedings of the Widget Conference http://widgets.example/; vol. 3; doi:10.1/x", None,
+     "Proceedings of the Widget Conference"),  # the metadata subject, up to its first ";"
     ([], "draft 3", None, None),  # a subject that names no venue
+    ([], "Operating Systems", None, None),
+    ([], "Computing methodologies -> Machine learning; Information systems -> Retrieval", None, None),
     (["Copyright 2019 by the authors."], None, None, None),
 ])
 def test_a_pdfs_venue_is_read_from_its_first_page_or_its_metadata(tmp_path, footer, subject, header, want):
@@ -120,3 +126,10 @@ def test_a_pdfs_venue_is_read_from_its_first_page_or_its_metadata(tmp_path, foot
     store = HubStore(tmp_path / "hub.sqlite3")
     assert Ingestor(store, embed=False).ingest([pdf], "papers").added == ["care"]
     assert store.document("care")["venue"] == want
+
+
+def test_body_text_on_page_one_is_never_a_venue(tmp_path):
+    """ "… tend to appear in a random order" in the introduction names no venue: only a line set apart
+    from the body (another size, or the header or footer band) is read for one."""
+    pdf = _venue_paper(tmp_path / "care.pdf", [], body="To appear in a random order, tokens are shuffled first.")
+    assert read_document(pdf).library.get("venue") is None

@@ -68,7 +68,7 @@ TRAIN_FILE = DATA_DIR / "verdict_train.jsonl"
 HELDOUT_FILE = DATA_DIR / "verdict_heldout.jsonl"
 GATE_TRAIN_FILE = DATA_DIR / "verdict_gate_train.jsonl"  # the gate's drafts alone (``--gate-only``)
 GATE_HELDOUT_FILE = DATA_DIR / "verdict_gate_heldout.jsonl"
-ROW_TRAIN_FILE = DATA_DIR / "verdict_row_train.jsonl"  # comparison rows alone (``--rows-only``)
+ROW_TRAIN_FILE = DATA_DIR / "verdict_row_train.jsonl"  # comparison rows alone (``--row-only``)
 ROW_HELDOUT_FILE = DATA_DIR / "verdict_row_heldout.jsonl"
 SEED = 31
 PAIR_SHARE = 0.5  # joined two-paper questions per question group
@@ -350,4 +350,4 @@ def main(limit: int | None = None, gate_only: bool = False, rows_only: bool = Fa
 if __name__ == "__main__":
     import sys
 
-    main(gate_only="--gate-only" in sys.argv[1:], rows_only="--rows-only" in sys.argv[1:])
+    main(gate_only="--gate-only" in sys.argv[1:], rows_only="--row-only" in sys.argv[1:])

@@ -133,7 +133,7 @@ def _pattern(ent: Entity | None, name: str) -> re.Pattern:
         return re.compile(_alias_pattern(name), 0 if caps else re.I)
     parts = [_alias_pattern(a) for a in (ent.name, *ent.aliases) if a not in ent.case_sensitive]
     exact = list(ent.case_sensitive)
-    if name not in (ent.name, *ent.aliases):
+    if ent.case_sensitive and name not in (ent.name, *ent.aliases) and any(c.isupper() for c in name):
         # the name as the question wrote it ("ReVerb" for the term "REVERB", matched only as the paper
         # prints it): a pattern that cannot find its own name loses it from the question's side text
         exact.append(name)

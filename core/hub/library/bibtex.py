@@ -32,10 +32,9 @@ class BibError(LibraryError):
 
 _VENUE_FIELDS = ("journal", "journaltitle", "booktitle")
 _STOP = {"a", "an", "the", "on", "of", "for", "in", "to", "and", "with", "towards", "toward", "via", "is", "are"}
-# A venue that is a meeting's (exported as @inproceedings with a booktitle): its name says so, or it is
-# a series' short name with the year ("NeurIPS 2017", "OSDI 2004"), which journals are not named by.
-_PROCEEDINGS = re.compile(r"(?i:\b(proceedings|conference|workshop|symposium|meeting|congress)\b|\badvances in\b)|"
-                          r"^[A-Z][A-Za-z]*[A-Z][A-Za-z-]*\s*'?(?:19|20)?\d\d$")
+# A venue that is a meeting's (exported as @inproceedings with a booktitle): its name says so. A short
+# name with a year ("NeurIPS 2017") is not enough: journals are named so too ("JMLR 2020").
+_PROCEEDINGS = re.compile(r"\b(proceedings|conference|workshop|symposium|meeting|congress)\b", re.I)
 
 
 def read_bib(path: Path, max_bytes: int | None = None) -> tuple[list[LibraryEntry], list[str]]:
@@ -233,6 +232,8 @@ _ET_AL = re.compile(r"^(?:et\.?\s*al\.?|others|and others)$", re.I)
 def _author(name: str) -> str:
     if _ET_AL.match(name.strip()):
         return "others"  # BibTeX's word for the authors a list leaves out ("et al." is no person)
+    if (cut := re.sub(r"\s+et\.?\s*al\.?$", "", name.strip())) != name.strip():
+        return f"{_author(cut)} and others"  # one stored name "Smith et al."
     parts = name.split()
     return f"{parts[-1]}, {' '.join(parts[:-1])}" if len(parts) > 1 else f"{{{name}}}"
 

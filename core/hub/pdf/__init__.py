@@ -59,7 +59,7 @@ def read_pdf(path: Path):
     doc = ParsedDoc(title=title, doc_type="pdf", pages=len(pages),
                     authors=front.authors(first, tlines, body) if pages else [],
                     year=front.year(first, body, meta.get("CreationDate", "")) if pages else None)
-    if pages and (where := front.venue(cover, meta.get("Subject", ""))):
+    if pages and (where := front.venue(cover, body, pages[0].height, meta.get("Subject", ""))):
         doc.library["venue"] = where
     walker = Walker(body, tlines)
     for page, rows in zip(pages, ordered):

@@ -83,34 +83,41 @@ def _heading(text: str) -> bool:
     return bool(m) and not re.search(r"\d", text[m.end():])
 
 
-# Where page 1 says where the paper appeared: "Proceedings of …" up to its first comma or full stop
-# (after "In", "Appearing in", "To appear in"), else what "To appear in" / "Appeared in" names.
-_PROCEEDINGS_OF = re.compile(r"\b(Proceedings\s+of\s+.+?)(?:,|\.(?:\s|$)|\s+pp\.|\s+pages\b|$)")
-_APPEARS_IN = re.compile(r"^\s*(?:To\s+appear|Appear(?:ed|ing))\s+in\s+(?!Proceedings\b)(.+?)(?:,|\.(?:\s|$)|$)", re.I)
-# A venue the PDF's metadata names (its Subject): a name with one of these words, or an acronym and a year.
-_VENUE_WORD = re.compile(r"\b(?:proceedings|conference|symposium|workshop|journal|transactions|meeting|"
-                         r"systems|congress|letters|review)\b", re.I)
+# Where page 1 says where the paper appeared, in a line set apart from the body text (a header, a
+# footer, a first-page notice): "Proceedings of …" up to its first comma or full stop (after "In",
+# "Appearing in"), else what a line opening "To appear in" / "Appeared in" names.
+_PROCEEDINGS_OF = re.compile(r"\b((?:Proceedings|PROCEEDINGS)\s+(?:of|OF)\s+.+?)(?:,|\.(?:\s|$)|\s+pp\.|\s+pages\b|$)")
+_APPEARS_IN = re.compile(r"^\s*(?:To\s+appear|Appear(?:ed|ing))\s+in\s+(?!Proceedings\b)(.+?)(?:,|\.(?:\s|$)|$)")
+# A venue the PDF's metadata names (its Subject, up to a ";"): a name with one of these words, or an
+# acronym and a year. A subject that is a category path ("A -> B") names none.
+_VENUE_WORD = re.compile(r"\b(?:proceedings|conference|symposium|workshop|journal|transactions|meeting|congress)\b",
+                         re.I)
 _ACRONYM_YEAR = re.compile(r"^[A-Z][A-Z-]{2,}\s*(?:19|20)\d\d$")
 _ORDINAL = re.compile(r"(\d)\s+(st|nd|rd|th)\b")
 
 
-def venue(first_page: list[Line], subject: str = "") -> str | None:
-    """Where the paper appeared, as page 1 prints it ("Proceedings of the 50th Annual Meeting of …",
-    "To appear in OSDI 2004"; a line broken by a hyphen is read with the next), else the PDF's
-    metadata subject when it names a venue ("Neural Information Processing Systems"); None when
-    neither does. The first printed one wins: a copyright notice below it names the publisher."""
-    from core.hub.pdf.clean import join_lines
+def venue(first_page: list[Line], body: float, height: float, subject: str = "") -> str | None:
+    """Where the paper appeared, as page 1 prints it outside its body-size text ("Proceedings of the
+    50th Annual Meeting of …", "To appear in OSDI 2004"; a line broken by a hyphen is read with the
+    next), else the PDF's metadata subject when it names a venue ("Proceedings of the International
+    Conference on Machine Learning"); None when neither does. The first printed one wins: a copyright
+    notice below it names the publisher. Body-size text is read only in the header or footer band
+    (a running "To appear in …"), never in the page's body ("… tend to appear in a random order")."""
+    from core.hub.pdf.clean import BAND, join_lines
 
-    texts = [normalize(ln.text) for ln in first_page]
+    def set_apart(ln: Line) -> bool:
+        return abs(ln.size - body) > 0.6 or ln.bottom < height * BAND or ln.top > height * (1 - BAND)
+
+    texts = [normalize(ln.text) if set_apart(ln) else "" for ln in first_page]
     for i, text in enumerate(texts):
-        if not re.search(r"\bproceedings\s+of\b|\bappear", text, re.I):
+        if not text:
             continue
-        joined = join_lines(texts[i:i + 2]) if texts[i].rstrip().endswith(("-", SOFT_HYPHEN)) else text
+        joined = join_lines(texts[i:i + 2]) if text.rstrip().endswith(("-", SOFT_HYPHEN)) else text
         m = _PROCEEDINGS_OF.search(joined) or _APPEARS_IN.match(joined)
         if m and _plausible(name := _tidy(m.group(1))):
             return name
-    subject = _tidy(re.sub(r"https?://\S+", "", subject or ""))
-    if _plausible(subject) and (_VENUE_WORD.search(subject) or _ACRONYM_YEAR.match(subject)):
+    subject = _tidy(re.sub(r"https?://\S+", "", (subject or "").split(";")[0]))
+    if "->" not in subject and _plausible(subject) and (_VENUE_WORD.search(subject) or _ACRONYM_YEAR.match(subject)):
         return subject
     return None
 
