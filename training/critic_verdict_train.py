@@ -130,39 +130,38 @@ def fit_direct(train: list[dict], held: list[dict], c: float, hit_pass: float,
     composes from complete evidence, with its threshold the highest that passes ``hit_pass`` of those
     that answer: the probability keeps the scale of what the critic meets in use."""
     x, y, kinds = split(train, "verdict", gate=False, prose=False)
-    xh, yh, hkinds = split(held, "verdict", gate=False, prose=False)
-    full = np.array([k == COMPOSED_PREFIX for k in hkinds])
-    m = fit(x, y, xh, yh, c, np.where(composed_mask(kinds), composed_weight, 1.0), full.astype(float))
-    p = predict(m, xh)
-    t = round(pass_threshold(p[full], yh[full], hit_pass), 4)
-    report = {"direct_heldout": {"composed": {**rates(p[full], yh[full], t), "ece": ece(p[full], yh[full]),
-                                              "auc": auc(p[full], yh[full])},
-                                 **{k: rates(p[np.array(hkinds) == k], yh[np.array(hkinds) == k], t)
-                                    for k in sorted(set(hkinds))}},
-              "direct_pass_threshold": t, "direct_rows": [len(x), len(xh)],
-              "direct_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in m["weights"])))}
-    return m, t, report
+    return _fit_composed("direct", (x, y, kinds), split(held, "verdict", gate=False, prose=False), COMPOSED_PREFIX,
+                         composed_mask(kinds), c, hit_pass, composed_weight)
 
 
 def fit_row(train: list[dict], held: list[dict], c: float, hit_pass: float,
             composed_weight: float) -> tuple[dict, float, dict]:
     """The comparison-row model (``row_model``): rows of the tables the brain composed
     (:func:`training.data.generate_verdict.comparison_rows`), with and without the asked paper's
-    answering sentence in the evidence, Platt-calibrated on the held-out rows composed from complete
-    evidence; its threshold the highest that passes ``hit_pass`` of those that answer."""
+    answering sentence in the evidence, calibrated and thresholded as :func:`fit_direct` is, on the
+    held-out rows composed from complete evidence."""
     x, y, kinds = split(train, "row")
-    xh, yh, hkinds = split(held, "row")
-    full = np.array([k == generate_verdict.ROW_COMPOSED for k in hkinds])
-    m = fit(x, y, xh, yh, c, np.where(np.array(kinds) == generate_verdict.ROW_COMPOSED, composed_weight, 1.0),
-            full.astype(float))
+    return _fit_composed("row", (x, y, kinds), split(held, "row"), generate_verdict.ROW_COMPOSED,
+                         np.array(kinds) == generate_verdict.ROW_COMPOSED, c, hit_pass, composed_weight)
+
+
+def _fit_composed(name: str, train: tuple, held: tuple, full_kind: str, weighted: np.ndarray, c: float,
+                  hit_pass: float, composed_weight: float) -> tuple[dict, float, dict]:
+    """A model fitted on ``train`` (x, y, kinds; the ``weighted`` rows weigh ``composed_weight``),
+    Platt-calibrated on the held-out rows of kind ``full_kind`` (what the brain composes from complete
+    evidence), its threshold the highest that passes ``hit_pass`` of those that answer, and its report
+    (keys prefixed ``name``)."""
+    (x, y, _), (xh, yh, hkinds) = train, held
+    full = np.array([k == full_kind for k in hkinds])
+    m = fit(x, y, xh, yh, c, np.where(weighted, composed_weight, 1.0), full.astype(float))
     p = predict(m, xh)
     t = round(pass_threshold(p[full], yh[full], hit_pass), 4)
-    report = {"row_heldout": {"composed": {**rates(p[full], yh[full], t), "ece": ece(p[full], yh[full]),
-                                           "auc": auc(p[full], yh[full])},
-                              **{k: rates(p[np.array(hkinds) == k], yh[np.array(hkinds) == k], t)
-                                 for k in sorted(set(hkinds))}},
-              "row_pass_threshold": t, "row_rows": [len(x), len(xh)],
-              "row_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in m["weights"])))}
+    report = {f"{name}_heldout": {"composed": {**rates(p[full], yh[full], t), "ece": ece(p[full], yh[full]),
+                                               "auc": auc(p[full], yh[full])},
+                                  **{k: rates(p[np.array(hkinds) == k], yh[np.array(hkinds) == k], t)
+                                     for k in sorted(set(hkinds))}},
+              f"{name}_pass_threshold": t, f"{name}_rows": [len(x), len(xh)],
+              f"{name}_weights": dict(zip(verdict.FEATURES, (round(float(w), 3) for w in m["weights"])))}
     return m, t, report
 
 
