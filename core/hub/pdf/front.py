@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from core.hub.pdf.clean import normalize
+from core.hub.pdf.clean import BAND, join_lines, normalize
 from core.hub.pdf.layout import SOFT_HYPHEN, Line
 
 _JUNK_TITLE = re.compile(r"\.(?:dvi|docx?|pdf|tex|ps|eps|indd|rtf)\b|^microsoft\s|^untitled|^proceedings\b"
@@ -103,8 +103,6 @@ def venue(first_page: list[Line], body: float, height: float, subject: str = "")
     Conference on Machine Learning"); None when neither does. The first printed one wins: a copyright
     notice below it names the publisher. Body-size text is read only in the header or footer band
     (a running "To appear in …"), never in the page's body ("… tend to appear in a random order")."""
-    from core.hub.pdf.clean import BAND, join_lines
-
     def set_apart(ln: Line) -> bool:
         return abs(ln.size - body) > 0.6 or ln.bottom < height * BAND or ln.top > height * (1 - BAND)
 
