@@ -238,6 +238,22 @@ def test_a_recalled_fact_sharing_one_word_with_the_question_does_not_join() -> N
     assert "auxiliary balancing objective" in line, line
 
 
+def test_a_question_asking_for_a_value_recalls_only_facts_that_state_one() -> None:
+    """ "How many …" is not answered by a recalled fact of the same paper that states no value, however
+    well the scorer rates its words (it rated such a fact above the quoted answer); one that states
+    the value still joins."""
+    from core.brains.offline.synthesis import prior_line
+
+    prof = profile("How many expert blocks does HERON route each token to?", vocab=VOCAB)
+    chosen = ["Its gate keeps 4 of 64 blocks active per step."]
+    valueless = ("HERON: Sparse Routing for Long Documents says: Each token in HERON is routed to the expert "
+                 "blocks with the highest gate scores.")
+    assert prior_line([valueless], prof, chosen) == ""
+    valued = ("HERON: Sparse Routing for Long Documents says: Each token in HERON is routed to the 4 expert "
+              "blocks with the highest gate scores.")
+    assert "the 4 expert blocks" in prior_line([valued], prof, chosen)
+
+
 def test_a_comparison_row_never_repeats_a_sentence_across_its_columns() -> None:
     """A sentence mostly about accuracy belongs in the accuracy column; each cell of a row is its own."""
     heron_more = ctx(4, "heron.md", "HERON: Sparse Routing for Long Documents",

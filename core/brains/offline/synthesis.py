@@ -176,7 +176,10 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
     paper is that entity's, or it names the entity near its start), it speaks to what is asked
     of it (the question's dimension, else one of its own words beyond the names), and the learned
     scorer rates it as an answer to this question at least as high as the sentences the answer
-    quotes do on average (a question with a dimension needs the dimension instead). It must not repeat or contradict the evidence. A question that names nothing gets no recalled facts: a
+    quotes do on average (a question with a dimension needs the dimension instead). A question that
+    asks for a value ("how many", "what rate") takes only a fact that states one: the scorer reads
+    the paper's words and can rate a valueless fact above the answer. It must not repeat or
+    contradict the evidence. A question that names nothing gets no recalled facts: a
     fact that merely shares words with it is another paper's, not an answer.
     """
     if not prof.entities:
@@ -198,6 +201,8 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         ft = term_set(f)
         if not any(_fact_about(f, title, e, prof.vocab) for e in prof.entities):
             continue
+        if prof.numeric and not scorer.stated_values(f):
+            continue  # a question asking for a value is not answered by a fact that states none
         if prof.dimensions:
             if not any(dim_hits(f, d) for d in prof.dimensions):
                 continue
