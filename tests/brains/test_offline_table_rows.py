@@ -76,6 +76,21 @@ def test_a_long_caption_names_its_table_by_its_first_sentence() -> None:
     assert support(found[0], [TABLE.model_copy(update={"content": "| Tenant A | jobs: 12 |", "breadcrumb": crumb})]) == (True, "")
 
 
+def test_a_row_of_a_table_without_caption_is_one_claim() -> None:
+    """A table the reader found no caption for is filed under "Table, p. 7"; its rows are named after
+    the page without an abbreviation's full stop, which would cut each row into a claim with no marker
+    ("In the table on p.") that the critic rejects as uncited."""
+    crumb = f"{TITLE} > 5 Evaluation > Table, p. 7"
+    label = table_label(crumb)
+    assert label == "the table on page 7"
+    bare = TABLE.model_copy(update={"breadcrumb": crumb})
+    text = answer("What is the tail delay of Burrow for the nightly batch workload?", [BODY, bare])
+    first = text.split("\n\n")[0]
+    assert "In the table on page 7, Nightly batch: Median delay 340 ms, Tail delay 2.9 s [2]." in first, text
+    found, _ = claims(first)
+    assert found and all(support(c, [BODY, bare]) == (True, "") for c in found), found
+
+
 def test_a_question_about_a_cell_is_answered_with_its_row_and_citation() -> None:
     text = answer("What is the tail delay of Burrow for the nightly batch workload?", [BODY, TABLE])
     first = text.split("\n\n")[0]

@@ -61,7 +61,7 @@ def paper_of(ctx: RetrievedContext) -> str:
     return ctx.doc_id or ctx.source or ctx.chunk_id
 
 
-_ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on p\. \d+)\b")
+_ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on page \d+)\b")
 
 
 def table_of(sent: Sentence, contexts: list[RetrievedContext]) -> str | None:

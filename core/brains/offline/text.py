@@ -33,7 +33,7 @@ def strip_question_form(text: str) -> str:
 
 
 _ROW_BREAK = re.compile(r"(?<=\|)\s+(?=\|)")  # "| a | b | | c | d |": rows a chunk joined on one line
-_TABLE_CRUMB = re.compile(r"^(Table\s*[\dIVX]+[a-z]?)\s*[:.]\s*(.+)$|^Table, (p\. \d+)$", re.I)
+_TABLE_CRUMB = re.compile(r"^(Table\s*[\dIVX]+[a-z]?)\s*[:.]\s*(.+)$|^Table, p\. (\d+)$", re.I)
 
 
 def _cells(line: str) -> list[str]:
@@ -47,12 +47,13 @@ def _is_rule(line: str) -> bool:
 def table_label(breadcrumb: str) -> str:
     """The table a chunk's rows belong to, named from the breadcrumb's last part: the PDF reader
     files a table's rows under its caption ("Table 2: Runtime of …" → "Table 2 (Runtime of …)"),
-    or under "Table, p. 3" when it found none; "" for a chunk that is not a table's."""
+    or under "Table, p. 3" when it found none ("the table on page 3": an abbreviation's full stop
+    would cut each row sentence in two); "" for a chunk that is not a table's."""
     m = _TABLE_CRUMB.match(breadcrumb.rsplit(" > ", 1)[-1].strip())
     if not m:
         return ""
     if not m.group(1):
-        return f"the table on {m.group(3)}"
+        return f"the table on page {m.group(3)}"
     # the caption's first sentence names the table; what follows explains it (and the reader may have
     # cut it: "… (e.g. those…"), and a full stop inside a row sentence would split it as a claim
     name = _text.split_sentences(m.group(2).strip())[0].rstrip(" .;:")
