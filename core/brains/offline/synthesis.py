@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from core.brains.base import TokenSink
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, dim_hits
+from core.brains.offline.evidence import Profile, Sentence, dim_hits, main_clause
 from core.brains.offline.quantities import measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
@@ -177,8 +177,8 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
     of it (the question's dimension, else one of its own words beyond the names), and the learned
     scorer rates it as an answer to this question at least as high as the sentences the answer
     quotes do on average (a question with a dimension needs the dimension instead). A question that
-    asks for a value ("how many", "what rate") takes only a fact that states one: the scorer reads
-    the paper's words and can rate a valueless fact above the answer. It must not repeat or
+    asks for a value and nothing else ("how many", "what rate") takes only a fact that states one:
+    the scorer reads the paper's words and can rate a valueless fact above the answer. It must not repeat or
     contradict the evidence. A question that names nothing gets no recalled facts: a
     fact that merely shares words with it is another paper's, not an answer.
     """
@@ -192,6 +192,7 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
     evidence = " ".join(chosen)
     ent_terms = {t for e in prof.entities for t in content_terms(e, parts=True)}
     asked = [t for t in prof.key_terms if t not in ent_terms]
+    value_only = prof.numeric and not main_clause(prof.question)  # "who …, and what rank …?" asks two things
     for raw in facts:
         line = strip_markers(raw).strip()
         m = _SAYS.match(line)
@@ -201,7 +202,7 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         ft = term_set(f)
         if not any(_fact_about(f, title, e, prof.vocab) for e in prof.entities):
             continue
-        if prof.numeric and not scorer.stated_values(f):
+        if value_only and not scorer.stated_values(f):
             continue  # a question asking for a value is not answered by a fact that states none
         if prof.dimensions:
             if not any(dim_hits(f, d) for d in prof.dimensions):
