@@ -204,3 +204,27 @@ def test_bold_words_opening_a_line_that_are_no_heading_stay_body(tmp_path):
     secs = sections(doc)
     assert "Outline: We begin with an overview" in secs["3 Method"]
     assert "Topic counts for each document" in secs["3 Method"]
+
+
+def test_a_heading_whose_number_is_set_apart_by_a_tab_is_a_heading(tmp_path):
+    """A word processor sets a tab between a heading's number and its title ("3.4<tab>Pruning the
+    lattice"): a gap wider than a word space, so the two arrive as pieces of their own. Side by side
+    with another heading on the same baseline (the other column's "3 Experiments") they read as a
+    table row of cells; they are two headings, and the text under each is filed under it."""
+    paper = titled(Paper())
+    paper.page()
+    y = paper.lines(filler_lines(8, 40), LEFT, 90)
+    paper.lines(filler_lines(8, 40), MID, 90)
+    paper.line("2.3", LEFT, y + 10, BODY, bold=True)
+    paper.pdf.set_font(paper.family, "B", BODY)
+    paper.line("Pruning the lattice", LEFT + paper.pdf.get_string_width("2.3") + 2.5 * BODY, y + 10, BODY, bold=True)
+    paper.line("3", MID, y + 10, BODY, bold=True)
+    paper.line("Experiments", MID + paper.pdf.get_string_width("3") + 2.5 * BODY, y + 10, BODY, bold=True)
+    paper.lines(["Each lattice is pruned to its best paths before decoding."] + filler_lines(6, 40), LEFT, y + 26)
+    paper.lines(["We test the system on two news corpora of equal size."] + filler_lines(6, 40), MID, y + 26)
+    doc = read_document(paper.save(tmp_path / "tab_heading.pdf"))
+    secs = sections(doc)
+    assert "2.3 Pruning the lattice" in secs and "3 Experiments" in secs, list(secs)
+    assert secs["2.3 Pruning the lattice"].startswith("Each lattice is pruned")
+    assert secs["3 Experiments"].startswith("We test the system")
+    assert not [b for b in doc.blocks if b.kind == "table"], [b.text for b in doc.blocks if b.kind == "table"]

@@ -301,7 +301,31 @@ def page_lines(page, number: int) -> Page:
             line.base = height - oy.value if raw.FPDFText_GetCharOrigin(textpage, main, ox, oy) else line.bottom
     finally:
         textpage.close()
-    return Page(number, width, height, b.lines)
+    return Page(number, width, height, join_numbered_headings(b.lines))
+
+
+SECTION_NUMBER = re.compile(r"\d{1,2}(?:\.\d{1,2}){0,3}\.?")
+TAB_EM = 4.0  # the widest gap (font sizes) a tab leaves between a heading's number and its title
+
+
+def join_numbered_headings(lines: list[Line]) -> list[Line]:
+    """Lines with a numbered heading set with a tab made one again: a word processor puts a tab
+    between "3.4" and "Generating paraphrases", a gap wider than :data:`GAP_EM`, so the two arrive as
+    lines of their own, and side by side on one baseline they read as a table row of two cells. A bold
+    bare section number followed on its baseline, within :data:`TAB_EM`, by bold text of its size that
+    opens with a capital is that heading."""
+    out: list[Line] = []
+    for ln in lines:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.bold and ln.bold and SECTION_NUMBER.fullmatch(prev.text.strip())
+                and ln.text[:1].isupper() and abs(prev.size - ln.size) <= 0.2
+                and abs(prev.base - ln.base) <= 0.3 * ln.size and 0 <= ln.x0 - prev.x1 <= TAB_EM * ln.size):
+            out[-1] = Line(f"{prev.text.strip()} {ln.text}", prev.x0, ln.x1, min(prev.top, ln.top),
+                           max(prev.bottom, ln.bottom), ln.size, ln.page, True, [*prev.sizes, ln.size, *ln.sizes],
+                           ln.base, [*prev.xs, (prev.x1, ln.x0), *ln.xs], prev.lead_bold)
+            continue
+        out.append(ln)
+    return out
 
 
 def read_pages(path: str, password: str | None = None) -> tuple[list[Page], dict[str, str]]:
