@@ -165,16 +165,17 @@ def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
 def _amid_columns(row: list[Line], prose: list[Line], mid: float, width: float) -> bool:
     """Whether a row that looks like a full-width table's row sits inside running columns: ``prose``
     lines (the page's lines of 30 characters or more that are not a run of values) that stay on
-    their side of the middle come right above it and right below it in both columns. Then it is two
-    columns' lines that share a baseline (a paragraph's short last line beside a line set in pieces),
-    which are read with their columns; a full-width table's rows are set between other rows, a
-    caption or white space."""
+    their side of the middle come right above it and right below it in one column or both. Then it
+    is two columns' lines that share a baseline (a paragraph's short last line beside a line set in
+    pieces, or beside a column of short lines such as pseudo-code or a list of symbols), which are
+    read with their columns; a full-width table's rows are set between other rows, a caption or
+    white space, never inside a column that runs on across them."""
     base, size = row[0].base or row[0].bottom, max(ln.size for ln in row)
     inside = set(map(id, row))
     sides = column_sides(mid, width)
     near = [ln for ln in prose if id(ln) not in inside and abs((ln.base or ln.bottom) - base) <= 2 * size]
-    return all(any(side(ln) and 0 < sign * ((ln.base or ln.bottom) - base) for ln in near)
-               for side in sides for sign in (1, -1))
+    return any(all(any(side(ln) and 0 < sign * ((ln.base or ln.bottom) - base) for ln in near) for sign in (1, -1))
+               for side in sides)
 
 
 def _values_only(ln: Line) -> bool:
