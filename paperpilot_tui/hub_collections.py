@@ -56,6 +56,22 @@ async def fetch(hub: Any) -> list[Collection]:
     return parse(getattr(res, "structured", None))
 
 
+BUNDLED_EXAMPLE = "Compare LoRA and QLoRA in memory use and accuracy"
+
+
+def example_question(collection: Collection | None) -> str | None:
+    """A question the first screen can suggest for this collection: the bundled comparison where the
+    collection holds both its papers, else one about the document with the shortest name (a title's
+    part before a colon, "MapReduce: Simplified …" → "MapReduce"); None when it lists no documents."""
+    titles = [t.strip() for _, t in (collection.docs if collection else ()) if t.strip()]
+    if not titles:
+        return None
+    if all(any(t.lower().startswith(name) for t in titles) for name in ("lora", "qlora")):
+        return BUNDLED_EXAMPLE
+    names = [head if 0 < len(head := t.split(":", 1)[0].strip()) <= 40 else t for t in titles]
+    return f"What does {min(names, key=lambda n: (len(n), n))} propose?"
+
+
 def unknown_line(name: str, known: list[Collection]) -> str:
     """One line: ``name`` is not a collection of the hub; the ones it has, or how to make one."""
     if not known:

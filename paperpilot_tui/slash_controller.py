@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from paperpilot_tui import slash
-from paperpilot_tui.hub_collections import Collection, fetch
+from paperpilot_tui.hub_collections import Collection, example_question, fetch
 from paperpilot_tui.runtime import one_line
 
 
@@ -50,6 +50,11 @@ class SlashController:
             self.loaded = True
         except Exception:  # noqa: BLE001 - completion goes without; the commands still say what fails
             return
+        name = self.app.session.collection
+        active = next((c for c in self.collections if c.name == name), None)
+        # a collection the hub does not list (not made yet), or lists without its documents, keeps the plain hint
+        if active is not None and (active.docs or active.documents == 0):
+            self.chat.suggest(example_question(active), name)
 
     # ---- the question box ------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from core.events import (
 )
 from core.tracing.describe import forced_pass
 from paperpilot_tui.actions import bindings
+from paperpilot_tui.hub_collections import BUNDLED_EXAMPLE
 from paperpilot_tui.transcript import TurnRecord
 from paperpilot_tui.widgets.answer_table import AnswerTable
 from paperpilot_tui.widgets.chat_input import ChatInput
@@ -34,8 +35,17 @@ from paperpilot_tui.widgets.sources import SourcesPanel
 FLUSH_S = 0.08
 LINEAGE_HINT = "alt+l: the lineage of this topic in the library (its papers by year, with cite arrows)"
 _CITE = re.compile(r"\[(\d+)\](?!\()")
-HINT = ("Ask about the papers in your knowledge hub, e.g. “Compare LoRA and QLoRA in memory use and "
-        "accuracy”. enter sends · ctrl+j new line · ↑/↓ history · esc cancels · F1 help")
+KEYS_HINT = "enter sends · ctrl+j new line · ↑/↓ history · esc cancels · F1 help"
+HINT = f"Ask about the papers in your knowledge hub, e.g. “{BUNDLED_EXAMPLE}”. {KEYS_HINT}"
+
+
+def hint_for(example: str | None, collection: str = "") -> str:
+    """The first screen's line: a question to try (one about this collection's own papers once the
+    hub has listed them), or, for a collection that holds no documents, how to add some."""
+    if example is None and collection:
+        return (f"The collection {collection!r} holds no documents yet: /ingest PATH (a PDF, a folder, a .bib) "
+                f"adds some, or /collection NAME switches. {KEYS_HINT}")
+    return f"Ask about the papers in your knowledge hub, e.g. “{example or BUNDLED_EXAMPLE}”. {KEYS_HINT}"
 
 
 def link_citations(answer: str) -> str:
@@ -123,6 +133,7 @@ class ChatPane(Vertical):
         self._buffer: list[str] = []
         self._timer: Any = None
         self.record: list[TurnRecord] = []
+        self.example: tuple[str | None, str] | None = None  # the hub's suggestion for the active collection
 
     def compose(self) -> ComposeResult:
         yield ChatSearch(self.search_units, id="chat-search")
@@ -136,12 +147,19 @@ class ChatPane(Vertical):
         return self.query_one(ChatLog)
 
     def _hint(self) -> str:
+        line = hint_for(*self.example) if self.example else HINT
         keys = getattr(self.app, "keys_for", None)
         if keys is None:
-            return HINT
+            return line
         first = {a: keys(a).split(" / ")[0] for a in ("search_chat", "copy_answer", "export_session")}
-        return (f"{HINT} · {first['search_chat']} search · {first['copy_answer']} copy · "
+        return (f"{line} · {first['search_chat']} search · {first['copy_answer']} copy · "
                 f"{first['export_session']} export")
+
+    def suggest(self, example: str | None, collection: str) -> None:
+        """Suggest ``example`` (None: the collection is empty) on the first screen, if it still shows."""
+        self.example = (example, collection)
+        for hint in self.log_view.query(".chat-hint"):
+            hint.update(self._hint())
 
     def clear(self) -> None:
         """An empty conversation: the hint again (a new session; until a resumed one has loaded)."""
