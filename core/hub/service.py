@@ -10,9 +10,10 @@ Bad arguments raise :class:`HubError` (the server turns it into ``isError=true``
 
 from __future__ import annotations
 
+import dataclasses
 import json
-
 import logging
+import re
 import threading
 from pathlib import Path
 
@@ -24,7 +25,12 @@ from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import HubStore
 from core.hub.versions import Scope, parse_as_of
 from core.memory.claims import instruction_sentences
+from core.text import CHUNK_ABBREVIATION, CHUNK_SENTENCE_END, split_sentences
 from core.vocabulary import DocumentText, Vocabulary, build
+
+# a chunk's text that ends so has its last sentence whole (a closing bracket or quote may follow the mark)
+_SENTENCE_DONE = (".", "!", "?", ":", ";", ".)", ".]", ".\"", ".”", "?\"", "?”", "。", "！", "？")
+MAX_TAIL = 400  # characters of the next chunk a sentence's end is looked for in
 
 log = logging.getLogger("paperpilot.hub")
 MAX_TOP_K = 20
@@ -151,7 +157,7 @@ class Hub:
         if not isinstance(query, str) or not query.strip():
             raise HubError("query must be a non-empty string")
         name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic)
-        return self.searcher.search(name, query.strip(), top_k, scope=scope, only=only)
+        return self._whole(self.searcher.search(name, query.strip(), top_k, scope=scope, only=only))
 
     def query_many(self, queries: list[str], top_k: int = 5, collection: str = "default", version: int | None = None,
                    as_of: str | None = None, doc_id: str | None = None, topic: str | None = None) -> list[list[Hit]]:
@@ -162,7 +168,31 @@ class Hub:
         if bad := [i for i, q in enumerate(queries) if not isinstance(q, str) or not q.strip()]:
             raise HubError(f"every query must be a non-empty string (not query {bad[0] + 1})")
         name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic)
-        return self.searcher.search_many(name, [q.strip() for q in queries], top_k, scope=scope, only=only)
+        return [self._whole(hits) for hits in
+                self.searcher.search_many(name, [q.strip() for q in queries], top_k, scope=scope, only=only)]
+
+    def _whole(self, hits: list[Hit]) -> list[Hit]:
+        """The hits with their last sentence whole: a chunk that stops inside a sentence (a PDF
+        paragraph runs on over a page break or past a figure, and the reader's blocks end at the page)
+        is returned with the sentence's end, taken from the next chunk of its section when that one
+        opens in lower case. The index is untouched: only the text served is. A word the page broke
+        with a hyphen ("index-" / "ing") is joined."""
+        for h in hits:
+            c = h.chunk
+            text = c.text.rstrip()
+            if not text or text.endswith(_SENTENCE_DONE) or text.lstrip().startswith("|"):
+                continue
+            nxt = next((n for n in self.store.neighbours(c.doc_id, c.position, c.version)
+                        if n.position == c.position + 1), None)
+            if nxt is None or nxt.section_path != c.section_path:
+                continue
+            head = nxt.text.lstrip()
+            rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
+            if not head[:1].islower() or not rest or not rest[0].endswith(_SENTENCE_DONE) or len(rest) < 2:
+                continue  # no sentence end within reach: the chunk is served as stored
+            joined = text[:-1] + rest[0] if re.search(r"[a-z]-$", text) else f"{text} {rest[0]}"
+            h.chunk = dataclasses.replace(c, text=joined)
+        return hits
 
     def _search_args(self, top_k: int, collection: str, version: int | None, as_of: str | None,
                      doc_id: str | None, topic: str | None) -> tuple[str, Scope | None, set[int] | None]:

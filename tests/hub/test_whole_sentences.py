@@ -1,0 +1,46 @@
+"""A search hit's last sentence is served whole: a PDF paragraph that runs on over a page break is
+stored as two chunks (the reader's blocks end with the page), and the first would end inside its
+sentence ("… by worker B, all"). The hub serves it with the sentence's end from the next chunk of
+the same section; the index is untouched. On a paper drawn here (tests/hub/pdfgen.py)."""
+
+from __future__ import annotations
+
+from core.hub.ingest import Ingestor
+from core.hub.service import Hub
+from core.hub.store import HubStore
+from tests.hub.pdfgen import LEFT, Paper, filler_lines
+
+LIB = "papers"
+BROKEN = ["When a map task is executed first by worker A and then executed again by worker B", "because A failed, all"]
+RUN_ON = ["workers running reduce tasks are told of the re-execution.",
+          "Any reduce task that has not read its input from worker A reads it from worker B."]
+
+
+def _paper(tmp_path):
+    paper = Paper()
+    paper.page().line("Resilient Batch Jobs on Shared Clusters", 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("3 Fault Tolerance", LEFT, 150, 12, bold=True)
+    y = paper.lines(filler_lines(40, 90), LEFT, 170)
+    paper.lines(BROKEN, LEFT, y)
+    paper.page()
+    y = paper.lines(RUN_ON, LEFT, 90)
+    paper.lines(filler_lines(6, 90), LEFT, y)
+    return paper.save(tmp_path / "resilient.pdf")
+
+
+def test_a_hit_cut_by_a_page_break_is_served_with_its_sentence_whole(tmp_path):
+    store = HubStore(tmp_path / "hub.sqlite3")
+    report = Ingestor(store, embed=False).ingest([_paper(tmp_path)], LIB)
+    assert len(report.added) == 1, report
+    stored = [c.text for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
+    store.close()
+    assert any(t.rstrip().endswith("because A failed, all") for t in stored), stored  # stored as the page cut it
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    hits = hub.query("which worker runs a map task again after a failure", 5, LIB)
+    [cut] = [h for h in hits if "executed again by worker B" in h.chunk.text]
+    assert cut.chunk.text.endswith("because A failed, all workers running reduce tasks are told of the re-execution.")
+    assert [h for h in hub.query_many(["worker B re-execution"], 5, LIB)[0]
+            if "executed again by worker B" in h.chunk.text][0].chunk.text == cut.chunk.text
+    assert [c.text for d in hub.store.documents(LIB) for c in hub.store.doc_chunks(d["doc_id"])] == stored
