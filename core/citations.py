@@ -67,9 +67,11 @@ def _unlabel(text: str) -> str:
 
 
 def evidence_text(ctx: RetrievedContext | Source) -> str:
-    """What a chunk (or a cited source) offers as evidence: its title, breadcrumb and text."""
+    """What a chunk (or a cited source) offers as evidence: its title, breadcrumb and text, and its
+    paper's authors, venue and year where the hub gives them."""
     body = ctx.content if isinstance(ctx, RetrievedContext) else ctx.text
-    return " ".join(part for part in (ctx.title, ctx.breadcrumb, body) if part)
+    published = ctx.meta.publication(ctx.title) if ctx.meta is not None else ""
+    return " ".join(part for part in (ctx.title, ctx.breadcrumb, body, published) if part)
 
 
 def support(claim: str, ctx: RetrievedContext | Source) -> float:

@@ -75,6 +75,19 @@ class DocMeta(BaseModel):
     def empty(self) -> bool:
         return not (self.authors or self.year or self.venue or self.doi or self.arxiv_id or self.citation_key)
 
+    def publication(self, title: str) -> str:
+        """One sentence of what the metadata says about the paper ``title``: who wrote it, and where
+        and when it was published ("" when it says none of these). The brain quotes it for a question
+        about a paper's publication, and a citation of the paper supports it."""
+        names = [a.strip() for a in self.authors if a.strip()]
+        who = (", ".join(names[:-1]) + f" and {names[-1]}" if 1 < len(names) <= 3
+               else f"{', '.join(names[:3])} and others" if names[3:] else "".join(names))
+        where = (self.venue or "").strip()
+        when = str(self.year) if self.year and str(self.year) not in where else ""
+        if where or when:
+            return f"{title}{f' ({who})' if who else ''} was published in {', '.join(p for p in (where, when) if p)}."
+        return f"{title} was written by {who}." if who else ""
+
 
 class RetrievedContext(BaseModel):
     """One retrieved chunk, as the knowledge hub returned it."""

@@ -73,7 +73,8 @@ def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
     have: set[str] = set()
     for m in marks:
         ctx = contexts[m - 1]
-        have |= term_set(" ".join([ctx.content, *chunk_sentences(ctx)]))
+        published = ctx.meta.publication(ctx.title) if ctx.meta is not None else ""  # its paper's metadata
+        have |= term_set(" ".join([ctx.content, *chunk_sentences(ctx), published]))
     ratio = word_share(claim.text, have)
     return (ratio >= SUPPORT_MIN, "" if ratio >= SUPPORT_MIN else f"only {ratio:.0%} of its words occur in the cited source")
 

@@ -44,6 +44,14 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
+    named = [s for s in pool if s.published and any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)]
+    if named:  # where or when a named paper was published, or by whom: its metadata says so first
+        lead = named[:2]
+        chosen = lead + [s for s in chosen if s not in lead][: 4 - len(lead)]
+        lines = [" ".join(cited(s) for s in lead)]
+        if chosen[len(lead):]:
+            lines.append(" ".join(cited(s) for s in chosen[len(lead):]))
+        return "\n\n".join(lines), [s.text for s in chosen]
     if prof.numeric and not scorer.stated_values(chosen[0].text):
         # a question that asks for a number opens with a chosen sentence that states one (as a
         # comparison's cells do), not with a caption or a table row that only names the measure

@@ -47,6 +47,7 @@ class Structure:
     missing: list[str] = field(default_factory=list)  # structural gaps: each fails the draft
     hints: list[str] = field(default_factory=list)  # what the verdict may be missing: feedback only
     asked_missing: bool = False  # the direct answer lacks the question's words or asked-for noun
+    by_metadata: bool = False  # a publication question answered (lead or every row) by the papers' metadata
     issues: list[str] = field(default_factory=list)
     queries: list[str] = field(default_factory=list)
 
@@ -60,6 +61,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     found, gaps = claims(answer)
     abstains = bool(NO_EVIDENCE_RE.search(answer)) and not markers(answer)
     st = Structure(prof, scored, abstains, found)
+    st.by_metadata = _by_metadata(prof, intent, contexts, found)
     if not answer.strip():
         st.missing.append("an answer (the draft is empty)")
     supported = 0
@@ -87,7 +89,8 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
             st.queries.append(f"{e} {' '.join(prof.dimensions)}".strip() if prof.dimensions else f"{e} overview")
     st.entity_share = sum(named) / len(named) if named else 1.0
     kind = intent.type if intent else "factual"
-    if kind in ("factual", "follow_up", "exploratory") and found and not abstains and (asked := asked_for(prof, found[0])):
+    if (kind in ("factual", "follow_up", "exploratory") and found and not abstains and not st.by_metadata
+            and (asked := asked_for(prof, found[0]))):
         st.hints.append(asked)
         st.asked_missing = True
         st.queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
@@ -226,11 +229,26 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
                          issues=issues, suggested_queries=[q for q in dict.fromkeys(q.strip() for q in st.queries) if q][:4])
 
 
+def _by_metadata(prof, intent: Intent | None, contexts: list[RetrievedContext], found: list[Claim]) -> bool:
+    """Whether a question about papers' publication (where, when, by whom) is answered by what their
+    metadata says: the direct answer (every row, for a comparison) is a paper's publication sentence
+    (:meth:`core.types.DocMeta.publication`), as the brain quotes it."""
+    if not prof.bibliographic or not found:
+        return False
+    published = {t.rstrip(".") for c in contexts if c.meta is not None and (t := c.meta.publication(c.title))}
+    judged = [c for c in found if c.subject] if intent is not None and intent.type == "comparative" else found[:1]
+    return bool(judged) and all(strip_markers(c.text).strip().rstrip(".") in published for c in judged)
+
+
 def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
     """A comparison table whose every entity × dimension cell is filled and backed, or a diff of two
     versions of one document, is judged by that structure: the learned verdict was trained on drafts
     that answer one question with one sentence, and scores a table row or a version diff out of its
-    distribution (it failed correct two-row comparisons and correct diffs)."""
+    distribution (it failed correct two-row comparisons and correct diffs). So is a publication
+    question answered from the papers' metadata (the verdict never saw such a sentence), as long as
+    each of its sentences is backed."""
+    if st.by_metadata:
+        return st.faithfulness == 1.0
     if intent is None or intent.type != "comparative" or not st.found:
         return False
     scoped = [split_version(e)[1] for e in intent.entities]

@@ -44,6 +44,7 @@ class Profile:
     # the English names), else the question as typed (a rewrite without "in two sentences" reads worse)
     query: str = ""
     vocab: Vocabulary = field(default_factory=Vocabulary, repr=False, compare=False)
+    bibliographic: bool = False  # asks where or when a paper was published, or who wrote it
 
 
 # A second question joined to the first: "…, and what does each contribute?" asks more of the
@@ -56,6 +57,13 @@ def main_clause(question: str) -> str:
     """The question's first clause when a second question trails it, else ""."""
     parts = TRAILING_QUESTION.split(question, maxsplit=1)
     return parts[0] if len(parts) == 2 and parts[0].strip() else ""
+
+
+# A question about a paper's publication (where or when it appeared, who wrote it): a kind of question
+# its document's metadata answers, which its text seldom states.
+_BIBLIOGRAPHIC = re.compile(
+    r"\b(?:published|publication|venue|conference|journal|proceedings|who (?:wrote|authored)|written by|"
+    r"authors? of (?:the|this|that)\b|(?:in )?(?:what|which) year\b)|发表|会议|期刊|作者|哪一年", re.I)
 
 
 _COLLECTION_WIDE = re.compile(
@@ -87,7 +95,7 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
     return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide,
                    main_terms=main_key if len(main_key) < len(key) else [],
                    query=base if (intent and intent.type == "follow_up") or has_cjk(question) else question,
-                   vocab=vocab)
+                   vocab=vocab, bibliographic=bool(_BIBLIOGRAPHIC.search(question) or _BIBLIOGRAPHIC.search(base)))
 
 
 def context_text(ctx: RetrievedContext) -> str:
@@ -251,6 +259,7 @@ class Sentence:
     terms: set[str]
     about: list[str]  # entities it names
     cited: list[int] = field(default_factory=list)  # 1-based markers (several if duplicated)
+    published: bool = False  # the paper's publication as its metadata states it (DocMeta.publication)
 
 
 def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relevant: bool = True,
@@ -284,8 +293,27 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
             s = Sentence(i, pos, text, term_set(text), about, [i + 1])
             seen[norm] = s
             pool.append(s)
+    if prof.bibliographic:
+        pool[:0] = publication_sentences(contexts, keep, prof)
     weigh(prof, pool)
     return pool
+
+
+def publication_sentences(contexts: list[RetrievedContext], keep: set[int], prof: Profile) -> list[Sentence]:
+    """For a question about a paper's publication: one sentence per paper among the kept chunks with
+    what its metadata says (authors, venue, year), cited to the paper's first kept chunk."""
+    out: list[Sentence] = []
+    seen: set[str] = set()
+    for i in sorted(keep):
+        ctx = contexts[i]
+        key = ctx.doc_id or ctx.source or ctx.title
+        text = ctx.meta.publication(ctx.title) if ctx.meta is not None else ""
+        if not text or key in seen:
+            continue
+        seen.add(key)
+        about = [e for e in prof.entities if mentions(text, e, prof.vocab) or is_document_of(ctx, e, prof.vocab)]
+        out.append(Sentence(i, 0, text, term_set(text), about, [i + 1], published=True))
+    return out
 
 
 def weigh(prof: Profile, pool: list[Sentence]) -> None:
