@@ -9,6 +9,8 @@ intent, which steps each strategy runs) live here too.
 
 from __future__ import annotations
 
+import re
+
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -79,14 +81,24 @@ class DocMeta(BaseModel):
         """One sentence of what the metadata says about the paper ``title``: who wrote it, and where
         and when it was published ("" when it says none of these). The brain quotes it for a question
         about a paper's publication, and a citation of the paper supports it."""
-        names = [a.strip() for a in self.authors if a.strip()]
+        # One sentence to the claim splitter: no full stop inside it. Initials and abbreviations lose
+        # theirs ("Edward J Hu", "Proc VLDB Endow"), a title's own end mark becomes a colon, and a long
+        # author list ends "and others" rather than "et al." (the form an exported citation uses).
+        names = [_unstop(a) for a in self.authors if a.strip()]
         who = (", ".join(names[:-1]) + f" and {names[-1]}" if 1 < len(names) <= 3
                else f"{', '.join(names[:3])} and others" if names[3:] else "".join(names))
-        where = (self.venue or "").strip()
+        where = _unstop(self.venue or "")
         when = str(self.year) if self.year and str(self.year) not in where else ""
+        head = title.split(":", 1)[0].strip()
+        name = re.sub(r"[.!?]+\s+", ": ", head if 0 < len(head) <= 40 and head != title.strip() else title.strip())
         if where or when:
-            return f"{title}{f' ({who})' if who else ''} was published in {', '.join(p for p in (where, when) if p)}."
-        return f"{title} was written by {who}." if who else ""
+            return f"{name}{f' ({who})' if who else ''} was published in {', '.join(p for p in (where, when) if p)}."
+        return f"{name} was written by {who}." if who else ""
+
+
+def _unstop(text: str) -> str:
+    """An author's name or a venue without the full stops of its initials and abbreviations."""
+    return re.sub(r"\b([A-Za-z][a-z]{0,5})\.(?=\s|$)", r"\1", " ".join(text.split())).strip(" .,;")
 
 
 class RetrievedContext(BaseModel):

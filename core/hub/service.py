@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import re
 import threading
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from core.hub import bundled_cache, lineage, render, topics
 from core.hub.ingest import backfill_embeddings, sync_bundled
 from core.hub.library.metadata import ABSTRACT_DOC_TYPE
 from core.hub.lru import LRU
+from core.hub.pdf.clean import join_lines
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import HubStore
 from core.hub.versions import Scope, parse_as_of
@@ -175,8 +175,9 @@ class Hub:
         """The hits with their last sentence whole: a chunk that stops inside a sentence (a PDF
         paragraph runs on over a page break or past a figure, and the reader's blocks end at the page)
         is returned with the sentence's end, taken from the next chunk of its section when that one
-        opens in lower case. The index is untouched: only the text served is. A word the page broke
-        with a hyphen ("index-" / "ing") is joined."""
+        opens in lower case. The index is untouched: only the text served is. The two are joined as a
+        paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
+        "state-of-the-" / "art" keeps its hyphen)."""
         for h in hits:
             c = h.chunk
             text = c.text.rstrip()
@@ -188,10 +189,10 @@ class Hub:
                 continue
             head = nxt.text.lstrip()
             rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-            if not head[:1].islower() or not rest or not rest[0].endswith(_SENTENCE_DONE) or len(rest) < 2:
+            if (not head[:1].islower() or not rest or not rest[0].endswith(_SENTENCE_DONE)
+                    or (len(rest) < 2 and len(head) > MAX_TAIL)):
                 continue  # no sentence end within reach: the chunk is served as stored
-            joined = text[:-1] + rest[0] if re.search(r"[a-z]-$", text) else f"{text} {rest[0]}"
-            h.chunk = dataclasses.replace(c, text=joined)
+            h.chunk = dataclasses.replace(c, text=join_lines([text, rest[0]]))
         return hits
 
     def _search_args(self, top_k: int, collection: str, version: int | None, as_of: str | None,

@@ -228,3 +228,22 @@ def test_a_heading_whose_number_is_set_apart_by_a_tab_is_a_heading(tmp_path):
     assert secs["2.3 Pruning the lattice"].startswith("Each lattice is pruned")
     assert secs["3 Experiments"].startswith("We test the system")
     assert not [b for b in doc.blocks if b.kind == "table"], [b.text for b in doc.blocks if b.kind == "table"]
+
+
+def test_a_bold_table_row_of_a_number_a_name_and_a_score_is_no_heading(tmp_path):
+    """The tab rule's limit: a bold row of a table ("2   Sparse   71.4", the best result set bold) has a
+    third piece as close on its baseline, so its number and name stay cells, not a heading "2 Sparse"."""
+    paper = titled(Paper())
+    paper.line("4 Results", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(3), LEFT, 270)
+    paper.pdf.set_font(paper.family, "B", BODY)
+    for i, (rank, name, score) in enumerate((("1", "Dense", "68.0"), ("2", "Sparse", "71.4"), ("3", "Local", "66.9"))):
+        x = LEFT
+        for cell in (rank, name, score):
+            paper.line(cell, x, y + 16 + 14 * i, BODY, bold=(rank == "2"))
+            x += paper.pdf.get_string_width(cell) + 2.5 * BODY
+    paper.lines(["The sparse model is best on every split."] + filler_lines(3), LEFT, y + 70)
+    doc = read_document(paper.save(tmp_path / "bold_row.pdf"))
+    tables = " ".join(b.text for b in doc.blocks if b.kind == "table")
+    assert "| Sparse | 71.4 |" in tables and "2 Sparse" not in tables, tables
+    assert not any("2 Sparse" in " > ".join(b.path) for b in doc.blocks), [b.path for b in doc.blocks]

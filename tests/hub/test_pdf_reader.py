@@ -245,6 +245,30 @@ def test_a_full_width_table_on_a_two_column_page_keeps_its_rows_whole(tmp_path):
     assert [b.text for b in table] == ["| news | 10k: 0.40 | 100k: 4.70 | 1m: 24.40 |"]
 
 
+def test_a_full_width_table_with_long_row_labels_keeps_its_rows_whole(tmp_path):
+    """A full-width table whose labels alternate long and short: a long label is no running column's
+    prose (values sit beside it and beside the rows around it), so the short rows between them are not
+    read as lines inside running columns."""
+    paper = titled(Paper())
+    paper.page()
+    paper.lines(filler_lines(8, 40), LEFT, 100)
+    paper.lines(filler_lines(8, 40), MID + 20, 100)
+    labels = ["Dense baseline with full attention", "Ours", "Sparse baseline with local windows", "Ours + cache",
+              "Distilled student with eight layers"]
+    for x, cell in zip((LEFT, 380, 500), ("Method", "Accuracy", "Hours")):
+        paper.line(cell, x, 206)
+    for i, label in enumerate(labels):
+        for x, cell in zip((LEFT, 380, 500), (label, f"{70 + i}.2", f"{3 + i}.1")):
+            paper.line(cell, x, 220 + 14 * i)
+    paper.line("Table 2: Accuracy and hours per run by method.", 200, 220 + 14 * len(labels) + 8, 9)
+    paper.lines(filler_lines(8, 40), LEFT, 330)
+    paper.lines(filler_lines(8, 40), MID + 20, 330)
+    doc = read_document(paper.save(tmp_path / "labels.pdf"))
+    rows = [r for b in doc.blocks if b.kind == "table" for r in b.text.splitlines()]
+    assert [r.split(" | ")[0].strip("| ") for r in rows] == labels, rows
+    assert "Ours" not in text_of(doc, "body").split()
+
+
 def test_a_column_of_short_lines_beside_running_prose_is_not_a_full_width_table(tmp_path):
     """Pseudo-code in the left column ("input", "T  transition matrix", "begin") shares baselines with
     the right column's paragraph, whose short last line ("page 4, and so on.") makes a row of short

@@ -44,3 +44,26 @@ def test_a_hit_cut_by_a_page_break_is_served_with_its_sentence_whole(tmp_path):
     assert [h for h in hub.query_many(["worker B re-execution"], 5, LIB)[0]
             if "executed again by worker B" in h.chunk.text][0].chunk.text == cut.chunk.text
     assert [c.text for d in hub.store.documents(LIB) for c in hub.store.doc_chunks(d["doc_id"])] == stored
+
+
+def test_a_compound_broken_by_the_page_keeps_its_hyphen_and_a_one_sentence_tail_is_taken(tmp_path):
+    """The next chunk may be the section's last sentence alone; a compound the page broke at its own
+    hyphen keeps it ("state-of-the-" / "art"), as a paragraph's lines are joined."""
+    paper = Paper()
+    paper.page().line("Resilient Batch Jobs on Shared Clusters", 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("3 Decoding", LEFT, 150, 12, bold=True)
+    y = paper.lines(filler_lines(40, 90), LEFT, 170)
+    paper.lines(["Our scheduler replaces the queue of a state-of-the-"], LEFT, y)
+    paper.page()
+    paper.lines(["art decoder and keeps its weights."], LEFT, 90)
+    paper.line("4 Results", LEFT, 120, 12, bold=True)
+    paper.lines(["Every workload finishes within its deadline."] + filler_lines(6, 90), LEFT, 140)
+    store = HubStore(tmp_path / "hub.sqlite3")
+    assert len(Ingestor(store, embed=False).ingest([paper.save(tmp_path / "decoding.pdf")], LIB).added) == 1
+    store.close()
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    [cut] = [h for h in hub.query("scheduler replaces the queue of the decoder", 5, LIB)
+             if "replaces the queue" in h.chunk.text]
+    assert cut.chunk.text.endswith("a state-of-the-art decoder and keeps its weights."), cut.chunk.text

@@ -120,8 +120,10 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
         fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits
     if prof.numeric:  # a question that asks for figures is answered, in each row, by a sentence that states one
         fits = [s for s in fits if re.search(r"\d", s.text)] or fits
-    # where or when each paper was published: its row quotes what its metadata says
-    fits = [s for s in fits if s.published][:1] or fits
+    # only where or when each paper was published: its row quotes what its metadata says; a question
+    # that asks more, or a column of another dimension, never does (a title's word may hit that dimension)
+    pub = prof.publication_only and dim == "overview"
+    fits = ([s for s in fits if s.published][:1] or fits) if pub else [s for s in fits if not s.published]
     asked = cell.question if overview or len(prof.dimensions) > 1 else side_question(prof.question, name, ents, prof.vocab)
     return _shortlist(fits, cell, focus, asked, home), cell, focus, asked, home
 

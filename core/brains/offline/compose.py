@@ -44,8 +44,9 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
-    named = [s for s in pool if s.published and any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)]
-    if named:  # where or when a named paper was published, or by whom: its metadata says so first
+    named = [s for s in pool if prof.publication_only and s.published
+             and any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)]
+    if named:  # only where or when a named paper was published, or by whom: its metadata says so first
         lead = named[:2]
         chosen = lead + [s for s in chosen if s not in lead][: 4 - len(lead)]
         lines = [" ".join(cited(s) for s in lead)]

@@ -230,10 +230,10 @@ def critique(question: str, intent: Intent | None, contexts: list[RetrievedConte
 
 
 def _by_metadata(prof, intent: Intent | None, contexts: list[RetrievedContext], found: list[Claim]) -> bool:
-    """Whether a question about papers' publication (where, when, by whom) is answered by what their
+    """Whether a question only about papers' publication (where, when, by whom) is answered by what their
     metadata says: the direct answer (every row, for a comparison) is a paper's publication sentence
     (:meth:`core.types.DocMeta.publication`), as the brain quotes it."""
-    if not prof.bibliographic or not found:
+    if not prof.publication_only or not found:
         return False
     published = {t.rstrip(".") for c in contexts if c.meta is not None and (t := c.meta.publication(c.title))}
     judged = [c for c in found if c.subject] if intent is not None and intent.type == "comparative" else found[:1]

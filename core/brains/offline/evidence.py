@@ -45,6 +45,7 @@ class Profile:
     query: str = ""
     vocab: Vocabulary = field(default_factory=Vocabulary, repr=False, compare=False)
     bibliographic: bool = False  # asks where or when a paper was published, or who wrote it
+    publication_only: bool = False  # ... and nothing else beyond the papers' names
 
 
 # A second question joined to the first: "…, and what does each contribute?" asks more of the
@@ -60,10 +61,17 @@ def main_clause(question: str) -> str:
 
 
 # A question about a paper's publication (where or when it appeared, who wrote it): a kind of question
-# its document's metadata answers, which its text seldom states.
+# its document's metadata answers, which its text seldom states. Only question forms count: a bare
+# "published", "journal" or 作者 ("the authors propose …") is as often about the content.
 _BIBLIOGRAPHIC = re.compile(
-    r"\b(?:published|publication|venue|conference|journal|proceedings|who (?:wrote|authored)|written by|"
-    r"authors? of (?:the|this|that)\b|(?:in )?(?:what|which) year\b)|发表|会议|期刊|作者|哪一年", re.I)
+    r"\b(?:where|when|in (?:which|what) year|(?:which|what) year)\b[^?？]*?\b(?:published|appeared|come out|came out)\b"
+    r"|\b(?:in |at )?(?:which|what) (?:venues?|conferences?|journals?|proceedings)\b(?! (?:papers?|articles?|talks?|data))"
+    r"|\bwho (?:wrote|authored|are the authors of|were the authors of)\b|\b(?:publication|publishing) (?:venue|year|date)\b"
+    r"|发表在|发表于|哪个会议|哪个期刊|哪届会议|作者是谁|谁写的|哪一年发表|什么时候发表", re.I)
+# the words such a question is made of: one that asks nothing else is answered by the metadata alone
+_PUBLICATION_WORDS = frozenset(content_terms(
+    "venue venues conference journal proceedings published publish publication appeared appear year wrote written "
+    "write authored author authors paper papers come came out publishing date when where which who"))
 
 
 _COLLECTION_WIDE = re.compile(
@@ -92,10 +100,12 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
     wide = bool(_COLLECTION_WIDE.search(base))
     main = main_clause(base)
     main_key = content_terms(strip_question_form(main), drop_frame=True, parts=True) if main else []
+    biblio = bool(_BIBLIOGRAPHIC.search(question) or _BIBLIOGRAPHIC.search(base))
     return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide,
                    main_terms=main_key if len(main_key) < len(key) else [],
                    query=base if (intent and intent.type == "follow_up") or has_cjk(question) else question,
-                   vocab=vocab, bibliographic=bool(_BIBLIOGRAPHIC.search(question) or _BIBLIOGRAPHIC.search(base)))
+                   vocab=vocab, bibliographic=biblio,
+                   publication_only=biblio and not _asks_beyond_publication(key, ents, vocab))
 
 
 def context_text(ctx: RetrievedContext) -> str:
@@ -297,6 +307,14 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
         pool[:0] = publication_sentences(contexts, keep, prof)
     weigh(prof, pool)
     return pool
+
+
+def _asks_beyond_publication(key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
+    """Whether a question's key terms (its English ones: a Chinese question's character pairs are read
+    by its cue) hold anything besides its names and the words of a publication question."""
+    names = {t for e in ents for t in content_terms(e, parts=True)} | {
+        t for e in ents if (x := entity(e, vocab)) for t in content_terms(x.name, parts=True)}
+    return any(t.isascii() and t not in names and t not in _PUBLICATION_WORDS for t in key)
 
 
 def publication_sentences(contexts: list[RetrievedContext], keep: set[int], prof: Profile) -> list[Sentence]:

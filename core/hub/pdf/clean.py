@@ -95,7 +95,8 @@ def reading_order(page: Page) -> list[list[Line]]:
         return _rows(lines)
 
     across = [row for row in _rows(lines) if _table_row_across(row, mid, page.width)]
-    prose = [ln for ln in lines if len(ln.text.strip()) >= 30 and not _values_only(ln)] if across else []
+    labels = _row_labels(lines, mid, page.width) if across else set()
+    prose = [ln for ln in lines if len(ln.text.strip()) >= 30 and not _values_only(ln) and id(ln) not in labels] if across else []
     wide = {id(ln) for row in across if not _amid_columns(row, prose, mid, page.width) for ln in row}
 
     def column(ln: Line) -> int:
@@ -160,6 +161,22 @@ def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
     labelled = not all(_values_only(ln) for ln in row)  # a table row has a label; a plot's ticks do not
     return ((len(row) >= 3 and all(len(ln.text.strip()) < 30 or labelled and _values_only(ln) for ln in row))
             or (len(row) >= 2 and crosses and all(len(ln.text.strip()) < 60 for ln in row)))
+
+
+def _row_labels(lines: list[Line], mid: float, width: float) -> set[int]:
+    """A full-width table's row labels, however long ("Dense baseline with full attention"): lines on
+    one side of the middle with a run of values beside them on the other, whose neighbours above and
+    below on their side have values beside them too. A running column's prose line may share a baseline
+    with a value of a table set beside it, but the lines around it do not."""
+    rows = _rows(lines)
+    out: set[int] = set()
+    for here, there in (column_sides(mid, width), column_sides(mid, width)[::-1]):
+        seq = [(own, any(there(ln) and _values_only(ln) for ln in row))
+               for row in rows if (own := [ln for ln in row if here(ln)])]
+        for k, (own, valued) in enumerate(seq):
+            if valued and all(v for _, v in seq[max(0, k - 1):k] + seq[k + 1:k + 2]):
+                out |= {id(ln) for ln in own if not _values_only(ln)}
+    return out
 
 
 def _amid_columns(row: list[Line], prose: list[Line], mid: float, width: float) -> bool:

@@ -304,7 +304,7 @@ def page_lines(page, number: int) -> Page:
     return Page(number, width, height, join_numbered_headings(b.lines))
 
 
-SECTION_NUMBER = re.compile(r"\d{1,2}(?:\.\d{1,2}){0,3}\.?")
+SECTION_NUMBER = re.compile(r"[1-9]\d?(?:\.\d{1,2}){0,3}\.?")
 TAB_EM = 4.0  # the widest gap (font sizes) a tab leaves between a heading's number and its title
 
 
@@ -313,13 +313,18 @@ def join_numbered_headings(lines: list[Line]) -> list[Line]:
     between "3.4" and "Generating paraphrases", a gap wider than :data:`GAP_EM`, so the two arrive as
     lines of their own, and side by side on one baseline they read as a table row of two cells. A bold
     bare section number followed on its baseline, within :data:`TAB_EM`, by bold text of its size that
-    opens with a capital is that heading."""
+    opens with a capital is that heading, unless a third piece follows as close on the same baseline
+    (a table row whose bold cells are a score and a label)."""
+    def beside(a: Line, b: Line) -> bool:
+        return abs(a.base - b.base) <= 0.3 * b.size and 0 <= b.x0 - a.x1 <= TAB_EM * b.size
+
     out: list[Line] = []
-    for ln in lines:
+    for i, ln in enumerate(lines):
         prev = out[-1] if out else None
+        after = lines[i + 1] if i + 1 < len(lines) else None
         if (prev is not None and prev.bold and ln.bold and SECTION_NUMBER.fullmatch(prev.text.strip())
-                and ln.text[:1].isupper() and abs(prev.size - ln.size) <= 0.2
-                and abs(prev.base - ln.base) <= 0.3 * ln.size and 0 <= ln.x0 - prev.x1 <= TAB_EM * ln.size):
+                and ln.text[:1].isupper() and abs(prev.size - ln.size) <= 0.2 and beside(prev, ln)
+                and not (after is not None and beside(ln, after))):
             out[-1] = Line(f"{prev.text.strip()} {ln.text}", prev.x0, ln.x1, min(prev.top, ln.top),
                            max(prev.bottom, ln.bottom), ln.size, ln.page, True, [*prev.sizes, ln.size, *ln.sizes],
                            ln.base, [*prev.xs, (prev.x1, ln.x0), *ln.xs], prev.lead_bold)
