@@ -110,3 +110,15 @@ def _intent(q: str):
     slots = fill(q, "factual", [], [], vocab=VOCAB)
     return Intent(type="factual", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
                   reformulated_query=slots["reformulated_query"])
+
+
+def test_a_name_spelt_otherwise_than_its_term_is_still_only_a_name():
+    """The collection's term is "Trust-Rank", the question writes "TrustRank": the question still asks
+    nothing but where the paper was published."""
+    from core.state import Intent
+    from core.vocabulary import DocumentText, build
+
+    vocab = build([DocumentText("Combating Spam with Trust-Rank", 2004, [], ["Trust-Rank propagates trust from seeds."])])
+    q = "TrustRank 发表在哪个会议上？"
+    prof = profile(q, Intent(type="factual", confidence=0.9, entities=["Trust-Rank"], reformulated_query=q), vocab=vocab)
+    assert prof.bibliographic and prof.publication_only

@@ -314,7 +314,14 @@ def _asks_beyond_publication(key: list[str], ents: list[str], vocab: Vocabulary)
     by its cue) hold anything besides its names and the words of a publication question."""
     names = {t for e in ents for t in content_terms(e, parts=True)} | {
         t for e in ents if (x := entity(e, vocab)) for t in content_terms(x.name, parts=True)}
-    return any(t.isascii() and t not in names and t not in _PUBLICATION_WORDS for t in key)
+    # a name as the question spells it ("TrustRank" for the term "Trust-Rank", stemmed "mapreduc")
+    forms = [f for e in ents for f in (e, *(getattr(entity(e, vocab), "aliases", None) or ()))]
+    compact = {re.sub(r"[^a-z0-9]", "", f.lower()) for f in forms}
+
+    def named(t: str) -> bool:
+        return t in names or any(len(t) >= 3 and c.startswith(t) for c in compact)
+
+    return any(t.isascii() and not named(t) and t not in _PUBLICATION_WORDS for t in key)
 
 
 def publication_sentences(contexts: list[RetrievedContext], keep: set[int], prof: Profile) -> list[Sentence]:
