@@ -48,3 +48,40 @@ def test_both_authors_of_side_by_side_blocks_are_found(tmp_path):
     paper.lines(filler_lines(30, 48), MID + 10, 230)
     doc = read_document(paper.save(tmp_path / "authors.pdf"))
     assert doc.authors == ["Ada Lovelace", "Grace Hopper"]
+
+
+def _byline(tmp_path, blocks: list[tuple[float, list[tuple[str, float, bool]]]], name: str):
+    """A paper whose byline is ``blocks``: (x, [(text, size, bold), …]), lines one under another."""
+    paper = Paper().page()
+    paper.line("Reading Bylines in Order", 200, 80, 16, bold=True)
+    for x, lines in blocks:
+        for i, (text, size, bold) in enumerate(lines):
+            paper.line(text, x, 120 + 13 * i, size, bold=bold)
+    paper.line("Abstract", 150, 230, 11, bold=True)
+    paper.lines(filler_lines(6, 48), LEFT, 250)
+    paper.line("1 Introduction", LEFT, 330, 11, bold=True)
+    paper.lines(filler_lines(20, 48), LEFT, 350)
+    paper.lines(filler_lines(30, 48), MID + 10, 250)
+    return read_document(paper.save(tmp_path / name))  # blocks one under another: read in order
+
+
+def test_names_are_the_bylines_bold_lines_when_it_has_any(tmp_path):
+    """Affiliations under bold names are not authors ("Computer Science and Engineering"), and a
+    postcode that opens an address line ("69120 Heidelberg, Germany") does not end the byline."""
+    doc = _byline(tmp_path, [(200, [("Ada Lovelace", 11, True), ("Computer Science and Engineering", 11, False),
+                                    ("69120 Heidelberg, Germany", 11, False), ("Grace Hopper", 11, True),
+                                    ("Language Technologies Institute", 11, False)])], "bold.pdf")
+    assert doc.authors == ["Ada Lovelace", "Grace Hopper"]
+
+
+def test_names_are_the_bylines_largest_lines_and_affiliation_marks_are_dropped(tmp_path):
+    """Names set larger than their addresses ("Yahoo! Research, Santa Clara, CA" is no author "Santa
+    Clara"); a mark glued to a name ("Jain1") is not part of it, and a line opening with a mark
+    ("1Brain & Cognitive Sciences") is an affiliation."""
+    doc = _byline(tmp_path, [(200, [("Ada Lovelace1", 12, False), ("1Brain & Cognitive Sciences", 10, False),
+                                    ("Yahoo Research, Santa Clara, CA", 10, False), ("Grace Hopper1,2", 12, False),
+                                    ("2Howard Medical Institute", 10, False)])], "sizes.pdf")
+    assert doc.authors == ["Ada Lovelace", "Grace Hopper"]
+    same = _byline(tmp_path, [(110, [("Ada Lovelace1", 11, False), ("1Brain & Cognitive Sciences", 11, False)])],
+                   "marks.pdf")
+    assert same.authors == ["Ada Lovelace"]

@@ -56,18 +56,37 @@ def title(first_page: list[Line], body: float, height: float, meta_title: str, f
     return meta_title if looks_like_title(meta_title) else (found or fallback)
 
 
+_MARKS = "*†‡§¶∗◦⋆"
+# an affiliation line opens with its mark glued to its first word ("1Brain & Cognitive Sciences", "†Center for …")
+_MARKED_LINE = re.compile(rf"^[\d{_MARKS}]+(?=[A-Z])")
+
+
 def authors(first_page: list[Line], after: list[Line], body: float) -> list[str]:
-    """Name-shaped pieces of the byline lines between the title and the abstract or first heading."""
+    """Name-shaped pieces of the byline lines between the title and the abstract or first heading.
+
+    A byline sets its names apart from the affiliations under them: when some of its lines are bold,
+    names come only from those; else, when its lines differ in size, only from the largest. A line
+    that opens with an affiliation mark ("1Brain …", "†Center …") is an affiliation; a mark glued to a
+    name ("Jain1", "Seung1,2", "Lehr†") is not part of it."""
     start = first_page.index(after[-1]) + 1 if after and after[-1] in first_page else 0
-    names: list[str] = []
+    byline: list[Line] = []
     for ln in first_page[start:]:
         text = normalize(ln.text).strip()
-        if _ABSTRACT.match(text) or _heading(text) or len(names) >= 12:
+        if _ABSTRACT.match(text) or _heading(text):
             break
-        if ln.size < body * 0.85:
-            continue
-        for piece in re.split(r",|;|\band\b|&|\s{2,}", text):
-            name = re.sub(r"[*†‡§¶∗]+|\s+\d+(?:,\d+)*$", "", piece).strip(" .")
+        if ln.size >= body * 0.85 and not _MARKED_LINE.match(text):
+            byline.append(ln)
+    if any(ln.bold for ln in byline):
+        byline = [ln for ln in byline if ln.bold]
+    elif byline:
+        top = max(round(ln.size, 1) for ln in byline)
+        byline = [ln for ln in byline if round(ln.size, 1) >= top - 0.3]
+    names: list[str] = []
+    for ln in byline:
+        if len(names) >= 12:
+            break
+        for piece in re.split(r",|;|\band\b|&|\s{2,}", normalize(ln.text).strip()):
+            name = re.sub(rf"[{_MARKS}]+|(?<=[a-z’'])\d+(?:,\d+)*$|\s+\d+(?:,\d+)*$", "", piece).strip(" .")
             words = name.split()
             if (2 <= len(words) <= 4 and not _NOT_NAME.search(name)
                     and all(w[:1].isupper() for w in words) and name not in names):
@@ -77,9 +96,9 @@ def authors(first_page: list[Line], after: list[Line], body: float) -> list[str]
 
 def _heading(text: str) -> bool:
     """A numbered section heading ("1 Introduction"), which ends the byline; an address line that
-    opens with a number ("1 University Station C0500") has more numbers (bold says nothing: some
-    papers set the whole byline bold)."""
-    m = re.match(r"^\d+\.?\s+[A-Z]", text)
+    opens with a number has more numbers ("1 University Station C0500") or a longer one (a postcode)
+    (bold says nothing: some papers set the whole byline bold)."""
+    m = re.match(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z]", text)  # "69120 Heidelberg, Germany" is a postcode
     return bool(m) and not re.search(r"\d", text[m.end():])
 
 
