@@ -50,7 +50,7 @@ def test_where_a_paper_was_published_is_answered_from_its_metadata_and_passes_th
     q = "Which venue published HERON?"
     text = _answer(q, [HERON_META, KITE_META])
     lead = text.split("\n\n")[0]
-    assert lead == f"{HERON_SAYS[:-1]} [1].", text
+    assert text == lead == f"{HERON_SAYS[:-1]} [1].", text  # and nothing after it: the rest would be padding
     found, _ = claims(lead)
     assert [support(c, [HERON_META, KITE_META]) for c in found] == [(True, "")]
     assert supports(HERON_SAYS, HERON_META)  # the formatter's check keeps the citation too

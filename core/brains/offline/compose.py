@@ -46,13 +46,10 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         return "", []
     named = [s for s in pool if prof.publication_only and s.published
              and any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)]
-    if named:  # only where or when a named paper was published, or by whom: its metadata says so first
+    if named:  # only where or when a named paper was published, or by whom: its metadata says so, and
+        # nothing else (the paper's sentences that share its words would be padding)
         lead = named[:2]
-        chosen = lead + [s for s in chosen if s not in lead][: 4 - len(lead)]
-        lines = [" ".join(cited(s) for s in lead)]
-        if chosen[len(lead):]:
-            lines.append(" ".join(cited(s) for s in chosen[len(lead):]))
-        return "\n\n".join(lines), [s.text for s in chosen]
+        return " ".join(cited(s) for s in lead), [s.text for s in lead]
     if prof.numeric and not scorer.stated_values(chosen[0].text):
         # a question that asks for a number opens with a chosen sentence that states one (as a
         # comparison's cells do), not with a caption or a table row that only names the measure
