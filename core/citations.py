@@ -66,12 +66,16 @@ def _unlabel(text: str) -> str:
     return rest if len(content_terms(rest, drop_frame=True)) >= MIN_CLAIM_TERMS else text
 
 
+def publication_of(ctx: RetrievedContext | Source) -> str:
+    """What a chunk's (or cited source's) paper metadata says of its publication (:meth:`DocMeta.publication`), or ""."""
+    return ctx.meta.publication(ctx.title) if ctx.meta is not None else ""
+
+
 def evidence_text(ctx: RetrievedContext | Source) -> str:
     """What a chunk (or a cited source) offers as evidence: its title, breadcrumb and text, and its
     paper's authors, venue and year where the hub gives them."""
     body = ctx.content if isinstance(ctx, RetrievedContext) else ctx.text
-    published = ctx.meta.publication(ctx.title) if ctx.meta is not None else ""
-    return " ".join(part for part in (ctx.title, ctx.breadcrumb, body, published) if part)
+    return " ".join(part for part in (ctx.title, ctx.breadcrumb, body, publication_of(ctx)) if part)
 
 
 def support(claim: str, ctx: RetrievedContext | Source) -> float:

@@ -192,6 +192,12 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b)
 
 
+def short_title(title: str) -> str:
+    """A paper's short name: the part of its title before a colon ("Longformer: The Long-…")."""
+    head = title.split(":", 1)[0].strip()
+    return head if 0 < len(head) <= 40 else title.strip()
+
+
 def has_cjk(text: str) -> bool:
     return bool(CJK_RE.search(text))
 

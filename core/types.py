@@ -1,6 +1,7 @@
 """Value types below everything: what events carry, what brains return, what the graph's shape is.
 
-This module imports only Pydantic and the standard library, so the app can import
+This module imports only Pydantic, the standard library and :mod:`core.text` (which imports nothing
+else of core), so the app can import
 :mod:`core.events` (which builds on it) before first paint, and ``memory``, ``prompts``, ``tools``
 and ``models`` can share these types without importing brains or LangGraph.
 The facts about the graph that a consumer would otherwise re-declare (which strategy answers an
@@ -14,6 +15,8 @@ import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
+
+from core.text import short_title
 
 IntentType = Literal["factual", "comparative", "multi_hop", "exploratory", "follow_up"]
 StrategyName = Literal["simple", "multi_hop", "comparative", "exploratory"]
@@ -89,8 +92,7 @@ class DocMeta(BaseModel):
                else f"{', '.join(names[:3])} and others" if names[3:] else "".join(names))
         where = _unstop(self.venue or "")
         when = str(self.year) if self.year and str(self.year) not in where else ""
-        head = title.split(":", 1)[0].strip()
-        name = re.sub(r"[.!?]+\s+", ": ", head if 0 < len(head) <= 40 and head != title.strip() else title.strip())
+        name = re.sub(r"[.!?]+\s+", ": ", short_title(title))
         if where or when:
             return f"{name}{f' ({who})' if who else ''} was published in {', '.join(p for p in (where, when) if p)}."
         return f"{name} was written by {who}." if who else ""

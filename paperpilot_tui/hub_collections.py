@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from paperpilot_tui.slash import short_title
+
 EMPTY_HINT = "No collections yet — `paperpilot ingest PATH --collection NAME` makes one."
 
 
@@ -68,7 +70,7 @@ def example_question(collection: Collection | None) -> str | None:
         return None
     if all(any(t.lower().startswith(name) for t in titles) for name in ("lora", "qlora")):
         return BUNDLED_EXAMPLE
-    names = [head if 0 < len(head := t.split(":", 1)[0].strip()) <= 40 else t for t in titles]
+    names = [short_title(t) for t in titles]
     return f"What does {min(names, key=lambda n: (len(n), n))} propose?"
 
 

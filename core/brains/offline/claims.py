@@ -16,6 +16,7 @@ from core.brains.offline.comparison import MISSING_CELL
 from core.brains.offline.evidence import chunk_sentences
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
 from core.brains.offline.text import content_terms, markers, plain_text, passage_sentences, strip_markers, term_set
+from core.citations import publication_of
 from core.types import RetrievedContext
 
 SUPPORT_MIN = 0.6
@@ -73,8 +74,7 @@ def support(claim: Claim, contexts: list[RetrievedContext]) -> tuple[bool, str]:
     have: set[str] = set()
     for m in marks:
         ctx = contexts[m - 1]
-        published = ctx.meta.publication(ctx.title) if ctx.meta is not None else ""  # its paper's metadata
-        have |= term_set(" ".join([ctx.content, *chunk_sentences(ctx), published]))
+        have |= term_set(" ".join([ctx.content, *chunk_sentences(ctx), publication_of(ctx)]))  # and its paper's metadata
     ratio = word_share(claim.text, have)
     return (ratio >= SUPPORT_MIN, "" if ratio >= SUPPORT_MIN else f"only {ratio:.0%} of its words occur in the cited source")
 

@@ -16,6 +16,7 @@ from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
+from core.text import short_title
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
 
@@ -28,6 +29,12 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     Whether a sentence comes from the paper the question names (by its file or title) is one of
     the scorer's features.
     """
+    named = [s for s in pool if prof.publication_only and s.published
+             and any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)]
+    if named:  # only where or when a named paper was published, or by whom: its metadata says so, and
+        # nothing else (the paper's sentences that share its words would be padding), so nothing is scored
+        lead = named[:2]
+        return " ".join(cited(s) for s in lead), [s.text for s in lead]
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
 
@@ -44,12 +51,6 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
-    named = [s for s in pool if prof.publication_only and s.published
-             and any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)]
-    if named:  # only where or when a named paper was published, or by whom: its metadata says so, and
-        # nothing else (the paper's sentences that share its words would be padding)
-        lead = named[:2]
-        return " ".join(cited(s) for s in lead), [s.text for s in lead]
     if prof.numeric and not scorer.stated_values(chosen[0].text):
         # a question that asks for a number opens with a chosen sentence that states one (as a
         # comparison's cells do), not with a caption or a table row that only names the measure
@@ -201,12 +202,6 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
                                   if contexts[i].title))[:6] or themes
     year = lambda n: (ent.year if (ent := lex_entity(n, prof.vocab)) and ent.year else 9999)  # noqa: E731
     return sorted(themes, key=lambda n: (year(n), themes.index(n)))
-
-
-def short_title(title: str) -> str:
-    """A paper's short name: the part of its title before a colon ("Longformer: The Long-…")."""
-    head = title.split(":", 1)[0].strip()
-    return head if 0 < len(head) <= 40 else title.strip()
 
 
 def _theme_of(s: Sentence, themes: list[str], contexts: list[RetrievedContext], vocab: Vocabulary) -> str | None:

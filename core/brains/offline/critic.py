@@ -29,6 +29,7 @@ from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, che
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
 from core.brains.offline.text import content_terms, markers, strip_markers
 from core.vocabulary import Vocabulary
+from core.citations import publication_of
 from core.config import CriticSettings
 from core.doc_versions import split as split_version
 from core.types import CriticVerdict, Intent, RetrievedContext
@@ -235,7 +236,7 @@ def _by_metadata(prof, intent: Intent | None, contexts: list[RetrievedContext], 
     (:meth:`core.types.DocMeta.publication`), as the brain quotes it."""
     if not prof.publication_only or not found:
         return False
-    published = {t.rstrip(".") for c in contexts if c.meta is not None and (t := c.meta.publication(c.title))}
+    published = {t.rstrip(".") for c in contexts if (t := publication_of(c))}
     judged = [c for c in found if c.subject] if intent is not None and intent.type == "comparative" else found[:1]
     return bool(judged) and all(strip_markers(c.text).strip().rstrip(".") in published for c in judged)
 

@@ -17,6 +17,7 @@ from core.brains.offline.quantities import MEASURES, measures  # noqa: F401  (re
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import (content_terms, covered, has_cjk, passage_sentences, strip_question_form, table_label,
                                       term_set)
+from core.citations import publication_of
 from core.memory.hygiene import is_instruction_like
 from core.types import Intent, RetrievedContext
 from core.vocabulary import Vocabulary
@@ -312,11 +313,10 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
 def _asks_beyond_publication(key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
     """Whether a question's key terms (its English ones: a Chinese question's character pairs are read
     by its cue) hold anything besides its names and the words of a publication question."""
-    names = {t for e in ents for t in content_terms(e, parts=True)} | {
-        t for e in ents if (x := entity(e, vocab)) for t in content_terms(x.name, parts=True)}
+    terms = [(e, entity(e, vocab)) for e in ents]
+    names = {t for e, x in terms for t in content_terms(f"{e} {x.name if x else ''}", parts=True)}
     # a name as the question spells it ("TrustRank" for the term "Trust-Rank", stemmed "mapreduc")
-    forms = [f for e in ents for f in (e, *(getattr(entity(e, vocab), "aliases", None) or ()))]
-    compact = {re.sub(r"[^a-z0-9]", "", f.lower()) for f in forms}
+    compact = {re.sub(r"[^a-z0-9]", "", f.lower()) for e, x in terms for f in (e, *(x.aliases if x else ()))}
 
     def named(t: str) -> bool:
         return t in names or any(len(t) >= 3 and c.startswith(t) for c in compact)
@@ -332,7 +332,7 @@ def publication_sentences(contexts: list[RetrievedContext], keep: set[int], prof
     for i in sorted(keep):
         ctx = contexts[i]
         key = ctx.doc_id or ctx.source or ctx.title
-        text = ctx.meta.publication(ctx.title) if ctx.meta is not None else ""
+        text = publication_of(ctx)
         if not text or key in seen:
             continue
         seen.add(key)

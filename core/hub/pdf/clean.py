@@ -94,8 +94,9 @@ def reading_order(page: Page) -> list[list[Line]]:
     if not two_columns(page):
         return _rows(lines)
 
-    across = [row for row in _rows(lines) if _table_row_across(row, mid, page.width)]
-    labels = _row_labels(lines, mid, page.width) if across else set()
+    rows = _rows(lines)
+    across = [row for row in rows if _table_row_across(row, mid, page.width)]
+    labels = _row_labels(rows, mid, page.width) if across else set()
     prose = [ln for ln in lines if len(ln.text.strip()) >= 30 and not _values_only(ln) and id(ln) not in labels] if across else []
     wide = {id(ln) for row in across if not _amid_columns(row, prose, mid, page.width) for ln in row}
 
@@ -163,12 +164,11 @@ def _table_row_across(row: list[Line], mid: float, width: float) -> bool:
             or (len(row) >= 2 and crosses and all(len(ln.text.strip()) < 60 for ln in row)))
 
 
-def _row_labels(lines: list[Line], mid: float, width: float) -> set[int]:
+def _row_labels(rows: list[list[Line]], mid: float, width: float) -> set[int]:
     """A full-width table's row labels, however long ("Dense baseline with full attention"): lines on
     one side of the middle with a run of values beside them on the other, whose neighbours above and
     below on their side have values beside them too. A running column's prose line may share a baseline
-    with a value of a table set beside it, but the lines around it do not."""
-    rows = _rows(lines)
+    with a value of a table set beside it, but the lines around it do not. ``rows``: :func:`_rows`."""
     out: set[int] = set()
     for here, there in (column_sides(mid, width), column_sides(mid, width)[::-1]):
         seq = [(own, any(there(ln) and _values_only(ln) for ln in row))
