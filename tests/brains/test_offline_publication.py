@@ -113,12 +113,12 @@ def _intent(q: str):
 
 
 def test_a_name_spelt_otherwise_than_its_term_is_still_only_a_name():
-    """The collection's term is "Trust-Rank", the question writes "TrustRank": the question still asks
+    """The collection's term is "Kestrel-Net", the question writes "KestrelNet": the question still asks
     nothing but where the paper was published."""
     from core.state import Intent
     from core.vocabulary import DocumentText, build
 
-    vocab = build([DocumentText("Combating Spam with Trust-Rank", 2004, [], ["Trust-Rank propagates trust from seeds."])])
-    q = "TrustRank 发表在哪个会议上？"
-    prof = profile(q, Intent(type="factual", confidence=0.9, entities=["Trust-Rank"], reformulated_query=q), vocab=vocab)
+    vocab = build([DocumentText("Kestrel-Net: Replay for Streaming Agents", 2022, [], ["Kestrel-Net replays episodes."])])
+    q = "KestrelNet 是在哪个期刊上发表的？"
+    prof = profile(q, Intent(type="factual", confidence=0.9, entities=["Kestrel-Net"], reformulated_query=q), vocab=vocab)
     assert prof.bibliographic and prof.publication_only

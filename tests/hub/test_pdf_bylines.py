@@ -66,22 +66,22 @@ def _byline(tmp_path, blocks: list[tuple[float, list[tuple[str, float, bool]]]],
 
 
 def test_names_are_the_bylines_bold_lines_when_it_has_any(tmp_path):
-    """Affiliations under bold names are not authors ("Computer Science and Engineering"), and a
-    postcode that opens an address line ("69120 Heidelberg, Germany") does not end the byline."""
-    doc = _byline(tmp_path, [(200, [("Ada Lovelace", 11, True), ("Computer Science and Engineering", 11, False),
-                                    ("69120 Heidelberg, Germany", 11, False), ("Grace Hopper", 11, True),
-                                    ("Language Technologies Institute", 11, False)])], "bold.pdf")
+    """Affiliations under bold names are not authors ("Quokka Science and Engineering"), and a
+    postcode that opens an address line ("12345 Springfield, Freedonia") does not end the byline."""
+    doc = _byline(tmp_path, [(200, [("Ada Lovelace", 11, True), ("Quokka Science and Engineering", 11, False),
+                                    ("12345 Springfield, Freedonia", 11, False), ("Grace Hopper", 11, True),
+                                    ("Imaginary Languages Institute", 11, False)])], "bold.pdf")
     assert doc.authors == ["Ada Lovelace", "Grace Hopper"]
 
 
 def test_names_are_the_bylines_largest_lines_and_affiliation_marks_are_dropped(tmp_path):
-    """Names set larger than their addresses ("Yahoo! Research, Santa Clara, CA" is no author "Santa
-    Clara"); a mark glued to a name ("Jain1") is not part of it, and a line opening with a mark
-    ("1Brain & Cognitive Sciences") is an affiliation."""
-    doc = _byline(tmp_path, [(200, [("Ada Lovelace1", 12, False), ("1Brain & Cognitive Sciences", 10, False),
-                                    ("Yahoo Research, Santa Clara, CA", 10, False), ("Grace Hopper1,2", 12, False),
-                                    ("2Howard Medical Institute", 10, False)])], "sizes.pdf")
+    """Names set larger than their addresses ("Acme Research, Glen Haven, XY" is no author "Glen
+    Haven"); a mark glued to a name ("Lovelace1") is not part of it, and a line opening with a mark
+    ("1Quokka & Wombat Sciences") is an affiliation."""
+    doc = _byline(tmp_path, [(200, [("Ada Lovelace1", 12, False), ("1Quokka & Wombat Sciences", 10, False),
+                                    ("Acme Research, Glen Haven, XY", 10, False), ("Grace Hopper1,2", 12, False),
+                                    ("2Imaginary Medical Institute", 10, False)])], "sizes.pdf")
     assert doc.authors == ["Ada Lovelace", "Grace Hopper"]
-    same = _byline(tmp_path, [(110, [("Ada Lovelace1", 11, False), ("1Brain & Cognitive Sciences", 11, False)])],
+    same = _byline(tmp_path, [(110, [("Ada Lovelace1", 11, False), ("1Quokka & Wombat Sciences", 11, False)])],
                    "marks.pdf")
     assert same.authors == ["Ada Lovelace"]

@@ -270,17 +270,17 @@ def test_a_full_width_table_with_long_row_labels_keeps_its_rows_whole(tmp_path):
 
 
 def test_a_column_of_short_lines_beside_running_prose_is_not_a_full_width_table(tmp_path):
-    """Pseudo-code in the left column ("input", "T  transition matrix", "begin") shares baselines with
-    the right column's paragraph, whose short last line ("page 4, and so on.") makes a row of short
+    """Pseudo-code in the left column ("input", "Q  quokka ledger", "begin") shares baselines with the
+    right column's paragraph, whose short last line ("the south one, and so on.") makes a row of short
     pieces across the page. The right column runs on above and below that row, so the row is two
     columns' lines, read with their columns: the paragraph stays whole and no pseudo-code enters it."""
     paper = titled(Paper())
     paper.page()
-    code = [("function Rank", None), ("input", None), ("T", "transition matrix"), ("N", "number of pages"),
-            ("output", None), ("t", "the scores"), ("begin", None), ("s", "= Select(...)"), ("end", None)]
-    prose = ["The ordering puts page 2 first: it is the most", "desirable seed page, followed by",
-             "page 4, and so on.", "Step three then asks the oracle about the L most",
-             "desirable pages in that order and keeps the good", "ones as the seed set of the run."]
+    code = [("function Copy", None), ("input", None), ("Q", "quokka ledger"), ("K", "number of shards"),
+            ("output", None), ("a", "the addresses"), ("begin", None), ("s", "= Pick(...)"), ("end", None)]
+    prose = ["The copier moves the north ledger first: it is the", "busiest of the ledgers, followed by",
+             "the south one, and so on.", "Step three then tells every reader of the K",
+             "busiest shards the new address and keeps the old", "ledger as a spare for one more hour."]
     for i, (head, rest) in enumerate(code):
         y = 90 + 12 * i
         paper.line(head, LEFT + (25 if rest else 0), y)
@@ -290,8 +290,8 @@ def test_a_column_of_short_lines_beside_running_prose_is_not_a_full_width_table(
     paper.lines(filler_lines(10, 40), MID + 20, 90 + 12 * len(prose))
     paper.lines(filler_lines(6, 40), LEFT, 90 + 12 * len(code) + 10)
     text = text_of(read_document(paper.save(tmp_path / "code.pdf")))
-    assert ("The ordering puts page 2 first: it is the most desirable seed page, followed by page 4, and so on. "
-            "Step three then asks the oracle") in text, text
+    assert ("The copier moves the north ledger first: it is the busiest of the ledgers, followed by the south one, "
+            "and so on. Step three then tells every reader") in text, text
 
 
 def test_a_figures_own_text_joins_its_caption(tmp_path):

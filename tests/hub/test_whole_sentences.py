@@ -1,7 +1,7 @@
 """A search hit's last sentence is served whole: a PDF paragraph that runs on over a page break is
 stored as two chunks (the reader's blocks end with the page), and the first would end inside its
-sentence ("… by worker B, all"). The hub serves it with the sentence's end from the next chunk of
-the same section; the index is untouched. On a paper drawn here (tests/hub/pdfgen.py)."""
+sentence ("… the ledger, every"). The hub serves it with the sentence's end from the next chunk of
+the same section; the index is untouched. On an invented paper drawn here (tests/hub/pdfgen.py)."""
 
 from __future__ import annotations
 
@@ -11,22 +11,22 @@ from core.hub.store import HubStore
 from tests.hub.pdfgen import LEFT, Paper, filler_lines
 
 LIB = "papers"
-BROKEN = ["When a map task is executed first by worker A and then executed again by worker B", "because A failed, all"]
-RUN_ON = ["workers running reduce tasks are told of the re-execution.",
-          "Any reduce task that has not read its input from worker A reads it from worker B."]
+BROKEN = ["When a quokka shard is copied from the north ledger to the south ledger", "because the north one froze, every"]
+RUN_ON = ["reader of that shard is sent the new address.",
+          "A reader that has not fetched the shard yet asks the south ledger for it."]
 
 
 def _paper(tmp_path):
     paper = Paper()
-    paper.page().line("Resilient Batch Jobs on Shared Clusters", 120, 80, 16, bold=True)
+    paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
     paper.line("Ada Lovelace", 250, 110, 12)
-    paper.line("3 Fault Tolerance", LEFT, 150, 12, bold=True)
+    paper.line("3 Frozen Ledgers", LEFT, 150, 12, bold=True)
     y = paper.lines(filler_lines(40, 90), LEFT, 170)
     paper.lines(BROKEN, LEFT, y)
     paper.page()
     y = paper.lines(RUN_ON, LEFT, 90)
     paper.lines(filler_lines(6, 90), LEFT, y)
-    return paper.save(tmp_path / "resilient.pdf")
+    return paper.save(tmp_path / "quokka.pdf")
 
 
 def test_a_hit_cut_by_a_page_break_is_served_with_its_sentence_whole(tmp_path):
@@ -35,14 +35,14 @@ def test_a_hit_cut_by_a_page_break_is_served_with_its_sentence_whole(tmp_path):
     assert len(report.added) == 1, report
     stored = [c.text for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
     store.close()
-    assert any(t.rstrip().endswith("because A failed, all") for t in stored), stored  # stored as the page cut it
+    assert any(t.rstrip().endswith("because the north one froze, every") for t in stored), stored  # as the page cut it
     hub = Hub(tmp_path / "hub.sqlite3", sync=False)
     hub.start(background=False)
-    hits = hub.query("which worker runs a map task again after a failure", 5, LIB)
-    [cut] = [h for h in hits if "executed again by worker B" in h.chunk.text]
-    assert cut.chunk.text.endswith("because A failed, all workers running reduce tasks are told of the re-execution.")
-    assert [h for h in hub.query_many(["worker B re-execution"], 5, LIB)[0]
-            if "executed again by worker B" in h.chunk.text][0].chunk.text == cut.chunk.text
+    hits = hub.query("where a quokka shard is copied when its ledger froze", 5, LIB)
+    [cut] = [h for h in hits if "to the south ledger" in h.chunk.text]
+    assert cut.chunk.text.endswith("because the north one froze, every reader of that shard is sent the new address.")
+    assert [h for h in hub.query_many(["south ledger quokka shard"], 5, LIB)[0]
+            if "to the south ledger" in h.chunk.text][0].chunk.text == cut.chunk.text
     assert [c.text for d in hub.store.documents(LIB) for c in hub.store.doc_chunks(d["doc_id"])] == stored
 
 
@@ -50,7 +50,7 @@ def test_a_compound_broken_by_the_page_keeps_its_hyphen_and_a_one_sentence_tail_
     """The next chunk may be the section's last sentence alone; a compound the page broke at its own
     hyphen keeps it ("state-of-the-" / "art"), as a paragraph's lines are joined."""
     paper = Paper()
-    paper.page().line("Resilient Batch Jobs on Shared Clusters", 120, 80, 16, bold=True)
+    paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
     paper.line("Ada Lovelace", 250, 110, 12)
     paper.line("3 Decoding", LEFT, 150, 12, bold=True)
     y = paper.lines(filler_lines(40, 90), LEFT, 170)
