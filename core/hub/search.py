@@ -186,19 +186,22 @@ class Searcher:
 
     # -- fusion --------------------------------------------------------------------------------------
     def search(self, collection: str, query: str, top_k: int = 5, legs: str = "hybrid",
-               scope: Scope | None = None, only: set[int] | None = None, vec: np.ndarray | None = None) -> list[Hit]:
+               scope: Scope | None = None, only: set[int] | None = None, vec: np.ndarray | None = None,
+               per_doc: int | None = None) -> list[Hit]:
         """Top-k hits; ``legs`` is ``hybrid``, ``lexical`` or ``dense`` (the latter two for evaluation);
         ``scope`` (default: current chunks) selects an older version, a time, or one document;
         ``only``: the chunk rowids allowed (a topic's documents); both legs then rank every chunk;
-        ``vec``: the query's vector, when the caller embedded it already."""
-        pool = self._pool(collection, query, top_k, legs, scope, only, vec)
+        ``vec``: the query's vector, when the caller embedded it already; ``per_doc``: at most that
+        many chunks of any one document (:meth:`_per_doc`)."""
+        pool = self._pool(collection, query, top_k, legs, scope, only, vec, per_doc)
         return self._hits(query, pool, self.store.chunks_by_rowid([rid for rid, _ in pool]), top_k,
                           partners=legs == "hybrid")
 
     def _pool(self, collection: str, query: str, top_k: int, legs: str, scope: Scope | None,
-              only: set[int] | None, vec: np.ndarray | None) -> list[tuple[int, Hit]]:
+              only: set[int] | None, vec: np.ndarray | None, per_doc: int | None = None) -> list[tuple[int, Hit]]:
         """The fused ranking's head (rowid, hit without its chunk): top_k, or 3 x top_k to rerank,
-        then the next :data:`PARTNER_DEPTH` (where a hit table's other chunks are looked for)."""
+        then the next :data:`PARTNER_DEPTH` (where a hit table's other chunks are looked for); with
+        ``per_doc``, the head of the ranking capped per document (:meth:`_per_doc`)."""
         depth = max(LEG_DEPTH, top_k * 5) if only is None else 1 << 30
         scope = None if scope == Scope() else scope
         lex = self.lexical(collection, query, depth, scope) if legs in ("hybrid", "lexical") else []
@@ -214,7 +217,26 @@ class Searcher:
             h.score += 1.0 / (RRF_K + rank)
             h.dense_rank, h.dense_score = rank, s
         order = sorted(fused.items(), key=lambda kv: (-kv[1].score, kv[0]))
+        if per_doc is not None:
+            order = self._per_doc(order, per_doc)
         return order[: (top_k * 3 if self.reranker else top_k) + PARTNER_DEPTH]
+
+    def _per_doc(self, order: list[tuple[int, Hit]], per_doc: int) -> list[tuple[int, Hit]]:
+        """``order`` with at most ``per_doc`` chunks of any one document, each document's best first:
+        the search a survey makes, where a long paper that shares the query's words in many chunks
+        would otherwise fill the whole head and hide the other papers that bear on it. The cap applies
+        to the fused ranking of both legs at their full depth, so a paper found only deep down still
+        takes its place."""
+        rows = self.store.chunks_by_rowid([rid for rid, _ in order])
+        taken: dict[str, int] = {}
+        kept = []
+        for rid, hit in order:
+            row = rows.get(rid)
+            if row is None or taken.get(row.doc_id, 0) >= per_doc:
+                continue
+            taken[row.doc_id] = taken.get(row.doc_id, 0) + 1
+            kept.append((rid, hit))
+        return kept
 
     def _hits(self, query: str, pool: list[tuple[int, Hit]], rows: dict[int, ChunkRow], top_k: int,
               partners: bool = True) -> list[Hit]:
@@ -234,13 +256,13 @@ class Searcher:
         return hits
 
     def search_many(self, collection: str, queries: list[str], top_k: int = 5, scope: Scope | None = None,
-                    only: set[int] | None = None) -> list[list[Hit]]:
+                    only: set[int] | None = None, per_doc: int | None = None) -> list[list[Hit]]:
         """:meth:`search` of each query (hybrid), the same hits; the queries missing from the query
         cache are embedded in one encoder batch, and the chunks the queries share are read once. Each
         dense leg keeps its own matrix-vector product, so a batch ranks exactly as single queries do (a
         matrix-matrix product may round differently)."""
         vecs = iter(self.embed_queries([q for q in queries if q.strip()]))
-        pools = [self._pool(collection, q, top_k, "hybrid", scope, only, next(vecs) if q.strip() else None)
+        pools = [self._pool(collection, q, top_k, "hybrid", scope, only, next(vecs) if q.strip() else None, per_doc)
                  for q in queries]
         rows = self.store.chunks_by_rowid(list(dict.fromkeys(rid for pool in pools for rid, _ in pool)))
         return [self._hits(q, pool, rows, top_k) for q, pool in zip(queries, pools)]

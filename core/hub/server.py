@@ -52,6 +52,8 @@ Version = Annotated[int | None, Field(description="search this version of each d
 AsOf = Annotated[str | None, Field(description="search what was current at this ISO date or datetime")]
 DocScope = Annotated[str | None, Field(description="search only this document")]
 Topic = Annotated[str | None, Field(description="search only this topic's documents (an id or label from list_topics)")]
+PerDoc = Annotated[int | None, Field(description="at most this many hits from any one document (1..20): which "
+                                                 "documents bear on the query, each by its best chunks")]
 Queries = Annotated[list[str], Field(description=f"the queries, 1..{MAX_BATCH}",
                                      json_schema_extra={"minItems": 1, "maxItems": MAX_BATCH})]
 
@@ -112,12 +114,14 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
 
     @mcp.tool(description="Hybrid search (BM25 + dense, reciprocal-rank fusion) of one collection's current "
                           "documents, or of an older version (version=N) or the state at a date (as_of), "
-                          "optionally of one document (doc_id) or one topic's documents (topic). Returns cited "
-                          "chunks with breadcrumb, page and full text.")
+                          "optionally of one document (doc_id) or one topic's documents (topic), or at most "
+                          "per_doc hits of any one document. Returns cited chunks with breadcrumb, page and "
+                          "full text.")
     async def query_knowledge_hub(query: str, top_k: TopK = 5, collection: Coll = "default",
                                   version: Version = None, as_of: AsOf = None, doc_id: DocScope = None,
-                                  topic: Topic = None) -> Annotated[CallToolResult, render.SearchResult]:
-        hits = await run(hub.query, query, top_k, collection, version, as_of, doc_id, topic)
+                                  topic: Topic = None,
+                                  per_doc: PerDoc = None) -> Annotated[CallToolResult, render.SearchResult]:
+        hits = await run(hub.query, query, top_k, collection, version, as_of, doc_id, topic, per_doc)
         return render.search_result(hits, query, collection)
 
     @mcp.tool(description="query_knowledge_hub for several queries at once (1..32, the same arguments for all): "
@@ -125,8 +129,9 @@ def build_server(hub: Hub, host: str = "127.0.0.1", port: int = 8000, request_by
                           "once. Cheaper than one call per query.")
     async def query_knowledge_hub_batch(queries: Queries, top_k: TopK = 5, collection: Coll = "default",
                                         version: Version = None, as_of: AsOf = None, doc_id: DocScope = None,
-                                        topic: Topic = None) -> Annotated[CallToolResult, render.BatchSearchResult]:
-        results = await run(hub.query_many, queries, top_k, collection, version, as_of, doc_id, topic)
+                                        topic: Topic = None,
+                                        per_doc: PerDoc = None) -> Annotated[CallToolResult, render.BatchSearchResult]:
+        results = await run(hub.query_many, queries, top_k, collection, version, as_of, doc_id, topic, per_doc)
         return render.batch_result(results, [q.strip() for q in queries], collection)
 
     @mcp.tool(description="List collections; with include_stats, document/chunk counts and document titles.")

@@ -150,26 +150,30 @@ class Hub:
 
     # -- tools --------------------------------------------------------------------------------------
     def query(self, query: str, top_k: int = 5, collection: str = "default", version: int | None = None,
-              as_of: str | None = None, doc_id: str | None = None, topic: str | None = None) -> list[Hit]:
+              as_of: str | None = None, doc_id: str | None = None, topic: str | None = None,
+              per_doc: int | None = None) -> list[Hit]:
         """Hybrid search of the current chunks, or of ``version`` N / what was current ``as_of`` a
         date (one of the two), optionally within one document; with ``topic`` (an id or label from
-        list_topics) only that topic's documents."""
+        list_topics) only that topic's documents; with ``per_doc`` at most that many chunks of any
+        one document (a survey's search: which papers bear on it, each by its best chunks)."""
         if not isinstance(query, str) or not query.strip():
             raise HubError("query must be a non-empty string")
-        name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic)
-        return self._whole(self.searcher.search(name, query.strip(), top_k, scope=scope, only=only))
+        name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic, per_doc)
+        return self._whole(self.searcher.search(name, query.strip(), top_k, scope=scope, only=only, per_doc=per_doc))
 
     def query_many(self, queries: list[str], top_k: int = 5, collection: str = "default", version: int | None = None,
-                   as_of: str | None = None, doc_id: str | None = None, topic: str | None = None) -> list[list[Hit]]:
+                   as_of: str | None = None, doc_id: str | None = None, topic: str | None = None,
+                   per_doc: int | None = None) -> list[list[Hit]]:
         """:meth:`query` of each of 1..MAX_BATCH queries with the same arguments: one list of hits per
         query, the same hits; the queries not in the query cache are embedded in one encoder batch."""
         if not isinstance(queries, list) or not 1 <= len(queries) <= MAX_BATCH:
             raise HubError(f"queries must be a list of 1 to {MAX_BATCH} strings")
         if bad := [i for i, q in enumerate(queries) if not isinstance(q, str) or not q.strip()]:
             raise HubError(f"every query must be a non-empty string (not query {bad[0] + 1})")
-        name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic)
+        name, scope, only = self._search_args(top_k, collection, version, as_of, doc_id, topic, per_doc)
         return [self._whole(hits) for hits in
-                self.searcher.search_many(name, [q.strip() for q in queries], top_k, scope=scope, only=only)]
+                self.searcher.search_many(name, [q.strip() for q in queries], top_k, scope=scope, only=only,
+                                          per_doc=per_doc)]
 
     def _whole(self, hits: list[Hit]) -> list[Hit]:
         """The hits with their last sentence whole: a chunk that stops inside a sentence (a PDF
@@ -196,10 +200,14 @@ class Hub:
         return hits
 
     def _search_args(self, top_k: int, collection: str, version: int | None, as_of: str | None,
-                     doc_id: str | None, topic: str | None) -> tuple[str, Scope | None, set[int] | None]:
+                     doc_id: str | None, topic: str | None,
+                     per_doc: int | None = None) -> tuple[str, Scope | None, set[int] | None]:
         """A search's checked (collection, scope, topic's chunk rowids)."""
         if not isinstance(top_k, int) or isinstance(top_k, bool) or not 1 <= top_k <= MAX_TOP_K:
             raise HubError(f"top_k must be an integer from 1 to {MAX_TOP_K} (got {top_k!r})")
+        if per_doc is not None and (not isinstance(per_doc, int) or isinstance(per_doc, bool)
+                                    or not 1 <= per_doc <= MAX_TOP_K):
+            raise HubError(f"per_doc must be an integer from 1 to {MAX_TOP_K} (got {per_doc!r})")
         name = self._collection(collection, dense=True)
         only = self._topic_chunks(name, topic) if topic else None
         return name, self._scope(name, version, as_of, doc_id), only

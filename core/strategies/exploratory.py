@@ -19,6 +19,7 @@ from core.strategies.synthesis import synthesize
 from core.telemetry import emit
 
 GRAPH = "exploratory"
+SURVEY_PER_PAPER = 2  # a survey's first search takes at most this many chunks of any one paper
 
 
 @traced("think", GRAPH)
@@ -59,8 +60,17 @@ def after_think(state: AgentState) -> str:
 async def act_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     query = state.retrieval_queries[-1]
-    found = await retrieve(ctx, query, top_k=ctx.settings.agent.broad_top_k, topic=topic_of(state))
+    # a survey's first search (the question itself) asks which papers bear on it, each by its best chunks
+    spread = {"per_doc": SURVEY_PER_PAPER} if len(state.retrieval_queries) == 1 and surveys(ctx) else {}
+    found = await retrieve(ctx, query, top_k=ctx.settings.agent.broad_top_k, topic=topic_of(state), **spread)
     return {"retrieved_contexts": merge_contexts(state.retrieved_contexts, found)}
+
+
+def surveys(ctx: Any) -> bool:
+    """Whether this turn's first search is spread over papers: the hub caps hits per document
+    (``per_doc``; an upstream server is never sent it) and the turn is not scoped to one document."""
+    searches_by = getattr(ctx.hub, "searches_by", None)
+    return not ctx.doc_id and callable(searches_by) and bool(searches_by("per_doc"))
 
 
 @traced("observe", GRAPH)

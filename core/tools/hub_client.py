@@ -381,13 +381,15 @@ class HubClient:
 
     async def search(self, query: str, top_k: int = 5, collection: str | None = None, *,
                      version: int | None = None, as_of: str | None = None,
-                     doc_id: str | None = None, topic: str | None = None) -> list[RetrievedContext]:
+                     doc_id: str | None = None, topic: str | None = None,
+                     per_doc: int | None = None) -> list[RetrievedContext]:
         """Hybrid search; ``version``/``as_of``/``doc_id``/``topic`` (the bundled hub's) scope it to an
         older version, a date, one document or one topic's documents (a ``list_topics`` id or label),
-        and are sent only when given (upstream servers lack them). Searches made concurrently with the
-        same arguments but the query go out as one batch call (:mod:`core.tools.batching`)."""
-        scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id), ("topic", topic))
-                 if v is not None}
+        ``per_doc`` caps the hits of any one document, and all are sent only when given (upstream
+        servers lack them). Searches made concurrently with the same arguments but the query go out
+        as one batch call (:mod:`core.tools.batching`)."""
+        scope = {k: v for k, v in (("version", version), ("as_of", as_of), ("doc_id", doc_id), ("topic", topic),
+                                   ("per_doc", per_doc)) if v is not None}
         key = tuple({"top_k": top_k, "collection": collection or self.settings.collection, **scope}.items())
         name = collection or self.settings.collection
         hits = await self._titles.fill(await self._batcher.search(key, query), name)

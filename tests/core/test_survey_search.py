@@ -1,0 +1,49 @@
+"""A survey question's first search is spread over papers: the exploratory strategy asks the hub for
+at most ``SURVEY_PER_PAPER`` chunks of any one document (``per_doc``) on its first search, the question
+itself; its later ReAct searches, a turn scoped to one paper, and a hub whose search does not take
+``per_doc`` (an upstream MCP server) get a plain search. The hub side is tested in
+tests/hub/test_search_per_doc.py; here a stand-in at the hub edge records what the strategy asks."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from core.config import Settings
+from core.state import AgentState
+from core.strategies.exploratory import SURVEY_PER_PAPER, act_node
+from core.telemetry import capture
+
+
+class RecordingHub:
+    def __init__(self, params: set[str]):
+        self.params, self.calls = params, []
+
+    def searches_by(self, param: str) -> bool:
+        return param in self.params
+
+    async def search(self, query, top_k=5, collection=None, **scope):
+        self.calls.append((query, top_k, scope))
+        return []
+
+
+async def _act(hub, queries, doc_id=None):
+    ctx = SimpleNamespace(hub=hub, settings=Settings(), collection="papers", doc_id=doc_id)
+    with capture(lambda e: None):
+        await act_node(AgentState(question=queries[0], retrieval_queries=queries), SimpleNamespace(context=ctx))
+    return hub.calls[-1]
+
+
+async def test_the_first_search_is_capped_per_paper_and_later_ones_are_not():
+    hub = RecordingHub({"doc_id", "topic", "per_doc"})
+    query, top_k, scope = await _act(hub, ["Which papers here use tidal ledgers?"])
+    assert scope == {"per_doc": SURVEY_PER_PAPER} and top_k == Settings().agent.broad_top_k
+    _, _, later = await _act(hub, ["Which papers here use tidal ledgers?", "tidal ledger replicas"])
+    assert later == {}
+
+
+async def test_no_cap_for_a_hub_without_it_or_a_turn_on_one_paper():
+    _, _, upstream = await _act(RecordingHub({"doc_id"}), ["Which papers here use tidal ledgers?"])
+    assert upstream == {}
+    _, _, scoped = await _act(RecordingHub({"doc_id", "per_doc"}), ["Which papers here use tidal ledgers?"],
+                              doc_id="quokka")
+    assert "per_doc" not in scoped and scoped.get("doc_id") == "quokka"
