@@ -109,3 +109,21 @@ def test_when_a_name_is_missing_its_question_words_must_meet_in_one_sentence() -
     together = ctx(5, "kite.md", "Kite", "The system card lists 1.3 billion parameters for the model.")
     assert relevant_indexes([scattered], prof) == []
     assert relevant_indexes([together], prof) == [0]
+
+
+async def test_a_survey_that_names_only_a_measure_gets_a_section_per_paper() -> None:
+    """"Which papers report X" where X is a measure the papers share, not a paper of the collection: the
+    answer is told paper by paper (a section per paper that states it), not under one heading "X"
+    that quotes whichever paper the first sentence came from."""
+    brain = OfflineBrain(vocabulary=VOCAB)
+    q = "Which papers report a word error rate (WER), and what are their headline numbers?"
+    intent = Intent(type="exploratory", confidence=0.9, reformulated_query=q)
+    wren = ctx(3, "wren.md", "Wren: Streaming Speech Without Lookahead",
+               "Wren transcribes speech as it arrives. On the harbour test set Wren reaches a WER of 7.9, "
+               "against 9.4 for the offline baseline.")
+    tern = ctx(2, "tern-2.md", "Tern-2: Cheap Speech Recognition",
+               "Tern-2 builds on HERON's routing for speech. It cuts the WER by 18% at equal compute.")
+    text = brain.compose(SynthesisRequest(kind="exploratory", question=q, intent=intent, contexts=[tern, wren]))
+    assert "### WER" not in text
+    assert "### Tern-2" in text and "### Wren" in text, text
+    assert "18%" in text and "7.9" in text

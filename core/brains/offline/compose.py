@@ -152,7 +152,10 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     contrast = [s for s in contrast if s in pool]
     scorer.prime([prof.question, *(s.text for s in pool)])
     for theme in themes:
-        members = [s for s in pool if _theme_of(s, themes, contexts, prof.vocab) == theme and s not in contrast]
+        if by_paper:  # a paper's section quotes that paper, whichever paper a sentence names first
+            members = [s for s in pool if short_title(contexts[s.ctx].title) == theme and s not in contrast]
+        else:
+            members = [s for s in pool if _theme_of(s, themes, contexts, prof.vocab) == theme and s not in contrast]
         if not members and theme in [short_title(c.title) for c in contexts]:
             members = [s for s in pool if short_title(contexts[s.ctx].title) == theme]
         picks = mmr(members, lambda s: relevance(s, prof), 3, min_ratio=0.3, exclude=used)
@@ -196,12 +199,20 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
             continue  # a method merely mentioned alongside is not a stage of this story
         themes.append(name)
     themes = themes[:5]
-    if not prof.entities or prof.collection_wide:
-        # A question about the collection ("what do these papers do about X"): one theme per paper.
+    if not prof.entities or prof.collection_wide or not _names_a_paper(prof.entities, contexts, prof.vocab):
+        # A question about the collection ("what do these papers do about X"), or one that names only
+        # things no paper here is about ("which papers report an AUC"): one theme per paper.
         return list(dict.fromkeys(short_title(contexts[i].title) for i in sorted({s.ctx for s in pool})
                                   if contexts[i].title))[:6] or themes
     year = lambda n: (ent.year if (ent := lex_entity(n, prof.vocab)) and ent.year else 9999)  # noqa: E731
     return sorted(themes, key=lambda n: (year(n), themes.index(n)))
+
+
+def _names_a_paper(names: list[str], contexts: list[RetrievedContext], vocab: Vocabulary) -> bool:
+    """Whether any of ``names`` is a paper among ``contexts`` (its title or file names it): a survey of
+    methods ("from RLHF to DPO") is told method by method; a survey that names only a measure, a task
+    or a term the papers share is told paper by paper."""
+    return any(is_document_of(c, n, vocab) for n in names for c in contexts)
 
 
 def _theme_of(s: Sentence, themes: list[str], contexts: list[RetrievedContext], vocab: Vocabulary) -> str | None:
