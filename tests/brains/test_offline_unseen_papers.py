@@ -127,3 +127,23 @@ async def test_a_survey_that_names_only_a_measure_gets_a_section_per_paper() -> 
     assert "### WER" not in text
     assert "### Tern-2" in text and "### Wren" in text, text
     assert "18%" in text and "7.9" in text
+
+
+async def test_a_supporting_sentence_that_points_back_is_quoted_with_the_sentence_before_it() -> None:
+    """"… among these ledgers without replicas" says which ledgers only with the sentence before it,
+    which states their number; the direct answer is left as chosen, and "those of the seeds" (a
+    "those" its own sentence defines) brings in nothing."""
+    from core.brains.offline.compose import with_antecedents
+    from core.brains.offline.evidence import Sentence
+
+    def sent(pos: int, text: str) -> Sentence:
+        return Sentence(0, pos, text, set(), [])
+
+    pool = [sent(0, "The harbour log holds 4,200 shards."),
+            sent(1, "More than half of the ledgers (2,311) had no replica at all."),
+            sent(2, "Quokka repair cannot tell apart these ledgers without replicas."),
+            sent(3, "Kestrel compares the tides of the extractions to those of the seeds.")]
+    assert with_antecedents([pool[2]], pool) == [pool[1], pool[2]]
+    assert with_antecedents([pool[2]], pool, before=[pool[1]]) == [pool[2]]  # quoted already
+    assert with_antecedents([pool[1], pool[2]], pool) == [pool[1], pool[2]]
+    assert with_antecedents([pool[3]], pool) == [pool[3]]

@@ -57,10 +57,35 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
         chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
     n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share() if read != probs else None)
-    lines = [" ".join(cited(s) for s in chosen[:n])]
-    if len(chosen) > n:
-        lines.append(" ".join(cited(s) for s in chosen[n:]))
-    return "\n\n".join(lines), [s.text for s in chosen]
+    # the direct answer stays as chosen (the question names what its "it" is); a supporting sentence
+    # that points back is quoted with the sentence it points at
+    lead, rest = chosen[:n], with_antecedents(chosen[n:], pool, chosen[:n])
+    lines = [" ".join(cited(s) for s in lead)]
+    if rest:
+        lines.append(" ".join(cited(s) for s in rest))
+    return "\n\n".join(lines), [s.text for s in lead + rest]
+
+
+# A sentence that points back at what the sentence before it said: it opens with a pronoun ("They train
+# …") or speaks of "these"/"those" things ("… among these sites without inlinks"); not "those" that a
+# phrase of its own sentence defines ("those in Table 1", "those of the seeds", "those that …").
+_REFERS_BACK = re.compile(r"^(?:It|They)\b|\b(?:these|those)\s+(?!(?:in|of|that|which|who|whose|with|for|from|"
+                          r"at|on|by|where|are|were|is|was)\b)[a-z]", re.I)
+
+
+def with_antecedents(quoted: list[Sentence], pool: list[Sentence], before: list[Sentence] = ()) -> list[Sentence]:
+    """``quoted`` with each sentence that refers back (:data:`_REFERS_BACK`) preceded by the sentence
+    before it in its chunk, when that one is in the pool and not quoted already (here or in
+    ``before``): "… among these sites without inlinks" says which sites only with "more than one third
+    of the sites (13,197,046) were unreferenced" before it."""
+    at = {(s.ctx, s.pos): s for s in pool}
+    out: list[Sentence] = []
+    for s in quoted:
+        prev = at.get((s.ctx, s.pos - 1)) if _REFERS_BACK.search(s.text) else None
+        if prev is not None and prev not in out and prev not in quoted and prev not in before:
+            out.append(prev)
+        out.append(s)
+    return out
 
 
 def paper_of(ctx: RetrievedContext) -> str:
