@@ -1,6 +1,7 @@
 """Knowledge-hub benchmarks: query latency by index size, ingestion speed, MCP session reuse.
 
     python bench/hub.py [--sizes 1000,10000,100000] [--queries 50] [--pdfs 8] [--fresh 3] [--encoders onnx,onnx-int8]
+                        [--only embed|latency|first|ingest|mcp|backends|perdoc]
                         [--only first [--first-store FILE] [--restarts-only] [--baseline DIR] [--rounds N]]
 
 Prints numbers; asserts nothing. Everything that embeds is measured once per encoder runtime
@@ -142,6 +143,34 @@ def bench_latency(sizes: list[int], n_queries: int, tmp: Path) -> None:
                 e2e.append((time.perf_counter() - t0) * 1e3)
             print(f" {pct(e2e, 50):>6.1f}/{pct(e2e, 95):<6.1f}", end="")
         print()
+        db.unlink(missing_ok=True)
+
+
+def bench_per_doc(sizes: list[int], n_queries: int, tmp: Path) -> None:
+    """A survey's first search (``per_doc=2``, top_k 8) against the plain search of 8, in one run: the
+    cap reads the chunk rows of the whole fused ranking (both legs at full depth) to know their papers."""
+    from core.embeddings import embed
+
+    qvecs = {q: v for q, v in zip(QUERIES, embed(QUERIES))}
+    print("\n## per_doc: a survey's first search (top_k=8, at most 2 chunks a document) against the plain top_k=8")
+    print(f"{'chunks':>8} {'plain p50/p95 ms':>17} {'per_doc p50/p95 ms':>19} {'ratio p50':>9}")
+    rng = random.Random(0)
+    for n in sizes:
+        db = tmp / f"bench-perdoc-{n}.sqlite3"
+        build_synthetic(db, n, rng)
+        searcher = Searcher(HubStore(db), embed_query=lambda q: qvecs[q])
+        searcher.matrix("bench")
+        times: dict[str, list[float]] = {"plain": [], "per_doc": []}
+        for i in range(n_queries + 3):  # alternating, so both see the same machine
+            q = QUERIES[i % len(QUERIES)]
+            for label, cap in (("plain", None), ("per_doc", 2)):
+                t0 = time.perf_counter()
+                searcher.search("bench", q, 8, per_doc=cap)
+                if i >= 3:
+                    times[label].append((time.perf_counter() - t0) * 1e3)
+        p, c = times["plain"], times["per_doc"]
+        print(f"{n:>8} {pct(p, 50):>8.1f}/{pct(p, 95):<8.1f} {pct(c, 50):>9.1f}/{pct(c, 95):<9.1f}"
+              f" {pct(c, 50) / pct(p, 50):>9.2f}")
         db.unlink(missing_ok=True)
 
 
@@ -342,7 +371,7 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=50)
     ap.add_argument("--pdfs", type=int, default=8)
     ap.add_argument("--fresh", type=int, default=3)
-    ap.add_argument("--only", choices=["embed", "latency", "first", "ingest", "mcp", "backends"], default=None)
+    ap.add_argument("--only", choices=["embed", "latency", "first", "ingest", "mcp", "backends", "perdoc"], default=None)
     ap.add_argument("--first-size", type=int, default=100000, help="chunks in the store of the first-query table")
     ap.add_argument("--first-store", type=Path, help="keep the first-query store here (reused when it exists: "
                     "building 100k chunks takes minutes)")
@@ -369,6 +398,8 @@ def main() -> None:
             bench_latency([int(x) for x in a.sizes.split(",")], a.queries, tmp)
         elif a.only in (None, "latency", "backends"):
             bench_backend_table([int(x) for x in a.sizes.split(",")], backends, a.queries, a.dsn, tmp)
+        if a.only in (None, "perdoc"):
+            bench_per_doc([int(x) for x in a.sizes.split(",")], a.queries, tmp)
         if a.only in (None, "first"):
             bench_first_query(a.first_size, tmp, a.first_store, a.restarts_only, a.baseline, a.rounds)
         if a.only in (None, "ingest"):
