@@ -147,18 +147,3 @@ async def test_a_supporting_sentence_that_points_back_is_quoted_with_the_sentenc
     assert with_antecedents([pool[2]], pool, before=[pool[1]]) == [pool[2]]  # quoted already
     assert with_antecedents([pool[1], pool[2]], pool) == [pool[1], pool[2]]
     assert with_antecedents([pool[3]], pool) == [pool[3]]
-
-
-async def test_a_survey_reads_a_paper_that_shares_one_of_its_words() -> None:
-    """A survey's search spreads over papers (the hub's ``per_doc``); a paper that says the same thing
-    in its own words shares perhaps one of the question's words with it. A survey question's chunk
-    needs one of them (still a quarter of them), a question about one thing still two."""
-    brain = OfflineBrain(vocabulary=VOCAB)
-    q = "Which papers here shard their ledgers across many harbours, and how?"
-    intent = Intent(type="exploratory", confidence=0.9, reformulated_query=q)
-    quokka = ctx(4, "quokka.md", "Quokka: Sharded Ledgers",
-                 "Quokka shards each ledger across many harbours by hashing the tide id.")
-    kestrel = ctx(5, "kestrel.md", "Kestrel: Gossip for Tide Logs",
-                  "Kestrel replicates the tide log to every harbour over a gossip network.")
-    text = brain.compose(SynthesisRequest(kind="exploratory", question=q, intent=intent, contexts=[quokka, kestrel]))
-    assert "### Quokka" in text and "### Kestrel" in text, text

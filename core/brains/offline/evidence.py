@@ -203,7 +203,7 @@ def _shares_terms(ctx: RetrievedContext, prof: Profile, terms: list[str], presen
         # A Chinese question with its terms in English is judged on either vocabulary.
         for group in ([terms, latin] if latin and len(latin) < len(terms) else [terms]):
             hit = sum(1 for t in group if covered(t, have))
-            if hit >= min(1 if prof.broad else 2, len(group)) and hit / (len(group) + penalty) >= share:
+            if hit >= min(2, len(group)) and hit / (len(group) + penalty) >= share:
                 return True
     return False
 
