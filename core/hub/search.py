@@ -64,6 +64,23 @@ class Hit:
     dense_score: float | None = None
 
 
+def capped(hits: list[Hit], per_doc: int, n: int) -> list[Hit]:
+    """The first ``n`` of ``hits`` (ranked, with their chunks) taking at most ``per_doc`` chunks of any
+    one document, each document's best first: the search a survey makes, where a long paper that
+    shares the query's words in many chunks would otherwise fill the whole head and hide the other
+    papers that bear on it. ``hits`` is the fused ranking of both legs at their full depth, so a paper
+    found only deep down still takes its place."""
+    taken: dict[str, int] = {}
+    out: list[Hit] = []
+    for h in hits:
+        if len(out) == n:
+            break
+        if taken.get(h.chunk.doc_id, 0) < per_doc:
+            taken[h.chunk.doc_id] = taken.get(h.chunk.doc_id, 0) + 1
+            out.append(h)
+    return out
+
+
 class Reranker(Protocol):
     def __call__(self, query: str, hits: list[Hit]) -> list[Hit]: ...
 
@@ -192,16 +209,16 @@ class Searcher:
         ``scope`` (default: current chunks) selects an older version, a time, or one document;
         ``only``: the chunk rowids allowed (a topic's documents); both legs then rank every chunk;
         ``vec``: the query's vector, when the caller embedded it already; ``per_doc``: at most that
-        many chunks of any one document (:meth:`_per_doc`)."""
+        many chunks of any one document (:func:`capped`)."""
         pool = self._pool(collection, query, top_k, legs, scope, only, vec, per_doc)
         return self._hits(query, pool, self.store.chunks_by_rowid([rid for rid, _ in pool]), top_k,
-                          partners=legs == "hybrid")
+                          partners=legs == "hybrid", per_doc=per_doc)
 
     def _pool(self, collection: str, query: str, top_k: int, legs: str, scope: Scope | None,
               only: set[int] | None, vec: np.ndarray | None, per_doc: int | None = None) -> list[tuple[int, Hit]]:
         """The fused ranking's head (rowid, hit without its chunk): top_k, or 3 x top_k to rerank,
         then the next :data:`PARTNER_DEPTH` (where a hit table's other chunks are looked for); with
-        ``per_doc``, the head of the ranking capped per document (:meth:`_per_doc`)."""
+        ``per_doc``, the whole fused ranking (both legs at their full depth), which the cap reads."""
         depth = max(LEG_DEPTH, top_k * 5) if only is None else 1 << 30
         scope = None if scope == Scope() else scope
         lex = self.lexical(collection, query, depth, scope) if legs in ("hybrid", "lexical") else []
@@ -217,37 +234,25 @@ class Searcher:
             h.score += 1.0 / (RRF_K + rank)
             h.dense_rank, h.dense_score = rank, s
         order = sorted(fused.items(), key=lambda kv: (-kv[1].score, kv[0]))
-        if per_doc is not None:
-            order = self._per_doc(order, per_doc)
-        return order[: (top_k * 3 if self.reranker else top_k) + PARTNER_DEPTH]
-
-    def _per_doc(self, order: list[tuple[int, Hit]], per_doc: int) -> list[tuple[int, Hit]]:
-        """``order`` with at most ``per_doc`` chunks of any one document, each document's best first:
-        the search a survey makes, where a long paper that shares the query's words in many chunks
-        would otherwise fill the whole head and hide the other papers that bear on it. The cap applies
-        to the fused ranking of both legs at their full depth, so a paper found only deep down still
-        takes its place."""
-        rows = self.store.chunks_by_rowid([rid for rid, _ in order])
-        taken: dict[str, int] = {}
-        kept = []
-        for rid, hit in order:
-            row = rows.get(rid)
-            if row is None or taken.get(row.doc_id, 0) >= per_doc:
-                continue
-            taken[row.doc_id] = taken.get(row.doc_id, 0) + 1
-            kept.append((rid, hit))
-        return kept
+        return order if per_doc is not None else order[: (top_k * 3 if self.reranker else top_k) + PARTNER_DEPTH]
 
     def _hits(self, query: str, pool: list[tuple[int, Hit]], rows: dict[int, ChunkRow], top_k: int,
-              partners: bool = True) -> list[Hit]:
+              partners: bool = True, per_doc: int | None = None) -> list[Hit]:
         """The pool's hits with their chunks (a chunk deleted since ranking is left out), reranked, cut
         to top_k; then, with ``partners``, the other chunks of the tables hit (see
-        :data:`PARTNERS`)."""
+        :data:`PARTNERS`). With ``per_doc`` the head is :func:`capped`; the table partners are looked
+        for among every other chunk of the pool and do not count against the cap (a caption's rows
+        are the numbers it names)."""
         n = top_k * 3 if self.reranker else top_k
         for rid, h in pool:
             h.chunk = rows.get(rid)  # type: ignore[assignment]
-        head = [h for _, h in pool[:n] if h.chunk is not None]
-        tail = [h for _, h in pool[n:] if h.chunk is not None]
+        live = [h for _, h in pool if h.chunk is not None]
+        if per_doc is None:
+            head, tail = live[:n], live[n:]
+        else:
+            head = capped(live, per_doc, n)
+            kept = {id(h) for h in head}
+            tail = [h for h in live if id(h) not in kept][:PARTNER_DEPTH + n]
         if self.reranker is not None:
             head = list(self.reranker(query, head))
         hits = head[:top_k]
@@ -265,7 +270,7 @@ class Searcher:
         pools = [self._pool(collection, q, top_k, "hybrid", scope, only, next(vecs) if q.strip() else None, per_doc)
                  for q in queries]
         rows = self.store.chunks_by_rowid(list(dict.fromkeys(rid for pool in pools for rid, _ in pool)))
-        return [self._hits(q, pool, rows, top_k) for q, pool in zip(queries, pools)]
+        return [self._hits(q, pool, rows, top_k, per_doc=per_doc) for q, pool in zip(queries, pools)]
 
     # -- keyword browsing ----------------------------------------------------------------------------
     def keyword(self, collection: str, keywords: list[str], mode: str = "exact", top_k: int = 10) -> list[Hit]:

@@ -53,7 +53,8 @@ AsOf = Annotated[str | None, Field(description="search what was current at this 
 DocScope = Annotated[str | None, Field(description="search only this document")]
 Topic = Annotated[str | None, Field(description="search only this topic's documents (an id or label from list_topics)")]
 PerDoc = Annotated[int | None, Field(description="at most this many hits from any one document (1..20): which "
-                                                 "documents bear on the query, each by its best chunks")]
+                                                 "documents bear on the query, each by its best chunks",
+                                     json_schema_extra={"minimum": 1, "maximum": 20})]
 Queries = Annotated[list[str], Field(description=f"the queries, 1..{MAX_BATCH}",
                                      json_schema_extra={"minItems": 1, "maxItems": MAX_BATCH})]
 

@@ -70,3 +70,14 @@ async def test_the_bundled_hubs_search_tools_take_per_doc(hub):
                                                {"query": "tidal ledger", "top_k": 6, "collection": LIB, "per_doc": 1})
     text = str(result)
     assert "Kelp Indexes" in text and "Gull Caches" in text
+    batch = await build_server(hub).call_tool("query_knowledge_hub_batch", {
+        "queries": ["tidal ledger"], "top_k": 6, "collection": LIB, "per_doc": 1})
+    text = str(batch)
+    assert "Kelp Indexes" in text and "Gull Caches" in text
+
+
+async def test_the_tool_schema_states_the_range(hub):
+    tools = {t.name: t for t in await build_server(hub).list_tools()}
+    for name in ("query_knowledge_hub", "query_knowledge_hub_batch"):
+        prop = tools[name].inputSchema["properties"]["per_doc"]
+        assert (prop["minimum"], prop["maximum"]) == (1, 20), prop

@@ -61,3 +61,16 @@ def test_a_figure_caption_hit_brings_nothing_more(tmp_path):
     Ingestor(store, embed=False).ingest([p.save(tmp_path / "fig.pdf")], "papers")
     hits = Searcher(store).search("papers", "latency of batched requests on a watch", top_k=1)
     assert len(hits) == 1 and float_label(hits[0].chunk) is None
+
+
+def test_a_capped_search_still_brings_a_caption_hits_rows(tmp_path):
+    """``per_doc=1``: the caption fills its paper's one place, and the table's rows come after the
+    top_k as they do without the cap (partners do not count against it: they are the caption's numbers)."""
+    store = HubStore(tmp_path / "hub.sqlite3")
+    assert Ingestor(store, embed=False).ingest([paper(tmp_path / "wren.pdf")], "papers").ok
+    s = Searcher(store)
+    q = "does batching keep wearables responsive despite slow cores"
+    plain = s.search("papers", q, top_k=1)
+    capped = s.search("papers", q, top_k=1, per_doc=1)
+    assert [h.chunk.rowid for h in capped] == [h.chunk.rowid for h in plain]
+    assert len(capped) > 1 and "97 ms" in capped[1].chunk.text
