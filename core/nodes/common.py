@@ -28,7 +28,7 @@ from core.vocabulary import Vocabulary
 
 class Retriever(Protocol):
     async def search(self, query: str, top_k: int = 5, collection: str | None = None,
-                     **scope: str) -> list[RetrievedContext]: ...
+                     **scope: Any) -> list[RetrievedContext]: ...
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,10 @@ def after_think(state: AgentState) -> str:
 async def act_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     query = state.retrieval_queries[-1]
-    # a survey's first search (the question itself) asks which papers bear on it, each by its best chunks
-    spread = {"per_doc": SURVEY_PER_PAPER} if len(state.retrieval_queries) == 1 and surveys(ctx) else {}
+    # a survey's first search (the question itself, not a retry's query from the critic) asks which papers
+    # bear on it, each by its best chunks
+    first = len(state.retrieval_queries) == 1 and query not in state.refine_queries
+    spread = {"per_doc": SURVEY_PER_PAPER} if first and surveys(ctx) else {}
     found = await retrieve(ctx, query, top_k=ctx.settings.agent.broad_top_k, topic=topic_of(state), **spread)
     return {"retrieved_contexts": merge_contexts(state.retrieved_contexts, found)}
 

@@ -26,10 +26,12 @@ class RecordingHub:
         return []
 
 
-async def _act(hub, queries, doc_id=None):
+async def _act(hub, queries, doc_id=None, refine=()):
     ctx = SimpleNamespace(hub=hub, settings=Settings(), collection="papers", doc_id=doc_id)
+    state = AgentState(question="Which papers here use tidal ledgers?", retrieval_queries=queries,
+                       refine_queries=list(refine))
     with capture(lambda e: None):
-        await act_node(AgentState(question=queries[0], retrieval_queries=queries), SimpleNamespace(context=ctx))
+        await act_node(state, SimpleNamespace(context=ctx))
     return hub.calls[-1]
 
 
@@ -47,3 +49,11 @@ async def test_no_cap_for_a_hub_without_it_or_a_turn_on_one_paper():
     _, _, scoped = await _act(RecordingHub({"doc_id", "per_doc"}), ["Which papers here use tidal ledgers?"],
                               doc_id="quokka")
     assert "per_doc" not in scoped and scoped.get("doc_id") == "quokka"
+
+
+async def test_a_retrys_first_search_is_the_critics_query_and_is_not_capped():
+    """A retry starts its searches anew with the critic's query ("Quokka ledger replica count"), which
+    asks for one paper's detail: it is searched plainly."""
+    hub = RecordingHub({"doc_id", "per_doc"})
+    _, _, scope = await _act(hub, ["Quokka ledger replica count"], refine=["Quokka ledger replica count"])
+    assert scope == {}
