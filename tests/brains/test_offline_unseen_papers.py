@@ -131,8 +131,8 @@ async def test_a_survey_that_names_only_a_measure_gets_a_section_per_paper() -> 
 
 async def test_a_supporting_sentence_that_points_back_is_quoted_with_the_sentence_before_it() -> None:
     """"… among these ledgers without replicas" says which ledgers only with the sentence before it,
-    which states their number; the direct answer is left as chosen, and "those of the seeds" (a
-    "those" its own sentence defines) brings in nothing."""
+    which states their number; "those of the seeds" (a "those" its own sentence defines) and an "it"
+    that stands for nothing bring in nothing, and an antecedent quoted later moves up to its place."""
     from core.brains.offline.compose import with_antecedents
     from core.brains.offline.evidence import Sentence
 
@@ -142,8 +142,28 @@ async def test_a_supporting_sentence_that_points_back_is_quoted_with_the_sentenc
     pool = [sent(0, "The harbour log holds 4,200 shards."),
             sent(1, "More than half of the ledgers (2,311) had no replica at all."),
             sent(2, "Quokka repair cannot tell apart these ledgers without replicas."),
-            sent(3, "Kestrel compares the tides of the extractions to those of the seeds.")]
+            sent(3, "Kestrel compares the tides of the extractions to those of the seeds."),
+            sent(4, "It is well known that gossip converges slowly."),
+            sent(5, "They rebuild each ledger from its gossip log.")]
     assert with_antecedents([pool[2]], pool) == [pool[1], pool[2]]
     assert with_antecedents([pool[2]], pool, before=[pool[1]]) == [pool[2]]  # quoted already
     assert with_antecedents([pool[1], pool[2]], pool) == [pool[1], pool[2]]
+    assert with_antecedents([pool[2], pool[1]], pool) == [pool[1], pool[2]]  # moved up, quoted once
     assert with_antecedents([pool[3]], pool) == [pool[3]]
+    assert with_antecedents([pool[4]], pool) == [pool[4]]
+    assert with_antecedents([pool[5]], pool) == [pool[4], pool[5]]
+
+
+async def test_a_survey_of_methods_stays_method_by_method_without_their_own_papers() -> None:
+    """A survey that names a paper of the vocabulary (DPO, a bundled paper) is told method by method even
+    when only another paper that uses it was retrieved; the paper-by-paper form is for a survey that
+    names only a measure or a term."""
+    brain = OfflineBrain(vocabulary=VOCAB)
+    assert VOCAB.get("DPO") is not None and VOCAB.get("DPO").kind == "paper"
+    q = "Trace how alignment methods evolved from RLHF to DPO"
+    intent = Intent(type="exploratory", confidence=0.9, reformulated_query=q, entities=["RLHF", "DPO"])
+    heron = ctx(6, "heron-chat.md", "Heron-Chat: A Small Aligned Assistant",
+                "Heron-Chat was first tuned with RLHF on 40k comparisons. We then replaced RLHF with DPO, "
+                "which needs no reward model, and DPO halved the tuning cost.")
+    text = brain.compose(SynthesisRequest(kind="exploratory", question=q, intent=intent, contexts=[heron]))
+    assert "### Heron-Chat" not in text, text

@@ -67,22 +67,28 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
 
 
 # A sentence that points back at what the sentence before it said: it opens with a pronoun ("They train
-# …") or speaks of "these"/"those" things ("… among these sites without inlinks"); not "those" that a
-# phrase of its own sentence defines ("those in Table 1", "those of the seeds", "those that …").
-_REFERS_BACK = re.compile(r"^(?:It|They)\b|\b(?:these|those)\s+(?!(?:in|of|that|which|who|whose|with|for|from|"
-                          r"at|on|by|where|are|were|is|was)\b)[a-z]", re.I)
+# …") or speaks of "these"/"those" things ("… among these sites without inlinks"). Not an "it" that
+# stands for nothing ("It is well known that …", "It should be noted that …"), nor "those" that a phrase
+# of its own sentence defines ("those of the seeds", "those in Table 1", "those reported in [12]").
+_REFERS_BACK = re.compile(r"^(?:It|They)\b(?!\s+(?:is|was|should|can|could|may|might|must|will|would|seems|appears)"
+                          r"\b[^.;]*?\bthat\b)"
+                          r"|\b[Tt]h(?:ese|ose)\s+(?!(?:in|of|that|which|who|whose|with|for|from|at|on|by|where|are|"
+                          r"were|is|was)\b|\w+ed\b)[a-z]")
 
 
 def with_antecedents(quoted: list[Sentence], pool: list[Sentence], before: list[Sentence] = ()) -> list[Sentence]:
     """``quoted`` with each sentence that refers back (:data:`_REFERS_BACK`) preceded by the sentence
-    before it in its chunk, when that one is in the pool and not quoted already (here or in
-    ``before``): "… among these sites without inlinks" says which sites only with "more than one third
-    of the sites (13,197,046) were unreferenced" before it."""
+    before it in its chunk, when that one is in the pool and not quoted in ``before``: "… among these
+    sites without inlinks" says which sites only with "more than one third of the sites (13,197,046)
+    were unreferenced" before it. An antecedent quoted later in ``quoted`` moves up to its place;
+    one quoted earlier stays where it is."""
     at = {(s.ctx, s.pos): s for s in pool}
     out: list[Sentence] = []
     for s in quoted:
+        if s in out:  # moved up already, as an antecedent
+            continue
         prev = at.get((s.ctx, s.pos - 1)) if _REFERS_BACK.search(s.text) else None
-        if prev is not None and prev not in out and prev not in quoted and prev not in before:
+        if prev is not None and prev not in out and prev not in before:
             out.append(prev)
         out.append(s)
     return out
@@ -236,8 +242,11 @@ def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext
 def _names_a_paper(names: list[str], contexts: list[RetrievedContext], vocab: Vocabulary) -> bool:
     """Whether any of ``names`` is a paper among ``contexts`` (its title or file names it): a survey of
     methods ("from RLHF to DPO") is told method by method; a survey that names only a measure, a task
-    or a term the papers share is told paper by paper."""
-    return any(is_document_of(c, n, vocab) for n in names for c in contexts)
+    or a term the papers share is told paper by paper. A name the vocabulary knows as a paper counts
+    too, when its own paper is not among the evidence (a survey that reaches DPO through a paper
+    that uses it)."""
+    return any((ent := lex_entity(n, vocab)) is not None and ent.kind == "paper" for n in names) or any(
+        is_document_of(c, n, vocab) for n in names for c in contexts)
 
 
 def _theme_of(s: Sentence, themes: list[str], contexts: list[RetrievedContext], vocab: Vocabulary) -> str | None:
