@@ -203,9 +203,10 @@ def has_cjk(text: str) -> bool:
 
 
 # -- sentences ---------------------------------------------------------------------------------------
-# A sentence ends at ".", "!" or "?" and white space before a capital, digit, quote, bracket, "*" or a
-# Chinese character, and right after "。", "！" or "？"; not after an abbreviation.
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*\u4e00-\u9fff])|(?<=[。！？])")
+# A sentence ends at ".", "!" or "?" and white space before a capital, digit, quote, bracket, a bullet
+# ("*", or a PDF list's "•", "▪", "◦", "‣": a list run into one paragraph) or a Chinese character, and
+# right after "。", "！" or "？"; not after an abbreviation.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*•▪◦‣\u4e00-\u9fff])|(?<=[。！？])")
 ABBREVIATION = re.compile(r"(?:e\.g|i\.e|et al|vs|Fig|fig|Eq|eq|approx|cf|No)\.$")
 # The hub's chunker reads paragraphs with white space folded: a closing quote or bracket may follow the
 # end mark (and is dropped with the space), and a single capital ends an initial ("J. Smith").

@@ -104,10 +104,13 @@ def passage_sentences(text: str, *, table: str = "") -> list[str]:
             continue
         line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
         for part in caption_parts(line):
-            out += _text.split_sentences(part)
+            # a PDF list run into one paragraph ("… computers. • Unknown. We were …") ends a sentence
+            # at each bullet (:data:`core.text.SENTENCE_END`); the bullet itself is no part of one
+            out += [_BULLET.sub("", s) for s in _text.split_sentences(part)]
     return out
 
 
+_BULLET = re.compile(r"^[•▪◦‣]\s*")
 _IN_FIGURE, _IN_TEXT = "(In the figure: ", "(In the text: "
 
 

@@ -1,0 +1,36 @@
+"""A PDF's bulleted list comes out of the reader run into one paragraph ("… Empty. 56 ledgers were empty.
+• Lost. 12 ledgers were lost to the tide. • Unknown. We could not check 9 ledgers."). Each bullet
+starts a sentence: a quoted sentence never carries the next item's label ("… to the tide. • Unknown"),
+and the bullet is no part of a sentence. Invented text."""
+
+from __future__ import annotations
+
+from core.brains.base import SynthesisRequest
+from core.brains.offline import OfflineBrain
+from core.brains.offline.text import passage_sentences
+from core.state import Intent, RetrievedContext
+from core.text import split_sentences
+from tests.support.vocab import bundled_vocabulary
+
+LIST = ("We sorted the 400 audited ledgers into groups. • Empty. 56 ledgers were empty. • Lost. 12 ledgers were "
+        "lost to the tide before the audit. • Unknown. We could not check 9 ledgers with the records we had.")
+
+
+def test_a_bullet_starts_a_sentence_and_is_dropped_from_it():
+    assert split_sentences("… lost to the tide. • Unknown. We could not check them.") == [
+        "… lost to the tide.", "• Unknown.", "We could not check them."]
+    assert passage_sentences(LIST) == [
+        "We sorted the 400 audited ledgers into groups.", "Empty.", "56 ledgers were empty.", "Lost.",
+        "12 ledgers were lost to the tide before the audit.", "Unknown.",
+        "We could not check 9 ledgers with the records we had."]
+
+
+async def test_an_answer_from_a_run_in_list_quotes_the_item_alone():
+    ctx = RetrievedContext(content=LIST, source="/papers/quokka.md", title="Quokka Ledger Audits",
+                           chunk_id="quokka#0", doc_id="quokka")
+    q = "How many ledgers were lost to the tide in the Quokka audit?"
+    brain = OfflineBrain(vocabulary=bundled_vocabulary())
+    text = brain.compose(SynthesisRequest(kind="simple", question=q, contexts=[ctx],
+                                          intent=Intent(type="factual", confidence=0.9, reformulated_query=q)))
+    assert "12 ledgers were lost to the tide" in text
+    assert "•" not in text and "tide before the audit. Unknown" not in text, text
