@@ -143,6 +143,13 @@ async def retrieve(ctx: AgentContext, query: str, *, top_k: int | None = None,
     return found
 
 
+def hub_takes(hub: Any, param: str) -> bool:
+    """Whether ``hub``'s search takes ``param`` (``doc_id``, ``per_doc`` …: the bundled hub's does, from
+    its tool schema); an upstream server's or a stand-in's without ``searches_by`` is never sent it."""
+    searches_by = getattr(hub, "searches_by", None)
+    return bool(searches_by(param)) if callable(searches_by) else False
+
+
 def merge_contexts(*groups: list[RetrievedContext]) -> list[RetrievedContext]:
     """Concatenate, keeping the first occurrence of each chunk id."""
     seen: set[str] = set()

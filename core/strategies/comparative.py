@@ -16,7 +16,7 @@ from core.brains.offline.sides import is_paper_of, side_paper
 from core.doc_versions import split
 from core.errors import BackendUnavailable
 from core.events import PlanUpdated
-from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
+from core.nodes.common import ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
@@ -45,10 +45,8 @@ async def find_document(ctx: Any, name: str) -> str | None:
 
 
 def can_scope(hub: Any) -> bool:
-    """Whether ``hub``'s search takes a ``doc_id`` (the bundled hub's does; an upstream server's or a
-    stand-in's without ``searches_by`` is never sent one)."""
-    searches_by = getattr(hub, "searches_by", None)
-    return bool(searches_by("doc_id")) if callable(searches_by) else False
+    """Whether ``hub``'s search takes a ``doc_id`` (:func:`core.nodes.common.hub_takes`)."""
+    return hub_takes(hub, "doc_id")
 
 
 async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.events import DraftReady, SourcesFound, SufficiencyJudged, ThoughtEmitted
-from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
+from core.nodes.common import ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState, AttemptState
 from core.strategies.lineage import lineage_answer
 from core.strategies.synthesis import synthesize
@@ -71,8 +71,7 @@ async def act_node(state: AgentState, runtime: Any) -> dict:
 def surveys(ctx: Any) -> bool:
     """Whether this turn's first search is spread over papers: the hub caps hits per document
     (``per_doc``; an upstream server is never sent it) and the turn is not scoped to one document."""
-    searches_by = getattr(ctx.hub, "searches_by", None)
-    return not ctx.doc_id and callable(searches_by) and bool(searches_by("per_doc"))
+    return not ctx.doc_id and hub_takes(ctx.hub, "per_doc")
 
 
 @traced("observe", GRAPH)
