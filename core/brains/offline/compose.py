@@ -176,19 +176,18 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     named: list[str] = []  # the themes that got a section, in order (the opening line names them)
     used: list[Sentence] = []
     contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t, prof.vocab)) >= 2 and _CONTRAST.search(s.text)]
-    papers = {short_title(c.title) for c in contexts}
-    by_paper = set(themes) <= papers
+    paper = [short_title(c.title) for c in contexts]  # each context's paper, as a theme names it
+    by_paper = set(themes) <= set(paper)
     if not by_paper:  # themes are methods, not the collection's papers
         pool = [s for s in pool if subject(s, prof.vocab) is None or subject(s, prof.vocab) in themes]  # drop asides about other methods
     contrast = [s for s in contrast if s in pool]
     scorer.prime([prof.question, *(s.text for s in pool)])
     for theme in themes:
-        if by_paper:  # a paper's section quotes that paper, whichever paper a sentence names first
-            members = [s for s in pool if short_title(contexts[s.ctx].title) == theme and s not in contrast]
-        else:
-            members = [s for s in pool if _theme_of(s, themes, contexts, prof.vocab) == theme and s not in contrast]
-        if not members and theme in [short_title(c.title) for c in contexts]:
-            members = [s for s in pool if short_title(contexts[s.ctx].title) == theme]
+        own = [s for s in pool if paper[s.ctx] == theme]
+        # a paper's section quotes that paper, whichever paper a sentence names first; a method's section
+        # the sentences that name it first (else its own paper's, when it has one)
+        members = [s for s in (own if by_paper else pool) if s not in contrast
+                   and (by_paper or _theme_of(s, themes, contexts, prof.vocab) == theme)] or own
         picks = mmr(members, lambda s: relevance(s, prof), 3, min_ratio=0.3, exclude=used)
         if picks:
             used += picks
