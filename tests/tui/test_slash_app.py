@@ -22,6 +22,43 @@ def _notes(app) -> list[str]:
     return [str(n.render()) for n in app.main_screen.query("#chat-log ChatNote")]
 
 
+def _record_ingest(monkeypatch) -> tuple[list, list]:
+    """The app's ingest bars as they mount (each counting its ticks), and the meter's progress after
+    every report of the ingestor (read, vectors, written), in order."""
+    from paperpilot_tui import app_ingest
+
+    bars: list = []
+    samples: list = []
+
+    class Bar(app_ingest.IngestBar):
+        ticks = 0
+
+        def on_mount(self) -> None:
+            bars.append(self)
+            super().on_mount()
+
+        def tick(self) -> None:
+            self.ticks += 1
+            super().tick()
+
+    class Meter(app_ingest.IngestMeter):
+        def parsed(self, *args) -> None:
+            super().parsed(*args)
+            samples.append(self.now())
+
+        def embedded(self, *args) -> None:
+            super().embedded(*args)
+            samples.append(self.now())
+
+        def step(self, *args) -> None:
+            super().step(*args)
+            samples.append(self.now())
+
+    monkeypatch.setattr(app_ingest, "IngestBar", Bar)
+    monkeypatch.setattr(app_ingest, "IngestMeter", Meter)
+    return bars, samples
+
+
 async def _type(pilot, text: str) -> None:
     box = pilot.app.main_screen.query_one("#chat-input")
     box.focus()
@@ -148,21 +185,23 @@ def test_slash_completion_snapshot(snap_compare, settings):
 
 
 async def test_ingest_switch_ask_about_one_paper_and_remove_the_other_in_one_session(settings, hub_db, tmp_path,
-                                                                                      pdfs):
+                                                                                      pdfs, monkeypatch):
+    # What the bar showed is recorded as it happens, so a fast machine (the ingest over before the
+    # test looks) cannot hide it or race the bar's removal.
+    bars, samples = _record_ingest(monkeypatch)
     app = own_hub_app(settings, hub_db, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: app.session.warm.is_set(), timeout=180)
         assert app.session.agent is not None, app.session.agent_error
         box = app.main_screen.query_one("#chat-input")
 
-        # /ingest: the bar moves before the first file is written
+        # /ingest: the bar is shown and moves before the first file is written
         box.load_text(f"/ingest {pdfs[0]} {pdfs[1]} --collection mine")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: bool(app.main_screen.query("#ingest-bar")), timeout=30)
-        meter = app.main_screen.query_one("#ingest-bar").meter
-        await wait_until(pilot, lambda: meter.now().fraction > 0, timeout=60)
-        assert meter.now().files_done == 0 or meter.now().fraction < 1
         await wait_until(pilot, lambda: any("collection 'mine': 2 added" in n for n in _notes(app)), timeout=600)
+        assert [b.collection for b in bars] == ["mine"] and bars[0].ticks >= 1
+        assert any(p.fraction > 0 and p.files_done == 0 for p in samples), samples
+        assert samples[-1].files_done == 2 and samples[-1].fraction == 1.0
         [summary] = [n for n in _notes(app) if "collection 'mine'" in n]
         assert "0 failed" in summary and summary.rstrip(")").endswith("pages/s")
         rate = summary.rsplit(", ", 1)[1].split()[0]
