@@ -115,16 +115,19 @@ async def test_multi_hop_answer_is_a_numbered_chain_with_a_conclusion() -> None:
 
 async def test_exploratory_answer_has_themed_sections_in_chronological_order() -> None:
     text = await answer("exploratory", EXPLORE)
-    headings = re.findall(r"^### (.+)$", text, re.M)
-    assert headings.index("RLHF") < headings.index("DPO")
+    # the direct answer first: a label line, then one cited line per method, in chronological order
+    opener, *_ = text.split("\n\n", 1)
+    label, *lines = opener.splitlines()
+    assert label == "The methods this covers:"
+    names = [re.match(r"- \*\*(.+?):\*\* ", ln).group(1) for ln in lines]
+    assert names.index("RLHF") < names.index("DPO")
+    assert all(markers(ln) for ln in lines)
+    # the sections below keep the order of the lead
+    headings = [h for h in re.findall(r"^### (.+)$", text, re.M) if h != "How they compare"]
+    assert headings == [n for n in names if n in headings]
     bullets = [ln for ln in text.splitlines() if ln.startswith("- ")]
     assert bullets and all(markers(b) for b in bullets)
     assert_markers_valid(text, CORPUS)
-    # the direct answer first: a line naming the sections, in their order, before the first heading
-    opener = text.split("\n\n", 1)[0]
-    assert opener.startswith("The methods this covers: ") and not markers(opener)
-    assert [n for n in headings if n != "How they compare"] == opener.removeprefix(
-        "The methods this covers: ").rstrip(".").replace(" and ", ", ").split(", ")
 
 
 async def test_nothing_relevant_gives_an_honest_no_evidence_answer_without_markers() -> None:
@@ -212,8 +215,35 @@ async def test_a_question_about_the_papers_here_gets_one_section_per_paper() -> 
     q = "How do the document models here handle OCR?"
     intent = Intent(type="exploratory", confidence=1.0, entities=["OCR"], reformulated_query=q)
     text = await answer("exploratory", intent, docs)
-    assert "### Kestrel" in text and "### Osprey" in text
-    assert text.startswith("The papers here that bear on this: Kestrel and Osprey.\n\n### Kestrel")
+    lead = text.split("\n\n")[0].splitlines()
+    assert lead == ["The papers here that bear on this:",
+                    "- **Kestrel:** Kestrel reads receipts with an OCR engine and a layout model [1].",
+                    "- **Osprey:** Osprey reads forms without OCR, straight from pixels [2]."]
+    assert "### " not in text  # each paper's one sentence is in the lead: no section repeats it
+
+
+async def test_a_survey_opens_with_each_papers_best_sentence_and_keeps_the_rest_below() -> None:
+    from core.brains.offline import critic
+    from core.brains.offline.claims import claims
+
+    docs = [ctx(0, "kestrel", "Kestrel: Reading Receipts",
+                "Kestrel reads receipts with an OCR engine and a layout model. The OCR engine of Kestrel "
+                "runs on the phone. Kestrel was trained on 40,000 receipts."),
+            ctx(0, "osprey", "Osprey: OCR-free Forms",
+                "Osprey reads forms without OCR, straight from pixels. Osprey skips OCR errors entirely.")]
+    q = "How do the document models here handle OCR?"
+    intent = Intent(type="exploratory", confidence=1.0, entities=["OCR"], reformulated_query=q)
+    text = await answer("exploratory", intent, docs)
+    lead, *rest = text.split("\n\n")
+    assert lead.splitlines()[0] == "The papers here that bear on this:"
+    assert [ln.split(":**")[0] for ln in lead.splitlines()[1:]] == ["- **Kestrel", "- **Osprey"]
+    below = "\n\n".join(rest)
+    assert below.startswith("### ") and set(re.findall(r"^### (.+)$", below, re.M)) <= {"Kestrel", "Osprey"}
+    for line in lead.splitlines()[1:]:  # a lead sentence is not quoted again below
+        assert line.split(":** ", 1)[1] not in below
+    # the name a lead line is filed under is no part of its claim, nor of the prose the critic judges
+    assert [c.text for c in claims(lead)[0]][0].startswith("Kestrel reads receipts")
+    assert "**" not in critic.prose(text) and "Kestrel: Reading" not in critic.prose(text)
 
 
 async def test_a_comparison_cell_answers_what_is_asked_not_the_introduction() -> None:

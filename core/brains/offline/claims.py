@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from core.brains.offline.comparison import MISSING_CELL
 from core.brains.offline.evidence import chunk_sentences
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
-from core.brains.offline.text import content_terms, markers, plain_text, passage_sentences, strip_markers, term_set
+from core.brains.offline.text import (content_terms, markers, plain_text, passage_sentences, strip_markers, term_set,
+                                      unlabelled)
 from core.citations import publication_of
 from core.types import RetrievedContext
 
@@ -51,8 +52,7 @@ def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
                 target.append(Claim(cell, subject, col.strip().lower()))
             continue
         header = []
-        line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
-        line = re.sub(r"^\*\*[^*]+\*\*:?\s*", "", line).strip()
+        line = unlabelled(line)
         for sent in passage_sentences(line):
             if re.fullmatch(r"\[\d+\](\[\d+\])*[.!?]?", sent) and out:
                 out[-1].text += " " + sent  # a marker split off its sentence

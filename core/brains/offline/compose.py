@@ -169,11 +169,11 @@ def _step_best(pool: list[Sentence], step: str, vocab: Vocabulary) -> Sentence |
 
 
 def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
-    """Themed sections (one per stage/method, in chronological order) with cited bullets, opened by
-    a line that names them (:func:`overview_line`): the direct answer to "which papers or methods"."""
+    """Themed sections (one per paper, or per stage/method in chronological order). With two themes
+    or more, the answer opens with its direct answer (:func:`survey_lead`): each theme's best sentence
+    under its name; its section below then holds the theme's further sentences."""
     themes = _themes(pool, prof, contexts)
-    sections: list[str] = []
-    named: list[str] = []  # the themes that got a section, in order (the opening line names them)
+    told: list[tuple[str, list[Sentence]]] = []  # (theme, its picks, best first), in order
     used: list[Sentence] = []
     contrast = [s for s in pool if sum(1 for t in themes if mentions(s.text, t, prof.vocab)) >= 2 and _CONTRAST.search(s.text)]
     paper = [short_title(c.title) for c in contexts]  # each context's paper, as a theme names it
@@ -191,27 +191,32 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         picks = mmr(members, lambda s: relevance(s, prof), 3, min_ratio=0.3, exclude=used)
         if picks:
             used += picks
-            sections.append(f"### {theme}\n" + "\n".join(f"- {cited(s)}" for s in picks))
-            named.append(theme)
-    picks = mmr([s for s in contrast if s not in used], lambda s: relevance(s, prof), 3, exclude=used)
-    if picks:
-        used += picks
-        sections.append("### How they compare\n" + "\n".join(f"- {cited(s)}" for s in picks))
-    if len(named) >= 2:
-        sections.insert(0, overview_line(named, by_paper))
+            told.append((theme, picks))
+    compare = mmr([s for s in contrast if s not in used], lambda s: relevance(s, prof), 3, exclude=used)
+    used += compare
+    if len(told) >= 2:
+        sections = [survey_lead(told, by_paper)] + [_section(theme, picks[1:]) for theme, picks in told if picks[1:]]
+    else:
+        sections = [_section(theme, picks) for theme, picks in told]
+    if compare:
+        sections.append(_section("How they compare", compare))
     if not sections:
         picks = mmr(pool, lambda s: relevance(s, prof), 4)
         used += picks
-        sections.append("### Overview\n" + "\n".join(f"- {cited(s)}" for s in picks))
+        sections.append(_section("Overview", picks))
     return "\n\n".join(sections), [s.text for s in used]
 
 
-def overview_line(names: list[str], by_paper: bool) -> str:
-    """The opening line of a themed answer: the sections' names, in their order. It states only what
-    the sections below show (which papers, or which methods in which order, the evidence bears on),
-    so it carries no marker of its own, like the headings it sums up."""
-    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
-    return f"{OVERVIEW_PREFIXES[0 if by_paper else 1]} {listed}."
+def _section(heading: str, picks: list[Sentence]) -> str:
+    return f"### {heading}\n" + "\n".join(f"- {cited(s)}" for s in picks)
+
+
+def survey_lead(told: list[tuple[str, list[Sentence]]], by_paper: bool) -> str:
+    """A themed answer's first paragraph: a label line (no claim, so no marker), then each theme's
+    best sentence under the theme's name, in the sections' order: which papers (or which methods)
+    the evidence bears on, and what each says, before the details."""
+    return "\n".join([OVERVIEW_PREFIXES[0 if by_paper else 1],
+                      *(f"- **{theme}:** {cited(picks[0])}" for theme, picks in told)])
 
 
 def _themes(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> list[str]:

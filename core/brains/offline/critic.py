@@ -27,7 +27,7 @@ from core.brains.offline.lexicon import mentions
 from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
 from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison  # noqa: F401 (asked_noun: the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
-from core.brains.offline.text import content_terms, markers, strip_markers
+from core.brains.offline.text import content_terms, markers, strip_markers, unlabelled
 from core.vocabulary import Vocabulary
 from core.citations import publication_of
 from core.config import CriticSettings
@@ -158,9 +158,10 @@ def _judged(intent: Intent | None, st: Structure) -> str:
 
 
 def prose(answer: str) -> str:
-    """A draft's text outside headings, tables, the recalled-facts line and a themed answer's opening line."""
-    return "\n".join(ln for ln in answer.splitlines()
-                     if ln.strip() and not ln.lstrip().startswith(("#", "|", *UNCLAIMED_PREFIXES)))
+    """A draft's claims outside headings, tables, the recalled-facts line and a themed answer's opening
+    line, each without its list marker and the name it is filed under (a survey lead's "**Kestrel:**")."""
+    return "\n".join(unlabelled(ln) for ln in answer.splitlines()
+                      if ln.strip() and not ln.lstrip().startswith(("#", "|", *UNCLAIMED_PREFIXES)))
 
 
 def gate_draft(question: str, intent: Intent | None, contexts: list[RetrievedContext], *, vocab: Vocabulary,

@@ -25,8 +25,8 @@ from core.vocabulary import Vocabulary
 
 NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
 PRIOR_PREFIX = "From earlier sessions:"
-# The opening line of a themed (exploratory) answer names its sections (compose.overview_line): a
-# label like the headings it sums up, so it is no claim and carries no marker.
+# The opening line of a themed (exploratory) answer (compose.survey_lead): a label over the themes'
+# lines below it, like a heading, so it is no claim and carries no marker.
 OVERVIEW_PREFIXES = ("The papers here that bear on this:", "The methods this covers:")
 UNCLAIMED_PREFIXES = (PRIOR_PREFIX, *OVERVIEW_PREFIXES)  # lines that open with these are labels, not claims
 

@@ -146,6 +146,16 @@ def _markdown():
     return MarkdownIt("commonmark")
 
 
+_LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+_LABEL = re.compile(r"^\*\*[^*]+\*\*:?\s*")
+
+
+def unlabelled(line: str) -> str:
+    """One answer line without its list marker and bold lead label ("- **Kestrel:** It reads …"
+    gives "It reads …"): the claim the line makes, not the name it is filed under."""
+    return _LABEL.sub("", _LIST_ITEM.sub("", line.strip())).strip()
+
+
 def plain_text(markdown: str) -> str:
     """One line of Markdown as plain text: emphasis, strong and code spans lose their markers,
     while characters that are part of words stay (``lora_alpha`` keeps its underscore, as in CommonMark)."""
