@@ -277,3 +277,14 @@ def test_a_sentence_of_a_sides_own_paper_that_names_its_own_part_is_that_sides()
     rows = _rows(answer)
     assert list(rows) == ["Okonkwo", "FINCH"], answer
     assert "within 5%" in rows["Okonkwo"], answer
+
+
+def test_a_cell_of_two_sentences_reads_and_is_checked_as_two() -> None:
+    from core.brains.offline.comparison import cell_text
+
+    assert cell_text(["Wren reads pixels [1]"]) == "Wren reads pixels [1]"  # one clause: a cell, no stop
+    two = cell_text(["Wren reads pixels [1]", "It is trained on 2 million receipts [2]", "A | B… [3]"])
+    assert two == "Wren reads pixels [1]. It is trained on 2 million receipts [2]. A \\| B… [3]."
+    from core.brains.offline.text import passage_sentences  # how the critic reads a cell: sentence by sentence
+
+    assert len(passage_sentences(two)) == 3 and len(passage_sentences(two.replace("]. ", "] "))) < 3

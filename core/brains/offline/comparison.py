@@ -63,8 +63,8 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
                 gaps.append(f"{e} {d}" if d != "overview" else e)
                 continue
             used += [s.text for s in picks if s.text not in used]
-            cells.append(" ".join(cite(clause(s.text, None if d == "overview" else d, e, prof.vocab, max_words=200), s.cited)
-                                  for s in picks).replace("|", "\\|"))
+            cells.append(cell_text([cite(clause(s.text, None if d == "overview" else d, e, prof.vocab, max_words=200),
+                                         s.cited) for s in picks]))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
     prose = _comparison_prose(pool, prof, ents, used)
     parts = ["\n".join(rows)]
@@ -75,6 +75,14 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         parts.append("The knowledge base holds no evidence on: " + "; ".join(gaps) + ".")
     return "\n\n".join(parts), used
 
+
+
+def cell_text(pieces: list[str]) -> str:
+    """A table cell of cited clauses: one reads as a cell (no closing stop); two or more each end
+    with a stop, so they read (and the critic reads them) as the separate sentences they are."""
+    if len(pieces) > 1:
+        pieces = [p if p.endswith((".", "!", "?")) else p + "." for p in pieces]
+    return " ".join(pieces).replace("|", "\\|")
 
 
 def _shared(chosen: dict[tuple[str, str], list[Sentence]], name: str, dim: str, ents: list[str],
