@@ -24,8 +24,27 @@ class StoreUnreadable(Exception):
 
     @classmethod
     def of(cls, path: object, exc: BaseException) -> StoreUnreadable:
+        """The error for ``exc`` raised opening ``path``: :class:`StoreBusy` when another process
+        holds the file locked (:func:`locked`), which is no damage; else this class, which is."""
+        if locked(exc):
+            return StoreBusy(f"{path} is in use by another process ({exc}) past the wait; the file is fine: "
+                             "try again once that process is done")
         return cls(f"{path} is not a readable database ({exc}); move it aside (mv {path} {path}.bad) "
                    "to start it afresh, or restore it from a backup")
+
+
+class StoreBusy(StoreUnreadable):
+    """A data file another process holds locked for longer than the wait: healthy, try again (every
+    handler of :class:`StoreUnreadable` prints it as one line)."""
+
+
+def locked(exc: BaseException) -> bool:
+    """Whether an ``sqlite3`` error is SQLITE_BUSY or SQLITE_LOCKED (any extended code): another
+    connection holds the lock, the file itself is fine."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (5, 6)
+    return "database is locked" in str(exc) or "database table is locked" in str(exc)
 
 
 class LLMUnavailable(BackendUnavailable):

@@ -26,23 +26,46 @@ from collections.abc import AsyncIterator
 @asynccontextmanager
 async def open_checkpointer(path: Path, secrets: list[str] | None = None) -> AsyncIterator[Any]:
     """A :func:`saver <saver_class>` on ``path`` in WAL mode with a busy timeout (two processes may
-    share it); what it writes is scrubbed of ``secrets`` and of key-shaped strings."""
+    share it); what it writes is scrubbed of ``secrets`` and of key-shaped strings.
+
+    A lock another process holds is waited for (the busy timeout), and opening is tried again while
+    the wait lasts when SQLite answers "locked" without waiting (it does so for some WAL states); a
+    lock held past the wait is :class:`~core.errors.StoreBusy`, never "not a readable database"."""
+    import asyncio
+    import time
+
     import aiosqlite
 
-    from core.errors import StoreUnreadable
+    from core.errors import StoreUnreadable, locked
+    from core.memory import db
     from core.paths import private_file
 
     private_file(path)
-    async with aiosqlite.connect(str(path), timeout=15) as conn:
+    wait_s = db.BUSY_TIMEOUT_MS / 1000
+    deadline, pause = time.monotonic() + wait_s, 0.02
+    while True:
+        conn = await aiosqlite.connect(str(path), timeout=wait_s)
         try:
-            await conn.execute("PRAGMA busy_timeout = 15000")
+            await conn.execute(f"PRAGMA busy_timeout = {db.BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
             await conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing committed
             saver = saver_class()(conn, serde=serializer(secrets))
             await saver.setup()
+            break
         except sqlite3.DatabaseError as exc:
+            await conn.close()
+            if locked(exc) and time.monotonic() + pause < deadline:
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 0.5)
+                continue
             raise StoreUnreadable.of(path, exc) from None
+        except BaseException:
+            await conn.close()
+            raise
+    try:
         yield saver
+    finally:
+        await conn.close()
 
 
 # Checkpoints written before the value types moved to core.types name them core.state.<Name>;

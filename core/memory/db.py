@@ -113,23 +113,34 @@ class SchemaTooNew(RuntimeError):
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    from core.errors import StoreUnreadable
+    """A connection with the pragmas every store needs. A lock another process holds is waited for
+    (the busy timeout), and connecting is tried again while that wait lasts when SQLite answers
+    "locked" without waiting; a lock held past it is :class:`~core.errors.StoreBusy`."""
+    import time
+
+    from core.errors import StoreUnreadable, locked
     from core.paths import private_file
 
     private_file(path)
-    conn = sqlite3.connect(
-        str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
-    )
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.DatabaseError as exc:
-        conn.close()
-        raise StoreUnreadable.of(path, exc) from None
-    return conn
+    deadline, pause = time.monotonic() + BUSY_TIMEOUT_MS / 1000, 0.02
+    while True:
+        conn = sqlite3.connect(
+            str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            if locked(exc) and time.monotonic() + pause < deadline:
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
+                continue
+            raise StoreUnreadable.of(path, exc) from None
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
