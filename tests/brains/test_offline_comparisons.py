@@ -288,3 +288,28 @@ def test_a_cell_of_two_sentences_reads_and_is_checked_as_two() -> None:
     from core.brains.offline.text import passage_sentences  # how the critic reads a cell: sentence by sentence
 
     assert len(passage_sentences(two)) == 3 and len(passage_sentences(two.replace("]. ", "] "))) < 3
+
+
+def test_names_joined_by_plus_are_one_system_and_not_their_parts() -> None:
+    """"PROTO+SIM+BOUND" is one system built of three parts: a comparison of it with PROTO+SIM has two
+    rows, not one per part, and a sentence about the larger system does not mention the smaller one."""
+    from core.brains.offline.lexicon import mentions
+
+    vocab = build([DocumentText("Tagging with Prototypes", 2006, [],
+                                ["PROTO uses the prototype list. SIM adds similarity features. BOUND adds a boundary "
+                                 "state. PROTO reaches 53.7% and SIM helps. BOUND helps PROTO."])])
+    q = "How much does PROTO+SIM+BOUND gain over PROTO+SIM, and over BERT+CRF?"
+    assert extract_entities(q, vocab) == ["PROTO+SIM+BOUND", "PROTO+SIM", "BERT+CRF"]
+    assert extract_entities("How does PROTO compare with SIM?", vocab) == ["PROTO", "SIM"]  # no "+": two names
+    assert not mentions("Our PROTO+SIM+BOUND model reaches 74.1%.", "PROTO+SIM", vocab)
+    assert not mentions("BERT+CRF tags names.", "BERT", vocab) and mentions("BERT, then a CRF.", "BERT", vocab)
+    assert mentions("Adding BOUND to PROTO+SIM gives 74.1%.", "PROTO+SIM", vocab)
+
+
+def test_a_questions_opening_word_is_not_part_of_the_name_after_it() -> None:
+    from core.vocabulary import Vocabulary
+
+    for q, names in (("Does PROTO beat SIM?", ["PROTO", "SIM"]), ("Is Swin Transformer V2 faster?", ["Swin Transformer V2"]),
+                     ("Which Hugging Face PEFT method is used?", ["Hugging Face PEFT"]),
+                     ("Compare HERON and Kite.", ["HERON", "Kite"])):
+        assert extract_entities(q, Vocabulary()) == names, q

@@ -59,7 +59,8 @@ def _alias_pattern(alias: str) -> str:
     body = re.escape(alias).replace(r"\-", r"[\s\-]?").replace(r"\ ", r"[\s\-]+")
     if re.search(r"[\u4e00-\u9fff]", alias):
         return body
-    return rf"(?<![A-Za-z0-9]){body}(?![A-Za-z0-9]|-[A-Za-z0-9]|\.\d)"
+    # not a part of a "+"-joined name ("PROTO+SIM" in "PROTO+SIM+BOUND", "BERT" in "BERT+CRF")
+    return rf"(?<![A-Za-z0-9])(?<![A-Za-z0-9]\+){body}(?![A-Za-z0-9]|-[A-Za-z0-9]|\.\d|\+[A-Za-z0-9])"
 
 
 def _norm(form: str) -> str:

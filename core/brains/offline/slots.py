@@ -103,8 +103,10 @@ def _spans(text: str, vocab: Vocabulary, vocabulary: list[str] | None) -> list[t
     for pat in (_NAME, _TITLE_RUN):
         for m in pat.finditer(text):
             word = m.group(0).strip()
-            if word.split()[0] in _IMPERATIVE and " " in word:
-                lead = len(word.split()[0]) + 1  # keep the name after the verb: "Compare HERON" → "HERON"
+            if " " in word and (word.split()[0] in _IMPERATIVE or word.split()[0].lower() in STOPWORDS):
+                # keep the name after a sentence's opening verb or function word: "Compare HERON" and
+                # "Does HERON" → "HERON"
+                lead = len(word.split()[0]) + 1
                 start, word = m.start() + lead, word[lead:].strip()
                 if not _NAME.fullmatch(word):
                     continue
@@ -140,6 +142,24 @@ def _coordinated(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int
     return out
 
 
+def _combined(text: str, spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Names joined by "+" with nothing between them, as one name: "PROTO+SIM+BOUND" is a system
+    built of its parts, not three systems (and "BERT+CRF" is not BERT)."""
+    ends = {}
+    for start, end, _ in spans:
+        ends.setdefault(start, []).append(end)
+    out: list[tuple[int, int, str]] = []
+    for start, end, _ in spans:
+        if start > 0 and text[start - 1] == "+":
+            continue  # a chain is built from its first name
+        stop, grew = end, False
+        while stop < len(text) and text[stop] == "+" and stop + 1 in ends:
+            stop, grew = max(ends[stop + 1]), True
+        if grew:
+            out.append((start, stop, text[start:stop]))
+    return out
+
+
 def extract_entities(text: str, vocab: Vocabulary, vocabulary: list[str] | None = None, *,
                      citations: bool = False) -> list[str]:
     """Entity names mentioned in ``text``, in order of first mention.
@@ -151,6 +171,7 @@ def extract_entities(text: str, vocab: Vocabulary, vocabulary: list[str] | None 
     """
     spans = _spans(text, vocab, vocabulary) + (_citation_spans(text) if citations else [])
     spans = sorted(spans + _coordinated(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
+    spans = sorted(spans + _combined(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
     kept: list[tuple[int, int, str]] = []
     for start, end, label in sorted(spans, key=lambda s: -(s[1] - s[0])):
         if all(end <= a or start >= b for a, b, _ in kept):
