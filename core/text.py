@@ -332,6 +332,11 @@ NAME = re.compile(
     r"|[A-Z][a-z]+ [A-Z]{2,}(?![A-Za-z0-9_-])"  # Perceiver IO
     r")" + VERSION_SUFFIX + r"(?![A-Za-z0-9_]|-[A-Z0-9]|\.\d)")
 
+# A surname as citations print it ("Smith", "O'Neil", "Lee-Kim"), and a work cited by its two authors
+# with its year ("Smith and Eisner (2005)", "(Och & Ney, 2003)"): one name, never two.
+SURNAME = r"(?:[A-Z]['’])?[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
+AUTHOR_PAIR = re.compile(rf"(?<![\w'’-])({SURNAME}) (?:and|&) ({SURNAME}),? \(?((?:19|20)\d{{2}})\b")
+
 
 # -- Unicode -----------------------------------------------------------------------------------------
 def nfkc(text: str) -> str:

@@ -9,7 +9,9 @@ A term comes from one of:
 - a document title: its head before the colon ("ReAct: Synergizing …" → ReAct) or a short title;
 - an acronym defined in the text: "Low-Rank Adaptation (LoRA)" gives LoRA with that long form as alias;
 - a heading phrase that the body text repeats ("Double Quantization");
-- a name-shaped token (acronym, CamelCase, letters with digits) seen in two chunks or more.
+- a name-shaped token (acronym, CamelCase, letters with digits) seen in two chunks or more;
+- a work the text cites by its two authors with a year ("Smith and Eisner (2005)"): one name, of kind
+  "citation".
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from collections.abc import Iterable
 
-from core.text import GENERIC_HEADINGS, LONG_FORM_STOPWORDS, LOWER_LEAD_WORDS, NAME, VERSION_SUFFIX  # noqa: F401 (re-exported)
+from core.text import AUTHOR_PAIR, GENERIC_HEADINGS, LONG_FORM_STOPWORDS, LOWER_LEAD_WORDS, NAME, VERSION_SUFFIX  # noqa: F401 (re-exported)
 
 # Acronyms and units that name no method.
 NOT_ENTITIES = frozenset(
@@ -41,7 +43,7 @@ class Term:
     year: int = 0
     related: tuple[str, ...] = ()
     case_sensitive: tuple[str, ...] = ()  # forms matched only as written ("ReAct", not "react")
-    kind: str = "method"  # "paper" when the term names a document
+    kind: str = "method"  # "paper" when the term names a document, "citation" for a work cited by its authors
 
     def to_dict(self) -> dict:
         return {"name": self.name, "aliases": list(self.aliases), "year": self.year, "related": list(self.related),
@@ -158,6 +160,7 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
     casing: dict[str, Counter] = defaultdict(Counter)
     lower_words: Counter = Counter()
     proper: Counter = Counter()  # capitalised words mid-sentence ("the Transformer uses"), by chunk
+    cited: dict[str, int] = {}  # works cited by two authors ("Smith and Eisner (2005)") → year
 
     def add(name: str, *, alias: str = "", year: int = 0, paper: bool = False) -> dict:
         entry = found.setdefault(name.lower(), {"name": name, "aliases": [], "year": 0, "kind": "method"})
@@ -187,6 +190,8 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
         for chunk in {c for c in (doc.title, *doc.chunks)}:
             lower_words.update(re.findall(r"(?<![A-Za-z])[a-z][a-z-]+(?![A-Za-z])", chunk))
             proper.update(set(_PROPER.findall(chunk)))
+            for m in AUTHOR_PAIR.finditer(chunk):
+                cited.setdefault(f"{m.group(1)} and {m.group(2)}", int(m.group(3)))
             for m in NAME.finditer(chunk):
                 word = m.group(0)
                 if " " in word and _CAPITAL_BEFORE.search(chunk, max(0, m.start() - 20), m.start()):
@@ -212,6 +217,9 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
     for word, n in proper.items():
         if n >= 3 and word.lower() not in found and lower_words[word.lower()] < n and word.lower() not in LOWER_LEAD_WORDS:
             add(word)
+    for pair, year in cited.items():
+        if pair.lower() not in found:  # one name: "Smith and Eisner" is one cited work, not two systems
+            add(pair, year=year)["kind"] = "citation"
     _merge_spelled_papers(found)
     _merge_identifiers(found)
     related = _related(docs, found)

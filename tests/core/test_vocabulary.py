@@ -87,3 +87,21 @@ def test_a_long_form_the_collection_uses_as_a_common_phrase_is_not_the_acronym_s
     vocab = build(docs)
     assert vocab.get("LM") is not None and "Language Model" not in vocab.get("LM").aliases
     assert "Low-Rank Adaptation" in vocab.get("LoRA").aliases
+
+
+def test_a_work_cited_by_two_authors_is_one_name() -> None:
+    """"Smith and Eisner (2005)" is one cited work: a question comparing a system with it has two sides,
+    not three ("Smith", "Eisner" and the system), and "Och & Ney, 2003" reads the same way."""
+    from core.brains.offline.slots import extract_entities
+
+    doc = DocumentText("Prototype Tagging", 2006, [], [
+        "Our tagger is compared with Smith and Eisner (2005), who use a tagging dictionary. Smith reported "
+        "results earlier.", "Alignments follow (Och & Ney, 2003). Smith and Eisner (2005) reach 79.5% on it."])
+    vocab = build([doc])
+    term = vocab.get("Smith and Eisner")
+    assert term is not None and term.kind == "citation" and term.year == 2005
+    assert vocab.get("Och and Ney") is not None and vocab.get("Och and Ney").year == 2003
+    q = "When PROTO is compared with Smith and Eisner on the coarse tag set, what accuracies do they get?"
+    assert extract_entities(q, vocab) == ["PROTO", "Smith and Eisner"]
+    assert build([DocumentText("Plain", 2020, [], ["Smith and Eisner wrote it without a year."])]).get(
+        "Smith and Eisner") is None  # no year: no citation

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from core.doc_versions import versioned_entities
-from core.text import FRAME_WORDS, STOPWORDS, stem, words
+from core.text import FRAME_WORDS, STOPWORDS, SURNAME, stem, words
 from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mention_pattern, mentions
@@ -60,11 +60,10 @@ DOC_PART = re.compile(r"(?:tables?|fig(?:ure)?s?\.?|sections?|sec\.?|appendix|ap
 # A paper cited by its authors, as papers cite one another: "Smith et al.", "Smith et al. (2020)",
 # "Smith and Lee (2020)", "Smith & Lee's". A pair of surnames without a year or a possessive stays two
 # words ("Wren and Lark" may be two methods). Group 1 is the first surname, 2 the second, 3 the year.
-_SURNAME = r"(?:[A-Z]['’])?[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
 AUTHOR_CITE = re.compile(
-    rf"(?<![\w'’-])({_SURNAME})(?:\s+et\s+al\.?|\s+(?:and|&)\s+({_SURNAME})(?=,?\s*\(?(?:19|20)\d{{2}}|['’]s\b))"
+    rf"(?<![\w'’-])({SURNAME})(?:\s+et\s+al\.?|\s+(?:and|&)\s+({SURNAME})(?=,?\s*\(?(?:19|20)\d{{2}}|['’]s\b))"
     r"(?:,?\s*\(?((?:19|20)\d{2})\)?)?")
-_CITATION_LABEL = re.compile(rf"({_SURNAME})(?: et al\.| and ({_SURNAME}))(?: \(((?:19|20)\d{{2}})\))?")
+_CITATION_LABEL = re.compile(rf"({SURNAME})(?: et al\.| and ({SURNAME}))(?: \(((?:19|20)\d{{2}})\))?")
 
 
 def author_citation(name: str) -> tuple[list[str], int | None] | None:
