@@ -165,13 +165,27 @@ def test_a_demonstrative_for_something_unnamed_brings_the_last_questions_words()
     last = Turn(question="How does HERON keep its expert blocks balanced?", answer="A load-balancing loss [1].",
                 entities=["HERON"])
     rewritten, ents = reformulate("How much worse is the score when those are removed?", [last], vocab=VOCAB)
-    assert rewritten == "How much worse is the score when those are removed (HERON; keep, expert, blocks, balanced)?"
+    # and the words of what the last answer said first (the "those" may be a thing it named)
+    assert rewritten == ("How much worse is the score when those are removed "
+                         "(HERON; keep, expert, blocks, balanced, load-balancing, loss)?")
     assert ents == ["HERON"]
-    # a pronoun for the name alone takes no other words of the last question
+    # a pronoun for the name alone takes no other words of the last question or answer
     assert reformulate("How large is it?", [last], vocab=VOCAB)[0] == "How large is HERON?"
     # words the follow-up already has are not repeated
     assert reformulate("Are such expert blocks sparse?", [last], vocab=VOCAB)[0] == \
-        "Are such expert blocks sparse (HERON; keep, balanced)?"
+        "Are such expert blocks sparse (HERON; keep, balanced, load-balancing, loss)?"
+
+
+def test_a_demonstrative_for_a_thing_the_last_answer_named_brings_its_words() -> None:
+    """"those" are the sites the last answer said were checked by hand, which the last question never
+    named: the rewrite searches for what that answer said first (markers and numbers out, six words at
+    most), not for its later sentences."""
+    last = Turn(question="How did the Kestrel authors build their test set?",
+                answer="They checked 1,000 sampled hosts by hand [1]. Later sentences say other things entirely [2].",
+                entities=["Kestrel"])
+    rewritten, _ = reformulate("How many of those were spam?", [last], vocab=VOCAB)
+    assert rewritten == "How many of those were spam (Kestrel; authors, build, test, set, checked, sampled, hosts, hand)?"
+    assert "later" not in rewritten.lower() and "[1]" not in rewritten
 
 
 # g. recalled facts -----------------------------------------------------------------------------------

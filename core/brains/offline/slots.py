@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from core.doc_versions import versioned_entities
-from core.text import FRAME_WORDS, STOPWORDS, SURNAME, stem, words
+from core.text import FRAME_WORDS, STOPWORDS, SURNAME, split_sentences, stem, strip_markers, words
 from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mention_pattern, mentions
@@ -277,7 +277,12 @@ def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
     mentioned = [e for e in prev if mentions(rewritten, e, vocab)]
     # "those", "these", "such": a thing the last turn spoke of that is no name (its "backup tasks",
     # its "stragglers"); the names cannot stand in for it, so the last question's own words join them
-    context = _topic_words(last.question, prev, rewritten, vocab) if _UNNAMED_ANAPHOR.search(rewritten) else []
+    context = []
+    if _UNNAMED_ANAPHOR.search(rewritten):
+        # the thing pointed at was asked about, or is what the last answer said first
+        said = (split_sentences(strip_markers(last.answer or "")) or [""])[0]
+        context = _topic_words(last.question, prev, rewritten, vocab)
+        context += [w for w in _topic_words(said, prev, rewritten, vocab) if w not in context and not w.isdigit()][:6]
     listed = "; ".join(p for p in ("" if mentioned else plural, ", ".join(context)) if p)
     if listed:
         tail = rewritten.rstrip("?？ ")
