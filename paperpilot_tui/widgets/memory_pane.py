@@ -1,5 +1,5 @@
-"""Memory pane: the long-term facts recalled for the current turn, what the turn memorized, and
-the way into the memory browser."""
+"""Memory pane: the long-term facts recalled for the current turn (once the answer is ready, those it
+drew on apart from those it left out), what the turn memorized, and the way into the memory browser."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
-from core.events import Event, MemoryRecalled, MemoryWritten, TurnStarted
+from core.events import AnswerReady, Event, MemoryRecalled, MemoryWritten, TurnStarted
+from core.text import term_set
 
 
 class MemoryPane(Vertical):
@@ -22,6 +23,7 @@ class MemoryPane(Vertical):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.recalled: list[str] = []
+        self.used: list[bool] | None = None  # per recalled fact, whether the answer drew on it (None: no answer yet)
         self.written: list[str] = []
         self.skipped = ""
         self.added = self.updated = 0
@@ -35,7 +37,13 @@ class MemoryPane(Vertical):
         text = Text()
         if not self.recalled:
             text.append("No facts recalled for this turn.\n", style="dim")
-        for fact in self.recalled:
+        elif self.used is not None and not all(self.used):
+            text.append(f"recalled {len(self.recalled)}, the answer used {sum(self.used)}:\n", style="dim")
+        for i, fact in enumerate(self.recalled):
+            if self.used is not None and not self.used[i]:  # the brain found it not about this question
+                text.append("◦ ", style="dim")
+                text.append(fact + " (not used)\n", style="dim")
+                continue
             text.append("• ", style="bold")
             text.append(fact + "\n")
         if self.written:
@@ -49,16 +57,18 @@ class MemoryPane(Vertical):
 
     def clear(self) -> None:
         """Nothing recalled or saved: a new or another session starts without this one's facts."""
-        self.recalled, self.written, self.skipped = [], [], ""
+        self.recalled, self.written, self.skipped, self.used = [], [], "", None
         self.added = self.updated = 0
         self.query_one("#memory-facts", Static).update(self._render_facts())
 
     def apply(self, ev: Event) -> None:
         match ev:
             case TurnStarted():
-                self.recalled, self.written, self.skipped = [], [], ""
+                self.recalled, self.written, self.skipped, self.used = [], [], "", None
             case MemoryRecalled():
-                self.recalled = list(ev.facts)
+                self.recalled, self.used = list(ev.facts), None
+            case AnswerReady():
+                self.used = [drew_on(ev.answer, fact) for fact in self.recalled]
             case MemoryWritten():
                 self.written, self.skipped = list(ev.facts), ev.skipped_reason
                 self.added, self.updated = ev.added, ev.updated
@@ -69,3 +79,14 @@ class MemoryPane(Vertical):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.app.run_action("open_memory")
+
+
+USED_SHARE = 0.6  # of a fact's content words in the answer: quoted, or closely restated by an LLM
+
+
+def drew_on(answer: str, fact: str) -> bool:
+    """Whether ``answer`` draws on a recalled ``fact`` ("<title> says: …" or as written): most of the
+    claim's content words are in the answer (the title it is filed under does not count)."""
+    claim = fact.split(" says: ", 1)[-1]
+    terms = term_set(claim)
+    return bool(terms) and len(terms & term_set(answer)) >= USED_SHARE * len(terms)
