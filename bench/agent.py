@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import os
 import statistics
 import sys
@@ -96,7 +97,7 @@ class TimedBrain:
 
     def __getattr__(self, attr):
         fn = getattr(self.inner, attr)
-        if not callable(fn):
+        if not inspect.iscoroutinefunction(fn):  # a value, or a plain call such as use_vocabulary: as it is
             return fn
 
         async def timed(*a, **kw):

@@ -27,8 +27,8 @@ class StoreUnreadable(Exception):
         """The error for ``exc`` raised opening ``path``: :class:`StoreBusy` when another process
         holds the file locked (:func:`locked`), which is no damage; else this class, which is."""
         if locked(exc):
-            return StoreBusy(f"{path} is in use by another process ({exc}) past the wait; the file is fine: "
-                             "try again once that process is done")
+            return StoreBusy(f"{path} is in use by another process or connection ({exc}) past the wait; the "
+                             "file is fine: try again once it is done")
         return cls(f"{path} is not a readable database ({exc}); move it aside (mv {path} {path}.bad) "
                    "to start it afresh, or restore it from a backup")
 

@@ -333,9 +333,11 @@ NAME = re.compile(
     r")" + VERSION_SUFFIX + r"(?![A-Za-z0-9_]|-[A-Z0-9]|\.\d)")
 
 # A surname as citations print it ("Smith", "O'Neil", "Lee-Kim"), and a work cited by its two authors
-# with its year ("Smith and Eisner (2005)", "(Och & Ney, 2003)"): one name, never two.
+# with its year in a citation's form ("Smith and Eisner (2005)", "(Och & Ney, 2003)", "2005a"): one
+# name, never two. A year set off by neither a bracket nor a comma ("January and February 2020") is no
+# citation.
 SURNAME = r"(?:[A-Z]['’])?[A-Z][a-z]+(?:-[A-Z]?[a-z]+)*"
-AUTHOR_PAIR = re.compile(rf"(?<![\w'’-])({SURNAME}) (?:and|&) ({SURNAME}),? \(?((?:19|20)\d{{2}})\b")
+AUTHOR_PAIR = re.compile(rf"(?<![\w'’-])({SURNAME}) (?:and|&) ({SURNAME})(?: \(|, ?)((?:19|20)\d{{2}})[a-z]?\b")
 
 
 # -- Unicode -----------------------------------------------------------------------------------------

@@ -218,8 +218,11 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
         if n >= 3 and word.lower() not in found and lower_words[word.lower()] < n and word.lower() not in LOWER_LEAD_WORDS:
             add(word)
     for pair, year in cited.items():
-        if pair.lower() not in found:  # one name: "Smith and Eisner" is one cited work, not two systems
-            add(pair, year=year)["kind"] = "citation"
+        parts = pair.split(" and ")
+        if pair.lower() in found or any(found.get(p.lower(), {}).get("kind") == "paper" for p in parts):
+            continue  # "Kestrel and Osprey (2022)" names two papers of the collection, not one work
+        # one name: "Smith and Eisner" is one cited work, not two systems ("Och & Ney" its other form)
+        add(pair, alias=" & ".join(parts), year=year)["kind"] = "citation"
     _merge_spelled_papers(found)
     _merge_identifiers(found)
     related = _related(docs, found)

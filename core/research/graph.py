@@ -60,7 +60,7 @@ def _stage(state: ResearchState, to: str) -> None:
 
 def _library(vocabulary: Vocabulary) -> list[str]:
     papers = [f"{t.name} ({t.year})" if t.year else t.name for t in vocabulary.terms if t.kind == "paper"]
-    return papers + [t.name for t in vocabulary.terms if t.kind != "paper"][:20]
+    return papers + [t.name for t in vocabulary.terms if t.kind == "method"][:20]  # not the works they cite
 
 
 async def clarify(state: ResearchState, runtime: Any) -> dict:

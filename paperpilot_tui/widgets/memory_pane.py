@@ -23,7 +23,9 @@ class MemoryPane(Vertical):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.recalled: list[str] = []
-        self.used: list[bool] | None = None  # per recalled fact, whether the answer drew on it (None: no answer yet)
+        # per recalled fact, whether the answer drew on it (None for the list: no answer yet; for a fact:
+        # the user's own note, which is followed rather than quoted, so never judged)
+        self.used: list[bool | None] | None = None
         self.written: list[str] = []
         self.skipped = ""
         self.added = self.updated = 0
@@ -37,10 +39,12 @@ class MemoryPane(Vertical):
         text = Text()
         if not self.recalled:
             text.append("No facts recalled for this turn.\n", style="dim")
-        elif self.used is not None and not all(self.used):
-            text.append(f"recalled {len(self.recalled)}, the answer used {sum(self.used)}:\n", style="dim")
+        elif self.used is not None and False in self.used:
+            judged = sum(u is not None for u in self.used)
+            text.append(f"recalled {len(self.recalled)}; the answer used {sum(u is True for u in self.used)} of the "
+                        f"{judged} from papers:\n", style="dim")
         for i, fact in enumerate(self.recalled):
-            if self.used is not None and not self.used[i]:  # the brain found it not about this question
+            if self.used is not None and self.used[i] is False:  # the brain found it not about this question
                 text.append("◦ ", style="dim")
                 text.append(fact + " (not used)\n", style="dim")
                 continue
@@ -68,7 +72,7 @@ class MemoryPane(Vertical):
             case MemoryRecalled():
                 self.recalled, self.used = list(ev.facts), None
             case AnswerReady():
-                self.used = [drew_on(ev.answer, fact) for fact in self.recalled]
+                self.used = [drew_on(ev.answer, fact) if " says: " in fact else None for fact in self.recalled]
             case MemoryWritten():
                 self.written, self.skipped = list(ev.facts), ev.skipped_reason
                 self.added, self.updated = ev.added, ev.updated

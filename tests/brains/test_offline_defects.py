@@ -283,3 +283,20 @@ def test_a_comparison_row_never_repeats_a_sentence_across_its_columns() -> None:
         cells = [c.strip() for c in row.strip("|").split("|")[1:]]
         assert len(cells) == 2 and cells[0] != cells[1], answer
     assert "activation memory by 60%" in rows[0], answer
+
+
+def test_the_last_answers_words_come_from_what_it_stated_not_its_labels_or_a_no_evidence_line() -> None:
+    """Only a sentence the last answer states brings words: a "no evidence" line, a table row, a
+    heading or a survey's label line brings none, and a survey lead's bold theme name stays out."""
+    q = "How much do those cost?"
+    def words_after(answer: str) -> str:
+        last = Turn(question="How does Kestrel keep its blocks?", answer=answer, entities=["Kestrel"])
+        return reformulate(q, [last], vocab=VOCAB)[0]
+
+    base = words_after("")
+    assert base == "How much do those cost (Kestrel; keep, blocks)?"
+    assert words_after("The knowledge base holds no evidence about the cost of blocks.") == base
+    assert words_after("| | Cost |\n|---|---|\n| **Kestrel** | 4 TB [1] |") == base
+    survey = ("The papers here that bear on this:\n- **Kestrel:** Kestrel stores idle shards on tape [1].\n"
+              "- **Osprey:** Osprey keeps none [2].")
+    assert words_after(survey) == "How much do those cost (Kestrel; keep, blocks, stores, idle, shards, tape)?"

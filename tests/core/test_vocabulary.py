@@ -105,3 +105,17 @@ def test_a_work_cited_by_two_authors_is_one_name() -> None:
     assert extract_entities(q, vocab) == ["PROTO", "Smith and Eisner"]
     assert build([DocumentText("Plain", 2020, [], ["Smith and Eisner wrote it without a year."])]).get(
         "Smith and Eisner") is None  # no year: no citation
+
+
+def test_two_papers_of_the_collection_or_a_year_without_a_citations_form_are_no_cited_work() -> None:
+    from core.brains.offline.lexicon import mentions
+    from core.brains.offline.slots import extract_entities
+
+    vocab = build([DocumentText("Kestrel: Reading Receipts", 2022, [],
+                                ["We improve on Kestrel and Osprey (2022). It rained in January and February 2020. "
+                                 "Tagging follows Lee and Kim, 2019a, and (Och & Ney, 2003)."]),
+                   DocumentText("Osprey: Forms", 2022, [], ["Osprey reads forms."])])
+    assert extract_entities("Compare Kestrel and Osprey.", vocab) == ["Kestrel", "Osprey"]
+    assert vocab.get("January and February") is None
+    assert vocab.get("Lee and Kim").year == 2019
+    assert mentions("as in (Och & Ney, 2003)", "Och and Ney", vocab)  # the "&" form is the same work

@@ -76,3 +76,29 @@ def test_a_damaged_file_is_still_unreadable_and_says_what_to_do(tmp_path):
     with pytest.raises(StoreUnreadable) as err:
         asyncio.run(_open_checkpointer(path))
     assert not isinstance(err.value, StoreBusy) and "move it aside" in str(err.value)
+
+
+class _LockedOnce(sqlite3.Connection):
+    """A real connection whose first statement meets "database is locked" at once, as SQLite answers in
+    some WAL states without calling the busy handler (the edge this cannot stage on demand)."""
+
+    def execute(self, *args):
+        raise sqlite3.OperationalError("database is locked")
+
+
+@pytest.mark.parametrize("store", ["checkpoints", "state"])
+def test_a_lock_answered_without_waiting_is_tried_again(tmp_path, monkeypatch, store):
+    real = sqlite3.connect
+    calls: list[int] = []
+
+    def connect(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs, **({"factory": _LockedOnce} if len(calls) == 1 else {}))
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    path = tmp_path / f"{store}.sqlite3"
+    if store == "checkpoints":
+        assert asyncio.run(_open_checkpointer(path)) is None
+    else:
+        StateDB(path).close()
+    assert len(calls) == 2  # the first connection was closed and a second one opened the store

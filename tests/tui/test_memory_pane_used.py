@@ -36,7 +36,7 @@ async def test_the_pane_marks_recalled_facts_the_answer_did_not_use() -> None:
         pane.apply(AnswerReady(answer=ANSWER))
         await pilot.pause()
         lines = _text(app).splitlines()
-        assert lines[:3] == ["recalled 2, the answer used 1:", f"• {USED}", f"◦ {OTHER} (not used)"]
+        assert lines[:3] == ["recalled 2; the answer used 1 of the 2 from papers:", f"• {USED}", f"◦ {OTHER} (not used)"]
         pane.apply(TurnStarted(question="next", session_id="s1"))
         await pilot.pause()
         assert _text(app).splitlines()[0] == "No facts recalled for this turn."
@@ -50,6 +50,19 @@ async def test_every_fact_used_needs_no_count_line() -> None:
         pane.apply(AnswerReady(answer=ANSWER))
         await pilot.pause()
         assert _text(app).splitlines()[0] == f"• {USED}"
+
+
+async def test_the_users_own_note_is_never_marked_unused() -> None:
+    """A pinned or hand-added fact ("Answer in British English.") is followed, not quoted: not judged."""
+    note = "Prefer papers after 2020 in every answer."
+    app = _Host()
+    async with app.run_test(size=(100, 20)) as pilot:
+        pane = app.query_one(MemoryPane)
+        pane.apply(MemoryRecalled(facts=[note, OTHER], fact_ids=[1, 2]))
+        pane.apply(AnswerReady(answer=ANSWER))
+        await pilot.pause()
+        assert _text(app).splitlines()[:3] == ["recalled 2; the answer used 0 of the 1 from papers:", f"• {note}",
+                                               f"◦ {OTHER} (not used)"]
 
 
 def test_a_fact_restated_in_other_order_counts_and_its_title_alone_does_not() -> None:

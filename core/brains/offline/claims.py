@@ -52,7 +52,7 @@ def claims(answer: str) -> tuple[list[Claim], list[Claim]]:
                 target.append(Claim(cell, subject, col.strip().lower()))
             continue
         header = []
-        line = unlabelled(line)
+        line = unlabelled(line, colon=False)  # as before: a step's bold question is no claim either
         for sent in passage_sentences(line):
             if re.fullmatch(r"\[\d+\](\[\d+\])*[.!?]?", sent) and out:
                 out[-1].text += " " + sent  # a marker split off its sentence

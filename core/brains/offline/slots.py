@@ -50,6 +50,10 @@ _COMMON = frozenset("I A The This That These Those What Which Who How When Where
 # ("Compare HERON and Kite" names HERON, not "Compare HERON").
 _IMPERATIVE = frozenset("Compare Contrast Summarize Summarise Describe Explain List Give Tell Show Outline Name Discuss "
                         "Trace Define Relate Rank Find Identify Characterize Characterise Review".split())
+# A question's opening auxiliary or question word, capitalized as the sentence's first word, not as part
+# of a name ("Does PROTO beat SIM?" names PROTO).
+_OPENING_WORDS = frozenset("does do did is are was were can could should would will has have had which what "
+                           "who how when where why the".split())
 # A part of a document named by its number ("Table 3", "Figure 2a", "Section 4.2", "Appendix B"):
 # where in a paper to look, not a method or model that a chunk must name.
 DOC_PART = re.compile(r"(?:tables?|fig(?:ure)?s?\.?|sections?|sec\.?|appendix|appendices|eq(?:uation)?s?\.?|"
@@ -102,15 +106,16 @@ def _spans(text: str, vocab: Vocabulary, vocabulary: list[str] | None) -> list[t
     for pat in (_NAME, _TITLE_RUN):
         for m in pat.finditer(text):
             word = m.group(0).strip()
-            if " " in word and (word.split()[0] in _IMPERATIVE or word.split()[0].lower() in STOPWORDS):
-                # keep the name after a sentence's opening verb or function word: "Compare HERON" and
-                # "Does HERON" → "HERON"
-                lead = len(word.split()[0]) + 1
-                start, word = m.start() + lead, word[lead:].strip()
-                if not _NAME.fullmatch(word):
+            first, start = word.split()[0], m.start()
+            opens = not text[:start].strip() or text[:start].rstrip()[-1] in ".?!:;"
+            if " " in word and (first in _IMPERATIVE or (opens and first.lower() in _OPENING_WORDS)):
+                # keep the name after a sentence's opening verb or question word: "Compare HERON" and
+                # "Does HERON" → "HERON" (a name that merely starts with such a word mid-sentence stays whole)
+                rest = word[len(first) + 1:].strip()
+                if _NAME.fullmatch(rest) or all(w[:1].isupper() or w[:1].isdigit() for w in rest.split()):
+                    start, word = start + len(first) + 1, rest
+                elif first in _IMPERATIVE:
                     continue
-            else:
-                start = m.start()
             head = word.split()[0].split("-")[0]
             if (word.upper() in NOT_ENTITIES or word.rstrip("s").upper() in NOT_ENTITIES or head in _COMMON
                     or _SCALE.fullmatch(word) or re.fullmatch(r"\d[\w.]*", word) or DOC_PART.fullmatch(word)):
@@ -280,7 +285,7 @@ def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
     context = []
     if _UNNAMED_ANAPHOR.search(rewritten):
         # the thing pointed at was asked about, or is what the last answer said first
-        said = (split_sentences(strip_markers(last.answer or "")) or [""])[0]
+        said = _first_said(last.answer or "")
         context = _topic_words(last.question, prev, rewritten, vocab)
         context += [w for w in _topic_words(said, prev, rewritten, vocab) if w not in context and not w.isdigit()][:6]
     listed = "; ".join(p for p in ("" if mentioned else plural, ", ".join(context)) if p)
@@ -293,6 +298,20 @@ def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
 
 # A demonstrative or "such" with no name after it points at something the last turn described.
 _UNNAMED_ANAPHOR = re.compile(r"\b(?:those|these|such)\b|这些|那些", re.I)
+
+
+def _first_said(answer: str) -> str:
+    """The first sentence an answer states: its first prose line (not a heading, table row, label line or
+    "no evidence" line), without its list marker, bold label or markers; "" when it states none."""
+    from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
+    from core.brains.offline.text import unlabelled
+
+    for line in answer.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "|", *UNCLAIMED_PREFIXES)) or NO_EVIDENCE_RE.search(line):
+            continue
+        return (split_sentences(strip_markers(unlabelled(line, colon=False))) or [""])[0]
+    return ""
 
 
 def _topic_words(question: str, names: list[str], rewritten: str, vocab: Vocabulary) -> list[str]:

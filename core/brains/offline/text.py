@@ -147,13 +147,15 @@ def _markdown():
 
 
 _LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
-_LABEL = re.compile(r"^\*\*[^*]+\*\*:?\s*")
+_LABEL = re.compile(r"^\*\*[^*]+(?::\*\*|\*\*:)\s*")  # "**Kestrel:**" or "**Kestrel**:"
+_BOLD_LEAD = re.compile(r"^\*\*[^*]+\*\*:?\s*")  # any bold opening, a step's "**question**" too
 
 
-def unlabelled(line: str) -> str:
+def unlabelled(line: str, *, colon: bool = True) -> str:
     """One answer line without its list marker and bold lead label ("- **Kestrel:** It reads …"
-    gives "It reads …"): the claim the line makes, not the name it is filed under."""
-    return _LABEL.sub("", _LIST_ITEM.sub("", line.strip())).strip()
+    gives "It reads …"): the claim the line makes, not the name it is filed under. A label ends in a
+    colon; with ``colon=False`` any bold opening goes (a chain step's restated question, "**LoRA**")."""
+    return (_LABEL if colon else _BOLD_LEAD).sub("", _LIST_ITEM.sub("", line.strip())).strip()
 
 
 def plain_text(markdown: str) -> str:
