@@ -66,6 +66,11 @@ LONG_FORM_STOPWORDS = (STOPWORDS & frozenset("""a an the we our this that these 
 LOWER_LEAD_WORDS = STOPWORDS & frozenset("""the a an on in of for and or with to by as we our this that these
     its their within over under than from at is are was""".split())
 
+# A question's opening auxiliary or question word, capitalized as its first word, not as part of the name
+# after it ("Does PROTO beat SIM?" names PROTO).
+OPENING_WORDS = STOPWORDS & frozenset("""does do did is are was were can could should would will has have had
+    which what who how when where why the""".split())
+
 # Words that frame a question rather than name its subject; ignored when measuring coverage.
 FRAME_WORDS = frozenset(
     """compare comparison compared contrast difference differences differ different explain describe

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from core import text
-from core.text import (FACT_STOPWORDS, LONG_FORM_STOPWORDS, LOWER_LEAD_WORDS, SEARCH_STOPWORDS, STOPWORDS,
+from core.text import (FACT_STOPWORDS, LONG_FORM_STOPWORDS, LOWER_LEAD_WORDS, OPENING_WORDS, SEARCH_STOPWORDS, STOPWORDS,
                        TOPIC_STOPWORDS, content_terms, fold_ascii, line_sentences, nfkc, numbers, singular, snowball,
                        split_sentences, stem, tokens)
 
@@ -67,6 +67,7 @@ def test_each_use_is_the_base_list_with_a_stated_difference():
     assert len(STOPWORDS) == 159 and len(SEARCH_STOPWORDS) == 60 and len(FACT_STOPWORDS) == 86
     assert TOPIC_STOPWORDS - STOPWORDS == text.PAPER_WORDS - STOPWORDS and len(TOPIC_STOPWORDS) == 205
     assert LOWER_LEAD_WORDS <= STOPWORDS and LONG_FORM_STOPWORDS - STOPWORDS == {"called", "named", "namely", "based"}
+    assert OPENING_WORDS < STOPWORDS and len(OPENING_WORDS) == 23
 
 
 def test_stems():

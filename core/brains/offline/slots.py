@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from core.doc_versions import versioned_entities
-from core.text import FRAME_WORDS, STOPWORDS, SURNAME, split_sentences, stem, strip_markers, words
+from core.text import FRAME_WORDS, OPENING_WORDS, STOPWORDS, SURNAME, split_sentences, stem, strip_markers, words
 from core.types import Turn
 from core.brains.offline.glossary import with_english
 from core.brains.offline.lexicon import entity, find_dimensions, find_entities, mention_pattern, mentions
@@ -50,10 +50,6 @@ _COMMON = frozenset("I A The This That These Those What Which Who How When Where
 # ("Compare HERON and Kite" names HERON, not "Compare HERON").
 _IMPERATIVE = frozenset("Compare Contrast Summarize Summarise Describe Explain List Give Tell Show Outline Name Discuss "
                         "Trace Define Relate Rank Find Identify Characterize Characterise Review".split())
-# A question's opening auxiliary or question word, capitalized as the sentence's first word, not as part
-# of a name ("Does PROTO beat SIM?" names PROTO).
-_OPENING_WORDS = frozenset("does do did is are was were can could should would will has have had which what "
-                           "who how when where why the".split())
 # A part of a document named by its number ("Table 3", "Figure 2a", "Section 4.2", "Appendix B"):
 # where in a paper to look, not a method or model that a chunk must name.
 DOC_PART = re.compile(r"(?:tables?|fig(?:ure)?s?\.?|sections?|sec\.?|appendix|appendices|eq(?:uation)?s?\.?|"
@@ -108,7 +104,7 @@ def _spans(text: str, vocab: Vocabulary, vocabulary: list[str] | None) -> list[t
             word = m.group(0).strip()
             first, start = word.split()[0], m.start()
             opens = not text[:start].strip() or text[:start].rstrip()[-1] in ".?!:;"
-            if " " in word and (first in _IMPERATIVE or (opens and first.lower() in _OPENING_WORDS)):
+            if " " in word and (first in _IMPERATIVE or (opens and first.lower() in OPENING_WORDS)):
                 # keep the name after a sentence's opening verb or question word: "Compare HERON" and
                 # "Does HERON" → "HERON" (a name that merely starts with such a word mid-sentence stays whole)
                 rest = word[len(first) + 1:].strip()
