@@ -129,10 +129,13 @@ def test_each_comparison_row_quotes_its_own_paper() -> None:
 
 
 def test_the_comparison_prose_covers_both_sides() -> None:
+    """No sentence here names both papers: the paragraph after the table takes one more sentence on each
+    side, not two on one, and says what it is (more on each, not a comparison)."""
     answer = _answer("Compare HERON and Kite on training data.", [HERON, KITE], kind="comparative",
                      intent_type="comparative")
-    prose = next(p for p in answer.split("\n\n") if p.startswith("**Comparison.**"))
+    prose = next(p for p in answer.split("\n\n") if p.startswith("**More on each.**"))
     assert "[1]" in prose and "[2]" in prose, answer
+    assert "**Comparison.**" not in answer
 
 
 # e. multi-hop steps ----------------------------------------------------------------------------------

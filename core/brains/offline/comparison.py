@@ -66,10 +66,10 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
             cells.append(cell_text([cite(clause(s.text, None if d == "overview" else d, e, prof.vocab, max_words=200),
                                          s.cited) for s in picks]))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
-    prose = _comparison_prose(pool, prof, ents, used)
+    prose, compares = _comparison_prose(pool, prof, ents, used)
     parts = ["\n".join(rows)]
-    if prose:
-        parts.append("**Comparison.** " + " ".join(cited(s) for s in prose))
+    if prose:  # a paragraph of each side's own sentences compares nothing, and is not called a comparison
+        parts.append(("**Comparison.** " if compares else "**More on each.** ") + " ".join(cited(s) for s in prose))
         used += [s.text for s in prose]
     if gaps:
         parts.append("The knowledge base holds no evidence on: " + "; ".join(gaps) + ".")
@@ -186,17 +186,19 @@ def side_question(question: str, name: str, ents: list[str], vocab: Vocabulary) 
     return " ".join(question.split())
 
 
-def _comparison_prose(pool, prof, ents, used) -> list[Sentence]:
+def _comparison_prose(pool, prof, ents, used) -> tuple[list[Sentence], bool]:
     """Up to two sentences that name two or more of the entities (those that contrast them, when
-    any do, first), ranked by the scorer; else the two best of the rest."""
+    any do, first), ranked by the scorer, and True; else one more sentence on each of the first two
+    sides, and False (they compare nothing, but a side's answer is often there)."""
     multi = [s for s in pool if sum(1 for e in ents if mentions(s.text, e, prof.vocab)) >= 2 and s.text not in used]
     contrast = [s for s in multi if _CONTRAST.search(s.text)]
     chosen = mmr(contrast, lambda s: relevance(s, prof), 2)
     if len(chosen) < 2:
         rest = [s for s in multi if s not in contrast]
         chosen += mmr(rest, lambda s: relevance(s, prof), 2 - len(chosen), exclude=chosen)
-    if not chosen:  # no sentence names both: one on each side, not two on one
-        rest = [s for s in pool if s.text not in used]
-        for e in ents[:2]:
-            chosen += mmr([s for s in rest if e in s.about and s not in chosen], lambda s: relevance(s, prof), 1)
-    return chosen
+    if chosen:
+        return chosen, True
+    rest = [s for s in pool if s.text not in used]  # no sentence names both: one on each side, not two on one
+    for e in ents[:2]:
+        chosen += mmr([s for s in rest if e in s.about and s not in chosen], lambda s: relevance(s, prof), 1)
+    return chosen, False
