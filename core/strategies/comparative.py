@@ -44,11 +44,6 @@ async def find_document(ctx: Any, name: str) -> str | None:
     return best.doc_id if best is not None and best.doc_id and overlap(best) else None
 
 
-def can_scope(hub: Any) -> bool:
-    """Whether ``hub``'s search takes a ``doc_id`` (:func:`core.nodes.common.hub_takes`)."""
-    return hub_takes(hub, "doc_id")
-
-
 async def own_document(ctx: Any, name: str, found: list[Any]) -> str | None:
     """The doc_id of ``name``'s own paper (its file, title or byline names it, see
     :func:`core.brains.offline.sides.is_paper_of`): among chunks already ``found``, else among
@@ -82,7 +77,7 @@ async def retrieve_side(ctx: Any, state: AgentState, entity: str | None, query: 
     chunks by what is asked of it. A hub that cannot scope (an upstream server) gets the whole
     question: that one search is all the side gets, and without the rival's name "Compare A and B"
     would search for a bare name and read whichever chunks merely mention it."""
-    scoping = entity is not None and not ctx.doc_id and can_scope(ctx.hub)
+    scoping = entity is not None and not ctx.doc_id and hub_takes(ctx.hub, "doc_id")
     if scoping:
         query = scoped_query(ctx, query, entity, sides)
     found = await retrieve(ctx, query, entity=entity, topic=topic_of(state))
@@ -109,7 +104,7 @@ async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
     else the one a search for its bare name (over the whole collection, no topic) mostly came from;
     never another side's paper, and every chunk of that document is tagged with the side
     (``entity``), so the brain's cells for the side quote that paper."""
-    if ctx.doc_id or not can_scope(ctx.hub):
+    if ctx.doc_id or not hub_takes(ctx.hub, "doc_id"):
         return groups
     named = {e: next((c.doc_id for c in g if c.doc_id and is_paper_of(c, e, ctx.vocabulary)), None)
              for (e, _), g in zip(planned, groups) if e is not None}

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from mcp.types import Tool
 
 from core.hub.server import build_server
-from core.strategies.comparative import can_scope
+from core.nodes.common import hub_takes
 from core.tools.hub_client import search_params
 
 
@@ -28,6 +28,6 @@ def test_an_upstream_search_with_only_a_query_takes_no_scope():
 
 
 def test_a_comparison_scopes_only_where_the_search_takes_doc_id():
-    assert can_scope(SimpleNamespace(searches_by=lambda p: p == "doc_id"))
-    assert not can_scope(SimpleNamespace(searches_by=lambda p: False))
-    assert not can_scope(SimpleNamespace())  # a stand-in hub without the question is never sent a doc_id
+    assert hub_takes(SimpleNamespace(searches_by=lambda p: p == "doc_id"), "doc_id")
+    assert not hub_takes(SimpleNamespace(searches_by=lambda p: False), "doc_id")
+    assert not hub_takes(SimpleNamespace(), "doc_id")  # a stand-in hub without the question is never sent a doc_id
