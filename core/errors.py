@@ -5,6 +5,9 @@ Brains, the MCP client and the agent raise them; the CLI and the app catch them 
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+
 
 class BrainError(Exception):
     """A brain could not produce a judgement (e.g. the LLM endpoint is unreachable)."""
@@ -36,6 +39,15 @@ class StoreUnreadable(Exception):
 class StoreBusy(StoreUnreadable):
     """A data file another process holds locked for longer than the wait: healthy, try again (every
     handler of :class:`StoreUnreadable` prints it as one line)."""
+
+
+def lock_waits(wait_s: float) -> Iterator[float]:
+    """The pauses between tries of opening a store that SQLite answered "locked" without waiting (it
+    does so in some WAL states): 20 ms doubling to 0.5 s, for as long as ``wait_s`` lasts."""
+    deadline, pause = time.monotonic() + wait_s, 0.02
+    while time.monotonic() + pause < deadline:
+        yield pause
+        pause = min(pause * 2, 0.5)
 
 
 def locked(exc: BaseException) -> bool:

@@ -32,19 +32,17 @@ async def open_checkpointer(path: Path, secrets: list[str] | None = None) -> Asy
     the wait lasts when SQLite answers "locked" without waiting (it does so for some WAL states); a
     lock held past the wait is :class:`~core.errors.StoreBusy`, never "not a readable database"."""
     import asyncio
-    import time
 
     import aiosqlite
 
-    from core.errors import StoreUnreadable, locked
+    from core.errors import StoreUnreadable, lock_waits, locked
     from core.memory import db
     from core.paths import private_file
 
     private_file(path)
-    wait_s = db.BUSY_TIMEOUT_MS / 1000
-    deadline, pause = time.monotonic() + wait_s, 0.02
+    waits = lock_waits(db.BUSY_TIMEOUT_MS / 1000)
     while True:
-        conn = await aiosqlite.connect(str(path), timeout=wait_s)
+        conn = await aiosqlite.connect(str(path), timeout=db.BUSY_TIMEOUT_MS / 1000)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {db.BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -54,9 +52,8 @@ async def open_checkpointer(path: Path, secrets: list[str] | None = None) -> Asy
             break
         except sqlite3.DatabaseError as exc:
             await conn.close()
-            if locked(exc) and time.monotonic() + pause < deadline:
+            if locked(exc) and (pause := next(waits, None)) is not None:
                 await asyncio.sleep(pause)
-                pause = min(pause * 2, 0.5)
                 continue
             raise StoreUnreadable.of(path, exc) from None
         except BaseException:

@@ -118,11 +118,11 @@ def _connect(path: Path) -> sqlite3.Connection:
     "locked" without waiting; a lock held past it is :class:`~core.errors.StoreBusy`."""
     import time
 
-    from core.errors import StoreUnreadable, locked
+    from core.errors import StoreUnreadable, lock_waits, locked
     from core.paths import private_file
 
     private_file(path)
-    deadline, pause = time.monotonic() + BUSY_TIMEOUT_MS / 1000, 0.02
+    waits = lock_waits(BUSY_TIMEOUT_MS / 1000)
     while True:
         conn = sqlite3.connect(
             str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
@@ -136,9 +136,8 @@ def _connect(path: Path) -> sqlite3.Connection:
             return conn
         except sqlite3.DatabaseError as exc:
             conn.close()
-            if locked(exc) and time.monotonic() + pause < deadline:
+            if locked(exc) and (pause := next(waits, None)) is not None:
                 time.sleep(pause)
-                pause = min(pause * 2, 0.5)
                 continue
             raise StoreUnreadable.of(path, exc) from None
 
