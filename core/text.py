@@ -208,6 +208,8 @@ def has_cjk(text: str) -> bool:
 
 
 # -- sentences ---------------------------------------------------------------------------------------
+# A Markdown list item's marker ("- ", "* ", "• ", "2. ", "3) "): no part of the sentence after it.
+LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 # A sentence ends at ".", "!" or "?" and white space before a capital, digit, quote, bracket, a bullet
 # ("*", or a PDF list's "•", "▪", "◦", "‣": a list run into one paragraph) or a Chinese character, and
 # right after "。", "！" or "？"; not after an abbreviation.

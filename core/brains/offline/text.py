@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from core import text as _text
-from core.text import (CJK_RE, FRAME_WORDS, MARKER_RE, STOPWORDS, content_terms, covered, has_cjk,  # noqa: F401
+from core.text import (CJK_RE, FRAME_WORDS, LIST_ITEM, MARKER_RE, STOPWORDS, content_terms, covered, has_cjk,  # noqa: F401
                        jaccard, markers, numbers, numbers_with_units, stem, strip_markers, term_set, tokens, words)
 from core.text import WORD as WORD_RE  # noqa: F401
 
@@ -102,7 +102,7 @@ def passage_sentences(text: str, *, table: str = "") -> list[str]:
         header = None
         if not line or line.startswith("#") or set(line) <= set("|-: "):
             continue
-        line = re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", line)
+        line = LIST_ITEM.sub("", line)
         for part in caption_parts(line):
             # a PDF list run into one paragraph ("… computers. • Unknown. We were …") ends a sentence
             # at each bullet (:data:`core.text.SENTENCE_END`); the bullet itself is no part of one
@@ -146,7 +146,6 @@ def _markdown():
     return MarkdownIt("commonmark")
 
 
-_LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 _LABEL = re.compile(r"^\*\*[^*]+(?::\*\*|\*\*:)\s*")  # "**Kestrel:**" or "**Kestrel**:"
 _BOLD_LEAD = re.compile(r"^\*\*[^*]+\*\*:?\s*")  # any bold opening, a step's "**question**" too
 
@@ -155,7 +154,7 @@ def unlabelled(line: str, *, colon: bool = True) -> str:
     """One answer line without its list marker and bold lead label ("- **Kestrel:** It reads …"
     gives "It reads …"): the claim the line makes, not the name it is filed under. A label ends in a
     colon; with ``colon=False`` any bold opening goes (a chain step's restated question, "**LoRA**")."""
-    return (_LABEL if colon else _BOLD_LEAD).sub("", _LIST_ITEM.sub("", line.strip())).strip()
+    return (_LABEL if colon else _BOLD_LEAD).sub("", LIST_ITEM.sub("", line.strip())).strip()
 
 
 def plain_text(markdown: str) -> str:
