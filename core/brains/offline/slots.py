@@ -170,10 +170,10 @@ def extract_entities(text: str, vocab: Vocabulary, vocabulary: list[str] | None 
     stays out, as a paper's text rarely names its own authors and an unmatched name lowers confidence.
     """
     spans = _spans(text, vocab, vocabulary) + (_citation_spans(text) if citations else [])
-    spans = sorted(spans + _coordinated(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
-    spans = sorted(spans + _combined(text, spans), key=lambda s: (s[0], -(s[1] - s[0])))
+    spans += _coordinated(text, spans)
+    spans += _combined(text, spans)
     kept: list[tuple[int, int, str]] = []
-    for start, end, label in sorted(spans, key=lambda s: -(s[1] - s[0])):
+    for start, end, label in sorted(spans, key=lambda s: (-(s[1] - s[0]), s[0])):  # longest first, then leftmost
         if all(end <= a or start >= b for a, b, _ in kept):
             kept.append((start, end, label))
     ordered: list[str] = []
