@@ -65,3 +65,43 @@ def test_a_short_table_row_under_prose_is_still_a_table(tmp_path):
     """Cells that do not reach the prose lines' right edge are a table's row, not a prose line."""
     blocks = _blocks(tmp_path, [(LEFT, "Model"), (200, "0.81"), (300, "0.77")])
     assert any("0.81" in b.text for b in blocks if b.kind == "table")
+
+
+def _pieces(paper: Paper, pieces: list[str], y: float, gap: float = 8) -> None:
+    """One line of prose set in ``pieces``, each ``gap`` points after the last, with a superscript
+    "(1)" and a subscript "j" on baselines of their own in each gap (as TeX sets x_j^{(1)})."""
+    x = LEFT
+    for piece in pieces:
+        paper.line(piece, x, y, SIZE)
+        paper.pdf.set_font(paper.family, "", SIZE)
+        x += paper.pdf.get_string_width(piece)
+        paper.line("(1)", x + 1, y - 6, 7)
+        paper.line("j", x + 1, y + 3, 7)
+        x += gap
+
+
+def test_a_column_line_with_subscripts_beside_pseudo_code_keeps_the_column_order(tmp_path):
+    """A left-column line of inline math set in pieces (each under 30 characters), with its
+    subscripts on baselines of their own, beside short pseudo-code lines in the right column: the
+    subscripts and the code lines share baselines, so each such row looked like a full-width
+    table's row, and the page was cut into bands there. The right column's top was then read
+    into the left column's sentence ("… where x is pre" + "subgradient leads to …"), and the
+    words after it were lost among the code. The pieces together are one prose line, so the
+    column runs on across those rows."""
+    from tests.hub.pdfgen import MID
+
+    paper = Paper().page()
+    paper.line("A Study of Careful Reading", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Introduction", LEFT, 150, 12, bold=True)
+    y = paper.lines(filler_lines(8, 45), LEFT, 170)
+    _pieces(paper, ["For a pair x = (x", ", x", ") where x", "is pre-"], y)
+    _pieces(paper, ["ferred over x", ", and the gap x", ", we take the hinge"], y + 12)
+    paper.lines(["loss of each pair, and the column ends here."] + filler_lines(4, 45), LEFT, y + 24)
+    paper.lines(["Right column opens the next part."] + filler_lines(5, 40), MID + 20, 170)
+    for k in range(8):  # pseudo-code: short lines, two of them on the pieced lines' baselines
+        paper.line("end for" if k % 2 else "w <- w - g", MID + 50, y - 18 + 6 * k, 8)
+    paper.lines(filler_lines(4, 40), MID + 20, y + 40)
+    text = " ".join(b.text for b in read_document(paper.save(tmp_path / "scripts.pdf")).blocks)
+    assert text.index("For a pair x") < text.index("ferred over") \
+        < text.index("the column ends here") < text.index("Right column opens")

@@ -97,7 +97,7 @@ def reading_order(page: Page) -> list[list[Line]]:
     rows = _rows(lines)
     across = [row for row in rows if _table_row_across(row, mid, page.width)]
     labels = _row_labels(rows, mid, page.width) if across else set()
-    prose = [ln for ln in lines if len(ln.text.strip()) >= 30 and not _values_only(ln) and id(ln) not in labels] if across else []
+    prose = _prose(rows, labels, mid, page.width) if across else []
     wide = {id(ln) for row in across if not _amid_columns(row, prose, mid, page.width) for ln in row}
 
     def column(ln: Line) -> int:
@@ -176,6 +176,22 @@ def _row_labels(rows: list[list[Line]], mid: float, width: float) -> set[int]:
         for k, (own, valued) in enumerate(seq):
             if valued and all(v for _, v in seq[max(0, k - 1):k] + seq[k + 1:k + 2]):
                 out |= {id(ln) for ln in own if not _values_only(ln)}
+    return out
+
+
+def _prose(rows: list[list[Line]], labels: set[int], mid: float, width: float) -> list[Line]:
+    """The lines of running prose, not a table's row ``labels``: a line of 30 characters or more that
+    is not a run of values, or the pieces of one such line on one side of the middle set close
+    together (gaps under twice their size): justified prose around inline math is read as pieces
+    of a few characters each ("For a pair x(1)j" | ", x(2)j" | ") where x(1)j" | "is pre-")."""
+    out: list[Line] = []
+    for row in rows:
+        for side in column_sides(mid, width):
+            own = [ln for ln in row if side(ln) and id(ln) not in labels and not _values_only(ln)]
+            if any(len(ln.text.strip()) >= 30 for ln in own) or (
+                    len(own) > 1 and sum(len(ln.text.strip()) for ln in own) >= 30
+                    and all(b.x0 - a.x1 < 2 * max(a.size, b.size) for a, b in zip(own, own[1:]))):
+                out += own
     return out
 
 

@@ -301,11 +301,52 @@ def page_lines(page, number: int) -> Page:
             line.base = height - oy.value if raw.FPDFText_GetCharOrigin(textpage, main, ox, oy) else line.bottom
     finally:
         textpage.close()
-    return Page(number, width, height, join_numbered_headings(b.lines))
+    return Page(number, width, height, join_numbered_headings(join_scripts(b.lines)))
 
 
 SECTION_NUMBER = re.compile(r"[1-9]\d?(?:\.\d{1,2}){0,3}\.?")
 TAB_EM = 4.0  # the widest gap (font sizes) a tab leaves between a heading's number and its title
+
+
+SCRIPT_CHARS = 6  # a sub- or superscript set on a baseline of its own is this short ("(1)", "j", "t,i")
+SCRIPT_SIZE = 0.8  # ... and set at most this share of its line's size
+
+
+def _script_host(s: Line, lines: list[Line]) -> Line | None:
+    """The line a short, smaller piece is a sub- or superscript of: one it overlaps in height and
+    whose end it starts at (within two points before, three after)."""
+    if not 0 < len(s.text.strip()) <= SCRIPT_CHARS:
+        return None
+    return next((m for m in lines if m is not s and s.size <= SCRIPT_SIZE * m.size and s.top < m.bottom
+                 and s.bottom > m.top and m.x1 - 2 <= s.x0 <= m.x1 + 3), None)
+
+
+def join_scripts(lines: list[Line]) -> list[Line]:
+    """Sub- and superscripts set on baselines of their own joined to the line they belong to, as
+    touching ones already are: TeX's x_j^{(1)} after "… pair x" arrives as three lines on three
+    baselines ("… pair x", "(1)", "j"). Left apart, the scripts make rows of their own between a
+    paragraph's lines, which beside another column's short lines (pseudo-code) read as a full-width
+    table's row: the page was cut into bands there and the column's next lines were lost among the
+    code. The joined line keeps its own size and baseline."""
+    hosts: dict[int, list[Line]] = {}
+    joined: set[int] = set()
+    for s in lines:
+        host = _script_host(s, lines)
+        if host is not None and id(host) not in joined:
+            hosts.setdefault(id(host), []).append(s)
+            joined.add(id(s))
+    if not hosts:
+        return lines
+    out: list[Line] = []
+    for ln in lines:
+        if id(ln) in joined:
+            continue
+        for s in sorted(hosts.get(id(ln), []), key=lambda s: (s.x0, s.top)):
+            ln = Line(f"{ln.text}{s.text.strip()}", ln.x0, max(ln.x1, s.x1), min(ln.top, s.top),
+                      max(ln.bottom, s.bottom), ln.size, ln.page, ln.bold, [*ln.sizes, *[s.size] * len(s.text.strip())],
+                      ln.base, [*ln.xs, *s.xs[:len(s.text.strip())]], ln.lead_bold)
+        out.append(ln)
+    return out
 
 
 def join_numbered_headings(lines: list[Line]) -> list[Line]:

@@ -37,7 +37,10 @@ def _lone(rows: list[list[Unit]], k: int) -> bool:
 
 
 def _blocks(body: list[list[Unit]]) -> list[list[list[Unit]]]:
-    """Body rows cut into blocks where the gap between baselines is wider than the usual pitch."""
+    """Body rows cut into blocks where the gap between baselines is wider than the usual pitch
+    (none when there are no body rows: a table whose rows hold no values)."""
+    if not body:
+        return []
     gaps = [_base(b) - _base(a) for a, b in zip(body, body[1:])]
     if not gaps:
         return [body]
