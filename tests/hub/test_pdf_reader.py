@@ -190,6 +190,25 @@ def test_captions_are_labelled_chunks_of_their_own(tmp_path):
     assert "Recall rises" not in text_of(doc, "body")
 
 
+def test_a_caption_read_across_a_figures_small_labels_stays_one_caption(tmp_path):
+    """A figure's tiny labels drawn over the caption's lines come between them in reading order; the
+    caption's second line is still its own, not a body sentence ("tagger for English POS domain.")."""
+    paper = titled(Paper())
+    paper.line("2 Results", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.line("word = said", LEFT + 40, 338, 5)
+    paper.line("Figure 3: Recall rises with the number of retrieved", LEFT, 350, 10)
+    paper.line("proto = had", LEFT + 60, 356, 5)
+    paper.line("passages on every dataset.", LEFT, 363, 10)
+    paper.lines(["As Figure 3 shows, more passages help. The gain is largest on the smallest set.",
+                 *filler_lines(3)], LEFT, 390)
+    doc = read_document(paper.save(tmp_path / "cap_over.pdf"))
+    caps = [b.text for b in doc.blocks if b.kind == "caption"]
+    assert len(caps) == 1 and caps[0].startswith(
+        "Figure 3: Recall rises with the number of retrieved passages on every dataset."), caps
+    assert "passages on every dataset" not in text_of(doc, "body")
+
+
 def test_table_rows_read_as_label_column_value(tmp_path):
     paper = titled(Paper())
     paper.line("3 Experiments", LEFT, 260, 12, bold=True)

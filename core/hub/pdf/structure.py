@@ -205,6 +205,11 @@ class Walker:
         if self.caption is not None and self._continues_caption(ln):
             self.caption.lines.append(ln)
             return
+        if self.caption is not None and ln.page == self.caption.page and max(ln.size, self.row_size) < self.body * 0.85:
+            # a figure's small label drawn over the caption comes between its lines in reading
+            # order: it is figure text, and the caption's next line is still the caption's
+            self._piece("figure", page.number).lines.append(ln)
+            return
         self.caption = None
         if self._continues_heading(ln, text):
             self.section[-1] = f"{self.section[-1]} {text.strip()}"
