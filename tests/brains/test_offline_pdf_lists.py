@@ -34,3 +34,15 @@ async def test_an_answer_from_a_run_in_list_quotes_the_item_alone():
                                           intent=Intent(type="factual", confidence=0.9, reformulated_query=q)))
     assert "12 ledgers were lost to the tide" in text
     assert "•" not in text and "tide before the audit. Unknown" not in text, text
+
+
+def test_a_list_run_in_after_a_colon_is_cut_from_its_lead_in_and_the_lead_in_cites_as_a_sentence():
+    """"We sorted them into groups: • Empty. …" (a colon before the first bullet): the lead-in is a
+    sentence of its own, and quoted it ends with a full stop after its marker, not "groups: [1] Then"."""
+    from core.brains.offline.synthesis import cite
+
+    text = LIST.replace("groups. • Empty", "groups: • Empty")
+    assert passage_sentences(text)[:3] == ["We sorted the 400 audited ledgers into groups:", "Empty.",
+                                           "56 ledgers were empty."]
+    assert cite("We sorted the ledgers into groups:", [1]) == "We sorted the ledgers into groups [1]."
+    assert cite("It held 12 ledgers.", [2]) == "It held 12 ledgers [2]."

@@ -90,6 +90,16 @@ def test_sentences_keep_abbreviations_and_decimals_whole():
         "A rank of 8 works.", "A rank of 4 fails.", "So it goes"]
 
 
+def test_a_bullet_run_into_a_paragraph_starts_a_sentence_whatever_comes_before_it():
+    """A PDF list read into one paragraph: its items open with a bullet after a colon or a word as
+    well as after a full stop. Before, "… to evaluate it: • Reputable." was one sentence."""
+    assert split_sentences("We could use 748 sites to evaluate it: • Reputable. 563 sites were good. "
+                           "• Spam. 135 sites were spam ▪ one more") == [
+        "We could use 748 sites to evaluate it:", "• Reputable.", "563 sites were good.", "• Spam.",
+        "135 sites were spam", "▪ one more"]
+    assert split_sentences("The loss x * y is small.") == ["The loss x * y is small."]  # "*" mid-sentence is math
+
+
 def test_the_chunker_variant_folds_an_initial_and_a_closing_quote():
     out = split_sentences('As J. Smith said "it works." Then it ran.', end=text.CHUNK_SENTENCE_END,
                           abbreviation=text.CHUNK_ABBREVIATION, rejoin=" ")

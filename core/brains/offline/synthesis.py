@@ -107,11 +107,14 @@ def lead_size(chosen: list[Sentence], score: Callable[[Sentence], float],
 
 
 def cite(text: str, marks: list[int]) -> str:
-    """Put ``[n]`` markers before the sentence's closing punctuation."""
+    """Put ``[n]`` markers before the sentence's closing punctuation. A sentence quoted up to a colon
+    (the lead-in of a list the paper runs on with) ends with a full stop there."""
     tag = "".join(f"[{n}]" for n in marks)
     t = text.strip()
     if t and t[-1] in ".!?。！？":
         return f"{t[:-1].rstrip()} {tag}{t[-1]}"
+    if t.endswith((":", "：")):
+        return f"{t[:-1].rstrip()} {tag}{'。' if t[-1] == '：' else '.'}"
     return f"{t} {tag}"
 
 
