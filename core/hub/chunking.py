@@ -83,7 +83,7 @@ def _merge_tiny(chunks: list[NewChunk], floor: int = 60) -> list[NewChunk]:
 _SUMMARY_HEADS = re.compile(r"\b(abstract|summary|tl;?dr|overview|at a glance|in brief)\b", re.I)
 
 
-_NOT_SUMMARY = {"front", "references", "caption", "footnote", "figure", "table"}
+_NOT_SUMMARY = {"front", "references", "caption", "footnote", "figure", "table", "equation"}
 
 
 def offline_summary(blocks: list[Block], max_sentences: int = 3, max_chars: int = 600) -> str:

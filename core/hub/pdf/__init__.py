@@ -23,7 +23,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean
 
-READER_VERSION = "pdf-15"
+READER_VERSION = "pdf-16"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -100,6 +100,8 @@ def read_pdf(path: Path):
             within = " ".join(inside.get(id(piece), []))
             doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}"
                                     + (f" (In the figure: {within})" if within else ""), piece.page, kind="caption"))
+        elif piece.kind == "equation":
+            doc.blocks.append(Block(crumb + [f"Equation {piece.label}"], text, piece.page, kind="equation"))
         elif piece.kind == "figure":
             near = _nearest_caption(piece, captions, "Figure")
             doc.blocks.append(Block(crumb + [f"{near} (figure text)" if near else "Figure text"], text, piece.page,

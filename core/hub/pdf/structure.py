@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.hub.pdf.clean import normalize, rejoin_small_caps, set_size, two_columns
+from core.hub.pdf.equations import display_rows
 from core.hub.pdf.footnotes import body_size_notes, drop_note_marks, note_mark
 from core.hub.pdf.forms import ABSTRACT as _ABSTRACT
 from core.hub.pdf.forms import APPENDIX as _APPENDIX
@@ -40,13 +41,13 @@ _OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnot
 @dataclass
 class Piece:
     """A run of text of one kind under one section on one page (``kind``: body, abstract, front,
-    caption, footnote, figure, table, references)."""
+    caption, footnote, figure, table, equation, references)."""
 
     kind: str
     section: list[str]
     page: int
     lines: list[Line] = field(default_factory=list)
-    label: str = ""  # a caption's "Figure 3"
+    label: str = ""  # a caption's "Figure 3", an equation's "(17)"
     rows: list[list[str]] = field(default_factory=list)  # a table's cells
     cells: list[list[Line]] = field(default_factory=list)  # a table's rows as positioned cells
     caption: Piece | None = None  # a caption read right before a table's rows (a caption set above?)
@@ -80,6 +81,7 @@ class Walker:
         self.row_size = 0.0  # the largest size on the row being read (see page)
         self.marks: set[str] = set()  # the marks the page's footnotes open with (see page)
         self.run_in = False  # the breadcrumb's last part is a run-in heading (:mod:`.runin`)
+        self.equation_mark: Line | None = None  # the "(Equation 17)" read in the paragraph (see _equation)
 
     # -- classification --------------------------------------------------------------------------
     def _emphasised(self, ln: Line) -> bool:
@@ -131,14 +133,14 @@ class Walker:
 
     # -- the walk ------------------------------------------------------------------------------------
     def _piece(self, kind: str, page: int, label: str = "") -> Piece:
-        """The piece to add to: the last one when it is of this kind, page and section (a table or
-        figure text set inside a paragraph does not end it); for figure text, any such piece on the page
-        (it comes interleaved with other kinds)."""
+        """The piece to add to: the last one when it is of this kind, page and section (a table,
+        figure text or displayed equation set inside a paragraph does not end it); for figure text,
+        any such piece on the page (it comes interleaved with other kinds)."""
         if kind == "figure":
             recent = self.pieces[::-1]
         else:
             k = len(self.pieces)
-            while k > 0 and self.pieces[k - 1].kind in ("table", "figure"):
+            while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation"):
                 k -= 1
             recent = self.pieces[k - 1:k]
         same = [p for p in recent if p.kind == kind and p.page == page and p.section == self.section]
@@ -159,7 +161,11 @@ class Walker:
         # the marks this page's footnotes open with: the same marks in its running text are taken out
         self.marks = {m for row in rows for ln in row if id(ln) in footnotes and (m := note_mark(ln))}
         tabular, prose = classify_rows(rows)
+        shown = display_rows(rows, self.edges, mid, page.width, two_columns(page), self.body)
         for i, row in enumerate(rows):
+            if i in shown and not self.in_refs and not self.front:
+                self._equation(page, row, shown[i])
+                continue
             if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
                 self._table(page, row)
                 continue
@@ -167,6 +173,27 @@ class Walker:
             self.row_size = max(ln.size for ln in row) if prose[i] else 0.0
             for ln in row:
                 self.line(page, ln, footnotes)
+
+    def _equation(self, page: Page, row: list[Line], number: str) -> None:
+        """Add a row to the displayed equation numbered ``number``: a piece of its own (:mod:`.equations`).
+        Its paragraph reads "(Equation 17)" where the display stands, with the display's closing
+        full stop or comma, so the sentence that runs into it still ends ("… via the quantity
+        (Equation 3). We …") and the next one starts clean."""
+        self.caption, self.table = None, None
+        last = self.pieces[-1] if self.pieces else None
+        if last is None or last.kind != "equation" or last.label != number or last.page != page.number:
+            first = row[0]
+            kind = "abstract" if self.section == ["Abstract"] else "body"
+            self.equation_mark = Line(f"(Equation {number.strip('()')})", first.x0, first.x1, first.top,
+                                      first.bottom, self.body, first.page)
+            self._piece(kind, page.number).lines.append(self.equation_mark)
+            last = Piece("equation", list(self.section), page.number, label=number)
+            self.pieces.append(last)
+        last.lines += row
+        if row[-1].text.strip() == number and self.equation_mark is not None:
+            before = " ".join(ln.text.strip() for ln in row[:-1]).rstrip()
+            if before.endswith((".", ",", ";")):
+                self.equation_mark.text += before[-1]
 
     def _table(self, page: Page, row: list[Line]) -> None:
         """Add a row to the table being read, or start a table: after a caption, body text or a
@@ -244,6 +271,9 @@ class Walker:
             kind = "front"
         else:
             kind = "abstract" if self.section == ["Abstract"] else "body"
+        mark, self.equation_mark = self.equation_mark, None
+        if mark is not None and kind in ("body", "abstract") and mark.text.endswith(")") and text.strip()[:1].isupper():
+            mark.text += "."  # a display the paragraph's next sentence follows ends the sentence it closes
         self._piece(kind, page.number).lines.append(ln)
 
     def _run_in_section(self, head: str) -> None:
