@@ -22,7 +22,7 @@ from core.hub.library.metadata import ABSTRACT_DOC_TYPE
 from core.hub.lru import LRU
 from core.hub.pdf.clean import join_lines
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
-from core.hub.store import HubStore
+from core.hub.store import ChunkRow, HubStore
 from core.hub.versions import Scope, parse_as_of
 from core.memory.claims import instruction_sentences
 from core.text import CHUNK_ABBREVIATION, CHUNK_SENTENCE_END, split_sentences
@@ -35,6 +35,19 @@ MAX_TAIL = 400  # characters of the next chunk a sentence's end is looked for in
 log = logging.getLogger("paperpilot.hub")
 MAX_TOP_K = 20
 MAX_BATCH = 32  # queries in one query_knowledge_hub_batch call
+
+
+def _next_in_section(after: list[ChunkRow], path: list[str]) -> ChunkRow | None:
+    """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order): past the
+    footnotes a PDF reads at the foot of the page where the sentence breaks; None once anything else
+    comes between (a caption, figure or table there may be set anywhere on the page, so the text
+    after it need not be the sentence's end)."""
+    for n in after:
+        if n.section_path == path:
+            return n
+        if n.section_path[:-1] != path or not n.section_path[-1].startswith("Footnote"):
+            return None
+    return None
 
 
 class HubError(Exception):
@@ -178,8 +191,9 @@ class Hub:
     def _whole(self, hits: list[Hit]) -> list[Hit]:
         """The hits with their last sentence whole: a chunk that stops inside a sentence (a PDF
         paragraph runs on over a page break or past a figure, and the reader's blocks end at the page)
-        is returned with the sentence's end, taken from the next chunk of its section when that one
-        opens in lower case. The index is untouched: only the text served is. The two are joined as a
+        is returned with the sentence's end, taken from the next chunk of its section (past the
+        footnotes at the foot of the page) when that one opens in lower case. The
+        index is untouched: only the text served is. The two are joined as a
         paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
         "state-of-the-" / "art" keeps its hyphen)."""
         for h in hits:
@@ -187,9 +201,8 @@ class Hub:
             text = c.text.rstrip()
             if not text or text.endswith(_SENTENCE_DONE) or text.lstrip().startswith("|"):
                 continue
-            nxt = next((n for n in self.store.neighbours(c.doc_id, c.position, c.version)
-                        if n.position == c.position + 1), None)
-            if nxt is None or nxt.section_path != c.section_path:
+            nxt = _next_in_section(self.store.following(c.doc_id, c.position, c.version), c.section_path)
+            if nxt is None:
                 continue
             head = nxt.text.lstrip()
             rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)

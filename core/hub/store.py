@@ -162,6 +162,13 @@ class SharedReads:
             f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position IN (?, ?) ORDER BY c.position",
             (doc_id, arg, position - 1, position + 1))]
 
+    def following(self, doc_id: str, position: int, version: int | None = None, n: int = 4) -> list[ChunkRow]:
+        """The ``n`` chunks after ``position`` of the document's current version (or of ``version``), in order."""
+        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
+        return [_chunk(r) for r in self._execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position > ? AND c.position <= ? ORDER BY c.position",
+            (doc_id, arg, position, position + n))]
+
     def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
         """(rowid, breadcrumb, text) of chunks without a vector."""
         return list(self._execute(

@@ -67,3 +67,31 @@ def test_a_compound_broken_by_the_page_keeps_its_hyphen_and_a_one_sentence_tail_
     [cut] = [h for h in hub.query("scheduler replaces the queue of the decoder", 5, LIB)
              if "replaces the queue" in h.chunk.text]
     assert cut.chunk.text.endswith("a state-of-the-art decoder and keeps its weights."), cut.chunk.text
+
+
+def test_a_footnote_at_the_page_break_does_not_stop_the_sentence_from_being_served_whole(tmp_path):
+    """A footnote at the foot of the page is a chunk of its own between the two halves of the broken
+    sentence (its breadcrumb is the section's, with "Footnote 1"): the sentence's end is still taken
+    from the section's next chunk. Before, only the chunk right after was looked at, and the hit was
+    served ending "… is low-rank, ei-" whenever a footnote sat at the break."""
+    paper = Paper()
+    paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("3 Frozen Ledgers", LEFT, 150, 12, bold=True)
+    y = paper.lines(filler_lines(40, 90), LEFT, 170)
+    paper.lines(BROKEN, LEFT, y)
+    paper.line("1The ledgers are kept on two islands, one north and one south.", LEFT, 740, 8)
+    paper.page()
+    y = paper.lines(RUN_ON, LEFT, 90)
+    paper.lines(filler_lines(6, 90), LEFT, y)
+    store = HubStore(tmp_path / "hub.sqlite3")
+    assert len(Ingestor(store, embed=False).ingest([paper.save(tmp_path / "noted.pdf")], LIB).added) == 1
+    kinds = [c.section_path[-1] for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
+    store.close()
+    assert "Footnote 1" in kinds, kinds
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    [cut] = [h for h in hub.query("where a quokka shard is copied when its ledger froze", 5, LIB)
+             if "to the south ledger" in h.chunk.text]
+    assert cut.chunk.text.endswith("because the north one froze, every reader of that shard is sent the new address."), \
+        cut.chunk.text[-200:]
