@@ -212,9 +212,9 @@ def has_cjk(text: str) -> bool:
 LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 # A sentence ends at ".", "!" or "?" and white space before a capital, digit, quote, bracket, a bullet
 # ("*", or a PDF list's "•", "▪", "◦", "‣": a list run into one paragraph) or a Chinese character, and
-# right after "。", "！" or "？"; not after an abbreviation. A PDF list's bullet starts a sentence after
-# anything ("… to evaluate it: • Reputable."): an item never runs on from the text before it.
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*•▪◦‣\u4e00-\u9fff])|(?<=[。！？])|\s+(?=[•▪◦‣]\s)")
+# right after "。", "！" or "？"; not after an abbreviation. A PDF list's bullet after a colon starts a
+# sentence too ("… to evaluate it: • Reputable."); elsewhere "•" and "◦" may be operators ("f ◦ g", "90 ◦").
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*•▪◦‣\u4e00-\u9fff])|(?<=[。！？])|(?<=:)\s+(?=[•▪◦‣]\s)")
 ABBREVIATION = re.compile(r"(?:e\.g|i\.e|et al|vs|Fig|fig|Eq|eq|approx|cf|No)\.$")
 # The hub's chunker reads paragraphs with white space folded: a closing quote or bracket may follow the
 # end mark (and is dropped with the space), and a single capital ends an initial ("J. Smith").

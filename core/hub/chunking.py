@@ -88,7 +88,7 @@ _NOT_SUMMARY = {"front", "references", "caption", "footnote", "figure", "table",
 
 def offline_summary(blocks: list[Block], max_sentences: int = 3, max_chars: int = 600) -> str:
     """Leading sentences of the abstract/summary section, else of the document's body (never a
-    paper's author block, captions, footnotes or reference list)."""
+    paper's author block, captions, footnotes, figure text, tables, equations or reference list)."""
     body = [b for b in blocks if b.kind not in _NOT_SUMMARY] or blocks
     chosen = next((b for b in body if b.kind == "abstract"), None) or next(
         (b for b in body if len(b.path) > 1 and _SUMMARY_HEADS.search(b.path[-1])), None)

@@ -33,7 +33,7 @@ class Block:
     text: str
     page: int | None = None
     verbatim: bool = False  # one chunk as it is (a Markdown table of whole rows, header first)
-    kind: str = "body"  # a PDF's abstract, front, caption, footnote, figure, table or references
+    kind: str = "body"  # a PDF's abstract, front, caption, footnote, figure, table, equation or references
 
 
 @dataclass

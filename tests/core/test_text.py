@@ -90,14 +90,18 @@ def test_sentences_keep_abbreviations_and_decimals_whole():
         "A rank of 8 works.", "A rank of 4 fails.", "So it goes"]
 
 
-def test_a_bullet_run_into_a_paragraph_starts_a_sentence_whatever_comes_before_it():
-    """A PDF list read into one paragraph: its items open with a bullet after a colon or a word as
-    well as after a full stop. Before, "… to evaluate it: • Reputable." was one sentence."""
+def test_a_bullet_run_into_a_paragraph_starts_a_sentence_after_a_colon_too():
+    """A PDF list read into one paragraph: its first item opens with a bullet after the colon that
+    introduces the list, as well as after a full stop. Before, "… to evaluate it: • Reputable." was
+    one sentence. A bullet-shaped operator inside a sentence ("f ◦ g", "rotated by 90 ◦", "u • v")
+    cuts nothing."""
     assert split_sentences("We could use 748 sites to evaluate it: • Reputable. 563 sites were good. "
-                           "• Spam. 135 sites were spam ▪ one more") == [
+                           "• Spam. 135 sites were spam.") == [
         "We could use 748 sites to evaluate it:", "• Reputable.", "563 sites were good.", "• Spam.",
-        "135 sites were spam", "▪ one more"]
-    assert split_sentences("The loss x * y is small.") == ["The loss x * y is small."]  # "*" mid-sentence is math
+        "135 sites were spam."]
+    for whole in ("Each image is rotated by 90 ◦ and then cropped.", "We define h = f ◦ g as the composition.",
+                  "The score is u • v for the pair.", "The loss x * y is small."):
+        assert split_sentences(whole) == [whole]
 
 
 def test_the_chunker_variant_folds_an_initial_and_a_closing_quote():

@@ -17,7 +17,7 @@ AFTER = ["This guarantee is weaker than the exact recovery results of earlier wo
          "imposed incoherence requirements on the singular vectors of the low-rank part."]
 
 
-def _paper(tmp_path, number: str | None = "(17)", list_item: bool = False):
+def _paper(tmp_path, number: str | None = "(17)", list_item: bool = False, lead_in: bool = False):
     paper = Paper().page()
     paper.line("A Study of Careful Reading", 150, 80, 16, bold=True)
     paper.line("Ada Lovelace", 250, 110, 12)
@@ -25,13 +25,21 @@ def _paper(tmp_path, number: str | None = "(17)", list_item: bool = False):
     paper.pdf.set_font(paper.family, "", 10)
     right = LEFT + max(paper.pdf.get_string_width(t) for t in BODY + LEAD + AFTER)
     y = paper.lines(BODY + LEAD, LEFT, 170)
+    if lead_in:  # a new paragraph's first line, indented, short: "Our main result is the bound" over the display
+        paper.line("Our main result is the bound", LEFT + 16, y)
+        y += 12
     paper.line("|||T - T*||| + |||G - G*||| <= a", 200, y + 4)
     if number:
         paper.line(number, right - paper.pdf.get_string_width(number), y + 4)
     paper.line("d1 d2", 250, y + 13, 7)
     y = paper.lines(AFTER, LEFT, y + 28)
-    if list_item:
-        paper.lines(["(2) Commodity machines are used, and they fail often in a large cluster."], LEFT, y)
+    if list_item:  # a line of prose whose last word, "(2)", ends at the column's edge a word space apart
+        text = "fail often, as item"  # its last space stretched as justification does (a piece of its own)
+        while LEFT + paper.pdf.get_string_width(f"cheap {text}(2)") + 13 < right:
+            text = f"cheap {text}"
+        paper.line(text, LEFT, y)
+        paper.line("(2)", LEFT + paper.pdf.get_string_width(text) + 13, y)
+        paper.lines(["says; the list goes on."], LEFT, y + 12)
     return read_document(paper.save(tmp_path / "eq.pdf"))
 
 
@@ -53,9 +61,21 @@ def test_a_numbered_displayed_equation_is_a_block_of_its_own(tmp_path):
            "namely (Equation 17)." in sentences, sentences
 
 
-def test_an_unnumbered_display_and_a_list_item_stay_in_the_text(tmp_path):
-    """Only a number set flush right at the column's edge marks a displayed equation; "(2)" opening
-    a list item at the left margin is the item's number."""
+def test_an_unnumbered_display_and_a_prose_line_ending_in_a_number_stay_in_the_text(tmp_path):
+    """Only a number set apart, flush right at the column's edge, after indented pieces marks a
+    displayed equation: a line of prose whose last word "(2)" reaches the edge a word space after
+    the rest is prose, and a display without a number is left as it is."""
     doc = _paper(tmp_path, number=None, list_item=True)
     assert not [b for b in doc.blocks if b.kind == "equation"]
-    assert any(s.startswith("(2) Commodity machines are used") for s in _body_sentences(doc))
+    assert any("cheap fail often, as item (2) says; the list goes on." in s for s in _body_sentences(doc)), \
+        _body_sentences(doc)
+
+
+def test_a_paragraphs_indented_first_line_over_a_display_stays_in_the_text(tmp_path):
+    """A new paragraph's first line is indented and may be short ("Our main result is the bound"):
+    it is words, not a row of the display below it."""
+    doc = _paper(tmp_path, lead_in=True)
+    [eq] = [b for b in doc.blocks if b.kind == "equation"]
+    assert "Our main result" not in eq.text
+    assert any(s.endswith("Our main result is the bound (Equation 17).") for s in _body_sentences(doc)), \
+        _body_sentences(doc)

@@ -67,17 +67,19 @@ def test_a_short_table_row_under_prose_is_still_a_table(tmp_path):
     assert any("0.81" in b.text for b in blocks if b.kind == "table")
 
 
-def _pieces(paper: Paper, pieces: list[str], y: float, gap: float = 8) -> None:
-    """One line of prose set in ``pieces``, each ``gap`` points after the last, with a superscript
-    "(1)" and a subscript "j" on baselines of their own in each gap (as TeX sets x_j^{(1)})."""
+def _pieces(paper: Paper, pieces: list[str], y: float, gap: float = 1) -> None:
+    """One line of prose set in ``pieces``, with a superscript "(1)" and a subscript "j" on baselines
+    of their own after each piece (as TeX sets x_j^{(1)}); the next piece starts ``gap`` points after
+    the scripts."""
     x = LEFT
     for piece in pieces:
         paper.line(piece, x, y, SIZE)
         paper.pdf.set_font(paper.family, "", SIZE)
         x += paper.pdf.get_string_width(piece)
-        paper.line("(1)", x + 1, y - 6, 7)
-        paper.line("j", x + 1, y + 3, 7)
-        x += gap
+        paper.line("(1)", x + 0.5, y - 6, 7)
+        paper.line("j", x + 0.5, y + 3, 7)
+        paper.pdf.set_font(paper.family, "", 7)
+        x += 0.5 + paper.pdf.get_string_width("(1)") + gap
 
 
 def test_a_column_line_with_subscripts_beside_pseudo_code_keeps_the_column_order(tmp_path):
@@ -105,3 +107,19 @@ def test_a_column_line_with_subscripts_beside_pseudo_code_keeps_the_column_order
     text = " ".join(b.text for b in read_document(paper.save(tmp_path / "scripts.pdf")).blocks)
     assert text.index("For a pair x") < text.index("ferred over") \
         < text.index("the column ends here") < text.index("Right column opens")
+
+
+def test_a_script_of_a_script_joins_the_line_whatever_order_the_pieces_come_in():
+    """A second-level script (the "i" of x_{j_i}) sits at the end of the first-level one, which joins
+    the line: it joins the line too, in any order the PDF's text stream gives the pieces. Before,
+    in one order it stayed a line of its own, and in the other it was dropped."""
+    from core.hub.pdf.layout import Line, join_scripts
+
+    def line(text, x0, x1, top, bottom, size):
+        return Line(text, x0, x1, top, bottom, size, 1, base=bottom)
+
+    for order in ((0, 1, 2), (0, 2, 1), (2, 1, 0), (1, 2, 0)):
+        pieces = [line("we take e", 100, 140, 100, 110, 10), line("x", 140.5, 145, 96, 103, 7),
+                  line("i", 145.5, 148, 100, 105, 5)]
+        out = join_scripts([pieces[k] for k in order])
+        assert [ln.text for ln in out] == ["we take exi"], (order, [ln.text for ln in out])

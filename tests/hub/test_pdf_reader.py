@@ -288,6 +288,36 @@ def test_a_full_width_table_with_long_row_labels_keeps_its_rows_whole(tmp_path):
     assert "Ours" not in text_of(doc, "body").split()
 
 
+def test_a_full_width_table_of_text_cells_set_close_keeps_its_rows_whole(tmp_path):
+    """Text cells a table sets a column gap apart (about 12 points at 9-point type) on one side of the
+    middle add up to a line's length, but they are no prose line read in pieces (those touch): the
+    rows stay whole table rows, not two columns' lines."""
+    paper = titled(Paper())
+    paper.page()
+    paper.lines(filler_lines(8, 40), LEFT, 100)
+    paper.lines(filler_lines(8, 40), MID + 20, 100)
+    rows = [("Task", "Corpus", "Language", "Labels"),
+            ("Part-of-speech tagging", "Penn Treebank WSJ", "English", "45 POS tags"),
+            ("Named entity recognition", "CoNLL-2003 news", "English", "four types"),
+            ("Semantic role labeling", "CoNLL-2005 shared", "English", "PropBank frames"),
+            ("Dependency parsing task", "UD treebanks v2", "Czech", "37 relations")]
+    paper.pdf.set_font(paper.family, "", 9)
+    for i, cells in enumerate(rows):
+        x = LEFT
+        for cell in cells[:2]:
+            paper.line(cell, x, 206 + 14 * i, 9)
+            x += paper.pdf.get_string_width(cell) + 12
+        for x, cell in zip((MID + 30, MID + 130), cells[2:]):
+            paper.line(cell, x, 206 + 14 * i, 9)
+    paper.line("Table 1: The four tasks and their corpora.", 200, 206 + 14 * len(rows) + 8, 9)
+    paper.lines(filler_lines(8, 40), LEFT, 310)
+    paper.lines(filler_lines(8, 40), MID + 20, 310)
+    doc = read_document(paper.save(tmp_path / "text_table.pdf"))
+    table = [r for b in doc.blocks if b.kind == "table" for r in b.text.splitlines()]
+    assert len(table) == 4 and all("English" in r or "Czech" in r for r in table), table
+    assert "Penn Treebank" not in text_of(doc, "body")
+
+
 def test_a_column_of_short_lines_beside_running_prose_is_not_a_full_width_table(tmp_path):
     """Pseudo-code in the left column ("input", "Q  quokka ledger", "begin") shares baselines with the
     right column's paragraph, whose short last line ("the south one, and so on.") makes a row of short

@@ -4,10 +4,11 @@ the paper's own section names, and its parsed reference list.
 Pipeline: :mod:`.layout` (positioned lines from PDFium; accents drawn as glyphs of their own joined to
 their letters, TeX math-font symbols PDFium reads by their ASCII slot read as drawn) → :mod:`.clean` (page furniture out,
 reading order, whole words) → :mod:`.front` (title, authors, year) → :mod:`.structure` (headings,
-abstract, captions, footnotes, figure text, table rows, references; :mod:`.tablerows` finds a
+abstract, captions, footnotes, figure text, table rows, numbered displayed equations (:mod:`.equations`),
+references; :mod:`.tablerows` finds a
 table's rows and :mod:`.grid` rebuilds them row by row) → blocks here. Block kinds:
 ``references`` blocks are kept apart and never chunked as evidence (:func:`core.hub.chunking.chunk_blocks`);
-captions, footnotes, figure text and tables are blocks of their own under the section they sit in.
+captions, footnotes, figure text, tables and equations are blocks of their own under the section they sit in.
 Text is NFKC-normalized for indexing and matching; the paper's numeric citation markers read
 ``[ref n]`` (see :mod:`.references`); acronyms the paper defines are spelled out in its table rows
 (:mod:`.acronyms`).
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean
 
-READER_VERSION = "pdf-16"
+READER_VERSION = "pdf-17"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 

@@ -180,24 +180,29 @@ def _row_labels(rows: list[list[Line]], mid: float, width: float) -> set[int]:
 
 
 def _prose(rows: list[list[Line]], labels: set[int], mid: float, width: float) -> list[Line]:
-    """The lines of running prose, not a table's row ``labels``: a line of 30 characters or more that
-    is not a run of values, or the pieces of one such line on one side of the middle set close
-    together (gaps under twice their size): justified prose around inline math is read as pieces
-    of a few characters each ("For a pair x(1)j" | ", x(2)j" | ") where x(1)j" | "is pre-")."""
+    """The lines of running prose, not a table's row ``labels``: on one side of the middle, a line of
+    30 characters or more that is not a run of values (with the row's other pieces on that side), or
+    the pieces of one such line set touching (gaps under half their size): justified prose around
+    inline math is read as pieces of a few characters each ("For a pair x(1)j" | ", x(2)j" | ") where
+    x(1)j" | "is pre-"); a table sets its cells a column gap apart."""
     out: list[Line] = []
     for row in rows:
         for side in column_sides(mid, width):
             own = [ln for ln in row if side(ln) and id(ln) not in labels and not _values_only(ln)]
             if any(len(ln.text.strip()) >= 30 for ln in own) or (
                     len(own) > 1 and sum(len(ln.text.strip()) for ln in own) >= 30
-                    and all(b.x0 - a.x1 < 2 * max(a.size, b.size) for a, b in zip(own, own[1:]))):
+                    and all(b.x0 - a.x1 < PIECE_GAP * max(a.size, b.size) for a, b in zip(own, own[1:]))):
                 out += own
     return out
 
 
+PIECE_GAP = 0.5  # pieces of one prose line read apart (around inline math) touch: gaps under half their size
+
+
 def _amid_columns(row: list[Line], prose: list[Line], mid: float, width: float) -> bool:
     """Whether a row that looks like a full-width table's row sits inside running columns: ``prose``
-    lines (the page's lines of 30 characters or more that are not a run of values) that stay on
+    lines (:func:`_prose`: lines of 30 characters or more that are not a run of values, or the
+    touching pieces of one) that stay on
     their side of the middle come right above it and right below it in one column or both. Then it
     is two columns' lines that share a baseline (a paragraph's short last line beside a line set in
     pieces, or beside a column of short lines such as pseudo-code or a list of symbols), which are

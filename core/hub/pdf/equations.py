@@ -19,6 +19,9 @@ from core.hub.pdf.layout import Line
 
 EQUATION_NUMBER = re.compile(r"\(\d{1,3}[a-z]?\)")
 INDENT = 1.5  # a display's pieces start at least this many body sizes right of its column's left edge
+# A run of plain words: a row of prose (a paragraph's indented first line over a display), not of a display
+# (whose rows carry a word or two between symbols: "such that", "subject to").
+WORDS = re.compile(r"(?:\b[^\W\d_]{2,}\b[,;:]?\s+){3}[^\W\d_]{2,}\b")
 ROW_GAP = 2.0  # rows of one display sit within this many body sizes of each other (baseline to baseline)
 
 
@@ -30,7 +33,7 @@ def display_rows(rows: list[list[Line]], edges: tuple[float, float], mid: float,
                  two_col: bool, body: float) -> dict[int, str]:
     """The rows (by index into ``rows``, the page's rows in reading order) of its numbered displayed
     equations, each with its number ("(17)"). ``edges``: the right text edges of the left column and
-    of the page (:class:`core.hub.pdf.structure.Walker`), used where a column has no prose line."""
+    of the page (:class:`core.hub.pdf.structure.Walker`), used where a column has no line at all."""
     left_side, right_side = column_sides(mid, width)
 
     def column(row: list[Line]) -> int:
@@ -67,7 +70,7 @@ def display_rows(rows: list[list[Line]], edges: tuple[float, float], mid: float,
         row, col = rows[i], cols[i]
         left, right = bounds(col)
         text = " ".join(ln.text.strip() for ln in row)
-        return (col >= 0 and min(ln.x0 for ln in row) >= left + INDENT * body
+        return (col >= 0 and not WORDS.search(text) and min(ln.x0 for ln in row) >= left + INDENT * body
                 and max(ln.x1 for ln in row) <= right - body and not any(ln.bold for ln in row)
                 and not CAPTION.match(text) and not NUMBERED.match(text) and not NAMED.match(text))
 

@@ -328,23 +328,27 @@ def join_scripts(lines: list[Line]) -> list[Line]:
     paragraph's lines, which beside another column's short lines (pseudo-code) read as a full-width
     table's row: the page was cut into bands there and the column's next lines were lost among the
     code. The joined line keeps its own size and baseline."""
-    hosts: dict[int, list[Line]] = {}
-    joined: set[int] = set()
-    for s in lines:
-        host = _script_host(s, lines)
-        if host is not None and id(host) not in joined:
-            hosts.setdefault(id(host), []).append(s)
-            joined.add(id(s))
-    if not hosts:
+    host_of = {id(s): h for s in lines if (h := _script_host(s, lines)) is not None}
+    if not host_of:
         return lines
+
+    def root(ln: Line) -> Line:  # a script's script belongs to the line its script belongs to
+        while id(ln) in host_of:  # a host is larger than its script, so the chain ends
+            ln = host_of[id(ln)]
+        return ln
+
+    scripts: dict[int, list[Line]] = {}
+    for s in lines:
+        if id(s) in host_of:
+            scripts.setdefault(id(root(s)), []).append(s)
     out: list[Line] = []
     for ln in lines:
-        if id(ln) in joined:
+        if id(ln) in host_of:
             continue
-        for s in sorted(hosts.get(id(ln), []), key=lambda s: (s.x0, s.top)):
-            ln = Line(f"{ln.text}{s.text.strip()}", ln.x0, max(ln.x1, s.x1), min(ln.top, s.top),
-                      max(ln.bottom, s.bottom), ln.size, ln.page, ln.bold, [*ln.sizes, *[s.size] * len(s.text.strip())],
-                      ln.base, [*ln.xs, *s.xs[:len(s.text.strip())]], ln.lead_bold)
+        for s in sorted(scripts.get(id(ln), []), key=lambda s: (s.x0, s.top)):
+            t = s.text.strip()
+            ln = Line(f"{ln.text}{t}", ln.x0, max(ln.x1, s.x1), min(ln.top, s.top), max(ln.bottom, s.bottom), ln.size,
+                      ln.page, ln.bold, [*ln.sizes, *[s.size] * len(t)], ln.base, [*ln.xs, *s.xs[:len(t)]], ln.lead_bold)
         out.append(ln)
     return out
 

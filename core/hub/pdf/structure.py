@@ -13,7 +13,9 @@ Kinds of text, each found by layout and form, never by a paper's wording:
 - a caption: a paragraph that starts "Figure 3:" / "Table 2." (its own block, labelled);
 - a footnote: smaller text below a column's last body line that starts with a marker;
 - figure text: other text clearly smaller than the body (kept out of body sentences);
-- a table row: a row with several cells (``row label | column: value`` when a header row gives names).
+- a table row: a row with several cells (``row label | column: value`` when a header row gives names);
+- a displayed equation: a row numbered "(n)" flush right, with the display's other rows
+  (:mod:`.equations`); its paragraph reads "(Equation n)" where it stands.
 """
 
 from __future__ import annotations
