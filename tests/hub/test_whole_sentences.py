@@ -16,13 +16,16 @@ RUN_ON = ["reader of that shard is sent the new address.",
           "A reader that has not fetched the shard yet asks the south ledger for it."]
 
 
-def _paper(tmp_path):
+def _paper(tmp_path, footnote: str | None = None):
+    """The paper whose page breaks BROKEN from RUN_ON, with ``footnote`` at the foot of that page."""
     paper = Paper()
     paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
     paper.line("Ada Lovelace", 250, 110, 12)
     paper.line("3 Frozen Ledgers", LEFT, 150, 12, bold=True)
     y = paper.lines(filler_lines(40, 90), LEFT, 170)
     paper.lines(BROKEN, LEFT, y)
+    if footnote:
+        paper.line(footnote, LEFT, 740, 8)
     paper.page()
     y = paper.lines(RUN_ON, LEFT, 90)
     paper.lines(filler_lines(6, 90), LEFT, y)
@@ -74,18 +77,9 @@ def test_a_footnote_at_the_page_break_does_not_stop_the_sentence_from_being_serv
     sentence (its breadcrumb is the section's, with "Footnote 1"): the sentence's end is still taken
     from the section's next chunk. Before, only the chunk right after was looked at, and the hit was
     served ending "… is low-rank, ei-" whenever a footnote sat at the break."""
-    paper = Paper()
-    paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
-    paper.line("Ada Lovelace", 250, 110, 12)
-    paper.line("3 Frozen Ledgers", LEFT, 150, 12, bold=True)
-    y = paper.lines(filler_lines(40, 90), LEFT, 170)
-    paper.lines(BROKEN, LEFT, y)
-    paper.line("1The ledgers are kept on two islands, one north and one south.", LEFT, 740, 8)
-    paper.page()
-    y = paper.lines(RUN_ON, LEFT, 90)
-    paper.lines(filler_lines(6, 90), LEFT, y)
+    noted = _paper(tmp_path, "1The ledgers are kept on two islands, one north and one south.")
     store = HubStore(tmp_path / "hub.sqlite3")
-    assert len(Ingestor(store, embed=False).ingest([paper.save(tmp_path / "noted.pdf")], LIB).added) == 1
+    assert len(Ingestor(store, embed=False).ingest([noted], LIB).added) == 1
     kinds = [c.section_path[-1] for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
     store.close()
     assert "Footnote 1" in kinds, kinds
