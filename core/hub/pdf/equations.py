@@ -5,8 +5,9 @@ number at the column's right edge. Read line by line, its symbols, the number an
 fraction ran into the next sentence ("(17) d1d2 This guarantee is weaker …"). :func:`display_rows`
 finds such a display by its number alone: a row ending in "(n)" at the column's edge, set apart
 from the row's other pieces, which start indented; then the rows right above and below it that are
-set indented and stop short of the edge (the rest of a multi-line display, a fraction's numerator or
-denominator). An unnumbered display, and a list item's "(2)" at the left margin, stay in the text.
+set indented, stop short of the edge and are no run of words (the rest of a multi-line display, a
+fraction's numerator or denominator; not a paragraph's indented first line). An unnumbered display,
+and a line of prose whose last word is a number in brackets, stay in the text.
 """
 
 from __future__ import annotations
