@@ -79,3 +79,11 @@ def test_a_paragraphs_indented_first_line_over_a_display_stays_in_the_text(tmp_p
     assert "Our main result" not in eq.text
     assert any(s.endswith("Our main result is the bound (Equation 17).") for s in _body_sentences(doc)), \
         _body_sentences(doc)
+
+
+def test_an_equation_numbered_by_section_is_a_display_too(tmp_path):
+    """Longer papers number displays by section ("(3.2)") or appendix ("(A.1)")."""
+    for number in ("(3.2)", "(A.1)"):
+        doc = _paper(tmp_path, number=number)
+        assert [b.path[-1] for b in doc.blocks if b.kind == "equation"] == [f"Equation {number}"]
+        assert any(s.endswith(f"namely (Equation {number.strip('()')}).") for s in _body_sentences(doc))

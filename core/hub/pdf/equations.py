@@ -18,7 +18,7 @@ from core.hub.pdf.clean import column_sides
 from core.hub.pdf.forms import CAPTION, NAMED, NUMBERED
 from core.hub.pdf.layout import Line
 
-EQUATION_NUMBER = re.compile(r"\(\d{1,3}[a-z]?\)")
+EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})?[a-z]?\)")  # "(17)", "(3.2)", "(A.1)", "(4b)"
 INDENT = 1.5  # a display's pieces start at least this many body sizes right of its column's left edge
 # A run of plain words: a row of prose (a paragraph's indented first line over a display), not of a display
 # (whose rows carry a word or two between symbols: "such that", "subject to").
