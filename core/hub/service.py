@@ -192,9 +192,8 @@ class Hub:
         """The hits with their last sentence whole: a chunk that stops inside a sentence (a PDF
         paragraph runs on over a page break or past a figure, and the reader's blocks end at the page)
         is returned with the sentence's end, taken from the next chunk of its section (past the
-        footnotes at the foot of the page) when that one opens in lower case. The
-        index is untouched: only the text served is. The two are joined as a
-        paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
+        footnotes at the foot of the page) when that one opens in lower case. The index is untouched:
+        only the text served is. The two are joined as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
         "state-of-the-" / "art" keeps its hyphen)."""
         for h in hits:
             c = h.chunk

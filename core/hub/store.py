@@ -109,6 +109,11 @@ def _chunk(row: tuple) -> ChunkRow:
                     *row[17:21])
 
 
+def _which(version: int | None) -> tuple[str, int]:
+    """The condition on a document's chunks: of ``version``, else of its current version."""
+    return ("c.version=?", version) if version is not None else ("c.current=?", 1)
+
+
 class SharedReads:
     """The reads both backends share word for word (:class:`HubStore` here, ``PgStore`` in
     :mod:`core.hub.pg.store`): the SQL is written once with ``?`` and sent with the driver's
@@ -152,19 +157,19 @@ class SharedReads:
 
     def doc_chunks(self, doc_id: str, version: int | None = None) -> list[ChunkRow]:
         """The chunks of a document's current version (or of ``version``), in order."""
-        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
+        which, arg = _which(version)
         return [_chunk(r) for r in self._execute(
             f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} ORDER BY c.position", (doc_id, arg))]
 
     def neighbours(self, doc_id: str, position: int, version: int | None = None) -> list[ChunkRow]:
-        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
+        which, arg = _which(version)
         return [_chunk(r) for r in self._execute(
             f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position IN (?, ?) ORDER BY c.position",
             (doc_id, arg, position - 1, position + 1))]
 
     def following(self, doc_id: str, position: int, version: int | None = None, n: int = 4) -> list[ChunkRow]:
         """The ``n`` chunks after ``position`` of the document's current version (or of ``version``), in order."""
-        which, arg = ("c.version=?", version) if version is not None else ("c.current=?", 1)
+        which, arg = _which(version)
         return [_chunk(r) for r in self._execute(
             f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position > ? AND c.position <= ? ORDER BY c.position",
             (doc_id, arg, position, position + n))]

@@ -35,6 +35,8 @@ def display_rows(rows: list[list[Line]], edges: tuple[float, float], mid: float,
     """The rows (by index into ``rows``, the page's rows in reading order) of its numbered displayed
     equations, each with its number ("(17)"). ``edges``: the right text edges of the left column and
     of the page (:class:`core.hub.pdf.structure.Walker`), used where a column has no line at all."""
+    if not any(row and EQUATION_NUMBER.fullmatch(row[-1].text.strip()) for row in rows):
+        return {}  # most pages: no display numbered at a row's end
     left_side, right_side = column_sides(mid, width)
 
     def column(row: list[Line]) -> int:
@@ -43,24 +45,24 @@ def display_rows(rows: list[list[Line]], edges: tuple[float, float], mid: float,
         return 0 if all(left_side(ln) for ln in row) else 1 if all(right_side(ln) for ln in row) else -1
 
     cols = [column(r) for r in rows]
-    prose: dict[int, list[Line]] = {}
-    for row, col in zip(rows, cols):
-        prose.setdefault(col, []).extend(ln for ln in row if len(ln.text.strip()) >= 30)
 
-    def bounds(col: int) -> tuple[float, float]:
-        """The column's left edge and its right edge: where most of its prose lines end (justified
-        lines end there; a hyphen or a wide line may stand out past it)."""
-        lines = prose.get(col) or [ln for r, c in zip(rows, cols) if c == col for ln in r]
+    def edges_of(col: int) -> tuple[float, float]:
+        """The column's left edge and its right edge: where most of its prose lines (30 characters or
+        more; else all its lines) end: justified lines end there, a hyphen or a wide line may stand out."""
+        lines = [ln for r, c in zip(rows, cols) if c == col for ln in r]
+        lines = [ln for ln in lines if len(ln.text.strip()) >= 30] or lines
         ends = sorted(ln.x1 for ln in lines)
         right = ends[len(ends) // 2] if ends else (edges[0] if two_col and col == 0 else edges[1])
         return min((ln.x0 for ln in lines), default=0.0), right
+
+    column_edges = {col: edges_of(col) for col in set(cols) if col >= 0}
 
     def numbered(i: int) -> str | None:
         row, col = rows[i], cols[i]
         last = row[-1]
         if col < 0 or not EQUATION_NUMBER.fullmatch(last.text.strip()):
             return None
-        left, right = bounds(col)
+        left, right = column_edges[col]
         if last.x1 < right - 0.5 * last.size:
             return None  # short of the column's edge
         if len(row) > 1 and (last.x0 - row[-2].x1 < last.size or row[0].x0 < left + INDENT * body):
@@ -69,9 +71,11 @@ def display_rows(rows: list[list[Line]], edges: tuple[float, float], mid: float,
 
     def displayed(i: int) -> bool:
         row, col = rows[i], cols[i]
-        left, right = bounds(col)
+        if col < 0:
+            return False
+        left, right = column_edges[col]
         text = " ".join(ln.text.strip() for ln in row)
-        return (col >= 0 and not WORDS.search(text) and min(ln.x0 for ln in row) >= left + INDENT * body
+        return (not WORDS.search(text) and min(ln.x0 for ln in row) >= left + INDENT * body
                 and max(ln.x1 for ln in row) <= right - body and not any(ln.bold for ln in row)
                 and not CAPTION.match(text) and not NUMBERED.match(text) and not NAMED.match(text))
 

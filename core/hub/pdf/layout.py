@@ -14,7 +14,7 @@ import re
 import statistics
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 GAP_EM = 1.2  # a horizontal gap wider than this many font sizes splits a line
 SOFT_HYPHEN = "\ufffe"  # PDFium's mark for a hyphen at a line break
@@ -347,8 +347,9 @@ def join_scripts(lines: list[Line]) -> list[Line]:
             continue
         for s in sorted(scripts.get(id(ln), []), key=lambda s: (s.x0, s.top)):
             t = s.text.strip()
-            ln = Line(f"{ln.text}{t}", ln.x0, max(ln.x1, s.x1), min(ln.top, s.top), max(ln.bottom, s.bottom), ln.size,
-                      ln.page, ln.bold, [*ln.sizes, *[s.size] * len(t)], ln.base, [*ln.xs, *s.xs[:len(t)]], ln.lead_bold)
+            ln = replace(ln, text=f"{ln.text}{t}", x1=max(ln.x1, s.x1), top=min(ln.top, s.top),
+                         bottom=max(ln.bottom, s.bottom), sizes=[*ln.sizes, *[s.size] * len(t)],
+                         xs=[*ln.xs, *s.xs[:len(t)]])
         out.append(ln)
     return out
 

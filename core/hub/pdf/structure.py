@@ -185,10 +185,9 @@ class Walker:
         last = self.pieces[-1] if self.pieces else None
         if last is None or last.kind != "equation" or last.label != number or last.page != page.number:
             first = row[0]
-            kind = "abstract" if self.section == ["Abstract"] else "body"
             self.equation_mark = Line(f"(Equation {number.strip('()')})", first.x0, first.x1, first.top,
                                       first.bottom, self.body, first.page)
-            self._piece(kind, page.number).lines.append(self.equation_mark)
+            self._piece(self._running_kind(), page.number).lines.append(self.equation_mark)
             last = Piece("equation", list(self.section), page.number, label=number)
             self.pieces.append(last)
         last.lines += row
@@ -272,11 +271,15 @@ class Walker:
         elif self.front:
             kind = "front"
         else:
-            kind = "abstract" if self.section == ["Abstract"] else "body"
+            kind = self._running_kind()
         mark, self.equation_mark = self.equation_mark, None
         if mark is not None and kind in ("body", "abstract") and mark.text.endswith(")") and text.strip()[:1].isupper():
             mark.text += "."  # a display the paragraph's next sentence follows ends the sentence it closes
         self._piece(kind, page.number).lines.append(ln)
+
+    def _running_kind(self) -> str:
+        """The kind of the running text being read: the abstract's, or the body's."""
+        return "abstract" if self.section == ["Abstract"] else "body"
 
     def _run_in_section(self, head: str) -> None:
         """A run-in heading is its paragraph's crumb under the section, in place of the last run-in's."""
