@@ -355,3 +355,49 @@ def test_a_figures_own_text_joins_its_caption(tmp_path):
     caps = [b for b in doc.blocks if b.kind == "caption"]
     assert [b.text for b in caps] == ["Figure 2: Throughput over time. (In the figure: (a) normal run (b) 200 workers killed)"]
     assert not [b for b in doc.blocks if b.kind == "figure"]
+
+
+def test_page_numbers_set_above_the_footer_band_are_dropped(tmp_path):
+    """LaTeX's default A4 layout sets the page number about 88% down the page, above the band where
+    footers sit: a number alone at one height on every page, running with the page, is a folio."""
+    paper = titled(Paper())
+    for n in range(1, 4):
+        if n > 1:
+            paper.page()
+            paper.line(f"{n} Section Number {n}", LEFT, 90, 12, bold=True)
+            paper.lines(filler_lines(8), LEFT, 110)
+        paper.line(str(n), 300, 690, 10)  # 87% of the page's height
+    doc = read_document(paper.save(tmp_path / "a4folio.pdf"))
+    for b in doc.blocks:
+        assert not b.text.strip().endswith((" 1", " 2", " 3")), b.text
+    body = [b.text for b in doc.blocks if b.kind == "body"]
+    assert body[-1].endswith(filler_lines(8)[-1]), body[-1]
+
+
+def test_a_number_alone_that_does_not_run_with_the_page_stays(tmp_path):
+    """A number alone on one page's last line (a table's total, an example's answer) is text: only
+    numbers at one height on several pages whose values follow the page are folios."""
+    paper = titled(Paper())
+    paper.page().line("2 Results", LEFT, 90, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 110)
+    paper.line("42", 300, 690, 10)
+    paper.page().line("3 More Results", LEFT, 90, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 110)
+    paper.line("17", 300, 690, 10)
+    text = text_of(read_document(paper.save(tmp_path / "numbers.pdf")))
+    assert "42" in text.split() and "17" in text.split()
+
+
+def test_a_section_heading_on_page_one_is_not_the_title(tmp_path):
+    """A document that opens with its table of contents ("Contents") or a numbered chapter heading
+    ("1 Your Chapter") has no title on its first page: the file name stands in for it."""
+    toc = Paper().page()
+    toc.line("Contents", LEFT, 90, 17, bold=True)
+    toc.lines([f"{k} Part {k} ..... {k + 1}" for k in range(1, 6)], LEFT, 120)
+    toc.page().line("1 Part One", LEFT, 90, 14, bold=True)
+    toc.lines(filler_lines(6), LEFT, 110)
+    assert read_document(toc.save(tmp_path / "user_guide.pdf")).title == "user guide"
+    chapter = Paper().page()
+    chapter.line("1 Your Chapter", LEFT, 90, 17, bold=True)
+    chapter.lines(filler_lines(6), LEFT, 120)
+    assert read_document(chapter.save(tmp_path / "thesis-draft.pdf")).title == "thesis draft"

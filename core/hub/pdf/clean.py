@@ -2,7 +2,9 @@
 
 Page furniture is found by position, not by wording: a running header or footer is a line in the
 top or bottom band of the page whose text (digits masked) recurs on several pages; a page number
-is a number alone in those bands; line numbers are numbers alone outside the text block's left or
+is a number alone in those bands, or a number alone at one height on several pages, below (or above)
+all their other text, whose value runs with the page (LaTeX's default A4 layout sets it 88% down the
+page, above the band); line numbers are numbers alone outside the text block's left or
 right edge. Reading order: full-width lines split a page into bands; inside a band a two-column
 page is read left column, then right column. Words: NFKC (ligatures such as "ﬁ" become "fi"),
 hyphenated line breaks joined, and small-capital words ("R E V ERB", letters of two sizes with
@@ -18,6 +20,7 @@ from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 from core.text import nfkc
 
 BAND = 0.09  # top and bottom share of the page where running headers, footers and page numbers sit
+FOLIO_SLACK = 2.0  # points: a page number outside the bands sits at one height on every page
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _NUMBER_ONLY = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|page \d+(?: of \d+)?|\d+ ?/ ?\d+)$", re.I)
 
@@ -37,6 +40,7 @@ def drop_furniture(pages: list[Page]) -> None:
         counts.update({mask(line.text) for line in page.lines if _in_band(line, page)})
     need = max(2, len(pages) // 3)
     running = {k for k, c in counts.items() if c >= need} if len(pages) >= 2 else set()
+    folios = _folios(pages)
     for page in pages:
         texty = [ln for ln in page.lines if not _NUMBER_ONLY.match(ln.text.strip())]
         left = min((ln.x0 for ln in texty), default=0.0)
@@ -47,10 +51,28 @@ def drop_furniture(pages: list[Page]) -> None:
             numeric = bool(_NUMBER_ONLY.match(t))
             if _in_band(ln, page) and (numeric or mask(t) in running and not _in_table_row(ln, page)):
                 continue
+            if id(ln) in folios:
+                continue
             if numeric and (ln.x1 <= left + 1 or ln.x0 >= right - 1) and len(page.lines) > 5:
                 continue  # a line number in the margin
             keep.append(ln)
         page.lines = keep
+
+
+def _folios(pages: list[Page]) -> set[int]:
+    """The ids of page numbers set outside the bands: a number alone that is its page's lowest or
+    highest line, at one height (within :data:`FOLIO_SLACK`) on two or more pages, its value minus
+    the page's number the same on each of them."""
+    outer: list[tuple[Line, int]] = []
+    for page in pages:
+        for ln in page.lines:
+            t = ln.text.strip()
+            if t.isdigit() and len(t) <= 4 and (all(o.top > ln.bottom for o in page.lines if o is not ln)
+                                               or all(o.bottom < ln.top for o in page.lines if o is not ln)):
+                outer.append((ln, int(t) - page.number))
+    return {id(ln) for ln, run in outer
+            if sum(o_run == run and o.page != ln.page and abs(o.top - ln.top) <= FOLIO_SLACK
+                   for o, o_run in outer) >= 1}
 
 
 def _in_table_row(ln: Line, page: Page) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from core.hub.pdf.clean import BAND, join_lines, normalize
+from core.hub.pdf.forms import NAMED
 from core.hub.pdf.layout import SOFT_HYPHEN, Line
 
 _JUNK_TITLE = re.compile(r"\.(?:dvi|docx?|pdf|tex|ps|eps|indd|rtf)\b|^microsoft\s|^untitled|^proceedings\b"
@@ -23,6 +24,8 @@ _NOT_NAME = re.compile(r"@|\d|\b(?:univ|universit\w*|institut\w*|department|dept
                        r"proceedings|conference|journal|email|street|road|avenue)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
 _ABSTRACT = re.compile(r"^\s*abstract\b", re.I)
+_CONTENTS = re.compile(r"^(?:table of )?contents$|^(?:preface|foreword)$", re.I)
+_NUMBERED_ONLY = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z][^.:]{0,60}$")  # "1 Your Chapter", not "1000 Genomes: …"
 
 
 def looks_like_title(text: str) -> bool:
@@ -48,12 +51,23 @@ def title_lines(first_page: list[Line], body: float, height: float) -> list[Line
 
 
 def title(first_page: list[Line], body: float, height: float, meta_title: str, fallback: str) -> str:
+    """The layout's title, else the metadata's when it looks like one, else the layout's largest
+    text, else ``fallback`` (the file name). Text shaped as a section heading ("Contents",
+    "1 Your Chapter": a document that opens with its table of contents or a chapter) is no title."""
     lines = title_lines(first_page, body, height)
     found = normalize(" ".join(ln.text.strip() for ln in lines)).strip()
+    if _section_name(found):
+        found = ""
     if looks_like_title(found):
         return found[:300]
     meta_title = normalize(meta_title or "").strip()
     return meta_title if looks_like_title(meta_title) else (found or fallback)
+
+
+def _section_name(text: str) -> bool:
+    """Whether ``text`` reads as a section heading: a conventional name, a table of contents, or a
+    numbered heading ("1 Your Chapter", "2.1 Setup")."""
+    return bool(NAMED.match(text) or _CONTENTS.match(text) or _NUMBERED_ONLY.match(text))
 
 
 _MARKS = "*†‡§¶∗◦⋆"
