@@ -401,3 +401,22 @@ def test_a_section_heading_on_page_one_is_not_the_title(tmp_path):
     chapter.line("1 Your Chapter", LEFT, 90, 17, bold=True)
     chapter.lines(filler_lines(6), LEFT, 120)
     assert read_document(chapter.save(tmp_path / "thesis-draft.pdf")).title == "thesis draft"
+
+
+def test_a_paragraph_line_that_opens_with_a_figure_reference_is_not_a_caption(tmp_path):
+    """A paragraph may wrap so that a line opens "Figure 5. The …" (the end of "… step (3) in Figure 5.").
+    That line continues the paragraph (same size, right under a line that stops mid-sentence): it does
+    not start a caption, which would swallow the rest of the paragraph."""
+    paper = titled(Paper())
+    paper.line("2 Seed Set", LEFT, 260, 12, bold=True)
+    paper.lines(["We evaluated the top sites by hand and kept 178 of them as good seeds. This step",
+                 "corresponded to step (3) in",
+                 "Figure 5. The small size of the good seed set is due to the strict criteria we",
+                 "adopted: the sites had to be free of spam and run by a known authority."], LEFT, 280)
+    paper.line("Figure 6: Trust scores of the seed sites.", LEFT, 400, 9)
+    doc = read_document(paper.save(tmp_path / "figref.pdf"))
+    body = text_of(doc, "body")
+    assert "corresponded to step (3) in Figure 5. The small size of the good seed set" in body, body
+    assert "run by a known authority." in body
+    caps = [b.text for b in doc.blocks if b.kind == "caption"]
+    assert caps == ["Figure 6: Trust scores of the seed sites."], caps

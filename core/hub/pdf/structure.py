@@ -220,6 +220,10 @@ class Walker:
         ln = drop_note_marks(ln, self.marks)
         text = _text(ln)
         cap = _CAPTION.match(text.strip())
+        if cap and text.strip()[cap.end(3):].lstrip()[:1] != ":" and self._continues_paragraph(ln):
+            # "… step (3) in" / "Figure 5. The …": the paragraph wraps onto a line that names a figure
+            # (a caption's label is set off by a colon; a full stop or a section number may be prose's)
+            cap = None
         table = self.table
         if cap or (ln.size >= self.body * 0.85 and len(text.strip()) >= 40):
             self.table = None  # a caption or a line of prose ends a table; a short line may sit inside it
@@ -291,6 +295,18 @@ class Walker:
         return (h is not None and self.section and ln.page == h.page and ln.bold == h.bold and self._emphasised(ln)
                 and abs(ln.size - h.size) <= 0.3 and 0 <= ln.top - h.bottom < 0.8 * h.size
                 and len(text.split()) <= 6 and not _NUMBERED.match(text.strip()) and not _NAMED.match(text.strip()))
+
+    def _continues_paragraph(self, ln: Line) -> bool:
+        """Whether ``ln`` is the next line of the paragraph read last: that paragraph's last line is
+        on this page at this size, right above (a line's leading, not a gap), overlapping it, and stops
+        inside a sentence (no closing punctuation)."""
+        last = self.pieces[-1] if self.pieces else None
+        if last is None or last.kind not in ("body", "abstract") or not last.lines:
+            return False
+        prev = last.lines[-1]
+        end = prev.text.rstrip()
+        return (prev.page == ln.page and abs(prev.size - ln.size) <= 0.6 and 0 <= ln.top - prev.bottom < 0.8 * ln.size
+                and min(prev.x1, ln.x1) > max(prev.x0, ln.x0) and bool(end) and not end.endswith((".", "!", "?", ":", ";")))
 
     def _continues_caption(self, ln: Line) -> bool:
         last = self.caption.lines[-1]
