@@ -5,8 +5,10 @@ about two version-scoped entities, whichever brain filled the slots (see :mod:`c
 A comparison needs two sides: a comparative reading that names fewer than two ("What are the two
 ways X saves memory?", "Which two ideas does the … approach combine?", where the router took "two"
 for two sides) becomes a factual question, answered directly rather than as a table of one row or
-of none; its ``router`` ends with "→one side" so the graph pane and the trace say why. Sides named
-by a description ("the … paper") are among the slots' entities, so they still count."""
+of none; its ``router`` ends with "→one side" so the graph pane and the trace say why. Before that,
+when the names give fewer than two sides, the papers the question describes ("the noisy matrix
+decomposition paper": the paper whose title holds those words, :mod:`core.described`) join its
+entities as their short titles. Names that make two sides are kept as they are."""
 
 from __future__ import annotations
 
@@ -29,17 +31,34 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
     topic, question = await topic_scope(ctx, state.question)
     slots = await ctx.brain.fill_slots(question, state.intent.type, turns, ctx.vocabulary.names())
     versions = versioned_entities(question)  # "what changed between version 1 and 2 of X"
-    one_side = not versions and state.intent.type == "comparative" and len(slots.entities) < 2
+    entities = slots.entities
+    if state.intent.type == "comparative" and not versions and len(entities) < 2:
+        # the names give no two sides: the question may describe its papers instead
+        entities = await with_described(ctx, question, entities)
+    one_side = not versions and state.intent.type == "comparative" and len(entities) < 2
     intent = state.intent.model_copy(update={
         **({"type": "factual", "router": f"{state.intent.router}{ONE_SIDE}"} if one_side else {}),
         **({"type": "comparative"} if versions else {}),
-        "entities": versions or slots.entities,
+        "entities": versions or entities,
         "dimensions": slots.dimensions,
         "constraints": slots.constraints | topic,
         "reformulated_query": state.refined_query or slots.reformulated_query or question,
     })
     emit(SlotsFilled(intent=intent))
     return {"intent": intent}
+
+
+async def with_described(ctx: Any, question: str, entities: list[str]) -> list[str]:
+    """``entities`` and the papers the question names by description ("the noisy matrix decomposition
+    paper", :mod:`core.described`), in the order the question names them."""
+    from core.described import described_papers
+
+    found = await described_papers(ctx, question, entities)
+    if not found:
+        return entities
+    low = question.lower()
+    placed = [(low.find(e.lower()) if e.lower() in low else len(low), e) for e in entities] + found
+    return [e for _, e in sorted(placed, key=lambda x: x[0])]
 
 
 async def topic_scope(ctx: Any, question: str) -> tuple[dict, str]:

@@ -83,3 +83,22 @@ def test_described_sides_are_each_read_from_the_paper_their_retrieval_comes_from
     assert titles.get("HRX") == {"Sparse Routing for Long Heron Documents"}, r.final_answer
     assert titles.get("FRB") == {"Listening for Boundaries in Birdsong Streams"}, r.final_answer
     assert "81.4" in rows["HRX"] and "92.7" in rows["FRB"], r.final_answer
+
+
+def test_sides_described_by_ordinary_words_are_the_papers_whose_titles_hold_them(tmp_path, monkeypatch):
+    """"the sparse routing paper" and "the birdsong streams paper" carry no name shape or vocabulary
+    term: each is the paper whose title holds its words (:mod:`core.described`). Before, the question
+    had no sides, was read as a factual question and answered as one."""
+    s = papers_home(tmp_path, monkeypatch, PAPERS, LIB)
+    question = "Compare the sparse routing paper and the birdsong streams paper in accuracy"
+    (turn,) = asyncio.run(ask_all([question], s))
+    r = turn.result
+    assert r.strategy == "comparative", (r.strategy, r.final_answer)
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| \*\*(.+?)\*\* \|(.*)$", r.final_answer, re.M)}
+    by_index = {src.index: src.title for src in r.sources}
+    titles = {name: {by_index[int(n)] for n in re.findall(r"\[(\d+)\]", row)} for name, row in rows.items()}
+    assert titles == {"Sparse Routing for Long Heron Documents": {"Sparse Routing for Long Heron Documents"},
+                      "Listening for Boundaries in Birdsong Streams": {"Listening for Boundaries in Birdsong Streams"}}, \
+        r.final_answer
+    assert "81.4" in rows["Sparse Routing for Long Heron Documents"], r.final_answer
+    assert "92.7" in rows["Listening for Boundaries in Birdsong Streams"], r.final_answer

@@ -1,0 +1,26 @@
+"""Papers a question names by description ("the noisy matrix decomposition paper"): the words between
+"the" and "paper" against the library's titles (:mod:`core.described`). Invented titles."""
+
+from __future__ import annotations
+
+from core.described import descriptions, paper_for
+
+TITLES = ["Sparse Routing for Long Heron Documents", "Listening for Boundaries in Birdsong Streams",
+          "A Survey of Wading Bird Datasets", "Sparse Codes for Birdsong Boundaries"]
+
+
+def test_descriptions_are_the_words_between_the_and_paper_except_for_a_name_already_named():
+    q = "Compare the sparse routing paper's gate and the HRX paper with the birdsong-stream study"
+    assert descriptions(q, ["HRX"]) == [(q.index("the sparse"), "sparse routing"), (q.index("the bird"), "birdsong-stream")]
+    assert descriptions("What does the paper say?", []) == []  # nothing described
+    assert descriptions("In the first paper, which loss is used?", []) == []  # "first" is no content word
+
+
+def test_the_described_paper_is_the_title_holding_most_of_its_words_and_clearly_more_than_any_other():
+    assert paper_for("sparse routing", TITLES) == "Sparse Routing for Long Heron Documents"
+    assert paper_for("heron document routing", TITLES) == "Sparse Routing for Long Heron Documents"  # stems, any order
+    assert paper_for("wading-bird", TITLES) == "A Survey of Wading Bird Datasets"  # a hyphenated description
+    assert paper_for("birdsong boundaries", TITLES) is None  # two titles hold both words: not clear
+    assert paper_for("birdsong streams", TITLES) == "Listening for Boundaries in Birdsong Streams"
+    assert paper_for("graph neural network", TITLES) is None  # no title holds enough of it
+    assert paper_for("sparse", []) is None
