@@ -420,3 +420,44 @@ def test_a_paragraph_line_that_opens_with_a_figure_reference_is_not_a_caption(tm
     assert "run by a known authority." in body
     caps = [b.text for b in doc.blocks if b.kind == "caption"]
     assert caps == ["Figure 6: Trust scores of the seed sites."], caps
+
+
+LISTING = [(LEFT, "function Propagate"), (LEFT, "input"), (LEFT + 30, "G    the link graph"),
+           (LEFT + 30, "k    number of rounds"), (LEFT, "begin"), (LEFT + 30, "// start from the seeds"),
+           (LEFT + 30, "t = seeds(G)"), (LEFT + 30, "for i = 1 to k do"), (LEFT + 60, "t = spread(G, t)"),
+           (LEFT + 30, "return t"), (LEFT, "end")]
+
+
+def test_an_algorithm_listing_is_figure_text_not_prose(tmp_path):
+    """Pseudo-code set in letters ("function …", "begin", "// …", "for … do", "return", "end") between
+    two paragraphs is a figure drawn in letters: it joins its caption, never the paragraphs' sentences;
+    the paragraphs' own short last lines stay theirs."""
+    paper = titled(Paper())
+    paper.line("3 Propagation", LEFT, 240, 12, bold=True)
+    y = paper.lines(filler_lines(3) + ["as in the listing below (Smith, 1999)."], LEFT, 260)
+    for x, text in LISTING:
+        paper.line(text, x, y + 10, BODY)
+        y += 12
+    paper.line("Figure 2: The propagation algorithm.", LEFT, y + 10, 9)
+    paper.lines(["The loop runs a fixed number of rounds.", *filler_lines(3)], LEFT, y + 34)
+    doc = read_document(paper.save(tmp_path / "listing.pdf"))
+    body = text_of(doc, "body")
+    for code in ("function Propagate", "begin", "// start", "spread(G, t)", "return t"):
+        assert code not in body, body
+    assert "as in the listing below (Smith, 1999)." in body and "The loop runs a fixed number of rounds." in body
+    [cap] = [b.text for b in doc.blocks if b.kind == "caption"]
+    assert cap.startswith("Figure 2: The propagation algorithm. (In the figure: function Propagate input"), cap
+    assert "for i = 1 to k do t = spread(G, t) return t end" in cap, cap
+
+
+def test_a_derivation_of_short_displays_is_not_a_listing(tmp_path):
+    """Short rows with "=" (a derivation set line by line) are not code: without two rows only code
+    has ("begin", "// …", "for … do", "←" …) they stay where they are."""
+    paper = titled(Paper())
+    paper.line("3 Analysis", LEFT, 240, 12, bold=True)
+    y = paper.lines(filler_lines(3) + ["so that the bound follows:"], LEFT, 260)
+    for k, row in enumerate(["a = b + c", "b = 2c", "a = 3c", "c = f(x)", "a = 3 f(x)"]):
+        paper.line(row, LEFT + 80, y + 12 * k)
+    paper.lines(["which is what we wanted to show.", *filler_lines(2)], LEFT, y + 70)
+    body = text_of(read_document(paper.save(tmp_path / "derivation.pdf")), "body")
+    assert "a = b + c b = 2c a = 3c c = f(x) a = 3 f(x) which is what we wanted to show." in body, body

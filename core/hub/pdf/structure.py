@@ -12,7 +12,8 @@ Kinds of text, each found by layout and form, never by a paper's wording:
   a line there is never a heading unless set bold or larger (an entry that starts with a year is not);
 - a caption: a paragraph that starts "Figure 3:" / "Table 2." (its own block, labelled);
 - a footnote: smaller text below a column's last body line that starts with a marker;
-- figure text: other text clearly smaller than the body (kept out of body sentences);
+- figure text: other text clearly smaller than the body (kept out of body sentences), and an
+  algorithm listing set in letters (:mod:`.listings`);
 - a table row: a row with several cells (``row label | column: value`` when a header row gives names);
 - a displayed equation: a row numbered "(n)" flush right, with the display's other rows
   (:mod:`.equations`); its paragraph reads "(Equation n)" where it stands.
@@ -34,6 +35,7 @@ from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+from core.hub.pdf.listings import listing_rows
 from core.hub.pdf.runin import split_run_in
 from core.hub.pdf.tablerows import classify_rows
 
@@ -164,9 +166,15 @@ class Walker:
         self.marks = {m for row in rows for ln in row if id(ln) in footnotes and (m := note_mark(ln))}
         tabular, prose = classify_rows(rows)
         shown = display_rows(rows, self.edges, mid, page.width, two_columns(page), self.body)
+        listed = listing_rows(rows, two_columns(page), set(shown))
         for i, row in enumerate(rows):
             if i in shown and not self.in_refs and not self.front:
                 self._equation(page, row, shown[i])
+                continue
+            if (i in listed and not self.in_refs and not self.front
+                    and not (self.caption is not None and self._continues_caption(row[0]))):
+                self.caption, self.table = None, None
+                self._piece("figure", page.number).lines.extend(row)  # an algorithm listing is a figure in letters
                 continue
             if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
                 self._table(page, row)
