@@ -5,11 +5,11 @@ matrix decomposition paper and the TrustRank paper". The words of such a descrip
 words, so no name shape or vocabulary term catches them, and a comparison of two such papers had fewer
 than two sides (it became a factual question, and often "no evidence").
 
-A description is the words between "the" and "paper" (or "article", "study"), possessive or not. It
+A description is the words between "the" and "paper" (or "article"), possessive or not. It
 names the paper whose title holds the most of its content words (stems, function words aside): at
 least :data:`MIN_SHARE` of them, and more than any other paper's title holds. The candidates are the
 papers a search for the description finds. A description that holds a name the question already
-names ("the SMT paper") is that name's. The side then goes by the paper's short title, which the
+names ("the SMT paper") is that name's, and a paper whose title holds such a name is that name's too. The side then goes by the paper's short title, which the
 strategies and the brain match against the paper's title like any name.
 """
 
@@ -22,7 +22,10 @@ from typing import Any
 from core.errors import BackendUnavailable
 from core.text import short_title, term_set
 
-DESCRIBED = re.compile(r"\bthe\s+((?:[\w'’-]+\s+){0,5}?[\w'’-]+)\s+(?:paper|article|study)(?:['’]s)?\b", re.I)
+# "the <up to six words> paper": no word of it another "the" (the description starts at the nearest one).
+# Not "study": "user study", "case study" and "ablation study" are parts of a paper, not papers.
+DESCRIBED = re.compile(r"\bthe\s+((?:(?!the\b)[\w'’-]+\s+){0,5}?(?!the\b)[\w'’-]+)\s+(?:paper|article)(?:['’]s)?\b",
+                       re.I)
 # Words that point at a paper by its place ("the first paper", "the same study"), not by its topic.
 _POINTING = frozenset("first second third fourth last other same original earlier previous latter former next "
                       "above following present current whole entire cited main new older newer".split())
@@ -35,10 +38,15 @@ def descriptions(question: str, names: list[str]) -> list[tuple[int, str]]:
     out = []
     for m in DESCRIBED.finditer(question):
         words = m.group(1)
-        if any(n and n.lower() in words.lower() for n in names) or not _terms(words):
+        if any(_names(n, words) for n in names) or not _terms(words):
             continue
         out.append((m.start(), words))
     return out
+
+
+def _names(name: str, text: str) -> bool:
+    """Whether ``text`` holds ``name`` as words of its own ("GAN" is not in "organization")."""
+    return bool(name) and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.I) is not None
 
 
 def _terms(text: str) -> frozenset[str]:
@@ -70,7 +78,8 @@ async def described_papers(ctx: Any, question: str, names: list[str]) -> list[tu
         except Exception:  # noqa: BLE001 - an upstream hub with an odd answer: the description stays unresolved
             continue
         title = paper_for(words, [c.title for c in found])
-        if title is not None and short_title(title).lower() not in taken:
+        # a paper a name of the question already names ("the web spam paper" beside "TrustRank") is no new side
+        if title is not None and short_title(title).lower() not in taken and not any(_names(n, title) for n in names):
             taken.add(short_title(title).lower())
             out.append((at, short_title(title)))
     return out

@@ -10,7 +10,7 @@ TITLES = ["Sparse Routing for Long Heron Documents", "Listening for Boundaries i
 
 
 def test_descriptions_are_the_words_between_the_and_paper_except_for_a_name_already_named():
-    q = "Compare the sparse routing paper's gate and the HRX paper with the birdsong-stream study"
+    q = "Compare the sparse routing paper's gate and the HRX paper with the birdsong-stream article"
     assert descriptions(q, ["HRX"]) == [(q.index("the sparse"), "sparse routing"), (q.index("the bird"), "birdsong-stream")]
     assert descriptions("What does the paper say?", []) == []  # nothing described
     assert descriptions("In the first paper, which loss is used?", []) == []  # "first" is no content word
@@ -24,3 +24,33 @@ def test_the_described_paper_is_the_title_holding_most_of_its_words_and_clearly_
     assert paper_for("birdsong streams", TITLES) == "Listening for Boundaries in Birdsong Streams"
     assert paper_for("graph neural network", TITLES) is None  # no title holds enough of it
     assert paper_for("sparse", []) is None
+
+
+def test_a_description_starts_at_the_nearest_the_and_a_study_is_no_paper():
+    q = "Compare the loss function of the sparse routing paper with the user study in the birdsong streams article"
+    assert [w for _, w in descriptions(q, [])] == ["sparse routing", "birdsong streams"]
+
+
+def test_a_name_counts_only_as_whole_words():
+    # "GAN" is no part of "organization": the description is still read
+    assert descriptions("Compare GAN and the language organization paper", ["GAN"]) == [(16, "language organization")]
+    assert descriptions("Compare GAN and the GAN training paper", ["GAN"]) == []
+
+
+def test_a_described_paper_that_a_given_name_already_names_is_no_new_side():
+    """"the web spam paper" beside "TrustRank" is TrustRank's own paper ("Combating Web Spam with
+    TrustRank"): comparing it with itself would be no comparison."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from core.described import described_papers
+
+    class Hub:
+        async def search(self, query, k, collection):
+            return [SimpleNamespace(title="Combating Web Spam with TrustRank"),
+                    SimpleNamespace(title="Sparse Routing for Long Heron Documents")]
+
+    ctx = SimpleNamespace(hub=Hub(), collection="c")
+    assert asyncio.run(described_papers(ctx, "Compare the TrustRank paper with the web spam paper", ["TrustRank"])) == []
+    assert asyncio.run(described_papers(ctx, "Compare TrustRank and the sparse routing paper", ["TrustRank"])) == [
+        (22, "Sparse Routing for Long Heron Documents")]

@@ -461,3 +461,64 @@ def test_a_derivation_of_short_displays_is_not_a_listing(tmp_path):
     paper.lines(["which is what we wanted to show.", *filler_lines(2)], LEFT, y + 70)
     body = text_of(read_document(paper.save(tmp_path / "derivation.pdf")), "body")
     assert "a = b + c b = 2c a = 3c c = f(x) a = 3 f(x) which is what we wanted to show." in body, body
+
+
+def test_links_and_footnotes_are_no_listing(tmp_path):
+    """A URL's "//" is no comment: a list of resource links stays prose, and footnotes holding links stay
+    footnotes (they were taken for an algorithm listing and became figure text)."""
+    paper = titled(Paper())
+    paper.line("4 Data Availability", LEFT, 240, 12, bold=True)
+    y = paper.lines(filler_lines(2) + ["We release the following resources:"], LEFT, 260)
+    y = paper.lines(["Code: https://github.com/ada/sparse-routing", "Models: https://huggingface.co/ada/sr-base",
+                     "The annotated test split of 2,000 documents", "The human judgements of Section 5",
+                     "Data: https://zenodo.org/record/123456"], LEFT + 20, y)
+    paper.lines(["All resources are released under a CC-BY licence."] + filler_lines(8), LEFT, y)
+    paper.lines(["1 https://github.com/ada/sparse-routing", "2 We thank the reviewers.", "3 Run on one GPU.",
+                 "4 https://huggingface.co/ada/sr-base", "5 Same seeds as the baseline."], LEFT, 680, 8, lead=10)
+    doc = read_document(paper.save(tmp_path / "links.pdf"))
+    assert "Code: https://github.com/ada/sparse-routing Models:" in text_of(doc, "body")
+    assert not [b for b in doc.blocks if b.kind == "figure"], [b.text for b in doc.blocks if b.kind == "figure"]
+    notes = " ".join(b.text for b in doc.blocks if b.kind == "footnote")
+    assert "https://huggingface.co/ada/sr-base" in notes and "We thank the reviewers." in notes
+
+
+def test_an_algorithm_is_a_block_of_its_own_and_a_heading_after_it_stays_a_heading(tmp_path):
+    """A listing titled "Algorithm 1 …" is its own block under that label, never another figure's
+    caption text; the bold numbered heading after it ("4. Experiments") starts its section (it was
+    swallowed into the listing, and the section's text was filed under the one before)."""
+    paper = titled(Paper())
+    paper.line("3. Method", LEFT, 240, 12, bold=True)
+    y = paper.lines(filler_lines(3), LEFT, 260)
+    for x, text in [(LEFT, "Algorithm 1 Propagate"), (LEFT, "begin"), (LEFT + 20, "t = seeds(G)"),
+                    (LEFT + 20, "for i = 1 to k do"), (LEFT + 40, "t = spread(G, t)"), (LEFT + 20, "return t"),
+                    (LEFT, "end")]:
+        paper.line(text, x, y + 10, BODY)
+        y += 12
+    paper.line("Figure 4: Accuracy of the baseline on the held-out split.", LEFT, y + 20, 9)
+    paper.line("4. Experiments", LEFT, y + 50, 12, bold=True)
+    paper.lines(["We now evaluate the method on three data sets.", *filler_lines(3)], LEFT, y + 70)
+    doc = read_document(paper.save(tmp_path / "algorithm.pdf"))
+    [algo] = [b for b in doc.blocks if b.path[-1] == "Algorithm 1"]
+    assert algo.text == "Algorithm 1 Propagate begin t = seeds(G) for i = 1 to k do t = spread(G, t) return t end"
+    [cap] = [b.text for b in doc.blocks if b.kind == "caption"]
+    assert cap == "Figure 4: Accuracy of the baseline on the held-out split.", cap
+    assert [b.path[-1] for b in doc.blocks if "three data sets" in b.text] == ["4 Experiments"]
+
+
+def test_a_superscript_digit_alone_at_a_pages_foot_is_read(tmp_path):
+    """"²" is a digit to str.isdigit but no number to int(): it made the whole PDF unreadable."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(4), LEFT, 280)
+    paper.line("\u00b2", 300, 500, 7)
+    assert "The method is trained" in text_of(read_document(paper.save(tmp_path / "sup.pdf")), "body")
+
+
+@pytest.mark.parametrize("title", ["50 Years of Data Science", "2 OLMo 2 Furious", "Supplementary Material for Sparse Routing"])
+def test_titles_that_open_with_a_number_or_a_section_word_are_titles(tmp_path, title):
+    paper = Paper().page()
+    paper.line(title, 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 200, 110, 12)
+    paper.line("Abstract", 280, 150, 12, bold=True)
+    paper.lines(filler_lines(4), LEFT, 170)
+    assert read_document(paper.save(tmp_path / "some_file.pdf")).title == title

@@ -22,9 +22,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from core.hub.pdf import clean
+from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-21"
+READER_VERSION = "pdf-22"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -73,6 +73,9 @@ def read_pdf(path: Path):
     below = _captions_below(walker.pieces, captions)
     inside: dict[int, list[str]] = {}  # a figure's own short text (sub-captions, labels), by caption piece
     for piece in walker.pieces:
+        if piece.kind == "listing":  # "Algorithm 3 …" is a block of its own; a listing in a figure is figure text
+            piece.label = listings.title(piece.lines) or ""
+            piece.kind = "figure" if not piece.label else "listing"
         cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
         text = _joined(piece.lines)
         if cap is not None and len(text) <= FIGURE_TEXT_IN_CAPTION:
@@ -101,6 +104,8 @@ def read_pdf(path: Path):
             within = " ".join(inside.get(id(piece), []))
             doc.blocks.append(Block(crumb + [piece.label], f"{piece.label}: {body_text.strip()}"
                                     + (f" (In the figure: {within})" if within else ""), piece.page, kind="caption"))
+        elif piece.kind == "listing":
+            doc.blocks.append(Block(crumb + [piece.label], text, piece.page, kind="figure"))
         elif piece.kind == "equation":
             doc.blocks.append(Block(crumb + [f"Equation {piece.label}"], text, piece.page, kind="equation"))
         elif piece.kind == "figure":

@@ -67,7 +67,7 @@ def _folios(pages: list[Page]) -> set[int]:
     for page in pages:
         for ln in page.lines:
             t = ln.text.strip()
-            if t.isdigit() and len(t) <= 4 and (all(o.top > ln.bottom for o in page.lines if o is not ln)
+            if re.fullmatch(r"[0-9]{1,4}", t) and (all(o.top > ln.bottom for o in page.lines if o is not ln)
                                                or all(o.bottom < ln.top for o in page.lines if o is not ln)):
                 outer.append((ln, int(t) - page.number))
     return {id(ln) for ln, run in outer

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 from core.hub.pdf.clean import BAND, join_lines, normalize
-from core.hub.pdf.forms import NAMED
 from core.hub.pdf.layout import SOFT_HYPHEN, Line
 
 _JUNK_TITLE = re.compile(r"\.(?:dvi|docx?|pdf|tex|ps|eps|indd|rtf)\b|^microsoft\s|^untitled|^proceedings\b"
@@ -24,8 +23,11 @@ _NOT_NAME = re.compile(r"@|\d|\b(?:univ|universit\w*|institut\w*|department|dept
                        r"proceedings|conference|journal|email|street|road|avenue)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
 _ABSTRACT = re.compile(r"^\s*abstract\b", re.I)
-_CONTENTS = re.compile(r"^(?:table of )?contents$|^(?:preface|foreword)$", re.I)
-_NUMBERED_ONLY = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z][^.:]{0,60}$")  # "1 Your Chapter", not "1000 Genomes: …"
+# A section's own name, exactly ("Supplementary Material for X" and "50 Years of Data Science" are titles)
+_SECTION_NAME = re.compile(r"^(?:(?:table of )?contents|preface|foreword|abstract|introduction|references|bibliography|"
+                           r"acknowledge?ments?|appendix(?:\s+[A-Z0-9]{1,2})?)$", re.I)
+# The first section's heading: numbered 0 or 1 ("1 Your Chapter", "1.1 Setup"), a few words ("2 OLMo 2 Furious" is a title)
+_FIRST_HEADING = re.compile(r"^[01](?:\.\d{1,2})*\.?\s+[A-Z][^\s.:]*(?:\s+[^\s.:]+){0,3}$")
 
 
 def looks_like_title(text: str) -> bool:
@@ -53,7 +55,8 @@ def title_lines(first_page: list[Line], body: float, height: float) -> list[Line
 def title(first_page: list[Line], body: float, height: float, meta_title: str, fallback: str) -> str:
     """The layout's title, else the metadata's when it looks like one, else the layout's largest
     text, else ``fallback`` (the file name). Text shaped as a section heading ("Contents",
-    "1 Your Chapter": a document that opens with its table of contents or a chapter) is no title."""
+    "1 Your Chapter": a document that opens with its table of contents or a chapter) is no title
+    (:func:`_section_name`)."""
     lines = title_lines(first_page, body, height)
     found = normalize(" ".join(ln.text.strip() for ln in lines)).strip()
     if _section_name(found):
@@ -65,9 +68,9 @@ def title(first_page: list[Line], body: float, height: float, meta_title: str, f
 
 
 def _section_name(text: str) -> bool:
-    """Whether ``text`` reads as a section heading: a conventional name, a table of contents, or a
-    numbered heading ("1 Your Chapter", "2.1 Setup")."""
-    return bool(NAMED.match(text) or _CONTENTS.match(text) or _NUMBERED_ONLY.match(text))
+    """Whether ``text`` reads as a section heading: a section's own name ("Contents", "Introduction")
+    or the first section's numbered heading ("1 Your Chapter", "1.1 Setup")."""
+    return bool(_SECTION_NAME.match(text) or _FIRST_HEADING.match(text))
 
 
 _MARKS = "*†‡§¶∗◦⋆"

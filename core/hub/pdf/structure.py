@@ -45,7 +45,7 @@ _OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnot
 @dataclass
 class Piece:
     """A run of text of one kind under one section on one page (``kind``: body, abstract, front,
-    caption, footnote, figure, table, equation, references)."""
+    caption, footnote, figure, table, equation, listing, references)."""
 
     kind: str
     section: list[str]
@@ -142,9 +142,11 @@ class Walker:
         any such piece on the page (it comes interleaved with other kinds)."""
         if kind == "figure":
             recent = self.pieces[::-1]
+        elif kind == "listing":  # a listing's rows come one after another
+            recent = self.pieces[-1:]
         else:
             k = len(self.pieces)
-            while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation"):
+            while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing"):
                 k -= 1
             recent = self.pieces[k - 1:k]
         same = [p for p in recent if p.kind == kind and p.page == page and p.section == self.section]
@@ -166,7 +168,7 @@ class Walker:
         self.marks = {m for row in rows for ln in row if id(ln) in footnotes and (m := note_mark(ln))}
         tabular, prose = classify_rows(rows)
         shown = display_rows(rows, self.edges, mid, page.width, two_columns(page), self.body)
-        listed = listing_rows(rows, two_columns(page), set(shown))
+        listed = listing_rows(rows, two_columns(page), set(shown), footnotes)
         for i, row in enumerate(rows):
             if i in shown and not self.in_refs and not self.front:
                 self._equation(page, row, shown[i])
@@ -174,7 +176,7 @@ class Walker:
             if (i in listed and not self.in_refs and not self.front
                     and not (self.caption is not None and self._continues_caption(row[0]))):
                 self.caption, self.table = None, None
-                self._piece("figure", page.number).lines.extend(row)  # an algorithm listing is a figure in letters
+                self._piece("listing", page.number).lines.extend(row)  # an algorithm listing is a figure in letters
                 continue
             if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
                 self._table(page, row)
