@@ -9,8 +9,9 @@ A description is the words between "the" and "paper" (or "article"), possessive 
 names the paper whose title holds the most of its content words (stems, function words aside): at
 least :data:`MIN_SHARE` of them, and more than any other paper's title holds. The candidates are the
 papers a search for the description finds. A description that holds a name the question already
-names ("the SMT paper") is that name's, and a paper whose title holds such a name is that name's too. The side then goes by the paper's short title, which the
-strategies and the brain match against the paper's title like any name.
+names ("the SMT paper") is that name's, and so is a paper whose title holds such a name. The side then
+goes by the paper's short title, which the strategies and the brain match against the paper's title
+like any name.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from core.text import short_title, term_set
 # Not "study": "user study", "case study" and "ablation study" are parts of a paper, not papers.
 DESCRIBED = re.compile(r"\bthe\s+((?:(?!the\b)[\w'’-]+\s+){0,5}?(?!the\b)[\w'’-]+)\s+(?:paper|article)(?:['’]s)?\b",
                        re.I)
-# Words that point at a paper by its place ("the first paper", "the same study"), not by its topic.
+# Words that point at a paper by its place ("the first paper", "the same paper"), not by its topic.
 _POINTING = frozenset("first second third fourth last other same original earlier previous latter former next "
                       "above following present current whole entire cited main new older newer".split())
 MIN_SHARE = 0.6  # of a description's content words its paper's title holds
