@@ -522,3 +522,36 @@ def test_titles_that_open_with_a_number_or_a_section_word_are_titles(tmp_path, t
     paper.line("Abstract", 280, 150, 12, bold=True)
     paper.lines(filler_lines(4), LEFT, 170)
     assert read_document(paper.save(tmp_path / "some_file.pdf")).title == title
+
+
+def test_a_floats_text_at_body_size_above_its_caption_is_not_prose(tmp_path):
+    """A chart's labels set at the body's size, at the top of a page above the chart's caption, were read as
+    body text and ran into the paragraph the chart interrupts ("… 11% Other errors argument errors had …").
+    They are the figure's text now, in its caption's chunk; the paragraph's lines around it stay prose."""
+    paper = titled(Paper())
+    paper.line("5 Error Analysis", LEFT, 240, 12, bold=True)
+    paper.lines(filler_lines(30), LEFT, 260)
+    paper.page()
+    paper.lines(["Incorrect Extractions", "65% Correct relation phrase, wrong arguments", "16% N-ary relation",
+                 "8% Non-contiguous relation phrase", "11% Other errors"], LEFT + 20, 80)
+    paper.line("Figure 5: Most incorrect extractions are due to argument errors.", LEFT, 160, BODY)
+    paper.lines(["Argument errors had a smaller effect on the other systems, which we discuss next.",
+                 *filler_lines(3)], LEFT, 190)
+    doc = read_document(paper.save(tmp_path / "float.pdf"))
+    body = text_of(doc, "body")
+    assert "65%" not in body and "N-ary" not in body, body
+    assert "Argument errors had a smaller effect on the other systems" in body
+    [cap] = [b.text for b in doc.blocks if b.kind == "caption"]
+    assert cap.startswith("Figure 5: Most incorrect extractions are due to argument errors. (In the figure: "
+                          "Incorrect Extractions 65% Correct relation phrase, wrong arguments 16% N-ary relation"), cap
+
+
+def test_a_short_paragraph_above_a_caption_stays_prose(tmp_path):
+    """A paragraph's last lines right above a caption end a sentence: they are no float's text."""
+    paper = titled(Paper())
+    paper.line("5 Results", LEFT, 240, 12, bold=True)
+    paper.lines(filler_lines(6), LEFT, 260)
+    paper.lines(["The gains hold on every split.", "Table 5 lists them."], LEFT, 360)
+    paper.line("Table 5: Accuracy per split.", LEFT, 400, 9)
+    body = text_of(read_document(paper.save(tmp_path / "para.pdf")), "body")
+    assert "The gains hold on every split. Table 5 lists them." in body, body

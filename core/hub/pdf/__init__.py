@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-22"
+READER_VERSION = "pdf-23"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -76,7 +76,11 @@ def read_pdf(path: Path):
         if piece.kind == "listing":  # "Algorithm 3 …" is a block of its own; a listing in a figure is figure text
             piece.label = listings.title(piece.lines) or ""
             piece.kind = "figure" if not piece.label else "listing"
-        cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
+        if piece.kind == "float":  # a float's own text, above the caption it names (:mod:`.floats`)
+            piece.kind = "figure"
+            cap = piece.caption
+        else:
+            cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
         text = _joined(piece.lines)
         if cap is not None and len(text) <= FIGURE_TEXT_IN_CAPTION:
             inside.setdefault(id(cap), []).append(text)
@@ -109,7 +113,7 @@ def read_pdf(path: Path):
         elif piece.kind == "equation":
             doc.blocks.append(Block(crumb + [f"Equation {piece.label}"], text, piece.page, kind="equation"))
         elif piece.kind == "figure":
-            near = _nearest_caption(piece, captions, "Figure")
+            near = _caption_label(piece.caption) if piece.caption is not None else _nearest_caption(piece, captions, "Figure")
             doc.blocks.append(Block(crumb + [f"{near} (figure text)" if near else "Figure text"], text, piece.page,
                                     kind="figure"))
         else:

@@ -12,8 +12,9 @@ Kinds of text, each found by layout and form, never by a paper's wording:
   a line there is never a heading unless set bold or larger (an entry that starts with a year is not);
 - a caption: a paragraph that starts "Figure 3:" / "Table 2." (its own block, labelled);
 - a footnote: smaller text below a column's last body line that starts with a marker;
-- figure text: other text clearly smaller than the body (kept out of body sentences), and an
-  algorithm listing set in letters (:mod:`.listings`);
+- figure text: other text clearly smaller than the body (kept out of body sentences), an
+  algorithm listing set in letters (:mod:`.listings`), and a float's own text at the body's size
+  right above its caption (:mod:`.floats`);
 - a table row: a row with several cells (``row label | column: value`` when a header row gives names);
 - a displayed equation: a row numbered "(n)" flush right, with the display's other rows
   (:mod:`.equations`); its paragraph reads "(Equation n)" where it stands.
@@ -35,6 +36,7 @@ from core.hub.pdf.forms import NAMED as _NAMED
 from core.hub.pdf.forms import NUMBERED as _NUMBERED
 from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
+from core.hub.pdf.floats import float_rows
 from core.hub.pdf.listings import listing_rows
 from core.hub.pdf.runin import split_run_in
 from core.hub.pdf.tablerows import classify_rows
@@ -45,7 +47,7 @@ _OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnot
 @dataclass
 class Piece:
     """A run of text of one kind under one section on one page (``kind``: body, abstract, front,
-    caption, footnote, figure, table, equation, listing, references)."""
+    caption, footnote, figure, table, equation, listing, float, references)."""
 
     kind: str
     section: list[str]
@@ -142,11 +144,11 @@ class Walker:
         any such piece on the page (it comes interleaved with other kinds)."""
         if kind == "figure":
             recent = self.pieces[::-1]
-        elif kind == "listing":  # a listing's rows come one after another
+        elif kind in ("listing", "float"):  # a listing's (a float's) rows come one after another
             recent = self.pieces[-1:]
         else:
             k = len(self.pieces)
-            while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing"):
+            while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing", "float"):
                 k -= 1
             recent = self.pieces[k - 1:k]
         same = [p for p in recent if p.kind == kind and p.page == page and p.section == self.section]
@@ -169,6 +171,8 @@ class Walker:
         tabular, prose = classify_rows(rows)
         shown = display_rows(rows, self.edges, mid, page.width, two_columns(page), self.body)
         listed = listing_rows(rows, two_columns(page), set(shown), footnotes)
+        floated = float_rows(rows, two_columns(page))
+        waiting: dict[int, Piece] = {}  # a float's text by the index of its caption's row
         for i, row in enumerate(rows):
             if i in shown and not self.in_refs and not self.front:
                 self._equation(page, row, shown[i])
@@ -178,6 +182,13 @@ class Walker:
                 self.caption, self.table = None, None
                 self._piece("listing", page.number).lines.extend(row)  # an algorithm listing is a figure in letters
                 continue
+            if (i in floated and not tabular[i] and not self.in_refs and not self.front
+                    and min(ln.size for ln in row) >= self.body * 0.85 and not any(id(ln) in footnotes for ln in row)):
+                self.table = None
+                held = self._piece("float", page.number)  # a float's own text above its caption
+                held.lines.extend(row)
+                waiting[floated[i]] = held
+                continue
             if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
                 self._table(page, row)
                 continue
@@ -185,6 +196,8 @@ class Walker:
             self.row_size = max(ln.size for ln in row) if prose[i] else 0.0
             for ln in row:
                 self.line(page, ln, footnotes)
+            if i in waiting and self.caption is not None:
+                waiting.pop(i).caption = self.caption  # the caption the float's text stood above
 
     def _equation(self, page: Page, row: list[Line], number: str) -> None:
         """Add a row to the displayed equation numbered ``number``: a piece of its own (:mod:`.equations`).

@@ -1,0 +1,75 @@
+"""A float's own text set at the body's size, above the caption set below it, kept out of the prose.
+
+A table set as a list of labelled numbers ("65% Correct relation phrase, incorrect arguments" / "16% N-ary
+relation") or a chart's labels at the body's size read as body text, and ran into the paragraph that the
+float interrupts ("… 7% Other, including POS/chunking errors extractions had a smaller effect …"). Such a
+block is found by its place and form, not its words: the rows right above a caption, in the caption's
+column, one after another at a line's spacing; the block starts at the top of its column or after a gap
+wider than a line's; fewer than half of its rows run the column's width (a paragraph's lines do), and
+the row right above the caption does not end a sentence (a paragraph's last line does). A heading ends it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.hub.pdf.forms import CAPTION, NAMED, NUMBERED
+from core.hub.pdf.layout import Line
+
+MIN_ROWS = 2
+FULL = 0.9  # of the column's width: a justified paragraph's line
+GAP = 1.0  # of a row's size: a wider gap sets a block apart from the text above it
+
+
+def float_rows(rows: list[list[Line]], two_columns: bool) -> dict[int, int]:
+    """``{row index: caption row index}`` for the rows of ``rows`` (a page's rows in reading order)
+    that are a float's own text above its caption."""
+    if not rows:
+        return {}
+    left = min(ln.x0 for row in rows for ln in row)
+    right = max(ln.x1 for row in rows for ln in row)
+    column = (right - left) / (2 if two_columns else 1)
+    out: dict[int, int] = {}
+    for c, cap in enumerate(rows):
+        if not CAPTION.match(_text(cap)):
+            continue
+        block: list[int] = []
+        j = c - 1
+        while j >= 0 and _beside(rows[j], cap) and not _heading(rows[j]) and not CAPTION.match(_text(rows[j])):
+            if block and _gap(rows[j], rows[block[-1]]) > GAP * _size(rows[j]) or _gap(rows[j], rows[block[-1]] if block else cap) < -2:
+                break
+            block.append(j)
+            j -= 1
+        if len(block) < MIN_ROWS or _text(rows[block[0]]).endswith((".", "!", "?")):
+            continue
+        opens = j < 0 or not _beside(rows[j], cap) or _gap(rows[j], rows[block[-1]]) > GAP * _size(rows[j])
+        full = sum(_span(rows[k]) >= FULL * column for k in block)
+        if opens and full < len(block) / 2:
+            out.update({k: c for k in block})
+    return out
+
+
+def _text(row: list[Line]) -> str:
+    return " ".join(ln.text.strip() for ln in row).strip()
+
+
+def _size(row: list[Line]) -> float:
+    return max(ln.size for ln in row)
+
+
+def _span(row: list[Line]) -> float:
+    return max(ln.x1 for ln in row) - min(ln.x0 for ln in row)
+
+
+def _beside(row: list[Line], cap: list[Line]) -> bool:
+    """Whether ``row`` shares horizontal extent with the caption (the same column)."""
+    return min(max(ln.x1 for ln in row), max(ln.x1 for ln in cap)) > max(min(ln.x0 for ln in row), min(ln.x0 for ln in cap))
+
+
+def _gap(above: list[Line], below: list[Line]) -> float:
+    return min(ln.top for ln in below) - max(ln.bottom for ln in above)
+
+
+def _heading(row: list[Line]) -> bool:
+    text = _text(row)
+    return bool(NAMED.match(text) or (NUMBERED.match(text) and (row[0].bold or re.match(r"^\d", text))))
