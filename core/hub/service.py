@@ -38,14 +38,27 @@ MAX_BATCH = 32  # queries in one query_knowledge_hub_batch call
 
 
 def _next_in_section(after: list[ChunkRow], path: list[str]) -> ChunkRow | None:
-    """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order): past the
-    footnotes a PDF reads at the foot of the page where the sentence breaks; None once anything else
-    comes between (a caption, figure or table there may be set anywhere on the page, so the text
-    after it need not be the sentence's end)."""
+    """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order; or
+    before it, nearest first): past the footnotes a PDF reads at the foot of the page where the
+    sentence breaks; None once anything else comes between (a caption, figure or table there may be
+    set anywhere on the page, so the text after it need not be the sentence's end)."""
     for n in after:
         if n.section_path == path:
             return n
         if n.section_path[:-1] != path or not n.section_path[-1].startswith("Footnote"):
+            return None
+    return None
+
+
+def _prev_in_section(before: list[ChunkRow], path: list[str]) -> ChunkRow | None:
+    """The previous chunk of the section ``path`` among the chunks ``before`` a chunk (nearest
+    first), past the section's own floats read at the break (its footnotes, tables, figures and
+    captions, whose breadcrumbs extend ``path``): a paragraph that a page or column break cuts
+    often has a table or figure set between its two halves. None once another section comes between."""
+    for n in before:
+        if n.section_path == path:
+            return n
+        if len(n.section_path) <= len(path) or n.section_path[:len(path)] != path:
             return None
     return None
 
@@ -189,13 +202,16 @@ class Hub:
                                           per_doc=per_doc)]
 
     def _whole(self, hits: list[Hit]) -> list[Hit]:
-        """The hits with their last sentence whole: a chunk that stops inside a sentence (a PDF
-        paragraph runs on over a page break or past a figure, and the reader's blocks end at the page)
-        is returned with the sentence's end, taken from the next chunk of its section (past the
-        footnotes at the foot of the page) when that one opens in lower case. The index is untouched:
-        only the text served is. The two are joined as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
+        """The hits with their first and last sentences whole: a chunk that stops inside a sentence (a
+        PDF paragraph runs on over a page break or past a figure, and the reader's blocks end at the
+        page) is returned with the sentence's end, taken from the next chunk of its section (past the
+        footnotes at the foot of the page) when that one opens in lower case; a chunk that opens in
+        lower case, inside the sentence the previous chunk of its section leaves unfinished, is returned
+        with that sentence's start. The index is untouched: only the text served is. The two are joined
+        as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
         "state-of-the-" / "art" keeps its hyphen)."""
         for h in hits:
+            self._whole_start(h)
             c = h.chunk
             text = c.text.rstrip()
             if not text or text.endswith(_SENTENCE_DONE) or text.lstrip().startswith("|"):
@@ -210,6 +226,25 @@ class Hub:
                 continue  # no sentence end within reach: the chunk is served as stored
             h.chunk = dataclasses.replace(c, text=join_lines([text, rest[0]]))
         return hits
+
+    def _whole_start(self, h: Hit) -> None:
+        """``h`` served with its first sentence's start when the chunk opens in lower case and the
+        previous chunk of its section (past the floats set at the break, :func:`_prev_in_section`) stops
+        inside a sentence whose start lies within :data:`MAX_TAIL` characters of its end."""
+        c = h.chunk
+        text = c.text.lstrip()
+        if not text[:1].islower():
+            return
+        prev = _prev_in_section(self.store.preceding(c.doc_id, c.position, c.version), c.section_path)
+        if prev is None:
+            return
+        before = prev.text.rstrip()
+        if not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|"):
+            return
+        tail = split_sentences(before[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
+        if not tail or (len(tail) < 2 and len(before) > MAX_TAIL) or not tail[-1][:1].isupper():
+            return  # no sentence start within reach: the chunk is served as stored
+        h.chunk = dataclasses.replace(c, text=join_lines([tail[-1], text]))
 
     def _search_args(self, top_k: int, collection: str, version: int | None, as_of: str | None,
                      doc_id: str | None, topic: str | None,

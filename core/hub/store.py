@@ -174,6 +174,14 @@ class SharedReads:
             f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position > ? AND c.position <= ? ORDER BY c.position",
             (doc_id, arg, position, position + n))]
 
+    def preceding(self, doc_id: str, position: int, version: int | None = None, n: int = 4) -> list[ChunkRow]:
+        """The ``n`` chunks before ``position`` of the document's current version (or of ``version``),
+        nearest first."""
+        which, arg = _which(version)
+        return [_chunk(r) for r in self._execute(
+            f"{_CHUNK_SELECT} WHERE c.doc_id=? AND {which} AND c.position < ? AND c.position >= ? ORDER BY c.position DESC",
+            (doc_id, arg, position, position - n))]
+
     def missing_embeddings(self, collection: str) -> list[tuple[int, str, str]]:
         """(rowid, breadcrumb, text) of chunks without a vector."""
         return list(self._execute(

@@ -42,10 +42,11 @@ def test_a_hit_cut_by_a_page_break_is_served_with_its_sentence_whole(tmp_path):
     hub = Hub(tmp_path / "hub.sqlite3", sync=False)
     hub.start(background=False)
     hits = hub.query("where a quokka shard is copied when its ledger froze", 5, LIB)
-    [cut] = [h for h in hits if "to the south ledger" in h.chunk.text]
+    # the chunk the page cut (the next one, served with its sentence's start, names the ledger too)
+    cut = min((h for h in hits if "to the south ledger" in h.chunk.text), key=lambda h: h.chunk.position)
     assert cut.chunk.text.endswith("because the north one froze, every reader of that shard is sent the new address.")
-    assert [h for h in hub.query_many(["south ledger quokka shard"], 5, LIB)[0]
-            if "to the south ledger" in h.chunk.text][0].chunk.text == cut.chunk.text
+    assert min((h for h in hub.query_many(["south ledger quokka shard"], 5, LIB)[0] if "to the south ledger" in h.chunk.text),
+               key=lambda h: h.chunk.position).chunk.text == cut.chunk.text
     assert [c.text for d in hub.store.documents(LIB) for c in hub.store.doc_chunks(d["doc_id"])] == stored
 
 
@@ -67,8 +68,8 @@ def test_a_compound_broken_by_the_page_keeps_its_hyphen_and_a_one_sentence_tail_
     store.close()
     hub = Hub(tmp_path / "hub.sqlite3", sync=False)
     hub.start(background=False)
-    [cut] = [h for h in hub.query("scheduler replaces the queue of the decoder", 5, LIB)
-             if "replaces the queue" in h.chunk.text]
+    cut = min((h for h in hub.query("scheduler replaces the queue of the decoder", 5, LIB)
+               if "replaces the queue" in h.chunk.text), key=lambda h: h.chunk.position)
     assert cut.chunk.text.endswith("a state-of-the-art decoder and keeps its weights."), cut.chunk.text
 
 
@@ -85,7 +86,55 @@ def test_a_footnote_at_the_page_break_does_not_stop_the_sentence_from_being_serv
     assert "Footnote 1" in kinds, kinds
     hub = Hub(tmp_path / "hub.sqlite3", sync=False)
     hub.start(background=False)
-    [cut] = [h for h in hub.query("where a quokka shard is copied when its ledger froze", 5, LIB)
-             if "to the south ledger" in h.chunk.text]
+    cut = min((h for h in hub.query("where a quokka shard is copied when its ledger froze", 5, LIB)
+               if "to the south ledger" in h.chunk.text), key=lambda h: h.chunk.position)
     assert cut.chunk.text.endswith("because the north one froze, every reader of that shard is sent the new address."), \
         cut.chunk.text[-200:]
+
+
+def test_a_hit_that_opens_inside_a_sentence_is_served_with_the_sentence_whole(tmp_path):
+    """The second half of a page break: the chunk on the next page opens in lower case ("reader of
+    that shard is sent …"), and a search that finds it would quote that fragment as a sentence. It is
+    served with the sentence's start from the previous chunk of its section (past a footnote at the foot
+    of the page), the index untouched."""
+    noted = _paper(tmp_path, "1The ledgers are kept on two islands, one north and one south.")
+    store = HubStore(tmp_path / "hub.sqlite3")
+    assert len(Ingestor(store, embed=False).ingest([noted], LIB).added) == 1
+    stored = [c.text for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
+    store.close()
+    assert any(t.startswith("reader of that shard is sent the new address.") for t in stored), stored
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    [head] = [h for h in hub.query("a reader that has not fetched the shard asks the south ledger", 5, LIB)
+              if "has not fetched the shard yet" in h.chunk.text]
+    # (the filler before BROKEN stops mid-sentence, "The method is", so the PDF's sentence starts there)
+    assert head.chunk.text[:1].isupper(), head.chunk.text[:300]
+    assert ("When a quokka shard is copied from the north ledger to the south ledger because the north one froze, "
+            "every reader of that shard is sent the new address. A reader that has not fetched") in head.chunk.text[:400]
+    assert [c.text for d in hub.store.documents(LIB) for c in hub.store.doc_chunks(d["doc_id"])] == stored
+
+
+def test_a_figure_set_between_the_halves_of_a_broken_sentence_is_stepped_over(tmp_path):
+    """A float at the top of the next page (here a figure's caption) sits between the two halves: the
+    chunk after it still opens inside the sentence, and is served with its start."""
+    paper = Paper()
+    paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("3 Frozen Ledgers", LEFT, 150, 12, bold=True)
+    y = paper.lines(filler_lines(40, 90), LEFT, 170)
+    paper.lines(["Each frozen ledger hands its shards to the south ledger, and the south one tells every"], LEFT, y)
+    paper.page()
+    paper.line("Figure 1: The two ledgers and the shards copied between them.", LEFT, 90, 9)
+    paper.lines(["reader of a copied shard where it now lives.",
+                 "A reader that has not fetched the shard yet asks the south ledger for it."], LEFT, 130)
+    store = HubStore(tmp_path / "hub.sqlite3")
+    assert len(Ingestor(store, embed=False).ingest([paper.save(tmp_path / "floats.pdf")], LIB).added) == 1
+    paths = [c.section_path[-1] for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
+    store.close()
+    assert "Figure 1" in paths, paths
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    [head] = [h for h in hub.query("a reader that has not fetched the shard asks the south ledger", 5, LIB)
+              if h.chunk.section_path[-1] == "3 Frozen Ledgers" and "has not fetched the shard yet" in h.chunk.text]
+    assert "the south one tells every reader of a copied shard where it now lives." in head.chunk.text, head.chunk.text[:300]
+    assert head.chunk.text[:1].isupper()
