@@ -67,3 +67,15 @@ def test_vocabulary_follows_the_collection_revision(hub, tmp_path):
     finally:
         assert hub.store.delete_document("quillnet")
     assert "QuillNet" not in {t.name for t in hub.vocabulary("default").terms}
+
+
+def test_a_chunks_neighbours_before_and_after_come_nearest_first_on_either_backend(hub):
+    """``store.preceding`` (nearest first) and ``store.following`` (in order) read a document's chunks around
+    one position: the served text's sentence starts and ends come from them (``Hub._whole``)."""
+    doc = hub.store.documents("default")[0]["doc_id"]
+    chunks = hub.store.doc_chunks(doc)
+    assert len(chunks) >= 4
+    mid = chunks[2].position
+    assert [c.position for c in hub.store.preceding(doc, mid, n=2)] == [mid - 1, mid - 2]
+    assert [c.position for c in hub.store.following(doc, mid, n=1)] == [mid + 1]
+    assert hub.store.preceding(doc, chunks[0].position) == []
