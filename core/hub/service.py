@@ -11,6 +11,7 @@ Bad arguments raise :class:`HubError` (the server turns it into ``isError=true``
 from __future__ import annotations
 
 import dataclasses
+import re
 import json
 import logging
 import threading
@@ -31,6 +32,8 @@ from core.vocabulary import DocumentText, Vocabulary, build
 # a chunk's text that ends so has its last sentence whole (a closing bracket or quote may follow the mark)
 _SENTENCE_DONE = (".", "!", "?", ":", ";", ".)", ".]", ".\"", ".”", "?\"", "?”", "。", "！", "？")
 MAX_TAIL = 400  # characters of the next chunk a sentence's end is looked for in
+# the last breadcrumb of a chunk the PDF reader sets apart from the running text (core.hub.pdf)
+_FLOAT_CRUMB = re.compile(r"^(?:Footnote|Table|Figure|Equation|Algorithm)\b")
 
 log = logging.getLogger("paperpilot.hub")
 MAX_TOP_K = 20
@@ -210,41 +213,62 @@ class Hub:
         with that sentence's start. The index is untouched: only the text served is. The two are joined
         as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
         "state-of-the-" / "art" keeps its hyphen)."""
+        served = {(h.chunk.doc_id, h.chunk.version, h.chunk.position) for h in hits}
         for h in hits:
-            self._whole_start(h)
-            c = h.chunk
-            text = c.text.rstrip()
-            if not text or text.endswith(_SENTENCE_DONE) or text.lstrip().startswith("|"):
-                continue
-            nxt = _next_in_section(self.store.following(c.doc_id, c.position, c.version), c.section_path)
-            if nxt is None:
-                continue
-            head = nxt.text.lstrip()
-            rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-            if (not head[:1].islower() or not rest or not rest[0].endswith(_SENTENCE_DONE)
-                    or (len(rest) < 2 and len(head) > MAX_TAIL)):
-                continue  # no sentence end within reach: the chunk is served as stored
-            h.chunk = dataclasses.replace(c, text=join_lines([text, rest[0]]))
+            end = self._sentence_end(h.chunk)
+            self._whole_start(h, served)
+            if end is not None:
+                h.chunk = dataclasses.replace(h.chunk, text=join_lines([h.chunk.text.rstrip(), end[1]]))
         return hits
 
-    def _whole_start(self, h: Hit) -> None:
-        """``h`` served with its first sentence's start when the chunk opens in lower case and the
-        previous chunk of its section (past the floats set at the break, :func:`_prev_in_section`) stops
-        inside a sentence whose start lies within :data:`MAX_TAIL` characters of its end."""
+    def _sentence_end(self, c: ChunkRow) -> tuple[ChunkRow, str] | None:
+        """(the next chunk of its section, the end of ``c``'s last sentence it opens with) when ``c`` stops
+        inside a sentence whose end is within reach; else None (the chunk is served as stored)."""
+        text = c.text.rstrip()
+        if not text or text.endswith(_SENTENCE_DONE) or text.lstrip().startswith("|"):
+            return None
+        nxt = _next_in_section(self.store.following(c.doc_id, c.position, c.version), c.section_path)
+        if nxt is None:
+            return None
+        head = nxt.text.lstrip()
+        rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
+        if (not head[:1].islower() or not rest or not rest[0].endswith(_SENTENCE_DONE)
+                or (len(rest) < 2 and len(head) > MAX_TAIL)):
+            return None
+        return nxt, rest[0]
+
+    def _whole_start(self, h: Hit, served: set[tuple[str, int, int]]) -> None:
+        """``h`` served with its first sentence's start when it is a PDF's running text (not a footnote,
+        table, figure, caption, equation or listing of the reader's), opens in lower case, and the
+        previous chunk of its section (past the floats set at the break, :func:`_prev_in_section`)
+        stops inside a sentence whose start is certain: after a sentence end within :data:`MAX_TAIL`
+        characters of its end, or at the start of a chunk that opens its section. Not when that chunk is
+        a hit of its own (in ``served``) served with this sentence's end: the sentence goes out once,
+        under the chunk that holds its start."""
         c = h.chunk
         text = c.text.lstrip()
-        if not text[:1].islower():
+        if c.doc_type != "pdf" or not text[:1].islower() or not c.section_path or _FLOAT_CRUMB.match(c.section_path[-1]):
             return
         prev = _prev_in_section(self.store.preceding(c.doc_id, c.position, c.version), c.section_path)
         if prev is None:
             return
+        if (prev.doc_id, prev.version, prev.position) in served and (end := self._sentence_end(prev)) is not None \
+                and end[0].position == c.position:
+            return  # that hit is served with this sentence's end: the sentence goes out once, under its start
         before = prev.text.rstrip()
         if not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|"):
             return
         tail = split_sentences(before[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-        if not tail or (len(tail) < 2 and len(before) > MAX_TAIL) or not tail[-1][:1].isupper():
+        if not tail or not tail[-1][:1].isupper():
+            return
+        if len(tail) < 2 and (len(before) > MAX_TAIL or not self._opens_section(prev)):
             return  # no sentence start within reach: the chunk is served as stored
         h.chunk = dataclasses.replace(c, text=join_lines([tail[-1], text]))
+
+    def _opens_section(self, chunk: ChunkRow) -> bool:
+        """Whether ``chunk`` is the first of its section's text (what comes before it is another section's)."""
+        before = self.store.preceding(chunk.doc_id, chunk.position, chunk.version, n=1)
+        return not before or before[0].section_path[:len(chunk.section_path)] != chunk.section_path
 
     def _search_args(self, top_k: int, collection: str, version: int | None, as_of: str | None,
                      doc_id: str | None, topic: str | None,

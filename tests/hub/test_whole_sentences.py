@@ -105,8 +105,8 @@ def test_a_hit_that_opens_inside_a_sentence_is_served_with_the_sentence_whole(tm
     assert any(t.startswith("reader of that shard is sent the new address.") for t in stored), stored
     hub = Hub(tmp_path / "hub.sqlite3", sync=False)
     hub.start(background=False)
-    [head] = [h for h in hub.query("a reader that has not fetched the shard asks the south ledger", 5, LIB)
-              if "has not fetched the shard yet" in h.chunk.text]
+    [head] = hub.query("a reader that has not fetched the shard yet asks the south ledger for it", 1, LIB)
+    assert "has not fetched the shard yet" in head.chunk.text
     # (the filler before BROKEN stops mid-sentence, "The method is", so the PDF's sentence starts there)
     assert head.chunk.text[:1].isupper(), head.chunk.text[:300]
     assert ("When a quokka shard is copied from the north ledger to the south ledger because the north one froze, "
@@ -134,7 +134,64 @@ def test_a_figure_set_between_the_halves_of_a_broken_sentence_is_stepped_over(tm
     assert "Figure 1" in paths, paths
     hub = Hub(tmp_path / "hub.sqlite3", sync=False)
     hub.start(background=False)
-    [head] = [h for h in hub.query("a reader that has not fetched the shard asks the south ledger", 5, LIB)
-              if h.chunk.section_path[-1] == "3 Frozen Ledgers" and "has not fetched the shard yet" in h.chunk.text]
+    [head] = hub.query("a reader that has not fetched the shard yet asks the south ledger for it", 1, LIB)
+    assert head.chunk.section_path[-1] == "3 Frozen Ledgers" and "has not fetched the shard yet" in head.chunk.text
     assert "the south one tells every reader of a copied shard where it now lives." in head.chunk.text, head.chunk.text[:300]
     assert head.chunk.text[:1].isupper()
+
+
+def test_a_sentence_split_between_two_hits_is_served_once(tmp_path):
+    """When both halves' chunks are hits, the first is served with the sentence's end and the second as
+    stored: the sentence goes out once, under the chunk (and page) that holds its start."""
+    noted = _paper(tmp_path)
+    store = HubStore(tmp_path / "hub.sqlite3")
+    assert len(Ingestor(store, embed=False).ingest([noted], LIB).added) == 1
+    store.close()
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    hits = hub.query("quokka shard south ledger north ledger froze reader fetched", 5, LIB)
+    whole = "because the north one froze, every reader of that shard is sent the new address."
+    assert sum(whole in h.chunk.text for h in hits) == 1, [h.chunk.text[-120:] for h in hits]
+
+
+def _served(chunks, pos: int) -> str:
+    """The text ``Hub._whole`` serves for the chunk at ``pos`` of an invented PDF's chunks (a stand-in store
+    answering ``preceding``/``following`` from them)."""
+    from types import SimpleNamespace
+
+    from core.hub.search import Hit
+
+    by = {c.position: c for c in chunks}
+    store = SimpleNamespace(
+        preceding=lambda d, p, v=None, n=4: [by[q] for q in range(p - 1, p - n - 1, -1) if q in by],
+        following=lambda d, p, v=None, n=4: [by[q] for q in range(p + 1, p + n + 1) if q in by])
+    hub = Hub.__new__(Hub)
+    hub.store = store
+    [hit] = hub._whole([Hit(by[pos], 1.0)])
+    return hit.chunk.text
+
+
+def _chunk(pos: int, path: list[str], text: str, doc_type: str = "pdf"):
+    from core.hub.store import ChunkRow
+
+    return ChunkRow(pos, f"c{pos}", "d", LIB, pos, path, " > ".join(path), 1, text, doc_type=doc_type)
+
+
+def test_no_sentence_start_is_made_up_from_a_label_a_footnote_or_another_kind_of_document():
+    """The start is joined only where it is certain: after a sentence end in the previous chunk, or at the
+    start of a chunk that opens its section. A label read as body text ("Precision Recall F1 …") in the
+    middle of a section is no sentence start; footnotes, tables and figures are not running text; and a
+    Markdown chunk that opens in lower case ("npm is needed …") starts its own sentence."""
+    sec = ["Paper", "3 Results"]
+    mid = [_chunk(0, ["Paper", "2 Setup"], "Setup text."), _chunk(1, sec, "Results open here, and the table"),
+           _chunk(2, sec, "Precision Recall F1 Accuracy on the dev split"), _chunk(3, sec, "reader of that shard.")]
+    assert _served(mid, 3) == "reader of that shard."
+    opening = [_chunk(0, ["Paper", "2 Setup"], "Setup text."), _chunk(1, sec, "Each frozen ledger tells every"),
+               _chunk(2, sec, "reader where the shard lives.")]
+    assert _served(opening, 2) == "Each frozen ledger tells every reader where the shard lives."
+    notes = [_chunk(0, sec + ["Footnote"], "Work done during an internship at Example Labs"),
+             _chunk(1, sec + ["Footnote"], "https://github.com/example/tool")]
+    assert _served(notes, 1) == "https://github.com/example/tool"
+    markdown = [_chunk(0, ["Notes", "Setup"], "Install the tools first. Then run: pip install paperpilot", "markdown"),
+                _chunk(1, ["Notes", "Setup"], "npm is needed for the UI only.", "markdown")]
+    assert _served(markdown, 1) == "npm is needed for the UI only."

@@ -6,7 +6,9 @@ float interrupts ("… 7% Other, including POS/chunking errors extractions had a
 block is found by its place and form, not its words: the rows right above a caption, in the caption's
 column, one after another at a line's spacing; the block starts at the top of its column or after a gap
 wider than a line's; fewer than half of its rows run the column's width (a paragraph's lines do), and
-the row right above the caption does not end a sentence (a paragraph's last line does). A heading ends it.
+the row right above the caption does not end a sentence (a paragraph's last line does). A heading ends it;
+a list's items, or rows that a colon leads into, are no float's. The column's width is its widest row's
+beside the caption (a justified line, or the caption itself).
 """
 
 from __future__ import annotations
@@ -19,20 +21,19 @@ from core.hub.pdf.layout import Line
 MIN_ROWS = 2
 FULL = 0.9  # of the column's width: a justified paragraph's line
 GAP = 1.0  # of a row's size: a wider gap sets a block apart from the text above it
+_ITEM = re.compile(r"^(?:\(\d{1,2}\)|\d{1,2}[.)]|[•▪◦‣∙·\-–—*])\s")  # a list item's mark
 
 
-def float_rows(rows: list[list[Line]], two_columns: bool) -> dict[int, int]:
+def float_rows(rows: list[list[Line]]) -> dict[int, int]:
     """``{row index: caption row index}`` for the rows of ``rows`` (a page's rows in reading order)
     that are a float's own text above its caption."""
-    if not rows:
-        return {}
-    left = min(ln.x0 for row in rows for ln in row)
-    right = max(ln.x1 for row in rows for ln in row)
-    column = (right - left) / (2 if two_columns else 1)
     out: dict[int, int] = {}
     for c, cap in enumerate(rows):
         if not CAPTION.match(_text(cap)):
             continue
+        # the caption's column: as wide as its widest row (a justified line, or the caption itself); a
+        # stamp in the margin or the other column says nothing about it
+        column = max(_span(r) for r in rows if _beside(r, cap))
         block: list[int] = []
         j = c - 1
         while j >= 0 and _beside(rows[j], cap) and not _heading(rows[j]) and not CAPTION.match(_text(rows[j])):
@@ -42,6 +43,10 @@ def float_rows(rows: list[list[Line]], two_columns: bool) -> dict[int, int]:
             j -= 1
         if len(block) < MIN_ROWS or _text(rows[block[0]]).endswith((".", "!", "?")):
             continue
+        if any(_ITEM.match(_text(rows[k])) for k in block):
+            continue  # a list's items ("(1) read each page …") are prose, whatever their stops
+        if j >= 0 and _beside(rows[j], cap) and _text(rows[j]).endswith(":"):
+            continue  # what a colon leads into (a list, an example) belongs to its sentence
         opens = j < 0 or not _beside(rows[j], cap) or _gap(rows[j], rows[block[-1]]) > GAP * _size(rows[j])
         full = sum(_span(rows[k]) >= FULL * column for k in block)
         if opens and full < len(block) / 2:

@@ -171,8 +171,8 @@ class Walker:
         tabular, prose = classify_rows(rows)
         shown = display_rows(rows, self.edges, mid, page.width, two_columns(page), self.body)
         listed = listing_rows(rows, two_columns(page), set(shown), footnotes)
-        floated = float_rows(rows, two_columns(page))
-        waiting: dict[int, Piece] = {}  # a float's text by the index of its caption's row
+        floated = float_rows(rows)
+        waiting: dict[int, list[Piece]] = {}  # a float's text (one piece or more) by the index of its caption's row
         for i, row in enumerate(rows):
             if i in shown and not self.in_refs and not self.front:
                 self._equation(page, row, shown[i])
@@ -187,7 +187,7 @@ class Walker:
                 self.table = None
                 held = self._piece("float", page.number)  # a float's own text above its caption
                 held.lines.extend(row)
-                waiting[floated[i]] = held
+                waiting.setdefault(floated[i], []).append(held)
                 continue
             if not self.in_refs and not self.front and tabular[i] and not _opens_footnote(row, footnotes):
                 self._table(page, row)
@@ -197,7 +197,8 @@ class Walker:
             for ln in row:
                 self.line(page, ln, footnotes)
             if i in waiting and self.caption is not None:
-                waiting.pop(i).caption = self.caption  # the caption the float's text stood above
+                for held in waiting.pop(i):
+                    held.caption = self.caption  # the caption the float's text stood above
 
     def _equation(self, page: Page, row: list[Line], number: str) -> None:
         """Add a row to the displayed equation numbered ``number``: a piece of its own (:mod:`.equations`).
