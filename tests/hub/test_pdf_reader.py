@@ -555,3 +555,42 @@ def test_a_short_paragraph_above_a_caption_stays_prose(tmp_path):
     paper.line("Table 5: Accuracy per split.", LEFT, 400, 9)
     body = text_of(read_document(paper.save(tmp_path / "para.pdf")), "body")
     assert "The gains hold on every split. Table 5 lists them." in body, body
+
+
+def _justified(paper: Paper, text: str, x: float, y: float, width: float = 222) -> float:
+    """A justified paragraph in a column ``width`` wide; returns the y under it."""
+    paper.pdf.set_font("Helvetica", "", BODY)
+    paper.pdf.set_xy(x, y)
+    paper.pdf.multi_cell(width, 12, text, align="J")
+    return paper.pdf.get_y()
+
+
+PROSE = ("We read every page of the corpus twice and kept the lines that the two readings agreed on, which removed "
+         "most of the noise that the scanner had left in the margins of the older volumes. ")
+
+
+def test_a_list_above_a_figure_and_a_paragraph_beside_a_margin_stamp_stay_prose(tmp_path):
+    """Found in review: a list's items at a column's top above a figure's caption ("(1) read each page …")
+    and, on a page with a stamp in its margin, a paragraph at a column's top that a figure interrupts,
+    were taken for the figure's own text (the stamp made the page's text look wider than a column)."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Reading", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Introduction", LEFT, 150, 12, bold=True)
+    _justified(paper, PROSE * 6 + "The pipeline has three steps, each of which can be run on its own:", LEFT, 160)
+    paper.lines(["(1) read each page twice and keep the agreed lines,", "(2) split the lines into sentences, and",
+                 "(3) tag each sentence with its section"], MID, 170)
+    paper.line("Figure 1: The pipeline reads each page twice.", MID, 330, 9)
+    _justified(paper, "The steps are described in turn below. " + PROSE, MID, 345)
+    paper.page()
+    _justified(paper, PROSE * 6, LEFT, 72)
+    y = _justified(paper, "Our readers can trace every claim to its page, and a second reading of each page is "
+                          "made by another model before the", MID, 72)
+    paper.line("Figure 2: The second reading.", MID, y + 150, 9)
+    _justified(paper, "lines are merged into one text. " + PROSE * 2, MID, y + 165)
+    paper.line("arXiv:2101.00001", 22, 740, 8)  # a stamp in the margin
+    doc = read_document(paper.save(tmp_path / "lists.pdf"))
+    body = text_of(doc, "body")
+    assert "(1) read each page twice and keep the agreed lines, (2) split the lines" in body, body
+    assert "a second reading of each page is made by another model before the lines are merged" in body, body
+    assert all("(In the figure:" not in b.text or "arXiv" in b.text for b in doc.blocks if b.kind == "caption")
