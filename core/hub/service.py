@@ -11,9 +11,9 @@ Bad arguments raise :class:`HubError` (the server turns it into ``isError=true``
 from __future__ import annotations
 
 import dataclasses
-import re
 import json
 import logging
+import re
 import threading
 from pathlib import Path
 
@@ -41,9 +41,8 @@ MAX_BATCH = 32  # queries in one query_knowledge_hub_batch call
 
 
 def _next_in_section(after: list[ChunkRow], path: list[str]) -> ChunkRow | None:
-    """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order; or
-    before it, nearest first): past the footnotes a PDF reads at the foot of the page where the
-    sentence breaks; None once anything else comes between (a caption, figure or table there may be
+    """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order): past the
+    footnotes a PDF reads at the foot of the page where the sentence breaks; None once anything else comes between (a caption, figure or table there may be
     set anywhere on the page, so the text after it need not be the sentence's end)."""
     for n in after:
         if n.section_path == path:
@@ -64,6 +63,11 @@ def _prev_in_section(before: list[ChunkRow], path: list[str]) -> ChunkRow | None
         if len(n.section_path) <= len(path) or n.section_path[:len(path)] != path:
             return None
     return None
+
+
+def _key(chunk: ChunkRow) -> tuple[str, int, int]:
+    """A chunk's place: its document, version and position."""
+    return chunk.doc_id, chunk.version, chunk.position
 
 
 class HubError(Exception):
@@ -213,10 +217,12 @@ class Hub:
         with that sentence's start. The index is untouched: only the text served is. The two are joined
         as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
         "state-of-the-" / "art" keeps its hyphen)."""
-        served = {(h.chunk.doc_id, h.chunk.version, h.chunk.position) for h in hits}
+        # each hit's sentence end, looked up once: a hit's start is not joined when the hit before it
+        # is served with that sentence's end
+        ends = {_key(h.chunk): self._sentence_end(h.chunk) for h in hits}
         for h in hits:
-            end = self._sentence_end(h.chunk)
-            self._whole_start(h, served)
+            end = ends[_key(h.chunk)]
+            self._whole_start(h, ends)
             if end is not None:
                 h.chunk = dataclasses.replace(h.chunk, text=join_lines([h.chunk.text.rstrip(), end[1]]))
         return hits
@@ -237,14 +243,14 @@ class Hub:
             return None
         return nxt, rest[0]
 
-    def _whole_start(self, h: Hit, served: set[tuple[str, int, int]]) -> None:
+    def _whole_start(self, h: Hit, ends: dict[tuple[str, int, int], tuple[ChunkRow, str] | None]) -> None:
         """``h`` served with its first sentence's start when it is a PDF's running text (not a footnote,
         table, figure, caption, equation or listing of the reader's), opens in lower case, and the
         previous chunk of its section (past the floats set at the break, :func:`_prev_in_section`)
         stops inside a sentence whose start is certain: after a sentence end within :data:`MAX_TAIL`
         characters of its end, or at the start of a chunk that opens its section. Not when that chunk is
-        a hit of its own (in ``served``) served with this sentence's end: the sentence goes out once,
-        under the chunk that holds its start."""
+        a hit of its own served with this sentence's end (``ends``: each hit's, from :meth:`_sentence_end`):
+        the sentence goes out once, under the chunk that holds its start."""
         c = h.chunk
         text = c.text.lstrip()
         if c.doc_type != "pdf" or not text[:1].islower() or not c.section_path or _FLOAT_CRUMB.match(c.section_path[-1]):
@@ -252,8 +258,7 @@ class Hub:
         prev = _prev_in_section(self.store.preceding(c.doc_id, c.position, c.version), c.section_path)
         if prev is None:
             return
-        if (prev.doc_id, prev.version, prev.position) in served and (end := self._sentence_end(prev)) is not None \
-                and end[0].position == c.position:
+        if (end := ends.get(_key(prev))) is not None and end[0].position == c.position:
             return  # that hit is served with this sentence's end: the sentence goes out once, under its start
         before = prev.text.rstrip()
         if not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|"):
