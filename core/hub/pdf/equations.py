@@ -16,7 +16,7 @@ import re
 
 from core.hub.pdf.clean import column_sides
 from core.hub.pdf.forms import CAPTION, NAMED, NUMBERED
-from core.hub.pdf.layout import Line
+from core.hub.pdf.layout import Line, row_text
 
 EQUATION_NUMBER = re.compile(r"\((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})?[a-z]?\)")  # "(17)", "(3.2)", "(A.1)", "(4b)"
 INDENT = 1.5  # a display's pieces start at least this many body sizes right of its column's left edge
@@ -74,7 +74,7 @@ def display_rows(rows: list[list[Line]], edges: tuple[float, float], mid: float,
         if col < 0:
             return False
         left, right = column_edges[col]
-        text = " ".join(ln.text.strip() for ln in row)
+        text = row_text(row)
         return (not WORDS.search(text) and min(ln.x0 for ln in row) >= left + INDENT * body
                 and max(ln.x1 for ln in row) <= right - body and not any(ln.bold for ln in row)
                 and not CAPTION.match(text) and not NUMBERED.match(text) and not NAMED.match(text))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from core.hub.pdf.forms import CAPTION, NAMED, NUMBERED
-from core.hub.pdf.layout import Line
+from core.hub.pdf.layout import Line, row_span, row_text
 
 MIN_ROWS = 2
 FULL = 0.9  # of the column's width: a justified paragraph's line
@@ -29,41 +29,33 @@ def float_rows(rows: list[list[Line]]) -> dict[int, int]:
     that are a float's own text above its caption."""
     out: dict[int, int] = {}
     for c, cap in enumerate(rows):
-        if not CAPTION.match(_text(cap)):
+        if not CAPTION.match(row_text(cap)):
             continue
         # the caption's column: as wide as its widest row (a justified line, or the caption itself); a
         # stamp in the margin or the other column says nothing about it
-        column = max(_span(r) for r in rows if _beside(r, cap))
+        column = max(row_span(r) for r in rows if _beside(r, cap))
         block: list[int] = []
         j = c - 1
-        while j >= 0 and _beside(rows[j], cap) and not _heading(rows[j]) and not CAPTION.match(_text(rows[j])):
+        while j >= 0 and _beside(rows[j], cap) and not _heading(rows[j]) and not CAPTION.match(row_text(rows[j])):
             if block and _gap(rows[j], rows[block[-1]]) > GAP * _size(rows[j]) or _gap(rows[j], rows[block[-1]] if block else cap) < -2:
                 break
             block.append(j)
             j -= 1
-        if len(block) < MIN_ROWS or _text(rows[block[0]]).endswith((".", "!", "?")):
+        if len(block) < MIN_ROWS or row_text(rows[block[0]]).endswith((".", "!", "?")):
             continue
-        if any(_ITEM.match(_text(rows[k])) for k in block):
+        if any(_ITEM.match(row_text(rows[k])) for k in block):
             continue  # a list's items ("(1) read each page …") are prose, whatever their stops
-        if j >= 0 and _beside(rows[j], cap) and _text(rows[j]).endswith(":"):
+        if j >= 0 and _beside(rows[j], cap) and row_text(rows[j]).endswith(":"):
             continue  # what a colon leads into (a list, an example) belongs to its sentence
         opens = j < 0 or not _beside(rows[j], cap) or _gap(rows[j], rows[block[-1]]) > GAP * _size(rows[j])
-        full = sum(_span(rows[k]) >= FULL * column for k in block)
+        full = sum(row_span(rows[k]) >= FULL * column for k in block)
         if opens and full < len(block) / 2:
             out.update({k: c for k in block})
     return out
 
 
-def _text(row: list[Line]) -> str:
-    return " ".join(ln.text.strip() for ln in row).strip()
-
-
 def _size(row: list[Line]) -> float:
     return max(ln.size for ln in row)
-
-
-def _span(row: list[Line]) -> float:
-    return max(ln.x1 for ln in row) - min(ln.x0 for ln in row)
 
 
 def _beside(row: list[Line], cap: list[Line]) -> bool:
@@ -76,5 +68,5 @@ def _gap(above: list[Line], below: list[Line]) -> float:
 
 
 def _heading(row: list[Line]) -> bool:
-    text = _text(row)
+    text = row_text(row)
     return bool(NAMED.match(text) or (NUMBERED.match(text) and (row[0].bold or re.match(r"^\d", text))))

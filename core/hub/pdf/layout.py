@@ -52,6 +52,16 @@ class Page:
         return sum(len(line.text.strip()) for line in self.lines)
 
 
+def row_text(row: list[Line]) -> str:
+    """A row's pieces read as one line of text."""
+    return " ".join(ln.text.strip() for ln in row).strip()
+
+
+def row_span(row: list[Line]) -> float:
+    """How wide a row runs: from its first piece's left edge to its last piece's right edge."""
+    return max(ln.x1 for ln in row) - min(ln.x0 for ln in row)
+
+
 class _Builder:
     """Collects characters into lines for one page."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from core.hub.pdf.forms import CAPTION
-from core.hub.pdf.layout import Line
+from core.hub.pdf.layout import Line, row_span, row_text
 
 MIN_ROWS = 5
 SHORT = 0.85  # of the column's width: a listing's rows stop short of it; a justified paragraph's run to the edge
@@ -46,19 +46,18 @@ def listing_rows(rows: list[list[Line]], two_columns: bool, displays: set[int] |
     run: list[int] = []
 
     def close() -> None:
-        coded = [bool(STRONG.search(t) or WEAK.search(t)) for t in (_text(rows[i]) for i in run)]
+        coded = [bool(STRONG.search(t) or WEAK.search(t)) for t in (row_text(rows[i]) for i in run)]
         if any(coded):  # a paragraph's short last line before the listing (or after it) is the paragraph's
             first, last = coded.index(True), len(coded) - 1 - coded[::-1].index(True)
             kept = run[first:last + 1]
-            strong = sum(bool(STRONG.search(_text(rows[i]))) for i in kept)
+            strong = sum(bool(STRONG.search(row_text(rows[i]))) for i in kept)
             if len(kept) >= MIN_ROWS and strong >= MIN_STRONG and sum(coded) >= CODE_SHARE * len(kept):
                 out.update(kept)
         run.clear()
 
     for i, row in enumerate(rows):
-        span = max(ln.x1 for ln in row) - min(ln.x0 for ln in row)
-        text = _text(row)
-        if (span < SHORT * column and i not in displays and not CAPTION.match(text)
+        text = row_text(row)
+        if (row_span(row) < SHORT * column and i not in displays and not CAPTION.match(text)
                 and not any(id(ln) in notes for ln in row) and not (row[0].bold and _NUMBERED_HEADING.match(text))):
             run.append(i)
         else:
@@ -73,6 +72,3 @@ def title(lines: list[Line]) -> str | None:
     m = _TITLE.match(lines[0].text.strip()) if lines else None
     return m.group(1) if m else None
 
-
-def _text(row: list[Line]) -> str:
-    return " ".join(ln.text.strip() for ln in row).strip()
