@@ -16,13 +16,30 @@ RUN_ON = ["reader of that shard is sent the new address.",
           "A reader that has not fetched the shard yet asks the south ledger for it."]
 
 
-def _paper(tmp_path, footnote: str | None = None):
-    """The paper whose page breaks BROKEN from RUN_ON, with ``footnote`` at the foot of that page."""
+def _page_one(heading: str) -> tuple[Paper, float]:
+    """A paper's first page: title, byline, ``heading`` and a page of filler; the paper and the y under it."""
     paper = Paper()
     paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
     paper.line("Ada Lovelace", 250, 110, 12)
-    paper.line("3 Frozen Ledgers", LEFT, 150, 12, bold=True)
-    y = paper.lines(filler_lines(40, 90), LEFT, 170)
+    paper.line(heading, LEFT, 150, 12, bold=True)
+    return paper, paper.lines(filler_lines(40, 90), LEFT, 170)
+
+
+def _indexed(tmp_path, pdf):
+    """The hub over ``pdf`` alone (ingested without embeddings), and its chunks as stored."""
+    store = HubStore(tmp_path / "hub.sqlite3")
+    report = Ingestor(store, embed=False).ingest([pdf], LIB)
+    assert len(report.added) == 1, report
+    stored = [c for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
+    store.close()
+    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
+    hub.start(background=False)
+    return hub, stored
+
+
+def _paper(tmp_path, footnote: str | None = None):
+    """The paper whose page breaks BROKEN from RUN_ON, with ``footnote`` at the foot of that page."""
+    paper, y = _page_one("3 Frozen Ledgers")
     paper.lines(BROKEN, LEFT, y)
     if footnote:
         paper.line(footnote, LEFT, 740, 8)
@@ -33,14 +50,9 @@ def _paper(tmp_path, footnote: str | None = None):
 
 
 def test_a_hit_cut_by_a_page_break_is_served_with_its_sentence_whole(tmp_path):
-    store = HubStore(tmp_path / "hub.sqlite3")
-    report = Ingestor(store, embed=False).ingest([_paper(tmp_path)], LIB)
-    assert len(report.added) == 1, report
-    stored = [c.text for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
-    store.close()
+    hub, chunks = _indexed(tmp_path, _paper(tmp_path))
+    stored = [c.text for c in chunks]
     assert any(t.rstrip().endswith("because the north one froze, every") for t in stored), stored  # as the page cut it
-    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
-    hub.start(background=False)
     hits = hub.query("where a quokka shard is copied when its ledger froze", 5, LIB)
     # the chunk the page cut (the next one, served with its sentence's start, names the ledger too)
     cut = min((h for h in hits if "to the south ledger" in h.chunk.text), key=lambda h: h.chunk.position)
@@ -53,21 +65,13 @@ def test_a_hit_cut_by_a_page_break_is_served_with_its_sentence_whole(tmp_path):
 def test_a_compound_broken_by_the_page_keeps_its_hyphen_and_a_one_sentence_tail_is_taken(tmp_path):
     """The next chunk may be the section's last sentence alone; a compound the page broke at its own
     hyphen keeps it ("state-of-the-" / "art"), as a paragraph's lines are joined."""
-    paper = Paper()
-    paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
-    paper.line("Ada Lovelace", 250, 110, 12)
-    paper.line("3 Decoding", LEFT, 150, 12, bold=True)
-    y = paper.lines(filler_lines(40, 90), LEFT, 170)
+    paper, y = _page_one("3 Decoding")
     paper.lines(["Our scheduler replaces the queue of a state-of-the-"], LEFT, y)
     paper.page()
     paper.lines(["art decoder and keeps its weights."], LEFT, 90)
     paper.line("4 Results", LEFT, 120, 12, bold=True)
     paper.lines(["Every workload finishes within its deadline."] + filler_lines(6, 90), LEFT, 140)
-    store = HubStore(tmp_path / "hub.sqlite3")
-    assert len(Ingestor(store, embed=False).ingest([paper.save(tmp_path / "decoding.pdf")], LIB).added) == 1
-    store.close()
-    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
-    hub.start(background=False)
+    hub, _ = _indexed(tmp_path, paper.save(tmp_path / "decoding.pdf"))
     cut = min((h for h in hub.query("scheduler replaces the queue of the decoder", 5, LIB)
                if "replaces the queue" in h.chunk.text), key=lambda h: h.chunk.position)
     assert cut.chunk.text.endswith("a state-of-the-art decoder and keeps its weights."), cut.chunk.text
@@ -78,14 +82,9 @@ def test_a_footnote_at_the_page_break_does_not_stop_the_sentence_from_being_serv
     sentence (its breadcrumb is the section's, with "Footnote 1"): the sentence's end is still taken
     from the section's next chunk. Before, only the chunk right after was looked at, and the hit was
     served ending "… is low-rank, ei-" whenever a footnote sat at the break."""
-    noted = _paper(tmp_path, "1The ledgers are kept on two islands, one north and one south.")
-    store = HubStore(tmp_path / "hub.sqlite3")
-    assert len(Ingestor(store, embed=False).ingest([noted], LIB).added) == 1
-    kinds = [c.section_path[-1] for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
-    store.close()
+    hub, chunks = _indexed(tmp_path, _paper(tmp_path, "1The ledgers are kept on two islands, one north and one south."))
+    kinds = [c.section_path[-1] for c in chunks]
     assert "Footnote 1" in kinds, kinds
-    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
-    hub.start(background=False)
     cut = min((h for h in hub.query("where a quokka shard is copied when its ledger froze", 5, LIB)
                if "to the south ledger" in h.chunk.text), key=lambda h: h.chunk.position)
     assert cut.chunk.text.endswith("because the north one froze, every reader of that shard is sent the new address."), \
@@ -97,14 +96,9 @@ def test_a_hit_that_opens_inside_a_sentence_is_served_with_the_sentence_whole(tm
     that shard is sent …"), and a search that finds it would quote that fragment as a sentence. It is
     served with the sentence's start from the previous chunk of its section (past a footnote at the foot
     of the page), the index untouched."""
-    noted = _paper(tmp_path, "1The ledgers are kept on two islands, one north and one south.")
-    store = HubStore(tmp_path / "hub.sqlite3")
-    assert len(Ingestor(store, embed=False).ingest([noted], LIB).added) == 1
-    stored = [c.text for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
-    store.close()
+    hub, chunks = _indexed(tmp_path, _paper(tmp_path, "1The ledgers are kept on two islands, one north and one south."))
+    stored = [c.text for c in chunks]
     assert any(t.startswith("reader of that shard is sent the new address.") for t in stored), stored
-    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
-    hub.start(background=False)
     [head] = hub.query("a reader that has not fetched the shard yet asks the south ledger for it", 1, LIB)
     assert "has not fetched the shard yet" in head.chunk.text
     # (the filler before BROKEN stops mid-sentence, "The method is", so the PDF's sentence starts there)
@@ -117,23 +111,15 @@ def test_a_hit_that_opens_inside_a_sentence_is_served_with_the_sentence_whole(tm
 def test_a_figure_set_between_the_halves_of_a_broken_sentence_is_stepped_over(tmp_path):
     """A float at the top of the next page (here a figure's caption) sits between the two halves: the
     chunk after it still opens inside the sentence, and is served with its start."""
-    paper = Paper()
-    paper.page().line("Quokka Ledgers for Frozen Shards", 120, 80, 16, bold=True)
-    paper.line("Ada Lovelace", 250, 110, 12)
-    paper.line("3 Frozen Ledgers", LEFT, 150, 12, bold=True)
-    y = paper.lines(filler_lines(40, 90), LEFT, 170)
+    paper, y = _page_one("3 Frozen Ledgers")
     paper.lines(["Each frozen ledger hands its shards to the south ledger, and the south one tells every"], LEFT, y)
     paper.page()
     paper.line("Figure 1: The two ledgers and the shards copied between them.", LEFT, 90, 9)
     paper.lines(["reader of a copied shard where it now lives.",
                  "A reader that has not fetched the shard yet asks the south ledger for it."], LEFT, 130)
-    store = HubStore(tmp_path / "hub.sqlite3")
-    assert len(Ingestor(store, embed=False).ingest([paper.save(tmp_path / "floats.pdf")], LIB).added) == 1
-    paths = [c.section_path[-1] for d in store.documents(LIB) for c in store.doc_chunks(d["doc_id"])]
-    store.close()
+    hub, chunks = _indexed(tmp_path, paper.save(tmp_path / "floats.pdf"))
+    paths = [c.section_path[-1] for c in chunks]
     assert "Figure 1" in paths, paths
-    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
-    hub.start(background=False)
     [head] = hub.query("a reader that has not fetched the shard yet asks the south ledger for it", 1, LIB)
     assert head.chunk.section_path[-1] == "3 Frozen Ledgers" and "has not fetched the shard yet" in head.chunk.text
     assert "the south one tells every reader of a copied shard where it now lives." in head.chunk.text, head.chunk.text[:300]
@@ -143,12 +129,7 @@ def test_a_figure_set_between_the_halves_of_a_broken_sentence_is_stepped_over(tm
 def test_a_sentence_split_between_two_hits_is_served_once(tmp_path):
     """When both halves' chunks are hits, the first is served with the sentence's end and the second as
     stored: the sentence goes out once, under the chunk (and page) that holds its start."""
-    noted = _paper(tmp_path)
-    store = HubStore(tmp_path / "hub.sqlite3")
-    assert len(Ingestor(store, embed=False).ingest([noted], LIB).added) == 1
-    store.close()
-    hub = Hub(tmp_path / "hub.sqlite3", sync=False)
-    hub.start(background=False)
+    hub, _ = _indexed(tmp_path, _paper(tmp_path))
     hits = hub.query("quokka shard south ledger north ledger froze reader fetched", 5, LIB)
     whole = "because the north one froze, every reader of that shard is sent the new address."
     assert sum(whole in h.chunk.text for h in hits) == 1, [h.chunk.text[-120:] for h in hits]
