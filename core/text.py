@@ -150,6 +150,22 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+def _content(text: str, drop_frame: bool):
+    """(term, word as written) for each content word of ``text``, in order; a Chinese run gives its
+    character bigrams as terms."""
+    for w in WORD.findall(MARKER_RE.sub(" ", text)):
+        low = w.lower()
+        if low in STOPWORDS or (drop_frame and low in FRAME_WORDS):
+            continue
+        if CJK_RE.match(w):
+            yield [w[i : i + 2] for i in range(max(1, len(w) - 1))], w
+            continue
+        t = stem(w)
+        if t in STOPWORDS or (drop_frame and t in FRAME_WORDS) or (len(t) < 2 and not t.isdigit()):
+            continue
+        yield [t], w
+
+
 def content_terms(text: str, *, drop_frame: bool = False, parts: bool = False) -> list[str]:
     """Tokens without stopwords (and, optionally, question-framing words), in order, unique.
 
@@ -157,18 +173,9 @@ def content_terms(text: str, *, drop_frame: bool = False, parts: bool = False) -
     a document's "form understanding" (one way only: "low-rank" in a text is not "rank").
     """
     seen: dict[str, None] = {}
-    for w in WORD.findall(MARKER_RE.sub(" ", text)):
-        low = w.lower()
-        if low in STOPWORDS or (drop_frame and low in FRAME_WORDS):
-            continue
-        if CJK_RE.match(w):
-            for i in range(max(1, len(w) - 1)):
-                seen.setdefault(w[i : i + 2], None)
-            continue
-        t = stem(w)
-        if t in STOPWORDS or (drop_frame and t in FRAME_WORDS) or (len(t) < 2 and not t.isdigit()):
-            continue
-        seen.setdefault(t, None)
+    for terms, w in _content(text, drop_frame):
+        for t in terms:
+            seen.setdefault(t, None)
         if parts and "-" in w:
             for part in w.split("-"):
                 p = stem(part)
@@ -177,7 +184,15 @@ def content_terms(text: str, *, drop_frame: bool = False, parts: bool = False) -
     return list(seen)
 
 
-@lru_cache(maxsize=8192)
+def content_words(text: str, *, drop_frame: bool = False) -> list[str]:
+    """The words of :func:`content_terms` as written, one per term, in order: what a search a person
+    reads (a retry's query, a chain's step) is made of ("blocks", not the stem "block")."""
+    seen: dict[str, str] = {}
+    for terms, w in _content(text, drop_frame):
+        seen.setdefault(terms[0], w)
+    return list(seen.values())
+
+
 def term_set(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 

@@ -303,3 +303,21 @@ def test_the_last_answers_words_come_from_what_it_stated_not_its_labels_or_a_no_
     survey = ("The papers here that bear on this:\n- **Kestrel:** Kestrel stores idle shards on tape [1].\n"
               "- **Osprey:** Osprey keeps none [2].")
     assert words_after(survey) == "How much do those cost (Kestrel; keep, blocks, stores, idle, shards, tape)?"
+
+
+def test_the_critics_suggested_searches_are_words_as_written() -> None:
+    """A retry searches what the critic suggests, and a chain shows those searches as its steps: they
+    are the question's (or the claim's) words as written, never stems ("rout", "block")."""
+    import re
+
+    from core.brains.offline.critic import critique
+    from core.config import CriticSettings
+
+    q = "How many expert blocks does HERON's router send each token to, and which loss trains the router?"
+    intent = Intent(type="factual", confidence=0.9, entities=["HERON"], reformulated_query=q)
+    answer = "The router is trained with a load-balancing loss that keeps every expert busy [1]."
+    verdict = critique(q, intent, [HERON], answer, [], CriticSettings(), vocab=VOCAB)
+    assert verdict.suggested_queries, verdict
+    written = {w.lower() for w in re.findall(r"[\w-]+", f"{q} {answer}")}
+    for query in verdict.suggested_queries:
+        assert {w.lower() for w in query.split()} <= written, query

@@ -25,9 +25,9 @@ from core.brains.offline.evidence import subject as evidence_subject
 from core.brains.offline.evidence import absent_names, is_document_of, profile, relevant_indexes
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
-from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison  # noqa: F401 (asked_noun: the critic's API)
+from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison, search  # noqa: F401 (asked_noun: the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
-from core.brains.offline.text import content_terms, markers, strip_markers, unlabelled
+from core.brains.offline.text import content_words, markers, strip_markers, unlabelled
 from core.vocabulary import Vocabulary
 from core.citations import publication_of
 from core.config import CriticSettings
@@ -73,7 +73,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
             snippet = strip_markers(c.text)[:70]
             st.issues.append(f"unsupported claim ({why}): '{snippet}'")
             if why == "uncited" or "only" in why:
-                st.queries.append(" ".join(content_terms(snippet, drop_frame=True)[:5]))
+                st.queries.append(" ".join(content_words(snippet, drop_frame=True)[:5]))
     st.faithfulness = supported / len(found) if found else (1.0 if abstains else 0.0)
     plain = strip_markers(answer)
     cited = [contexts[m - 1] for m in dict.fromkeys(markers(answer)) if 1 <= m <= len(contexts)]
@@ -94,10 +94,10 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
             and (asked := asked_for(prof, found[0]))):
         st.hints.append(asked)
         st.asked_missing = True
-        st.queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
+        st.queries.append(search(prof, prof.entities[:1], 5))
     if prof.numeric and kind != "comparative" and found and not abstains and not NUMBER.search(strip_markers(verdict.direct_answer(answer))):
         st.hints.append("the asked-for number in the direct answer")
-        st.queries.append(" ".join([*prof.entities[:1], *prof.key_terms[:5]]))
+        st.queries.append(search(prof, prof.entities[:1], 5))
     if kind == "comparative":
         check_comparison(st, prof, found, gaps)
     if kind == "multi_hop":

@@ -13,8 +13,16 @@ from core.brains.offline.evidence import dim_hits, expand_terms
 from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.synthesis import key_terms
-from core.brains.offline.text import content_terms, covered, has_cjk, strip_markers, term_set
+from core.brains.offline.text import content_terms, content_words, covered, has_cjk, strip_markers, term_set
 from core.vocabulary import Vocabulary
+
+
+def search(prof, names: list[str], n: int) -> str:
+    """A retry's search for what the draft lacks: ``names`` and the question's first ``n`` other key
+    words, as written (a chain shows a retry's searches as its steps)."""
+    taken = {t for name in names for t in term_set(name)}
+    rest = [w for w in prof.key_words if not set(content_terms(w)) <= taken]
+    return " ".join([*names, *rest[:n]])
 
 
 def check_comparison(st, prof, found: list[Claim], gaps: list[Claim]) -> None:
@@ -32,7 +40,7 @@ def check_comparison(st, prof, found: list[Claim], gaps: list[Claim]) -> None:
             st.checks.append(ok)
             if not ok:
                 st.missing.append(f"the asked-for number in the {e} row")
-                st.queries.append(" ".join([e, *prof.key_terms[:4]]))
+                st.queries.append(search(prof, [e], 4))
 
 
 def check_chain(st, prof, found: list[Claim], answer: str, sub_questions: list[str]) -> None:
@@ -48,7 +56,7 @@ def check_chain(st, prof, found: list[Claim], answer: str, sub_questions: list[s
         st.checks.append(ok)
         if not ok:
             st.missing.append(f"sub-question '{sq}'")
-            st.queries.append(" ".join(content_terms(sq, drop_frame=True)[:6]))
+            st.queries.append(" ".join(content_words(sq, drop_frame=True)[:6]))
 
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.quantities import MEASURES, measures  # noqa: F401  (read from here by other modules)
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import (content_terms, covered, has_cjk, passage_sentences, strip_question_form, table_label,
+from core.brains.offline.text import (content_terms, content_words, covered, has_cjk, passage_sentences, strip_question_form, table_label,
                                       term_set)
 from core.citations import publication_of
 from core.memory.hygiene import is_instruction_like
@@ -47,6 +47,7 @@ class Profile:
     vocab: Vocabulary = field(default_factory=Vocabulary, repr=False, compare=False)
     bibliographic: bool = False  # asks where or when a paper was published, or who wrote it
     publication_only: bool = False  # ... and nothing else beyond the papers' names
+    key_words: list[str] = field(default_factory=list)  # the key terms' words as written (what a search shows)
 
 
 # A second question joined to the first: "…, and what does each contribute?" asks more of the
@@ -106,7 +107,8 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
                    main_terms=main_key if len(main_key) < len(key) else [],
                    query=base if (intent and intent.type == "follow_up") or has_cjk(question) else question,
                    vocab=vocab, bibliographic=biblio,
-                   publication_only=biblio and not _asks_beyond_publication(key, ents, vocab))
+                   publication_only=biblio and not _asks_beyond_publication(key, ents, vocab),
+                   key_words=content_words(strip_question_form(base), drop_frame=True))
 
 
 def context_text(ctx: RetrievedContext) -> str:

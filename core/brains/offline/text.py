@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from core import text as _text
-from core.text import (CJK_RE, FRAME_WORDS, LIST_ITEM, MARKER_RE, STOPWORDS, content_terms, covered, has_cjk,  # noqa: F401
+from core.text import (CJK_RE, FRAME_WORDS, LIST_ITEM, MARKER_RE, STOPWORDS, content_terms, content_words, covered, has_cjk,  # noqa: F401
                        jaccard, markers, numbers, numbers_with_units, stem, strip_markers, term_set, tokens, words)
 from core.text import WORD as WORD_RE  # noqa: F401
 
