@@ -321,3 +321,17 @@ def test_the_critics_suggested_searches_are_words_as_written() -> None:
     written = {w.lower() for w in re.findall(r"[\w-]+", f"{q} {answer}")}
     for query in verdict.suggested_queries:
         assert {w.lower() for w in query.split()} <= written, query
+
+
+def test_a_table_row_is_never_memorized_as_a_fact() -> None:
+    """A row means something only under its table's columns, which a recalled fact cannot show
+    ("In the table on page 5, SYM: Prototype c b f, Label $" came back in a later session)."""
+    import asyncio
+
+    answer = ("In the table on page 5, SYM: Prototype c b f, Label $, Prototype $ US$ C$ [1]. "
+              "HERON routes each token to 4 of 64 expert blocks [2].")
+    rows = RetrievedContext(content="| SYM | Prototype: c b f | Label: $ | Prototype: $ US$ C$ |",
+                            source="/papers/heron.md", title=HERON.title, chunk_id="heron.md#9", doc_id="heron",
+                            breadcrumb="HERON > Table, p. 5")
+    facts = asyncio.run(OfflineBrain(vocabulary=VOCAB).extract_facts("What does HERON route?", answer, [rows, HERON]))
+    assert facts == ["HERON routes each token to 4 of 64 expert blocks."], facts

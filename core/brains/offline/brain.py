@@ -18,7 +18,7 @@ from core.brains.base import (
     PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
     SynthesisRequest, TokenSink, Turn,
 )
-from core.brains.offline import comparison, compose, critic, diff, planner, router, slots, sufficiency
+from core.brains.offline import comparison, compose, critic, diff, planner, router, scorer, slots, sufficiency
 from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
@@ -168,7 +168,7 @@ class OfflineBrain:
         found, _ = critic.claims(answer)
         ranked = []
         for i, c in enumerate(found):
-            if c.subject:  # table cells are clauses, not self-contained facts
+            if c.subject or scorer.table_row(c.text):  # a table's cells and rows need its columns: no facts
                 continue
             ok, _why = critic.support(c, contexts)
             text = plain_text(strip_markers(c.text)).strip()
