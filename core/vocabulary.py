@@ -225,6 +225,7 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
         add(pair, alias=" & ".join(parts), year=year)["kind"] = "citation"
     _merge_spelled_papers(found)
     _merge_identifiers(found)
+    _merge_hyphenated(found, shape_chunks)
     related = _related(docs, found)
     terms = []
     for low, e in found.items():
@@ -283,6 +284,25 @@ def _merge_identifiers(found: dict[str, dict]) -> None:
                 base["aliases"].append(word)
                 del found[low]
                 break
+
+
+def _merge_hyphenated(found: dict[str, dict], seen: Counter) -> None:
+    """Spellings of one name that differ only by hyphens ("TrustRank", and "Trust-Rank" where a PDF's line
+    break kept the hyphen) are one term: a paper's own name first, else the spelling ``seen`` in more
+    chunks, with the others as its aliases."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for low in found:
+        groups[low.replace("-", "")].append(low)
+    for lows in groups.values():
+        if len(lows) < 2:
+            continue
+        keep = min(lows, key=lambda k: (found[k]["kind"] != "paper", -seen.get(k, 0), "-" in k, k))
+        for low in lows:
+            if low != keep:
+                gone = found.pop(low)
+                for alias in [gone["name"], *gone["aliases"]]:
+                    if alias.lower() != keep and alias not in found[keep]["aliases"]:
+                        found[keep]["aliases"].append(alias)
 
 
 def _related(docs: list[DocumentText], found: dict[str, dict]) -> dict[str, list[str]]:

@@ -119,3 +119,16 @@ def test_two_papers_of_the_collection_or_a_year_without_a_citations_form_are_no_
     assert vocab.get("January and February") is None
     assert vocab.get("Lee and Kim").year == 2019
     assert mentions("as in (Och & Ney, 2003)", "Och and Ney", vocab)  # the "&" form is the same work
+
+
+def test_a_name_and_its_line_broken_spelling_are_one_term():
+    """A PDF's line break can keep a hyphen inside a name ("Trust-\\nRank" → "Trust-Rank"): one name, under
+    its usual spelling, with the other as an alias; a question typing either is about it."""
+    from core.brains.offline.slots import extract_entities
+
+    text = ("TrustRank propagates trust from a seed set. The scores of Trust-Rank are computed for each page. "
+            "We evaluate Trust-Rank on a sample. TrustRank demotes spam.")
+    vocab = build([DocumentText("Combating Spam", 2004, [], [text, text, "TrustRank is cheap."]), *DOCS])
+    assert "TrustRank" in vocab.names() and "Trust-Rank" not in vocab.names(), vocab.names()
+    assert extract_entities("Compare TrustRank and BRISK", vocab) == ["TrustRank", "BRISK"]
+    assert extract_entities("Compare Trust-Rank and BRISK", vocab) == ["TrustRank", "BRISK"]
