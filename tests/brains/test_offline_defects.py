@@ -335,3 +335,13 @@ def test_a_table_row_is_never_memorized_as_a_fact() -> None:
                             breadcrumb="HERON > Table, p. 5")
     facts = asyncio.run(OfflineBrain(vocabulary=VOCAB).extract_facts("What does HERON route?", answer, [rows, HERON]))
     assert facts == ["HERON routes each token to 4 of 64 expert blocks."], facts
+
+
+def test_a_question_the_paper_asks_is_never_quoted_as_an_answer() -> None:
+    """"In this section, we turn to the question: what are the limits of …?" led an answer: a sentence
+    that asks states nothing."""
+    paper = ctx(5, "heron.md", HERON.title,
+                "In this section, we turn to the complementary question: what are the fundamental limits of "
+                "routing accuracy in HERON? A lower bound shows that no router can beat a 3% error.")
+    answer = _answer("What does the HERON paper establish about the limits of routing accuracy?", [paper])
+    assert "?" not in answer and answer.startswith("A lower bound shows that no router can beat a 3% error"), answer

@@ -275,10 +275,16 @@ class Sentence:
     published: bool = False  # the paper's publication as its metadata states it (DocMeta.publication)
 
 
+def asks(sentence: str) -> bool:
+    """Whether a sentence is a question (a paper's own, or a heading's): it states nothing to quote."""
+    return sentence.rstrip(" \"'”’)]*").endswith(("?", "？"))
+
+
 def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relevant: bool = True,
                   steps: list[str] | None = None) -> list[Sentence]:
     """Every usable sentence of the (relevant) contexts; duplicates merged into one with all markers.
-    Sentences that read like instructions (:mod:`core.memory.hygiene`) are never quoted as evidence.
+    Sentences that read like instructions (:mod:`core.memory.hygiene`) or ask a question are never quoted
+    as evidence.
 
     With ``steps`` (a multi-hop plan), a chunk relevant to any one step is kept too.
     """
@@ -294,6 +300,8 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
             if (len(text.split()) < 4 and not re.search(r"[\u4e00-\u9fff]{6,}", text)) or is_metadata(text):
                 continue
             if is_instruction_like(text):  # a planted "ignore previous instructions…" is no evidence
+                continue
+            if asks(text):  # "we turn to the question: what are the limits …?" states nothing
                 continue
             norm = " ".join(content_terms(text))
             if norm in seen:
