@@ -9,6 +9,7 @@ which keeps that answer."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from core.events import DraftReady, SourcesFound, SufficiencyJudged, ThoughtEmitted
@@ -63,8 +64,16 @@ async def act_node(state: AgentState, runtime: Any) -> dict:
     # a survey's first search (the question itself, not a retry's query from the critic) asks which papers
     # bear on it, each by its best chunks
     first = len(state.retrieval_queries) == 1 and query not in state.refine_queries
-    spread = {"per_doc": SURVEY_PER_PAPER} if first and surveys(ctx) else {}
-    found = await retrieve(ctx, query, top_k=ctx.settings.agent.broad_top_k, topic=topic_of(state), **spread)
+    k = ctx.settings.agent.broad_top_k
+    if first and surveys(ctx):
+        # which papers bear on it, and the best chunks whatever their paper: a question on one paper's
+        # topic would get only that paper's SURVEY_PER_PAPER best chunks (a table's rows, say) otherwise
+        spread, plain = await asyncio.gather(
+            retrieve(ctx, query, top_k=k, topic=topic_of(state), per_doc=SURVEY_PER_PAPER),
+            retrieve(ctx, query, top_k=k, topic=topic_of(state)))
+        found = merge_contexts(spread, plain)
+    else:
+        found = await retrieve(ctx, query, top_k=k, topic=topic_of(state))
     return {"retrieved_contexts": merge_contexts(state.retrieved_contexts, found)}
 
 

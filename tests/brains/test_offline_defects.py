@@ -345,3 +345,20 @@ def test_a_question_the_paper_asks_is_never_quoted_as_an_answer() -> None:
                 "routing accuracy in HERON? A lower bound shows that no router can beat a 3% error.")
     answer = _answer("What does the HERON paper establish about the limits of routing accuracy?", [paper])
     assert "?" not in answer and answer.startswith("A lower bound shows that no router can beat a 3% error"), answer
+
+
+def test_an_overview_is_told_in_prose_not_a_tables_rows() -> None:
+    """A rebuilt table repeats its column names in every row ("Experts: …"), so its rows share many words
+    with a question about them; an overview that asks for no value quotes the paper's prose instead."""
+    rows = RetrievedContext(
+        content="\n".join(f"| {n} | Experts: {a} | Experts used: {b} |" for n, a, b in
+                          [("HERON-S", "16 experts", "4 experts"), ("HERON-M", "64 experts", "8 experts"),
+                           ("HERON-L", "128 experts", "16 experts")]),
+        source="/papers/heron.md", title=HERON.title, chunk_id="heron.md#7", doc_id="heron",
+        breadcrumb="HERON > Results > Table 2: Expert counts")
+    prose = ctx(8, "heron.md", HERON.title,
+                "Each token only visits the blocks it needs, so the cost of a long document stays low. "
+                "Routing therefore keeps the compute per token constant as documents grow.")
+    answer = _answer("Why do experts help HERON on long documents?", [rows, prose], kind="exploratory",
+                     intent_type="exploratory")
+    assert "In Table 2" not in answer and "Each token only visits the blocks it needs" in answer, answer

@@ -1,6 +1,6 @@
 """A survey question's first search is spread over papers: the exploratory strategy asks the hub for
 at most ``SURVEY_PER_PAPER`` chunks of any one document (``per_doc``) on its first search, the question
-itself; its later ReAct searches, a turn scoped to one paper, and a hub whose search does not take
+itself, beside a plain search of it; its later ReAct searches, a turn scoped to one paper, and a hub whose search does not take
 ``per_doc`` (an upstream MCP server) get a plain search. The hub side is tested in
 tests/hub/test_search_per_doc.py; here a stand-in at the hub edge records what the strategy asks."""
 
@@ -37,10 +37,14 @@ async def _act(hub, queries, doc_id=None, refine=()):
 
 async def test_the_first_search_is_capped_per_paper_and_later_ones_are_not():
     hub = RecordingHub({"doc_id", "topic", "per_doc"})
-    query, top_k, scope = await _act(hub, ["Which papers here use tidal ledgers?"])
-    assert scope == {"per_doc": SURVEY_PER_PAPER} and top_k == Settings().agent.broad_top_k
+    await _act(hub, ["Which papers here use tidal ledgers?"])
+    k = Settings().agent.broad_top_k
+    # which papers bear on it, and the best chunks whatever their paper: a question on one paper's topic
+    # would otherwise get only that paper's SURVEY_PER_PAPER best chunks (a table's rows, say)
+    assert sorted(hub.calls, key=str) == sorted([("Which papers here use tidal ledgers?", k, {"per_doc": SURVEY_PER_PAPER}),
+                                                 ("Which papers here use tidal ledgers?", k, {})], key=str)
     _, _, later = await _act(hub, ["Which papers here use tidal ledgers?", "tidal ledger replicas"])
-    assert later == {}
+    assert later == {} and len(hub.calls) == 3
 
 
 async def test_no_cap_for_a_hub_without_it_or_a_turn_on_one_paper():

@@ -188,6 +188,8 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         # the sentences that name it first (else its own paper's, when it has one)
         members = [s for s in (own if by_paper else pool) if s not in contrast
                    and (by_paper or _theme_of(s, themes, contexts, prof.vocab) == theme)] or own
+        if not prof.numeric:  # an overview is told in prose; a table's rows only where there is none
+            members = [s for s in members if not scorer.table_row(s.text)] or members
         picks = mmr(members, lambda s: relevance(s, prof), 3, min_ratio=0.3, exclude=used)
         if picks:
             used += picks
