@@ -193,6 +193,7 @@ def content_words(text: str, *, drop_frame: bool = False) -> list[str]:
     return list(seen.values())
 
 
+@lru_cache(maxsize=8192)
 def term_set(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 

@@ -50,11 +50,6 @@ FEATURES = ("coverage", "hits", "entities", "subject", "crowded", "asks_number",
 # A definition's form ("X is a …", "proposed by", "stands for"): a kind of sentence, not a cue of any question.
 _DEFINITION = re.compile(r"^.{0,60}?\b(is|are) (a|an)\b|\b(introduced|proposed) by\b|\bstands? for\b|\brefers? to\b", re.I)
 _TABLE_ROW = re.compile(r"^In (?:Table\s*[\dIVX]+|the table on)\b|^[^:;]{1,40}: [^;]+; [^:;]{1,40}: ", re.I)
-
-
-def table_row(text: str) -> bool:
-    """Whether ``text`` is a table's row as the reader renders it ("In Table 2, BERT: F1 88.5; …")."""
-    return bool(_TABLE_ROW.search(text))
 _CAPTION = re.compile(r"^(?:Figure|Fig\.|Table)\s*\d+[a-z]?\s*[:.]", re.I)
 _FLOAT_REF = re.compile(r"\b(fig(?:ure|\.)?|table)\s*(\d+)", re.I)
 # A stated quantity: a number that is not part of a name ("GPT-4", "Qwen2") nor the index of a figure,
@@ -64,6 +59,11 @@ _lock = threading.Lock()
 _warned: set[str] = set()
 _vectors: dict[str, np.ndarray] = {}
 _MAX_CACHED = 20000
+
+
+def table_row(text: str) -> bool:
+    """Whether ``text`` is a table's row as the reader renders it ("In Table 2, BERT: F1 88.5; …")."""
+    return bool(_TABLE_ROW.search(text))
 
 
 def _warn(key: str, line: str) -> None:
