@@ -19,14 +19,16 @@ from dataclasses import dataclass, field, replace
 GAP_EM = 1.2  # a horizontal gap wider than this many font sizes splits a line
 # A word space PDFium did not mark. Some PDFs place each word with its own move and no space
 # character, and PDFium then guesses the spaces from the font; with some fonts it misses a few
-# ("The MapReduce mastersimply re-executed", "bugsin user code"). Between two letters of one size on
-# one line, a gap is a word space when it is at least GLUE_MIN_EM font sizes, at least
-# GLUE_SHARE of the line's usual word space (its median gap where PDFium did put a space; a line
-# with fewer than GLUE_SPACES of them is not judged), and GLUE_TIGHT times as wide as every other
-# letter gap of its run, with two letters or more on each side. On the 16 dev PDFs the letter gaps
-# PDFium left unspaced reach 0.21 font sizes inside words (code, URLs, letter-spaced words, whose
-# other gaps are as wide) and 0.21 to 0.23 between the glued words.
-GLUE_MIN_EM, GLUE_SHARE, GLUE_TIGHT, GLUE_SPACES = 0.2, 0.6, 2.0, 3
+# ("The MapReduce mastersimply re-executed", "bugsin user code"). The gaps are measured between the
+# characters' advance boxes (PDFium's loose boxes: where the pen moved, not where the ink is), so
+# the letters of a word touch whatever their shapes (a monospace "r" leaves wide ink margins, its
+# advance box none). Between two letters of one size on one line, a gap is a word space when it is
+# at least GLUE_MIN_EM font sizes and GLUE_SHARE of the line's usual word space (its median gap where
+# PDFium did put a space; a line with fewer than GLUE_SPACES of them is not judged), in a run of
+# letters set without tracking (its median letter gap under GLUE_TIGHT_EM: a letter-spaced
+# "n u l l" is spacing, not missing spaces), with two letters or more on each side. On the 16 dev
+# PDFs the six glued pairs leave 0.18 font sizes, the marked word spaces 0.2 to 0.35.
+GLUE_MIN_EM, GLUE_SHARE, GLUE_TIGHT_EM, GLUE_SPACES = 0.1, 0.5, 0.05, 3
 SOFT_HYPHEN = "\ufffe"  # PDFium's mark for a hyphen at a line break
 
 
@@ -79,6 +81,7 @@ class _Builder:
         self.number, self.height = number, height
         self.lines: list[Line] = []
         self.ends: list[tuple[int, int]] = []  # each line's first and last character index
+        self.spaced: list[list[int]] = []  # each line's word spaces put back (:func:`glued`), as text positions
         self._reset()
 
     def _reset(self) -> None:
@@ -87,9 +90,11 @@ class _Builder:
         self.boxes: list[tuple[float, float, float, float]] = []
         self.ids: list[int] = []
         self.id_sizes: list[float] = []  # the size of each character in ``ids``
+        self.pen: list[tuple[float, float]] = []  # each character's advance box (left, right): PDFium's loose box
 
     def end(self) -> None:
-        for i in reversed(glued(self.chars, self.boxes, self.sizes)):
+        put = glued(self.chars, self.pen, self.sizes)
+        for i in reversed(put):
             self.chars.insert(i, " ")
             self.boxes.insert(i, self.boxes[i - 1])
             self.sizes.insert(i, self.sizes[i - 1])
@@ -106,9 +111,11 @@ class _Builder:
                                    xs=[(b[0], b[1]) for b in self.boxes[lead:lead + len(text)]]))
             main = next((i for i, s in zip(self.ids, self.id_sizes) if round(s, 1) == size), self.ids[0])
             self.ends.append((self.ids[0], self.ids[-1], main))
+            self.spaced.append([i + k - lead for k, i in enumerate(put)])
         self._reset()
 
-    def add(self, ch: str, box: tuple[float, float, float, float], size: float, index: int) -> None:
+    def add(self, ch: str, box: tuple[float, float, float, float], size: float, index: int,
+            pen: tuple[float, float] | None = None) -> None:
         if ch.strip() and self.boxes:
             last = next((b for c, b in zip(reversed(self.chars), reversed(self.boxes)) if c.strip()), None)
             if last is not None:
@@ -121,12 +128,26 @@ class _Builder:
         self.chars.append(ch)
         self.sizes.append(size)
         self.boxes.append(box)
+        self.pen.append(pen or (box[0], box[1]))
+
+    def space(self, ch: str = " ") -> None:
+        """A character without a box (a space PDFium generated, a line-break hyphen) in the current line."""
+        if self.chars:
+            self.chars.append(ch)
+            self.sizes.append(self.sizes[-1])
+            self.boxes.append(self.boxes[-1])
+            self.pen.append(self.pen[-1])
 
 
-def glued(chars: list[str], boxes: list[tuple[float, float, float, float]], sizes: list[float]) -> list[int]:
+def _letter(ch: str) -> bool:
+    """A letter of an alphabetic script (a Chinese or Japanese character is a word of its own)."""
+    return ch.isalpha() and ch < "\u2e80"
+
+
+def glued(chars: list[str], pen: list[tuple[float, float]], sizes: list[float]) -> list[int]:
     """The indexes in one line's ``chars`` before which a word space is missing (see
-    :data:`GLUE_MIN_EM`). ``boxes`` are (left, right, bottom, top); a space character carries the
-    box of the character before it."""
+    :data:`GLUE_MIN_EM`). ``pen``: each character's advance box, (left, right); a space character
+    carries the box of the character before it."""
     vis = [i for i, c in enumerate(chars) if c.strip()]
     spaces: list[float] = []
     gaps: dict[int, float] = {}  # a letter pair's gap (font sizes), keyed by the right letter's index
@@ -134,25 +155,25 @@ def glued(chars: list[str], boxes: list[tuple[float, float, float, float]], size
         em = max(sizes[b], 1.0)
         if abs(sizes[a] - sizes[b]) > 0.05 * em:  # a script beside its host: not a word gap
             continue
-        gap = (boxes[b][0] - boxes[a][1]) / em
+        gap = (pen[b][0] - pen[a][1]) / em
         if b > a + 1 and not "".join(chars[a + 1:b]).strip():
             spaces.append(gap)
-        elif b == a + 1:
+        elif b == a + 1 and _letter(chars[a]) and _letter(chars[b]):
             gaps[b] = gap
     if len(spaces) < GLUE_SPACES:
         return []
-    wide = GLUE_SHARE * statistics.median(spaces)
+    wide = max(GLUE_MIN_EM, GLUE_SHARE * statistics.median(spaces))
     out = []
     for b, gap in gaps.items():
-        if gap < max(GLUE_MIN_EM, wide) or not (chars[b - 1].isalpha() and chars[b].isalpha()):
+        if gap < wide:
             continue
-        lo, hi = b - 1, b
-        while lo > 0 and chars[lo - 1].isalpha() and lo in gaps:
+        lo, hi = b - 1, b  # the run of letters around the gap
+        while lo in gaps:
             lo -= 1
-        while hi + 1 < len(chars) and chars[hi + 1].isalpha() and hi + 1 in gaps:
+        while hi + 1 in gaps:
             hi += 1
-        others = [gaps[i] for i in range(lo + 1, hi + 1) if i != b]
-        if b - lo >= 2 and hi - b + 1 >= 2 and gap >= GLUE_TIGHT * max([0.02, *others]):
+        inner = [gaps[i] for i in range(lo + 1, hi + 1)]
+        if b - lo >= 2 and hi - b + 1 >= 2 and statistics.median(inner) < GLUE_TIGHT_EM:
             out.append(b)
     return out
 
@@ -318,12 +339,16 @@ def page_lines(page, number: int) -> Page:
             text = "".join(chr(raw.FPDFText_GetUnicode(textpage, i) or 32) for i in range(count))
         chars = [SOFT_HYPHEN if ch == "\x02" else ch for ch in text]  # PDFium's other mark for a line-break hyphen
         boxes: list[Box | None] = [None] * len(chars)
+        pens: list[tuple[float, float] | None] = [None] * len(chars)
         sizes = [0.0] * len(chars)
         left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+        loose = raw.FS_RECTF()
         matrix = raw.FS_MATRIX()
         for i, ch in enumerate(chars):
             if ch in "\r\n" or not ch.strip() or ch == SOFT_HYPHEN:
                 continue
+            if raw.FPDFText_GetLooseCharBox(textpage, i, loose):  # the advance box: see GLUE_MIN_EM
+                pens[i] = (loose.left, loose.right)
             raw.FPDFText_GetCharBox(textpage, i, left, right, bottom, top)
             size = raw.FPDFText_GetFontSize(textpage, i)
             if raw.FPDFText_GetMatrix(textpage, i, matrix):  # the size as drawn (a scaled text matrix)
@@ -342,19 +367,19 @@ def page_lines(page, number: int) -> Page:
                 continue
             box = boxes[i]
             if box is None:
-                if b.chars:
-                    b.chars.append(ch if ch == SOFT_HYPHEN else " ")
-                    b.sizes.append(b.sizes[-1])
-                    b.boxes.append(b.boxes[-1])
+                b.space(ch if ch == SOFT_HYPHEN else " ")
                 continue
-            b.add(ch, box, sizes[i], i)
+            b.add(ch, box, sizes[i], i, pens[i])
         b.end()
         ox, oy = ctypes.c_double(), ctypes.c_double()
-        for line, (first, last, main) in zip(b.lines, b.ends):  # bold: set bold from its first to its last letter
+        for line, (first, last, main), spaced in zip(b.lines, b.ends, b.spaced):  # bold: from its first to its last letter
             opens_bold = _is_bold(raw, textpage, first)
             line.bold = opens_bold and _is_bold(raw, textpage, last)
             if opens_bold and not line.bold:
-                line.lead_bold = _bold_run(raw, textpage, text, first, last)
+                n = _bold_run(raw, textpage, text, first, last)  # in PDFium's characters: and the spaces put back
+                for at in spaced:
+                    n += at < n
+                line.lead_bold = n
             # the baseline of the line's own letters, not of a raised mark it opens with ("⁶ We")
             line.base = height - oy.value if raw.FPDFText_GetCharOrigin(textpage, main, ox, oy) else line.bottom
     finally:
