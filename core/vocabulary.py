@@ -288,18 +288,20 @@ def _merge_identifiers(found: dict[str, dict]) -> None:
 
 def _merge_hyphenated(found: dict[str, dict], seen: Counter) -> None:
     """Spellings of one name that differ only by hyphens ("TrustRank", and "Trust-Rank" where a PDF's line
-    break kept the hyphen) are one term: a paper's own name first, else the spelling ``seen`` in more
-    chunks, with the others as its aliases."""
+    break kept the hyphen) are one term: a paper's own name first, else the spelling ``seen`` more often,
+    with the others as its aliases (and its year where the kept one has none). Two papers' names stay
+    two terms ("X-Net" and "XNet" may be two papers)."""
     groups: dict[str, list[str]] = defaultdict(list)
     for low in found:
         groups[low.replace("-", "")].append(low)
     for lows in groups.values():
-        if len(lows) < 2:
+        if len(lows) < 2 or sum(found[k]["kind"] == "paper" for k in lows) > 1:
             continue
         keep = min(lows, key=lambda k: (found[k]["kind"] != "paper", -seen.get(k, 0), "-" in k, k))
         for low in lows:
             if low != keep:
                 gone = found.pop(low)
+                found[keep]["year"] = found[keep]["year"] or gone["year"]
                 for alias in [gone["name"], *gone["aliases"]]:
                     if alias.lower() != keep and alias not in found[keep]["aliases"]:
                         found[keep]["aliases"].append(alias)

@@ -132,3 +132,13 @@ def test_a_name_and_its_line_broken_spelling_are_one_term():
     assert "TrustRank" in vocab.names() and "Trust-Rank" not in vocab.names(), vocab.names()
     assert extract_entities("Compare TrustRank and BRISK", vocab) == ["TrustRank", "BRISK"]
     assert extract_entities("Compare Trust-Rank and BRISK", vocab) == ["TrustRank", "BRISK"]
+
+
+def test_two_papers_whose_names_differ_by_a_hyphen_stay_two_and_a_merge_keeps_the_year():
+    vocab = build([DocumentText("X-Net: Cross Networks for Retrieval", 2019, [], ["X-Net retrieves passages."]),
+                   DocumentText("XNet: Explainable Networks for Vision", 2023, [], ["XNet explains images."])])
+    assert {"X-Net", "XNet"} <= set(vocab.names()), vocab.names()
+    text = "The Multi-Task Deep Neural Network (MT-DNN) shares layers. We compare with MTDNN and MTDNN again."
+    merged = build([DocumentText("Notes on Sharing", 2019, [], [text, "MTDNN is strong. MTDNN wins."])])
+    term = next(t for t in merged.terms if t.name.replace("-", "") == "MTDNN")
+    assert term.year == 2019 and "MT-DNN" in {term.name, *term.aliases}, term
