@@ -9,7 +9,6 @@ which keeps that answer."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from core.events import DraftReady, SourcesFound, SufficiencyJudged, ThoughtEmitted
@@ -66,12 +65,12 @@ async def act_node(state: AgentState, runtime: Any) -> dict:
     first = len(state.retrieval_queries) == 1 and query not in state.refine_queries
     k = ctx.settings.agent.broad_top_k
     if first and surveys(ctx):
-        # which papers bear on it, and the best chunks whatever their paper: a question on one paper's
-        # topic would get only that paper's SURVEY_PER_PAPER best chunks (a table's rows, say) otherwise
-        spread, plain = await asyncio.gather(
-            retrieve(ctx, query, top_k=k, topic=topic_of(state), per_doc=SURVEY_PER_PAPER),
-            retrieve(ctx, query, top_k=k, topic=topic_of(state)))
-        found = merge_contexts(spread, plain)
+        # which papers bear on it, and then the best chunks whatever their paper: a question on one
+        # paper's topic would get only that paper's SURVEY_PER_PAPER best chunks (a table's rows, say)
+        # otherwise. One after the other, so each search's events pair up in the trace; the spread's
+        # chunks first, so a prompt cut to fit keeps a chunk of every paper that bears on it.
+        spread = await retrieve(ctx, query, top_k=k, topic=topic_of(state), per_doc=SURVEY_PER_PAPER)
+        found = merge_contexts(spread, await retrieve(ctx, query, top_k=k, topic=topic_of(state)))
     else:
         found = await retrieve(ctx, query, top_k=k, topic=topic_of(state))
     return {"retrieved_contexts": merge_contexts(state.retrieved_contexts, found)}
