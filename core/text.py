@@ -189,7 +189,7 @@ def content_words(text: str, *, drop_frame: bool = False) -> list[str]:
     reads (a retry's query, a chain's step) is made of ("blocks", not the stem "block")."""
     seen: dict[str, str] = {}
     for terms, w in _content(text, drop_frame):
-        seen.setdefault(terms[0], w)
+        seen.setdefault(w if CJK_RE.match(w) else terms[0], w)  # a Chinese run is one word, whole
     return list(seen.values())
 
 

@@ -362,3 +362,34 @@ def test_an_overview_is_told_in_prose_not_a_tables_rows() -> None:
     answer = _answer("Why do experts help HERON on long documents?", [rows, prose], kind="exploratory",
                      intent_type="exploratory")
     assert "In Table 2" not in answer and "Each token only visits the blocks it needs" in answer, answer
+
+
+def test_prose_that_cites_a_table_is_still_a_fact_and_an_overview_sentence() -> None:
+    """Only a table's own rows are kept out: "In Table 3, we show that …" is a sentence of the paper."""
+    import asyncio
+
+    paper = ctx(9, "heron.md", HERON.title,
+                "In Table 3, we show that HERON reaches an average LongBench score of 47.3, ahead of dense baselines. "
+                "HERON was trained on eight GPUs for three days.")
+    answer = "In Table 3, we show that HERON reaches an average LongBench score of 47.3, ahead of dense baselines [1]."
+    facts = asyncio.run(OfflineBrain(vocabulary=VOCAB).extract_facts("What does HERON reach?", answer, [paper]))
+    assert facts == ["In Table 3, we show that HERON reaches an average LongBench score of 47.3, ahead of dense baselines."]
+    overview = _answer("Why does HERON do well on LongBench?", [paper], kind="exploratory", intent_type="exploratory")
+    assert "In Table 3, we show that HERON reaches" in overview, overview
+
+
+def test_a_statement_that_quotes_a_question_is_still_evidence() -> None:
+    paper = ctx(10, "heron.md", HERON.title,
+                'Each HERON router is prompted with "Which expert should process this token?" '
+                "The load-balancing loss keeps every expert busy.")
+    answer = _answer("What is each HERON router prompted with?", [paper])
+    assert answer.startswith('Each HERON router is prompted with "Which expert should process this token?"'), answer
+
+
+def test_a_retry_search_keeps_each_chinese_clause_and_names_a_paper_once() -> None:
+    from core.brains.offline.critic_checks import search
+
+    prof = profile("HERON 训练数据、训练方法分别是什么？", vocab=VOCAB)
+    assert search(prof, ["HERON"], 5) == "HERON 训练数据 训练方法分别是什么"
+    prof = profile("What masks is the Segment Anything (SA) model trained on?", vocab=VOCAB)
+    assert "SA" not in search(prof, ["Segment Anything"], 5).split(), search(prof, ["Segment Anything"], 5)

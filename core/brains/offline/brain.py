@@ -18,8 +18,8 @@ from core.brains.base import (
     PlanOutput, ReactAction, RefinePlan, ReplanDecision, RouteDecision, SlotFillingOutput,
     SynthesisRequest, TokenSink, Turn,
 )
-from core.brains.offline import comparison, compose, critic, diff, planner, router, scorer, slots, sufficiency
-from core.brains.offline.evidence import profile, relevant_indexes, sentence_pool
+from core.brains.offline import comparison, compose, critic, diff, planner, router, slots, sufficiency
+from core.brains.offline.evidence import profile, relevant_indexes, row_sentences, sentence_pool
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
 )
@@ -166,9 +166,10 @@ class OfflineBrain:
         if not answer.strip() or (NO_EVIDENCE_RE.search(answer) and not markers(answer)):
             return []
         found, _ = critic.claims(answer)
+        rows = {_plain(r) for ctx in contexts for r in row_sentences(ctx)}
         ranked = []
         for i, c in enumerate(found):
-            if c.subject or scorer.table_row(c.text):  # a table's cells and rows need its columns: no facts
+            if c.subject or _plain(c.text) in rows:  # a table's cells and rows need its columns: no facts
                 continue
             ok, _why = critic.support(c, contexts)
             text = plain_text(strip_markers(c.text)).strip()
@@ -188,3 +189,9 @@ class OfflineBrain:
     async def name_topics(self, topics: list[Topic]) -> dict[str, str]:
         """No names: without a language model the hub's keyphrase labels are the topics' names."""
         return {}
+
+
+def _plain(sentence: str) -> str:
+    """A sentence without its markers, white space folded and its closing punctuation off: how an
+    answer's claim and the chunk sentence it quotes compare."""
+    return " ".join(plain_text(strip_markers(sentence)).split()).rstrip(" .;,")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from core.brains.offline import reader, scorer
-from core.brains.offline.evidence import Profile, Sentence, attributed, is_document_of, profile, subject
+from core.brains.offline.evidence import Profile, Sentence, attributed, is_document_of, profile, row_sentences, subject
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
@@ -181,6 +181,7 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     if not by_paper:  # themes are methods, not the collection's papers
         pool = [s for s in pool if subject(s, prof.vocab) is None or subject(s, prof.vocab) in themes]  # drop asides about other methods
     contrast = [s for s in contrast if s in pool]
+    rows = [row_sentences(c) for c in contexts]
     scorer.prime([prof.question, *(s.text for s in pool)])
     for theme in themes:
         own = [s for s in pool if paper[s.ctx] == theme]
@@ -189,7 +190,7 @@ def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         members = [s for s in (own if by_paper else pool) if s not in contrast
                    and (by_paper or _theme_of(s, themes, contexts, prof.vocab) == theme)] or own
         if not prof.numeric:  # an overview is told in prose; a table's rows only where there is none
-            members = [s for s in members if not scorer.table_row(s.text)] or members
+            members = [s for s in members if s.text not in rows[s.ctx]] or members
         picks = mmr(members, lambda s: relevance(s, prof), 3, min_ratio=0.3, exclude=used)
         if picks:
             used += picks

@@ -11,7 +11,7 @@ import re
 from core.brains.offline.claims import Claim
 from core.brains.offline.evidence import dim_hits, expand_terms
 from core.brains.offline.glossary import english_terms
-from core.brains.offline.lexicon import mentions
+from core.brains.offline.lexicon import find_entities, mentions
 from core.brains.offline.synthesis import key_terms
 from core.brains.offline.text import content_terms, content_words, covered, has_cjk, strip_markers, term_set
 from core.vocabulary import Vocabulary
@@ -20,9 +20,15 @@ from core.vocabulary import Vocabulary
 def search(prof, names: list[str], n: int) -> str:
     """A retry's search for what the draft lacks: ``names`` and the question's first ``n`` other key
     words, as written (a chain shows a retry's searches as its steps)."""
-    taken = {t for name in names for t in term_set(name)}
+    taken = {t for name in names for form in (name, *forms(name, prof.vocab)) for t in term_set(form)}
     rest = [w for w in prof.key_words if not set(content_terms(w)) <= taken]
     return " ".join([*names, *rest[:n]])
+
+
+def forms(name: str, vocab: Vocabulary) -> tuple[str, ...]:
+    """The names of the vocabulary's terms ``name`` is written as ("SA" for "Segment Anything", the
+    alias of the term SA); not their other aliases, which include whole paper titles."""
+    return tuple(canon for _, canon in find_entities(name, vocab))
 
 
 def check_comparison(st, prof, found: list[Claim], gaps: list[Claim]) -> None:

@@ -132,6 +132,13 @@ def chunk_sentences(ctx: RetrievedContext) -> list[str]:
     return passage_sentences(ctx.content, table=table_label(ctx.breadcrumb))
 
 
+def row_sentences(ctx: RetrievedContext) -> frozenset[str]:
+    """The sentences of :func:`chunk_sentences` that are a table's rows (read from its ``| … |`` lines),
+    not prose that cites a table ("In Table 3, we show that …")."""
+    rows = "\n".join(ln for ln in ctx.content.splitlines() if ln.strip().startswith("|"))
+    return frozenset(passage_sentences(rows, table=table_label(ctx.breadcrumb))) if rows else frozenset()
+
+
 def _compact(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
@@ -276,8 +283,10 @@ class Sentence:
 
 
 def asks(sentence: str) -> bool:
-    """Whether a sentence is a question (a paper's own, or a heading's): it states nothing to quote."""
-    return sentence.rstrip(" \"'”’)]*").endswith(("?", "？"))
+    """Whether a sentence is a question (a paper's own, or a heading's): it states nothing to quote. One
+    that ends by quoting a question (a prompt, a cited title: «… prompted with "Which expert …?"») states
+    something."""
+    return sentence.rstrip(" *").endswith(("?", "？"))
 
 
 def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relevant: bool = True,

@@ -61,11 +61,6 @@ _vectors: dict[str, np.ndarray] = {}
 _MAX_CACHED = 20000
 
 
-def table_row(text: str) -> bool:
-    """Whether ``text`` is a table's row as the reader renders it ("In Table 2, BERT: F1 88.5; …")."""
-    return bool(_TABLE_ROW.search(text))
-
-
 def _warn(key: str, line: str) -> None:
     if key not in _warned:
         _warned.add(key)
@@ -159,7 +154,7 @@ def features(sent: Sentence, prof: Profile, focus: set[str] | None = None, *, ow
         float(main is not None and bool(mention_pattern(main, prof.vocab).match(sent.text))),
         1.0 / (1 + sent.pos),
         min(len(sent.terms), 60) / 60,
-        float(table_row(sent.text)),
+        float(bool(_TABLE_ROW.search(sent.text))),
         float(bool(_CAPTION.match(sent.text))),
         float(_captions_asked(sent.text, q)),
         float(own),
