@@ -15,6 +15,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -81,7 +82,10 @@ class ConversationsSidebar(Vertical):
 
     def _show(self, rows: list[Conversation], empty: str = "") -> None:
         self.rows = rows
-        options = self.query_one(OptionList)
+        try:
+            options = self.query_one(OptionList)
+        except NoMatches:  # the app closed while the reload awaited the store: nothing left to draw
+            return
         keep = options.highlighted
         current = self.app.session.session_id
         options.clear_options()
