@@ -89,8 +89,6 @@ class _Builder:
         self.chars: list[str] = []
         self.sizes: list[float] = []
         self.boxes: list[tuple[float, float, float, float]] = []
-        self.ids: list[int] = []
-        self.id_sizes: list[float] = []  # the size of each character in ``ids``
         self.index: list[int | None] = []  # each character's index in the page (None: one PDFium generated)
         # Two touching letters stand GLUE_MIN_EM apart by their ink. A letter's advance box holds its ink
         # (an italic overhang aside), so a line without such a gap has no word space to put back and its
@@ -99,6 +97,7 @@ class _Builder:
         self._apart = False
 
     def end(self) -> None:
+        ids = [(i, s) for i, s in zip(self.index, self.sizes) if i is not None]  # the page's characters, sized
         put = glued(self.chars, self._advances(), self.sizes) if self._pen and self._apart else []
         for i in reversed(put):
             self.chars.insert(i, " ")
@@ -115,8 +114,8 @@ class _Builder:
                                    self.height - max(b[3] for b in boxes), self.height - min(b[2] for b in boxes),
                                    size, self.number, False, [round(s, 1) for s in self.sizes],
                                    xs=[(b[0], b[1]) for b in self.boxes[lead:lead + len(text)]]))
-            main = next((i for i, s in zip(self.ids, self.id_sizes) if round(s, 1) == size), self.ids[0])
-            self.ends.append((self.ids[0], self.ids[-1], main))
+            main = next((i for i, s in ids if round(s, 1) == size), ids[0][0])
+            self.ends.append((ids[0][0], ids[-1][0], main))
             self.spaced.append([i + k - lead for k, i in enumerate(put)])
         self._reset()
 
@@ -140,8 +139,6 @@ class _Builder:
         if (self.chars and not self._apart and _letter(ch) and _letter(self.chars[-1])
                 and abs(size - self.sizes[-1]) <= 0.05 * size and box[0] - self.boxes[-1][1] >= GLUE_MIN_EM * max(size, 1.0)):
             self._apart = True
-        self.ids.append(index)
-        self.id_sizes.append(size)
         self.chars.append(ch)
         self.sizes.append(size)
         self.boxes.append(box)
