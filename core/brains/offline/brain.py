@@ -24,7 +24,7 @@ from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
 )
 from core.brains.offline.form import answer_form, shaped
-from core.brains.offline.text import markers, plain_text, strip_markers
+from core.brains.offline.text import markers, plain_text, strip_markers, term_set
 from core.config import CriticSettings, Settings
 from core.scope import Topic
 from core.types import CriticVerdict, Intent, IntentType, RetrievedContext, SufficiencyJudgement
@@ -166,10 +166,10 @@ class OfflineBrain:
         if not answer.strip() or (NO_EVIDENCE_RE.search(answer) and not markers(answer)):
             return []
         found, _ = critic.claims(answer)
-        rows = {_plain(r) for ctx in contexts for r in row_sentences(ctx)}
+        rows = {term_set(r) for ctx in contexts for r in row_sentences(ctx)}
         ranked = []
         for i, c in enumerate(found):
-            if c.subject or _plain(c.text) in rows:  # a table's cells and rows need its columns: no facts
+            if c.subject or term_set(c.text) in rows:  # a table's cells and rows need its columns: no facts
                 continue
             ok, _why = critic.support(c, contexts)
             text = plain_text(strip_markers(c.text)).strip()
@@ -189,9 +189,3 @@ class OfflineBrain:
     async def name_topics(self, topics: list[Topic]) -> dict[str, str]:
         """No names: without a language model the hub's keyphrase labels are the topics' names."""
         return {}
-
-
-def _plain(sentence: str) -> str:
-    """A sentence without its markers, white space folded and its closing punctuation off: how an
-    answer's claim and the chunk sentence it quotes compare."""
-    return " ".join(plain_text(strip_markers(sentence)).split()).rstrip(" .;,")
