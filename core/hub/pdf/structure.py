@@ -100,7 +100,8 @@ class Walker:
             return None
         if self.in_refs and not (self._emphasised(ln) and (_APPENDIX.match(t) or _NAMED.match(t))):
             return None
-        named = _NAMED.match(t.rstrip(".:"))
+        # a section's name opening in lower case closes a sentence ("… directions for" / "future work.")
+        named = not t[:1].islower() and _NAMED.match(t.rstrip(".:"))
         if named and (self._emphasised(ln) or t.isupper() or len(t.split()) <= 3):
             return [t.rstrip(".:").title() if t.isupper() else t.rstrip(".:")]
         m = _NUMBERED.match(t)
@@ -294,7 +295,7 @@ class Walker:
             return
         if self.in_refs:
             kind = "references"
-        elif max(ln.size, self.row_size) < self.body * 0.85:
+        elif max(ln.size, self.row_size) < self.body * 0.85 and not self._abstract_line(ln):
             kind = "figure"
         elif self.front:
             kind = "front"
@@ -304,6 +305,15 @@ class Walker:
         if mark is not None and kind in ("body", "abstract") and mark.text.endswith(")") and text.strip()[:1].isupper():
             mark.text += "."  # a display the paragraph's next sentence follows ends the sentence it closes
         self._piece(kind, page.number).lines.append(ln)
+
+    def _abstract_line(self, ln: Line) -> bool:
+        """Whether a line set clearly smaller than the body is the abstract's running text: the abstract
+        is being read and the line is set at the size of the abstract's first line (some styles set the
+        abstract smaller than the body). A smaller label among it (a teaser figure's) is figure text."""
+        if self.section != ["Abstract"]:
+            return False
+        first = next((p.lines[0] for p in self.pieces if p.kind == "abstract" and p.lines), None)
+        return first is None or abs(ln.size - first.size) <= 0.5
 
     def _running_kind(self) -> str:
         """The kind of the running text being read: the abstract's, or the body's."""
