@@ -8,9 +8,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from core.nodes.common import ctx_of, merge_contexts, retrieve, topic_of, traced
+from core.brains.offline.evidence import profile
+from core.brains.offline.sides import named_paper
+from core.nodes.common import AgentContext, ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
+from core.text import split_sentences
+from core.types import RetrievedContext
+
+ABSTRACT_CHUNKS = 2  # chunks of a paper's abstract fetched for a question about the paper as a whole
 
 
 @traced("simple")
@@ -21,6 +27,30 @@ async def simple_strategy_node(state: AgentState, runtime: Any) -> dict:
     queries = list(dict.fromkeys([query, *state.refine_queries]))
     groups = await asyncio.gather(*(retrieve(ctx, q, topic=topic_of(state)) for q in queries))
     contexts = merge_contexts(*groups)
+    if state.intent.type != "follow_up":
+        contexts = merge_contexts(await paper_abstract(ctx, state, contexts), contexts)
     kind = "follow_up" if state.intent.type == "follow_up" else "simple"
     answer = await synthesize(ctx, state, kind, contexts, "simple")
     return {"retrieved_contexts": contexts, "retrieval_queries": queries, "draft_answer": answer}
+
+
+async def paper_abstract(ctx: AgentContext, state: AgentState, contexts: list[RetrievedContext]) -> list[RetrievedContext]:
+    """For a question about one paper as a whole ("What is X about?", "the main idea of X",
+    :attr:`~core.brains.offline.evidence.Profile.whole_paper`) whose paper was retrieved: the chunks of
+    its abstract, found by a search of that document for the first sentence of the summary the hub
+    keeps for it (taken from its abstract). A search of the question's own words finds the chunks that
+    repeat the paper's name, seldom its abstract. [] when the hub cannot search one document or has no
+    summary for it."""
+    prof = profile(state.question, state.intent, vocab=ctx.vocabulary)
+    get_summary = getattr(ctx.hub, "get_document_summary", None)
+    if not prof.whole_paper or get_summary is None or not hub_takes(ctx.hub, "doc_id"):
+        return []
+    doc = named_paper(contexts, prof.entities[0], ctx.vocabulary)
+    if doc is None:
+        return []
+    try:
+        summary = str(((await get_summary(doc, ctx.collection)).structured or {}).get("summary") or "")
+    except Exception:  # noqa: BLE001 - another server's hub, or the document gone: the question's own chunks
+        return []
+    first = next(iter(split_sentences(summary)), "").strip()
+    return await retrieve(ctx, first, top_k=ABSTRACT_CHUNKS, doc_id=doc) if first else []

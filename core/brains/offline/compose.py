@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 
 from core.brains.offline import reader, scorer
-from core.brains.offline.evidence import Profile, Sentence, attributed, is_document_of, profile, row_sentences, subject
+from core.brains.offline.evidence import (Profile, Sentence, attributed, in_abstract, is_document_of, profile, row_sentences,
+                                          subject)
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
+from core.brains.offline.sides import named_paper
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
 from core.text import short_title
 from core.types import RetrievedContext
@@ -48,6 +50,13 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     def score(s: Sentence) -> float:
         return blended[id(s)]
 
+    paper = named_paper(contexts, prof.entities[0], prof.vocab) if prof.whole_paper else None
+    abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
+    if abstract:  # a question about the named paper as a whole: its abstract from the start, which
+        # sets out the problem and what the paper does about it (scored, its sentences would be those
+        # that repeat the paper's name: its results)
+        lead = gist(sorted(abstract, key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos)))
+        return " ".join(cited(s) for s in lead), [s.text for s in lead]
     chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
@@ -64,6 +73,20 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     if rest:
         lines.append(" ".join(cited(s) for s in rest))
     return "\n\n".join(lines), [s.text for s in lead + rest]
+
+
+GIST_SENTENCES, GIST_CHARS = 4, 700  # at most this much of an abstract answers a question about its paper
+
+
+def gist(sentences: list[Sentence]) -> list[Sentence]:
+    """The first of an abstract's ``sentences`` (in order): up to :data:`GIST_SENTENCES` of them within
+    :data:`GIST_CHARS` characters, and always the first."""
+    out: list[Sentence] = []
+    for s in sentences[:GIST_SENTENCES]:
+        if out and sum(len(x.text) for x in out) + len(s.text) > GIST_CHARS:
+            break
+        out.append(s)
+    return out
 
 
 # A sentence that points back at what the sentence before it said: it opens with a pronoun ("They train

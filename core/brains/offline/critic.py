@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from core.brains.offline import verdict
 from core.brains.offline.evidence import subject as evidence_subject
-from core.brains.offline.evidence import absent_names, is_document_of, profile, relevant_indexes
+from core.brains.offline.evidence import absent_names, in_abstract, is_document_of, profile, relevant_indexes
 from core.brains.offline.lexicon import mentions
+from core.brains.offline.sides import named_paper
 from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
 from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison, search  # noqa: F401 (asked_noun: the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
@@ -49,6 +50,7 @@ class Structure:
     hints: list[str] = field(default_factory=list)  # what the verdict may be missing: feedback only
     asked_missing: bool = False  # the direct answer lacks the question's words or asked-for noun
     by_metadata: bool = False  # a publication question answered (lead or every row) by the papers' metadata
+    by_abstract: bool = False  # a question about a paper as a whole answered by that paper's abstract
     issues: list[str] = field(default_factory=list)
     queries: list[str] = field(default_factory=list)
 
@@ -63,6 +65,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     abstains = bool(NO_EVIDENCE_RE.search(answer)) and not markers(answer)
     st = Structure(prof, scored, abstains, found)
     st.by_metadata = _by_metadata(prof, intent, contexts, found)
+    st.by_abstract = _by_abstract(prof, contexts, found)
     if not answer.strip():
         st.missing.append("an answer (the draft is empty)")
     supported = 0
@@ -91,7 +94,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     st.entity_share = sum(named) / len(named) if named else 1.0
     kind = intent.type if intent else "factual"
     if (kind in ("factual", "follow_up", "exploratory") and found and not abstains and not st.by_metadata
-            and (asked := asked_for(prof, found[0]))):
+            and not st.by_abstract and (asked := asked_for(prof, found[0]))):
         st.hints.append(asked)
         st.asked_missing = True
         st.queries.append(search(prof, prof.entities[:1], 5))
@@ -242,6 +245,17 @@ def _by_metadata(prof, intent: Intent | None, contexts: list[RetrievedContext], 
     return bool(judged) and all(strip_markers(c.text).strip().rstrip(".") in published for c in judged)
 
 
+def _by_abstract(prof, contexts: list[RetrievedContext], found: list[Claim]) -> bool:
+    """Whether a question about one paper as a whole (its idea, its problem: ``Profile.whole_paper``) is
+    answered by that paper's abstract: every claim cites only chunks of the abstract of the paper the
+    question names (:func:`~core.brains.offline.sides.named_paper`)."""
+    if not prof.whole_paper or not found:
+        return False
+    paper = named_paper(contexts, prof.entities[0], prof.vocab)
+    cited = [[contexts[m - 1] for m in markers(c.text) if 1 <= m <= len(contexts)] for c in found]
+    return paper is not None and all(cs and all(x.doc_id == paper and in_abstract(x) for x in cs) for cs in cited)
+
+
 def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
     """A comparison table whose every entity × dimension cell is filled and backed, or a diff of two
     versions of one document, is judged by that structure: the learned verdict was trained on drafts
@@ -249,7 +263,7 @@ def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
     distribution (it failed correct two-row comparisons and correct diffs). So is a publication
     question answered from the papers' metadata (the verdict never saw such a sentence), as long as
     each of its sentences is backed."""
-    if st.by_metadata:
+    if st.by_metadata or st.by_abstract:
         return st.faithfulness == 1.0
     if intent is None or intent.type != "comparative" or not st.found:
         return False

@@ -47,6 +47,7 @@ class Profile:
     vocab: Vocabulary = field(default_factory=Vocabulary, repr=False, compare=False)
     bibliographic: bool = False  # asks where or when a paper was published, or who wrote it
     publication_only: bool = False  # ... and nothing else beyond the papers' names
+    whole_paper: bool = False  # about one named paper as a whole (its idea, its problem): its abstract answers
     key_words: list[str] = field(default_factory=list)  # the key terms' words as written (what a search shows)
 
 
@@ -74,6 +75,13 @@ _BIBLIOGRAPHIC = re.compile(
 _PUBLICATION_WORDS = frozenset(content_terms(
     "venue venues conference journal proceedings published publish publication appeared appear year wrote written "
     "write authored author authors paper papers come came out publishing date when where which who"))
+
+# the words a question about a paper as a whole is made of ("What is X about?", "the main idea of X",
+# "what problem does X solve?", "summarize X"): one that asks nothing else is answered by its abstract
+_GIST_WORDS = frozenset(content_terms(
+    "about idea ideas gist contribution contributions contribute contributes propose proposes proposed purpose "
+    "goal goals aim aims problem problems solve solves address addresses tackle tackles motivation novelty do does "
+    "paper papers article summary summarize summarise overview main key central core tldr"))
 
 
 _COLLECTION_WIDE = re.compile(
@@ -107,7 +115,9 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
                    main_terms=main_key if len(main_key) < len(key) else [],
                    query=base if (intent and intent.type == "follow_up") or has_cjk(question) else question,
                    vocab=vocab, bibliographic=biblio,
-                   publication_only=biblio and not _asks_beyond_publication(key, ents, vocab),
+                   publication_only=biblio and not _asks_beyond(key, ents, vocab, _PUBLICATION_WORDS),
+                   whole_paper=(len(ents) == 1 and not biblio and not has_cjk(question)
+                                and not _asks_beyond(key, ents, vocab, _GIST_WORDS)),
                    key_words=content_words(strip_question_form(base), drop_frame=True))
 
 
@@ -165,6 +175,12 @@ def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
     title = _compact(ctx.title)
     return bool(ent) and len(key) >= 3 and any(
         len(a.split()) >= 2 and title.startswith(_compact(a)) for a in ent.aliases)
+
+
+def in_abstract(ctx: RetrievedContext) -> bool:
+    """Whether the chunk is its paper's abstract (the section name the PDF reader and the Markdown
+    splitter give it)."""
+    return ctx.breadcrumb.rsplit(" > ", 1)[-1].strip().lower() == "abstract"
 
 
 def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[str, ...] = ()) -> bool:
@@ -329,9 +345,10 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
     return pool
 
 
-def _asks_beyond_publication(key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
+def _asks_beyond(key: list[str], ents: list[str], vocab: Vocabulary, words: frozenset[str]) -> bool:
     """Whether a question's key terms (its English ones: a Chinese question's character pairs are read
-    by its cue) hold anything besides its names and the words of a publication question."""
+    by its cue) hold anything besides its names and ``words`` (those of a kind of question about a
+    paper: its publication, its gist)."""
     terms = [(e, entity(e, vocab)) for e in ents]
     names = {t for e, x in terms for t in content_terms(f"{e} {x.name if x else ''}", parts=True)}
     # a name as the question spells it ("TrustRank" for the term "Trust-Rank", stemmed "mapreduc")
@@ -340,7 +357,7 @@ def _asks_beyond_publication(key: list[str], ents: list[str], vocab: Vocabulary)
     def named(t: str) -> bool:
         return t in names or any(len(t) >= 3 and c.startswith(t) for c in compact)
 
-    return any(t.isascii() and not named(t) and t not in _PUBLICATION_WORDS for t in key)
+    return any(t.isascii() and not named(t) and t not in words for t in key)
 
 
 def publication_sentences(contexts: list[RetrievedContext], keep: set[int], prof: Profile) -> list[Sentence]:

@@ -58,6 +58,13 @@ def side_paper(found: list[RetrievedContext], name: str, vocab: Vocabulary,
     return top if any(c.doc_id == top and names(c, name, vocab) for c in found) else None
 
 
+def named_paper(contexts: list[RetrievedContext], name: str, vocab: Vocabulary) -> str | None:
+    """The doc_id of ``name``'s own paper among ``contexts`` (best first): the document its file, title or
+    byline names, else the one the chunks mostly came from when one of them names it (:func:`side_paper`)."""
+    own = next((c.doc_id for c in contexts if c.doc_id and is_paper_of(c, name, vocab)), None)
+    return own or side_paper(contexts, name, vocab)
+
+
 def side_papers(contexts: list[RetrievedContext], names: list[str], vocab: Vocabulary) -> dict[str, str]:
     """Each compared name's own paper: the document its file, title or byline names, else the one its own
     retrieval (the chunks whose ``entity`` is the name) mostly came from. Names with neither are

@@ -1,0 +1,54 @@
+"""A question about one paper as a whole ("What is the main idea of X?", "What is X about?") is
+answered from that paper's abstract, from its start, end to end on invented papers: the real bundled
+hub as a stdio server with real SQLite, the real encoder and the offline brain. The abstract never
+writes the paper's name, while its results sections repeat it, so a search of the question's words
+alone finds the results (and the answer used to quote a figure's axis or a related-work remark)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.integration.helpers import ask_all, papers_home
+
+COLLECTION = "gist"
+RESULTS = " ".join(
+    f"In run {i}, Wrenfield kept {40 + i} of the {60 + i} gauges within tolerance, and the idea of "
+    f"re-weighting the gauges by their drift changed the ranking of Wrenfield in bucket {i}." for i in range(1, 13))
+PAPERS = {
+    "wrenfield.md": "---\ntitle: 'Wrenfield: Calibrating Sensor Networks from a Few Trusted Gauges'\n"
+                    "year: 2019\n---\n\n# Wrenfield: Calibrating Sensor Networks from a Few Trusted Gauges\n\n"
+                    "## Abstract\n\nLarge sensor networks drift out of calibration within weeks of deployment. "
+                    "Recalibrating every sensor by hand is too expensive for networks of thousands of nodes. "
+                    "We propose to calibrate a whole network from a few gauges that a technician checks once. "
+                    "Corrections then spread from the trusted gauges along the network's links.\n\n"
+                    f"## Results\n\n{RESULTS}\n\n## Related Work\n\nThe idea of spreading corrections along "
+                    "links was first used for clocks, where Wrenfield-like schemes set each clock by its peers.\n",
+    "tessel.md": "---\ntitle: 'Tessel: Compressing Road Maps'\nyear: 2020\n---\n\n# Tessel: Compressing Road "
+                 "Maps\n\n## Abstract\n\nTessel stores road maps in a tenth of the space of earlier formats by "
+                 "sharing the geometry of similar junctions.\n",
+}
+ABSTRACT_START = "Large sensor networks drift out of calibration within weeks of deployment"
+PROPOSAL = "We propose to calibrate a whole network from a few gauges"
+
+
+@pytest.mark.slow
+def test_a_question_about_a_paper_as_a_whole_is_answered_from_its_abstract(tmp_path, monkeypatch):
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
+    s.memory.enabled = False
+    idea, about, measure = asyncio.run(ask_all([
+        "What is the main idea of Wrenfield?",
+        "What is the Wrenfield paper about?",
+        "How many gauges did Wrenfield keep within tolerance in run 3?",
+    ], s))
+    for turn in (idea, about):
+        r = turn.result
+        lead = r.final_answer.split("\n\n")[0]
+        assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, r.final_answer
+        assert all(src.breadcrumb.endswith("Abstract") for src in r.sources), [src.breadcrumb for src in r.sources]
+        assert r.critic.passed and not r.critic.forced, r.critic
+    # a question that asks something of the paper is answered from where that is said, not the abstract
+    r = measure.result
+    assert "43 of the 63 gauges" in r.final_answer.split("\n\n")[0], r.final_answer
+    assert not r.final_answer.startswith(ABSTRACT_START)
