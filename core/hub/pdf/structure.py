@@ -41,6 +41,8 @@ from core.hub.pdf.listings import listing_rows
 from core.hub.pdf.runin import split_run_in
 from core.hub.pdf.tablerows import classify_rows
 
+PROSE_CHARS = 40  # a line this long is a line of prose (a table's cell or a figure's label is shorter)
+
 _OPENS = re.compile(r"^(?:\d{1,2}|[*†‡§¶∗])\s?[^\W\d_]{2}")  # a footnote's mark, then its first word
 
 
@@ -85,6 +87,7 @@ class Walker:
         self.edges, self.mid = (0.0, 0.0), 0.0  # the page's right text edges (left column, page) and middle
         self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
         self.row_size = 0.0  # the largest size on the row being read (see page)
+        self.row_x0 = 0.0  # where the row being read starts (see page)
         self.marks: set[str] = set()  # the marks the page's footnotes open with (see page)
         self.run_in = False  # the breadcrumb's last part is a run-in heading (:mod:`.runin`)
         self.equation_mark: Line | None = None  # the "(Equation 17)" read in the paragraph (see _equation)
@@ -100,8 +103,9 @@ class Walker:
             return None
         if self.in_refs and not (self._emphasised(ln) and (_APPENDIX.match(t) or _NAMED.match(t))):
             return None
-        # a section's name opening in lower case closes a sentence ("… directions for" / "future work.")
-        named = not t[:1].islower() and _NAMED.match(t.rstrip(".:"))
+        # a section's name opening in lower case, set as the text around it, closes a sentence
+        # ("… directions for" / "future work."); a style may set its headings bold in lower case
+        named = not (t[:1].islower() and not self._emphasised(ln)) and _NAMED.match(t.rstrip(".:"))
         if named and (self._emphasised(ln) or t.isupper() or len(t.split()) <= 3):
             return [t.rstrip(".:").title() if t.isupper() else t.rstrip(".:")]
         m = _NUMBERED.match(t)
@@ -195,6 +199,7 @@ class Walker:
                 continue
             # a piece set smaller inside a line of prose (inline math, a name in another font) is that prose's
             self.row_size = max(ln.size for ln in row) if prose[i] else 0.0
+            self.row_x0 = min(ln.x0 for ln in row)  # where the row starts: a justified line may come in pieces
             for ln in row:
                 self.line(page, ln, footnotes)
             if i in waiting and self.caption is not None:
@@ -250,7 +255,7 @@ class Walker:
             # (a caption's label is set off by a colon; a full stop or a section number may be prose's)
             cap = None
         table = self.table
-        if cap or (ln.size >= self.body * 0.85 and len(text.strip()) >= 40):
+        if cap or (ln.size >= self.body * 0.85 and len(text.strip()) >= PROSE_CHARS):
             self.table = None  # a caption or a line of prose ends a table; a short line may sit inside it
         if cap and not self.in_refs:
             word = "Figure" if cap.group(1).lower().startswith("fig") else "Table"
@@ -307,13 +312,19 @@ class Walker:
         self._piece(kind, page.number).lines.append(ln)
 
     def _abstract_line(self, ln: Line) -> bool:
-        """Whether a line set clearly smaller than the body is the abstract's running text: the abstract
-        is being read and the line is set at the size of the abstract's first line (some styles set the
-        abstract smaller than the body). A smaller label among it (a teaser figure's) is figure text."""
+        """Whether a line set clearly smaller than the body is the abstract's running text (some styles
+        set the abstract smaller than the body): the abstract is being read, and the line is its first,
+        a line of prose (:data:`PROSE_CHARS` or more), or it is set as that first line is, at its size
+        (by its largest letters: a line mostly in a smaller piece, a URL in code type, is still prose) and
+        in a row starting where it starts (a paragraph's indent apart; a justified line may be read in pieces). A smaller label among it, or one set
+        elsewhere (a teaser figure's), is figure text."""
         if self.section != ["Abstract"]:
             return False
         first = next((p.lines[0] for p in self.pieces if p.kind == "abstract" and p.lines), None)
-        return first is None or abs(ln.size - first.size) <= 0.5
+        if first is None:
+            return len(_text(ln).strip()) >= PROSE_CHARS
+        return (abs(max(ln.size, self.row_size, *ln.sizes) - first.size) <= 0.5
+                and first.x0 - 2 <= self.row_x0 <= first.x0 + 3 * first.size)
 
     def _running_kind(self) -> str:
         """The kind of the running text being read: the abstract's, or the body's."""
