@@ -9,7 +9,7 @@ import asyncio
 from typing import Any
 
 from core.brains.offline.evidence import profile
-from core.brains.offline.sides import named_paper
+from core.brains.offline.sides import gist_paper
 from core.nodes.common import AgentContext, ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
 from core.strategies.synthesis import synthesize
@@ -38,14 +38,15 @@ async def paper_abstract(ctx: AgentContext, state: AgentState, contexts: list[Re
     """For a question about one paper as a whole ("What is X about?", "the main idea of X",
     :attr:`~core.brains.offline.evidence.Profile.whole_paper`) whose paper was retrieved: the chunks of
     its abstract, found by a search of that document for the first sentence of the summary the hub
-    keeps for it (taken from its abstract). A search of the question's own words finds the chunks that
-    repeat the paper's name, seldom its abstract. [] when the hub cannot search one document or has no
-    summary for it."""
+    keeps for it (taken from its abstract unless an LLM wrote the summary at ingest; the brain quotes
+    only chunks whose section is the abstract, so other chunks found so leave the answer as it was).
+    A search of the question's own words finds the chunks that repeat the paper's name, seldom its
+    abstract. [] when the hub cannot search one document or has no summary for it."""
     prof = profile(state.question, state.intent, vocab=ctx.vocabulary)
     get_summary = getattr(ctx.hub, "get_document_summary", None)
     if not prof.whole_paper or get_summary is None or not hub_takes(ctx.hub, "doc_id"):
         return []
-    doc = named_paper(contexts, prof.entities[0], ctx.vocabulary)
+    doc = gist_paper(contexts, prof)
     if doc is None:
         return []
     try:

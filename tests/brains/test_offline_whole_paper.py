@@ -6,14 +6,16 @@ from __future__ import annotations
 import pytest
 
 from core.brains.offline.evidence import profile
+from core.types import RetrievedContext
 from core.vocabulary import Term, Vocabulary
 
-VOCAB = Vocabulary(terms=[Term("Wrenfield", kind="paper"), Term("Tessel", kind="paper")])
+VOCAB = Vocabulary(terms=[Term("Wrenfield", kind="paper"), Term("Tessel", kind="paper"), Term("Skylark")])
 
 
 @pytest.mark.parametrize("question", [
     "What is the main idea of Wrenfield?", "What is the Wrenfield paper about?", "Summarize the Wrenfield paper.",
     "What problem does Wrenfield solve?", "What does Wrenfield propose?", "What are the contributions of Wrenfield?",
+    "Tell me about Wrenfield.", "What is this paper about?",  # the second in a turn scoped to one paper
 ])
 def test_a_question_asking_only_for_a_papers_gist_is_about_the_whole_paper(question):
     assert profile(question, None, vocab=VOCAB).whole_paper
@@ -25,6 +27,67 @@ def test_a_question_asking_only_for_a_papers_gist_is_about_the_whole_paper(quest
     "Compare Wrenfield and Tessel.",  # two papers: a comparison
     "Who wrote Wrenfield?",  # its publication: the metadata answers
     "What is the main idea of calibration?",  # names no paper
+    "How does Wrenfield work?",  # its method
+    "Who proposed Wrenfield?", "When was Wrenfield proposed?",  # who and when
+    "What problems does Wrenfield have?",  # its limits: a problem it has, not one it solves
+    "What does Wrenfield not address?",  # what it lacks
+    "Does Wrenfield solve the problem?",  # a yes/no question
+    "What problem does Wrenfield solve, and how?",  # a second question trails the gist
+    "Wrenfield 的主要思想是什么？",  # Chinese: the reader and the gist words are English
 ])
 def test_a_question_asking_more_than_the_gist_is_not(question):
     assert not profile(question, None, vocab=VOCAB).whole_paper
+
+
+def _ctx(doc: str, crumb: str, text: str, i: int) -> RetrievedContext:
+    return RetrievedContext(content=text, chunk_id=f"{doc}-{i}", doc_id=doc, source=f"/papers/{doc}.md",
+                            title=TITLES[doc], breadcrumb=f"{TITLES[doc]} > {crumb}", chunk_index=i)
+
+
+TITLES = {"wrenfield": "Wrenfield: Calibrating Sensor Networks", "survey": "Sensor Calibration: A Survey"}
+ABSTRACT = ("Large sensor networks drift out of calibration within weeks. Recalibrating every sensor by hand is "
+            "too expensive. We propose to calibrate a whole network from a few trusted gauges. Corrections spread "
+            "along the network's links. We test it on three networks.")
+CONTEXTS = [
+    _ctx("wrenfield", "Results", "In run 3, Wrenfield kept 43 of the 63 gauges within tolerance.", 5),
+    _ctx("wrenfield", "Abstract", ABSTRACT, 1),
+    _ctx("survey", "Abstract", "We survey calibration methods, from Wrenfield to Skylark, over twenty years.", 1),
+]
+
+
+def _answer(question: str) -> str:
+    from core.brains.offline.compose import simple
+    from core.brains.offline.evidence import sentence_pool
+
+    prof = profile(question, None, vocab=VOCAB)
+    return simple(sentence_pool(CONTEXTS, prof), prof, CONTEXTS)[0]
+
+
+def test_the_gist_is_the_abstract_from_its_start_within_its_limits():
+    """Four sentences at most, from the first, cited to the abstract; the results chunk is not quoted."""
+    answer = _answer("What is the main idea of Wrenfield?")
+    assert answer.startswith("Large sensor networks drift out of calibration within weeks [2].")
+    assert "We propose to calibrate a whole network" in answer and "Corrections spread" in answer
+    assert "We test it on three networks" not in answer and "[1]" not in answer and "[3]" not in answer
+
+
+def test_a_method_without_a_paper_of_its_own_is_not_answered_by_another_papers_abstract():
+    """Skylark is only mentioned in a survey's abstract: "What is Skylark?" is not that survey's gist, and
+    "the Wrenfield paper" is Wrenfield's own (its file), not the survey that also names it."""
+    from core.brains.offline.sides import gist_paper
+
+    assert profile("What is Skylark?", None, vocab=VOCAB).whole_paper  # the question's form is a gist's
+    assert gist_paper(CONTEXTS, profile("What is Skylark?", None, vocab=VOCAB)) is None
+    assert gist_paper(CONTEXTS, profile("What is the Wrenfield paper about?", None, vocab=VOCAB)) == "wrenfield"
+
+
+def test_the_critic_judges_a_gist_from_the_abstract_by_its_form_and_nothing_else():
+    from core.brains.offline.critic import structure
+
+    gist = _answer("What is the main idea of Wrenfield?")
+    assert structure("What is the main idea of Wrenfield?", None, CONTEXTS, gist, [], vocab=VOCAB).by_abstract
+    # the same answer to a question that asks something else is judged as any answer is
+    assert not structure("Who proposed Wrenfield?", None, CONTEXTS, gist, [], vocab=VOCAB).by_abstract
+    # an answer that quotes the results is not a gist from the abstract
+    other = "In run 3, Wrenfield kept 43 of the 63 gauges within tolerance [1]."
+    assert not structure("What is the main idea of Wrenfield?", None, CONTEXTS, other, [], vocab=VOCAB).by_abstract

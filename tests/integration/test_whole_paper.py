@@ -23,6 +23,8 @@ PAPERS = {
                     "Recalibrating every sensor by hand is too expensive for networks of thousands of nodes. "
                     "We propose to calibrate a whole network from a few gauges that a technician checks once. "
                     "Corrections then spread from the trusted gauges along the network's links.\n\n"
+                    "## Method\n\nWrenfield works by solving a least-squares problem over the network graph, "
+                    "with the trusted gauges held fixed.\n\n"
                     f"## Results\n\n{RESULTS}\n\n## Related Work\n\nThe idea of spreading corrections along "
                     "links was first used for clocks, where Wrenfield-like schemes set each clock by its peers.\n",
     "tessel.md": "---\ntitle: 'Tessel: Compressing Road Maps'\nyear: 2020\n---\n\n# Tessel: Compressing Road "
@@ -52,3 +54,30 @@ def test_a_question_about_a_paper_as_a_whole_is_answered_from_its_abstract(tmp_p
     r = measure.result
     assert "43 of the 63 gauges" in r.final_answer.split("\n\n")[0], r.final_answer
     assert not r.final_answer.startswith(ABSTRACT_START)
+
+
+@pytest.mark.slow
+def test_how_a_paper_works_is_answered_from_its_method_and_this_paper_from_its_abstract(tmp_path, monkeypatch):
+    """"How does X work?" asks for its method, not its gist; in a turn scoped to one paper (an @paper
+    mention), "What is this paper about?" names no paper and is that paper's gist."""
+    from core.agent import open_agent
+    from core.brains.offline.brain import OfflineBrain
+    from tests.integration.helpers import Turn
+
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
+    s.memory.enabled = False
+
+    async def run() -> list[Turn]:
+        out = []
+        async with open_agent(s, brain=OfflineBrain(s), persist=False) as agent:
+            for q, doc in (("How does Wrenfield work?", None), ("What is this paper about?", "wrenfield")):
+                t = Turn()
+                async for ev in agent.run_turn(q, doc_id=doc):
+                    t.events.append(ev)
+                out.append(t)
+        return out
+
+    how, this = asyncio.run(run())
+    assert how.result.final_answer.startswith("Wrenfield works by solving a least-squares problem"), how.result.final_answer
+    lead = this.result.final_answer.split("\n\n")[0]
+    assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, this.result.final_answer

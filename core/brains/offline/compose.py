@@ -16,7 +16,7 @@ from core.brains.offline.evidence import (Profile, Sentence, attributed, in_abst
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
-from core.brains.offline.sides import named_paper
+from core.brains.offline.sides import gist_paper
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
 from core.text import short_title
 from core.types import RetrievedContext
@@ -26,7 +26,9 @@ from core.vocabulary import Vocabulary
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
     """Direct answer first (the best sentence, and the next ones the scorer rates nearly as high,
     :func:`~core.brains.offline.synthesis.lead_size`; for a question asking for a number, opening
-    with the best that states one), then the other supporting sentences (four in all).
+    with the best that states one), then the other supporting sentences (four in all). A question
+    about one paper as a whole (``Profile.whole_paper``) is answered by the start of that paper's
+    abstract (:func:`gist`) when its abstract was retrieved; a publication question by its metadata.
 
     Whether a sentence comes from the paper the question names (by its file or title) is one of
     the scorer's features.
@@ -36,6 +38,13 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     if named:  # only where or when a named paper was published, or by whom: its metadata says so, and
         # nothing else (the paper's sentences that share its words would be padding), so nothing is scored
         lead = named[:2]
+        return " ".join(cited(s) for s in lead), [s.text for s in lead]
+    paper = gist_paper(contexts, prof)
+    abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
+    if abstract:  # a question about one paper as a whole: its abstract from the start, which sets out
+        # the problem and what the paper does about it (scored, its sentences would be those that repeat
+        # the paper's name: its results)
+        lead = gist(sorted(abstract, key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos)))
         return " ".join(cited(s) for s in lead), [s.text for s in lead]
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
@@ -50,13 +59,6 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     def score(s: Sentence) -> float:
         return blended[id(s)]
 
-    paper = named_paper(contexts, prof.entities[0], prof.vocab) if prof.whole_paper else None
-    abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
-    if abstract:  # a question about the named paper as a whole: its abstract from the start, which
-        # sets out the problem and what the paper does about it (scored, its sentences would be those
-        # that repeat the paper's name: its results)
-        lead = gist(sorted(abstract, key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos)))
-        return " ".join(cited(s) for s in lead), [s.text for s in lead]
     chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
@@ -75,7 +77,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     return "\n\n".join(lines), [s.text for s in lead + rest]
 
 
-GIST_SENTENCES, GIST_CHARS = 4, 700  # at most this much of an abstract answers a question about its paper
+GIST_SENTENCES, GIST_CHARS = 4, 900  # at most this much of an abstract answers a question about its paper
 
 
 def gist(sentences: list[Sentence]) -> list[Sentence]:

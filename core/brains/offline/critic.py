@@ -24,7 +24,7 @@ from core.brains.offline import verdict
 from core.brains.offline.evidence import subject as evidence_subject
 from core.brains.offline.evidence import absent_names, in_abstract, is_document_of, profile, relevant_indexes
 from core.brains.offline.lexicon import mentions
-from core.brains.offline.sides import named_paper
+from core.brains.offline.sides import gist_paper
 from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
 from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison, search  # noqa: F401 (asked_noun: the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
@@ -248,10 +248,8 @@ def _by_metadata(prof, intent: Intent | None, contexts: list[RetrievedContext], 
 def _by_abstract(prof, contexts: list[RetrievedContext], found: list[Claim]) -> bool:
     """Whether a question about one paper as a whole (its idea, its problem: ``Profile.whole_paper``) is
     answered by that paper's abstract: every claim cites only chunks of the abstract of the paper the
-    question names (:func:`~core.brains.offline.sides.named_paper`)."""
-    if not prof.whole_paper or not found:
-        return False
-    paper = named_paper(contexts, prof.entities[0], prof.vocab)
+    question asks about (:func:`~core.brains.offline.sides.gist_paper`)."""
+    paper = gist_paper(contexts, prof) if found else None
     cited = [[contexts[m - 1] for m in markers(c.text) if 1 <= m <= len(contexts)] for c in found]
     return paper is not None and all(cs and all(x.doc_id == paper and in_abstract(x) for x in cs) for cs in cited)
 
@@ -261,8 +259,9 @@ def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
     versions of one document, is judged by that structure: the learned verdict was trained on drafts
     that answer one question with one sentence, and scores a table row or a version diff out of its
     distribution (it failed correct two-row comparisons and correct diffs). So is a publication
-    question answered from the papers' metadata (the verdict never saw such a sentence), as long as
-    each of its sentences is backed."""
+    question answered from the papers' metadata (the verdict never saw such a sentence), and a question
+    about one paper as a whole answered by the start of its abstract (the verdict reads the gist's words,
+    "idea", "about", as words the answer must hold), as long as each of its sentences is backed."""
     if st.by_metadata or st.by_abstract:
         return st.faithfulness == 1.0
     if intent is None or intent.type != "comparative" or not st.found:

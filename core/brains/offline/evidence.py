@@ -77,11 +77,33 @@ _PUBLICATION_WORDS = frozenset(content_terms(
     "write authored author authors paper papers come came out publishing date when where which who"))
 
 # the words a question about a paper as a whole is made of ("What is X about?", "the main idea of X",
-# "what problem does X solve?", "summarize X"): one that asks nothing else is answered by its abstract
+# "what does X propose?", "summarize X", "what problem does X solve?"): one that asks nothing else, in the
+# form of :data:`_GIST_FORM`, is answered by its paper's abstract
 _GIST_WORDS = frozenset(content_terms(
-    "about idea ideas gist contribution contributions contribute contributes propose proposes proposed purpose "
-    "goal goals aim aims problem problems solve solves address addresses tackle tackles motivation novelty do does "
-    "paper papers article summary summarize summarise overview main key central core tldr"))
+    "about idea ideas gist contribution contributions purpose goal goals aim aims motivation novelty propose "
+    "proposes paper article summary summarize summarise overview tldr"))
+# "problem" is a paper's gist only as the one it solves ("what problems does X have?" asks its limits)
+_SOLVED = frozenset(content_terms("problem problems")), frozenset(content_terms("solve solves address addresses tackle tackles"))
+# a gist question asks "what" or bids ("Summarize X", "Tell me about X"); "how does X work?", "who proposed
+# X?", "when was X proposed?" and a yes/no question ask something else, and a negation asks what it lacks
+_GIST_FORM = re.compile(r"^\s*(?:what|summari[sz]e|describe|explain|tell me|give (?:me )?(?:an? )?(?:overview|summary|gist)|"
+                        r"in (?:a|one|two|three) (?:sentences?|words?|lines?),?\s*what)\b(?!.*\b(?:not|never|fails?)\b|.*n't\b)",
+                        re.I)
+# a question about the paper a turn is scoped to, which it names by no name ("What is this paper about?")
+_THIS_PAPER = re.compile(r"\b(?:this|the) (?:paper|article|work)\b", re.I)
+
+
+def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
+    """Whether an English question asks only for one paper's gist (see :data:`_GIST_WORDS`): in a gist
+    question's form, naming one paper (or none, as "this paper", when a turn is scoped to one), asking
+    nothing beyond the names and the words of a gist question, and "problem" only with a verb that solves it."""
+    if (has_cjk(question) or not _GIST_FORM.match(question) or main_clause(question) or len(ents) > 1
+            or (not ents and not _THIS_PAPER.search(question))):
+        return False  # "…, and how?" asks more than the gist
+    problem, solved = _SOLVED
+    if any(t in problem for t in key) and not any(t in solved for t in key):
+        return False
+    return not _asks_beyond(key, ents, vocab, _GIST_WORDS | problem | solved)
 
 
 _COLLECTION_WIDE = re.compile(
@@ -116,8 +138,7 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
                    query=base if (intent and intent.type == "follow_up") or has_cjk(question) else question,
                    vocab=vocab, bibliographic=biblio,
                    publication_only=biblio and not _asks_beyond(key, ents, vocab, _PUBLICATION_WORDS),
-                   whole_paper=(len(ents) == 1 and not biblio and not has_cjk(question)
-                                and not _asks_beyond(key, ents, vocab, _GIST_WORDS)),
+                   whole_paper=not biblio and _gist_question(question, key, ents, vocab),
                    key_words=content_words(strip_question_form(base), drop_frame=True))
 
 
@@ -314,6 +335,10 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
     With ``steps`` (a multi-hop plan), a chunk relevant to any one step is kept too.
     """
     keep = set(relevant_indexes(contexts, prof)) if only_relevant else set(range(len(contexts)))
+    if prof.whole_paper and not prof.entities and len({c.doc_id for c in contexts}) == 1:
+        # "What is this paper about?" in a turn scoped to one paper names nothing a chunk could be on
+        # topic with: its abstract is what it asks for
+        keep |= {i for i, c in enumerate(contexts) if in_abstract(c)}
     for sub in steps or []:
         keep |= set(relevant_indexes(contexts, profile(sub, vocab=prof.vocab)))
     pool: list[Sentence] = []

@@ -10,7 +10,9 @@ side's cells quote its own paper rather than whichever paper shares the asked wo
 
 from __future__ import annotations
 
-from core.brains.offline.evidence import is_document_of, names, surname
+import re
+
+from core.brains.offline.evidence import Profile, is_document_of, names, surname
 from core.brains.offline.slots import author_citation
 from core.hub.refmatch import norm_title
 from core.types import RetrievedContext
@@ -58,11 +60,26 @@ def side_paper(found: list[RetrievedContext], name: str, vocab: Vocabulary,
     return top if any(c.doc_id == top and names(c, name, vocab) for c in found) else None
 
 
-def named_paper(contexts: list[RetrievedContext], name: str, vocab: Vocabulary) -> str | None:
-    """The doc_id of ``name``'s own paper among ``contexts`` (best first): the document its file, title or
-    byline names, else the one the chunks mostly came from when one of them names it (:func:`side_paper`)."""
-    own = next((c.doc_id for c in contexts if c.doc_id and is_paper_of(c, name, vocab)), None)
-    return own or side_paper(contexts, name, vocab)
+def gist_paper(contexts: list[RetrievedContext], prof: Profile) -> str | None:
+    """The doc_id of the paper a question about one paper as a whole (``Profile.whole_paper``) asks
+    about, among ``contexts``: the document the named name's file, title or byline names; when the
+    question calls the name a paper ("the ReVerb paper"), else the one the chunks mostly came from that
+    names it (:func:`side_paper`); a question that names none ("this paper", in a turn scoped to one
+    document) is about the one document every chunk comes from. None otherwise: a method that only
+    other papers discuss has no paper of its own here."""
+    if not prof.whole_paper:
+        return None
+    if not prof.entities:
+        docs = {c.doc_id for c in contexts}
+        return next(iter(docs)) if len(docs) == 1 and all(docs) else None
+    name = prof.entities[0]
+    own = next((c.doc_id for c in contexts if c.doc_id and is_paper_of(c, name, prof.vocab)), None)
+    if own is None and _CALLED_PAPER.search(prof.question):
+        own = side_paper(contexts, name, prof.vocab)
+    return own
+
+
+_CALLED_PAPER = re.compile(r"\bpaper\b", re.I)
 
 
 def side_papers(contexts: list[RetrievedContext], names: list[str], vocab: Vocabulary) -> dict[str, str]:
