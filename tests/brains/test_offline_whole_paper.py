@@ -91,3 +91,12 @@ def test_the_critic_judges_a_gist_from_the_abstract_by_its_form_and_nothing_else
     # an answer that quotes the results is not a gist from the abstract
     other = "In run 3, Wrenfield kept 43 of the 63 gauges within tolerance [1]."
     assert not structure("What is the main idea of Wrenfield?", None, CONTEXTS, other, [], vocab=VOCAB).by_abstract
+
+
+def test_no_evidence_about_a_paper_names_the_paper_not_the_question_word():
+    """"What is the Zephyr paper about?" with nothing on Zephyr reads "… no evidence about the Zephyr
+    paper.", not "… about the Zephyr paper about."."""
+    from core.brains.offline.synthesis import no_evidence_answer
+
+    assert no_evidence_answer("What is the Zephyr paper about?") == "The knowledge base holds no evidence about the Zephyr paper."
+    assert no_evidence_answer("What is Zephyr?") == "The knowledge base holds no evidence about Zephyr."

@@ -140,7 +140,7 @@ def clause(text: str, dim: str | None, name: str | None, vocab: Vocabulary, max_
 def no_evidence_answer(question: str) -> str:
     """The honest answer when nothing retrieved is relevant; carries no markers."""
     q = " ".join(question.split()).rstrip("?？.。! ")
-    m = re.match(r"(?i)^(?:what|who) (?:is|are|was|were) (.+)$|^(?:tell me about|explain|describe) (.+)$", q)
+    m = re.match(r"(?i)^(?:what|who) (?:is|are|was|were) (.+?)(?: about)?$|^(?:tell me about|explain|describe) (.+)$", q)
     if m:
         topic = (m.group(1) or m.group(2)).strip()
         return f"The knowledge base holds no evidence about {topic}."
