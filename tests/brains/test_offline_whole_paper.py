@@ -100,3 +100,16 @@ def test_no_evidence_about_a_paper_names_the_paper_not_the_question_word():
 
     assert no_evidence_answer("What is the Zephyr paper about?") == "The knowledge base holds no evidence about the Zephyr paper."
     assert no_evidence_answer("What is Zephyr?") == "The knowledge base holds no evidence about Zephyr."
+
+
+def test_a_gist_question_takes_no_recalled_detail():
+    """A fact recalled from an earlier session about the paper ("To better understand its errors, we
+    analysed …") is one detail of it; under a gist from the abstract it reads as the answer's end."""
+    from core.brains.offline.synthesis import prior_line
+
+    fact = ("Wrenfield: Calibrating Sensor Networks says: The main idea of Wrenfield's error analysis is to re-weight "
+            "the gauges by their drift.")
+    gist = profile("What is the main idea of Wrenfield?", None, vocab=VOCAB)
+    asked = profile("What is the main idea of Wrenfield's error analysis?", None, vocab=VOCAB)
+    assert prior_line([fact], gist, ["Large sensor networks drift out of calibration within weeks."]) == ""
+    assert prior_line([fact], asked, ["Wrenfield was tested on three networks."]) != ""  # a question that asks it
