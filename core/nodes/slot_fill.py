@@ -31,10 +31,12 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
     topic, question = await topic_scope(ctx, state.question)
     slots = await ctx.brain.fill_slots(question, state.intent.type, turns, ctx.vocabulary.names())
     versions = versioned_entities(question)  # "what changed between version 1 and 2 of X"
-    entities = slots.entities
+    entities, gist_query = slots.entities, ""
     if state.intent.type == "comparative" and not versions and len(entities) < 2:
         # the names give no two sides: the question may describe its papers instead
         entities = await with_described(ctx, question, entities)
+    elif not versions and not entities:  # a question about one paper as a whole may describe it
+        entities, gist_query = await gist_described(ctx, state, question)
     one_side = not versions and state.intent.type == "comparative" and len(entities) < 2
     intent = state.intent.model_copy(update={
         **({"type": "factual", "router": f"{state.intent.router}{ONE_SIDE}"} if one_side else {}),
@@ -42,7 +44,7 @@ async def slot_fill_node(state: AgentState, runtime: Any) -> dict:
         "entities": versions or entities,
         "dimensions": slots.dimensions,
         "constraints": slots.constraints | topic,
-        "reformulated_query": state.refined_query or slots.reformulated_query or question,
+        "reformulated_query": state.refined_query or gist_query or slots.reformulated_query or question,
     })
     emit(SlotsFilled(intent=intent))
     return {"intent": intent}
@@ -59,6 +61,25 @@ async def with_described(ctx: Any, question: str, entities: list[str]) -> list[s
     low = question.lower()
     placed = [(low.find(e.lower()) if e.lower() in low else len(low), e) for e in entities] + found
     return [e for _, e in sorted(placed, key=lambda x: x[0])]
+
+
+async def gist_described(ctx: Any, state: AgentState, question: str) -> tuple[list[str], str]:
+    """``([paper], the question naming it)`` when a question about one paper as a whole names it by
+    description ("What is the main idea of the prototype-driven learning paper?" reads "… of the
+    Prototype-Driven Learning for Sequence Models paper?", :attr:`core.brains.offline.evidence.Profile.whole_paper`
+    once so read); else ``([], "")``. Only a question that holds such a description is searched for its paper."""
+    from core.brains.offline.evidence import profile
+    from core.described import DESCRIBED, described_papers
+
+    found = await described_papers(ctx, question, []) if DESCRIBED.search(question) else []
+    if len(found) != 1:
+        return [], ""
+    at, name = found[0]
+    m = DESCRIBED.search(question, at)
+    assert m is not None and state.intent is not None
+    rewritten = f"{question[:m.start()]}the {name} paper{question[m.end():]}"
+    named = state.intent.model_copy(update={"entities": [name], "reformulated_query": rewritten})
+    return ([name], rewritten) if profile(question, named, vocab=ctx.vocabulary).whole_paper else ([], "")
 
 
 async def topic_scope(ctx: Any, question: str) -> tuple[dict, str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from core.events import DraftReady, SourcesFound, SufficiencyJudged, ThoughtEmitted
 from core.nodes.common import ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
+from core.strategies.simple import paper_abstract
 from core.state import AgentState, AttemptState
 from core.strategies.lineage import lineage_answer
 from core.strategies.synthesis import synthesize
@@ -109,8 +110,11 @@ async def react_synthesize_node(state: AgentState, runtime: Any) -> dict:
     if state.next_action == "lineage" and state.draft_answer:  # think answered from the citation graph
         emit(DraftReady(answer=state.draft_answer, node="exploratory"))
         return {"draft_answer": state.draft_answer}
-    answer = await synthesize(ctx, state, "exploratory", state.retrieved_contexts, "exploratory")
-    return {"draft_answer": answer}
+    # a question about one paper as a whole that the router sent here is answered from its abstract,
+    # as the direct strategy answers it (:func:`core.strategies.simple.paper_abstract`)
+    contexts = merge_contexts(await paper_abstract(ctx, state, state.retrieved_contexts), state.retrieved_contexts)
+    answer = await synthesize(ctx, state, "exploratory", contexts, "exploratory")
+    return {"draft_answer": answer, "retrieved_contexts": contexts}
 
 
 def build_subgraph():

@@ -113,3 +113,15 @@ def test_a_gist_question_takes_no_recalled_detail():
     asked = profile("What is the main idea of Wrenfield's error analysis?", None, vocab=VOCAB)
     assert prior_line([fact], gist, ["Large sensor networks drift out of calibration within weeks."]) == ""
     assert prior_line([fact], asked, ["Wrenfield was tested on three networks."]) != ""  # a question that asks it
+
+
+def test_a_gist_question_routed_to_a_survey_is_answered_by_the_abstract_too():
+    """The router may send "What is the main idea of X?" to the exploratory strategy; its answer is the
+    same gist, not a survey of every paper that shares the question's words."""
+    from core.brains.offline.compose import exploratory
+    from core.brains.offline.evidence import sentence_pool
+
+    prof = profile("What is the main idea of Wrenfield?", None, vocab=VOCAB)
+    answer = exploratory(sentence_pool(CONTEXTS, prof), prof, CONTEXTS)[0]
+    assert answer == _answer("What is the main idea of Wrenfield?")
+    assert answer.startswith("Large sensor networks drift out of calibration within weeks [2].")

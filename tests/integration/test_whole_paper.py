@@ -39,12 +39,13 @@ PROPOSAL = "We propose to calibrate a whole network from a few gauges"
 def test_a_question_about_a_paper_as_a_whole_is_answered_from_its_abstract(tmp_path, monkeypatch):
     s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
     s.memory.enabled = False
-    idea, about, measure = asyncio.run(ask_all([
+    idea, about, described, measure = asyncio.run(ask_all([
         "What is the main idea of Wrenfield?",
         "What is the Wrenfield paper about?",
+        "What is the main idea of the sensor networks paper?",  # named by what its title says
         "How many gauges did Wrenfield keep within tolerance in run 3?",
     ], s))
-    for turn in (idea, about):
+    for turn in (idea, about, described):
         r = turn.result
         lead = r.final_answer.split("\n\n")[0]
         assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, r.final_answer

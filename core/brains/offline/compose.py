@@ -39,13 +39,8 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # nothing else (the paper's sentences that share its words would be padding), so nothing is scored
         lead = named[:2]
         return " ".join(cited(s) for s in lead), [s.text for s in lead]
-    paper = gist_paper(contexts, prof)
-    abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
-    if abstract:  # a question about one paper as a whole: its abstract from the start, which sets out
-        # the problem and what the paper does about it (scored, its sentences would be those that repeat
-        # the paper's name: its results)
-        lead = gist(sorted(abstract, key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos)))
-        return " ".join(cited(s) for s in lead), [s.text for s in lead]
+    if (whole := paper_gist(pool, prof, contexts)) is not None:
+        return whole
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
 
@@ -78,6 +73,19 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
 
 
 GIST_SENTENCES, GIST_CHARS = 4, 900  # at most this much of an abstract answers a question about its paper
+
+
+def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]] | None:
+    """The answer to a question about one paper as a whole (``Profile.whole_paper``), whichever strategy
+    it was routed to: the start of that paper's abstract (:func:`gist`), which sets out the problem and
+    what the paper does about it; scored, its sentences would be those that repeat the paper's name (its
+    results). None when the paper's abstract is not among the chunks."""
+    paper = gist_paper(contexts, prof)
+    abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
+    if not abstract:
+        return None
+    lead = gist(sorted(abstract, key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos)))
+    return " ".join(cited(s) for s in lead), [s.text for s in lead]
 
 
 def gist(sentences: list[Sentence]) -> list[Sentence]:
@@ -196,7 +204,10 @@ def _step_best(pool: list[Sentence], step: str, vocab: Vocabulary) -> Sentence |
 def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
     """Themed sections (one per paper, or per stage/method in chronological order). With two themes
     or more, the answer opens with its direct answer (:func:`survey_lead`): each theme's best sentence
-    under its name; its section below then holds the theme's further sentences."""
+    under its name; its section below then holds the theme's further sentences. A question about one
+    paper as a whole is answered by its abstract's start (:func:`paper_gist`), as a direct question is."""
+    if (whole := paper_gist(pool, prof, contexts)) is not None:
+        return whole
     themes = _themes(pool, prof, contexts)
     told: list[tuple[str, list[Sentence]]] = []  # (theme, its picks, best first), in order
     used: list[Sentence] = []
