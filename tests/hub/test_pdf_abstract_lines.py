@@ -132,3 +132,14 @@ def test_a_justified_abstract_line_read_in_pieces_stays_whole(tmp_path):
     doc = read_document(introduction(p, y).save(tmp_path / "justified.pdf"))
     assert "improves accuracy by a wide margin over" in abstract_of(doc), [(b.kind, b.text[:50]) for b in doc.blocks]
     assert not any(b.kind == "figure" for b in doc.blocks)
+
+
+def test_an_abstract_whose_first_line_is_indented_stays_whole(tmp_path):
+    """A paragraph's first line may be the indented one (1.5 em): the abstract's next lines start left of
+    it, and are the abstract's all the same."""
+    p = head()
+    p.line(ABSTRACT[0], LEFT + 12, 170, 8)
+    y = p.lines(ABSTRACT[1:] + ["future work."], LEFT, 180, 8, lead=10)
+    doc = read_document(introduction(p, y).save(tmp_path / "indented.pdf"))
+    assert abstract_of(doc).endswith("suggests directions for future work."), [(b.kind, b.text[:40]) for b in doc.blocks]
+    assert not any(b.kind == "figure" for b in doc.blocks)

@@ -316,7 +316,8 @@ class Walker:
         set the abstract smaller than the body): the abstract is being read, and the line is its first,
         a line of prose (:data:`PROSE_CHARS` or more), or it is set as that first line is, at its size
         (by its largest letters: a line mostly in a smaller piece, a URL in code type, is still prose) and
-        in a row starting where it starts (a paragraph's indent apart; a justified line may be read in pieces). A smaller label among it, or one set
+        in a row starting where it starts (a paragraph's indent apart either way: the first line may be the
+        indented one; a justified line may be read in pieces). A smaller label among it, or one set
         elsewhere (a teaser figure's), is figure text."""
         if self.section != ["Abstract"]:
             return False
@@ -324,7 +325,7 @@ class Walker:
         if first is None:
             return len(_text(ln).strip()) >= PROSE_CHARS
         return (abs(max(ln.size, self.row_size, *ln.sizes) - first.size) <= 0.5
-                and first.x0 - 2 <= self.row_x0 <= first.x0 + 3 * first.size)
+                and abs(self.row_x0 - first.x0) <= 3 * first.size)
 
     def _running_kind(self) -> str:
         """The kind of the running text being read: the abstract's, or the body's."""
