@@ -16,7 +16,8 @@ from typing import Any
 
 from core.doc_versions import versioned_entities
 from core.events import Notice, SlotsFilled
-from core.nodes.common import ctx_of, history, traced
+from core.errors import BackendUnavailable
+from core.nodes.common import ctx_of, history, hub_takes, traced
 from core.state import AgentState
 from core.telemetry import emit
 
@@ -64,22 +65,34 @@ async def with_described(ctx: Any, question: str, entities: list[str]) -> list[s
 
 
 async def gist_described(ctx: Any, state: AgentState, question: str) -> tuple[list[str], str]:
-    """``([paper], the question naming it)`` when a question about one paper as a whole names it by
+    """``([title], the question naming it)`` when a question about one paper as a whole names it by
     description ("What is the main idea of the prototype-driven learning paper?" reads "… of the
     Prototype-Driven Learning for Sequence Models paper?", :attr:`core.brains.offline.evidence.Profile.whole_paper`
-    once so read); else ``([], "")``. Only a question that holds such a description is searched for its paper."""
-    from core.brains.offline.evidence import profile
-    from core.described import DESCRIBED, described_papers
+    once so read); else ``([], "")``. The paper goes by its whole title, which no other paper shares (two
+    papers may share a short title, "Kestrel: …"). Only a question asked as a gist question and holding one
+    such description is searched for its paper, within the one document a scoped turn searches."""
+    from core.brains.offline.evidence import gist_form, profile
+    from core.described import DESCRIBED, SEARCH_K, descriptions, paper_for
 
-    found = await described_papers(ctx, question, []) if DESCRIBED.search(question) else []
+    found = descriptions(question, []) if gist_form(question) else []
     if len(found) != 1:
         return [], ""
-    at, name = found[0]
+    at, words = found[0]
+    scope = {"doc_id": ctx.doc_id} if ctx.doc_id and hub_takes(ctx.hub, "doc_id") else {}
+    try:
+        title = paper_for(words, [c.title for c in await ctx.hub.search(words, SEARCH_K, ctx.collection, **scope)])
+    except BackendUnavailable:
+        raise
+    except Exception:  # noqa: BLE001 - an upstream hub with an odd answer: the description stays unresolved
+        return [], ""
     m = DESCRIBED.search(question, at)
-    assert m is not None and state.intent is not None
-    rewritten = f"{question[:m.start()]}the {name} paper{question[m.end():]}"
-    named = state.intent.model_copy(update={"entities": [name], "reformulated_query": rewritten})
-    return ([name], rewritten) if profile(question, named, vocab=ctx.vocabulary).whole_paper else ([], "")
+    if title is None or m is None:
+        return [], ""
+    own = "'s" if m.group(0)[-2:] in ("'s", "’s") else ""
+    rewritten = f"{question[:m.start()]}the {title} paper{own}{question[m.end():]}"
+    assert state.intent is not None
+    named = state.intent.model_copy(update={"entities": [title], "reformulated_query": rewritten})
+    return ([title], rewritten) if profile(question, named, vocab=ctx.vocabulary).whole_paper else ([], "")
 
 
 async def topic_scope(ctx: Any, question: str) -> tuple[dict, str]:

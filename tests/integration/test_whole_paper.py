@@ -82,3 +82,40 @@ def test_how_a_paper_works_is_answered_from_its_method_and_this_paper_from_its_a
     assert how.result.final_answer.startswith("Wrenfield works by solving a least-squares problem"), how.result.final_answer
     lead = this.result.final_answer.split("\n\n")[0]
     assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, this.result.final_answer
+
+
+KESTRELS = {
+    "kestrel_logs.md": "---\ntitle: 'Kestrel: Compressing Sensor Logs'\nyear: 2021\n---\n\n# Kestrel: Compressing Sensor "
+                       "Logs\n\n## Abstract\n\nSensor logs grow by terabytes a day. We compress them by sharing the "
+                       "dictionary of similar devices.\n\n## Results\n\n"
+                       + " ".join(f"Kestrel compressed log batch {i} to {10 + i}% of its size." for i in range(1, 9)) + "\n",
+    "kestrel_jobs.md": "---\ntitle: 'Kestrel: Scheduling Batch Jobs on Shared Clusters'\nyear: 2022\n---\n\n# Kestrel: "
+                       "Scheduling Batch Jobs on Shared Clusters\n\n## Abstract\n\nShared clusters run batch jobs of "
+                       "very different lengths. We schedule jobs by their expected finish time.\n",
+}
+
+
+@pytest.mark.slow
+def test_a_described_paper_and_a_survey_route_and_other_descriptions(tmp_path, monkeypatch):
+    """A paper named by description is that paper even when another shares its short title ("Kestrel"); a
+    gist question the router sends to the survey strategy is answered from the abstract too; a question
+    that describes a paper but asks something of it keeps its intent as typed."""
+    s = papers_home(tmp_path, monkeypatch, {**PAPERS, **KESTRELS}, COLLECTION)
+    s.memory.enabled = False
+    jobs, overview, links = asyncio.run(ask_all([
+        "What is the main idea of the batch job scheduling paper?",
+        "Give me an overview of the sensor networks paper.",
+        "What links does the sensor networks paper use to spread corrections?",
+    ], s))
+    r = jobs.result
+    assert r.final_answer.startswith("Shared clusters run batch jobs of very different lengths"), r.final_answer
+    assert r.intent.entities == ["Kestrel: Scheduling Batch Jobs on Shared Clusters"], r.intent.entities
+    r = overview.result
+    assert r.strategy == "exploratory", r.strategy  # the rule router's reading of "overview"
+    lead = r.final_answer.split("\n\n")[0]
+    assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, r.final_answer
+    assert all(src.breadcrumb.endswith("Abstract") for src in r.sources), [src.breadcrumb for src in r.sources]
+    # the survey fetched the abstract itself (a search of the paper for its summary's first sentence)
+    assert any(e.query.startswith(ABSTRACT_START) for e in overview.of("retrieval_started")), overview.of("retrieval_started")
+    filled = links.of("slots_filled")[0].intent
+    assert filled.entities == [] and filled.reformulated_query == "What links does the sensor networks paper use to spread corrections?"

@@ -142,7 +142,10 @@ class OfflineBrain:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         if kind in ("simple", "exploratory"):
             body = shaped(body, answer_form(request.question)[1])
-        prior = prior_line(request.prior_facts, prof, used)
+        # a paper's gist from its abstract takes no recalled fact: the scorer cannot tell one recalled
+        # detail of the paper from its gist
+        gist = kind in ("simple", "follow_up", "exploratory") and compose.paper_gist(pool, prof, request.contexts) is not None
+        prior = "" if gist else prior_line(request.prior_facts, prof, used)
         return f"{body}\n\n{prior}" if prior else body
 
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,

@@ -80,25 +80,31 @@ _PUBLICATION_WORDS = frozenset(content_terms(
 # "what does X propose?", "summarize X", "what problem does X solve?"): one that asks nothing else, in the
 # form of :data:`_GIST_FORM`, is answered by its paper's abstract
 _GIST_WORDS = frozenset(content_terms(
-    "about idea ideas gist contribution contributions purpose goal goals aim aims motivation novelty propose "
-    "proposes paper article summary summarize summarise overview tldr"))
+    "about idea ideas gist contribution contributions contribute contributes central core purpose goal goals aim aims "
+    "motivation novelty propose proposes paper article summary summarize summarise overview tldr"))
 # "problem" is a paper's gist only as the one it solves ("what problems does X have?" asks its limits)
 _SOLVED = frozenset(content_terms("problem problems")), frozenset(content_terms("solve solves address addresses tackle tackles"))
 # a gist question asks "what" or bids ("Summarize X", "Tell me about X"); "how does X work?", "who proposed
 # X?", "when was X proposed?" and a yes/no question ask something else, and a negation asks what it lacks
-_GIST_FORM = re.compile(r"^\s*(?:what|summari[sz]e|describe|explain|tell me|give (?:me )?(?:an? )?(?:overview|summary|gist)|"
+_GIST_FORM = re.compile(r"^\s*(?:(?:can|could|would) you (?:please )?|please,? |briefly,? |in short,? |in brief,? )?"
+                        r"(?:what|summari[sz]e|describe|explain|tell me|give (?:me )?(?:an? )?(?:overview|summary|gist)|"
                         r"in (?:a|one|two|three) (?:sentences?|words?|lines?),?\s*what)\b(?!.*\b(?:not|never|fails?)\b|.*n't\b)",
                         re.I)
 # a question about the paper a turn is scoped to, which it names by no name ("What is this paper about?")
 _THIS_PAPER = re.compile(r"\b(?:this|the) (?:paper|article|work)\b", re.I)
 
 
+def gist_form(question: str) -> bool:
+    """Whether a question is asked as a gist question is (:data:`_GIST_FORM`): a cheap test before a
+    search for the paper it may describe."""
+    return bool(_GIST_FORM.match(question)) and not has_cjk(question) and not main_clause(question)
+
+
 def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
     """Whether an English question asks only for one paper's gist (see :data:`_GIST_WORDS`): in a gist
     question's form, naming one paper (or none, as "this paper", when a turn is scoped to one), asking
     nothing beyond the names and the words of a gist question, and "problem" only with a verb that solves it."""
-    if (has_cjk(question) or not _GIST_FORM.match(question) or main_clause(question) or len(ents) > 1
-            or (not ents and not _THIS_PAPER.search(question))):
+    if not gist_form(question) or len(ents) > 1 or (not ents and not _THIS_PAPER.search(question)):
         return False  # "…, and how?" asks more than the gist
     problem, solved = _SOLVED
     if any(t in problem for t in key) and not any(t in solved for t in key):

@@ -183,11 +183,9 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
     asks for a value and nothing else ("how many", "what rate") takes only a fact that states one:
     the scorer reads the paper's words and can rate a valueless fact above the answer. It must not repeat or
     contradict the evidence. A question that names nothing gets no recalled facts: a
-    fact that merely shares words with it is another paper's, not an answer. Nor does a question about
-    one paper as a whole (``Profile.whole_paper``): its abstract is the answer, and a recalled fact is
-    one detail of the paper, which its scores cannot tell from the gist.
+    fact that merely shares words with it is another paper's, not an answer.
     """
-    if not prof.entities or prof.whole_paper:
+    if not prof.entities:
         return ""
     keep: list[str] = []
     chosen_terms = [term_set(c) for c in chosen]
