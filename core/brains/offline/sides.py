@@ -60,11 +60,15 @@ def side_paper(found: list[RetrievedContext], name: str, vocab: Vocabulary,
     return top if any(c.doc_id == top and names(c, name, vocab) for c in found) else None
 
 
+# a question that calls a name a paper ("the ReVerb paper"): its paper may be one its file and title do not name
+_CALLED_PAPER = re.compile(r"\bpaper\b", re.I)
+
+
 def gist_paper(contexts: list[RetrievedContext], prof: Profile) -> str | None:
     """The doc_id of the paper a question about one paper as a whole (``Profile.whole_paper``) asks
-    about, among ``contexts``: the document the named name's file, title or byline names; when the
-    question calls the name a paper ("the ReVerb paper"), else the one the chunks mostly came from that
-    names it (:func:`side_paper`); a question that names none ("this paper", in a turn scoped to one
+    about, among ``contexts``: the document the name's file, title or byline names; else, when the
+    question calls the name a paper ("the ReVerb paper"), the one the chunks mostly came from, if it
+    names it (:func:`side_paper`). A question that names none ("this paper", in a turn scoped to one
     document) is about the one document every chunk comes from. None otherwise: a method that only
     other papers discuss has no paper of its own here."""
     if not prof.whole_paper:
@@ -77,9 +81,6 @@ def gist_paper(contexts: list[RetrievedContext], prof: Profile) -> str | None:
     if own is None and _CALLED_PAPER.search(prof.question):
         own = side_paper(contexts, name, prof.vocab)
     return own
-
-
-_CALLED_PAPER = re.compile(r"\bpaper\b", re.I)
 
 
 def side_papers(contexts: list[RetrievedContext], names: list[str], vocab: Vocabulary) -> dict[str, str]:
