@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from core.brains.offline.evidence import profile
+from core.brains.offline.evidence import gist_form, profile
 from core.brains.offline.sides import gist_paper
 from core.nodes.common import AgentContext, ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
@@ -42,6 +42,8 @@ async def paper_abstract(ctx: AgentContext, state: AgentState, contexts: list[Re
     only chunks whose section is the abstract, so other chunks found so leave the answer as it was).
     A search of the question's own words finds the chunks that repeat the paper's name, seldom its
     abstract. [] when the hub cannot search one document or has no summary for it."""
+    if not gist_form(state.question):  # most questions: no profile to build (its first costs about a millisecond)
+        return []
     prof = profile(state.question, state.intent, vocab=ctx.vocabulary)
     get_summary = getattr(ctx.hub, "get_document_summary", None)
     if not prof.whole_paper or get_summary is None or not hub_takes(ctx.hub, "doc_id"):
