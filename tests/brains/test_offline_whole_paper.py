@@ -142,3 +142,18 @@ def test_a_gist_question_routed_to_a_survey_is_answered_by_the_abstract_too():
     answer = exploratory(sentence_pool(CONTEXTS, prof), prof, CONTEXTS)[0]
     assert answer == _answer("What is the main idea of Wrenfield?")
     assert answer.startswith("Large sensor networks drift out of calibration within weeks [2].")
+
+
+def test_a_papers_thanks_are_evidence_only_where_nothing_else_is():
+    """The acknowledgments name the paper and its people often and say nothing of how it works: "How does
+    Wrenfield calibrate?" quotes its method, not its thanks; "Who funded Wrenfield?" has only the thanks."""
+    from core.brains.offline.evidence import relevant_indexes
+
+    thanks = _ctx("wrenfield", "9 Acknowledgements", "We thank Ada Okafor for improving Wrenfield's calibration code, "
+                  "and the Harbor Fund for funding Wrenfield.", 9)
+    method = _ctx("wrenfield", "3 Method", "Wrenfield calibrates each sensor against the trusted gauges by least squares.", 3)
+    ctxs = [thanks, method]
+    how = profile("How does Wrenfield calibrate the sensors?", None, vocab=VOCAB)
+    assert relevant_indexes(ctxs, how) == [1]
+    funded = profile("Who funded Wrenfield?", None, vocab=VOCAB)
+    assert 0 in relevant_indexes(ctxs, funded)  # the thanks hold "fund", which no other chunk does

@@ -288,7 +288,30 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
     papers = {contexts[i].doc_id or contexts[i].source for i in keep} - {""}
     more = [i for i, c in enumerate(contexts) if i not in keep and (c.doc_id or c.source) in papers
             and _carries_words(c, prof, absent, SAME_PAPER_SHARE)]
-    return sorted(keep + more)
+    found = sorted(keep + more)
+    # a paper's thanks name it and its people often and say nothing of its content: they stay evidence
+    # only where they hold more of what the question asks (its words beyond the names) than any other
+    # chunk kept ("Who funded X?")
+    thanks = [i for i in found if in_acknowledgments(contexts[i])]
+    if not thanks or len(thanks) == len(found):
+        return found
+    names = {t for e in prof.entities for t in content_terms(e, parts=True)} | expand_terms(prof.entities, prof.vocab)
+    asked = [t for t in prof.key_terms if t not in names]
+
+    def holds(i: int) -> int:
+        have = term_set(context_text(contexts[i]))
+        return sum(covered(t, have) for t in asked)
+
+    best = max(holds(i) for i in found if i not in thanks)
+    return [i for i in found if i not in thanks or holds(i) > best]
+
+
+_ACKNOWLEDGMENTS = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?acknowledge?ments?$", re.I)
+
+
+def in_acknowledgments(ctx: RetrievedContext) -> bool:
+    """Whether the chunk is in its paper's acknowledgments (a section of that name in its breadcrumb)."""
+    return any(_ACKNOWLEDGMENTS.match(part.strip()) for part in ctx.breadcrumb.split(" > ")[1:])
 
 
 def _carries_words(ctx: RetrievedContext, prof: Profile, absent: list[str], share: float) -> bool:
