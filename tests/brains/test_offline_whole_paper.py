@@ -55,12 +55,16 @@ CONTEXTS = [
 ]
 
 
-def _answer(question: str) -> str:
-    from core.brains.offline.compose import simple
-    from core.brains.offline.evidence import sentence_pool
+def _answer(question: str, kind: str = "simple") -> str:
+    """The offline brain's answer over CONTEXTS, composed as the strategy ``kind`` composes it."""
+    from core.brains.offline.brain import OfflineBrain
+    from core.config import Settings
+    from core.types import Intent, SynthesisRequest
 
-    prof = profile(question, None, vocab=VOCAB)
-    return simple(sentence_pool(CONTEXTS, prof), prof, CONTEXTS)[0]
+    intent = Intent(type="exploratory" if kind == "exploratory" else "factual", confidence=0.9,
+                    entities=profile(question, None, vocab=VOCAB).entities)
+    return OfflineBrain(Settings(), vocabulary=VOCAB).compose(
+        SynthesisRequest(kind=kind, question=question, intent=intent, contexts=CONTEXTS))
 
 
 def test_the_gist_is_the_abstract_from_its_start_within_its_limits():
@@ -135,11 +139,7 @@ def test_a_gist_from_the_abstract_takes_no_recalled_detail_and_other_answers_kee
 def test_a_gist_question_routed_to_a_survey_is_answered_by_the_abstract_too():
     """The router may send "What is the main idea of X?" to the exploratory strategy; its answer is the
     same gist, not a survey of every paper that shares the question's words."""
-    from core.brains.offline.compose import exploratory
-    from core.brains.offline.evidence import sentence_pool
-
-    prof = profile("What is the main idea of Wrenfield?", None, vocab=VOCAB)
-    answer = exploratory(sentence_pool(CONTEXTS, prof), prof, CONTEXTS)[0]
+    answer = _answer("What is the main idea of Wrenfield?", "exploratory")
     assert answer == _answer("What is the main idea of Wrenfield?")
     assert answer.startswith("Large sensor networks drift out of calibration within weeks [2].")
 

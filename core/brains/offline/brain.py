@@ -128,7 +128,11 @@ class OfflineBrain:
         if not pool:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         kind = request.kind
-        if kind == "comparative":
+        # a question about one paper as a whole, whichever strategy it was routed to: the start of its abstract
+        gist = compose.paper_gist(pool, prof, request.contexts) if kind in ("simple", "follow_up", "exploratory") else None
+        if gist is not None:
+            body, used = gist
+        elif kind == "comparative":
             body, used = comparison.comparative(pool, prof, request.contexts)
         elif kind == "multi_hop":
             subs = request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4,
@@ -144,8 +148,7 @@ class OfflineBrain:
             body = shaped(body, answer_form(request.question)[1])
         # a paper's gist from its abstract takes no recalled fact: the scorer cannot tell one recalled
         # detail of the paper from its gist
-        gist = kind in ("simple", "follow_up", "exploratory") and compose.paper_gist(pool, prof, request.contexts) is not None
-        prior = "" if gist else prior_line(request.prior_facts, prof, used)
+        prior = "" if gist is not None else prior_line(request.prior_facts, prof, used)
         return f"{body}\n\n{prior}" if prior else body
 
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,

@@ -26,9 +26,9 @@ from core.vocabulary import Vocabulary
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
     """Direct answer first (the best sentence, and the next ones the scorer rates nearly as high,
     :func:`~core.brains.offline.synthesis.lead_size`; for a question asking for a number, opening
-    with the best that states one), then the other supporting sentences (four in all). A question
-    about one paper as a whole (``Profile.whole_paper``) is answered by the start of that paper's
-    abstract (:func:`gist`) when its abstract was retrieved; a publication question by its metadata.
+    with the best that states one), then the other supporting sentences (four in all). A publication
+    question is answered by its metadata (a question about one paper as a whole by its abstract, before
+    any strategy's composition: :func:`paper_gist`).
 
     Whether a sentence comes from the paper the question names (by its file or title) is one of
     the scorer's features.
@@ -39,8 +39,6 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # nothing else (the paper's sentences that share its words would be padding), so nothing is scored
         lead = named[:2]
         return " ".join(cited(s) for s in lead), [s.text for s in lead]
-    if (whole := paper_gist(pool, prof, contexts)) is not None:
-        return whole
     own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
     scorer.prime([prof.question, *(s.text for s in pool)])
 
@@ -77,9 +75,10 @@ GIST_SENTENCES, GIST_CHARS = 4, 900  # at most this much of an abstract answers 
 
 def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]] | None:
     """The answer to a question about one paper as a whole (``Profile.whole_paper``), whichever strategy
-    it was routed to: the start of that paper's abstract (:func:`gist`), which sets out the problem and
-    what the paper does about it; scored, its sentences would be those that repeat the paper's name (its
-    results). None when the paper's abstract is not among the chunks."""
+    it was routed to (the brain asks before composing a direct answer or an overview): the start of that
+    paper's abstract (:func:`gist`), which sets out the problem and what the paper does about it; scored,
+    its sentences would be those that repeat the paper's name (its results). None when the paper's
+    abstract is not among the chunks."""
     paper = gist_paper(contexts, prof)
     abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
     if not abstract:
@@ -204,10 +203,7 @@ def _step_best(pool: list[Sentence], step: str, vocab: Vocabulary) -> Sentence |
 def exploratory(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
     """Themed sections (one per paper, or per stage/method in chronological order). With two themes
     or more, the answer opens with its direct answer (:func:`survey_lead`): each theme's best sentence
-    under its name; its section below then holds the theme's further sentences. A question about one
-    paper as a whole is answered by its abstract's start (:func:`paper_gist`), as a direct question is."""
-    if (whole := paper_gist(pool, prof, contexts)) is not None:
-        return whole
+    under its name; its section below then holds the theme's further sentences."""
     themes = _themes(pool, prof, contexts)
     told: list[tuple[str, list[Sentence]]] = []  # (theme, its picks, best first), in order
     used: list[Sentence] = []
