@@ -66,21 +66,24 @@ def paper_for(description: str, titles: list[str]) -> str | None:
     return scored[0][1]
 
 
-async def described_papers(ctx: Any, question: str, names: list[str]) -> list[tuple[int, str]]:
+async def described_papers(ctx: Any, question: str, names: list[str], *, whole_title: bool = False,
+                           **scope: Any) -> list[tuple[int, str]]:
     """``(offset, short title)`` of each paper ``question`` describes (one not among ``names``), best
-    effort: a hub that cannot search gives none."""
+    effort: a hub that cannot search gives none. With ``whole_title`` the paper goes by its whole title
+    (two papers may share a short one, "Kestrel: …"); ``scope`` (``doc_id``) is passed to the search."""
     out: list[tuple[int, str]] = []
     taken = {n.lower() for n in names}
     for at, words in descriptions(question, names):
         try:
-            found = await ctx.hub.search(words, SEARCH_K, ctx.collection)
+            found = await ctx.hub.search(words, SEARCH_K, ctx.collection, **scope)
         except BackendUnavailable:
             raise
         except Exception:  # noqa: BLE001 - an upstream hub with an odd answer: the description stays unresolved
             continue
         title = paper_for(words, [c.title for c in found])
         # a paper a name of the question already names ("the web spam paper" beside "TrustRank") is no new side
-        if title is not None and short_title(title).lower() not in taken and not any(_names(n, title) for n in names):
-            taken.add(short_title(title).lower())
-            out.append((at, short_title(title)))
+        name = title if whole_title or title is None else short_title(title)
+        if name is not None and name.lower() not in taken and not any(_names(n, name) for n in names):
+            taken.add(name.lower())
+            out.append((at, name))
     return out

@@ -16,7 +16,6 @@ from typing import Any
 
 from core.doc_versions import versioned_entities
 from core.events import Notice, SlotsFilled
-from core.errors import BackendUnavailable
 from core.nodes.common import ctx_of, history, hub_takes, traced
 from core.state import AgentState
 from core.telemetry import emit
@@ -69,24 +68,18 @@ async def gist_described(ctx: Any, state: AgentState, question: str) -> tuple[li
     description ("What is the main idea of the prototype-driven learning paper?" reads "… of the
     Prototype-Driven Learning for Sequence Models paper?", :attr:`core.brains.offline.evidence.Profile.whole_paper`
     once so read); else ``([], "")``. The paper goes by its whole title, which no other paper shares (two
-    papers may share a short title, "Kestrel: …"). Only a question asked as a gist question and holding one
-    such description is searched for its paper, within the one document a scoped turn searches."""
+    papers may share a short title, "Kestrel: …"). Only a question asked as a gist question and describing one
+    paper (:func:`core.described.described_papers`) is so read; a scoped turn looks only in its document."""
     from core.brains.offline.evidence import gist_form, profile
-    from core.described import DESCRIBED, SEARCH_K, descriptions, paper_for
+    from core.described import DESCRIBED, described_papers
 
-    found = descriptions(question, []) if gist_form(question) else []
+    scope = {"doc_id": ctx.doc_id} if ctx.doc_id and hub_takes(ctx.hub, "doc_id") else {}
+    found = await described_papers(ctx, question, [], whole_title=True, **scope) if gist_form(question) else []
     if len(found) != 1:
         return [], ""
-    at, words = found[0]
-    scope = {"doc_id": ctx.doc_id} if ctx.doc_id and hub_takes(ctx.hub, "doc_id") else {}
-    try:
-        title = paper_for(words, [c.title for c in await ctx.hub.search(words, SEARCH_K, ctx.collection, **scope)])
-    except BackendUnavailable:
-        raise
-    except Exception:  # noqa: BLE001 - an upstream hub with an odd answer: the description stays unresolved
-        return [], ""
+    at, title = found[0]
     m = DESCRIBED.search(question, at)
-    if title is None or m is None:
+    if m is None:
         return [], ""
     own = "'s" if m.group(0)[-2:] in ("'s", "’s") else ""
     rewritten = f"{question[:m.start()]}the {title} paper{own}{question[m.end():]}"
