@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from core.brains.offline.claims import Claim
-from core.brains.offline.evidence import dim_hits, expand_terms
+from core.brains.offline.evidence import asked_terms, dim_hits
 from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import find_entities, mentions
 from core.brains.offline.synthesis import key_terms
@@ -77,9 +77,7 @@ def asked_for(prof, lead: Claim) -> str:
     The first claim must carry at least one of the question's own words beyond the names it
     mentions, and a number when the question asks for one ("how many", "what score").
     """
-    # the names and their parts ("kosmo" of Kosmos-2) are not what is asked about them
-    ent_terms = expand_terms(prof.entities, prof.vocab) | {t for e in prof.entities for t in content_terms(e, parts=True)}
-    focus = [t for t in prof.key_terms if t not in ent_terms and t.isascii()]
+    focus = asked_terms(prof)
     head = asked_noun(prof.question)
     if prof.numeric and head and len(focus) > 1:
         # "what rank … by default": the number answers "rank"; the words around it must be there

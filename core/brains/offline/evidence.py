@@ -295,8 +295,7 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
     thanks = [i for i in found if in_acknowledgments(contexts[i])]
     if not thanks or len(thanks) == len(found):
         return found
-    names = {t for e in prof.entities for t in content_terms(e, parts=True)} | expand_terms(prof.entities, prof.vocab)
-    asked = [t for t in prof.key_terms if t not in names]
+    asked = asked_terms(prof)
 
     def holds(i: int) -> int:
         have = term_set(context_text(contexts[i]))
@@ -304,6 +303,13 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
 
     best = max(holds(i) for i in found if i not in thanks)
     return [i for i in found if i not in thanks or holds(i) > best]
+
+
+def asked_terms(prof: Profile) -> list[str]:
+    """The question's English key terms beyond its names: the names, their aliases and their parts
+    ("kosmo" of Kosmos-2) are not what is asked about them."""
+    names = expand_terms(prof.entities, prof.vocab) | {t for e in prof.entities for t in content_terms(e, parts=True)}
+    return [t for t in prof.key_terms if t not in names and t.isascii()]
 
 
 _ACKNOWLEDGMENTS = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?acknowledge?ments?$", re.I)
