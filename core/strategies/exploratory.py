@@ -5,7 +5,8 @@ contradictory, insufficient) drives continue vs stop.
 A question that asks how a line of work evolved is first put to the library's citation graph: when
 the hub's ``get_lineage`` finds papers on it joined by cite edges, the first think step answers
 with the year-ordered lineage (:mod:`core.strategies.lineage`) and goes straight to synthesize,
-which keeps that answer."""
+which keeps that answer. A question about the library itself ("What papers do I have?") is answered
+the same way, by the collection's list of papers (:mod:`core.strategies.library`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from core.events import DraftReady, SourcesFound, SufficiencyJudged, ThoughtEmit
 from core.nodes.common import ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.strategies.simple import paper_abstract
 from core.state import AgentState, AttemptState
+from core.strategies.library import library_answer
 from core.strategies.lineage import lineage_answer
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
@@ -35,7 +37,12 @@ async def think_node(state: AgentState, runtime: Any) -> dict:
         emit(ThoughtEmitted(content=f"The library's citation graph links {len(papers)} papers on this line of work: "
                                     "answer with their lineage, oldest first.", step=n, query=None))
         emit(SourcesFound(contexts=contexts))
-        return {"next_action": "lineage", "retrieved_contexts": contexts, "draft_answer": answer}
+        return {"next_action": "written", "retrieved_contexts": contexts, "draft_answer": answer}
+    if n == 1 and not pending and (found := await library_answer(ctx, state)):
+        answer, contexts = found
+        emit(ThoughtEmitted(content=f"This asks what the library holds: answer with its {len(contexts)} papers' "
+                                    "abstracts, not a search.", step=n, query=None))
+        return {"next_action": "written", "retrieved_contexts": contexts, "draft_answer": answer}
     if pending:  # the critic asked for these on the previous attempt
         thought, action, query = f"The critic asked for more on: {pending[0]}", "search", pending[0]
     else:
@@ -54,7 +61,7 @@ async def think_node(state: AgentState, runtime: Any) -> dict:
 
 
 def after_think(state: AgentState) -> str:
-    return "act" if state.next_action == "act" else "synthesize"  # "lineage": the draft is written
+    return "act" if state.next_action == "act" else "synthesize"  # "written": think wrote the draft
 
 
 @traced("act", GRAPH)
@@ -107,7 +114,7 @@ def after_observe(state: AgentState) -> str:
 @traced("synthesize", GRAPH)
 async def react_synthesize_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
-    if state.next_action == "lineage" and state.draft_answer:  # think answered from the citation graph
+    if state.next_action == "written" and state.draft_answer:  # think answered (citation graph, library list)
         emit(DraftReady(answer=state.draft_answer, node="exploratory"))
         return {"draft_answer": state.draft_answer}
     # a question about one paper as a whole that the router sent here is answered from its abstract,

@@ -10,10 +10,12 @@ from typing import Any
 
 from core.brains.offline.evidence import gist_form, profile
 from core.brains.offline.sides import gist_paper
+from core.events import DraftReady
 from core.nodes.common import AgentContext, ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
+from core.strategies.library import abstract_chunks, library_answer
 from core.strategies.synthesis import synthesize
-from core.text import split_sentences
+from core.telemetry import emit
 from core.types import RetrievedContext
 
 ABSTRACT_CHUNKS = 2  # chunks of a paper's abstract fetched for a question about the paper as a whole
@@ -23,6 +25,10 @@ ABSTRACT_CHUNKS = 2  # chunks of a paper's abstract fetched for a question about
 async def simple_strategy_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     assert state.intent is not None
+    if state.intent.type != "follow_up" and (found := await library_answer(ctx, state)):
+        answer, contexts = found  # what the library holds: its list of papers answers, not a search
+        emit(DraftReady(answer=answer, node="simple"))
+        return {"retrieved_contexts": contexts, "draft_answer": answer}
     query = state.intent.reformulated_query or state.question
     queries = list(dict.fromkeys([query, *state.refine_queries]))
     groups = await asyncio.gather(*(retrieve(ctx, q, topic=topic_of(state)) for q in queries))
@@ -49,11 +55,5 @@ async def paper_abstract(ctx: AgentContext, state: AgentState, contexts: list[Re
     if not prof.whole_paper or get_summary is None or not hub_takes(ctx.hub, "doc_id"):
         return []
     doc = gist_paper(contexts, prof)
-    if doc is None:
-        return []
-    try:
-        summary = str(((await get_summary(doc, ctx.collection)).structured or {}).get("summary") or "")
-    except Exception:  # noqa: BLE001 - another server's hub, or the document gone: the question's own chunks
-        return []
-    first = next(iter(split_sentences(summary)), "").strip()
-    return await retrieve(ctx, first, top_k=ABSTRACT_CHUNKS, doc_id=doc) if first else []
+    return [] if doc is None else await abstract_chunks(ctx, doc, ABSTRACT_CHUNKS)
+

@@ -51,6 +51,7 @@ class Structure:
     asked_missing: bool = False  # the direct answer lacks the question's words or asked-for noun
     by_metadata: bool = False  # a publication question answered (lead or every row) by the papers' metadata
     by_abstract: bool = False  # a question about a paper as a whole answered by that paper's abstract
+    by_library: bool = False  # a question about the library answered by its list of papers, one a claim
     issues: list[str] = field(default_factory=list)
     queries: list[str] = field(default_factory=list)
 
@@ -66,6 +67,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     st = Structure(prof, scored, abstains, found)
     st.by_metadata = _by_metadata(prof, intent, contexts, found)
     st.by_abstract = _by_abstract(prof, contexts, found)
+    st.by_library = _by_library(prof, contexts, found)
     if not answer.strip():
         st.missing.append("an answer (the draft is empty)")
     supported = 0
@@ -94,7 +96,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     st.entity_share = sum(named) / len(named) if named else 1.0
     kind = intent.type if intent else "factual"
     if (kind in ("factual", "follow_up", "exploratory") and found and not abstains and not st.by_metadata
-            and not st.by_abstract and (asked := asked_for(prof, found[0]))):
+            and not st.by_abstract and not st.by_library and (asked := asked_for(prof, found[0]))):
         st.hints.append(asked)
         st.asked_missing = True
         st.queries.append(search(prof, prof.entities[:1], 5))
@@ -254,6 +256,14 @@ def _by_abstract(prof, contexts: list[RetrievedContext], found: list[Claim]) -> 
     return paper is not None and all(cs and all(x.doc_id == paper and in_abstract(x) for x in cs) for cs in cited)
 
 
+def _by_library(prof, contexts: list[RetrievedContext], found: list[Claim]) -> bool:
+    """Whether a question about the library itself (``Profile.library``) is answered by its list of
+    papers (:mod:`core.strategies.library`): each claim cites one paper, and no two claims the same one."""
+    cited = [{contexts[m - 1].doc_id for m in markers(c.text) if 1 <= m <= len(contexts)} for c in found]
+    return (prof.library and bool(found) and all(len(docs) == 1 for docs in cited)
+            and len(set.union(*cited)) == len(found))
+
+
 def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
     """A comparison table whose every entity × dimension cell is filled and backed, or a diff of two
     versions of one document, is judged by that structure: the learned verdict was trained on drafts
@@ -261,8 +271,9 @@ def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:
     distribution (it failed correct two-row comparisons and correct diffs). So is a publication
     question answered from the papers' metadata (the verdict never saw such a sentence), and a question
     about one paper as a whole answered by the start of its abstract (the verdict reads the gist's words,
-    "idea", "about", as words the answer must hold), as long as each of its sentences is backed."""
-    if st.by_metadata or st.by_abstract:
+    "idea", "about", as words the answer must hold), and a question about the library answered by its
+    list of papers, as long as each of its sentences is backed."""
+    if st.by_metadata or st.by_abstract or st.by_library:
         return st.faithfulness == 1.0
     if intent is None or intent.type != "comparative" or not st.found:
         return False

@@ -24,6 +24,38 @@ from core.vocabulary import Vocabulary
 from core.doc_versions import split
 
 
+# A question about the library itself ("What papers do I have?", "Give me an overview of the collection",
+# "这个知识库里有哪些论文？"): it names the collection or its papers, and asks nothing beyond them and the
+# words of such a question. It is answered by the collection's list of papers, not by a search.
+_LIBRARY_NOUN = re.compile(r"\b(?:collection|library|corpus|knowledge base|papers|documents|docs|articles)\b"
+                           r"|论文|文献|文档|知识库|文库|资料库", re.I)
+_LIBRARY_WORDS = frozenset(content_terms(
+    "collection library corpus knowledge base paper papers document documents doc docs article articles file files "
+    "topic topics area areas field fields subject subjects cover covers covered span spans have has hold holds "
+    "contain contains include includes index indexed store stored list available here there kind kinds sort sorts "
+    "all every overview summary summarize summarise"))
+# the Chinese form: an optional bid (列出/概述/介绍), the library, and "which papers" or "these papers"
+_LIBRARY_ZH = re.compile(
+    r"^(?:请)?(?:你)?(?:列出|列举|概述|总结|概括|介绍|说说|看看)?(?:一下)?(?:我的|这个|当前|本)?(?:知识库|文库|资料库|集合|库)?"
+    r"(?:里|中|内)?(?:都|一共|总共)?(?:有|包含|收录|存了)?(?:哪些|什么|几篇|多少篇)?(?:这些|所有|全部|库里的|里面的)?"
+    r"(?:论文|文献|文档)(?:都)?(?:有哪些|是什么|讲了什么|讲什么|关于什么|是关于什么的)?(?:呢|吗)?[？?。.!！]*$")
+
+
+def library_form(question: str) -> bool:
+    """Whether a question names the library or its papers at all: a cheap test before its profile."""
+    return bool(_LIBRARY_NOUN.search(question))
+
+
+def _library_question(question: str, key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
+    """Whether a question asks what the library holds (see :data:`_LIBRARY_WORDS`): it names the
+    collection or its papers, no paper or method, and nothing beyond the words of such a question."""
+    if ents or not library_form(question) or main_clause(question):
+        return False
+    if has_cjk(question):
+        return bool(_LIBRARY_ZH.match("".join(question.split())))
+    return not _asks_beyond(key, ents, vocab, _LIBRARY_WORDS)
+
+
 @dataclass
 class Profile:
     """What a question is about: entities, dimensions, key terms (stemmed, frame words dropped), and the
@@ -48,6 +80,7 @@ class Profile:
     bibliographic: bool = False  # asks where or when a paper was published, or who wrote it
     publication_only: bool = False  # ... and nothing else beyond the papers' names
     whole_paper: bool = False  # about one named paper as a whole (its idea, its problem): its abstract answers
+    library: bool = False  # about the library itself (what papers it holds): its list of papers answers
     key_words: list[str] = field(default_factory=list)  # the key terms' words as written (what a search shows)
 
 
@@ -145,6 +178,7 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
                    vocab=vocab, bibliographic=biblio,
                    publication_only=biblio and not _asks_beyond(key, ents, vocab, _PUBLICATION_WORDS),
                    whole_paper=not biblio and _gist_question(question, key, ents, vocab),
+                   library=not biblio and _library_question(question, key, ents, vocab),
                    key_words=content_words(strip_question_form(base), drop_frame=True))
 
 
