@@ -69,12 +69,21 @@ async def gist_described(ctx: Any, state: AgentState, question: str) -> tuple[li
     Prototype-Driven Learning for Sequence Models paper?", :attr:`core.brains.offline.evidence.Profile.whole_paper`
     once so read); else ``([], "")``. The paper goes by its whole title, which no other paper shares (two
     papers may share a short title, "Kestrel: …"). Only a question asked as a gist question and describing one
-    paper (:func:`core.described.described_papers`) is so read; a scoped turn looks only in its document."""
+    paper (:func:`core.described.described_papers`) is so read; a scoped turn looks only in its document,
+    and a gist question that names no paper there ("What is the main idea?", "Summarize it.") is about
+    that document, named by its title."""
     from core.brains.offline.evidence import gist_form, profile
     from core.described import DESCRIBED, described_papers
 
     scope = {"doc_id": ctx.doc_id} if ctx.doc_id and hub_takes(ctx.hub, "doc_id") else {}
-    found = await described_papers(ctx, question, [], whole_title=True, **scope) if gist_form(question) else []
+    if not gist_form(question):
+        return [], ""
+    if scope and (title := await _scoped_title(ctx)):
+        # a turn scoped to one paper: "What is the main idea?", "Summarize it." ask that paper's gist
+        named = state.intent.model_copy(update={"entities": [title], "reformulated_query": f"{question} (the {title} paper)"})
+        if profile(question, named, vocab=ctx.vocabulary).whole_paper:
+            return [title], named.reformulated_query
+    found = await described_papers(ctx, question, [], whole_title=True, **scope)
     if len(found) != 1:
         return [], ""
     at, title = found[0]
@@ -86,6 +95,15 @@ async def gist_described(ctx: Any, state: AgentState, question: str) -> tuple[li
     assert state.intent is not None
     named = state.intent.model_copy(update={"entities": [title], "reformulated_query": rewritten})
     return ([title], rewritten) if profile(question, named, vocab=ctx.vocabulary).whole_paper else ([], "")
+
+
+async def _scoped_title(ctx: Any) -> str:
+    """The title of the document the turn is scoped to ("" when the hub cannot say)."""
+    try:
+        found = (await ctx.hub.get_document_summary(ctx.doc_id, ctx.collection)).structured or {}
+    except Exception:  # noqa: BLE001 - another server's hub, or the document gone: the usual path
+        return ""
+    return str(found.get("title") or "").strip()
 
 
 async def topic_scope(ctx: Any, question: str) -> tuple[dict, str]:

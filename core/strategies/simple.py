@@ -33,8 +33,7 @@ async def simple_strategy_node(state: AgentState, runtime: Any) -> dict:
     queries = list(dict.fromkeys([query, *state.refine_queries]))
     groups = await asyncio.gather(*(retrieve(ctx, q, topic=topic_of(state)) for q in queries))
     contexts = merge_contexts(*groups)
-    if state.intent.type != "follow_up":
-        contexts = merge_contexts(await paper_abstract(ctx, state, contexts), contexts)
+    contexts = merge_contexts(await paper_abstract(ctx, state, contexts), contexts)
     kind = "follow_up" if state.intent.type == "follow_up" else "simple"
     answer = await synthesize(ctx, state, kind, contexts, "simple")
     return {"retrieved_contexts": contexts, "retrieval_queries": queries, "draft_answer": answer}

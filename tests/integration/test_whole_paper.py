@@ -60,7 +60,8 @@ def test_a_question_about_a_paper_as_a_whole_is_answered_from_its_abstract(tmp_p
 @pytest.mark.slow
 def test_how_a_paper_works_is_answered_from_its_method_and_this_paper_from_its_abstract(tmp_path, monkeypatch):
     """"How does X work?" asks for its method, not its gist; in a turn scoped to one paper (an @paper
-    mention), "What is this paper about?" names no paper and is that paper's gist."""
+    mention), "What is this paper about?", "What is the main idea?" and "Summarize it." name no paper
+    and are that paper's gist."""
     from core.agent import open_agent
     from core.brains.offline.brain import OfflineBrain
     from tests.integration.helpers import Turn
@@ -71,17 +72,33 @@ def test_how_a_paper_works_is_answered_from_its_method_and_this_paper_from_its_a
     async def run() -> list[Turn]:
         out = []
         async with open_agent(s, brain=OfflineBrain(s), persist=False) as agent:
-            for q, doc in (("How does Wrenfield work?", None), ("What is this paper about?", "wrenfield")):
+            for q, doc in (("How does Wrenfield work?", None), ("What is this paper about?", "wrenfield"),
+                           ("What is the main idea?", "wrenfield"), ("Summarize it.", "wrenfield")):
                 t = Turn()
                 async for ev in agent.run_turn(q, doc_id=doc):
                     t.events.append(ev)
                 out.append(t)
         return out
 
-    how, this = asyncio.run(run())
+    how, *scoped = asyncio.run(run())
     assert how.result.final_answer.startswith("Wrenfield works by solving a least-squares problem"), how.result.final_answer
-    lead = this.result.final_answer.split("\n\n")[0]
-    assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, this.result.final_answer
+    for this in scoped:  # "this paper", or no name at all, in a turn scoped to one paper
+        lead = this.result.final_answer.split("\n\n")[0]
+        assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, this.result.final_answer
+        assert this.result.critic.passed and not this.result.critic.forced, this.result.critic
+
+
+@pytest.mark.slow
+def test_a_follow_up_asking_for_the_gist_of_the_paper_just_discussed_is_answered_from_its_abstract(tmp_path, monkeypatch):
+    """"Summarize it." after a question about Wrenfield asks for Wrenfield's gist (the follow-up's rewrite
+    names it); it used to be answered by the follow-up's search, which found Wrenfield's results."""
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
+    s.memory.enabled = False
+    first, again = asyncio.run(ask_all(["How many gauges did Wrenfield keep within tolerance in run 3?",
+                                        "Summarize it."], s, session="gist", persist=True))
+    assert again.result.intent.type == "follow_up", again.result.intent
+    lead = again.result.final_answer.split("\n\n")[0]
+    assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, again.result.final_answer
 
 
 KESTRELS = {
