@@ -146,8 +146,9 @@ def _markdown():
     return MarkdownIt("commonmark")
 
 
-_LABEL = re.compile(r"^\*\*[^*]+(?::\*\*|\*\*:)\s*")  # "**Kestrel:**" or "**Kestrel**:"
-_BOLD_LEAD = re.compile(r"^\*\*[^*]+\*\*:?\s*")  # any bold opening, a step's "**question**" too
+# "**Kestrel:**", "**Kestrel**:" or "**Kestrel** (2019):" (a label may carry a parenthetical, its year)
+_LABEL = re.compile(r"^\*\*[^*]+(?::\*\*|\*\*(?:\s*\([^()]*\))?:)\s*")
+_BOLD_LEAD = re.compile(r"^\*\*[^*]+\*\*(?:\s*\([^()]*\):)?:?\s*")  # any bold opening, a step's "**question**" too
 
 
 def unlabelled(line: str, *, colon: bool = True) -> str:
