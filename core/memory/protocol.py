@@ -15,6 +15,8 @@ class RecalledFact(BaseModel):
     doc_title: str = ""  # the document it was learnt from ("" when pinned, added by hand or unknown)
     documents: int = 0  # how many documents supported it
     session_id: str = ""  # the session that last wrote it ("" when unknown)
+    doc_id: str = ""  # the document it was learnt from ("" when pinned, added by hand or unknown)
+    updated: float = 0.0  # when it was last written (epoch seconds; 0 when unknown)
 
     def as_prior(self) -> str:
         """How the fact reaches a prompt. A fact learnt from a document is that document's claim, so it
@@ -45,7 +47,9 @@ class MemoryWriteResult(BaseModel):
 
 class FactMemory(Protocol):
     """The agent also calls ``prefetch(question)`` at a turn's start when a store has it (optional:
-    :class:`core.memory.facts.FactStore` starts embedding the question for the coming recall)."""
+    :class:`core.memory.facts.FactStore` starts embedding the question for the coming recall), and
+    ``confirm(ids)`` when recalled facts were checked against a paper read again since they were
+    learnt (optional: the store marks them as written now, so they are not checked again)."""
 
     async def recall(self, question: str, top_k: int, *, exclude_session: str = "") -> list[RecalledFact]:
         """``exclude_session``: leave out that session's unpinned facts (they take no place in ``top_k``)."""

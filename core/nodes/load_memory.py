@@ -10,17 +10,28 @@ Facts this session wrote itself are left out by the store (pinned ones excepted)
 facts as "From earlier sessions", and this session's own turns already hold what it learnt. The store
 leaves them out before it takes the top k, so they neither crowd out an earlier session's fact nor have
 their recall counters (eviction order) bumped.
+
+A fact learnt from a paper that has been read again since (a changed file, a better reader) is
+checked against the paper as it now reads (:func:`reread_check`): one it no longer says is left out,
+with a notice, and ``memory audit`` lists it ("its document no longer says it"); one it still says is
+marked as checked, so it is not checked again.
 """
 
 from __future__ import annotations
 
+import asyncio
+from datetime import datetime
 from typing import Any
 
+from core.citations import supports
 from core.events import MemoryRecalled, Notice
 from core.memory.hygiene import is_instruction_like
 from core.nodes.common import ctx_of, traced
+from core.memory.protocol import RecalledFact
 from core.state import AgentState
 from core.telemetry import emit
+
+STALE_CHECK_HITS = 3  # chunks of the paper's current version searched for a fact learnt from an older one
 
 
 @traced("load_memory")
@@ -35,6 +46,57 @@ async def load_memory_node(state: AgentState, runtime: Any) -> dict:
         emit(Notice(level="warning", source="memory",
                     message=f"left out {len(recalled) - len(kept)} remembered fact(s) that read like instructions; "
                             "review them with: paperpilot memory audit"))
+    stale, still = await reread_check(ctx, kept)
+    if still and (confirm := getattr(ctx.facts, "confirm", None)) is not None:
+        await confirm(sorted(still))  # checked against the paper as it now reads: not checked again
+    if stale:
+        kept = [f for f in kept if f.id not in stale]
+        emit(Notice(level="warning", source="memory",
+                    message=f"left out {len(stale)} remembered fact(s) that their paper no longer says (it was read "
+                            "again since they were learnt); review them with: paperpilot memory audit"))
     facts = [f.as_prior() for f in kept]
     emit(MemoryRecalled(facts=facts, fact_ids=[f.id for f in kept]))
     return {"accumulated_facts": facts}
+
+
+async def reread_check(ctx: Any, facts: list[RecalledFact]) -> tuple[set[int], set[int]]:
+    """(ids of the facts their paper no longer says, ids of those it still says) among the facts learnt
+    from a paper that has been read again since (its current version is newer than the fact). A fact
+    is still said when one of the best :data:`STALE_CHECK_HITS` chunks of the paper for it, by a search
+    of that paper, supports it as a citation's chunk must support its claim; a paper re-read with the
+    same text keeps its facts. One ``get_document_summary`` per paper the recalled facts come from
+    (facts a user pinned or added are never checked); a hub without it (an upstream server), or a paper
+    this collection does not hold, leaves its facts as they are."""
+    get = getattr(ctx.hub, "get_document_summary", None)
+    learnt = [f for f in facts if f.doc_id and f.updated and not f.pinned]
+    if get is None or not learnt:
+        return set(), set()
+    docs = sorted({f.doc_id for f in learnt})
+    since = dict(zip(docs, await asyncio.gather(*(_current_since(get, d, ctx.collection) for d in docs))))
+    older = [f for f in learnt if since[f.doc_id] is not None and since[f.doc_id] > f.updated]
+    if not older:
+        return set(), set()
+    from core.tools.hub_client import ToolError
+
+    async def said(f: RecalledFact) -> bool:
+        try:
+            hits = await ctx.hub.search(f.content, STALE_CHECK_HITS, ctx.collection, doc_id=f.doc_id)
+        except (ToolError, TypeError):  # a hub that cannot search one document: the fact stays
+            return True
+        return any(supports(f.content, h) for h in hits)
+
+    checked = await asyncio.gather(*(said(f) for f in older))
+    return {f.id for f, ok in zip(older, checked) if not ok}, {f.id for f, ok in zip(older, checked) if ok}
+
+
+async def _current_since(get: Any, doc_id: str, collection: str) -> float | None:
+    """When the document's current version was made (epoch seconds), or None when the hub cannot say."""
+    try:
+        found = (await get(doc_id, collection)).structured or {}
+    except Exception:  # noqa: BLE001 - not in this collection, or the hub refused: nothing to check against
+        return None
+    current = [v for v in found.get("versions") or [] if isinstance(v, dict) and v.get("current")]
+    try:
+        return datetime.fromisoformat(str(current[0]["created_at"])).timestamp() if current else None
+    except (KeyError, ValueError):
+        return None

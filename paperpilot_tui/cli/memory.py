@@ -70,12 +70,18 @@ class HubEvidence:
     without a hub database has no evidence; the hub is never created here."""
 
     def __init__(self, hub) -> None:
+        from core.types import RetrievedContext
+
         self._chunks: dict[str, list[str]] = {}
+        self._contexts: dict[str, list[RetrievedContext]] = {}
         self._items: list[tuple[str, str, str]] = []
         for doc in hub.documents():
-            texts = [c.text for c in hub.doc_chunks(doc["doc_id"])]
-            self._chunks[doc["doc_id"]] = texts
-            self._items += [(doc["doc_id"], doc["title"] or doc["doc_id"], t) for t in texts]
+            rows = hub.doc_chunks(doc["doc_id"])
+            title = doc["title"] or doc["doc_id"]
+            self._chunks[doc["doc_id"]] = [c.text for c in rows]
+            self._contexts[doc["doc_id"]] = [RetrievedContext(content=c.text, title=title, breadcrumb=c.breadcrumb,
+                                                              doc_id=doc["doc_id"], chunk_id=c.chunk_id) for c in rows]
+            self._items += [(doc["doc_id"], title, c.text) for c in rows]
 
     def instructions(self, doc_id: str) -> list[str]:
         from core.memory.claims import instruction_sentences
@@ -84,6 +90,15 @@ class HubEvidence:
 
     def chunks(self) -> list[tuple[str, str, str]]:
         return self._items
+
+    def says(self, doc_id: str, text: str) -> bool | None:
+        """Whether a chunk of the document's current version supports ``text`` (as a citation's
+        chunk must support its claim, :func:`core.citations.supports`); None for a document the hub
+        does not hold (removed, or never indexed here)."""
+        from core.citations import supports
+
+        found = self._contexts.get(doc_id)
+        return None if found is None else any(supports(text, c) for c in found)
 
 
 def _evidence(settings) -> tuple[HubEvidence | None, str]:
