@@ -16,6 +16,8 @@ VOCAB = Vocabulary(terms=[Term("Wrenfield", kind="paper"), Term("Tessel", kind="
     "What is the main idea of Wrenfield?", "What is the Wrenfield paper about?", "Summarize the Wrenfield paper.",
     "What problem does Wrenfield solve?", "What does Wrenfield propose?", "What are the contributions of Wrenfield?",
     "Tell me about Wrenfield.", "What is this paper about?",  # the second in a turn scoped to one paper
+    "Wrenfield 的主要思想是什么？", "介绍一下 Wrenfield", "请总结一下 Wrenfield 这篇论文", "Wrenfield 讲了什么？",
+    "Wrenfield 解决了什么问题？", "Wrenfield 的主要贡献有哪些？", "这篇论文的主要贡献是什么？",  # Chinese forms
 ])
 def test_a_question_asking_only_for_a_papers_gist_is_about_the_whole_paper(question):
     assert profile(question, None, vocab=VOCAB).whole_paper
@@ -33,7 +35,11 @@ def test_a_question_asking_only_for_a_papers_gist_is_about_the_whole_paper(quest
     "What does Wrenfield not address?",  # what it lacks
     "Does Wrenfield solve the problem?",  # a yes/no question
     "What problem does Wrenfield solve, and how?",  # a second question trails the gist
-    "Wrenfield 的主要思想是什么？",  # Chinese: the reader and the gist words are English
+    "Wrenfield 用了多少个传感器？",  # Chinese: asks a thing of the paper
+    "Wrenfield 和 Tessel 的主要思想是什么？",  # two papers
+    "Wrenfield 的主要思想是什么？它用了多少传感器？",  # a second question trails the gist
+    "Wrenfield 的作者是谁？",  # its authors: the metadata answers
+    "主要思想是什么？",  # names no paper, and no "这篇论文"
 ])
 def test_a_question_asking_more_than_the_gist_is_not(question):
     assert not profile(question, None, vocab=VOCAB).whole_paper

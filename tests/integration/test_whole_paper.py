@@ -39,13 +39,14 @@ PROPOSAL = "We propose to calibrate a whole network from a few gauges"
 def test_a_question_about_a_paper_as_a_whole_is_answered_from_its_abstract(tmp_path, monkeypatch):
     s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
     s.memory.enabled = False
-    idea, about, described, measure = asyncio.run(ask_all([
+    idea, about, described, measure, zh = asyncio.run(ask_all([
         "What is the main idea of Wrenfield?",
         "What is the Wrenfield paper about?",
         "What is the main idea of the sensor networks paper?",  # named by what its title says
         "How many gauges did Wrenfield keep within tolerance in run 3?",
+        "Wrenfield 的主要思想是什么？",  # asked in Chinese
     ], s))
-    for turn in (idea, about, described):
+    for turn in (idea, about, described, zh):
         r = turn.result
         lead = r.final_answer.split("\n\n")[0]
         assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, r.final_answer

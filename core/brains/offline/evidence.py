@@ -127,18 +127,49 @@ _GIST_FORM = re.compile(r"^\s*(?:(?:can|could|would) you (?:please )?|please,? |
 _THIS_PAPER = re.compile(r"\b(?:this|the) (?:paper|article|work)\b", re.I)
 
 
+# The Chinese forms, read once the question's names are taken out: a bid ("介绍一下 X", "请总结这篇论文"),
+# the paper's main idea or contribution asked for ("X 的主要思想是什么？"), or what it is about or
+# proposes ("X 讲了什么？", "X 解决了什么问题？"); nothing else may remain
+_PAPER_ZH = r"(?:这篇|这个|该)?(?:论文|文章|工作|方法)?"
+_GIST_ZH = re.compile(
+    rf"^(?:请你?|能否|可以|麻烦)?(?:简要|简单)?地?(?:介绍|概述|总结|概括|说说|讲讲|描述)(?:一下)?{_PAPER_ZH}(?:的)?(?:主要)?(?:内容|思想)?"
+    rf"|^{_PAPER_ZH}(?:的)?(?:主要|核心)?(?:思想|想法|贡献|内容|观点|目标|目的|创新点|思路)(?:是什么|有哪些|是啥)"
+    rf"|^{_PAPER_ZH}(?:主要)?(?:讲了什么|讲的是什么|讲什么|是关于什么的|关于什么|提出了什么|解决了什么问题|要解决什么问题|解决什么问题)")
+_GIST_ZH_CUE = re.compile(r"介绍|概述|总结|概括|说说|讲讲|描述|思想|想法|贡献|内容|观点|目标|目的|创新点|思路|讲了什么|讲的是什么|讲什么|关于什么|提出了什么|解决")
+_ZH_END = re.compile(r"[\s？?。.!！呢吗]+$")
+_THIS_PAPER_ZH = re.compile(r"(?:这篇|该)(?:论文|文章|工作)")
+
+
 def gist_form(question: str) -> bool:
-    """Whether a question is asked as a gist question is (:data:`_GIST_FORM`): a cheap test before a
-    search for the paper it may describe."""
-    return bool(_GIST_FORM.match(question)) and not has_cjk(question) and not main_clause(question)
+    """Whether a question is asked as a gist question is (:data:`_GIST_FORM`, a Chinese one by the
+    words of :data:`_GIST_ZH`): a cheap test before a search for the paper it may describe."""
+    if has_cjk(question):
+        return bool(_GIST_ZH_CUE.search(question))
+    return bool(_GIST_FORM.match(question)) and not main_clause(question)
+
+
+def _gist_zh(question: str, ents: list[str], vocab: Vocabulary) -> bool:
+    """Whether a Chinese question is only a gist question (:data:`_GIST_ZH`) once its names are out: the
+    names as written (and their aliases), then the white space and the closing marks."""
+    rest = question
+    for e in ents:
+        x = entity(e, vocab)
+        for form in sorted({e, *(x.aliases if x else ()), *((x.name,) if x else ())}, key=len, reverse=True):
+            rest = re.sub(re.escape(form), "", rest, flags=re.I)
+    rest = _ZH_END.sub("", "".join(rest.split()))
+    return bool(_GIST_ZH.fullmatch(rest)) and (bool(ents) or bool(_THIS_PAPER_ZH.search(question)))
 
 
 def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
     """Whether an English question asks only for one paper's gist (see :data:`_GIST_WORDS`): in a gist
     question's form, naming one paper (or none, as "this paper", when a turn is scoped to one), asking
     nothing beyond the names and the words of a gist question, and "problem" only with a verb that solves it."""
-    if not gist_form(question) or len(ents) > 1 or (not ents and not _THIS_PAPER.search(question)):
+    if not gist_form(question) or len(ents) > 1:
         return False  # "…, and how?" asks more than the gist
+    if has_cjk(question):
+        return _gist_zh(question, ents, vocab)
+    if not ents and not _THIS_PAPER.search(question):
+        return False
     problem, solved = _SOLVED
     if any(t in problem for t in key) and not any(t in solved for t in key):
         return False

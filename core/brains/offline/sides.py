@@ -60,8 +60,9 @@ def side_paper(found: list[RetrievedContext], name: str, vocab: Vocabulary,
     return top if any(c.doc_id == top and names(c, name, vocab) for c in found) else None
 
 
-# a question that calls a name a paper ("the ReVerb paper"): its paper may be one its file and title do not name
-_CALLED_PAPER = re.compile(r"\bpaper\b", re.I)
+# a question that calls a name a paper ("the ReVerb paper", "ReVerb 这篇论文"): its paper may be one its file
+# and title do not name
+_CALLED_PAPER = re.compile(r"\bpaper\b|论文|文章", re.I)
 
 
 def gist_paper(contexts: list[RetrievedContext], prof: Profile) -> str | None:
