@@ -18,11 +18,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.text import LIST_ITEM, content_terms, covered, name_tokens, sentence_end, sentence_start, term_set, written_numbers
+from core.text import BOLD_LEAD, LIST_ITEM, content_terms, covered, name_tokens, sentence_end, sentence_start, term_set, written_numbers
 from core.types import RetrievedContext, Source
 
 MARKER_GROUP = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
-_BOLD_LABEL = re.compile(r"^\*\*[^*]+\*\*:?\s*")
 MIN_COVERAGE = 0.5
 MIN_CLAIM_TERMS = 2  # a shorter span after the previous marker reaches back to the sentence start
 
@@ -61,7 +60,7 @@ def _unlabel(text: str) -> str:
     """A claim without the list number and bold label that open its line
     (``2. **How many datasets?** We benchmark on 30 datasets`` → ``We benchmark on 30 datasets``)."""
     text = LIST_ITEM.sub("", text.strip())
-    rest = _BOLD_LABEL.sub("", text)
+    rest = BOLD_LEAD.sub("", text)
     return rest if len(content_terms(rest, drop_frame=True)) >= MIN_CLAIM_TERMS else text
 
 

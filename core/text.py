@@ -290,6 +290,14 @@ def line_sentences(text: str, *, end: re.Pattern = SENTENCE_END,
     return [s for line in text.splitlines() for s in split_sentences(line, end=end, abbreviation=abbreviation)]
 
 
+# -- answer lines' labels ----------------------------------------------------------------------------
+# An answer line's bold lead label ("**Kestrel:**", "**Kestrel**:", "**Kestrel** (2019):", a label that
+# carries a parenthetical such as its year), and any bold opening (a chain step's "**question**" too):
+# the claim a line makes is what follows, not the name it is filed under
+BOLD_LABEL = re.compile(r"^\*\*[^*]+(?::\*\*|\*\*(?:\s*\([^()]*\))?:)\s*")
+BOLD_LEAD = re.compile(r"^\*\*[^*]+\*\*(?:\s*\([^()]*\):)?:?\s*")
+
+
 # -- markers, numbers and names ----------------------------------------------------------------------
 def strip_markers(text: str) -> str:
     """Remove ``[n]`` markers and tidy the spacing they leave behind."""

@@ -36,3 +36,12 @@ def test_a_fact_learnt_from_a_library_answer_has_no_year_label(tmp_path):
               "- **Tessel: Compressing Road Maps** (2020): Road maps take more space than phones can spare on long trips. [1]")
     facts = asyncio.run(OfflineBrain(load_settings(use_user_file=False)).extract_facts("What papers do I have?", answer, [ctx]))
     assert facts == ["Road maps take more space than phones can spare on long trips."]
+
+
+def test_the_citation_checker_reads_the_same_claim():
+    """The citation checker cuts the same label off (it quoted "(2018): Counting fossil shells …" in a
+    re-point notice): one label pattern serves the critic, facts and citations (core.text)."""
+    from core.citations import _unlabel
+
+    assert _unlabel("- **Ammonite** (2018): Counting fossil shells by hand is slow and error-prone.") == \
+        "Counting fossil shells by hand is slow and error-prone."

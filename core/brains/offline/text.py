@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from core import text as _text
-from core.text import (CJK_RE, FRAME_WORDS, LIST_ITEM, MARKER_RE, STOPWORDS, content_terms, content_words, covered, has_cjk,  # noqa: F401
+from core.text import (BOLD_LABEL, BOLD_LEAD, CJK_RE, FRAME_WORDS, LIST_ITEM, MARKER_RE, STOPWORDS, content_terms, content_words, covered, has_cjk,  # noqa: F401
                        jaccard, markers, numbers, numbers_with_units, stem, strip_markers, term_set, tokens, words)
 from core.text import WORD as WORD_RE  # noqa: F401
 
@@ -146,16 +146,13 @@ def _markdown():
     return MarkdownIt("commonmark")
 
 
-# "**Kestrel:**", "**Kestrel**:" or "**Kestrel** (2019):" (a label may carry a parenthetical, its year)
-_LABEL = re.compile(r"^\*\*[^*]+(?::\*\*|\*\*(?:\s*\([^()]*\))?:)\s*")
-_BOLD_LEAD = re.compile(r"^\*\*[^*]+\*\*(?:\s*\([^()]*\):)?:?\s*")  # any bold opening, a step's "**question**" too
 
 
 def unlabelled(line: str, *, colon: bool = True) -> str:
     """One answer line without its list marker and bold lead label ("- **Kestrel:** It reads …"
     gives "It reads …"): the claim the line makes, not the name it is filed under. A label ends in a
     colon; with ``colon=False`` any bold opening goes (a chain step's restated question, "**LoRA**")."""
-    return (_LABEL if colon else _BOLD_LEAD).sub("", LIST_ITEM.sub("", line.strip())).strip()
+    return (BOLD_LABEL if colon else BOLD_LEAD).sub("", LIST_ITEM.sub("", line.strip())).strip()
 
 
 def plain_text(markdown: str) -> str:
