@@ -38,7 +38,7 @@ async def think_node(state: AgentState, runtime: Any) -> dict:
                                     "answer with their lineage, oldest first.", step=n, query=None))
         emit(SourcesFound(contexts=contexts))
         return {"next_action": "written", "retrieved_contexts": contexts, "draft_answer": answer}
-    if n == 1 and not pending and (found := await library_answer(ctx, state)):
+    if n == 1 and (found := await library_answer(ctx, state)):  # a retry too: a search would not list the library
         answer, contexts = found
         emit(ThoughtEmitted(content=f"This asks what the library holds: answer with its {len(contexts)} papers' "
                                     "abstracts, not a search.", step=n, query=None))

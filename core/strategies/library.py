@@ -6,9 +6,10 @@ Each paper (at most :data:`LIBRARY_PAPERS`, by title) is one bullet: its title, 
 knows it, and the first sentence of its abstract, cited by the abstract's chunk (found as a question
 about one paper's gist finds it, :func:`abstract_chunks`). A search of the question's words would
 instead quote whichever chunks say "papers" or "documents". The papers not listed are named (or, when
-many, counted) in a closing heading. A turn scoped to a topic lists that topic's papers. A turn scoped
-to one document, a hub that cannot list its documents or search one of them (an upstream server), or
-a collection none of whose papers has a summary leaves the question to the strategy's usual path.
+many, counted) in a closing heading; a paper with no summary gives its place to the next. A turn
+scoped to one document or to a topic (whose clause the question's words would have to be read
+without), a hub that cannot list its documents or search one of them (an upstream server), or a
+collection none of whose papers has a summary leaves the question to the strategy's usual path.
 """
 
 from __future__ import annotations
@@ -18,31 +19,38 @@ import asyncio
 from core.brains.offline.evidence import library_form, profile
 from core.nodes.common import AgentContext, hub_takes, retrieve, topic_of
 from core.state import AgentState
-from core.text import split_sentences
+from core.text import split_sentences, strip_markers
 from core.types import RetrievedContext
 
 LIBRARY_PAPERS = 12  # papers listed with their gist; the others are named or counted
 LEAD_CHARS = 300
 MORE_TITLES = 10  # the papers not listed are named by title up to this many, else counted
+LOOKED_AT = 2 * LIBRARY_PAPERS  # papers whose abstract is looked for, when some have none
 
 
 async def library_answer(ctx: AgentContext, state: AgentState) -> tuple[str, list[RetrievedContext]] | None:
     """The answer and its numbered sources, or None when the question or the hub is not for one."""
-    if ctx.doc_id or not library_form(state.question) or not hub_takes(ctx.hub, "doc_id"):
+    if ctx.doc_id or topic_of(state) or not library_form(state.question) or not hub_takes(ctx.hub, "doc_id"):
         return None
-    if not profile(state.question, state.intent, vocab=ctx.vocabulary).library:
+    # the question as typed: a follow-up's rewrite names the previous turn's paper, and the library needs none
+    if not profile(state.question, None, vocab=ctx.vocabulary).library:
         return None
-    papers = await _papers(ctx, topic_of(state))
+    papers = await _papers(ctx)
     if not papers:
         return None
     papers.sort(key=lambda p: p[1].casefold())
-    found = await asyncio.gather(*(abstract_chunks(ctx, doc, 1) for doc, _ in papers[:LIBRARY_PAPERS]))
-    contexts = [chunks[0] for chunks in found if chunks]
+    contexts: list[RetrievedContext] = []
+    tried = 0  # a paper with no summary gives its place to the next, up to LOOKED_AT papers in all
+    while len(contexts) < LIBRARY_PAPERS and tried < min(len(papers), LOOKED_AT):
+        batch = papers[tried:min(tried + LIBRARY_PAPERS - len(contexts), LOOKED_AT)]
+        tried += len(batch)
+        found = await asyncio.gather(*(abstract_chunks(ctx, doc, 1) for doc, _ in batch))
+        contexts += [chunks[0] for chunks in found if chunks]
     if not contexts:
         return None
     listed = {c.doc_id for c in contexts}
     rest = [title for doc, title in papers if doc not in listed]
-    return compose(contexts, rest, scoped=topic_of(state) is not None), contexts
+    return compose(contexts, rest), contexts
 
 
 async def abstract_chunks(ctx: AgentContext, doc: str, top_k: int) -> list[RetrievedContext]:
@@ -56,29 +64,24 @@ async def abstract_chunks(ctx: AgentContext, doc: str, top_k: int) -> list[Retri
     return await retrieve(ctx, first, top_k=top_k, doc_id=doc) if first else []
 
 
-async def _papers(ctx: AgentContext, topic: str | None) -> list[tuple[str, str]]:
-    """(doc_id, title) of the collection's documents, or of the scoped topic's; [] when the hub cannot say."""
+async def _papers(ctx: AgentContext) -> list[tuple[str, str]]:
+    """(doc_id, title) of the collection's documents; [] when the hub cannot say."""
     from core.tools.hub_client import ToolError
 
     try:
-        if topic is not None:
-            res = await ctx.hub.get_topic_documents(topic, ctx.collection)
-            data = res.structured if isinstance(res.structured, dict) else {}
-            docs = (data.get("result", data) or {}).get("documents") or []
-        else:
-            res = await ctx.hub.list_collections()
-            data = res.structured if isinstance(res.structured, dict) else {}
-            colls = (data.get("result", data) or {}).get("collections") or []
-            docs = next((c.get("documents") or [] for c in colls if c.get("name") == ctx.collection), [])
+        res = await ctx.hub.list_collections()
     except (ToolError, AttributeError):  # a hub without the tool (an upstream server), or one that refused
         return []
+    data = res.structured if isinstance(res.structured, dict) else {}
+    colls = (data.get("result", data) or {}).get("collections") or []
+    docs = next((c.get("documents") or [] for c in colls if c.get("name") == ctx.collection), [])
     return [(d["doc_id"], d.get("title") or d["doc_id"]) for d in docs if isinstance(d, dict) and d.get("doc_id")]
 
 
-def compose(contexts: list[RetrievedContext], rest: list[str], *, scoped: bool = False) -> str:
+def compose(contexts: list[RetrievedContext], rest: list[str]) -> str:
     """One cited bullet per paper (the abstract's first sentence), under a heading that counts them;
     the titles of the ``rest`` (papers not listed) in a closing heading, or their number when many."""
-    where, total = ("this topic" if scoped else "the collection"), len(contexts) + len(rest)
+    where, total = "the collection", len(contexts) + len(rest)
     head = (f"### The one paper of {where}" if total == 1 else f"### The {total} papers of {where}" if not rest
             else f"### {len(contexts)} of the {total} papers of {where}, by title")
     lines = [head, ""]
@@ -93,6 +96,7 @@ def compose(contexts: list[RetrievedContext], rest: list[str], *, scoped: bool =
 
 
 def _lead(text: str) -> str:
-    """The chunk's first sentence, cut to :data:`LEAD_CHARS`."""
-    first = next(iter(split_sentences(" ".join(text.split()))), "")
+    """The chunk's first sentence, cut to :data:`LEAD_CHARS`, without the paper's own bracket
+    citations ("as in [2]"), which would read as this answer's markers."""
+    first = next(iter(split_sentences(" ".join(strip_markers(text).split()))), "")
     return first if len(first) <= LEAD_CHARS else first[: LEAD_CHARS - 1].rstrip() + "…"

@@ -25,7 +25,7 @@ ABSTRACT_CHUNKS = 2  # chunks of a paper's abstract fetched for a question about
 async def simple_strategy_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     assert state.intent is not None
-    if state.intent.type != "follow_up" and (found := await library_answer(ctx, state)):
+    if found := await library_answer(ctx, state):
         answer, contexts = found  # what the library holds: its list of papers answers, not a search
         emit(DraftReady(answer=answer, node="simple"))
         return {"retrieved_contexts": contexts, "draft_answer": answer}

@@ -35,6 +35,8 @@ def test_a_question_asking_only_for_a_papers_gist_is_about_the_whole_paper(quest
     "What does Wrenfield not address?",  # what it lacks
     "Does Wrenfield solve the problem?",  # a yes/no question
     "What problem does Wrenfield solve, and how?",  # a second question trails the gist
+    "Tell me more about Wrenfield.", "What else does Wrenfield propose?",  # more than was said
+    "详细介绍一下 Wrenfield",  # more than the gist, in Chinese
     "Wrenfield 用了多少个传感器？",  # Chinese: asks a thing of the paper
     "Wrenfield 和 Tessel 的主要思想是什么？",  # two papers
     "Wrenfield 的主要思想是什么？它用了多少传感器？",  # a second question trails the gist

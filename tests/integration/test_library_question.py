@@ -25,10 +25,10 @@ PAPERS = {
         ("tessel", "Tessel: Compressing Road Maps", 2020,
          "Road maps take more space than phones can spare.", "Tessel shares the geometry of similar junctions."),
         ("ammonite", "Ammonite: Counting Spiral Shells", 2018,
-         "Counting fossil shells by hand is slow and error-prone.", "Ammonite counts them from photographs."),
+         "Counting fossil shells by hand, as in [2], is slow and error-prone.", "Ammonite counts them from photographs."),
     )
 }
-LEADS = {"Ammonite": "Counting fossil shells by hand is slow and error-prone.",
+LEADS = {"Ammonite": "Counting fossil shells by hand, as in, is slow and error-prone.",  # the paper's own "[2]" goes
          "Tessel": "Road maps take more space than phones can spare.",
          "Wrenfield": "Large sensor networks drift out of calibration within weeks of deployment."}
 
@@ -94,3 +94,15 @@ def test_a_turn_scoped_to_one_paper_is_not_asked_about_the_library(tmp_path, mon
     r = asyncio.run(run()).result
     assert "papers of the collection" not in r.final_answer, r.final_answer
     assert {src.doc_id for src in r.sources} == {"tessel"}
+
+
+@pytest.mark.slow
+def test_a_library_question_after_a_question_on_one_paper_still_lists_the_library(tmp_path, monkeypatch):
+    """A second turn reads as a follow-up (这个 is a pronoun to the router) and its rewrite names the first
+    turn's paper; what the library holds needs no antecedent, so the question as typed decides."""
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
+    s.memory.enabled = False
+    first, zh = asyncio.run(ask_all(["How does Tessel compress road maps?", "这个知识库里有哪些论文？"], s,
+                                    session="shelf", persist=True))
+    assert zh.result.intent.type == "follow_up", zh.result.intent  # the rule router's reading
+    _check_listing(zh, "### The 3 papers of the collection", ["Ammonite", "Tessel", "Wrenfield"])

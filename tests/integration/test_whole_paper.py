@@ -95,11 +95,13 @@ def test_a_follow_up_asking_for_the_gist_of_the_paper_just_discussed_is_answered
     names it); it used to be answered by the follow-up's search, which found Wrenfield's results."""
     s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
     s.memory.enabled = False
-    first, again = asyncio.run(ask_all(["How many gauges did Wrenfield keep within tolerance in run 3?",
-                                        "Summarize it."], s, session="gist", persist=True))
+    first, again, more = asyncio.run(ask_all(["How many gauges did Wrenfield keep within tolerance in run 3?",
+                                              "Summarize it.", "Tell me more about it."], s, session="gist", persist=True))
     assert again.result.intent.type == "follow_up", again.result.intent
     lead = again.result.final_answer.split("\n\n")[0]
     assert lead.startswith(ABSTRACT_START) and PROPOSAL in lead, again.result.final_answer
+    # asking for more is not asking for the gist again: the abstract is not repeated
+    assert not more.result.final_answer.startswith(ABSTRACT_START), more.result.final_answer
 
 
 KESTRELS = {

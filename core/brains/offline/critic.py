@@ -18,6 +18,7 @@ Headings, labels, the "From earlier sessions:" line and explicit "no evidence" s
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from core.brains.offline import verdict
@@ -67,7 +68,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     st = Structure(prof, scored, abstains, found)
     st.by_metadata = _by_metadata(prof, intent, contexts, found)
     st.by_abstract = _by_abstract(prof, contexts, found)
-    st.by_library = _by_library(prof, contexts, found)
+    st.by_library = _by_library(question, contexts, answer, found, vocab)
     if not answer.strip():
         st.missing.append("an answer (the draft is empty)")
     supported = 0
@@ -256,12 +257,20 @@ def _by_abstract(prof, contexts: list[RetrievedContext], found: list[Claim]) -> 
     return paper is not None and all(cs and all(x.doc_id == paper and in_abstract(x) for x in cs) for cs in cited)
 
 
-def _by_library(prof, contexts: list[RetrievedContext], found: list[Claim]) -> bool:
-    """Whether a question about the library itself (``Profile.library``) is answered by its list of
-    papers (:mod:`core.strategies.library`): each claim cites one paper, and no two claims the same one."""
+# the heading of the library's list of papers (:mod:`core.strategies.library`)
+_LISTING_HEAD = re.compile(r"^### (?:The one paper|The \d+ papers|\d+ of the \d+ papers) of ")
+
+
+def _by_library(question: str, contexts: list[RetrievedContext], answer: str, found: list[Claim],
+                vocab: Vocabulary) -> bool:
+    """Whether a question about the library itself (``Profile.library`` of the question as typed: a
+    follow-up's rewrite names the previous turn's paper) is answered by its list of papers
+    (:mod:`core.strategies.library`): under the heading that counts them, each claim cites one paper,
+    and no two claims the same one. Any other draft is judged as drafts are."""
+    if not (found and _LISTING_HEAD.match(answer.lstrip()) and profile(question, None, vocab=vocab).library):
+        return False
     cited = [{contexts[m - 1].doc_id for m in markers(c.text) if 1 <= m <= len(contexts)} for c in found]
-    return (prof.library and bool(found) and all(len(docs) == 1 for docs in cited)
-            and len(set.union(*cited)) == len(found))
+    return all(len(docs) == 1 for docs in cited) and len(set.union(*cited)) == len(found)
 
 
 def _judged_by_structure(intent: Intent | None, st: Structure) -> bool:

@@ -25,20 +25,27 @@ from core.doc_versions import split
 
 
 # A question about the library itself ("What papers do I have?", "Give me an overview of the collection",
-# "这个知识库里有哪些论文？"): it names the collection or its papers, and asks nothing beyond them and the
-# words of such a question. It is answered by the collection's list of papers, not by a search.
-_LIBRARY_NOUN = re.compile(r"\b(?:collection|library|corpus|knowledge base|papers|documents|docs|articles)\b"
+# "这个知识库里有哪些论文？"): it names the user's collection or its papers (a determiner ties the noun to
+# them: "my library", "this collection", "the papers", "papers here", "do I have"), and asks nothing
+# beyond the words of such a question. A paper's own corpus, index or documents ("Which corpus does the
+# paper use?", "How many documents did they index?") and a definition ("What is a knowledge base?") are
+# not the library. It is answered by the collection's list of papers, not by a search.
+_LIBRARY_NOUN = re.compile(r"\b(?:collection|library|knowledge base|papers|documents|docs|articles)\b"
                            r"|论文|文献|文档|知识库|文库|资料库", re.I)
+_LIBRARY_TIE = re.compile(
+    r"\b(?:my|our|this|these|the|your|all)\s+(?:\w+\s+)?(?:collection|library|knowledge base|papers|documents|docs|articles)\b"
+    r"|\b(?:papers|documents|docs|articles)\b[^?]*\b(?:here|there|available)\b|\b(?:do|have|did)\s+(?:i|we)\b|\bi have\b", re.I)
 _LIBRARY_WORDS = frozenset(content_terms(
-    "collection library corpus knowledge base paper papers document documents doc docs article articles file files "
-    "topic topics area areas field fields subject subjects cover covers covered span spans have has hold holds "
-    "contain contains include includes index indexed store stored list available here there kind kinds sort sorts "
+    "collection library knowledge base paper papers document documents doc docs article articles file files "
+    "have has hold holds contain contains include includes indexed store stored list available here there "
     "all every overview summary summarize summarise"))
-# the Chinese form: an optional bid (列出/概述/介绍), the library, and "which papers" or "these papers"
-_LIBRARY_ZH = re.compile(
-    r"^(?:请)?(?:你)?(?:列出|列举|概述|总结|概括|介绍|说说|看看)?(?:一下)?(?:我的|这个|当前|本)?(?:知识库|文库|资料库|集合|库)?"
-    r"(?:里|中|内)?(?:都|一共|总共)?(?:有|包含|收录|存了)?(?:哪些|什么|几篇|多少篇)?(?:这些|所有|全部|库里的|里面的)?"
-    r"(?:论文|文献|文档)(?:都)?(?:有哪些|是什么|讲了什么|讲什么|关于什么|是关于什么的)?(?:呢|吗)?[？?。.!！]*$")
+# the Chinese form, read as words: what remains once these are out must be nothing, and the question
+# must name the library (知识库 …) or ask which or how many papers (哪些论文, 几篇论文, 所有论文, 我的论文)
+_LIBRARY_ZH_WORDS = re.compile(
+    r"请|你|列出|列举|概述|总结|概括|介绍|说说|看看|一下|我的|我|这个|当前|本|知识库|文库|资料库|集合|库|里面|里|中的|中|内|都|"
+    r"一共|总共|有|包含|收录|存了|哪些|什么|几篇|多少篇|多少|这些|所有|全部|的|论文|文献|文档|是|关于|讲了|讲|呢|吗|些|篇")
+_LIBRARY_ZH_NAMES = re.compile(r"知识库|文库|资料库|集合|库|(?:哪些|几篇|多少篇|多少|所有|全部|这些|我的?)[^？?]*(?:论文|文献|文档)"
+                               r"|(?:论文|文献|文档)[^？?]*(?:哪些|几篇|多少篇|多少)")
 
 
 def library_form(question: str) -> bool:
@@ -52,8 +59,9 @@ def _library_question(question: str, key: list[str], ents: list[str], vocab: Voc
     if ents or not library_form(question) or main_clause(question):
         return False
     if has_cjk(question):
-        return bool(_LIBRARY_ZH.match("".join(question.split())))
-    return not _asks_beyond(key, ents, vocab, _LIBRARY_WORDS)
+        rest = _LIBRARY_ZH_WORDS.sub("", re.sub(r"[\s？?。.!！,，、]", "", question))
+        return not rest and bool(_LIBRARY_ZH_NAMES.search(question))
+    return bool(_LIBRARY_TIE.search(question)) and not _asks_beyond(key, ents, vocab, _LIBRARY_WORDS)
 
 
 @dataclass
@@ -137,6 +145,8 @@ _GIST_ZH = re.compile(
     rf"|^{_PAPER_ZH}(?:主要)?(?:讲了什么|讲的是什么|讲什么|是关于什么的|关于什么|提出了什么|解决了什么问题|要解决什么问题|解决什么问题)")
 _GIST_ZH_CUE = re.compile(r"介绍|概述|总结|概括|说说|讲讲|描述|思想|想法|贡献|内容|观点|目标|目的|创新点|思路|讲了什么|讲的是什么|讲什么|关于什么|提出了什么|解决")
 _ZH_END = re.compile(r"[\s？?。.!！呢吗]+$")
+# a question that asks beyond what was said ("Tell me more about it", "What else does X do?"): not its gist
+_MORE = re.compile(r"\b(?:more|else|further|other|details?|elaborate|deeper|besides)\b|更多|还有|其他|其它|详细|进一步|别的", re.I)
 _THIS_PAPER_ZH = re.compile(r"(?:这篇|该)(?:论文|文章|工作)")
 
 
@@ -164,8 +174,8 @@ def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabu
     """Whether an English question asks only for one paper's gist (see :data:`_GIST_WORDS`): in a gist
     question's form, naming one paper (or none, as "this paper", when a turn is scoped to one), asking
     nothing beyond the names and the words of a gist question, and "problem" only with a verb that solves it."""
-    if not gist_form(question) or len(ents) > 1:
-        return False  # "…, and how?" asks more than the gist
+    if not gist_form(question) or len(ents) > 1 or _MORE.search(question):
+        return False  # "…, and how?" or "Tell me more about it" asks more than the gist
     if has_cjk(question):
         return _gist_zh(question, ents, vocab)
     if not ents and not _THIS_PAPER.search(question):
