@@ -104,10 +104,11 @@ class VersionInfo(BaseModel):
     """One kept version of a document (see core.hub.versions)."""
 
     version: int
-    created_at: str  # ISO datetime, local time
+    created_at: str  # ISO datetime, local time (for people)
     chunk_count: int
     content_hash: str  # SHA-256 of the file
     current: bool = False
+    created: float | None = None  # the same moment in epoch seconds (for programs: no time zone, no rounding)
 
     @classmethod
     def of(cls, row: dict, current: bool) -> VersionInfo:
@@ -115,7 +116,7 @@ class VersionInfo(BaseModel):
 
         when = datetime.fromtimestamp(row["created_at"]).isoformat(timespec="seconds")
         return cls(version=row["version"], created_at=when, chunk_count=row["chunk_count"],
-                   content_hash=row["file_hash"], current=current)
+                   content_hash=row["file_hash"], current=current, created=float(row["created_at"]))
 
 
 class DocumentSummary(BaseModel):

@@ -82,7 +82,7 @@ class Evidence(Protocol):
 # (instruction-like text, a tainted document, a disagreeing source) outweighs every weak signal
 # together (one source, a number nobody else states), so those facts rank first.
 W_INSTRUCTION, W_TAINTED, W_CONTRADICTED, W_UNCONFIRMED, W_SINGLE = 10.0, 6.0, 4.0, 2.0, 1.0
-W_UNSAID = 4.0  # its document, read again since, no longer says it: as strong as a source against it
+W_UNSAID = 4.0  # its document as it now reads does not support it: as strong as a source against it
 PINNED_FACTOR = 0.5  # the user vouched for a pinned fact
 
 
@@ -119,8 +119,8 @@ def audit(facts: list[Fact], evidence: Evidence | None = None) -> AuditReport:
             if tainted[f.doc_id]:
                 reasons.append(f"its document holds instruction-like text: {shorten(tainted[f.doc_id][0], 80)}")
                 score += W_TAINTED
-            if (says := getattr(evidence, "says", None)) is not None and says(f.doc_id, f.content) is False:
-                reasons.append("its document no longer says it (the document was read again since)")
+            if not f.pinned and (says := getattr(evidence, "says", None)) is not None and says(f.doc_id, f.content) is False:
+                reasons.append("its document's current text does not support it")
                 score += W_UNSAID
         if has_quantity(f.content):
             others = index.about(f.content, f.doc_id)

@@ -104,6 +104,12 @@ MIGRATIONS: list[tuple[int, str]] = [
     ALTER TABLE facts ADD COLUMN chunk_id TEXT NOT NULL DEFAULT '';
     ALTER TABLE facts ADD COLUMN source_docs TEXT;
     """),
+    # v3, facts checked against a paper read again since they were learnt (core.nodes.load_memory):
+    # when (checked) and the verdict (said: 1 its paper still says it, 0 no longer; NULL never checked)
+    (3, """
+    ALTER TABLE facts ADD COLUMN checked REAL;
+    ALTER TABLE facts ADD COLUMN said INTEGER;
+    """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 

@@ -127,14 +127,17 @@ class FactStore:
         vector = await self._prefetched(question)
         return await asyncio.to_thread(self.search_sync, question, top_k, True, vector, exclude_session)
 
-    async def confirm(self, ids: list[int]) -> None:
-        """Mark facts as checked against their paper as it now reads (:func:`core.nodes.load_memory.reread_check`)."""
-        await asyncio.to_thread(self.confirm_sync, ids)
+    async def mark_checked(self, said: list[int], unsaid: list[int]) -> None:
+        """Keep that facts were checked against their paper as it now reads, and the verdict
+        (:func:`core.nodes.load_memory.reread_check`); their text and times are left as they are."""
+        await asyncio.to_thread(self.mark_checked_sync, said, unsaid)
 
-    def confirm_sync(self, ids: list[int]) -> None:
-        if ids:
+    def mark_checked_sync(self, said: list[int], unsaid: list[int]) -> None:
+        now = time.time()
+        rows = [(now, 1, i) for i in said] + [(now, 0, i) for i in unsaid]
+        if rows:
             with self.db.write() as conn:
-                conn.executemany("UPDATE facts SET updated = ? WHERE id = ?", [(time.time(), i) for i in ids])
+                conn.executemany("UPDATE facts SET checked = ?, said = ? WHERE id = ?", rows)
 
     async def search(self, query: str, top_k: int = 10) -> list[RecalledFact]:
         """Like :meth:`recall` but browsing: recall counters are left alone."""
@@ -164,14 +167,16 @@ class FactStore:
                 return []
             marks = ",".join("?" * len(chosen))
             rows = {r[0]: r for r in conn.execute(
-                f"SELECT id, content, pinned, doc_title, doc_id, source_docs, session_id, updated FROM facts WHERE id IN ({marks})",
+                f"SELECT id, content, pinned, doc_title, doc_id, source_docs, session_id, updated, checked, said"
+                f" FROM facts WHERE id IN ({marks})",
                 [f for _, f in chosen])
                 if not (exclude_session and r[6] == exclude_session and not r[2])}
             chosen = [(s, fid) for s, fid in chosen if fid in rows][:top_k]
         out = [RecalledFact(id=fid, content=rows[fid][1], score=round(s, 4), pinned=bool(rows[fid][2]),
                             doc_title=rows[fid][3] or rows[fid][4] or "",
                             documents=len(json.loads(rows[fid][5])) if rows[fid][5] else 0,
-                            session_id=rows[fid][6] or "", doc_id=rows[fid][4] or "", updated=rows[fid][7] or 0.0)
+                            session_id=rows[fid][6] or "", doc_id=rows[fid][4] or "", updated=rows[fid][7] or 0.0,
+                            checked=rows[fid][8] or 0.0, said=None if rows[fid][9] is None else bool(rows[fid][9]))
                for s, fid in chosen if fid in rows]
         if touch and out:
             with self.db.write() as conn:

@@ -17,6 +17,8 @@ class RecalledFact(BaseModel):
     session_id: str = ""  # the session that last wrote it ("" when unknown)
     doc_id: str = ""  # the document it was learnt from ("" when pinned, added by hand or unknown)
     updated: float = 0.0  # when it was last written (epoch seconds; 0 when unknown)
+    checked: float = 0.0  # when it was last checked against its paper read again (0: never)
+    said: bool | None = None  # that check's verdict: its paper still says it (None: never checked)
 
     def as_prior(self) -> str:
         """How the fact reaches a prompt. A fact learnt from a document is that document's claim, so it
@@ -48,8 +50,8 @@ class MemoryWriteResult(BaseModel):
 class FactMemory(Protocol):
     """The agent also calls ``prefetch(question)`` at a turn's start when a store has it (optional:
     :class:`core.memory.facts.FactStore` starts embedding the question for the coming recall), and
-    ``confirm(ids)`` when recalled facts were checked against a paper read again since they were
-    learnt (optional: the store marks them as written now, so they are not checked again)."""
+    ``mark_checked(said, unsaid)`` when recalled facts were checked against a paper read again since
+    they were learnt (optional: the store keeps when and the verdict, so they are not checked again)."""
 
     async def recall(self, question: str, top_k: int, *, exclude_session: str = "") -> list[RecalledFact]:
         """``exclude_session``: leave out that session's unpinned facts (they take no place in ``top_k``)."""

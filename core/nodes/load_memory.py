@@ -12,14 +12,15 @@ leaves them out before it takes the top k, so they neither crowd out an earlier 
 their recall counters (eviction order) bumped.
 
 A fact learnt from a paper that has been read again since (a changed file, a better reader) is
-checked against the paper as it now reads (:func:`reread_check`): one it no longer says is left out,
-with a notice, and ``memory audit`` lists it ("its document no longer says it"); one it still says is
-marked as checked, so it is not checked again.
+checked against the paper as it now reads (:func:`reread_check`): one it no longer says is left out
+(with a notice the turn it is found), and ``memory audit`` lists it; the verdict is kept with the
+fact, so it is not checked again until the paper is read again.
 """
 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -31,7 +32,7 @@ from core.memory.protocol import RecalledFact
 from core.state import AgentState
 from core.telemetry import emit
 
-STALE_CHECK_HITS = 3  # chunks of the paper's current version searched for a fact learnt from an older one
+STALE_CHECK_HITS = 5  # chunks of the paper's current version searched for a fact learnt from an older one
 
 
 @traced("load_memory")
@@ -46,47 +47,71 @@ async def load_memory_node(state: AgentState, runtime: Any) -> dict:
         emit(Notice(level="warning", source="memory",
                     message=f"left out {len(recalled) - len(kept)} remembered fact(s) that read like instructions; "
                             "review them with: paperpilot memory audit"))
-    stale, still = await reread_check(ctx, kept)
-    if still and (confirm := getattr(ctx.facts, "confirm", None)) is not None:
-        await confirm(sorted(still))  # checked against the paper as it now reads: not checked again
-    if stale:
-        kept = [f for f in kept if f.id not in stale]
+    check = await reread_check(ctx, kept)
+    if (check.said or check.unsaid) and (mark := getattr(ctx.facts, "mark_checked", None)) is not None:
+        await mark(sorted(check.said), sorted(check.unsaid))  # kept with the fact: not checked again
+    if check.unsaid or check.known_unsaid:
+        kept = [f for f in kept if f.id not in check.unsaid | check.known_unsaid]
+    if check.unsaid:  # said once, when found; `memory audit` lists them all
         emit(Notice(level="warning", source="memory",
-                    message=f"left out {len(stale)} remembered fact(s) that their paper no longer says (it was read "
-                            "again since they were learnt); review them with: paperpilot memory audit"))
+                    message=f"left out {len(check.unsaid)} remembered fact(s) that their paper no longer says (it was "
+                            "read again since they were learnt); review them with: paperpilot memory audit"))
     facts = [f.as_prior() for f in kept]
     emit(MemoryRecalled(facts=facts, fact_ids=[f.id for f in kept]))
     return {"accumulated_facts": facts}
 
 
-async def reread_check(ctx: Any, facts: list[RecalledFact]) -> tuple[set[int], set[int]]:
-    """(ids of the facts their paper no longer says, ids of those it still says) among the facts learnt
-    from a paper that has been read again since (its current version is newer than the fact). A fact
-    is still said when one of the best :data:`STALE_CHECK_HITS` chunks of the paper for it, by a search
-    of that paper, supports it as a citation's chunk must support its claim; a paper re-read with the
-    same text keeps its facts. One ``get_document_summary`` per paper the recalled facts come from
-    (facts a user pinned or added are never checked); a hub without it (an upstream server), or a paper
-    this collection does not hold, leaves its facts as they are."""
+@dataclass
+class RereadCheck:
+    """What :func:`reread_check` found: ids of facts just checked (``said``, ``unsaid``) and of facts
+    an earlier turn found their paper no longer says (``known_unsaid``)."""
+
+    said: set[int] = field(default_factory=set)
+    unsaid: set[int] = field(default_factory=set)
+    known_unsaid: set[int] = field(default_factory=set)
+
+
+async def reread_check(ctx: Any, facts: list[RecalledFact]) -> RereadCheck:
+    """Check the facts learnt from a paper that has been read again since (its current version is
+    newer than the fact and than the fact's last check) against the paper as it now reads. A fact is
+    still said when one of the best :data:`STALE_CHECK_HITS` chunks of the paper for it, by a search of
+    that paper, supports it as a citation's chunk must support its claim; a paper re-read with the same
+    text keeps its facts. A fact checked since the current version keeps its verdict. One
+    ``get_document_summary`` per paper the recalled facts come from (facts a user pinned or added are
+    never checked); a hub without it (an upstream server), or a paper this collection does not hold,
+    leaves its facts as they are."""
+    out = RereadCheck()
     get = getattr(ctx.hub, "get_document_summary", None)
     learnt = [f for f in facts if f.doc_id and f.updated and not f.pinned]
     if get is None or not learnt:
-        return set(), set()
+        return out
     docs = sorted({f.doc_id for f in learnt})
     since = dict(zip(docs, await asyncio.gather(*(_current_since(get, d, ctx.collection) for d in docs))))
-    older = [f for f in learnt if since[f.doc_id] is not None and since[f.doc_id] > f.updated]
+    older = []
+    for f in learnt:
+        made = since[f.doc_id]
+        if made is None or made <= f.updated:
+            continue  # learnt from the current version
+        if f.checked >= max(made, f.updated):
+            if f.said is False:
+                out.known_unsaid.add(f.id)
+            continue
+        older.append(f)
     if not older:
-        return set(), set()
+        return out
     from core.tools.hub_client import ToolError
 
-    async def said(f: RecalledFact) -> bool:
+    async def said(f: RecalledFact) -> bool | None:
         try:
             hits = await ctx.hub.search(f.content, STALE_CHECK_HITS, ctx.collection, doc_id=f.doc_id)
-        except (ToolError, TypeError):  # a hub that cannot search one document: the fact stays
-            return True
+        except (ToolError, TypeError):  # a hub that cannot search one document: not checked
+            return None
         return any(supports(f.content, h) for h in hits)
 
-    checked = await asyncio.gather(*(said(f) for f in older))
-    return {f.id for f, ok in zip(older, checked) if not ok}, {f.id for f, ok in zip(older, checked) if ok}
+    for f, ok in zip(older, await asyncio.gather(*(said(f) for f in older))):
+        if ok is not None:
+            (out.said if ok else out.unsaid).add(f.id)
+    return out
 
 
 async def _current_since(get: Any, doc_id: str, collection: str) -> float | None:
@@ -96,7 +121,11 @@ async def _current_since(get: Any, doc_id: str, collection: str) -> float | None
     except Exception:  # noqa: BLE001 - not in this collection, or the hub refused: nothing to check against
         return None
     current = [v for v in found.get("versions") or [] if isinstance(v, dict) and v.get("current")]
-    try:
-        return datetime.fromisoformat(str(current[0]["created_at"])).timestamp() if current else None
+    if not current:
+        return None
+    if isinstance(current[0].get("created"), (int, float)):
+        return float(current[0]["created"])
+    try:  # a hub from before versions gave epoch seconds: its local time, in whole seconds
+        return datetime.fromisoformat(str(current[0]["created_at"])).timestamp()
     except (KeyError, ValueError):
         return None

@@ -70,18 +70,16 @@ class HubEvidence:
     without a hub database has no evidence; the hub is never created here."""
 
     def __init__(self, hub) -> None:
-        from core.types import RetrievedContext
-
         self._chunks: dict[str, list[str]] = {}
-        self._contexts: dict[str, list[RetrievedContext]] = {}
+        self._rows: dict[str, tuple[str, list]] = {}  # doc_id → (title, its chunk rows)
         self._items: list[tuple[str, str, str]] = []
         for doc in hub.documents():
             rows = hub.doc_chunks(doc["doc_id"])
             title = doc["title"] or doc["doc_id"]
             self._chunks[doc["doc_id"]] = [c.text for c in rows]
-            self._contexts[doc["doc_id"]] = [RetrievedContext(content=c.text, title=title, breadcrumb=c.breadcrumb,
-                                                              doc_id=doc["doc_id"], chunk_id=c.chunk_id) for c in rows]
+            self._rows[doc["doc_id"]] = (title, rows)
             self._items += [(doc["doc_id"], title, c.text) for c in rows]
+        self._contexts: dict[str, list] = {}  # built for the documents facts cite, when first asked
 
     def instructions(self, doc_id: str) -> list[str]:
         from core.memory.claims import instruction_sentences
@@ -96,9 +94,15 @@ class HubEvidence:
         chunk must support its claim, :func:`core.citations.supports`); None for a document the hub
         does not hold (removed, or never indexed here)."""
         from core.citations import supports
+        from core.types import RetrievedContext
 
-        found = self._contexts.get(doc_id)
-        return None if found is None else any(supports(text, c) for c in found)
+        if doc_id not in self._rows:
+            return None
+        if doc_id not in self._contexts:
+            title, rows = self._rows[doc_id]
+            self._contexts[doc_id] = [RetrievedContext(content=c.text, title=title, breadcrumb=c.breadcrumb,
+                                                       doc_id=doc_id, chunk_id=c.chunk_id) for c in rows]
+        return any(supports(text, c) for c in self._contexts[doc_id])
 
 
 def _evidence(settings) -> tuple[HubEvidence | None, str]:

@@ -1,6 +1,7 @@
 """A fact learnt from a paper that has been read again since is checked against the paper as it now
-reads: one it no longer says is left out of answers (with a notice) and listed by ``memory audit``, and
-stays in memory; one it still says is recalled as before, and marked as checked.
+reads: one it no longer says is left out of answers (with a notice the turn it is found) and listed by
+``memory audit``, and stays in memory; one it still says is recalled as before. The verdict is kept, so
+a later turn neither searches the paper for the fact again nor repeats the notice.
 
 Real bundled hub as a stdio server, real SQLite stores and encoder, memory on (the default), invented
 papers re-ingested with the real ingestor. The fact used to be recalled as "<paper> says: …" after the
@@ -53,6 +54,11 @@ def test_a_fact_its_reread_paper_no_longer_says_is_left_out_and_audited(tmp_path
     taught = [f for t in first for e in t.of("memory_written") for f in e.facts]
     assert any("43 of the 63" in f for f in taught) and any("18 megabytes" in f for f in taught), taught
 
+    store = open_stores(s).facts
+    try:
+        written = {f.content: f.updated for f in store.list()}
+    finally:
+        store.close()
     time.sleep(1.1)  # a version's time is kept to the second
     _reingest(s, tmp_path, "wrenfield.md", PAPERS["wrenfield.md"].replace(OLD, NEW))
     _reingest(s, tmp_path, "tessel.md", PAPERS["tessel.md"] + "\n## Notes\n\nTessel runs on phones.\n")  # same claim
@@ -62,14 +68,23 @@ def test_a_fact_its_reread_paper_no_longer_says_is_left_out_and_audited(tmp_path
     assert "43 of the 63" not in old.result.final_answer, old.result.final_answer
     notices = [e.message for e in old.of("notice") if e.source == "memory"]
     assert any("no longer says" in m for m in notices), notices
-    # a paper read again that still says the fact: recalled, and marked as checked (its time moves on)
+    # a paper read again that still says the fact: recalled as before
     assert any("18 megabytes" in f for f in kept.result.recalled_facts), kept.result.recalled_facts
+    # the verdicts are kept: a later session leaves the fact out again without a search of the paper
+    # for it, and says so no more (the audit lists it)
+    (again,) = asyncio.run(ask_all([ASK_OLD], s, session="later-still", persist=True))
+    assert not any("43 of the 63" in f for f in again.result.recalled_facts), again.result.recalled_facts
+    assert not [e for e in again.of("notice") if e.source == "memory"], again.of("notice")
+    assert not [e for e in again.of("retrieval_started") if e.query.startswith("In the field trial")]
     facts = open_stores(s).facts
     try:
         by_text = {f.content: f for f in facts.list()}
         stale = next(f for c, f in by_text.items() if "43 of the 63" in c)  # kept in memory: nothing lost
         still = next(f for c, f in by_text.items() if "18 megabytes" in c)
-        assert still.updated > stale.updated
+        with facts.db.read() as conn:
+            verdicts = dict(conn.execute("SELECT id, said FROM facts WHERE id IN (?, ?)", (stale.id, still.id)).fetchall())
+        assert verdicts == {stale.id: 0, still.id: 1}, verdicts
+        assert stale.updated == written[stale.content]  # the check leaves its text and times as they were
         from core.hub.store import HubStore
 
         hub = HubStore(s.paths.resolve(s.paths.hub_db))
@@ -80,5 +95,5 @@ def test_a_fact_its_reread_paper_no_longer_says_is_left_out_and_audited(tmp_path
     finally:
         facts.close()
     reasons = {f.id: f.reasons for f in report.findings}
-    assert any("no longer says it" in r for r in reasons.get(stale.id, [])), reasons.get(stale.id)
-    assert not any("no longer says it" in r for r in reasons.get(still.id, [])), reasons.get(still.id)
+    assert any("does not support it" in r for r in reasons.get(stale.id, [])), reasons.get(stale.id)
+    assert not any("does not support it" in r for r in reasons.get(still.id, [])), reasons.get(still.id)
