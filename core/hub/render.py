@@ -86,6 +86,7 @@ class SearchResult(BaseModel):
 class DocRef(BaseModel):
     doc_id: str
     title: str
+    year: int | None = None  # its publication year, where known
 
 
 class CollectionInfo(BaseModel):

@@ -337,7 +337,8 @@ class Hub:
         out = []
         for name in self.store.collections():
             if include_stats:
-                docs = [render.DocRef(doc_id=d["doc_id"], title=d["title"]) for d in self.store.documents(name)]
+                docs = [render.DocRef(doc_id=d["doc_id"], title=d["title"], year=d.get("year") or None)
+                        for d in self.store.documents(name)]
                 out.append(render.CollectionInfo(name=name, documents=docs, **self.store.stats(name)))
             else:
                 out.append(render.CollectionInfo(name=name))

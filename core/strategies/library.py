@@ -2,7 +2,8 @@
 overview of the collection", "这个知识库里有哪些论文？", :attr:`~core.brains.offline.evidence.Profile.library`)
 answered from the hub's list of the collection's documents, not by a search of their text.
 
-Each paper (at most :data:`LIBRARY_PAPERS`, by title) is one bullet: its title, its year when the hub
+Each paper (at most :data:`LIBRARY_PAPERS`, by title, or by year when the question asks for the oldest
+or newest: "Which paper in my library is the oldest?") is one bullet: its title, its year when the hub
 knows it, and the first sentence of its abstract, cited by the abstract's chunk (found as a question
 about one paper's gist finds it, :func:`abstract_chunks`). A search of the question's words would
 instead quote whichever chunks say "papers" or "documents". The papers not listed are named (or, when
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 
-from core.brains.offline.evidence import library_form, profile
+from core.brains.offline.evidence import library_form, library_order, profile
 from core.nodes.common import AgentContext, hub_takes, retrieve, topic_of
 from core.state import AgentState
 from core.text import split_sentences, strip_markers
@@ -38,19 +39,22 @@ async def library_answer(ctx: AgentContext, state: AgentState) -> tuple[str, lis
     papers = await _papers(ctx)
     if not papers:
         return None
+    order = library_order(state.question) if any(year for _, _, year in papers) else ""
     papers.sort(key=lambda p: p[1].casefold())
+    if order:  # by year, the papers whose year the hub knows first, by title within a year
+        papers.sort(key=lambda p: (p[2] is None, (-(p[2] or 0) if order == "newest" else (p[2] or 0))))
     contexts: list[RetrievedContext] = []
     tried = 0  # a paper with no summary gives its place to the next, up to LOOKED_AT papers in all
     while len(contexts) < LIBRARY_PAPERS and tried < min(len(papers), LOOKED_AT):
         batch = papers[tried:min(tried + LIBRARY_PAPERS - len(contexts), LOOKED_AT)]
         tried += len(batch)
-        found = await asyncio.gather(*(abstract_chunks(ctx, doc, 1) for doc, _ in batch))
+        found = await asyncio.gather(*(abstract_chunks(ctx, doc, 1) for doc, _, _ in batch))
         contexts += [chunks[0] for chunks in found if chunks]
     if not contexts:
         return None
     listed = {c.doc_id for c in contexts}
-    rest = [title for doc, title in papers if doc not in listed]
-    return compose(contexts, rest), contexts
+    rest = [title for doc, title, _ in papers if doc not in listed]
+    return compose(contexts, rest, order), contexts
 
 
 async def abstract_chunks(ctx: AgentContext, doc: str, top_k: int) -> list[RetrievedContext]:
@@ -64,8 +68,8 @@ async def abstract_chunks(ctx: AgentContext, doc: str, top_k: int) -> list[Retri
     return await retrieve(ctx, first, top_k=top_k, doc_id=doc) if first else []
 
 
-async def _papers(ctx: AgentContext) -> list[tuple[str, str]]:
-    """(doc_id, title) of the collection's documents; [] when the hub cannot say."""
+async def _papers(ctx: AgentContext) -> list[tuple[str, str, int | None]]:
+    """(doc_id, title, year) of the collection's documents; [] when the hub cannot say."""
     from core.tools.hub_client import ToolError
 
     try:
@@ -75,15 +79,18 @@ async def _papers(ctx: AgentContext) -> list[tuple[str, str]]:
     data = res.structured if isinstance(res.structured, dict) else {}
     colls = (data.get("result", data) or {}).get("collections") or []
     docs = next((c.get("documents") or [] for c in colls if c.get("name") == ctx.collection), [])
-    return [(d["doc_id"], d.get("title") or d["doc_id"]) for d in docs if isinstance(d, dict) and d.get("doc_id")]
+    return [(d["doc_id"], d.get("title") or d["doc_id"], d.get("year") if isinstance(d.get("year"), int) else None)
+            for d in docs if isinstance(d, dict) and d.get("doc_id")]
 
 
-def compose(contexts: list[RetrievedContext], rest: list[str]) -> str:
-    """One cited bullet per paper (the abstract's first sentence), under a heading that counts them;
-    the titles of the ``rest`` (papers not listed) in a closing heading, or their number when many."""
+def compose(contexts: list[RetrievedContext], rest: list[str], order: str = "") -> str:
+    """One cited bullet per paper (the abstract's first sentence), under a heading that counts them and
+    says their order (by title, or by year: ``order`` "oldest" or "newest" first); the titles of the
+    ``rest`` (papers not listed) in a closing heading, or their number when many."""
     where, total = "the collection", len(contexts) + len(rest)
-    head = (f"### The one paper of {where}" if total == 1 else f"### The {total} papers of {where}" if not rest
-            else f"### {len(contexts)} of the {total} papers of {where}, by title")
+    by = f", {order} first" if order else ", by title" if rest else ""
+    head = (f"### The one paper of {where}" if total == 1 else f"### The {total} papers of {where}{by}" if not rest
+            else f"### {len(contexts)} of the {total} papers of {where}{by}")
     lines = [head, ""]
     for n, c in enumerate(contexts, 1):
         year = f" ({c.meta.year})" if c.meta is not None and c.meta.year else ""

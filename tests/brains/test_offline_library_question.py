@@ -21,6 +21,8 @@ VOCAB = Vocabulary(terms=[Term("Wrenfield", kind="paper"), Term("Tessel", kind="
     "How many papers are in the library?", "Summarize the collection.", "What is this collection about?",
     "这个知识库里有哪些论文？", "概述一下这些论文", "我的文库里都有哪些文献？", "我有哪些论文？", "请列出知识库中的所有论文",
     "介绍一下这个知识库", "知识库里有多少篇论文？",
+    "Which paper in my library is the oldest?", "What is the most recent paper I have?", "List my papers by year.",
+    "我的知识库里哪篇论文最新？",  # with an order: by year
 ])
 def test_a_question_naming_only_the_library_is_about_the_library(question):
     assert profile(question, None, vocab=VOCAB).library
@@ -85,3 +87,14 @@ def test_a_listing_that_cites_one_paper_twice_is_not_judged_by_its_structure():
     good = answer.replace("- **Tessel**: Road maps take more space than phones can spare. [2]\n",
                           "- **Wrenfield**: Large sensor networks drift out of calibration within weeks. [1]\n", 1)
     assert structure("What papers do I have?", INTENT, CONTEXTS, good, [], vocab=VOCAB).by_library
+
+
+@pytest.mark.parametrize("question, order", [
+    ("Which paper in my library is the oldest?", "oldest"), ("List my papers by year.", "oldest"),
+    ("What is the most recent paper I have?", "newest"), ("我的知识库里哪篇论文最新？", "newest"),
+    ("What papers do I have?", ""),
+])
+def test_a_library_question_says_the_order_of_its_papers(question, order):
+    from core.brains.offline.evidence import library_order
+
+    assert library_order(question) == order

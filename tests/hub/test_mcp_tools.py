@@ -34,7 +34,8 @@ async def test_plain_mcp_client_gets_structured_content_and_references(hub_home,
             cols = await s.call_tool("list_collections", {"include_stats": True})
             default = next(c for c in cols.structuredContent["collections"] if c["name"] == "default")
             assert default["document_count"] >= 4 and default["chunk_count"] > 0
-            assert {"doc_id": "qlora", "title": "QLoRA: Efficient Finetuning of Quantized LLMs"} in default["documents"]
+            assert {"doc_id": "qlora", "title": "QLoRA: Efficient Finetuning of Quantized LLMs", "year": 2023} \
+                in default["documents"]  # each document with its year, where known (a library answer orders by it)
 
             res = await s.call_tool("query_knowledge_hub", {"query": "What rank does LoRA use?", "top_k": 3})
             assert not res.isError

@@ -106,3 +106,16 @@ def test_a_library_question_after_a_question_on_one_paper_still_lists_the_librar
                                     session="shelf", persist=True))
     assert zh.result.intent.type == "follow_up", zh.result.intent  # the rule router's reading
     _check_listing(zh, "### The 3 papers of the collection", ["Ammonite", "Tessel", "Wrenfield"])
+
+
+@pytest.mark.slow
+def test_the_oldest_or_newest_paper_is_asked_by_the_library_in_year_order(tmp_path, monkeypatch):
+    """"Which paper in my library is the oldest?" is a library question with an order: the list runs by
+    the years the hub keeps for its documents (list_collections gives them), oldest or newest first."""
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
+    s.memory.enabled = False
+    oldest, newest, zh = asyncio.run(ask_all(["Which paper in my library is the oldest?",
+                                              "What is the most recent paper I have?", "我的知识库里哪篇论文最新？"], s))
+    _check_listing(oldest, "### The 3 papers of the collection, oldest first", ["Ammonite", "Wrenfield", "Tessel"])
+    for turn in (newest, zh):
+        _check_listing(turn, "### The 3 papers of the collection, newest first", ["Tessel", "Wrenfield", "Ammonite"])

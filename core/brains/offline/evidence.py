@@ -30,7 +30,7 @@ from core.doc_versions import split
 # beyond the words of such a question. A paper's own corpus, index or documents ("Which corpus does the
 # paper use?", "How many documents did they index?") and a definition ("What is a knowledge base?") are
 # not the library. It is answered by the collection's list of papers, not by a search.
-_LIBRARY_NOUN = re.compile(r"\b(?:collection|library|knowledge base|papers|documents|docs|articles)\b"
+_LIBRARY_NOUN = re.compile(r"\b(?:collection|library|knowledge base|papers?|documents|docs|articles)\b"
                            r"|论文|文献|文档|知识库|文库|资料库", re.I)
 _LIBRARY_TIE = re.compile(
     r"\b(?:my|our|this|these|the|your|all)\s+(?:\w+\s+)?(?:collection|library|knowledge base|papers|documents|docs|articles)\b"
@@ -38,14 +38,25 @@ _LIBRARY_TIE = re.compile(
 _LIBRARY_WORDS = frozenset(content_terms(
     "collection library knowledge base paper papers document documents doc docs article articles file files "
     "have has hold holds contain contains include includes indexed store stored list available here there "
-    "all every overview summary summarize summarise"))
+    "all every overview summary summarize summarise "
+    "oldest earliest older newest latest newer recent chronological chronologically year years order ordered sort sorted"))
+# the order a library question asks its papers in: by year, oldest or newest first
+_OLDEST = re.compile(r"\b(?:oldest|earliest|older|chronologic\w*|by (?:publication )?year|in order of (?:publication|year))\b"
+                     r"|最早|最老|最旧|按年份|按时间|按年代", re.I)
+_NEWEST = re.compile(r"\b(?:newest|latest|newer|most recent|recent)\b|最新|最近", re.I)
 # the Chinese form, read as words: what remains once these are out must be nothing, and the question
 # must name the library (知识库 …) or ask which or how many papers (哪些论文, 几篇论文, 所有论文, 我的论文)
 _LIBRARY_ZH_WORDS = re.compile(
     r"请|你|列出|列举|概述|总结|概括|介绍|说说|看看|一下|我的|我|这个|当前|本|知识库|文库|资料库|集合|库|里面|里|中的|中|内|都|"
-    r"一共|总共|有|包含|收录|存了|哪些|什么|几篇|多少篇|多少|这些|所有|全部|的|论文|文献|文档|是|关于|讲了|讲|呢|吗|些|篇")
-_LIBRARY_ZH_NAMES = re.compile(r"知识库|文库|资料库|集合|库|(?:哪些|几篇|多少篇|多少|所有|全部|这些|我的?)[^？?]*(?:论文|文献|文档)"
+    r"一共|总共|有|包含|收录|存了|哪些|什么|几篇|多少篇|多少|这些|所有|全部|的|论文|文献|文档|是|关于|讲了|讲|呢|吗|些|篇|"
+    r"哪篇|最早|最老|最旧|最新|最近|按年份|按时间|按年代|排列|排序|列出来|一篇")
+_LIBRARY_ZH_NAMES = re.compile(r"知识库|文库|资料库|集合|库|(?:哪些|哪篇|几篇|多少篇|多少|所有|全部|这些|我的?)[^？?]*(?:论文|文献|文档)"
                                r"|(?:论文|文献|文档)[^？?]*(?:哪些|几篇|多少篇|多少)")
+
+
+def library_order(question: str) -> str:
+    """The order a library question asks its papers in: "oldest" first, "newest" first, or "" (by title)."""
+    return "newest" if _NEWEST.search(question) else "oldest" if _OLDEST.search(question) else ""
 
 
 def library_form(question: str) -> bool:
