@@ -16,11 +16,12 @@ collection none of whose papers has a summary leaves the question to the strateg
 from __future__ import annotations
 
 import asyncio
+import re
 
-from core.brains.offline.evidence import library_form, library_order, profile
+from core.brains.offline.evidence import library_form, library_order, library_owned, profile
 from core.nodes.common import AgentContext, hub_takes, retrieve, topic_of
 from core.state import AgentState
-from core.text import split_sentences, strip_markers
+from core.text import split_sentences
 from core.types import RetrievedContext
 
 LIBRARY_PAPERS = 12  # papers listed with their gist; the others are named or counted
@@ -33,13 +34,17 @@ async def library_answer(ctx: AgentContext, state: AgentState) -> tuple[str, lis
     """The answer and its numbered sources, or None when the question or the hub is not for one."""
     if ctx.doc_id or topic_of(state) or not library_form(state.question) or not hub_takes(ctx.hub, "doc_id"):
         return None
-    # the question as typed: a follow-up's rewrite names the previous turn's paper, and the library needs none
+    # the question as typed: a follow-up's rewrite names the previous turn's paper, and the library needs
+    # none; but a follow-up's "the papers" may be the previous answer's, so it must own them ("my papers")
     if not profile(state.question, None, vocab=ctx.vocabulary).library:
+        return None
+    if state.intent is not None and state.intent.type == "follow_up" and not library_owned(state.question):
         return None
     papers = await _papers(ctx)
     if not papers:
         return None
-    order = library_order(state.question) if any(year for _, _, year in papers) else ""
+    dated = sum(1 for _, _, year in papers if year)
+    order = library_order(state.question) if dated >= 2 else ""  # an order of one year is no order
     papers.sort(key=lambda p: p[1].casefold())
     if order:  # by year, the papers whose year the hub knows first, by title within a year
         papers.sort(key=lambda p: (p[2] is None, (-(p[2] or 0) if order == "newest" else (p[2] or 0))))
@@ -54,7 +59,7 @@ async def library_answer(ctx: AgentContext, state: AgentState) -> tuple[str, lis
         return None
     listed = {c.doc_id for c in contexts}
     rest = [title for doc, title, _ in papers if doc not in listed]
-    return compose(contexts, rest, order), contexts
+    return compose(contexts, rest, order, undated=len(papers) - dated if order else 0), contexts
 
 
 async def abstract_chunks(ctx: AgentContext, doc: str, top_k: int) -> list[RetrievedContext]:
@@ -83,12 +88,13 @@ async def _papers(ctx: AgentContext) -> list[tuple[str, str, int | None]]:
             for d in docs if isinstance(d, dict) and d.get("doc_id")]
 
 
-def compose(contexts: list[RetrievedContext], rest: list[str], order: str = "") -> str:
+def compose(contexts: list[RetrievedContext], rest: list[str], order: str = "", undated: int = 0) -> str:
     """One cited bullet per paper (the abstract's first sentence), under a heading that counts them and
-    says their order (by title, or by year: ``order`` "oldest" or "newest" first); the titles of the
-    ``rest`` (papers not listed) in a closing heading, or their number when many."""
+    says their order (by title, or by year: ``order`` "oldest" or "newest" first, the ``undated`` papers
+    last); the titles of the ``rest`` (papers not listed) in a closing heading, or their number when many."""
     where, total = "the collection", len(contexts) + len(rest)
     by = f", {order} first" if order else ", by title" if rest else ""
+    by += f" ({undated} with no year last)" if undated else ""
     head = (f"### The one paper of {where}" if total == 1 else f"### The {total} papers of {where}{by}" if not rest
             else f"### {len(contexts)} of the {total} papers of {where}{by}")
     lines = [head, ""]
@@ -102,8 +108,12 @@ def compose(contexts: list[RetrievedContext], rest: list[str], order: str = "") 
     return "\n".join(lines)
 
 
+# a paper's own bracket citations ("[2]", "[2, 3]", "[4-6]"), which would read as this answer's markers
+_OWN_CITATION = re.compile(r"\[(\d+(?:\s*[,–-]\s*\d+)*)\]")
+
+
 def _lead(text: str) -> str:
-    """The chunk's first sentence, cut to :data:`LEAD_CHARS`, without the paper's own bracket
-    citations ("as in [2]"), which would read as this answer's markers."""
-    first = next(iter(split_sentences(" ".join(strip_markers(text).split()))), "")
+    """The chunk's first sentence, cut to :data:`LEAD_CHARS`; the paper's own bracket citations read
+    "[ref 2, 3]", as the PDF reader writes them, not as this answer's markers."""
+    first = next(iter(split_sentences(" ".join(_OWN_CITATION.sub(r"[ref \1]", text).split()))), "")
     return first if len(first) <= LEAD_CHARS else first[: LEAD_CHARS - 1].rstrip() + "…"

@@ -19,7 +19,7 @@ VOCAB = Vocabulary(terms=[Term("Wrenfield", kind="paper"), Term("Tessel", kind="
     "What papers do I have?", "Which documents are in this collection?", "What is in my library?",
     "Give me an overview of the collection.", "List the papers.", "What papers are available?",
     "How many papers are in the library?", "Summarize the collection.", "What is this collection about?",
-    "这个知识库里有哪些论文？", "概述一下这些论文", "我的文库里都有哪些文献？", "我有哪些论文？", "请列出知识库中的所有论文",
+    "这个知识库里有哪些论文？", "我的文库里都有哪些文献？", "What papers do you have?", "我有哪些论文？", "请列出知识库中的所有论文",
     "介绍一下这个知识库", "知识库里有多少篇论文？",
     "Which paper in my library is the oldest?", "What is the most recent paper I have?", "List my papers by year.",
     "我的知识库里哪篇论文最新？",  # with an order: by year
@@ -45,6 +45,12 @@ def test_a_question_naming_only_the_library_is_about_the_library(question):
     # the library's topics ask more than its list of papers
     "What topics does this collection cover?", "Which topic has the most papers?",
     "How many documents does each topic contain?",
+    # "these papers" point back at an answer; where, how, when, and which of something has the most
+    "Summarize these papers.", "Which of these papers is the oldest?", "概述一下这些论文", "And the other papers?",
+    "Where are the papers stored?", "How are the papers stored?", "When were the papers indexed?",
+    "Which year has the most papers?", "Which collection has the most papers?",
+    # Chinese definitions, and what is inside the papers
+    "知识库是什么？", "论文中的集合是什么？", "论文中有哪些库？", "文档中的库是什么？",
 ])
 def test_a_question_asking_more_of_the_papers_is_not(question):
     assert not profile(question, None, vocab=VOCAB).library
@@ -93,8 +99,43 @@ def test_a_listing_that_cites_one_paper_twice_is_not_judged_by_its_structure():
     ("Which paper in my library is the oldest?", "oldest"), ("List my papers by year.", "oldest"),
     ("What is the most recent paper I have?", "newest"), ("我的知识库里哪篇论文最新？", "newest"),
     ("What papers do I have?", ""),
+    ("List my papers from oldest to newest.", "oldest"), ("Sort my papers from newest to oldest.", "newest"),
+    ("按时间从最早到最新列出我的论文", "oldest"),
 ])
 def test_a_library_question_says_the_order_of_its_papers(question, order):
     from core.brains.offline.evidence import library_order
 
     assert library_order(question) == order
+
+
+@pytest.mark.parametrize("question, owned", [
+    ("What papers do I have?", True), ("List my papers.", True), ("What is in the library?", True),
+    ("这个知识库里有哪些论文？", True), ("List the papers.", False), ("What papers are available?", False),
+])
+def test_a_follow_up_lists_the_library_only_when_it_owns_the_papers(question, owned):
+    """After an answer, "the papers" may be that answer's: only "my papers", "the library", "do I have" …
+    tie a follow-up to the whole library (core.strategies.library reads it so for a follow-up)."""
+    from core.brains.offline.evidence import library_owned
+
+    assert library_owned(question) is owned
+
+
+def test_a_turn_scoped_to_a_topic_takes_the_usual_path_without_asking_the_hub():
+    """A topic clause ("in the topic X") is not read out of the question here: such a turn is searched as
+    before, and the hub is not asked for the collection's documents."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from core.strategies.library import library_answer
+
+    class Hub:
+        def searches_by(self, param):
+            return True
+
+        async def list_collections(self):  # pragma: no cover - must not be reached
+            raise AssertionError("asked for the collection's documents")
+
+    ctx = SimpleNamespace(doc_id=None, hub=Hub(), vocabulary=VOCAB, collection="c")
+    state = SimpleNamespace(question="What papers do I have?", intent=Intent(
+        type="exploratory", confidence=1.0, entities=[], reformulated_query="", constraints={"topic_id": "maps"}))
+    assert asyncio.run(library_answer(ctx, state)) is None

@@ -165,3 +165,10 @@ def test_a_papers_thanks_are_evidence_only_where_nothing_else_is():
     assert relevant_indexes(ctxs, how) == [1]
     funded = profile("Who funded Wrenfield?", None, vocab=VOCAB)
     assert 0 in relevant_indexes(ctxs, funded)  # the thanks hold "fund", which no other chunk does
+
+
+def test_a_paper_whose_name_holds_a_word_for_more_is_still_asked_about_as_a_whole():
+    """"Going Deeper" or "More Data" name papers: the words that ask for more are read without the names."""
+    vocab = Vocabulary(terms=[Term("Going Deeper", kind="paper"), Term("More Data", kind="paper")])
+    for q in ("What is Going Deeper about?", "What is the main idea of More Data?"):
+        assert profile(q, None, vocab=vocab).whole_paper, q

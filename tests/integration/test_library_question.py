@@ -25,10 +25,10 @@ PAPERS = {
         ("tessel", "Tessel: Compressing Road Maps", 2020,
          "Road maps take more space than phones can spare.", "Tessel shares the geometry of similar junctions."),
         ("ammonite", "Ammonite: Counting Spiral Shells", 2018,
-         "Counting fossil shells by hand, as in [2], is slow and error-prone.", "Ammonite counts them from photographs."),
+         "Counting fossil shells by hand, as in [2, 3], is slow and error-prone.", "Ammonite counts them from photographs."),
     )
 }
-LEADS = {"Ammonite": "Counting fossil shells by hand, as in, is slow and error-prone.",  # the paper's own "[2]" goes
+LEADS = {"Ammonite": "Counting fossil shells by hand, as in [ref 2, 3], is slow and error-prone.",  # the paper's own
          "Tessel": "Road maps take more space than phones can spare.",
          "Wrenfield": "Large sensor networks drift out of calibration within weeks of deployment."}
 
@@ -44,6 +44,7 @@ def _check_listing(turn: Turn, head: str, names: list[str]) -> None:
     assert all(src.breadcrumb.endswith("Abstract") for src in r.sources), [src.breadcrumb for src in r.sources]
     assert len({src.doc_id for src in r.sources}) == len(names)
     assert r.critic.passed and not r.critic.forced, r.critic
+    assert not [n for n in r.notices if "re-pointed" in n or "dropped" in n], r.notices  # no marker was the paper's
 
 
 @pytest.mark.slow
@@ -119,3 +120,15 @@ def test_the_oldest_or_newest_paper_is_asked_by_the_library_in_year_order(tmp_pa
     _check_listing(oldest, "### The 3 papers of the collection, oldest first", ["Ammonite", "Wrenfield", "Tessel"])
     for turn in (newest, zh):
         _check_listing(turn, "### The 3 papers of the collection, newest first", ["Tessel", "Wrenfield", "Ammonite"])
+
+
+@pytest.mark.slow
+def test_a_follow_up_about_the_papers_just_listed_is_not_the_library(tmp_path, monkeypatch):
+    """"Which of these papers is the oldest?" after a question that found some papers asks about those;
+    a follow-up lists the library only when it owns the papers ("my papers", "the library")."""
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
+    s.memory.enabled = False
+    _, these, mine = asyncio.run(ask_all(["Which papers compress road maps?", "Which of these papers is the oldest?",
+                                          "And which of my papers is the oldest?"], s, session="shelf", persist=True))
+    assert "papers of the collection" not in these.result.final_answer, these.result.final_answer
+    _check_listing(mine, "### The 3 papers of the collection, oldest first", ["Ammonite", "Wrenfield", "Tessel"])

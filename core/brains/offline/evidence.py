@@ -28,40 +28,65 @@ from core.doc_versions import split
 # "这个知识库里有哪些论文？"): it names the user's collection or its papers (a determiner ties the noun to
 # them: "my library", "this collection", "the papers", "papers here", "do I have"), and asks nothing
 # beyond the words of such a question. A paper's own corpus, index or documents ("Which corpus does the
-# paper use?", "How many documents did they index?") and a definition ("What is a knowledge base?") are
-# not the library. It is answered by the collection's list of papers, not by a search.
+# paper use?", "How many documents did they index?"), a definition ("What is a knowledge base?"), where,
+# how or when ("Where are the papers stored?") and which of something has the most papers are not the
+# library. It is answered by the collection's list of papers, not by a search.
 _LIBRARY_NOUN = re.compile(r"\b(?:collection|library|knowledge base|papers?|documents|docs|articles)\b"
                            r"|论文|文献|文档|知识库|文库|资料库", re.I)
+_NOUNS = r"(?:collection|library|knowledge base|papers|documents|docs|articles)"
+# ties that own the papers, whatever came before ("my papers", "the library", "do I have")
+_LIBRARY_OWN = re.compile(
+    rf"\b(?:my|our|your)\s+(?:\w+\s+)?{_NOUNS}\b|\b(?:this|the|all)\s+(?:collection|library|knowledge base)\b"
+    r"|\b(?:do|have|did)\s+(?:i|we|you)\b|\b(?:i|we|you) have\b", re.I)
+# ties that may point back at an answer instead ("the papers", "all papers", "papers here"): a first
+# question only ("these papers", "the other papers" always point back)
 _LIBRARY_TIE = re.compile(
-    r"\b(?:my|our|this|these|the|your|all)\s+(?:\w+\s+)?(?:collection|library|knowledge base|papers|documents|docs|articles)\b"
-    r"|\b(?:papers|documents|docs|articles)\b[^?]*\b(?:here|there|available)\b|\b(?:do|have|did)\s+(?:i|we)\b|\bi have\b", re.I)
+    rf"{_LIBRARY_OWN.pattern}|\b(?:the|all)\s+(?!(?:most|fewest|least|same|other|first|last)\b)(?:\w+\s+)?{_NOUNS}\b"
+    r"|\b(?:papers|documents|docs|articles)\b[^?]*\b(?:here|available)\b", re.I)
+_NOT_A_LISTING = re.compile(r"^\s*(?:where|when|why|how(?!\s+(?:many|much)\b))\b", re.I)
 _LIBRARY_WORDS = frozenset(content_terms(
     "collection library knowledge base paper papers document documents doc docs article articles file files "
-    "have has hold holds contain contains include includes indexed store stored list available here there "
+    "have has hold holds contain contains include includes list available here there "
     "all every overview summary summarize summarise "
     "oldest earliest older newest latest newer recent chronological chronologically year years order ordered sort sorted"))
-# the order a library question asks its papers in: by year, oldest or newest first
+# the order a library question asks its papers in: by year, oldest or newest first (the first named:
+# "from oldest to newest")
 _OLDEST = re.compile(r"\b(?:oldest|earliest|older|chronologic\w*|by (?:publication )?year|in order of (?:publication|year))\b"
                      r"|最早|最老|最旧|按年份|按时间|按年代", re.I)
 _NEWEST = re.compile(r"\b(?:newest|latest|newer|most recent|recent)\b|最新|最近", re.I)
 # the Chinese form, read as words: what remains once these are out must be nothing, and the question
-# must name the library (知识库 …) or ask which or how many papers (哪些论文, 几篇论文, 所有论文, 我的论文)
+# must name the user's library (这个/我的 知识库 …) or ask which or how many papers (哪些论文, 几篇论文,
+# 所有论文, 我的论文); "X 是什么" asks a definition, and "论文中 …" asks what is inside the papers
 _LIBRARY_ZH_WORDS = re.compile(
     r"请|你|列出|列举|概述|总结|概括|介绍|说说|看看|一下|我的|我|这个|当前|本|知识库|文库|资料库|集合|库|里面|里|中的|中|内|都|"
-    r"一共|总共|有|包含|收录|存了|哪些|什么|几篇|多少篇|多少|这些|所有|全部|的|论文|文献|文档|是|关于|讲了|讲|呢|吗|些|篇|"
+    r"一共|总共|有|包含|收录|存了|哪些|什么|几篇|多少篇|多少|所有|全部|的|论文|文献|文档|是|关于|讲了|讲|呢|吗|些|篇|"
     r"哪篇|最早|最老|最旧|最新|最近|按年份|按时间|按年代|排列|排序|列出来|一篇")
-_LIBRARY_ZH_NAMES = re.compile(r"知识库|文库|资料库|集合|库|(?:哪些|哪篇|几篇|多少篇|多少|所有|全部|这些|我的?)[^？?]*(?:论文|文献|文档)"
+_LIBRARY_ZH_NAMES = re.compile(r"(?:这个|我的|当前|本)?(?:知识库|文库|资料库)|(?:这个|我的|当前|本)(?:集合|库)|库(?:里|中|内)"
+                               r"|(?:哪些|哪篇|几篇|多少篇|多少|所有|全部|我的?)[^？?]*(?:论文|文献|文档)"
                                r"|(?:论文|文献|文档)[^？?]*(?:哪些|几篇|多少篇|多少)")
+_LIBRARY_ZH_OWN = re.compile(r"知识库|文库|资料库|(?:这个|我的|当前|本)(?:集合|库)|库(?:里|中|内)|我的?")
+_NOT_A_LISTING_ZH = re.compile(r"(?:论文|文献|文档)(?:中|里)|^[^有]*是什么")
 
 
 def library_order(question: str) -> str:
-    """The order a library question asks its papers in: "oldest" first, "newest" first, or "" (by title)."""
-    return "newest" if _NEWEST.search(question) else "oldest" if _OLDEST.search(question) else ""
+    """The order a library question asks its papers in: "oldest" first, "newest" first, or "" (by title);
+    when both are named, the first ("from oldest to newest")."""
+    old, new = _OLDEST.search(question), _NEWEST.search(question)
+    if old and new:
+        return "oldest" if old.start() < new.start() else "newest"
+    return "oldest" if old else "newest" if new else ""
 
 
 def library_form(question: str) -> bool:
     """Whether a question names the library or its papers at all: a cheap test before its profile."""
     return bool(_LIBRARY_NOUN.search(question))
+
+
+def library_owned(question: str) -> bool:
+    """Whether a library question ties its papers to the user's library by a tie that cannot point back
+    at an earlier answer ("my papers", "the collection", "do I have", 知识库): a follow-up's "the papers"
+    or "these papers" are that answer's."""
+    return bool((_LIBRARY_ZH_OWN if has_cjk(question) else _LIBRARY_OWN).search(question))
 
 
 def _library_question(question: str, key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
@@ -70,9 +95,11 @@ def _library_question(question: str, key: list[str], ents: list[str], vocab: Voc
     if ents or not library_form(question) or main_clause(question):
         return False
     if has_cjk(question):
-        rest = _LIBRARY_ZH_WORDS.sub("", re.sub(r"[\s？?。.!！,，、]", "", question))
-        return not rest and bool(_LIBRARY_ZH_NAMES.search(question))
-    return bool(_LIBRARY_TIE.search(question)) and not _asks_beyond(key, ents, vocab, _LIBRARY_WORDS)
+        bare = re.sub(r"[\s？?。.!！,，、]", "", question)
+        return (not _LIBRARY_ZH_WORDS.sub("", bare) and bool(_LIBRARY_ZH_NAMES.search(bare))
+                and not _NOT_A_LISTING_ZH.search(bare))
+    return (bool(_LIBRARY_TIE.search(question)) and not _NOT_A_LISTING.search(question)
+            and not _asks_beyond(key, ents, vocab, _LIBRARY_WORDS))
 
 
 @dataclass
@@ -169,15 +196,20 @@ def gist_form(question: str) -> bool:
     return bool(_GIST_FORM.match(question)) and not main_clause(question)
 
 
-def _gist_zh(question: str, ents: list[str], vocab: Vocabulary) -> bool:
-    """Whether a Chinese question is only a gist question (:data:`_GIST_ZH`) once its names are out: the
-    names as written (and their aliases), then the white space and the closing marks."""
+def _without_names(question: str, ents: list[str], vocab: Vocabulary) -> str:
+    """The question with its names taken out: as written, and their aliases and terms' names."""
     rest = question
     for e in ents:
         x = entity(e, vocab)
         for form in sorted({e, *(x.aliases if x else ()), *((x.name,) if x else ())}, key=len, reverse=True):
-            rest = re.sub(re.escape(form), "", rest, flags=re.I)
-    rest = _ZH_END.sub("", "".join(rest.split()))
+            rest = re.sub(re.escape(form), " ", rest, flags=re.I)
+    return rest
+
+
+def _gist_zh(question: str, ents: list[str], vocab: Vocabulary) -> bool:
+    """Whether a Chinese question is only a gist question (:data:`_GIST_ZH`) once its names are out (then
+    the white space and the closing marks)."""
+    rest = _ZH_END.sub("", "".join(_without_names(question, ents, vocab).split()))
     return bool(_GIST_ZH.fullmatch(rest)) and (bool(ents) or bool(_THIS_PAPER_ZH.search(question)))
 
 
@@ -185,7 +217,7 @@ def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabu
     """Whether an English question asks only for one paper's gist (see :data:`_GIST_WORDS`): in a gist
     question's form, naming one paper (or none, as "this paper", when a turn is scoped to one), asking
     nothing beyond the names and the words of a gist question, and "problem" only with a verb that solves it."""
-    if not gist_form(question) or len(ents) > 1 or _MORE.search(question):
+    if not gist_form(question) or len(ents) > 1 or _MORE.search(_without_names(question, ents, vocab)):
         return False  # "…, and how?" or "Tell me more about it" asks more than the gist
     if has_cjk(question):
         return _gist_zh(question, ents, vocab)

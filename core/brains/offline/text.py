@@ -146,8 +146,6 @@ def _markdown():
     return MarkdownIt("commonmark")
 
 
-
-
 def unlabelled(line: str, *, colon: bool = True) -> str:
     """One answer line without its list marker and bold lead label ("- **Kestrel:** It reads …"
     gives "It reads …"): the claim the line makes, not the name it is filed under. A label ends in a
