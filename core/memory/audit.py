@@ -122,6 +122,10 @@ def audit(facts: list[Fact], evidence: Evidence | None = None) -> AuditReport:
             if not f.pinned and (says := getattr(evidence, "says", None)) is not None and says(f.doc_id, f.content) is False:
                 reasons.append("its document's current text does not support it")
                 score += W_UNSAID
+        if not f.pinned and f.said is False and not any(r.startswith("its document's current text") for r in reasons):
+            # what answers leave it out for (their check reads the paper's best chunks for it)
+            reasons.append("its document, read again, did not support it when last checked")
+            score += W_UNSAID
         if has_quantity(f.content):
             others = index.about(f.content, f.doc_id)
             against = contradictions(f.content, others)

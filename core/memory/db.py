@@ -105,7 +105,8 @@ MIGRATIONS: list[tuple[int, str]] = [
     ALTER TABLE facts ADD COLUMN source_docs TEXT;
     """),
     # v3, facts checked against a paper read again since they were learnt (core.nodes.load_memory):
-    # when (checked) and the verdict (said: 1 its paper still says it, 0 no longer; NULL never checked)
+    # the version checked against (checked: its time, as the hub gives it) and the verdict (said: 1 that
+    # version still says it, 0 no longer; NULL never checked, or learnt again since)
     (3, """
     ALTER TABLE facts ADD COLUMN checked REAL;
     ALTER TABLE facts ADD COLUMN said INTEGER;

@@ -31,7 +31,7 @@ from core.redact import Redactor
 
 MIN_FACT_CHARS = 8
 _COLS = ("id, content, keywords, source_question, session_id, created, updated, recall_count, last_recalled, pinned,"
-         " doc_id, doc_title, chunk_id, source_docs")
+         " doc_id, doc_title, chunk_id, source_docs, said")
 
 
 class Fact(BaseModel):
@@ -51,6 +51,8 @@ class Fact(BaseModel):
     doc_title: str = ""
     chunk_id: str = ""
     source_docs: list[str] | None = None
+    # schema v3: whether its paper, read again since it was learnt, still says it (None: never checked)
+    said: bool | None = None
 
 
 class FactNotFound(KeyError):
@@ -62,7 +64,8 @@ def _fact(row) -> Fact:
     return Fact(id=row[0], content=row[1], keywords=row[2].split(), source_question=row[3],
                 session_id=row[4], created=row[5], updated=row[6], recall_count=row[7],
                 last_recalled=row[8], pinned=bool(row[9]), doc_id=row[10], doc_title=row[11], chunk_id=row[12],
-                source_docs=None if row[13] is None else json.loads(row[13]))
+                source_docs=None if row[13] is None else json.loads(row[13]),
+                said=None if row[14] is None else bool(row[14]))
 
 
 def _merged_docs(old: str | None, source: FactSource | None, tracked: bool) -> str | None:
@@ -127,17 +130,17 @@ class FactStore:
         vector = await self._prefetched(question)
         return await asyncio.to_thread(self.search_sync, question, top_k, True, vector, exclude_session)
 
-    async def mark_checked(self, said: list[int], unsaid: list[int]) -> None:
-        """Keep that facts were checked against their paper as it now reads, and the verdict
-        (:func:`core.nodes.load_memory.reread_check`); their text and times are left as they are."""
-        await asyncio.to_thread(self.mark_checked_sync, said, unsaid)
+    async def mark_checked(self, verdicts: list[tuple[int, float, bool]]) -> None:
+        """Keep, per fact id, which version of its paper it was checked against (that version's time, as
+        the hub gives it: one clock for both sides of the comparison) and whether that version still
+        says it (:func:`core.nodes.load_memory.reread_check`); its text and times are left as they are."""
+        await asyncio.to_thread(self.mark_checked_sync, verdicts)
 
-    def mark_checked_sync(self, said: list[int], unsaid: list[int]) -> None:
-        now = time.time()
-        rows = [(now, 1, i) for i in said] + [(now, 0, i) for i in unsaid]
-        if rows:
+    def mark_checked_sync(self, verdicts: list[tuple[int, float, bool]]) -> None:
+        if verdicts:
             with self.db.write() as conn:
-                conn.executemany("UPDATE facts SET checked = ?, said = ? WHERE id = ?", rows)
+                conn.executemany("UPDATE facts SET checked = ?, said = ? WHERE id = ?",
+                                 [(version, int(ok), i) for i, version, ok in verdicts])
 
     async def search(self, query: str, top_k: int = 10) -> list[RecalledFact]:
         """Like :meth:`recall` but browsing: recall counters are left alone."""
@@ -230,7 +233,8 @@ class FactStore:
                 elif row is not None:
                     conn.execute(
                         "UPDATE facts SET content = ?, norm = ?, keywords = ?, embedding = ?, updated = ?,"
-                        " source_question = ?, session_id = ?, source_docs = ? WHERE id = ?",
+                        " source_question = ?, session_id = ?, source_docs = ?, checked = NULL, said = NULL"
+                        " WHERE id = ?",  # learnt again: any check of an older reading no longer holds
                         (text, norm, " ".join(keywords(text)), to_blob(vec), now, source_question, session_id,
                          _merged_docs(row[2], src, tracked), row[0]),
                     )

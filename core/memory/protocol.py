@@ -17,7 +17,7 @@ class RecalledFact(BaseModel):
     session_id: str = ""  # the session that last wrote it ("" when unknown)
     doc_id: str = ""  # the document it was learnt from ("" when pinned, added by hand or unknown)
     updated: float = 0.0  # when it was last written (epoch seconds; 0 when unknown)
-    checked: float = 0.0  # when it was last checked against its paper read again (0: never)
+    checked: float = 0.0  # the time of the paper's version it was last checked against, the hub's (0: never)
     said: bool | None = None  # that check's verdict: its paper still says it (None: never checked)
 
     def as_prior(self) -> str:
@@ -50,8 +50,9 @@ class MemoryWriteResult(BaseModel):
 class FactMemory(Protocol):
     """The agent also calls ``prefetch(question)`` at a turn's start when a store has it (optional:
     :class:`core.memory.facts.FactStore` starts embedding the question for the coming recall), and
-    ``mark_checked(said, unsaid)`` when recalled facts were checked against a paper read again since
-    they were learnt (optional: the store keeps when and the verdict, so they are not checked again)."""
+    ``mark_checked([(id, version time, said)])`` when recalled facts were checked against a paper read
+    again since they were learnt (optional: the store keeps the version and the verdict, so they are not
+    checked again until the paper is read again)."""
 
     async def recall(self, question: str, top_k: int, *, exclude_session: str = "") -> list[RecalledFact]:
         """``exclude_session``: leave out that session's unpinned facts (they take no place in ``top_k``)."""

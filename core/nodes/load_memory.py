@@ -48,8 +48,9 @@ async def load_memory_node(state: AgentState, runtime: Any) -> dict:
                     message=f"left out {len(recalled) - len(kept)} remembered fact(s) that read like instructions; "
                             "review them with: paperpilot memory audit"))
     check = await reread_check(ctx, kept)
-    if (check.said or check.unsaid) and (mark := getattr(ctx.facts, "mark_checked", None)) is not None:
-        await mark(sorted(check.said), sorted(check.unsaid))  # kept with the fact: not checked again
+    if check.versions and (mark := getattr(ctx.facts, "mark_checked", None)) is not None:
+        # kept with the fact, against the version checked: not checked again until the paper is read again
+        await mark([(i, check.versions[i], i in check.said) for i in sorted(check.said | check.unsaid)])
     if check.unsaid or check.known_unsaid:
         kept = [f for f in kept if f.id not in check.unsaid | check.known_unsaid]
     if check.unsaid:  # said once, when found; `memory audit` lists them all
@@ -69,11 +70,12 @@ class RereadCheck:
     said: set[int] = field(default_factory=set)
     unsaid: set[int] = field(default_factory=set)
     known_unsaid: set[int] = field(default_factory=set)
+    versions: dict[int, float] = field(default_factory=dict)  # fact id → the time of the version it was checked against
 
 
 async def reread_check(ctx: Any, facts: list[RecalledFact]) -> RereadCheck:
     """Check the facts learnt from a paper that has been read again since (its current version is
-    newer than the fact and than the fact's last check) against the paper as it now reads. A fact is
+    newer than the fact, and not the version its last check was against) against the paper as it now reads. A fact is
     still said when one of the best :data:`STALE_CHECK_HITS` chunks of the paper for it, by a search of
     that paper, supports it as a citation's chunk must support its claim; a paper re-read with the same
     text keeps its facts. A fact checked since the current version keeps its verdict. One
@@ -92,11 +94,12 @@ async def reread_check(ctx: Any, facts: list[RecalledFact]) -> RereadCheck:
         made = since[f.doc_id]
         if made is None or made <= f.updated:
             continue  # learnt from the current version
-        if f.checked >= max(made, f.updated):
+        if f.checked >= made:  # checked against this version (both times the hub's)
             if f.said is False:
                 out.known_unsaid.add(f.id)
             continue
         older.append(f)
+        out.versions[f.id] = made
     if not older:
         return out
     from core.tools.hub_client import ToolError
@@ -109,7 +112,9 @@ async def reread_check(ctx: Any, facts: list[RecalledFact]) -> RereadCheck:
         return any(supports(f.content, h) for h in hits)
 
     for f, ok in zip(older, await asyncio.gather(*(said(f) for f in older))):
-        if ok is not None:
+        if ok is None:
+            out.versions.pop(f.id)
+        else:
             (out.said if ok else out.unsaid).add(f.id)
     return out
 
