@@ -143,6 +143,20 @@ async def retrieve(ctx: AgentContext, query: str, *, top_k: int | None = None,
     return found
 
 
+async def document_summary(ctx: AgentContext, doc_id: str) -> dict | None:
+    """The structured ``get_document_summary`` of one document of the turn's collection (title,
+    summary, kept versions …), or None when the hub has no such tool, no such document, or refuses:
+    every caller then takes its usual path."""
+    get = getattr(ctx.hub, "get_document_summary", None)
+    if get is None:
+        return None
+    try:
+        found = (await get(doc_id, ctx.collection)).structured
+    except Exception:  # noqa: BLE001 - another server's hub, or the document gone
+        return None
+    return found if isinstance(found, dict) else None
+
+
 def hub_takes(hub: Any, param: str) -> bool:
     """Whether ``hub``'s search takes ``param`` (``doc_id``, ``per_doc`` …: the bundled hub's does, from
     its tool schema); an upstream server's or a stand-in's without ``searches_by`` is never sent it."""

@@ -27,7 +27,7 @@ from typing import Any
 from core.citations import supports
 from core.events import MemoryRecalled, Notice
 from core.memory.hygiene import is_instruction_like
-from core.nodes.common import ctx_of, traced
+from core.nodes.common import ctx_of, document_summary, traced
 from core.memory.protocol import RecalledFact
 from core.state import AgentState
 from core.telemetry import emit
@@ -83,12 +83,11 @@ async def reread_check(ctx: Any, facts: list[RecalledFact]) -> RereadCheck:
     never checked); a hub without it (an upstream server), or a paper this collection does not hold,
     leaves its facts as they are."""
     out = RereadCheck()
-    get = getattr(ctx.hub, "get_document_summary", None)
     learnt = [f for f in facts if f.doc_id and f.updated and not f.pinned]
-    if get is None or not learnt:
+    if getattr(ctx.hub, "get_document_summary", None) is None or not learnt:
         return out
     docs = sorted({f.doc_id for f in learnt})
-    since = dict(zip(docs, await asyncio.gather(*(_current_since(get, d, ctx.collection) for d in docs))))
+    since = dict(zip(docs, await asyncio.gather(*(_current_since(ctx, d) for d in docs))))
     older = []
     for f in learnt:
         made = since[f.doc_id]
@@ -119,18 +118,16 @@ async def reread_check(ctx: Any, facts: list[RecalledFact]) -> RereadCheck:
     return out
 
 
-async def _current_since(get: Any, doc_id: str, collection: str) -> float | None:
-    """When the document's current version was made (epoch seconds), or None when the hub cannot say."""
-    try:
-        found = (await get(doc_id, collection)).structured or {}
-    except Exception:  # noqa: BLE001 - not in this collection, or the hub refused: nothing to check against
-        return None
+async def _current_since(ctx: Any, doc_id: str) -> float | None:
+    """When the document's current version was made (epoch seconds), or None when the hub cannot say
+    (not in this collection, or the hub refused: nothing to check against)."""
+    found = await document_summary(ctx, doc_id) or {}
     current = [v for v in found.get("versions") or [] if isinstance(v, dict) and v.get("current")]
     if not current:
         return None
     if isinstance(current[0].get("created"), (int, float)):
         return float(current[0]["created"])
-    try:  # a hub from before versions gave epoch seconds: its local time, in whole seconds
+    try:  # a hub from before versions carried `created`: their local time, in whole seconds
         return datetime.fromisoformat(str(current[0]["created_at"])).timestamp()
     except (KeyError, ValueError):
         return None

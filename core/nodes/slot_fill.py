@@ -16,7 +16,7 @@ from typing import Any
 
 from core.doc_versions import versioned_entities
 from core.events import Notice, SlotsFilled
-from core.nodes.common import ctx_of, history, hub_takes, traced
+from core.nodes.common import ctx_of, document_summary, history, hub_takes, traced
 from core.state import AgentState
 from core.telemetry import emit
 
@@ -99,11 +99,8 @@ async def gist_described(ctx: Any, state: AgentState, question: str) -> tuple[li
 
 async def _scoped_title(ctx: Any) -> str:
     """The title of the document the turn is scoped to ("" when the hub cannot say)."""
-    try:
-        found = (await ctx.hub.get_document_summary(ctx.doc_id, ctx.collection)).structured or {}
-    except Exception:  # noqa: BLE001 - another server's hub, or the document gone: the usual path
-        return ""
-    return str(found.get("title") or "").strip()
+    found = await document_summary(ctx, ctx.doc_id)
+    return str((found or {}).get("title") or "").strip()
 
 
 async def topic_scope(ctx: Any, question: str) -> tuple[dict, str]:

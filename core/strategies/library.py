@@ -19,7 +19,7 @@ import asyncio
 import re
 
 from core.brains.offline.evidence import library_form, library_order, library_owned, profile
-from core.nodes.common import AgentContext, hub_takes, retrieve, topic_of
+from core.nodes.common import AgentContext, document_summary, hub_takes, retrieve, topic_of
 from core.state import AgentState
 from core.text import split_sentences
 from core.types import RetrievedContext
@@ -65,10 +65,7 @@ async def library_answer(ctx: AgentContext, state: AgentState) -> tuple[str, lis
 async def abstract_chunks(ctx: AgentContext, doc: str, top_k: int) -> list[RetrievedContext]:
     """The first ``top_k`` chunks of ``doc``'s abstract: a search of that document for the first
     sentence of the summary the hub keeps for it; [] when the hub has none or cannot give it."""
-    try:
-        summary = str(((await ctx.hub.get_document_summary(doc, ctx.collection)).structured or {}).get("summary") or "")
-    except Exception:  # noqa: BLE001 - another server's hub, or the document gone: the question's own chunks
-        return []
+    summary = str((await document_summary(ctx, doc) or {}).get("summary") or "")
     first = next(iter(split_sentences(summary)), "").strip()
     return await retrieve(ctx, first, top_k=top_k, doc_id=doc) if first else []
 
