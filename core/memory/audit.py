@@ -113,6 +113,7 @@ def audit(facts: list[Fact], evidence: Evidence | None = None) -> AuditReport:
             where = f.doc_title or f.doc_id
             reasons.append(f"single source: {where}" + (f", chunk {f.chunk_id}" if f.chunk_id else ""))
             score += W_SINGLE
+        unsaid = False  # its document's current text does not support it
         if evidence is not None and f.doc_id:
             if f.doc_id not in tainted:
                 tainted[f.doc_id] = evidence.instructions(f.doc_id)
@@ -120,9 +121,10 @@ def audit(facts: list[Fact], evidence: Evidence | None = None) -> AuditReport:
                 reasons.append(f"its document holds instruction-like text: {shorten(tainted[f.doc_id][0], 80)}")
                 score += W_TAINTED
             if not f.pinned and (says := getattr(evidence, "says", None)) is not None and says(f.doc_id, f.content) is False:
+                unsaid = True
                 reasons.append("its document's current text does not support it")
                 score += W_UNSAID
-        if not f.pinned and f.said is False and not any(r.startswith("its document's current text") for r in reasons):
+        if not f.pinned and f.said is False and not unsaid:
             # what answers leave it out for (their check reads the paper's best chunks for it)
             reasons.append("its document, read again, did not support it when last checked")
             score += W_UNSAID

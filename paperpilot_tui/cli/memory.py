@@ -70,13 +70,11 @@ class HubEvidence:
     without a hub database has no evidence; the hub is never created here."""
 
     def __init__(self, hub) -> None:
-        self._chunks: dict[str, list[str]] = {}
-        self._rows: dict[str, tuple[str, list]] = {}  # doc_id → (title, its chunk rows)
+        self._rows: dict[str, tuple[str, list]] = {}  # doc_id → (title, its current chunk rows)
         self._items: list[tuple[str, str, str]] = []
         for doc in hub.documents():
             rows = hub.doc_chunks(doc["doc_id"])
             title = doc["title"] or doc["doc_id"]
-            self._chunks[doc["doc_id"]] = [c.text for c in rows]
             self._rows[doc["doc_id"]] = (title, rows)
             self._items += [(doc["doc_id"], title, c.text) for c in rows]
         self._contexts: dict[str, list] = {}  # built for the documents facts cite, when first asked
@@ -84,7 +82,7 @@ class HubEvidence:
     def instructions(self, doc_id: str) -> list[str]:
         from core.memory.claims import instruction_sentences
 
-        return instruction_sentences(self._chunks.get(doc_id, []))
+        return instruction_sentences([c.text for c in self._rows.get(doc_id, ("", []))[1]])
 
     def chunks(self) -> list[tuple[str, str, str]]:
         return self._items
