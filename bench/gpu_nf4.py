@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
         model = AutoModelForCausalLM.from_pretrained(folder, **extra, dtype=torch.bfloat16).to("cuda").eval()
         return model, AutoTokenizer.from_pretrained(folder, **extra)
 
+    torch.zeros(1, device="cuda")  # the CUDA context is paid here, so neither load time carries it
+    torch.cuda.synchronize()
     report = {"gpu": torch.cuda.get_device_name(0), "torch": torch.__version__, "base": a.base,
               "repeats": a.repeats}
     report["bf16"] = measure("bf16", bf16, a.repeats, a.critic_tokens, a.chat_tokens)
