@@ -134,6 +134,8 @@ class CausalRouter:
         seqs = [p_ids + self.tokenizer(label, add_special_tokens=False)["input_ids"] for label in self.labels]
         width = max(map(len, seqs))
         pad = self.tokenizer.pad_token_id
+        if pad is None:  # a base loaded straight from its folder has none; padded positions are masked
+            pad = self.tokenizer.eos_token_id
         device = getattr(self.model, "device", None)  # a 4-bit model on CUDA takes CUDA inputs only
         ids = torch.tensor([s + [pad] * (width - len(s)) for s in seqs], device=device)
         mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in seqs], device=device)

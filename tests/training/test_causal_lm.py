@@ -100,3 +100,17 @@ def test_react_step_policy_trains_with_its_own_prompt_and_is_evaluated(tmp_path)
     assert report["subset"] == 3 and set(local["choice_by_decision_point"]) == set(points)
     assert 0 <= local["choice_accuracy"] <= 1 and local["base_choice_accuracy"] is not None
     assert local["preference_accuracy"]["reward"] is not None
+
+
+@pytest.mark.slow
+def test_causal_router_scores_with_a_tokenizer_that_has_no_pad_token():
+    """A base loaded straight from its folder (bench/gpu_nf4.py's bf16 baseline) has no pad token; the
+    router padded its label continuations with None ("Could not infer dtype of NoneType" on an H200)."""
+    from core.models.manager import load_causal_lm
+    from training.router_sft import LABELS, CausalRouter
+
+    model, tok = load_causal_lm("smollm2", quantize=False)
+    tok.pad_token = None
+    assert tok.pad_token_id is None
+    decision = CausalRouter(model, tok, LABELS, name="bare").classify_sync("Compare LoRA and QLoRA", [])
+    assert decision.type in LABELS and abs(sum(decision.scores.values()) - 1) < 0.01
