@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-26"
+READER_VERSION = "pdf-27"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -65,6 +65,7 @@ def read_pdf(path: Path):
     walker = Walker(body, tlines)
     for page, rows in zip(pages, ordered):
         walker.page(page, rows, footnote_lines(page, rows, body))
+    spell = clean.Spellings(_texts(ln for p in walker.pieces if p.kind != "references" for ln in p.lines))
     ref_lines = [ln for p in walker.pieces if p.kind == "references" for ln in p.lines]
     entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
     doc.references = [parse_entry(e) for e in entries]
@@ -81,7 +82,7 @@ def read_pdf(path: Path):
             cap = piece.caption
         else:
             cap = _caption_of(piece, captions, "Figure") if piece.kind == "figure" else None
-        text = _joined(piece.lines)
+        text = _joined(piece.lines, spell)
         if cap is not None and len(text) <= FIGURE_TEXT_IN_CAPTION:
             inside.setdefault(id(cap), []).append(text)
             piece.kind = "merged"
@@ -90,15 +91,15 @@ def read_pdf(path: Path):
             continue
         crumb = [title] + piece.section
         if piece.kind == "table":
-            doc.blocks += _table_blocks(piece, captions, crumb, below)
+            doc.blocks += _table_blocks(piece, captions, crumb, below, spell)
             continue
         if piece.kind == "footnote":  # one block a footnote, without its mark, which the crumb names
             for mark, lines in split_notes(piece.lines):
-                note = strip_mark(mark_citations(_joined(lines), by_label), mark)
+                note = strip_mark(mark_citations(_joined(lines, spell), by_label), mark)
                 doc.blocks.append(Block(crumb + [f"Footnote {mark}" if mark else "Footnote"], note, piece.page,
                                         kind="footnote"))
             continue
-        text = _joined(piece.lines)
+        text = _joined(piece.lines, spell)
         if piece.kind == "references":
             doc.blocks.append(Block(crumb, text, piece.page, kind="references"))
             continue
@@ -113,7 +114,8 @@ def read_pdf(path: Path):
         elif piece.kind == "equation":
             doc.blocks.append(Block(crumb + [f"Equation {piece.label}"], text, piece.page, kind="equation"))
         elif piece.kind == "figure":
-            near = _caption_label(piece.caption) if piece.caption is not None else _nearest_caption(piece, captions, "Figure")
+            near = (_caption_label(piece.caption, spell) if piece.caption is not None
+                    else _nearest_caption(piece, captions, "Figure", spell))
             doc.blocks.append(Block(crumb + [f"{near} (figure text)" if near else "Figure text"], text, piece.page,
                                     kind="figure"))
         else:
@@ -124,9 +126,15 @@ def read_pdf(path: Path):
     return doc
 
 
-def _joined(lines) -> str:
-    """The text of a run of lines: small capitals rejoined, NFKC, hyphenated breaks joined."""
-    return clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in lines])
+def _texts(lines) -> list[str]:
+    """Each line's text: small capitals rejoined, NFKC."""
+    return [clean.normalize(clean.rejoin_small_caps(ln)) for ln in lines]
+
+
+def _joined(lines, spell: clean.Spellings | None = None) -> str:
+    """The text of a run of lines: small capitals rejoined, NFKC, hyphenated breaks joined (a
+    compound's hyphen kept as the paper's ``spell`` writes it)."""
+    return clean.join_lines(_texts(lines), spell)
 
 
 def _link_mentions(blocks, most: int = 2) -> None:
@@ -172,20 +180,20 @@ def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = N
     return min(same, key=gap)
 
 
-def _caption_label(cap, words: int = 12) -> str:
+def _caption_label(cap, spell: clean.Spellings | None = None, words: int = 12) -> str:
     """``"Table 2: Precision and recall on…"``: a caption shortened, the breadcrumb of table rows
     and figure text, so their chunks match the caption's words too. Lines are joined as body text
     is (a word hyphenated over the caption's line break made whole)."""
-    text = clean.join_lines([clean.normalize(clean.rejoin_small_caps(ln)) for ln in cap.lines])
+    text = _joined(cap.lines, spell)
     body = text.split(":", 1)[1] if ":" in text[:16] else text.split(".", 1)[-1] if "." in text[:16] else text
     short = body.split()
     return f"{cap.label}: {' '.join(short[:words])}{'…' if len(short) > words else ''}".strip()
 
 
-def _nearest_caption(piece, captions, word: str) -> str:
+def _nearest_caption(piece, captions, word: str, spell: clean.Spellings | None = None) -> str:
     """The label of the caption of this kind nearest to the piece ("" when there is none)."""
     cap = _caption_of(piece, captions, word)
-    return _caption_label(cap) if cap is not None else ""
+    return _caption_label(cap, spell) if cap is not None else ""
 
 
 def _captions_below(pieces, captions) -> bool:
@@ -198,7 +206,8 @@ def _captions_below(pieces, captions) -> bool:
     return after_only >= sum(not c.after_table and id(c) in before for c in tables)
 
 
-def _table_blocks(piece, captions, crumb: list[str], below: bool = True) -> list:
+def _table_blocks(piece, captions, crumb: list[str], below: bool = True,
+                  spell: clean.Spellings | None = None) -> list:
     """A table piece's blocks: each table set in it (side by side, each under its own caption),
     rebuilt row by row, or its rows as plain lines when no columns are found. Rows without a
     caption that hold nothing but numbers (a plot's axis ticks) are figure text."""
@@ -208,7 +217,7 @@ def _table_blocks(piece, captions, crumb: list[str], below: bool = True) -> list
 
     halves = _split_beside(piece, captions)
     if len(halves) > 1:
-        return [b for half in halves for b in _table_blocks(half, captions, crumb, below)]
+        return [b for half in halves for b in _table_blocks(half, captions, crumb, below, spell)]
     groups = rebuild_groups(piece.cells) if piece.cells else None
     if not groups:
         groups = [None]
@@ -220,7 +229,7 @@ def _table_blocks(piece, captions, crumb: list[str], below: bool = True) -> list
             out.append(Block(crumb + ["Figure text"], " ".join(" ".join(r) for r in piece.rows), piece.page,
                              kind="figure"))
             break
-        label = _caption_label(cap) if cap is not None else f"Table, p. {piece.page}"
+        label = _caption_label(cap, spell) if cap is not None else f"Table, p. {piece.page}"
         out.append(Block(crumb + [label], text, piece.page, kind="table"))
     return out
 

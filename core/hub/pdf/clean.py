@@ -305,9 +305,41 @@ def _caps_run(t: str, i: int) -> bool:
     return (len(before) <= 2 or len(after) <= 2) and before.isupper() and after.strip(".,;:’'s").isupper()
 
 
-def join_lines(texts: list[str]) -> str:
+_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
+_LETTERS = re.compile(r"[^\W\d_]+")
+_LAST_LETTERS = re.compile(r"[^\W\d_]+$")
+
+
+class Spellings:
+    """How one paper spells its compounds inside its lines, where no line break decides: how often
+    each pair of adjacent parts of a hyphenated word is written ("multi-instance-learning" counts
+    multi-instance and instance-learning) and how often each whole word is. A word broken at a line
+    end is not counted."""
+
+    def __init__(self, texts) -> None:
+        self.hyphenated: Counter[str] = Counter()
+        self.closed: Counter[str] = Counter()
+        for text in texts:
+            text = text.rstrip()
+            if text.endswith(("-", SOFT_HYPHEN)):
+                text = text[:-1].rpartition(" ")[0]
+            for m in _COMPOUND.finditer(text):
+                parts = m.group().lower().split("-")
+                self.hyphenated.update(f"{a}-{b}" for a, b in zip(parts, parts[1:]))
+            self.closed.update(w.lower() for w in _LETTERS.findall(text))
+
+    def keeps_hyphen(self, left: str, right: str) -> bool:
+        """Whether a hyphen at a line break between ``left`` and ``right`` is the compound's own: the
+        paper writes the pair hyphenated more often than as one word ("low-" / "rank" where the paper
+        says "low-rank"; not "rank-" / "ing")."""
+        a, b = left.lower(), right.lower()
+        return self.hyphenated[f"{a}-{b}"] > self.closed[a + b]
+
+
+def join_lines(texts: list[str], spellings: Spellings | None = None) -> str:
     """Lines of one paragraph as one string: a hyphenated break is joined ("pa- pers" → "papers"),
-    a compound's own hyphen kept ("state-of- the-art" → "state-of-the-art")."""
+    a compound's own hyphen kept ("state-of- the-art" → "state-of-the-art"; with the paper's
+    ``spellings``, also "low- rank" where the paper writes "low-rank")."""
     out = ""
     for t in texts:
         t = t.strip()
@@ -317,6 +349,9 @@ def join_lines(texts: list[str]) -> str:
             stem = out[:-1]
             word = stem.rsplit(" ", 1)[-1]
             keep = "-" in word or t[:1].isdigit() or (word[-1:].islower() and t[:1].isupper())
+            if not keep and spellings is not None:
+                left, right = _LAST_LETTERS.search(stem), _LETTERS.match(t)
+                keep = bool(left and right and spellings.keeps_hyphen(left.group(), right.group()))
             out = stem + ("-" if keep else "") + t
         else:
             out = f"{out} {t}" if out else t
