@@ -133,3 +133,12 @@ def test_body_text_on_page_one_is_never_a_venue(tmp_path):
     from the body (another size, or the header or footer band) is read for one."""
     pdf = _venue_paper(tmp_path / "care.pdf", [], body="To appear in a random order, tokens are shuffled first.")
     assert read_document(pdf).library.get("venue") is None
+
+
+def test_a_venue_lines_year_is_the_papers_year_when_no_other_year_is_printed_apart(tmp_path):
+    """MapReduce's PDF prints its year only in its running "To appear in OSDI 2004" and has no creation
+    date: it was stored with no year, so the library's oldest-first listing put it last. The venue's
+    year now comes before the file's creation date (the year the file was made, not the paper)."""
+    pdf = _venue_paper(tmp_path / "care.pdf", [], None, "To appear in TIDY 2004")
+    doc = read_document(pdf)
+    assert doc.library.get("venue") == "TIDY 2004" and doc.year == 2004

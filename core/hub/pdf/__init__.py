@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-27"
+READER_VERSION = "pdf-28"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -57,10 +57,11 @@ def read_pdf(path: Path):
     tlines = front.title_lines(first, body, pages[0].height) if pages else []
     title = front.title(first, body, pages[0].height if pages else 0, meta.get("Title", ""),
                         path.stem.replace("_", " ").replace("-", " "))
+    where = front.venue(cover, body, pages[0].height, meta.get("Subject", "")) if pages else None
     doc = ParsedDoc(title=title, doc_type="pdf", pages=len(pages),
                     authors=front.authors(first, tlines, body) if pages else [],
-                    year=front.year(first, body, meta.get("CreationDate", "")) if pages else None)
-    if pages and (where := front.venue(cover, body, pages[0].height, meta.get("Subject", ""))):
+                    year=front.year(first, body, meta.get("CreationDate", ""), where) if pages else None)
+    if where:
         doc.library["venue"] = where
     walker = Walker(body, tlines)
     for page, rows in zip(pages, ordered):

@@ -164,10 +164,14 @@ def _plausible(name: str) -> bool:
     return 4 <= len(name) <= 160 and len(name.split()) >= 2 and bool(re.search(r"[A-Za-z]{3,}", name))
 
 
-def year(first_page: list[Line], body: float, creation_date: str = "") -> int | None:
-    """The latest year printed on page 1 outside body-size text; else the creation date's year."""
+def year(first_page: list[Line], body: float, creation_date: str = "", venue: str | None = None) -> int | None:
+    """The latest year printed on page 1 outside body-size text; else the year of the paper's
+    ``venue`` line ("To appear in OSDI 2004", which may be a running header in body size); else the
+    creation date's year (when the file was made, not the paper)."""
     years = [int(y) for ln in first_page if abs(ln.size - body) > 0.6 for y in _YEAR.findall(ln.text)]
     if years:
         return max(years)
+    if venue and (printed := _YEAR.findall(venue)):
+        return int(printed[-1])
     m = re.match(r"^(?:D:)?(19[5-9]\d|20[0-4]\d)", creation_date or "")
     return int(m.group(1)) if m else None
