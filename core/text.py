@@ -291,6 +291,11 @@ def line_sentences(text: str, *, end: re.Pattern = SENTENCE_END,
 
 
 # -- answer lines' labels ----------------------------------------------------------------------------
+# The heading of the library's list of papers (core.strategies.library): the critic judges that answer
+# by its form, and the app offers no lineage under it (a list of the collection is no line of work)
+LIBRARY_LISTING = re.compile(r"^### (?:The one paper|The \d+ papers|\d+ of the \d+ papers) of ")
+
+
 # An answer line's bold lead label ("**Kestrel:**", "**Kestrel**:", "**Kestrel** (2019):", a label that
 # carries a parenthetical such as its year), and any bold opening (a chain step's "**question**" too):
 # the claim a line makes is what follows, not the name it is filed under

@@ -24,6 +24,7 @@ from core.events import (
     Event, ResearchStarted, RetryStarted, ReviewFinished, TokenDelta, TurnFailed, TurnFinished, TurnStarted,
 )
 from core.tracing.describe import forced_pass
+from core.text import LIBRARY_LISTING
 from paperpilot_tui.actions import bindings
 from paperpilot_tui.hub_collections import BUNDLED_EXAMPLE
 from paperpilot_tui.transcript import TurnRecord
@@ -283,7 +284,8 @@ class ChatPane(Vertical):
                 self._final(result.final_answer or "_(no answer)_", result.sources)
                 if forced := forced_pass(result):
                     self.note(f"⚠ {forced}", warning=True)
-                if result.strategy == "exploratory":  # a line of work: its papers by year (screens/lineage.py)
+                # a line of work: its papers by year (screens/lineage.py); the library's own list is none
+                if result.strategy == "exploratory" and not LIBRARY_LISTING.match(result.final_answer.lstrip()):
                     self.note(LINEAGE_HINT)
                 self.query_one(SourcesPanel).show(result.sources)
                 if self.record:

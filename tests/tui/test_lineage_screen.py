@@ -131,6 +131,26 @@ async def test_an_exploratory_answer_leads_to_the_lineage_of_its_question(settin
         assert app.session.agent.hub.calls == [(QUESTION, "quokkas")]
 
 
+async def test_the_librarys_list_of_papers_offers_no_lineage(settings):
+    """ "What papers do I have?" is answered by the collection's list of papers (an exploratory turn);
+    the list is no line of work, so the lineage hint that follows other exploratory answers is left out."""
+    from core.events import TurnFinished
+    from paperpilot_tui.messages import AgentEvent
+
+    app = _app(settings)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        listing = ("### The 2 papers of the collection\n\n- **Quokka Attention** (2019): Quokkas attend [1].\n"
+                   "- **Wombat Memory** (2020): Wombats remember [2].")
+        result = TurnResult(question="What papers do I have?", session_id="s", trace_id="t", intent=None,
+                            strategy="exploratory", final_answer=listing, sources=[], critic=None, retry_count=0,
+                            llm_calls=0, tokens={}, timings_ms={})
+        main.post_message(AgentEvent(TurnFinished(result=result), run=app.session.run))
+        await wait_until(pilot, lambda: main.last_question == "What papers do I have?")
+        notes = [str(n.render()) for n in main.query("ChatNote")]
+        assert LINEAGE_HINT not in notes
+
+
 def test_lineage_snapshot_80x24(snap_compare, settings):
     assert snap_compare(_app(settings), terminal_size=(80, 24), run_before=_open_lineage)
 

@@ -18,7 +18,6 @@ Headings, labels, the "From earlier sessions:" line and explicit "no evidence" s
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from core.brains.offline import verdict
@@ -31,6 +30,7 @@ from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, che
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
 from core.brains.offline.text import content_words, markers, strip_markers, unlabelled
 from core.vocabulary import Vocabulary
+from core.text import LIBRARY_LISTING
 from core.citations import publication_of
 from core.config import CriticSettings
 from core.doc_versions import split as split_version
@@ -257,8 +257,6 @@ def _by_abstract(prof, contexts: list[RetrievedContext], found: list[Claim]) -> 
     return paper is not None and all(cs and all(x.doc_id == paper and in_abstract(x) for x in cs) for cs in cited)
 
 
-# the heading of the library's list of papers (:mod:`core.strategies.library`)
-_LISTING_HEAD = re.compile(r"^### (?:The one paper|The \d+ papers|\d+ of the \d+ papers) of ")
 
 
 def _by_library(question: str, contexts: list[RetrievedContext], answer: str, found: list[Claim],
@@ -267,7 +265,7 @@ def _by_library(question: str, contexts: list[RetrievedContext], answer: str, fo
     follow-up's rewrite names the previous turn's paper) is answered by its list of papers
     (:mod:`core.strategies.library`): under the heading that counts them, each claim cites one paper,
     and no two claims the same one. Any other draft is judged as drafts are."""
-    if not (found and _LISTING_HEAD.match(answer.lstrip()) and profile(question, None, vocab=vocab).library):
+    if not (found and LIBRARY_LISTING.match(answer.lstrip()) and profile(question, None, vocab=vocab).library):
         return False
     cited = [{contexts[m - 1].doc_id for m in markers(c.text) if 1 <= m <= len(contexts)} for c in found]
     return all(len(docs) == 1 for docs in cited) and len(set.union(*cited)) == len(found)
