@@ -66,7 +66,9 @@ def read_pdf(path: Path):
     walker = Walker(body, tlines)
     for page, rows in zip(pages, ordered):
         walker.page(page, rows, footnote_lines(page, rows, body))
-    spell = clean.Spellings(_texts(ln for p in walker.pieces if p.kind != "references" for ln in p.lines))
+    # one NFKC pass over the paper's lines (a line's own normalizing, small capitals aside, is the same)
+    spell = clean.Spellings(clean.normalize("\n".join(ln.text for p in walker.pieces if p.kind != "references"
+                                                      for ln in p.lines)).split("\n"))
     ref_lines = [ln for p in walker.pieces if p.kind == "references" for ln in p.lines]
     entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
     doc.references = [parse_entry(e) for e in entries]

@@ -317,16 +317,13 @@ class Spellings:
     end is not counted."""
 
     def __init__(self, texts) -> None:
+        whole = "\n".join(t[:-1].rpartition(" ")[0] if t.endswith(("-", SOFT_HYPHEN)) else t
+                           for t in (t.rstrip() for t in texts)).lower()
         self.hyphenated: Counter[str] = Counter()
-        self.closed: Counter[str] = Counter()
-        for text in texts:
-            text = text.rstrip()
-            if text.endswith(("-", SOFT_HYPHEN)):
-                text = text[:-1].rpartition(" ")[0]
-            for m in _COMPOUND.finditer(text):
-                parts = m.group().lower().split("-")
-                self.hyphenated.update(f"{a}-{b}" for a, b in zip(parts, parts[1:]))
-            self.closed.update(w.lower() for w in _LETTERS.findall(text))
+        for m in _COMPOUND.finditer(whole):
+            parts = m.group().split("-")
+            self.hyphenated.update(f"{a}-{b}" for a, b in zip(parts, parts[1:]))
+        self.closed: Counter[str] = Counter(_LETTERS.findall(whole))
 
     def keeps_hyphen(self, left: str, right: str) -> bool:
         """Whether a hyphen at a line break between ``left`` and ``right`` is the compound's own: the
@@ -350,7 +347,7 @@ def join_lines(texts: list[str], spellings: Spellings | None = None) -> str:
             word = stem.rsplit(" ", 1)[-1]
             keep = "-" in word or t[:1].isdigit() or (word[-1:].islower() and t[:1].isupper())
             if not keep and spellings is not None:
-                left, right = _LAST_LETTERS.search(stem), _LETTERS.match(t)
+                left, right = _LAST_LETTERS.search(word), _LETTERS.match(t)
                 keep = bool(left and right and spellings.keeps_hyphen(left.group(), right.group()))
             out = stem + ("-" if keep else "") + t
         else:
