@@ -41,13 +41,15 @@ MAX_BATCH = 32  # queries in one query_knowledge_hub_batch call
 
 
 def _next_in_section(after: list[ChunkRow], path: list[str]) -> ChunkRow | None:
-    """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order): past the
-    footnotes a PDF reads at the foot of the page where the sentence breaks; None once anything else comes between (a caption, figure or table there may be
-    set anywhere on the page, so the text after it need not be the sentence's end)."""
+    """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order), past the
+    section's own floats read at the break (the footnotes at the foot of the page, and the tables,
+    figures and captions set at the top of the next one, whose breadcrumbs extend ``path``), as
+    :func:`_prev_in_section` looks back past them; None once another section comes between. Whether
+    its text continues the sentence is the caller's check (it opens in lower case)."""
     for n in after:
         if n.section_path == path:
             return n
-        if n.section_path[:-1] != path or not n.section_path[-1].startswith("Footnote"):
+        if len(n.section_path) <= len(path) or n.section_path[:len(path)] != path:
             return None
     return None
 

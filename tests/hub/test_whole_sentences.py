@@ -126,6 +126,24 @@ def test_a_figure_set_between_the_halves_of_a_broken_sentence_is_stepped_over(tm
     assert head.chunk.text[:1].isupper()
 
 
+def test_a_hit_cut_before_a_figure_is_served_with_its_sentence_end_from_after_it(tmp_path):
+    """The first half of that break: the hit that stops inside its sentence ("… tells every") is served
+    with the end from the section's next text past the figure, as the second half is served with its
+    start. Before, only the start was looked for past floats, and TrustRank's seed-set chunk was quoted
+    ending "… that the sites were not" (a table and a figure sat before "spam, but we also …")."""
+    paper, y = _page_one("3 Frozen Ledgers")
+    paper.lines(["Each frozen ledger hands its shards to the south ledger, and the south one tells every"], LEFT, y)
+    paper.page()
+    paper.line("Figure 1: The two ledgers and the shards copied between them.", LEFT, 90, 9)
+    paper.lines(["reader of a copied shard where it now lives.",
+                 "A reader that has not fetched the shard yet asks the south ledger for it."], LEFT, 130)
+    hub, _ = _indexed(tmp_path, paper.save(tmp_path / "floats.pdf"))
+    cut = min((h for h in hub.query("frozen ledger hands its shards to the south ledger", 5, LIB)
+               if "hands its shards" in h.chunk.text), key=lambda h: h.chunk.position)
+    assert cut.chunk.text.endswith("the south one tells every reader of a copied shard where it now lives."), \
+        cut.chunk.text[-200:]
+
+
 def test_a_sentence_split_between_two_hits_is_served_once(tmp_path):
     """When both halves' chunks are hits, the first is served with the sentence's end and the second as
     stored: the sentence goes out once, under the chunk (and page) that holds its start."""
