@@ -133,9 +133,8 @@ class CausalRouter:
         p_ids = self.tokenizer(prompt, add_special_tokens=False)["input_ids"]
         seqs = [p_ids + self.tokenizer(label, add_special_tokens=False)["input_ids"] for label in self.labels]
         width = max(map(len, seqs))
-        pad = self.tokenizer.pad_token_id
-        if pad is None:  # a base loaded straight from its folder has none; padded positions are masked
-            pad = self.tokenizer.eos_token_id
+        # a base loaded straight from its folder has no pad token: any id will do, padded positions are masked
+        pad = next((t for t in (self.tokenizer.pad_token_id, self.tokenizer.eos_token_id) if t is not None), 0)
         device = getattr(self.model, "device", None)  # a 4-bit model on CUDA takes CUDA inputs only
         ids = torch.tensor([s + [pad] * (width - len(s)) for s in seqs], device=device)
         mask = torch.tensor([[1] * len(s) + [0] * (width - len(s)) for s in seqs], device=device)

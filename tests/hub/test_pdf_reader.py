@@ -63,6 +63,16 @@ def test_a_compound_the_paper_writes_with_a_hyphen_keeps_it_over_a_line_break(tm
     assert "multiinstance" not in body and "lowrank" not in body
 
 
+def test_a_compound_the_title_writes_with_a_hyphen_keeps_it_over_a_line_break(tmp_path):
+    """The title's and the reference list's spellings count too: "Large-Scale" in the title keeps
+    "large-" / "scale" whole in the body (the title lines are read apart from the body's pieces)."""
+    paper = titled(Paper(), "Large-Scale Training of Quokka Parsers")
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(["We study the promise of large-", "scale training for parsers.", *filler_lines(3)], LEFT, 280)
+    body = text_of(read_document(paper.save(tmp_path / "title.pdf")), "body")
+    assert "the promise of large-scale training" in body, body[:200]
+
+
 def test_small_capital_words_are_rejoined(tmp_path):
     paper = titled(Paper())
     paper.line("1 Introduction", LEFT, 260, 12, bold=True)

@@ -142,3 +142,13 @@ def test_a_venue_lines_year_is_the_papers_year_when_no_other_year_is_printed_apa
     pdf = _venue_paper(tmp_path / "care.pdf", [], None, "To appear in TIDY 2004")
     doc = read_document(pdf)
     assert doc.library.get("venue") == "TIDY 2004" and doc.year == 2004
+
+
+def test_a_venue_lines_page_range_is_no_year():
+    """A journal's line carries its pages ("… 15 (2014) 1929-1958"): the year is the printed year, not
+    the range's last number, and of two years the latest, as page 1's own years are read."""
+    from core.hub.pdf.front import year
+
+    assert year([], 10.0, "D:20210101", "Journal of Machine Learning Research 15 (2014) 1929-1958") == 2014
+    assert year([], 10.0, "", "SIGMOD 2008 Workshop on the Web and Databases (WebDB 2007)") == 2008
+    assert year([], 10.0, "D:20210101", "Proceedings of the Widget Conference, pages 1951-1960") == 2021

@@ -257,8 +257,6 @@ def _by_abstract(prof, contexts: list[RetrievedContext], found: list[Claim]) -> 
     return paper is not None and all(cs and all(x.doc_id == paper and in_abstract(x) for x in cs) for cs in cited)
 
 
-
-
 def _by_library(question: str, contexts: list[RetrievedContext], answer: str, found: list[Claim],
                 vocab: Vocabulary) -> bool:
     """Whether a question about the library itself (``Profile.library`` of the question as typed: a

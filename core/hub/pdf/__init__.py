@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-28"
+READER_VERSION = "pdf-29"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -66,11 +66,12 @@ def read_pdf(path: Path):
     walker = Walker(body, tlines)
     for page, rows in zip(pages, ordered):
         walker.page(page, rows, footnote_lines(page, rows, body))
-    # one NFKC pass over the paper's lines (a line's own normalizing, small capitals aside, is the same)
-    spell = clean.Spellings(clean.normalize("\n".join(ln.text for p in walker.pieces if p.kind != "references"
-                                                      for ln in p.lines)).split("\n"))
+    # the paper's spellings, from its title, body, floats and reference list: one NFKC pass over their
+    # lines (a line's own normalizing, small capitals aside, is the same)
+    spell = clean.Spellings(clean.normalize("\n".join(ln.text for ln in [*tlines, *(ln for p in walker.pieces
+                                                                                      for ln in p.lines)])).split("\n"))
     ref_lines = [ln for p in walker.pieces if p.kind == "references" for ln in p.lines]
-    entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts]))
+    entries = split_entries(ref_lines, lambda texts: clean.join_lines([clean.normalize(t) for t in texts], spell))
     doc.references = [parse_entry(e) for e in entries]
     by_label = {r.label: r for r in doc.references if r.label}
     captions = [p for p in walker.pieces if p.kind == "caption"]

@@ -313,8 +313,8 @@ _LAST_LETTERS = re.compile(r"[^\W\d_]+$")
 class Spellings:
     """How one paper spells its compounds inside its lines, where no line break decides: how often
     each pair of adjacent parts of a hyphenated word is written ("multi-instance-learning" counts
-    multi-instance and instance-learning) and how often each whole word is. A word broken at a line
-    end is not counted."""
+    multi-instance and instance-learning) and how often each whole word is. The part of a word before a
+    line-break hyphen is not counted (the part after it is: a harmless extra count of a word's end)."""
 
     def __init__(self, texts) -> None:
         whole = "\n".join(t[:-1].rpartition(" ")[0] if t.endswith(("-", SOFT_HYPHEN)) else t

@@ -22,6 +22,7 @@ _NOT_NAME = re.compile(r"@|\d|\b(?:univ|universit\w*|institut\w*|department|dept
                        r"laborator\w*|research|center|centre|division|inc|corp\w*|ltd|gmbh|faculty|abstract|"
                        r"proceedings|conference|journal|email|street|road|avenue)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(19[5-9]\d|20[0-4]\d)(?!\d)")
+_NUMBER_RANGE = re.compile(r"\d+\s*[-\u2013]\s*\d+")
 _ABSTRACT = re.compile(r"^\s*abstract\b", re.I)
 # A section's own name, exactly ("Supplementary Material for X" and "50 Years of Data Science" are titles)
 _SECTION_NAME = re.compile(r"^(?:(?:table of )?contents|preface|foreword|abstract|introduction|references|bibliography|"
@@ -171,7 +172,7 @@ def year(first_page: list[Line], body: float, creation_date: str = "", venue: st
     years = [int(y) for ln in first_page if abs(ln.size - body) > 0.6 for y in _YEAR.findall(ln.text)]
     if years:
         return max(years)
-    if venue and (printed := _YEAR.findall(venue)):
-        return int(printed[-1])
+    if venue and (printed := _YEAR.findall(_NUMBER_RANGE.sub(" ", venue))):
+        return max(int(y) for y in printed)  # a page range ("1929-1958") is no year
     m = re.match(r"^(?:D:)?(19[5-9]\d|20[0-4]\d)", creation_date or "")
     return int(m.group(1)) if m else None
