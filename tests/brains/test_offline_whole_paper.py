@@ -29,7 +29,7 @@ def test_a_question_asking_only_for_a_papers_gist_is_about_the_whole_paper(quest
     "Compare Wrenfield and Tessel.",  # two papers: a comparison
     "Who wrote Wrenfield?",  # its publication: the metadata answers
     "What is the main idea of calibration?",  # names no paper
-    "How does Wrenfield work?",  # its method
+    "How does Wrenfield work on ice?", "How does Wrenfield work, and what does it cost?",  # asks more than how it works
     "Who proposed Wrenfield?", "When was Wrenfield proposed?",  # who and when
     "What problems does Wrenfield have?",  # its limits: a problem it has, not one it solves
     "What does Wrenfield not address?",  # what it lacks
@@ -81,6 +81,28 @@ def test_the_gist_is_the_abstract_from_its_start_within_its_limits():
     assert answer.startswith("Large sensor networks drift out of calibration within weeks [2].")
     assert "We propose to calibrate a whole network" in answer and "Corrections spread" in answer
     assert "We test it on three networks" not in answer and "[1]" not in answer and "[3]" not in answer
+
+
+@pytest.mark.parametrize("question", [
+    "How does Wrenfield work?", "Explain how Wrenfield works.", "Can you describe how Wrenfield works?",
+    "Wrenfield 是如何工作的？", "Wrenfield 的工作原理是什么？",
+])
+def test_how_a_named_paper_works_is_asked_of_its_whole_paper(question):
+    """"How does X work?" asks for X's method as a whole: X's paper's abstract says what the paper does
+    (a search of the question's words finds sentences that repeat X's name: its results)."""
+    prof = profile(question, None, vocab=VOCAB)
+    assert prof.whole_paper and prof.mechanism
+
+
+def test_how_it_works_is_the_abstract_from_where_the_paper_speaks_of_its_own_work():
+    """The abstract's opening sentences set out the problem; how the method works starts where the paper
+    speaks of its own work (in the first person, or by its name), and runs on from there."""
+    answer = _answer("How does Wrenfield work?")
+    assert answer.startswith("We propose to calibrate a whole network from a few trusted gauges [2]."), answer
+    assert "Corrections spread along the network's links" in answer and "drift out of calibration" not in answer
+    assert "[1]" not in answer and "[3]" not in answer
+    gist = _answer("What is the main idea of Wrenfield?")  # a gist still sets out the problem first
+    assert gist.startswith("Large sensor networks drift out of calibration within weeks [2].")
 
 
 def test_a_method_without_a_paper_of_its_own_is_not_answered_by_another_papers_abstract():

@@ -27,7 +27,7 @@ CELL_MIN_RATIO = 0.0
 CELL_SHORTLIST: int | None = 4
 
 # A sentence in the first person is its own paper speaking of its own work, whatever else it names.
-_FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
+FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
 _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
 
 
@@ -122,7 +122,7 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
             and (attributed(s, name, contexts, prof.vocab)
                  or (paper is not None and s.ctx in home and (byline or not _names_any(s, rivals, prof.vocab))))
             and not ((subj := subject(s, prof.vocab)) is not None and subj != name and subj in ents
-                     and not (s.ctx in home and _FIRST_PERSON.search(s.text)))
+                     and not (s.ctx in home and FIRST_PERSON.search(s.text)))
             and (dim == "overview" or dim_hits(s.text, dim)) and s not in taken]
     if dim != "overview" and others:  # a sentence mostly about another column belongs in that column
         fits = [s for s in fits if dim_hits(s.text, dim) >= max(dim_hits(s.text, d) for d in others)] or fits

@@ -15,7 +15,7 @@ from core.brains.offline.evidence import (Profile, Sentence, attributed, in_abst
                                           subject)
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
-from core.brains.offline.comparison import _CONTRAST
+from core.brains.offline.comparison import _CONTRAST, FIRST_PERSON
 from core.brains.offline.sides import gist_paper
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
 from core.text import short_title
@@ -83,7 +83,12 @@ def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCont
     abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
     if not abstract:
         return None
-    lead = gist(sorted(abstract, key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos)))
+    abstract.sort(key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos))
+    if prof.mechanism:  # how it works: from where the paper speaks of its own work, past the problem it sets out
+        own = next((i for i, s in enumerate(abstract) if FIRST_PERSON.search(s.text)
+                    or any(mentions(s.text, e, prof.vocab) for e in prof.entities)), 0)
+        abstract = abstract[own:]
+    lead = gist(abstract)
     return " ".join(cited(s) for s in lead), [s.text for s in lead]
 
 

@@ -126,6 +126,7 @@ class Profile:
     bibliographic: bool = False  # asks where or when a paper was published, or who wrote it
     publication_only: bool = False  # ... and nothing else beyond the papers' names
     whole_paper: bool = False  # about one named paper as a whole (its idea, its problem): its abstract answers
+    mechanism: bool = False  # how one named paper's method works (a whole-paper question): from its own work on
     library: bool = False  # about the library itself (what papers it holds): its list of papers answers
     key_words: list[str] = field(default_factory=list)  # the key terms' words as written (what a search shows)
 
@@ -171,6 +172,15 @@ _GIST_FORM = re.compile(r"^\s*(?:(?:can|could|would) you (?:please )?|please,? |
                         re.I)
 # a question about the paper a turn is scoped to, which it names by no name ("What is this paper about?")
 _THIS_PAPER = re.compile(r"\b(?:this|the) (?:paper|article|work)\b", re.I)
+# "How does X work?", "Explain how X works": how one named paper's method works, which its abstract says
+# from where the paper speaks of its own work; nothing else may be asked ("How does X work on ice?")
+_MECHANISM_FORM = re.compile(r"^\s*(?:(?:can|could|would) you (?:please )?|please,? |briefly,? )?"
+                             r"(?:how (?:does|do|did)\b.*\bwork|(?:explain|describe|tell me) how\b.*\bworks?)\s*[?.!]*\s*$",
+                             re.I)
+_MECHANISM_WORDS = frozenset(content_terms("how work works explain describe tell"))
+# the Chinese forms, once the names are out: "X 是如何工作的？", "X 的工作原理是什么？"
+_MECHANISM_ZH = re.compile(r"(?:的)?(?:工作)?(?:原理|机制)(?:是什么|是啥)?|(?:是)?(?:如何|怎么|怎样)(?:工作|运作|运行)(?:的)?")
+_MECHANISM_ZH_CUE = re.compile(r"原理|机制|(?:如何|怎么|怎样)(?:工作|运作|运行)")
 
 
 # The Chinese forms, read once the question's names are taken out: a bid ("介绍一下 X", "请总结这篇论文"),
@@ -192,8 +202,8 @@ def gist_form(question: str) -> bool:
     """Whether a question is asked as a gist question is (:data:`_GIST_FORM`, a Chinese one by the
     words of :data:`_GIST_ZH`): a cheap test before a search for the paper it may describe."""
     if has_cjk(question):
-        return bool(_GIST_ZH_CUE.search(question))
-    return bool(_GIST_FORM.match(question)) and not main_clause(question)
+        return bool(_GIST_ZH_CUE.search(question) or _MECHANISM_ZH_CUE.search(question))
+    return bool(_GIST_FORM.match(question) or _MECHANISM_FORM.match(question)) and not main_clause(question)
 
 
 def _without_names(question: str, ents: list[str], vocab: Vocabulary) -> str:
@@ -229,6 +239,17 @@ def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabu
     return not _asks_beyond(key, ents, vocab, _GIST_WORDS | problem | solved)
 
 
+def _mechanism_question(question: str, key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
+    """Whether a question asks only how one named paper's method works (:data:`_MECHANISM_FORM`; a
+    Chinese one by :data:`_MECHANISM_ZH` once its name is out)."""
+    if len(ents) != 1 or _MORE.search(_without_names(question, ents, vocab)) or main_clause(question):
+        return False
+    if has_cjk(question):
+        rest = _ZH_END.sub("", "".join(_without_names(question, ents, vocab).split()))
+        return bool(_MECHANISM_ZH.fullmatch(rest))
+    return bool(_MECHANISM_FORM.match(question)) and not _asks_beyond(key, ents, vocab, _MECHANISM_WORDS)
+
+
 _COLLECTION_WIDE = re.compile(
     r"\b(?:this|the) collection(?:'s)?\b|\bin (?:the|this|my) (?:collection|library|corpus)\b|"
     r"\bthese (?:papers|works|documents|models|methods)\b|\b(?:papers|works|documents|models|methods) here\b|"
@@ -256,12 +277,14 @@ def profile(question: str, intent: Intent | None = None, *, vocab: Vocabulary, e
     main = main_clause(base)
     main_key = content_terms(strip_question_form(main), drop_frame=True, parts=True) if main else []
     biblio = bool(_BIBLIOGRAPHIC.search(question) or _BIBLIOGRAPHIC.search(base))
+    mechanism = not biblio and _mechanism_question(question, key, ents, vocab)
     return Profile(question, ents, dims, key, numeric, definitional, broad, boost, collection_wide=wide,
                    main_terms=main_key if len(main_key) < len(key) else [],
                    query=base if (intent and intent.type == "follow_up") or has_cjk(question) else question,
                    vocab=vocab, bibliographic=biblio,
                    publication_only=biblio and not _asks_beyond(key, ents, vocab, _PUBLICATION_WORDS),
-                   whole_paper=not biblio and _gist_question(question, key, ents, vocab),
+                   whole_paper=not biblio and (_gist_question(question, key, ents, vocab) or mechanism),
+                   mechanism=mechanism,
                    library=not biblio and _library_question(question, key, ents, vocab),
                    key_words=content_words(strip_question_form(base), drop_frame=True))
 
