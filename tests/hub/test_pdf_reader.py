@@ -618,3 +618,15 @@ def test_a_list_above_a_figure_and_a_paragraph_beside_a_margin_stamp_stay_prose(
     assert "(1) read each page twice and keep the agreed lines, (2) split the lines" in body, body
     assert "a second reading of each page is made by another model before the lines are merged" in body, body
     assert all("(In the figure:" not in b.text or "arXiv" in b.text for b in doc.blocks if b.kind == "caption")
+
+
+def test_a_compound_with_a_digit_keeps_its_hyphen_as_the_paper_writes_it():
+    """A part may hold digits ("3D-printed", "word2vec-based"): the paper's spelling counts for it as for
+    letters alone, and a break before a number still keeps its hyphen ("GPT-" / "4")."""
+    from core.hub.pdf.clean import Spellings, join_lines
+
+    spell = Spellings(["a 3D-printed part and the 3D-printed case", "the word2vec-based model scores"])
+    assert join_lines(["a 3D-", "printed part"], spell) == "a 3D-printed part"
+    assert join_lines(["the word2vec-", "based model"], spell) == "the word2vec-based model"
+    assert join_lines(["we ran GPT-", "4 on it"], spell) == "we ran GPT-4 on it"
+    assert join_lines(["the rank-", "ing of bags"], spell) == "the ranking of bags"

@@ -305,9 +305,11 @@ def _caps_run(t: str, i: int) -> bool:
     return (len(before) <= 2 or len(after) <= 2) and before.isupper() and after.strip(".,;:’'s").isupper()
 
 
-_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
-_LETTERS = re.compile(r"[^\W\d_]+")
-_LAST_LETTERS = re.compile(r"[^\W\d_]+$")
+# a word part: letters and digits with at least one letter ("printed", "3D", "word2vec")
+_PART = r"[^\W_]*[^\W\d_][^\W_]*"
+_COMPOUND = re.compile(rf"(?<![\w-]){_PART}(?:-{_PART})+(?![\w-])")
+_LETTERS = re.compile(_PART)
+_LAST_LETTERS = re.compile(rf"{_PART}$")
 
 
 class Spellings:
