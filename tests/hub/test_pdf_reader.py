@@ -630,3 +630,17 @@ def test_a_compound_with_a_digit_keeps_its_hyphen_as_the_paper_writes_it():
     assert join_lines(["the word2vec-", "based model"], spell) == "the word2vec-based model"
     assert join_lines(["we ran GPT-", "4 on it"], spell) == "we ran GPT-4 on it"
     assert join_lines(["the rank-", "ing of bags"], spell) == "the ranking of bags"
+
+
+def test_two_words_the_paper_uses_keep_their_hyphen_unless_they_make_a_word():
+    """Where the paper writes neither the hyphenated nor the closed form elsewhere, a break between two
+    words it uses on their own is a compound's hyphen ("meaning-" / "representation"), unless the two make
+    a word of the language ("success-" / "fully"); a syllable break stays joined ("rel-" / "ative": the
+    break's own halves are not counted as the paper's words)."""
+    from core.hub.pdf.clean import Spellings, join_lines, known_words
+
+    assert "successfully" in known_words() and "meaningrepresentation" not in known_words()
+    spell = Spellings(["the meaning of a representation was a success", "fully parsed, at a rel-", "ative cost"])
+    assert join_lines(["a formal meaning-", "representation language"], spell) == "a formal meaning-representation language"
+    assert join_lines(["it ran success-", "fully"], spell) == "it ran successfully"
+    assert join_lines(["the rel-", "ative error"], spell) == "the relative error"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
+from pathlib import Path
 
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 from core.text import nfkc
@@ -312,15 +314,35 @@ _LETTERS = re.compile(_PART)
 _LAST_LETTERS = re.compile(rf"{_PART}$")
 
 
+@lru_cache(maxsize=1)
+def known_words() -> frozenset[str]:
+    """The whole words of the encoder's WordPiece vocabulary (MiniLM's ``vocab.txt``, installed with its
+    weights): about 21,000 English words, none of them a compound's two parts glued ("meaningrepresentation").
+    Empty when the file cannot be read (the join then never keeps such a hyphen)."""
+    try:
+        from core.embeddings import model_dir
+
+        text = (Path(model_dir()) / "vocab.txt").read_text(encoding="utf-8")
+    except (ImportError, OSError):
+        return frozenset()
+    return frozenset(w for w in text.split("\n") if w.isalpha() and w.islower())
+
+
 class Spellings:
     """How one paper spells its compounds inside its lines, where no line break decides: how often
     each pair of adjacent parts of a hyphenated word is written ("multi-instance-learning" counts
-    multi-instance and instance-learning) and how often each whole word is. The part of a word before a
-    line-break hyphen is not counted (the part after it is: a harmless extra count of a word's end)."""
+    multi-instance and instance-learning) and how often each whole word is. The two parts of a word broken
+    at a line end are not counted (a break's "ative" is no word of the paper)."""
 
     def __init__(self, texts) -> None:
-        whole = "\n".join(t[:-1].rpartition(" ")[0] if t.endswith(("-", SOFT_HYPHEN)) else t
-                           for t in (t.rstrip() for t in texts)).lower()
+        kept, broken = [], False
+        for t in texts:
+            t = t.strip()
+            if broken:  # the rest of a word broken at the line before
+                t = t.partition(" ")[2]
+            broken = t.endswith(("-", SOFT_HYPHEN))
+            kept.append(t[:-1].rpartition(" ")[0] if broken else t)
+        whole = "\n".join(kept).lower()
         self.hyphenated: Counter[str] = Counter()
         for m in _COMPOUND.finditer(whole):
             parts = m.group().split("-")
@@ -332,7 +354,13 @@ class Spellings:
         paper writes the pair hyphenated more often than as one word ("low-" / "rank" where the paper
         says "low-rank"; not "rank-" / "ing")."""
         a, b = left.lower(), right.lower()
-        return self.hyphenated[f"{a}-{b}"] > self.closed[a + b]
+        hyphenated, closed = self.hyphenated[f"{a}-{b}"], self.closed[a + b]
+        if hyphenated or closed:
+            return hyphenated > closed
+        # neither written elsewhere: a compound of two words the paper uses ("meaning-" / "representation"),
+        # unless the two make a word of the language ("success-" / "fully", "further-" / "more")
+        return (len(a) >= 3 and len(b) >= 3 and self.closed[a] > 0 and self.closed[b] > 0
+                and bool(known_words()) and a + b not in known_words())
 
 
 def join_lines(texts: list[str], spellings: Spellings | None = None) -> str:
