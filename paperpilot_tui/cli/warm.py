@@ -167,6 +167,7 @@ def serve(home: Path) -> int:
     finally:
         os.umask(old)
     server.listen(16)
+    bound = os.stat(path).st_ino
     _write_state(home)
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, _f: stopping.append(signum))
@@ -175,7 +176,7 @@ def serve(home: Path) -> int:
     selector = selectors.DefaultSelector()
     selector.register(server, selectors.EVENT_READ)
     try:
-        while not stopping:
+        while not stopping and _still_bound(path, bound):
             for _key, _mask in selector.select(timeout=0.2):
                 try:
                     conn, _ = server.accept()
@@ -186,9 +187,21 @@ def serve(home: Path) -> int:
     finally:
         selector.close()
         server.close()
-        path.unlink(missing_ok=True)
-        state_path(home).unlink(missing_ok=True)
+        if _still_bound(path, bound):  # never another server's socket
+            path.unlink(missing_ok=True)
+        if read_pid(home) == os.getpid():  # nor its state file
+            state_path(home).unlink(missing_ok=True)
     return 0
+
+
+def _still_bound(path: Path, inode: int) -> bool:
+    """Whether the socket file this server bound is still there: once it is gone (its data dir deleted,
+    the file removed, another server's in its place) no ``ask`` can reach this one, and nothing else
+    would ever stop it."""
+    try:
+        return os.stat(path).st_ino == inode
+    except OSError:
+        return False
 
 
 def _accept(conn: socket.socket, server: socket.socket, children: dict[int, socket.socket], *,

@@ -60,6 +60,9 @@ def running(home):
     if daemon.alive(state.pid):
         daemon.stop_pid(state.pid)
     daemon.remove_state(daemon.state_path(home))
+    from paperpilot_tui.cli import warm
+
+    warm.stop(home)  # `hub start` starts the warm ask server beside the daemon
 
 
 @pytest.fixture()

@@ -104,3 +104,25 @@ def test_a_stale_socket_is_passed_over(tmp_path, hub_db):
     out = ask(home, config, "--json", QUESTION)
     assert out.returncode == 0 and json.loads(out.stdout)["warm"] is False
     assert not warm.socket_path(home).exists()  # the refused socket was cleaned up
+
+
+def test_the_server_ends_when_its_socket_or_data_dir_is_gone(tmp_path):
+    """Nothing else ever stops a warm server whose hub was stopped some other way: a test's data dir
+    removed after `hub start` left one waiting forever (tests/hub/test_daemon.py leaked one a run). It
+    ends on its own once the socket it bound is gone, as when its data dir is deleted."""
+    from core.hub.daemon import alive
+
+    for gone in ("socket", "home"):
+        home = tmp_path / gone
+        home.mkdir(mode=0o700)
+        pid = warm.start(home)
+        if gone == "socket":
+            warm.socket_path(home).unlink()
+        else:
+            import shutil
+
+            shutil.rmtree(home)
+        deadline = time.monotonic() + 15
+        while alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not alive(pid), f"the warm server outlived its {gone}"
