@@ -242,12 +242,15 @@ def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabu
 def _mechanism_question(question: str, key: list[str], ents: list[str], vocab: Vocabulary) -> bool:
     """Whether a question asks only how one named paper's method works (:data:`_MECHANISM_FORM`; a
     Chinese one by :data:`_MECHANISM_ZH` once its name is out)."""
-    if len(ents) != 1 or _MORE.search(_without_names(question, ents, vocab)) or main_clause(question):
+    cjk = has_cjk(question)
+    if len(ents) != 1 or not (_MECHANISM_ZH_CUE.search(question) if cjk else _MECHANISM_FORM.match(question)):
+        return False  # most questions: the form alone says no
+    if _MORE.search(_without_names(question, ents, vocab)) or main_clause(question):
         return False
-    if has_cjk(question):
+    if cjk:
         rest = _ZH_END.sub("", "".join(_without_names(question, ents, vocab).split()))
         return bool(_MECHANISM_ZH.fullmatch(rest))
-    return bool(_MECHANISM_FORM.match(question)) and not _asks_beyond(key, ents, vocab, _MECHANISM_WORDS)
+    return not _asks_beyond(key, ents, vocab, _MECHANISM_WORDS)
 
 
 _COLLECTION_WIDE = re.compile(
