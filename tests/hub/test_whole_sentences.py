@@ -108,16 +108,21 @@ def test_a_hit_that_opens_inside_a_sentence_is_served_with_the_sentence_whole(tm
     assert [c.text for d in hub.store.documents(LIB) for c in hub.store.doc_chunks(d["doc_id"])] == stored
 
 
-def test_a_figure_set_between_the_halves_of_a_broken_sentence_is_stepped_over(tmp_path):
-    """A float at the top of the next page (here a figure's caption) sits between the two halves: the
-    chunk after it still opens inside the sentence, and is served with its start."""
+def _floats_paper(tmp_path):
+    """A sentence broken by the page, with a figure's caption set at the top of the next page."""
     paper, y = _page_one("3 Frozen Ledgers")
     paper.lines(["Each frozen ledger hands its shards to the south ledger, and the south one tells every"], LEFT, y)
     paper.page()
     paper.line("Figure 1: The two ledgers and the shards copied between them.", LEFT, 90, 9)
     paper.lines(["reader of a copied shard where it now lives.",
                  "A reader that has not fetched the shard yet asks the south ledger for it."], LEFT, 130)
-    hub, chunks = _indexed(tmp_path, paper.save(tmp_path / "floats.pdf"))
+    return paper.save(tmp_path / "floats.pdf")
+
+
+def test_a_figure_set_between_the_halves_of_a_broken_sentence_is_stepped_over(tmp_path):
+    """A float at the top of the next page (here a figure's caption) sits between the two halves: the
+    chunk after it still opens inside the sentence, and is served with its start."""
+    hub, chunks = _indexed(tmp_path, _floats_paper(tmp_path))
     paths = [c.section_path[-1] for c in chunks]
     assert "Figure 1" in paths, paths
     [head] = hub.query("a reader that has not fetched the shard yet asks the south ledger for it", 1, LIB)
@@ -131,13 +136,7 @@ def test_a_hit_cut_before_a_figure_is_served_with_its_sentence_end_from_after_it
     with the end from the section's next text past the figure, as the second half is served with its
     start. Before, only the start was looked for past floats, and TrustRank's seed-set chunk was quoted
     ending "… that the sites were not" (a table and a figure sat before "spam, but we also …")."""
-    paper, y = _page_one("3 Frozen Ledgers")
-    paper.lines(["Each frozen ledger hands its shards to the south ledger, and the south one tells every"], LEFT, y)
-    paper.page()
-    paper.line("Figure 1: The two ledgers and the shards copied between them.", LEFT, 90, 9)
-    paper.lines(["reader of a copied shard where it now lives.",
-                 "A reader that has not fetched the shard yet asks the south ledger for it."], LEFT, 130)
-    hub, _ = _indexed(tmp_path, paper.save(tmp_path / "floats.pdf"))
+    hub, _ = _indexed(tmp_path, _floats_paper(tmp_path))
     cut = min((h for h in hub.query("frozen ledger hands its shards to the south ledger", 5, LIB)
                if "hands its shards" in h.chunk.text), key=lambda h: h.chunk.position)
     assert cut.chunk.text.endswith("the south one tells every reader of a copied shard where it now lives."), \
