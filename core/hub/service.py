@@ -40,18 +40,38 @@ MAX_TOP_K = 20
 MAX_BATCH = 32  # queries in one query_knowledge_hub_batch call
 
 
-def _next_in_section(after: list[ChunkRow], path: list[str]) -> ChunkRow | None:
+def _next_in_section(after: list[ChunkRow], path: list[str]) -> tuple[ChunkRow | None, bool]:
     """The next chunk of the section ``path`` among the chunks ``after`` a chunk (in order), past the
     section's own floats read at the break (the footnotes at the foot of the page, and the tables,
-    figures and captions set at the top of the next one, whose breadcrumbs extend ``path``), as
-    :func:`_prev_in_section` looks back past them; None once another section comes between. Whether
-    its text continues the sentence is the caller's check (it opens in lower case)."""
+    figures, equations and listings set at the top of the next one: crumbs under ``path`` that
+    :data:`_FLOAT_CRUMB` names), as :func:`_prev_in_section` looks back past them; and whether a float
+    other than a footnote was stepped over. None once anything else comes between. Whether its text
+    continues the sentence is the caller's check (it opens in lower case)."""
+    stepped = False
     for n in after:
         if n.section_path == path:
-            return n
-        if len(n.section_path) <= len(path) or n.section_path[:len(path)] != path:
-            return None
-    return None
+            return n, stepped
+        if (len(n.section_path) <= len(path) or n.section_path[:len(path)] != path
+                or not _FLOAT_CRUMB.match(n.section_path[len(path)])):
+            return None, stepped
+        stepped = stepped or not n.section_path[len(path)].startswith("Footnote")
+    return None, stepped
+
+
+# A sentence left unfinished that reads as prose: it opens with a capital, is mostly words, and most of
+# them are lower case (not a figure's labels, "Relation Phrase Not Between Arguments"). A chunk
+# that ends in a table's cells, a plot's labels or a formula read into the running text ("… 4 – – –",
+# "c=0.8 c=0.8") also "stops inside a sentence", and the text after a float is no end of it.
+_WORD = re.compile(r"^[(\"“‘']?[A-Za-z][a-z’'-]*[),;:\"”’']*$")
+
+
+def _prose_tail(text: str) -> bool:
+    """Whether the unfinished last sentence of ``text`` reads as prose (see :data:`_WORD`)."""
+    tail = split_sentences(text[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
+    words = tail[-1].split() if tail else []
+    return (len(words) >= 4 and words[0][:1].isupper()
+            and sum(bool(_WORD.match(w)) for w in words) >= 0.7 * len(words)
+            and sum(w[:1].islower() for w in words[1:]) >= 0.5 * (len(words) - 1))  # no run of labels
 
 
 def _prev_in_section(before: list[ChunkRow], path: list[str]) -> ChunkRow | None:
@@ -214,7 +234,8 @@ class Hub:
         """The hits with their first and last sentences whole: a chunk that stops inside a sentence (a
         PDF paragraph runs on over a page break or past a figure, and the reader's blocks end at the
         page) is returned with the sentence's end, taken from the next chunk of its section (past the
-        footnotes at the foot of the page) when that one opens in lower case; a chunk that opens in
+        footnotes at the foot of the page, and past a table or figure when the sentence reads as prose)
+        when that one opens in lower case; a chunk that opens in
         lower case, inside the sentence the previous chunk of its section leaves unfinished, is returned
         with that sentence's start. The index is untouched: only the text served is. The two are joined
         as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
@@ -235,9 +256,9 @@ class Hub:
         text = c.text.rstrip()
         if not text or text.endswith(_SENTENCE_DONE) or text.lstrip().startswith("|"):
             return None
-        nxt = _next_in_section(self.store.following(c.doc_id, c.position, c.version), c.section_path)
-        if nxt is None:
-            return None
+        nxt, past_float = _next_in_section(self.store.following(c.doc_id, c.position, c.version), c.section_path)
+        if nxt is None or (past_float and not _prose_tail(text)):
+            return None  # past a table or figure, only a sentence that reads as prose is carried on
         head = nxt.text.lstrip()
         rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
         if (not head[:1].islower() or not rest or not rest[0].endswith(_SENTENCE_DONE)

@@ -189,9 +189,18 @@ def serve(home: Path) -> int:
         server.close()
         if _still_bound(path, bound):  # never another server's socket
             path.unlink(missing_ok=True)
-        if read_pid(home) == os.getpid():  # nor its state file
+        if _names_me(home):  # nor another's state file
             state_path(home).unlink(missing_ok=True)
     return 0
+
+
+def _names_me(home: Path) -> bool:
+    """Whether the state file names this process (read as is: :func:`read_pid` would also clear a stale
+    file of another server, and its socket, which may be a live one's)."""
+    from core.owned import read_private_json
+
+    raw, _ = read_private_json(state_path(home))
+    return isinstance(raw, dict) and raw.get("pid") == os.getpid()
 
 
 def _still_bound(path: Path, inode: int) -> bool:

@@ -126,3 +126,23 @@ def test_the_server_ends_when_its_socket_or_data_dir_is_gone(tmp_path):
         while alive(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not alive(pid), f"the warm server outlived its {gone}"
+
+
+def test_a_server_that_ends_leaves_another_servers_files_alone(tmp_path):
+    """(Second review.) When its socket was replaced, the ending server removed the state file and the
+    socket whenever the state named no live server: the socket then at that path may be another's."""
+    from core.hub.daemon import alive
+    from core.owned import write_private_json
+
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    pid = warm.start(home)
+    warm.socket_path(home).unlink()
+    warm.socket_path(home).write_text("another server's socket")  # in its place
+    write_private_json(warm.state_path(home), {"pid": 2 ** 22 + 7, "socket": str(warm.socket_path(home))})
+    deadline = time.monotonic() + 15
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not alive(pid)
+    assert warm.socket_path(home).read_text() == "another server's socket"
+    assert warm.state_path(home).exists()

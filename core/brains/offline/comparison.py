@@ -27,7 +27,7 @@ CELL_MIN_RATIO = 0.0
 CELL_SHORTLIST: int | None = 4
 
 # A sentence in the first person is its own paper speaking of its own work, whatever else it names.
-FIRST_PERSON = re.compile(r"\b(we|our|us)\b", re.I)
+FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|us)\b")  # not "US firms"
 _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
 
 

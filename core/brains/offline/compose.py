@@ -87,7 +87,8 @@ def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCont
     if prof.mechanism:  # how it works: from where the paper speaks of its own work, past the problem it sets out
         own = next((i for i, s in enumerate(abstract) if FIRST_PERSON.search(s.text)
                     or any(mentions(s.text, e, prof.vocab) for e in prof.entities)), 0)
-        abstract = abstract[own:]
+        if own <= len(abstract) // 2 and len(abstract) - own >= 2:  # never down to the abstract's last words
+            abstract = abstract[own:]
     lead = gist(abstract)
     return " ".join(cited(s) for s in lead), [s.text for s in lead]
 

@@ -175,6 +175,7 @@ _THIS_PAPER = re.compile(r"\b(?:this|the) (?:paper|article|work)\b", re.I)
 # "How does X work?", "Explain how X works": how one named paper's method works, which its abstract says
 # from where the paper speaks of its own work; nothing else may be asked ("How does X work on ice?")
 _MECHANISM_FORM = re.compile(r"^\s*(?:(?:can|could|would) you (?:please )?|please,? |briefly,? )?"
+                             r"(?!.*\b(?:not|never|fails?)\b|.*n't\b)"
                              r"(?:how (?:does|do|did)\b.*\bwork|(?:explain|describe|tell me) how\b.*\bworks?)\s*[?.!]*\s*$",
                              re.I)
 _MECHANISM_WORDS = frozenset(content_terms("how work works explain describe tell"))
@@ -201,9 +202,15 @@ _THIS_PAPER_ZH = re.compile(r"(?:这篇|该)(?:论文|文章|工作)")
 def gist_form(question: str) -> bool:
     """Whether a question is asked as a gist question is (:data:`_GIST_FORM`, a Chinese one by the
     words of :data:`_GIST_ZH`): a cheap test before a search for the paper it may describe."""
+    return _gist_only_form(question) or (bool(_MECHANISM_ZH_CUE.search(question)) if has_cjk(question)
+                                         else bool(_MECHANISM_FORM.match(question)) and not main_clause(question))
+
+
+def _gist_only_form(question: str) -> bool:
+    """:func:`gist_form` without the forms of a question about how a paper works."""
     if has_cjk(question):
-        return bool(_GIST_ZH_CUE.search(question) or _MECHANISM_ZH_CUE.search(question))
-    return bool(_GIST_FORM.match(question) or _MECHANISM_FORM.match(question)) and not main_clause(question)
+        return bool(_GIST_ZH_CUE.search(question))
+    return bool(_GIST_FORM.match(question)) and not main_clause(question)
 
 
 def _without_names(question: str, ents: list[str], vocab: Vocabulary) -> str:
@@ -227,7 +234,7 @@ def _gist_question(question: str, key: list[str], ents: list[str], vocab: Vocabu
     """Whether an English question asks only for one paper's gist (see :data:`_GIST_WORDS`): in a gist
     question's form, naming one paper (or none, as "this paper", when a turn is scoped to one), asking
     nothing beyond the names and the words of a gist question, and "problem" only with a verb that solves it."""
-    if not gist_form(question) or len(ents) > 1 or _MORE.search(_without_names(question, ents, vocab)):
+    if not _gist_only_form(question) or len(ents) > 1 or _MORE.search(_without_names(question, ents, vocab)):
         return False  # "…, and how?" or "Tell me more about it" asks more than the gist
     if has_cjk(question):
         return _gist_zh(question, ents, vocab)
@@ -245,8 +252,9 @@ def _mechanism_question(question: str, key: list[str], ents: list[str], vocab: V
     cjk = has_cjk(question)
     if len(ents) != 1 or not (_MECHANISM_ZH_CUE.search(question) if cjk else _MECHANISM_FORM.match(question)):
         return False  # most questions: the form alone says no
-    if _MORE.search(_without_names(question, ents, vocab)) or main_clause(question):
-        return False
+    rest = _without_names(question, ents, vocab)
+    if rest == question or _MORE.search(rest) or main_clause(question):
+        return False  # a follow-up's "How does it work?" names nothing: it asks beyond the gist it follows
     if cjk:
         rest = _ZH_END.sub("", "".join(_without_names(question, ents, vocab).split()))
         return bool(_MECHANISM_ZH.fullmatch(rest))

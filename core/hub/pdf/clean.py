@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
-from core.text import nfkc
+from core.text import nfkc, snowball
 
 BAND = 0.09  # top and bottom share of the page where running headers, footers and page numbers sit
 FOLIO_SLACK = 2.0  # points: a page number outside the bands sits at one height on every page
@@ -308,7 +308,9 @@ def _caps_run(t: str, i: int) -> bool:
 
 
 # a word part: letters and digits with at least one letter ("printed", "3D", "word2vec")
-_PART = r"[^\W_]*[^\W\d_][^\W_]*"
+# (from a run's start only, and possessive: a long run of digits or letters is read once, not once per
+# position inside it)
+_PART = r"(?<![^\W_])\d*+[^\W\d_][^\W_]*+"
 _COMPOUND = re.compile(rf"(?<![\w-]){_PART}(?:-{_PART})+(?![\w-])")
 _LETTERS = re.compile(_PART)
 _LAST_LETTERS = re.compile(rf"{_PART}$")
@@ -323,7 +325,7 @@ def known_words() -> frozenset[str]:
         from core.embeddings import model_dir
 
         text = (Path(model_dir()) / "vocab.txt").read_text(encoding="utf-8")
-    except (ImportError, OSError):
+    except (ImportError, OSError, ValueError):  # not installed, unreadable, not UTF-8
         return frozenset()
     return frozenset(w for w in text.split("\n") if w.isalpha() and w.islower())
 
@@ -348,6 +350,7 @@ class Spellings:
             parts = m.group().split("-")
             self.hyphenated.update(f"{a}-{b}" for a, b in zip(parts, parts[1:]))
         self.closed: Counter[str] = Counter(_LETTERS.findall(whole))
+        self._stems: set[str] | None = None
 
     def keeps_hyphen(self, left: str, right: str) -> bool:
         """Whether a hyphen at a line break between ``left`` and ``right`` is the compound's own: the
@@ -358,9 +361,17 @@ class Spellings:
         if hyphenated or closed:
             return hyphenated > closed
         # neither written elsewhere: a compound of two words the paper uses ("meaning-" / "representation"),
-        # unless the two make a word of the language ("success-" / "fully", "further-" / "more")
+        # unless the two make a word of the language ("success-" / "fully", "further-" / "more") or a word
+        # the paper writes in another form ("allow-" / "able" where it writes "allow", "data-" / "sets"
+        # where it writes "dataset")
         return (len(a) >= 3 and len(b) >= 3 and self.closed[a] > 0 and self.closed[b] > 0
-                and bool(known_words()) and a + b not in known_words())
+                and bool(known_words()) and a + b not in known_words() and snowball([a + b])[0] not in self.stems())
+
+    def stems(self) -> set[str]:
+        """The Snowball stems of the paper's whole words (made once, when a break first asks)."""
+        if self._stems is None:
+            self._stems = set(snowball(list(self.closed)))
+        return self._stems
 
 
 def join_lines(texts: list[str], spellings: Spellings | None = None) -> str:
