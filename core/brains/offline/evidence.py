@@ -126,7 +126,7 @@ class Profile:
     bibliographic: bool = False  # asks where or when a paper was published, or who wrote it
     publication_only: bool = False  # ... and nothing else beyond the papers' names
     whole_paper: bool = False  # about one named paper as a whole (its idea, its problem): its abstract answers
-    mechanism: bool = False  # how one named paper's method works (a whole-paper question): from its own work on
+    mechanism: bool = False  # how one named paper's method works (whole-paper): its abstract from its own work on
     library: bool = False  # about the library itself (what papers it holds): its list of papers answers
     key_words: list[str] = field(default_factory=list)  # the key terms' words as written (what a search shows)
 
