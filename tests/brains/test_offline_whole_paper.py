@@ -103,6 +103,17 @@ def test_how_it_works_is_the_abstract_from_where_the_paper_speaks_of_its_own_wor
     assert "[1]" not in answer and "[3]" not in answer
     gist = _answer("What is the main idea of Wrenfield?")  # a gist still sets out the problem first
     assert gist.startswith("Large sensor networks drift out of calibration within weeks [2].")
+    # a first-person sentence that turns from the one before it is read with that one
+    turned = ("Large sensor networks drift out of calibration within weeks. Recalibrating every sensor by hand is "
+              "too expensive. Instead, we calibrate a whole network from a few trusted gauges. Corrections spread "
+              "along the network's links. We test it on three networks. It works.")
+    ctxs = [_ctx("wrenfield", "Abstract", turned, 1)]
+    from core.brains.offline.compose import paper_gist
+    from core.brains.offline.evidence import sentence_pool
+
+    prof = profile("How does Wrenfield work?", None, vocab=VOCAB)
+    answer, _ = paper_gist(sentence_pool(ctxs, prof), prof, ctxs)
+    assert answer.startswith("Recalibrating every sensor by hand is too expensive [1]. Instead, we calibrate"), answer
 
 
 def test_how_it_works_asks_for_its_name_and_never_ends_on_the_abstracts_last_words():

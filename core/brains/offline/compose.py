@@ -70,6 +70,10 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     return "\n\n".join(lines), [s.text for s in lead + rest]
 
 
+# a sentence that opens by turning from the one before it ("Instead, we …", "To this end, we …"): read alone,
+# it answers nothing
+_ANSWERS_BEFORE = re.compile(r"^(?:Instead|However|Rather|In contrast|To this end|To (?:address|solve|overcome) "
+                             r"(?:this|these|that|them))\b")
 GIST_SENTENCES, GIST_CHARS = 4, 900  # at most this much of an abstract answers a question about its paper
 
 
@@ -87,6 +91,8 @@ def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCont
     if prof.mechanism:  # how it works: from where the paper speaks of its own work, past the problem it sets out
         own = next((i for i, s in enumerate(abstract) if FIRST_PERSON.search(s.text)
                     or any(mentions(s.text, e, prof.vocab) for e in prof.entities)), 0)
+        if own and _ANSWERS_BEFORE.match(abstract[own].text):  # "Instead, we propose …" answers the sentence before
+            own -= 1
         if own <= len(abstract) // 2 and len(abstract) - own >= 2:  # never down to the abstract's last words
             abstract = abstract[own:]
     lead = gist(abstract)
