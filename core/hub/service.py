@@ -235,8 +235,8 @@ class Hub:
         PDF paragraph runs on over a page break or past a figure, and the reader's blocks end at the
         page) is returned with the sentence's end, taken from the next chunk of its section (past the
         footnotes at the foot of the page, and past a table or figure when the sentence reads as prose)
-        when that one opens in lower case; a chunk that opens in
-        lower case, inside the sentence the previous chunk of its section leaves unfinished, is returned
+        when that one opens in lower case; a chunk that opens in lower case, inside the sentence the
+        previous chunk of its section leaves unfinished, is returned
         with that sentence's start. The index is untouched: only the text served is. The two are joined
         as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
         "state-of-the-" / "art" keeps its hyphen)."""
