@@ -94,6 +94,16 @@ def test_how_a_named_paper_works_is_asked_of_its_whole_paper(question):
     assert prof.whole_paper and prof.mechanism
 
 
+def _how_it_works(abstract: str) -> str:
+    """The answer to "How does Wrenfield work?" when Wrenfield's abstract is ``abstract``, the only chunk."""
+    from core.brains.offline.compose import paper_gist
+    from core.brains.offline.evidence import sentence_pool
+
+    ctxs = [_ctx("wrenfield", "Abstract", abstract, 1)]
+    prof = profile("How does Wrenfield work?", None, vocab=VOCAB)
+    return paper_gist(sentence_pool(ctxs, prof), prof, ctxs)[0]
+
+
 def test_how_it_works_is_the_abstract_from_where_the_paper_speaks_of_its_own_work():
     """The abstract's opening sentences set out the problem; how the method works starts where the paper
     speaks of its own work (in the first person, or by its name), and runs on from there."""
@@ -107,12 +117,7 @@ def test_how_it_works_is_the_abstract_from_where_the_paper_speaks_of_its_own_wor
     turned = ("Large sensor networks drift out of calibration within weeks. Recalibrating every sensor by hand is "
               "too expensive. Instead, we calibrate a whole network from a few trusted gauges. Corrections spread "
               "along the network's links. We test it on three networks. It works.")
-    ctxs = [_ctx("wrenfield", "Abstract", turned, 1)]
-    from core.brains.offline.compose import paper_gist
-    from core.brains.offline.evidence import sentence_pool
-
-    prof = profile("How does Wrenfield work?", None, vocab=VOCAB)
-    answer, _ = paper_gist(sentence_pool(ctxs, prof), prof, ctxs)
+    answer = _how_it_works(turned)
     assert answer.startswith("Recalibrating every sensor by hand is too expensive [1]. Instead, we calibrate"), answer
 
 
@@ -122,8 +127,6 @@ def test_how_it_works_asks_for_its_name_and_never_ends_on_the_abstracts_last_wor
     abstract whose only first-person sentence is its last is quoted from its start, not from that sentence
     alone ("We test it on three networks." passed the critic at 7.8). "US" is no first person."""
     from core.brains.offline.comparison import FIRST_PERSON
-    from core.brains.offline.compose import paper_gist
-    from core.brains.offline.evidence import sentence_pool
     from core.types import Intent
 
     follow = Intent(type="follow_up", confidence=0.9, entities=["Wrenfield"], reformulated_query="How does Wrenfield work?")
@@ -132,9 +135,7 @@ def test_how_it_works_asks_for_its_name_and_never_ends_on_the_abstracts_last_wor
     late = ("Large sensor networks drift out of calibration within weeks. Recalibrating every sensor by hand is "
             "too expensive. Corrections spread along the network's links from a few trusted gauges. "
             "We test it on three networks.")
-    ctxs = [_ctx("wrenfield", "Abstract", late, 1)]
-    prof = profile("How does Wrenfield work?", None, vocab=VOCAB)
-    answer, _ = paper_gist(sentence_pool(ctxs, prof), prof, ctxs)
+    answer = _how_it_works(late)
     assert answer.startswith("Large sensor networks drift"), answer
     assert FIRST_PERSON.search("We test it.") and not FIRST_PERSON.search("Spam costs US firms billions.")
 
