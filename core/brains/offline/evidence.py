@@ -256,8 +256,7 @@ def _mechanism_question(question: str, key: list[str], ents: list[str], vocab: V
     if rest == question or _MORE.search(rest) or main_clause(question):
         return False  # a follow-up's "How does it work?" names nothing: it asks beyond the gist it follows
     if cjk:
-        rest = _ZH_END.sub("", "".join(_without_names(question, ents, vocab).split()))
-        return bool(_MECHANISM_ZH.fullmatch(rest))
+        return bool(_MECHANISM_ZH.fullmatch(_ZH_END.sub("", "".join(rest.split()))))
     return not _asks_beyond(key, ents, vocab, _MECHANISM_WORDS)
 
 
