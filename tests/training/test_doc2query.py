@@ -50,7 +50,7 @@ def test_a_kept_row_sharing_a_four_word_run_with_an_evaluation_question_is_marke
     assert got == ["overlaps an evaluation question", "", "overlaps an evaluation question", "copies"]
 
 
-def test_no_server_is_one_line_and_a_nonzero_exit_with_the_file_untouched() -> None:
+def test_no_server_is_one_line_and_a_nonzero_exit_with_the_file_untouched(tmp_path) -> None:
     import socket
     import subprocess
     import sys
@@ -58,10 +58,22 @@ def test_no_server_is_one_line_and_a_nonzero_exit_with_the_file_untouched() -> N
     with socket.socket() as s:  # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    before = OUT_FILE.read_bytes()  # 219 planned requests are still unasked, so the run tries one
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(OUT_FILE.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    before = rows.read_bytes()  # every planned request but the first is unasked, so the run tries one
     out = subprocess.run([sys.executable, "-m", "training.data.doc2query", "--url", f"http://127.0.0.1:{port}",
-                          "--limit", "1"], capture_output=True, text=True, timeout=120)
+                          "--limit", "1", "--out", str(rows)], capture_output=True, text=True, timeout=120)
     assert out.returncode != 0
     assert out.stderr.strip().count("\n") == 0 and "doc2query: no question from" in out.stderr
     assert "Traceback" not in out.stderr
-    assert OUT_FILE.read_bytes() == before
+    assert rows.read_bytes() == before
+
+
+def test_later_rounds_ask_new_sentences_and_keep_the_first_rounds_numbers() -> None:
+    from training.data.doc2query import plan
+
+    first, more = plan(31), plan(31, rounds=3)
+    assert more[:len(first)] == first  # a longer run resumes the committed requests by their numbers
+    assert len(more) > 2 * len(first)
+    asked = [(r["paper"], r["index"]) for r in more]
+    assert len(asked) == len(set(asked))  # no sentence is asked about twice

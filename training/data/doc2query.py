@@ -13,11 +13,13 @@ kind that the sentence answers:
 The kind is chosen per sentence by what the sentence holds, so a model that otherwise opens every
 question with "What method does…" writes varied ones. :func:`accept` then keeps a question only
 when it is answerable from the sentence and does not copy it (see its docstring). Accepted rows are
-appended to :data:`OUT_FILE` (committed, since generation takes about 6 s a question on one CPU
+appended to :data:`OUT_FILE` (committed, since generation takes 1–6 s a question on one CPU
 thread); :mod:`training.data.generate_scorer` turns each into a training group.
 
 ``python -m training.data.doc2query --url http://127.0.0.1:8093 --limit 400`` resumes where the
 file stops (rows already asked are skipped); the same seed picks the same sentences and kinds.
+``--rounds N`` asks about N × 2 sentences of each paper (the committed file: 4 rounds, 1,714 requests,
+then ``--drop-overlap ../shared/eval``).
 """
 
 from __future__ import annotations
@@ -110,22 +112,32 @@ def ask(url: str, user: str, seed: int, timeout: float = 180.0) -> str:
     return (text.splitlines() or [""])[0].strip().strip('"')
 
 
-def plan(seed: int = DEFAULT_SEED, per_paper: int = 2) -> list[dict]:
-    """The (paper, sentence, kind, answer, opening) requests, seeded, sources interleaved."""
+def plan(seed: int = DEFAULT_SEED, per_paper: int = 2, rounds: int = 1) -> list[dict]:
+    """The (paper, sentence, kind, answer, opening) requests, seeded, sources interleaved.
+
+    Round 1 is the first ``per_paper`` sentences of each paper; each later round appends
+    ``per_paper`` more of each paper's sentences not asked in an earlier round (on its own random
+    stream), so the requests of earlier rounds keep their numbers and a longer run resumes them."""
     from training.data.generate_scorer import papers
     from training.data.scorer_questions import short_name
 
-    rng = random.Random(seed)
-    out = []
-    for pid, title, sents in papers(23):  # the scorer data's own seed: the same sentences
-        name = short_name(title)
-        for i in rng.sample(range(len(sents)), min(per_paper, len(sents))):
-            kind, answer = answer_span(sents[i], name)
-            kind = kind if kind and rng.random() < 0.8 else rng.choice(("reason", "function", "idea"))
-            answer = answer if kind in ("number", "name") else ""
-            out.append({"paper": pid, "title": title, "index": i, "sentence": sents[i], "kind": kind,
-                        "answer": answer, "opening": rng.choice(OPENINGS[kind])})
-    rng.shuffle(out)
+    out: list[dict] = []
+    taken: dict[str, set[int]] = {}
+    for rnd in range(1, rounds + 1):
+        rng = random.Random(seed if rnd == 1 else seed * 1000 + rnd)
+        batch = []
+        for pid, title, sents in papers(23):  # the scorer data's own seed: the same sentences
+            name = short_name(title)
+            free = [i for i in range(len(sents)) if i not in taken.setdefault(pid, set())]
+            for i in rng.sample(free, min(per_paper, len(free))):
+                taken[pid].add(i)
+                kind, answer = answer_span(sents[i], name)
+                kind = kind if kind and rng.random() < 0.8 else rng.choice(("reason", "function", "idea"))
+                answer = answer if kind in ("number", "name") else ""
+                batch.append({"paper": pid, "title": title, "index": i, "sentence": sents[i], "kind": kind,
+                              "answer": answer, "opening": rng.choice(OPENINGS[kind])})
+        rng.shuffle(batch)
+        out += batch
     return out
 
 
@@ -152,6 +164,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--url", default="http://127.0.0.1:8093")
     ap.add_argument("--limit", type=int, default=400, help="requests to make in this run (resumes after the last)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--rounds", type=int, default=1, help="rounds of sentences per paper to ask about (each "
+                    "later round adds two more of each paper's sentences; earlier requests keep their numbers)")
+    ap.add_argument("--out", type=Path, default=OUT_FILE, help="the rows' file (default: the committed one)")
     ap.add_argument("--drop-overlap", metavar="DIR", help="only mark rows sharing a 4-word run with any "
                     "questions.jsonl under DIR (the evaluation sets) as rejected, then stop")
     args = ap.parse_args(argv)
@@ -160,14 +175,14 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"doc2query: no such folder: {args.drop_overlap}")
         qs = [json.loads(ln)["question"] for p in sorted(Path(args.drop_overlap).rglob("questions.jsonl"))
               for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip()]
-        print(f"{drop_overlapping(qs)} rows overlap an evaluation question")
+        print(f"{drop_overlapping(qs, args.out)} rows overlap an evaluation question")
         return
     from training.data.scorer_questions import short_name
 
-    done = {json.loads(ln)["request"] for ln in OUT_FILE.read_text(encoding="utf-8").splitlines()} if OUT_FILE.exists() else set()
-    todo = [(k, r) for k, r in enumerate(plan(args.seed)) if k not in done][: args.limit]
+    done = {json.loads(ln)["request"] for ln in args.out.read_text(encoding="utf-8").splitlines()} if args.out.exists() else set()
+    todo = [(k, r) for k, r in enumerate(plan(args.seed, rounds=args.rounds)) if k not in done][: args.limit]
     counts: dict[str, int] = {}
-    with OUT_FILE.open("a", encoding="utf-8") as out:
+    with args.out.open("a", encoding="utf-8") as out:
         for k, r in todo:
             user = (f"Paper: {r['title']}\nSentence: {r['sentence']}\n"
                     + ASKS[r["kind"]].format(opening=r["opening"], answer=r["answer"]))
@@ -176,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
                 q = ask(args.url, user, seed=args.seed * 1000 + k)
             except (OSError, ValueError, KeyError, IndexError) as exc:  # rows written so far stay; a rerun resumes
                 raise SystemExit(f"doc2query: no question from {args.url} ({type(exc).__name__}: {exc}); "
-                                 f"{sum(counts.values())} asked this run, kept in {OUT_FILE.name}") from None
+                                 f"{sum(counts.values())} asked this run, kept in {args.out.name}") from None
             why = accept(q, r["sentence"], r["answer"], short_name(r["title"]))
             counts[why or "accepted"] = counts.get(why or "accepted", 0) + 1
             out.write(json.dumps({"request": k, **r, "question": q, "rejected": why, "model": MODEL,
