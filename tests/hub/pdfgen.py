@@ -72,3 +72,23 @@ def table(paper: Paper, rows: list[tuple[float, list[tuple[float, str]]]], size:
         for x, text in cells:
             paper.line(text, x, y, size)
     return paper
+
+
+def heavy_weights(path: Path, weight: int = 800) -> Path:
+    """Give every font of the PDF at ``path`` a font descriptor whose /FontWeight is ``weight``, as some
+    PDFs describe even their regular Times-Roman (PDFium then reports 792 for it, beside Times-Bold's
+    800). Rewrites the file in place."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DictionaryObject, NameObject, NumberObject
+
+    writer = PdfWriter(clone_from=PdfReader(path))
+    for page in writer.pages:
+        fonts = page["/Resources"]["/Font"]
+        for key in fonts:
+            font = fonts[key].get_object()
+            font[NameObject("/FontDescriptor")] = writer._add_object(DictionaryObject({
+                NameObject("/Type"): NameObject("/FontDescriptor"), NameObject("/FontName"): font["/BaseFont"],
+                NameObject("/Flags"): NumberObject(32), NameObject("/FontWeight"): NumberObject(weight),
+                NameObject("/StemV"): NumberObject(120)}))
+    writer.write(path)
+    return path

@@ -5,7 +5,7 @@ sentence reads "…on the Web 4 HERON This section introduces…"."""
 from __future__ import annotations
 
 from core.hub.readers import read_document
-from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines
+from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines, heavy_weights
 
 
 def titled(paper: Paper) -> Paper:
@@ -188,6 +188,51 @@ def test_a_run_in_heading_is_a_breadcrumb_not_the_start_of_a_sentence(tmp_path):
     assert secs["Beam pruning"].startswith("The beam keeps")
     body = " ".join(b.text for b in doc.blocks if b.kind == "body")
     assert "Decoding We" not in body and "Beam pruning The" not in body and "Acknowledgments We" not in body
+
+
+def test_a_regular_font_whose_descriptor_says_heavy_is_not_bold(tmp_path):
+    """Some PDFs give their regular Times-Roman a font descriptor as heavy as their Times-Bold (PDFium
+    reports 792 and 800): a font whose name states its style is read by its name, so a bold heading
+    line and a run-in heading still stand apart from the regular body."""
+    paper = titled(Paper())
+    paper.line("3 Implementation", LEFT, 250, 12, bold=True)
+    y = paper.lines(["The workers run the map tasks on their local disks and report to the master",
+                     "when they finish a task, so the library must tolerate machine failures."], LEFT, 270)
+    paper.line("Worker Failure", LEFT, y, BODY, bold=True)
+    y = paper.lines(["The master pings every worker periodically and marks the silent ones as failed.",
+                     *filler_lines(2)], LEFT, y + 12)
+    runin(paper, "Decoding", "We decode each sentence from left to right with a beam.", y)
+    paper.lines(filler_lines(2), LEFT, y + 12)
+    doc = read_document(heavy_weights(paper.save(tmp_path / "heavy.pdf")))
+    paths = {b.path[-1]: b.path[1:] for b in doc.blocks if b.kind == "body"}
+    assert paths.get("Worker Failure") == ["3 Implementation", "Worker Failure"], paths
+    assert paths.get("Decoding") == ["3 Implementation", "Decoding"], paths
+    secs = sections(doc)
+    assert secs["Worker Failure"].startswith("The master pings every worker")
+    body = " ".join(b.text for b in doc.blocks if b.kind == "body")
+    assert "Worker Failure The" not in body and "Decoding We" not in body
+
+
+def test_a_bold_line_of_its_own_after_a_finished_sentence_heads_the_paragraphs_under_it(tmp_path):
+    """Unnumbered bold words on a line of their own after a paragraph's last sentence are the crumb of
+    what follows, until the next such line; the same bold words closing an unfinished sentence, or
+    holding a number, stay the paragraph's."""
+    paper = titled(Paper())
+    paper.line("3 Implementation", LEFT, 250, 12, bold=True)
+    y = paper.lines(["The workers run the map tasks on their local disks and report to the master",
+                     "when they finish a task."], LEFT, 270)
+    paper.line("Master Failure", LEFT, y, BODY, bold=True)
+    y = paper.lines(["The master writes periodic checkpoints of its data structures to disk.",
+                     "A new copy starts from the last checkpointed state after a failure of the"], LEFT, y + 12)
+    paper.line("Master Process", LEFT, y, BODY, bold=True)
+    paper.line("Stage 2", LEFT, y + 12, BODY, bold=True)
+    paper.lines(["The reduce workers read the intermediate files over the network."], LEFT, y + 24)
+    doc = read_document(paper.save(tmp_path / "own_line.pdf"))
+    secs = sections(doc)
+    assert set(secs) == {"3 Implementation", "Master Failure"}, secs
+    assert secs["Master Failure"].startswith("The master writes periodic checkpoints")
+    assert "failure of the Master Process" in secs["Master Failure"]
+    assert "Stage 2" in secs["Master Failure"]
 
 
 def test_bold_words_opening_a_line_that_are_no_heading_stay_body(tmp_path):

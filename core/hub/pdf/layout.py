@@ -245,12 +245,24 @@ def in_font(ch: str, font: str) -> str:
     return _SLOTS[m.group(1)].get(ch, ch) if m else ch
 
 
+_BOLD_NAME = ("bold", "-bd", "black", "heavy", "semibold", "cmbx", "medi")
+# A font name that states a style other than bold: a regular, italic or light face, a base-14 family
+# named alone ("Times-Roman", "Courier", "Helvetica"), TeX's Computer Modern roman, math italic,
+# symbols, text italic or typewriter. PDFium's weight is no evidence for these: from a font descriptor
+# it reports 792 for one PDF's Times-Roman beside 800 for its Times-Bold, so the whole text read bold.
+_STYLED_NAME = re.compile(r"roman|regu|book|italic|oblique|light|(?:^|\+)(?:times|courier|helvetica|arial|symbol)"
+                          r"(?:mt)?(?:$|[-,~])|(?:^|\+)cm(?:r|mi|sy|ti|tt|ss)\d", re.I)
+
+
 def _is_bold(raw, textpage, i: int) -> bool:
-    weight = raw.FPDFText_GetFontWeight(textpage, i)
-    if weight >= 600:
-        return True
+    """Whether the character at ``i`` is set bold: by its font's name where the name says (a bold
+    face, or a style that is not bold: :data:`_STYLED_NAME`), else by PDFium's weight (600 or more)."""
     name = _font_name(raw, textpage, i).lower()
-    return any(k in name for k in ("bold", "-bd", "black", "heavy", "semibold", "cmbx", "medi"))
+    if any(k in name for k in _BOLD_NAME):
+        return True
+    if _STYLED_NAME.search(name):
+        return False
+    return raw.FPDFText_GetFontWeight(textpage, i) >= 600
 
 
 def _bold_run(raw, textpage, text: str, first: int, last: int) -> int:

@@ -4,9 +4,12 @@ Considerations As a toolkit…"). Read as one line, the heading would open the p
 sentence; it is the paragraph's breadcrumb instead.
 
 Found by form and type alone: the bold run is one to six words that start with a capital, hold no
-digit ("Algorithm 1", "Theorem 2" are labels) and end without punctuation ("Outline:" already sets
-itself apart), and the regular text after it opens a sentence (a capital, then a lower-case letter
-or a space). A numbered heading set in mixed type is a heading line (:mod:`.structure`), not this.
+digit ("Algorithm 1", "Theorem 2" are labels), hold three letters or more (a bold "Y" is a symbol)
+and end without punctuation ("Outline:" already sets itself apart), and the regular text after it
+opens a sentence of more than one word (a capital, then a lower-case letter or a space; "Mk. First
+…" after "Optimizing" is the heading's last word in another font). A numbered heading set in mixed type is a heading line (:mod:`.structure`), not this.
+The same words set bold on a line of their own between two paragraphs ("Worker Failure") are a
+paragraph heading too (:meth:`core.hub.pdf.structure.Walker.line`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,17 @@ from core.hub.pdf.layout import Line
 
 _WORD = re.compile(r"^\(?[^\W\d_]+(?:[-/’'()][^\W\d_]*)*\)?$|^&$")  # "(De)composition", "Adjective-noun"
 _SENTENCE = re.compile(r"^[A-Z](?:[a-z]|\s)")
+# the rest opens with one word and a full stop ("Optimizing" / "Mk. First we fix …", the heading's last
+# word set in another font): the heading runs on, and no sentence is one word long
+_ONE_WORD = re.compile(r"^\S+\.(?:\s|$)")
+
+
+def heading_form(head: str) -> bool:
+    """Whether ``head`` reads as a paragraph's heading: one to six words of letters, the first
+    capitalized, no digit and no closing punctuation."""
+    words = head.split()
+    return (1 <= len(words) <= 6 and all(_WORD.match(w) for w in words) and head.lstrip("(")[:1].isupper()
+            and sum(ch.isalpha() for ch in head) >= 3)
 
 
 def split_run_in(ln: Line) -> tuple[str, Line] | None:
@@ -26,9 +40,7 @@ def split_run_in(ln: Line) -> tuple[str, Line] | None:
     if not k or k >= len(ln.text):
         return None
     head, rest = ln.text[:k].strip(), ln.text[k:]
-    words = head.split()
-    if not 1 <= len(words) <= 6 or not all(_WORD.match(w) for w in words) or not head.lstrip("(")[:1].isupper() \
-            or not _SENTENCE.match(rest.strip()):
+    if not heading_form(head) or not _SENTENCE.match(rest.strip()) or _ONE_WORD.match(rest.strip()):
         return None
     start = k + len(rest) - len(rest.lstrip())
     aligned = len(ln.sizes) == len(ln.text)

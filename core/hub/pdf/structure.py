@@ -6,7 +6,8 @@ Kinds of text, each found by layout and form, never by a paper's wording:
   name ("Related Work", "Appendix B"), short, without a final period, set bold or larger than the
   body, or next in the numbering sequence; it becomes the breadcrumb;
 - a run-in heading: a few bold words opening a paragraph's first line, no period after them
-  (:mod:`.runin`); the paragraph's crumb under its section;
+  (:mod:`.runin`), or the same words set bold on a line of their own after a paragraph's last
+  sentence; the paragraph's crumb under its section;
 - the abstract: its own section;
 - the reference list: from a "References"/"Bibliography" heading to the next appendix-like heading;
   a line there is never a heading unless set bold or larger (an entry that starts with a year is not);
@@ -38,7 +39,7 @@ from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 from core.hub.pdf.floats import float_rows
 from core.hub.pdf.listings import listing_rows
-from core.hub.pdf.runin import split_run_in
+from core.hub.pdf.runin import heading_form, split_run_in
 from core.hub.pdf.tablerows import classify_rows
 
 PROSE_CHARS = 40  # a line this long is a line of prose (a table's cell or a figure's label is shorter)
@@ -88,6 +89,7 @@ class Walker:
         self.table: Piece | None = None  # the table whose rows are being read (body text or a caption ends it)
         self.row_size = 0.0  # the largest size on the row being read (see page)
         self.row_x0 = 0.0  # where the row being read starts (see page)
+        self.row_alone = True  # the row being read is one line, not pieces a wide gap set apart (see page)
         self.marks: set[str] = set()  # the marks the page's footnotes open with (see page)
         self.run_in = False  # the breadcrumb's last part is a run-in heading (:mod:`.runin`)
         self.equation_mark: Line | None = None  # the "(Equation 17)" read in the paragraph (see _equation)
@@ -200,6 +202,7 @@ class Walker:
             # a piece set smaller inside a line of prose (inline math, a name in another font) is that prose's
             self.row_size = max(ln.size for ln in row) if prose[i] else 0.0
             self.row_x0 = min(ln.x0 for ln in row)  # where the row starts: a justified line may come in pieces
+            self.row_alone = len(row) == 1
             for ln in row:
                 self.line(page, ln, footnotes)
             if i in waiting and self.caption is not None:
@@ -285,6 +288,10 @@ class Walker:
             self.in_refs = bool(_REFS.match(crumb[-1]))
             self.seen_refs = self.seen_refs or self.in_refs
             return
+        if self._paragraph_heading(ln, text):
+            self._run_in_section(normalize(text.strip()))
+            self.last_heading = ln  # it may wrap onto a second line
+            return
         split = None if self.front or self.in_refs else split_run_in(ln)
         if split is not None:
             self._run_in_section(normalize(split[0]))
@@ -330,6 +337,18 @@ class Walker:
     def _running_kind(self) -> str:
         """The kind of the running text being read: the abstract's, or the body's."""
         return "abstract" if self.section == ["Abstract"] else "body"
+
+    def _paragraph_heading(self, ln: Line, text: str) -> bool:
+        """A paragraph heading on a line of its own ("Worker Failure" between "… gracefully." and "The
+        master pings …"): the whole line set bold at the body's size and alone in its row, in a run-in heading's form
+        (:func:`core.hub.pdf.runin.heading_form`), right after a body line in regular type that ends a
+        sentence. Like a run-in heading, it is the crumb of the paragraphs under it until the next."""
+        if (self.front or self.in_refs or not self.row_alone or not ln.bold or abs(set_size(ln) - self.body) > 0.5
+                or not heading_form(text.strip())):
+            return False
+        last = self.pieces[-1] if self.pieces else None
+        prev = last.lines[-1] if last is not None and last.kind == "body" and last.lines else None
+        return prev is not None and not prev.bold and _text(prev).rstrip().endswith((".", ":", "?", "!"))
 
     def _run_in_section(self, head: str) -> None:
         """A run-in heading is its paragraph's crumb under the section, in place of the last run-in's."""
