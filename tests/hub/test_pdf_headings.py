@@ -226,13 +226,18 @@ def test_a_bold_line_of_its_own_after_a_finished_sentence_heads_the_paragraphs_u
                      "A new copy starts from the last checkpointed state after a failure of the"], LEFT, y + 12)
     paper.line("Master Process", LEFT, y, BODY, bold=True)
     paper.line("Stage 2", LEFT, y + 12, BODY, bold=True)
-    paper.lines(["The reduce workers read the intermediate files over the network."], LEFT, y + 24)
+    y = paper.lines(["The reduce workers read the intermediate files over the network."], LEFT, y + 24)
+    paper.line("Y", LEFT, y, BODY, bold=True)
+    y = paper.lines(["The output is written to the global file system."], LEFT, y + 12)
+    runin(paper, "Optimizing", "Mk. First we fix the weights and optimize the metric.", y)
     doc = read_document(paper.save(tmp_path / "own_line.pdf"))
     secs = sections(doc)
     assert set(secs) == {"3 Implementation", "Master Failure"}, secs
     assert secs["Master Failure"].startswith("The master writes periodic checkpoints")
     assert "failure of the Master Process" in secs["Master Failure"]
     assert "Stage 2" in secs["Master Failure"]
+    assert "network. Y The output" in secs["Master Failure"]  # one bold letter is a symbol, not a heading
+    assert "Optimizing Mk. First we fix" in secs["Master Failure"]  # "Mk." is no sentence of its own
 
 
 def test_bold_words_opening_a_line_that_are_no_heading_stay_body(tmp_path):
