@@ -75,9 +75,9 @@ def table(paper: Paper, rows: list[tuple[float, list[tuple[float, str]]]], size:
 
 
 def heavy_weights(path: Path, weight: int = 800) -> Path:
-    """Give every font of the PDF at ``path`` a font descriptor whose /FontWeight is ``weight``, as some
-    PDFs describe even their regular Times-Roman (PDFium then reports 792 for it, beside Times-Bold's
-    800). Rewrites the file in place."""
+    """Give every font of the PDF at ``path`` a font descriptor whose /FontWeight is ``weight`` (PDFium then
+    reports that weight for every character), as heavy as some PDFs describe their regular Times-Roman
+    (one dev PDF's reads 792 beside its Times-Bold's 800). Rewrites the file in place."""
     from pypdf import PdfReader, PdfWriter
     from pypdf.generic import DictionaryObject, NameObject, NumberObject
 

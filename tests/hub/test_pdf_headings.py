@@ -240,6 +240,57 @@ def test_a_bold_line_of_its_own_after_a_finished_sentence_heads_the_paragraphs_u
     assert "Optimizing Mk. First we fix" in secs["Master Failure"]  # "Mk." is no sentence of its own
 
 
+def test_a_run_in_heading_may_be_followed_by_an_abbreviation(tmp_path):
+    """"Fig. 3 shows …" opens a sentence: an abbreviation is no one-word sentence."""
+    paper = titled(Paper())
+    paper.line("3 Method", LEFT, 250, 12, bold=True)
+    y = paper.lines(filler_lines(2), LEFT, 270)
+    runin(paper, "Architecture", "Fig. 3 shows the encoder and the decoder of the model.", y)
+    doc = read_document(paper.save(tmp_path / "abbrev.pdf"))
+    assert sections(doc).get("Architecture", "").startswith("Fig. 3 shows the encoder"), sections(doc)
+
+
+def test_a_bold_label_a_bold_term_or_a_figure_label_alone_on_a_line_is_no_paragraph_heading(tmp_path):
+    """A bold line alone is no paragraph heading when the line before ends in a colon (a label over a
+    formula), when the line after goes on in lower case (a bold term is its sentence's subject), or
+    when it is not flush with the paragraph before it (a figure's label)."""
+    paper = titled(Paper())
+    paper.line("3 Assessing Trust", LEFT, 250, 12, bold=True)
+    y = paper.lines(["We call a trust function ideal if it has the following property for every page and",
+                     "every oracle we consider here, as follows:"], LEFT, 270)
+    paper.line("Ideal Trust Property", LEFT, y, BODY, bold=True)
+    y = paper.lines(["The trust of a page equals the probability that the page is good.",
+                     "We compare the functions by their order of the pages."], LEFT, y + 12)
+    paper.line("Precision", LEFT, y, BODY, bold=True)
+    y = paper.lines(["is the fraction of the pages above the threshold that are good pages."], LEFT, y + 12)
+    paper.line("Encoder", LEFT + 120, y, BODY, bold=True)
+    paper.lines(["The encoder reads the page and the decoder writes its label."], LEFT, y + 12)
+    doc = read_document(paper.save(tmp_path / "labels.pdf"))
+    secs = sections(doc)
+    assert set(secs) == {"3 Assessing Trust"}, secs
+    text = secs["3 Assessing Trust"]
+    assert "as follows: Ideal Trust Property The trust" in text
+    assert "pages. Precision is the fraction" in text
+    assert "Encoder" in text
+
+
+def test_a_paragraph_heading_after_a_displayed_equation_is_found(tmp_path):
+    """The paragraph before the heading may hold a displayed equation: the body line that ends it is
+    still the one the heading follows."""
+    paper = titled(Paper())
+    paper.line("3 Learning", LEFT, 250, 12, bold=True)
+    y = paper.lines(["The network is trained to minimize the squared error of its output, namely"], LEFT, 270)
+    paper.line("E = sum (y - x)^2", 200, y + 4)
+    paper.line("(1)", 520, y + 4)
+    y = paper.lines(["where the sum runs over every pixel of the image and its noisy copy."], LEFT, y + 24)
+    paper.line("Learning to Denoise", LEFT, y, BODY, bold=True)
+    paper.lines(["The weights are learned by online gradient descent on noisy patches."], LEFT, y + 12)
+    doc = read_document(paper.save(tmp_path / "after_display.pdf"))
+    assert any(b.kind == "equation" for b in doc.blocks), [(b.kind, b.text) for b in doc.blocks]
+    secs = sections(doc)
+    assert secs.get("Learning to Denoise", "").startswith("The weights are learned"), secs
+
+
 def test_bold_words_opening_a_line_that_are_no_heading_stay_body(tmp_path):
     """A bold run ended by a colon, holding a number, or followed by a lower-case word is no run-in
     heading: the line stays the paragraph's."""
@@ -297,3 +348,17 @@ def test_a_bold_table_row_of_a_number_a_name_and_a_score_is_no_heading(tmp_path)
     tables = " ".join(b.text for b in doc.blocks if b.kind == "table")
     assert "| Sparse | 71.4 |" in tables and "2 Sparse" not in tables, tables
     assert not any("2 Sparse" in " > ".join(b.path) for b in doc.blocks), [b.path for b in doc.blocks]
+
+
+def test_a_font_name_says_bold_or_not_where_it_states_its_style():
+    """The name decides where it says (PDFium's forms: a subset prefix, a "~1e" suffix, ",Bold"); a
+    name that says nothing leaves it to the font's weight (None)."""
+    from core.hub.pdf.layout import bold_by_name
+
+    bold = ["Times-Bold~1e", "ABCDEF+CMBX10", "Arial,Bold", "Arial-BoldMT", "NimbusRomNo9L-Medi", "Bookman-Demi",
+            "AvantGarde-DemiOblique", "LMRomanDemi10-Regular", "Arial-Black"]
+    regular = ["Times-Roman~18", "ABCDEF+CMR10", "CMMI10", "CMSY7", "CMEX10", "Courier~2c", "Helvetica", "ArialMT",
+               "NimbusRomNo9L-Regu", "Helvetica-Oblique", "NotoSansCJKsc-DemiLight", "Times-Italic"]
+    assert [n for n in bold if bold_by_name(n) is not True] == []
+    assert [n for n in regular if bold_by_name(n) is not False] == []
+    assert bold_by_name("DejaVuSans") is None and bold_by_name("ABCDEF+Calibri") is None and bold_by_name("") is None

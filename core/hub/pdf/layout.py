@@ -245,24 +245,31 @@ def in_font(ch: str, font: str) -> str:
     return _SLOTS[m.group(1)].get(ch, ch) if m else ch
 
 
-_BOLD_NAME = ("bold", "-bd", "black", "heavy", "semibold", "cmbx", "medi")
+# A bold face's name: "Demi" is semi-bold ("Bookman-Demi", "LMRomanDemi10-Regular"), "DemiLight" is light.
+_BOLD_NAME = re.compile(r"bold|-bd|black|heavy|semibold|cmbx|medi|demi(?!light)", re.I)
 # A font name that states a style other than bold: a regular, italic or light face, a base-14 family
 # named alone ("Times-Roman", "Courier", "Helvetica"), TeX's Computer Modern roman, math italic,
-# symbols, text italic or typewriter. PDFium's weight is no evidence for these: from a font descriptor
-# it reports 792 for one PDF's Times-Roman beside 800 for its Times-Bold, so the whole text read bold.
+# symbols, extension, text italic or typewriter. PDFium's weight is no evidence for these: from a font
+# descriptor it reports 792 for one PDF's Times-Roman beside 800 for its Times-Bold, so the whole text
+# read bold.
 _STYLED_NAME = re.compile(r"roman|regu|book|italic|oblique|light|(?:^|\+)(?:times|courier|helvetica|arial|symbol)"
-                          r"(?:mt)?(?:$|[-,~])|(?:^|\+)cm(?:r|mi|sy|ti|tt|ss)\d", re.I)
+                          r"(?:mt)?(?:$|[-,~])|(?:^|\+)cm(?:r|mi|sy|ex|ti|tt|ss)\d", re.I)
+
+
+def bold_by_name(name: str) -> bool | None:
+    """Whether a font is bold by what its name says (``name`` as PDFium gives it, "ABCDEF+" prefix and
+    "~1e" suffix included): True for a bold face, False for a name that states another style
+    (:data:`_STYLED_NAME`), None when the name does not say."""
+    if _BOLD_NAME.search(name):
+        return True
+    return False if _STYLED_NAME.search(name) else None
 
 
 def _is_bold(raw, textpage, i: int) -> bool:
-    """Whether the character at ``i`` is set bold: by its font's name where the name says (a bold
-    face, or a style that is not bold: :data:`_STYLED_NAME`), else by PDFium's weight (600 or more)."""
-    name = _font_name(raw, textpage, i).lower()
-    if any(k in name for k in _BOLD_NAME):
-        return True
-    if _STYLED_NAME.search(name):
-        return False
-    return raw.FPDFText_GetFontWeight(textpage, i) >= 600
+    """Whether the character at ``i`` is set bold: by its font's name where the name says
+    (:func:`bold_by_name`), else by PDFium's weight (600 or more)."""
+    by_name = bold_by_name(_font_name(raw, textpage, i))
+    return by_name if by_name is not None else raw.FPDFText_GetFontWeight(textpage, i) >= 600
 
 
 def _bold_run(raw, textpage, text: str, first: int, last: int) -> int:

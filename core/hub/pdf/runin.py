@@ -18,12 +18,22 @@ import re
 from dataclasses import replace
 
 from core.hub.pdf.layout import Line
+from core.text import CHUNK_ABBREVIATION
 
 _WORD = re.compile(r"^\(?[^\W\d_]+(?:[-/’'()][^\W\d_]*)*\)?$|^&$")  # "(De)composition", "Adjective-noun"
 _SENTENCE = re.compile(r"^[A-Z](?:[a-z]|\s)")
 # the rest opens with one word and a full stop ("Optimizing" / "Mk. First we fix …", the heading's last
-# word set in another font): the heading runs on, and no sentence is one word long
-_ONE_WORD = re.compile(r"^\S+\.(?:\s|$)")
+# word set in another font): the heading runs on, and no sentence is one word long; an abbreviation
+# ("Fig. 3 shows …", "Eq. (2) gives …") opens a sentence
+_ONE_WORD = re.compile(r"^\S+\.(?=\s|$)")
+
+
+def opens_sentence(text: str) -> bool:
+    """Whether ``text`` opens a sentence of more than one word: a capital, then a lower-case letter or a
+    space, and not one word and a full stop unless that word is an abbreviation."""
+    text = text.strip()
+    one = _ONE_WORD.match(text)
+    return bool(_SENTENCE.match(text)) and not (one and not CHUNK_ABBREVIATION.search(one.group(0)))
 
 
 def heading_form(head: str) -> bool:
@@ -40,7 +50,7 @@ def split_run_in(ln: Line) -> tuple[str, Line] | None:
     if not k or k >= len(ln.text):
         return None
     head, rest = ln.text[:k].strip(), ln.text[k:]
-    if not heading_form(head) or not _SENTENCE.match(rest.strip()) or _ONE_WORD.match(rest.strip()):
+    if not heading_form(head) or not opens_sentence(rest):
         return None
     start = k + len(rest) - len(rest.lstrip())
     aligned = len(ln.sizes) == len(ln.text)

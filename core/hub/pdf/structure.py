@@ -39,7 +39,7 @@ from core.hub.pdf.forms import REFS as _REFS
 from core.hub.pdf.layout import SOFT_HYPHEN, Line, Page
 from core.hub.pdf.floats import float_rows
 from core.hub.pdf.listings import listing_rows
-from core.hub.pdf.runin import heading_form, split_run_in
+from core.hub.pdf.runin import heading_form, opens_sentence, split_run_in
 from core.hub.pdf.tablerows import classify_rows
 
 PROSE_CHARS = 40  # a line this long is a line of prose (a table's cell or a figure's label is shorter)
@@ -90,6 +90,7 @@ class Walker:
         self.row_size = 0.0  # the largest size on the row being read (see page)
         self.row_x0 = 0.0  # where the row being read starts (see page)
         self.row_alone = True  # the row being read is one line, not pieces a wide gap set apart (see page)
+        self.next_line: Line | None = None  # the first line of the page's next row (see page)
         self.marks: set[str] = set()  # the marks the page's footnotes open with (see page)
         self.run_in = False  # the breadcrumb's last part is a run-in heading (:mod:`.runin`)
         self.equation_mark: Line | None = None  # the "(Equation 17)" read in the paragraph (see _equation)
@@ -145,6 +146,14 @@ class Walker:
         return len(nums) == len(last) + 1 and nums[:-1] == last and nums[-1] == 1
 
     # -- the walk ------------------------------------------------------------------------------------
+    def _running_end(self) -> int:
+        """The index after the last piece of running text: a table, figure text, a displayed equation, a
+        listing or a float's text set inside a paragraph does not end it."""
+        k = len(self.pieces)
+        while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing", "float"):
+            k -= 1
+        return k
+
     def _piece(self, kind: str, page: int, label: str = "") -> Piece:
         """The piece to add to: the last one when it is of this kind, page and section (a table,
         figure text or displayed equation set inside a paragraph does not end it); for figure text,
@@ -154,9 +163,7 @@ class Walker:
         elif kind in ("listing", "float"):  # a listing's (a float's) rows come one after another
             recent = self.pieces[-1:]
         else:
-            k = len(self.pieces)
-            while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing", "float"):
-                k -= 1
+            k = self._running_end()
             recent = self.pieces[k - 1:k]
         same = [p for p in recent if p.kind == kind and p.page == page and p.section == self.section]
         if same and not label and kind != "caption":
@@ -203,6 +210,7 @@ class Walker:
             self.row_size = max(ln.size for ln in row) if prose[i] else 0.0
             self.row_x0 = min(ln.x0 for ln in row)  # where the row starts: a justified line may come in pieces
             self.row_alone = len(row) == 1
+            self.next_line = rows[i + 1][0] if i + 1 < len(rows) else None
             for ln in row:
                 self.line(page, ln, footnotes)
             if i in waiting and self.caption is not None:
@@ -340,15 +348,23 @@ class Walker:
 
     def _paragraph_heading(self, ln: Line, text: str) -> bool:
         """A paragraph heading on a line of its own ("Worker Failure" between "… gracefully." and "The
-        master pings …"): the whole line set bold at the body's size and alone in its row, in a run-in heading's form
-        (:func:`core.hub.pdf.runin.heading_form`), right after a body line in regular type that ends a
-        sentence. Like a run-in heading, it is the crumb of the paragraphs under it until the next."""
+        master pings …"): the whole line set bold at the body's size and alone in its row, in a run-in
+        heading's form (:func:`core.hub.pdf.runin.heading_form`), flush with the body line right before
+        it, which is in regular type and ends a sentence (not a colon: a label over a formula follows
+        "as follows:"), and followed on the page by a regular line that opens a sentence (a bold term
+        whose definition goes on in lower case, "Precision" / "is the fraction …", is the sentence's
+        subject). Like a run-in heading, it is the crumb of the paragraphs under it until the next."""
         if (self.front or self.in_refs or not self.row_alone or not ln.bold or abs(set_size(ln) - self.body) > 0.5
                 or not heading_form(text.strip())):
             return False
-        last = self.pieces[-1] if self.pieces else None
+        nxt = self.next_line
+        if nxt is None or nxt.bold or not opens_sentence(_text(nxt)):
+            return False
+        k = self._running_end()
+        last = self.pieces[k - 1] if k else None
         prev = last.lines[-1] if last is not None and last.kind == "body" and last.lines else None
-        return prev is not None and not prev.bold and _text(prev).rstrip().endswith((".", ":", "?", "!"))
+        return (prev is not None and not prev.bold and abs(ln.x0 - prev.x0) <= 1.5 * self.body
+                and _text(prev).rstrip().endswith((".", "?", "!")))
 
     def _run_in_section(self, head: str) -> None:
         """A run-in heading is its paragraph's crumb under the section, in place of the last run-in's."""
