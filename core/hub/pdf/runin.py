@@ -6,10 +6,11 @@ sentence; it is the paragraph's breadcrumb instead.
 Found by form and type alone: the bold run is one to six words that start with a capital, hold no
 digit ("Algorithm 1", "Theorem 2" are labels), hold three letters or more (a bold "Y" is a symbol)
 and end without punctuation ("Outline:" already sets itself apart), and the regular text after it
-opens a sentence of more than one word (a capital, then a lower-case letter or a space; "Mk. First
-…" after "Optimizing" is the heading's last word in another font). A numbered heading set in mixed type is a heading line (:mod:`.structure`), not this.
-The same words set bold on a line of their own between two paragraphs ("Worker Failure") are a
-paragraph heading too (:meth:`core.hub.pdf.structure.Walker.line`).
+opens a sentence of more than one word (:func:`opens_sentence`: "Mk. First …" after "Optimizing" is
+the heading's last word in another font; "Fig. 3 shows …" opens a sentence). A numbered heading set
+in mixed type is a heading line (:mod:`.structure`), not this. The same words set bold on a line of
+their own after a paragraph's last sentence ("Worker Failure") are a paragraph heading too
+(:meth:`core.hub.pdf.structure.Walker._paragraph_heading`).
 """
 
 from __future__ import annotations
