@@ -362,3 +362,19 @@ def test_a_font_name_says_bold_or_not_where_it_states_its_style():
     assert [n for n in bold if bold_by_name(n) is not True] == []
     assert [n for n in regular if bold_by_name(n) is not False] == []
     assert bold_by_name("DejaVuSans") is None and bold_by_name("ABCDEF+Calibri") is None and bold_by_name("") is None
+
+
+def test_a_paragraph_heading_wrapped_onto_the_line_its_text_starts_on_is_read_whole(tmp_path):
+    """A bold heading on a line of its own whose last word wraps onto the next line, where the regular
+    text begins ("Semantics in the Presence of" / "Failures When the user …"), is one crumb."""
+    paper = titled(Paper())
+    paper.line("3 Implementation", LEFT, 250, 12, bold=True)
+    y = paper.lines(["The workers run the map tasks on their local disks and report to the master",
+                     "when they finish a task."], LEFT, 270)
+    paper.line("Semantics in the Presence of", LEFT, y, BODY, bold=True)
+    runin(paper, "Failures", "When the user code is deterministic, the output is the same.", y + 12)
+    paper.lines(filler_lines(2), LEFT, y + 24)
+    doc = read_document(paper.save(tmp_path / "wrapped.pdf"))
+    secs = sections(doc)
+    assert set(secs) == {"3 Implementation", "Semantics in the Presence of Failures"}, secs
+    assert secs["Semantics in the Presence of Failures"].startswith("When the user code is deterministic")

@@ -289,7 +289,7 @@ class Walker:
             self.last_heading = ln
             return
         crumb = self.heading(ln, text)
-        self.last_heading = ln if crumb is not None else None
+        above, self.last_heading = self.last_heading, ln if crumb is not None else None
         if crumb is not None:
             self.front = False
             self.section, self.run_in = crumb, False
@@ -302,7 +302,10 @@ class Walker:
             return
         split = None if self.front or self.in_refs else split_run_in(ln)
         if split is not None:
-            self._run_in_section(normalize(split[0]))
+            if self.run_in and self._right_below(above, ln):  # a paragraph heading's last words wrapped onto this line
+                self.section[-1] = f"{self.section[-1]} {normalize(split[0])}"
+            else:
+                self._run_in_section(normalize(split[0]))
             ln, text = split[1], _text(split[1])
         m = _ABSTRACT.match(text.strip())
         if m and self.front and (self._emphasised(ln) or m.end() < len(text.strip())):
@@ -370,11 +373,16 @@ class Walker:
         """A run-in heading is its paragraph's crumb under the section, in place of the last run-in's."""
         self.section, self.run_in = (self.section[:-1] if self.run_in else self.section) + [head], True
 
+    @staticmethod
+    def _right_below(h: Line | None, ln: Line) -> bool:
+        """Whether ``ln`` is the line right below the heading line ``h`` (same page, no gap between)."""
+        return h is not None and ln.page == h.page and 0 <= ln.top - h.bottom < 0.8 * h.size
+
     def _continues_heading(self, ln: Line, text: str) -> bool:
         """The second line of a heading set on two lines: same style, right below, short."""
         h = self.last_heading
-        return (h is not None and self.section and ln.page == h.page and ln.bold == h.bold and self._emphasised(ln)
-                and abs(ln.size - h.size) <= 0.3 and 0 <= ln.top - h.bottom < 0.8 * h.size
+        return (h is not None and self.section and self._right_below(h, ln) and ln.bold == h.bold and self._emphasised(ln)
+                and abs(ln.size - h.size) <= 0.3
                 and len(text.split()) <= 6 and not _NUMBERED.match(text.strip()) and not _NAMED.match(text.strip()))
 
     def _continues_paragraph(self, ln: Line) -> bool:
