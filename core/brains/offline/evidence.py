@@ -166,16 +166,18 @@ _GIST_WORDS = frozenset(content_terms(
 _SOLVED = frozenset(content_terms("problem problems")), frozenset(content_terms("solve solves address addresses tackle tackles"))
 # a gist question asks "what" or bids ("Summarize X", "Tell me about X"); "how does X work?", "who proposed
 # X?", "when was X proposed?" and a yes/no question ask something else, and a negation asks what it lacks
-_GIST_FORM = re.compile(r"^\s*(?:(?:can|could|would) you (?:please )?|please,? |briefly,? |in short,? |in brief,? )?"
+# a request's polite opening ("Could you please …", "Briefly, …"), and a question that holds a negation
+_ASKING = r"(?:can|could|would) you (?:please )?|please,? |briefly,? "
+_NEGATED = r".*\b(?:not|never|fails?)\b|.*n't\b"
+_GIST_FORM = re.compile(rf"^\s*(?:{_ASKING}|in short,? |in brief,? )?"
                         r"(?:what|summari[sz]e|describe|explain|tell me|give (?:me )?(?:an? )?(?:overview|summary|gist)|"
-                        r"in (?:a|one|two|three) (?:sentences?|words?|lines?),?\s*what)\b(?!.*\b(?:not|never|fails?)\b|.*n't\b)",
+                        rf"in (?:a|one|two|three) (?:sentences?|words?|lines?),?\s*what)\b(?!{_NEGATED})",
                         re.I)
 # a question about the paper a turn is scoped to, which it names by no name ("What is this paper about?")
 _THIS_PAPER = re.compile(r"\b(?:this|the) (?:paper|article|work)\b", re.I)
 # "How does X work?", "Explain how X works": how one named paper's method works, which its abstract says
 # from where the paper speaks of its own work; nothing else may be asked ("How does X work on ice?")
-_MECHANISM_FORM = re.compile(r"^\s*(?:(?:can|could|would) you (?:please )?|please,? |briefly,? )?"
-                             r"(?!.*\b(?:not|never|fails?)\b|.*n't\b)"
+_MECHANISM_FORM = re.compile(rf"^\s*(?:{_ASKING})?(?!{_NEGATED})"
                              r"(?:how (?:does|do|did)\b.*\bwork|(?:explain|describe|tell me) how\b.*\bworks?)\s*[?.!]*\s*$",
                              re.I)
 _MECHANISM_WORDS = frozenset(content_terms("how work works explain describe tell"))
