@@ -16,6 +16,13 @@ def titled(paper: Paper) -> Paper:
     return paper
 
 
+def opened(heading: str, lines: list[str]) -> tuple[Paper, float]:
+    """A titled paper whose section ``heading`` opens with ``lines`` of body; the baseline after them."""
+    paper = titled(Paper())
+    paper.line(heading, LEFT, 250, 12, bold=True)
+    return paper, paper.lines(lines, LEFT, 270)
+
+
 def sections(doc) -> dict[str, str]:
     """Body text by the last crumb of its block."""
     out: dict[str, str] = {}
@@ -37,9 +44,7 @@ def test_a_numbered_heading_in_small_capitals_is_a_heading(tmp_path):
     """A heading set in small capitals has more small letters than full-size ones, so its most
     common letter size is below the body's; it is still a heading (its capitals are set larger),
     not a body line glued between the paragraph before it and the one after it."""
-    paper = titled(Paper())
-    paper.line("3 Related Work", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(3) + ["this comes at the cost of lower precision on the Web"], LEFT, 270)
+    paper, y = opened("3 Related Work", filler_lines(3) + ["this comes at the cost of lower precision on the Web"])
     # "4 HERON": "4 H" at 12 pt, "ERON" at 9 pt (a 10 pt body)
     small_caps(paper, [("4 H", 12), ("ERON", 9)], LEFT, y + 14)
     paper.lines(["This section introduces the parser, a careful reader of papers."] + filler_lines(3), LEFT, y + 34)
@@ -55,9 +60,7 @@ def test_a_numbered_heading_ending_left_of_the_middle_on_a_one_column_page_is_a_
     """On a one-column page no column ends at the page's middle: a bold numbered heading of five
     words that happens to be the longest line ending left of it is not a list item running to a
     column's edge."""
-    paper = titled(Paper())
-    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(4) + ["and the chain mixes quickly."], LEFT, 270)
+    paper, y = opened("1 Introduction", filler_lines(4) + ["and the chain mixes quickly."])
     paper.line("1.1 Sampling the hidden states twice", LEFT, y + 10, BODY, bold=True)
     paper.lines(["Each hidden state is drawn from its conditional given all the other states and data."] + filler_lines(4), LEFT, y + 26)
     doc = read_document(paper.save(tmp_path / "one_column.pdf"))
@@ -86,9 +89,7 @@ def test_a_numbered_list_item_running_to_the_column_edge_stays_body(tmp_path):
 def test_a_bold_numbered_heading_with_a_colon_is_a_heading(tmp_path):
     """A heading that names a thing and then says what it is ("2.1 QUOKKA: a query language")
     is a heading when set bold; a plain numbered line with "Input: a …" is not."""
-    paper = titled(Paper())
-    paper.line("2 Background", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(3), LEFT, 270)
+    paper, y = opened("2 Background", filler_lines(3))
     paper.line("2.1 QUOKKA: a query language for maps", LEFT, y + 10, 11, bold=True)
     y = paper.lines(["A query names the places it asks about."] + filler_lines(3), LEFT, y + 26)
     paper.line("1 Input: a set of places", LEFT, y + 4)
@@ -129,9 +130,7 @@ def test_a_footnote_set_at_body_size_is_not_glued_to_the_body(tmp_path):
     """A footnote set as large as the body, opened by a raised smaller mark a line and a half
     below the column's last line, is a footnote: not "…the last words.5Parsers are not the only
     way…" in the body text."""
-    paper = titled(Paper())
-    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(30) + ["and the column ends with these words."], LEFT, 270)
+    paper, y = opened("1 Introduction", filler_lines(30) + ["and the column ends with these words."])
     paper.line("5", LEFT, y + 6, 6)
     paper.line("Parsers are not the only way to read a paper; readers also skim.", LEFT + 4, y + 10)
     paper.line("A second line of the same footnote follows here.", LEFT, y + 21)
@@ -147,9 +146,7 @@ def test_a_footnote_set_at_body_size_is_not_glued_to_the_body(tmp_path):
 
 def test_a_line_opening_with_a_mark_inside_a_paragraph_stays_body(tmp_path):
     """A footnote mark at the start of a line inside a paragraph (no gap above it) is the body's."""
-    paper = titled(Paper())
-    paper.line("1 Introduction", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(30) + ["and the tokens are contiguous."], LEFT, 270)
+    paper, y = opened("1 Introduction", filler_lines(30) + ["and the tokens are contiguous."])
     paper.line("6", LEFT, y - 4, 6)
     paper.line("We gathered all pairs of phrases from the aligned data.", LEFT + 4, y)
     paper.lines(filler_lines(2), LEFT, y + 12)
@@ -170,9 +167,7 @@ def test_a_run_in_heading_is_a_breadcrumb_not_the_start_of_a_sentence(tmp_path):
     """A paragraph heading set bold at the start of the paragraph's first line, without a period
     ("Decoding We decode…"), is the paragraph's breadcrumb under its section, and the sentence
     opens with its own first word; the next run-in heading replaces it."""
-    paper = titled(Paper())
-    paper.line("3 Method", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(2), LEFT, 270)
+    paper, y = opened("3 Method", filler_lines(2))
     runin(paper, "Decoding", "We decode each sentence from left to right with a beam.", y)
     y = paper.lines(filler_lines(2), LEFT, y + 12)
     runin(paper, "Beam pruning", "The beam keeps the ten best partial sentences.", y)
@@ -194,10 +189,8 @@ def test_a_regular_font_whose_descriptor_says_heavy_is_not_bold(tmp_path):
     """Some PDFs give their regular Times-Roman a font descriptor as heavy as their Times-Bold (PDFium
     reports 792 and 800): a font whose name states its style is read by its name, so a bold heading
     line and a run-in heading still stand apart from the regular body."""
-    paper = titled(Paper())
-    paper.line("3 Implementation", LEFT, 250, 12, bold=True)
-    y = paper.lines(["The workers run the map tasks on their local disks and report to the master",
-                     "when they finish a task, so the library must tolerate machine failures."], LEFT, 270)
+    paper, y = opened("3 Implementation", ["The workers run the map tasks on their local disks and report to the master",
+                                           "when they finish a task, so the library must tolerate machine failures."])
     paper.line("Worker Failure", LEFT, y, BODY, bold=True)
     y = paper.lines(["The master pings every worker periodically and marks the silent ones as failed.",
                      *filler_lines(2)], LEFT, y + 12)
@@ -217,10 +210,8 @@ def test_a_bold_line_of_its_own_after_a_finished_sentence_heads_the_paragraphs_u
     """Unnumbered bold words on a line of their own after a paragraph's last sentence are the crumb of
     what follows, until the next such line; the same bold words closing an unfinished sentence, or
     holding a number, stay the paragraph's."""
-    paper = titled(Paper())
-    paper.line("3 Implementation", LEFT, 250, 12, bold=True)
-    y = paper.lines(["The workers run the map tasks on their local disks and report to the master",
-                     "when they finish a task."], LEFT, 270)
+    paper, y = opened("3 Implementation", ["The workers run the map tasks on their local disks and report to the master",
+                                           "when they finish a task."])
     paper.line("Master Failure", LEFT, y, BODY, bold=True)
     y = paper.lines(["The master writes periodic checkpoints of its data structures to disk.",
                      "A new copy starts from the last checkpointed state after a failure of the"], LEFT, y + 12)
@@ -242,9 +233,7 @@ def test_a_bold_line_of_its_own_after_a_finished_sentence_heads_the_paragraphs_u
 
 def test_a_run_in_heading_may_be_followed_by_an_abbreviation(tmp_path):
     """"Fig. 3 shows …" opens a sentence: an abbreviation is no one-word sentence."""
-    paper = titled(Paper())
-    paper.line("3 Method", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(2), LEFT, 270)
+    paper, y = opened("3 Method", filler_lines(2))
     runin(paper, "Architecture", "Fig. 3 shows the encoder and the decoder of the model.", y)
     doc = read_document(paper.save(tmp_path / "abbrev.pdf"))
     assert sections(doc).get("Architecture", "").startswith("Fig. 3 shows the encoder"), sections(doc)
@@ -254,10 +243,8 @@ def test_a_bold_label_a_bold_term_or_a_figure_label_alone_on_a_line_is_no_paragr
     """A bold line alone is no paragraph heading when the line before ends in a colon (a label over a
     formula), when the line after goes on in lower case (a bold term is its sentence's subject), or
     when it is not flush with the paragraph before it (a figure's label)."""
-    paper = titled(Paper())
-    paper.line("3 Assessing Trust", LEFT, 250, 12, bold=True)
-    y = paper.lines(["We call a trust function ideal if it has the following property for every page and",
-                     "every oracle we consider here, as follows:"], LEFT, 270)
+    paper, y = opened("3 Assessing Trust", ["We call a trust function ideal if it has the following property for every page and",
+                                            "every oracle we consider here, as follows:"])
     paper.line("Ideal Trust Property", LEFT, y, BODY, bold=True)
     y = paper.lines(["The trust of a page equals the probability that the page is good.",
                      "We compare the functions by their order of the pages."], LEFT, y + 12)
@@ -277,9 +264,7 @@ def test_a_bold_label_a_bold_term_or_a_figure_label_alone_on_a_line_is_no_paragr
 def test_a_paragraph_heading_after_a_displayed_equation_is_found(tmp_path):
     """The paragraph before the heading may hold a displayed equation: the body line that ends it is
     still the one the heading follows."""
-    paper = titled(Paper())
-    paper.line("3 Learning", LEFT, 250, 12, bold=True)
-    y = paper.lines(["The network is trained to minimize the squared error of its output, namely"], LEFT, 270)
+    paper, y = opened("3 Learning", ["The network is trained to minimize the squared error of its output, namely"])
     paper.line("E = sum (y - x)^2", 200, y + 4)
     paper.line("(1)", 520, y + 4)
     y = paper.lines(["where the sum runs over every pixel of the image and its noisy copy."], LEFT, y + 24)
@@ -294,9 +279,7 @@ def test_a_paragraph_heading_after_a_displayed_equation_is_found(tmp_path):
 def test_bold_words_opening_a_line_that_are_no_heading_stay_body(tmp_path):
     """A bold run ended by a colon, holding a number, or followed by a lower-case word is no run-in
     heading: the line stays the paragraph's."""
-    paper = titled(Paper())
-    paper.line("3 Method", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(2), LEFT, 270)
+    paper, y = opened("3 Method", filler_lines(2))
     runin(paper, "Outline:", "We begin with an overview of the method.", y)
     runin(paper, "Algorithm 1", "State synchronization across the machines.", y + 12)
     runin(paper, "Topic counts", "for each document are kept in memory.", y + 24)
@@ -334,9 +317,7 @@ def test_a_heading_whose_number_is_set_apart_by_a_tab_is_a_heading(tmp_path):
 def test_a_bold_table_row_of_a_number_a_name_and_a_score_is_no_heading(tmp_path):
     """The tab rule's limit: a bold row of a table ("2   Sparse   71.4", the best result set bold) has a
     third piece as close on its baseline, so its number and name stay cells, not a heading "2 Sparse"."""
-    paper = titled(Paper())
-    paper.line("4 Results", LEFT, 250, 12, bold=True)
-    y = paper.lines(filler_lines(3), LEFT, 270)
+    paper, y = opened("4 Results", filler_lines(3))
     paper.pdf.set_font(paper.family, "B", BODY)
     for i, (rank, name, score) in enumerate((("1", "Dense", "68.0"), ("2", "Sparse", "71.4"), ("3", "Local", "66.9"))):
         x = LEFT
@@ -367,10 +348,8 @@ def test_a_font_name_says_bold_or_not_where_it_states_its_style():
 def test_a_paragraph_heading_wrapped_onto_the_line_its_text_starts_on_is_read_whole(tmp_path):
     """A bold heading on a line of its own whose last word wraps onto the next line, where the regular
     text begins ("Semantics in the Presence of" / "Failures When the user …"), is one crumb."""
-    paper = titled(Paper())
-    paper.line("3 Implementation", LEFT, 250, 12, bold=True)
-    y = paper.lines(["The workers run the map tasks on their local disks and report to the master",
-                     "when they finish a task."], LEFT, 270)
+    paper, y = opened("3 Implementation", ["The workers run the map tasks on their local disks and report to the master",
+                                           "when they finish a task."])
     paper.line("Semantics in the Presence of", LEFT, y, BODY, bold=True)
     runin(paper, "Failures", "When the user code is deterministic, the output is the same.", y + 12)
     paper.lines(filler_lines(2), LEFT, y + 24)
