@@ -12,6 +12,10 @@ A term comes from one of:
 - a name-shaped token (acronym, CamelCase, letters with digits) seen in two chunks or more;
 - a work the text cites by its two authors with a year ("Smith and Eisner (2005)"): one name, of kind
   "citation".
+
+A name a paper introduces as its own contribution is tied to that paper (``Term.paper``), so "What is
+ReVerb about?" is a question about the paper titled "Identifying Relations for Open Information
+Extraction" even though neither its title nor its file name says ReVerb (see :func:`_own_names`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from collections.abc import Iterable
 
+from core.text import split_sentences
 from core.text import AUTHOR_PAIR, GENERIC_HEADINGS, LONG_FORM_STOPWORDS, LOWER_LEAD_WORDS, NAME, VERSION_SUFFIX  # noqa: F401 (re-exported)
 
 # Acronyms and units that name no method.
@@ -32,6 +37,15 @@ GENERIC_PHRASE_DOCS = 4  # a long form in this many documents may be a common ph
 _DEFINED = re.compile(r"((?:[A-Za-z][\w'-]*[ -]){1,6}[A-Za-z][\w'-]*)\s*\(([A-Z][A-Za-z0-9-]*[A-Z][A-Za-z0-9-]*)\)")
 _PROPER = re.compile(r"(?<![\w-])[a-z][a-z0-9-]*[,;]? ([A-Z][a-z]{3,})(?![\w-])(?! [A-Z])")
 _CAPITAL_BEFORE = re.compile(r"[A-Z][\w-]* $")
+# A contribution statement: "we introduce / present / propose / implement … X", "a model called X". The
+# verb follows "we" directly (an adverb aside), so "the design of VLMs" is no statement.
+_CONTRIBUTION = re.compile(
+    r"\bwe\s+(?:(?:also|further|then|first|here|now|thus|therefore|\w+ly)\s+)?"
+    r"(?:introduc|present|propos|implement|develop|describ|buil[dt]|design|releas|call|nam|dub)\w*\b"
+    r"|\b(?:called|named|dubbed|coined)\b", re.I)
+OPENING_CHARS = 1500  # a paper's opening (its abstract) where its own names are introduced
+OWN_OBJECT_WORDS = 8  # the introduced name is among this many words after the statement's verb
+OWN_USE_PER_CHUNK = 1 / 8  # a paper uses its own name throughout: at least once per this many chunks
 
 
 @dataclass(frozen=True)
@@ -44,16 +58,17 @@ class Term:
     related: tuple[str, ...] = ()
     case_sensitive: tuple[str, ...] = ()  # forms matched only as written ("ReAct", not "react")
     kind: str = "method"  # "paper" when the term names a document, "citation" for a work cited by its authors
+    paper: str = ""  # the title of the paper that introduces this name as its own (see _own_names)
 
     def to_dict(self) -> dict:
         return {"name": self.name, "aliases": list(self.aliases), "year": self.year, "related": list(self.related),
-                "case_sensitive": list(self.case_sensitive), "kind": self.kind}
+                "case_sensitive": list(self.case_sensitive), "kind": self.kind, "paper": self.paper}
 
     @classmethod
     def from_dict(cls, d: dict) -> Term:
         tup = lambda k: tuple(str(x) for x in d.get(k) or ())  # noqa: E731
         return cls(str(d["name"]), tup("aliases"), int(d.get("year") or 0), tup("related"), tup("case_sensitive"),
-                   str(d.get("kind") or "method"))
+                   str(d.get("kind") or "method"), str(d.get("paper") or ""))
 
 
 @dataclass(frozen=True)
@@ -152,8 +167,10 @@ def _name_ok(word: str) -> bool:
                 or re.fullmatch(r"\d[\w.]*|(?:top|layer|step|rank|level|stage|round|bit)s?-?\d+", word, re.I))
 
 
-def build(documents: Iterable[DocumentText], revision: int | None = None) -> Vocabulary:
-    """The vocabulary of ``documents`` (deterministic: same documents, same terms in the same order)."""
+def build(documents: Iterable[DocumentText], revision: int | None = None, *, own_names: bool = True) -> Vocabulary:
+    """The vocabulary of ``documents`` (deterministic: same documents, same terms in the same order).
+    ``own_names``: tie each name a paper introduces to that paper; it needs each document's chunks whole
+    and in reading order (search hits harvested from another hub are neither)."""
     docs = list(documents)
     found: dict[str, dict] = {}  # lower name → {"name", "aliases", "year", "kind", "chunks"}
     shape_chunks: Counter = Counter()  # occurrences of name-shaped words
@@ -227,13 +244,51 @@ def build(documents: Iterable[DocumentText], revision: int | None = None) -> Voc
     _merge_identifiers(found)
     _merge_hyphenated(found, shape_chunks)
     related = _related(docs, found)
+    owners = _own_names(docs, found) if own_names else {}
     terms = []
     for low, e in found.items():
         name = e["name"]
         sensitive = tuple(f for f in (name,) if any(c.isupper() for c in f) and f.lower() in lower_words)
-        terms.append(Term(name, tuple(e["aliases"]), e["year"], tuple(related.get(low, ())), sensitive, e["kind"]))
+        paper = docs[owners[low]] if low in owners else None
+        year = paper.year if paper and paper.year else e["year"]
+        terms.append(Term(name, tuple(e["aliases"]), year, tuple(related.get(low, ())), sensitive, e["kind"],
+                          paper.title.strip() if paper else ""))
     terms.sort(key=lambda t: (t.kind != "paper", t.name.lower()))
     return Vocabulary(revision, tuple(terms))
+
+
+def _own_names(docs: list[DocumentText], found: dict[str, dict]) -> dict[str, int]:
+    """Lower name → index of the document that introduces the name as its own: a method name (not a
+    paper's or a citation's) that is the first name after a contribution statement in the opening of
+    exactly one document ("We implemented the constraints in the REVERB Open IE system"), which that
+    document uses at least twice, at least once per :data:`OWN_USE_PER_CHUNK` of its chunks, and at
+    least twice as often as all other documents together. A task named in passing ("an approach to
+    RE", four times in a long paper) and a system a paper builds on (used by the others too) are no
+    paper's own."""
+    methods = sorted((low for low, e in found.items() if e["kind"] == "method"), key=len, reverse=True)
+    if not methods or not docs:
+        return {}
+    names = re.compile("|".join(rf"(?<![\w-]){re.escape(low)}(?![\w-])" for low in methods), re.I)
+    uses: dict[str, Counter] = defaultdict(Counter)
+    claimed: dict[str, set[int]] = defaultdict(set)
+    for i, doc in enumerate(docs):
+        text = "\n".join(doc.chunks)
+        for m in names.finditer(text):
+            uses[m.group(0).lower()][i] += 1
+        for sentence in split_sentences(text[:OPENING_CHARS]):
+            if stated := _CONTRIBUTION.search(sentence):
+                after = " ".join(sentence[stated.end():].split()[:OWN_OBJECT_WORDS])
+                if first := names.search(after):
+                    claimed[first.group(0).lower()].add(i)
+    out = {}
+    for low, who in claimed.items():
+        if len(who) != 1 or low not in found:
+            continue
+        i = next(iter(who))
+        mine, others = uses[low][i], sum(n for j, n in uses[low].items() if j != i)
+        if mine >= 2 and mine >= OWN_USE_PER_CHUNK * len(docs[i].chunks) and mine >= 2 * others:
+            out[low] = i
+    return out
 
 
 def _common_phrase(docs: list[DocumentText]):

@@ -49,6 +49,7 @@ class VocabularyTerm(BaseModel):
     related: list[str] = Field(default_factory=list)
     case_sensitive: list[str] = Field(default_factory=list)
     kind: str = "method"
+    paper: str = ""  # the title of the paper that introduces the name as its own
 
 
 class VocabularyResult(BaseModel):

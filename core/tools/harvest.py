@@ -74,7 +74,7 @@ class Harvest:
         if cached is None or cached[0] != rev:
             docs = [DocumentText(title=d.title, chunks=list(d.texts))
                     for d in self._docs.get(collection, {}).values() if d.title or d.texts]
-            built = build(docs)
+            built = build(docs, own_names=False)  # hits, not whole papers in order
             # Only papers and names the text defines ("Proximal Policy Optimization (PPO)"): a name
             # merely seen in two hits is evidence of what was searched, not of what is indexed.
             cached = (rev, Vocabulary(None, tuple(t for t in built.terms if t.kind == "paper" or t.aliases)))

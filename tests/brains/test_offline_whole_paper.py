@@ -229,3 +229,32 @@ def test_a_paper_whose_name_holds_a_word_for_more_is_still_asked_about_as_a_whol
     vocab = Vocabulary(terms=[Term("Going Deeper", kind="paper"), Term("More Data", kind="paper")])
     for q in ("What is Going Deeper about?", "What is the main idea of More Data?"):
         assert profile(q, None, vocab=vocab).whole_paper, q
+
+
+def test_a_name_its_paper_introduces_asks_for_that_papers_gist():
+    """Neither the title nor the file of the paper that introduces Quillon names it; the vocabulary ties
+    the name to the paper (``Term.paper``), so "What is Quillon about?" is answered from that paper's
+    abstract, not from its results. Before, the gist had no paper and the answer quoted results."""
+    from core.brains.offline.brain import OfflineBrain
+    from core.brains.offline.sides import gist_paper
+    from core.config import Settings
+    from core.types import Intent, SynthesisRequest
+
+    title = "Stitching Sparse Gauges into Calibrated Networks"
+    vocab = Vocabulary(terms=[Term(title, kind="paper"), Term("Quillon", paper=title)])
+    abstract = ("Sensor networks drift out of calibration. We implemented two stitching rules in the Quillon "
+                "system. It halves the drift of earlier calibrators.")
+
+    def ctx(crumb: str, text: str, i: int) -> RetrievedContext:
+        return RetrievedContext(content=text, chunk_id=f"s-{i}", doc_id="stitch", source="/papers/2011-04.pdf",
+                                title=title, breadcrumb=f"{title} > {crumb}", chunk_index=i)
+
+    ctxs = [ctx("Results", "Quillon kept 41 gauges within tolerance in run 2.", 7), ctx("Abstract", abstract, 1)]
+    question = "What is Quillon about?"
+    prof = profile(question, None, vocab=vocab)
+    assert prof.whole_paper and gist_paper(ctxs, prof) == "stitch"
+    intent = Intent(type="factual", confidence=0.9, entities=prof.entities)
+    answer = OfflineBrain(Settings(), vocabulary=vocab).compose(
+        SynthesisRequest(kind="simple", question=question, intent=intent, contexts=ctxs))
+    assert answer.startswith("Sensor networks drift out of calibration [2]."), answer
+    assert "kept 41 gauges" not in answer

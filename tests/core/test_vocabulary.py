@@ -142,3 +142,45 @@ def test_two_papers_whose_names_differ_by_a_hyphen_stay_two_and_a_merge_keeps_th
     merged = build([DocumentText("Notes on Sharing", 2019, [], [text, "MTDNN is strong. MTDNN wins."])])
     term = next(t for t in merged.terms if t.name.replace("-", "") == "MTDNN")
     assert term.year == 2019 and "MT-DNN" in {term.name, *term.aliases}, term
+
+
+def _long_paper(title: str, opening: str, body: list[str]) -> DocumentText:
+    return DocumentText(title=title, year=2011, chunks=[opening, *body])
+
+
+OWN = [
+    _long_paper("Stitching Sparse Gauges into Calibrated Networks",
+                "Sensor networks drift. We implemented two stitching rules in the QUILLON calibration system, which "
+                "halves the drift of earlier calibrators such as GAUGEMAP.",
+                ["QUILLON reads every gauge once.", "QUILLON then stitches neighbours.", "GAUGEMAP does not.",
+                 "Table 2 shows QUILLON against GAUGEMAP.", "Rules matter.", "QUILLON is fast."]),
+    _long_paper("Learning Relations from the Web with Few Labels",
+                "We introduce a weakly supervised approach to OIE that needs a handful of examples.",
+                [*(f"Section {i} on kernels." for i in range(18)), "OIE again."]),
+    _long_paper("A Survey of Gauge Calibration",
+                "We describe GAUGEMAP and its successors in detail.",
+                ["GAUGEMAP maps gauges.", "GAUGEMAP has limits.", "GAUGEMAP is old.", "QUILLON is newer."]),
+]
+
+
+def test_a_name_a_paper_introduces_as_its_own_is_tied_to_that_paper():
+    """QUILLON is the first name after "We implemented … in the" in its paper's opening and that paper uses it
+    throughout: it is that paper's own, with its year. OIE is named after "We introduce" too, but as the
+    task in passing (2 uses in 20 chunks); GAUGEMAP is named by two papers' contribution statements and
+    the survey does not use it twice as often as the others together: neither is a paper's own."""
+    v = build(OWN)
+    quillon = v.get("QUILLON")
+    assert quillon.paper == OWN[0].title and quillon.year == 2011 and quillon.kind == "method"
+    assert v.get("OIE").paper == ""
+    assert v.get("GAUGEMAP").paper == ""
+    assert Vocabulary.from_dict(v.to_dict()).get("QUILLON").paper == OWN[0].title  # over the wire
+    # search hits harvested from another hub are neither whole nor in order: no name is tied to them
+    assert build(OWN, own_names=False).get("QUILLON").paper == ""
+
+
+def test_a_contribution_statement_needs_we_and_its_verb_together():
+    """"the design of QUILLON" is no statement that the paper designs it; "a system called QUILLON" is."""
+    body = ["QUILLON reads.", "QUILLON stitches.", "QUILLON again."]
+    noun = build([_long_paper("Sensor Notes", "Critical decisions in the design of QUILLON are unexplained.", body)])
+    called = build([_long_paper("Sensor Notes", "This note describes a system called QUILLON for gauges.", body)])
+    assert noun.get("QUILLON").paper == "" and called.get("QUILLON").paper == "Sensor Notes"

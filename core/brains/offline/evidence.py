@@ -341,8 +341,9 @@ def names(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
 
 def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
     """Whether the chunk comes from ``name``'s own paper: its file is named so, its title starts
-    with the name ("T5" for ``t5.pdf``, "Longformer" for "Longformer: The Long-Document …"), or
-    with the name's long form from the vocabulary."""
+    with the name ("T5" for ``t5.pdf``, "Longformer" for "Longformer: The Long-Document …") or
+    with the name's long form from the vocabulary, or it is the paper that introduces the name as its
+    own (``Term.paper``: ReVerb's "Identifying Relations for Open Information Extraction")."""
     stem = ctx.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0] if ctx.source else ""
     head = ctx.title.split(":", 1)[0] if ":" in ctx.title else ""
     key = _compact(name)
@@ -353,6 +354,8 @@ def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
     # the title opens with the name's long form: "Masked Autoencoders Are …" is MAE's paper
     ent = entity(name, vocab)
     title = _compact(ctx.title)
+    if ent and ent.paper and title and _compact(ent.paper) == title:
+        return True
     return bool(ent) and len(key) >= 3 and any(
         len(a.split()) >= 2 and title.startswith(_compact(a)) for a in ent.aliases)
 
