@@ -74,8 +74,17 @@ def after_replan(state: AgentState) -> str:
 async def pe_synthesize_node(state: AgentState, runtime: Any) -> dict:
     ctx = ctx_of(runtime)
     answer = await synthesize(ctx, state, "multi_hop", state.retrieved_contexts, "multi_hop",
-                              sub_questions=state.retrieval_queries)
+                              sub_questions=chain_steps(state))
     return {"draft_answer": answer}
+
+
+def chain_steps(state: AgentState) -> list[str]:
+    """The steps a chain's answer numbers and its conclusion answers: the plan's executed steps. A
+    search a retry asked for (``refine_queries``: the critic's keywords, "According ReVerb roughly share
+    system output") adds evidence to the pool, but is no step of the question: as the last step it
+    would become what the conclusion answers."""
+    steps = [q for q in state.retrieval_queries if q not in state.refine_queries]
+    return steps or state.retrieval_queries
 
 
 def build_subgraph():
