@@ -153,6 +153,21 @@ def test_each_step_quotes_a_different_sentence_where_one_exists() -> None:
     assert "load-balancing loss" in steps[0] and "47.3" in steps[1], answer
 
 
+
+def test_a_chains_conclusion_answers_its_last_asking_step_not_a_keyword_step_after_it() -> None:
+    """A replan may add a keyword search after the question's own steps ("OWL distillation"); it asks
+    nothing, so the conclusion still answers the last step that asks (what OWL reaches on read speech).
+    Before, the conclusion answered the keywords and quoted Kite's distillation sentence."""
+    q = "Which system does OWL build on, and what word error rate does OWL reach on read speech?"
+    steps = ["Which system does OWL build on?", "What word error rate does OWL reach on read speech?",
+             "Kite distils speech recognizer"]
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["OWL", "Kite"])
+    answer = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(
+        kind="multi_hop", question=q, intent=intent, contexts=[KITE, OWL], sub_questions=steps))
+    conclusion = answer.split("**Conclusion:**", 1)[1]
+    assert "6.1%" in conclusion and "distils" not in conclusion, answer
+
+
 # f. follow-up pronouns -------------------------------------------------------------------------------
 
 def test_a_pronoun_resolves_to_the_name_as_written_not_its_acronym() -> None:

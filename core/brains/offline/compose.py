@@ -18,6 +18,7 @@ from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST, FIRST_PERSON
 from core.brains.offline.sides import gist_paper
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
+from core.brains.offline.text import step_asks
 from core.text import short_title
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
@@ -188,8 +189,9 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
             lines.append(f"{label} The knowledge base holds no evidence for this step.")
     if not picked:  # no step found evidence: a conclusion would be an unrelated sentence; the brain declines
         return "", []
-    # The conclusion answers what the last step asks (the question's own last clause), in context.
-    last = (sub_questions or [prof.question])[-1]
+    # The conclusion answers what the last asking step asks (the question's own last clause), in context:
+    # a keyword step a replan added after it ("teacher model") asks nothing of its own.
+    last = next((q for q in reversed(steps) if step_asks(q)), steps[-1])
     lp, lfocus = profile(last, vocab=prof.vocab), key_terms(last)
 
     def concl_score(s: Sentence) -> float:

@@ -13,7 +13,7 @@ from core.brains.offline.evidence import asked_terms, dim_hits
 from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import find_entities, mentions
 from core.brains.offline.synthesis import key_terms
-from core.brains.offline.text import content_terms, content_words, covered, has_cjk, strip_markers, term_set
+from core.brains.offline.text import content_terms, content_words, covered, has_cjk, step_asks, strip_markers, term_set
 from core.vocabulary import Vocabulary
 
 
@@ -57,7 +57,7 @@ def check_chain(st, prof, found: list[Claim], answer: str, sub_questions: list[s
             st.hints.append(d)
             st.queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
     gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
-    for sq in (q for q in sub_questions if _asks(q)):  # a context clause or keyword rewrite asks nothing
+    for sq in (q for q in sub_questions if step_asks(q)):  # a context clause or keyword rewrite asks nothing
         ok = sq.strip() not in gaps_at and _step_answered(sq, found)
         st.checks.append(ok)
         if not ok:
@@ -122,12 +122,6 @@ def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str, vo
 
 
 _STEP_GAP = re.compile(r"^\d+\.\s+\*\*(.+?)\*\*\s+The knowledge base holds no evidence", re.M)
-_ASKS = re.compile(r"[?？]\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|"
-                   r"could|should|was|were|has|have)\b|什么|哪|多少|如何|怎么|为什么|是否|吗", re.I)
-
-
-def _asks(step: str) -> bool:
-    return bool(_ASKS.search(step))
 
 
 def _step_answered(sub_question: str, found: list[Claim]) -> bool:

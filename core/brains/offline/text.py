@@ -162,3 +162,13 @@ def plain_text(markdown: str) -> str:
             if tok.type in _INLINE_TEXT:
                 parts.append(tok.content if tok.type in ("text", "code_inline") else " ")
     return "".join(parts)
+
+
+_STEP_ASKS = re.compile(r"[?？]\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|"
+                        r"could|should|was|were|has|have)\b|什么|哪|多少|如何|怎么|为什么|是否|吗", re.I)
+
+
+def step_asks(step: str) -> bool:
+    """Whether a chain's step asks something: a question, not a context clause ("REALM takes its candidates
+    from an Open IE system") or a keyword search ("teacher model", "HERON: conclude training")."""
+    return bool(_STEP_ASKS.search(step))
