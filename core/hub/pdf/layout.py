@@ -16,6 +16,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from core.hub.pdf.forms import CAPTION
+
 GAP_EM = 1.2  # a horizontal gap wider than this many font sizes splits a line
 # A word space PDFium did not mark. Some PDFs place each word with its own move and no space
 # character, and PDFium then guesses the spaces from the font; with some fonts it misses a few
@@ -296,6 +298,42 @@ _DOTLESS = {"\u0131": "i", "\u0237": "j"}  # TeX accents i and j on their dotles
 Box = tuple[float, float, float, float]  # left, right, bottom, top (PDF coordinates, bottom-up)
 
 
+OVERPRINT_PT = 1.0  # a character drawn again within this distance (points) of itself is an overprint ...
+OVERPRINT_EM = 0.1  # ... and within this share of its size
+
+
+def drop_overprints(chars: list[str], boxes: list[Box | None], sizes: list[float]) -> None:
+    """In place: text drawn twice over itself (a figure's labels drawn again as a shadow or fake bold)
+    is read once. A character is dropped ("") when the same character of the same size was drawn
+    earlier within :data:`OVERPRINT_PT` and :data:`OVERPRINT_EM` of where it is, and a neighbouring
+    character repeats an earlier one at the same distance in the text order too: the second copy of a
+    run ("AreaArea", "REVERBREVERB"), not one letter that happens to sit on another, and not the
+    letters of a ligature, which PDFium gives one box (the neighbour must not be the character just
+    before)."""
+    grid: dict[tuple[str, int, int], list[int]] = {}
+    lags: dict[int, set[int]] = {}  # i → how far back (in characters) its earlier copies are
+    for i, (ch, box) in enumerate(zip(chars, boxes)):
+        if box is None or not ch.strip():
+            continue
+        tol = min(OVERPRINT_PT, OVERPRINT_EM * max(sizes[i], 1.0))
+        cx, cy = round(box[0]), round(box[2])
+        for x in (cx - 1, cx, cx + 1):
+            for y in (cy - 1, cy, cy + 1):
+                for j in grid.get((ch, x, y), ()):
+                    b = boxes[j]
+                    if (i - j > 1 and abs(b[0] - box[0]) <= tol and abs(b[2] - box[2]) <= tol
+                            and abs(sizes[j] - sizes[i]) <= tol):
+                        lags.setdefault(i, set()).add(i - j)
+        grid.setdefault((ch, cx, cy), []).append(i)
+    drawn = [i for i, (ch, box) in enumerate(zip(chars, boxes)) if box is not None and ch.strip()]
+    for a, i in enumerate(drawn):
+        if i not in lags:
+            continue
+        near = [drawn[k] for k in (a - 1, a + 1) if 0 <= k < len(drawn)]
+        if any(lags[i] & lags.get(n, set()) for n in near):
+            chars[i] = ""
+
+
 def attach_accents(chars: list[str], boxes: list[Box | None], sizes: list[float],
                    generated: Callable[[int], bool]) -> None:
     """In place: a spacing accent drawn over a letter (under it, for a cedilla) joins that letter
@@ -383,6 +421,7 @@ def page_lines(page, number: int) -> Page:
             if raw.FPDFText_GetMatrix(textpage, i, matrix):  # the size as drawn (a scaled text matrix)
                 size *= abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5 or 1.0
             boxes[i], sizes[i] = (left.value, right.value, bottom.value, top.value), size
+        drop_overprints(chars, boxes, sizes)
         for i in _off_baseline(chars, boxes, sizes):
             chars[i] = in_font(chars[i], _font_name(raw, textpage, i))
         attach_accents(chars, boxes, sizes, lambda i: bool(raw.FPDFText_IsGenerated(textpage, i)))
@@ -447,7 +486,7 @@ def join_scripts(lines: list[Line]) -> list[Line]:
     code. The joined line keeps its own size and baseline."""
     host_of = {id(s): h for s in lines if (h := _script_host(s, lines)) is not None}
     if not host_of:
-        return lines
+        return _join_after_scripts(lines, set())
 
     def root(ln: Line) -> Line:  # a script's script belongs to the line its script belongs to
         while id(ln) in host_of:  # a host is larger than its script, so the chain ends
@@ -459,38 +498,84 @@ def join_scripts(lines: list[Line]) -> list[Line]:
         if id(s) in host_of:
             scripts.setdefault(id(root(s)), []).append(s)
     out: list[Line] = []
+    hosts: set[int] = set()  # the lines that took a script at their end
     for ln in lines:
         if id(ln) in host_of:
             continue
+        took = bool(scripts.get(id(ln)))
         for s in sorted(scripts.get(id(ln), []), key=lambda s: (s.x0, s.top)):
             t = s.text.strip()
             ln = replace(ln, text=f"{ln.text}{t}", x1=max(ln.x1, s.x1), top=min(ln.top, s.top),
                          bottom=max(ln.bottom, s.bottom), sizes=[*ln.sizes, *[s.size] * len(t)],
                          xs=[*ln.xs, *s.xs[:len(t)]])
+        if took:
+            hosts.add(id(ln))
+        out.append(ln)
+    return _join_after_scripts(out, hosts)
+
+
+TAIL_EM = 0.5  # the text after a script starts within this many font sizes of the script's end
+
+
+def _join_after_scripts(lines: list[Line], hosts: set[int]) -> list[Line]:
+    """The text that follows a script on its host's baseline joined to the host (``hosts``: the lines that
+    took a script of their own; any line that ends in one). A script starts a new line (its baseline
+    moved), and PDFium may end the line after it, so the baseline's next character starts another:
+    "… over REVERB¬lex." came as "… over REVERB¬lex" and a line of its own, ".", which ended the
+    caption it was part of."""
+    out: list[Line] = []
+    for ln in lines:
+        host = out[-1] if out else None
+        if (host is not None and (id(host) in hosts or (host.sizes and host.sizes[-1] < 0.9 * host.size))
+                and abs(ln.base - host.base) <= 0.3 * host.size
+                and abs(ln.size - host.size) <= 0.2 and -1 <= ln.x0 - host.x1 <= TAIL_EM * host.size):
+            t = ln.text.strip()
+            space = "" if t[:1] in ".,;:)]}!?" or ln.x0 - host.x1 < 0.15 * host.size else " "
+            joined = replace(host, text=f"{host.text}{space}{t}", x1=max(host.x1, ln.x1), top=min(host.top, ln.top),
+                             bottom=max(host.bottom, ln.bottom), sizes=[*host.sizes, *[ln.size] * len(space + t)],
+                             xs=[*host.xs, *[(host.x1, ln.x0)] * len(space), *ln.xs[:len(t)]])
+            hosts.add(id(joined))
+            out[-1] = joined
+            continue
         out.append(ln)
     return out
 
 
 def join_numbered_headings(lines: list[Line]) -> list[Line]:
-    """Lines with a numbered heading set with a tab made one again: a word processor puts a tab
-    between "3.4" and "Generating paraphrases", a gap wider than :data:`GAP_EM`, so the two arrive as
-    lines of their own, and side by side on one baseline they read as a table row of two cells. A bold
-    bare section number followed on its baseline, within :data:`TAB_EM`, by bold text of its size that
-    opens with a capital is that heading, unless a third piece follows as close on the same baseline
-    (a table row whose bold cells are a score and a label)."""
+    """Lines with a label set apart by a wide gap made one again, where side by side on one baseline
+    they would read as a table row of two cells:
+
+    - a numbered heading set with a tab: a word processor puts a tab between "3.4" and "Generating
+      paraphrases", a gap wider than :data:`GAP_EM`. A bold bare section number followed on its
+      baseline, within :data:`TAB_EM`, by bold text of its size that opens with a capital is that heading;
+    - a caption's label in a justified first line: "Figure 3:" then, two font sizes on, "The lexical
+      constraint gives …". A bare label followed on its baseline, within :data:`TAB_EM`, by text of its
+      size is that caption's first line (left apart, the label was an empty caption and its text a
+      paragraph of the body, between a paragraph's lines).
+
+    Neither joins when a third piece follows as close on the same baseline (a table row whose cells are
+    a score and a label)."""
     def beside(a: Line, b: Line) -> bool:
         return abs(a.base - b.base) <= 0.3 * b.size and 0 <= b.x0 - a.x1 <= TAB_EM * b.size
+
+    def label(prev: Line, ln: Line) -> bool:
+        if abs(prev.size - ln.size) > 0.2:
+            return False
+        if prev.bold and ln.bold and SECTION_NUMBER.fullmatch(prev.text.strip()) and ln.text[:1].isupper():
+            return True
+        m = CAPTION.match(prev.text.strip())
+        return m is not None and not m.group(4) and bool(ln.text.strip())
 
     out: list[Line] = []
     for i, ln in enumerate(lines):
         prev = out[-1] if out else None
         after = lines[i + 1] if i + 1 < len(lines) else None
-        if (prev is not None and prev.bold and ln.bold and SECTION_NUMBER.fullmatch(prev.text.strip())
-                and ln.text[:1].isupper() and abs(prev.size - ln.size) <= 0.2 and beside(prev, ln)
+        if (prev is not None and label(prev, ln) and beside(prev, ln)
                 and not (after is not None and beside(ln, after))):
             out[-1] = Line(f"{prev.text.strip()} {ln.text}", prev.x0, ln.x1, min(prev.top, ln.top),
-                           max(prev.bottom, ln.bottom), ln.size, ln.page, True, [*prev.sizes, ln.size, *ln.sizes],
-                           ln.base, [*prev.xs, (prev.x1, ln.x0), *ln.xs], prev.lead_bold)
+                           max(prev.bottom, ln.bottom), ln.size, ln.page, prev.bold and ln.bold,
+                           [*prev.sizes, ln.size, *ln.sizes], ln.base, [*prev.xs, (prev.x1, ln.x0), *ln.xs],
+                           len(prev.text.strip()) if prev.bold and not ln.bold else prev.lead_bold)  # a bold label
             continue
         out.append(ln)
     return out

@@ -148,9 +148,11 @@ class Walker:
     # -- the walk ------------------------------------------------------------------------------------
     def _running_end(self) -> int:
         """The index after the last piece of running text: a table, figure text, a displayed equation, a
-        listing or a float's text set inside a paragraph does not end it."""
+        listing, a float's text, a caption or a footnote set inside a paragraph does not end it (a column
+        that ends "After run-" goes on past a footnote and two figures' captions: "ning each extractor …")."""
         k = len(self.pieces)
-        while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing", "float"):
+        while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing", "float", "caption",
+                                                     "footnote"):
             k -= 1
         return k
 
@@ -160,7 +162,7 @@ class Walker:
         any such piece on the page (it comes interleaved with other kinds)."""
         if kind == "figure":
             recent = self.pieces[::-1]
-        elif kind in ("listing", "float"):  # a listing's (a float's) rows come one after another
+        elif kind in ("listing", "float", "footnote"):  # a listing's (a float's, a footnote's) rows come one after another
             recent = self.pieces[-1:]
         else:
             k = self._running_end()

@@ -1,0 +1,93 @@
+"""Reader pdf-36: text drawn twice, a caption's label set apart by a justified gap, the text that
+follows a script on its baseline, and a paragraph interrupted by a column's floats, each on a small
+paper drawn here (tests/hub/pdfgen.py). Seen in a two-column paper's results page: a chart's labels
+read "AreaArea" and "REVERBREVERB", "Figure 3:" was an empty caption whose text became a paragraph,
+"… over REVERB¬lex" lost its full stop to a line of its own, and "After run-" / "ning each extractor"
+stayed two paragraphs with two captions between them."""
+
+from __future__ import annotations
+
+from core.hub.readers import read_document
+from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines
+from tests.hub.test_pdf_reader import text_of, titled
+
+
+def _results(paper: Paper) -> float:
+    paper.line("2 Results", LEFT, 260, 12, bold=True)
+    return paper.lines(filler_lines(3), LEFT, 280)
+
+
+def test_text_drawn_twice_over_itself_is_read_once(tmp_path):
+    """A chart's labels drawn a second time a third of a point off (a shadow, a fake bold) are read once;
+    before, each of the chart's label columns came twice ("Osprey: parse | Osprey: parse"). Letters that
+    merely repeat ("all small balloons", "Mississippi") stay as they are."""
+    paper = titled(Paper())
+    y = _results(paper)
+    rows = [["Kestrel", "Osprey", "Heron", "Wren"], ["lex", "parse", "pos", "base"]]
+    for dx in (0, 0.3):  # the whole chart, then again (PDFium itself drops a copy drawn right after)
+        for r, cells in enumerate(rows):
+            for c, label in enumerate(cells):
+                paper.line(label, LEFT + 40 + 60 * c + dx, y + 30 + 8 * r, 6)
+    paper.line("Figure 2: Kestrel outperforms the other extractors.", LEFT, y + 60, 9)
+    paper.lines(["All small balloons drift over Mississippi, as the chart shows.", *filler_lines(2)], LEFT, y + 90)
+    text = text_of(read_document(paper.save(tmp_path / "twice.pdf")))
+    assert all(text.count(label) == 1 for label in ("Osprey", "Heron", "Wren", "parse", "base")), text
+    assert "All small balloons drift over Mississippi" in text
+
+
+def test_a_caption_label_set_apart_by_a_justified_gap_keeps_its_text(tmp_path):
+    """"Figure 3:" then, two font sizes on, its first words: one caption, not an empty one and a paragraph."""
+    paper = titled(Paper())
+    y = _results(paper)
+    paper.line("Figure 3:", LEFT, y + 30, BODY)
+    paper.line("The lexical rule gives Kestrel a boost in precision", LEFT + 62, y + 30, BODY)
+    paper.line("and recall over the plain Kestrel at every depth.", LEFT, y + 42, BODY)
+    paper.lines(["As Figure 3 shows, the rule helps everywhere. " + filler_lines(1)[0], *filler_lines(2)], LEFT, y + 70)
+    doc = read_document(paper.save(tmp_path / "gap.pdf"))
+    caps = [b.text for b in doc.blocks if b.kind == "caption"]
+    assert len(caps) == 1 and caps[0].startswith(
+        "Figure 3: The lexical rule gives Kestrel a boost in precision and recall over the plain Kestrel"), caps
+    assert "lexical rule gives" not in text_of(doc, "body")
+
+
+def test_the_text_after_a_raised_script_stays_on_its_line(tmp_path):
+    """"… over Kestrel" with a raised "lex" and the full stop back on the baseline: the stop ends the
+    caption's line, which goes on to the caption's next line (before, the stop was a line of its own and
+    ended the caption: its second sentence became body text)."""
+    paper = titled(Paper())
+    y = _results(paper)
+    paper.line("Figure 3: The lexical rule gives a boost over Kestrel", LEFT, y + 30, BODY)
+    paper.pdf.set_font(paper.family, "", BODY)
+    end = LEFT + paper.pdf.get_string_width("Figure 3: The lexical rule gives a boost over Kestrel")
+    paper.line("lex", end + 0.5, y + 26, 7)
+    paper.pdf.set_font(paper.family, "", 7)
+    paper.line(".", end + 1.5 + paper.pdf.get_string_width("lex"), y + 30, BODY)
+    paper.line("Osprey cannot learn the model that Kestrel uses.", LEFT, y + 42, BODY)
+    paper.lines(["As Figure 3 shows, the rule helps everywhere. " + filler_lines(1)[0], *filler_lines(2)], LEFT, y + 70)
+    doc = read_document(paper.save(tmp_path / "script.pdf"))
+    caps = [b.text for b in doc.blocks if b.kind == "caption"]
+    assert len(caps) == 1 and "Kestrellex. Osprey cannot learn the model that Kestrel uses." in caps[0], caps
+    assert "Osprey cannot learn" not in text_of(doc, "body")
+
+
+def test_a_paragraph_goes_on_past_its_columns_footnote_and_the_next_columns_captions(tmp_path):
+    """The left column ends "After run-" above a footnote; the right column opens with two figures'
+    captions, then "ning each extractor …": one paragraph, "After running each extractor", with the
+    footnote and the captions blocks of their own."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.page()
+    paper.line("2 Experiments", LEFT, 90, 12, bold=True)
+    paper.lines([*filler_lines(12, 40), "We sampled 500 sentences. After run-"], LEFT, 110)
+    paper.line("3http://random.example.org/bin/ryl", LEFT, 700, 7)
+    x = MID + 20
+    paper.line("Figure 2: Kestrel outperforms the open extractors.", x, 90, 9)
+    paper.line("Figure 3: The lexical rule gives Kestrel a boost.", x, 180, 9)
+    paper.lines(["ning each extractor over the sentences, two", "judges labelled each extraction.",
+                 *filler_lines(6, 40)], x, 220)
+    doc = read_document(paper.save(tmp_path / "past.pdf"))
+    body = text_of(doc, "body")
+    assert "After running each extractor over the sentences, two judges labelled each extraction." in body, body
+    assert [b.text[:9] for b in doc.blocks if b.kind == "caption"] == ["Figure 2:", "Figure 3:"]
+    assert any(b.kind == "footnote" and "random.example.org" in b.text for b in doc.blocks)
