@@ -91,3 +91,21 @@ def test_a_paragraph_goes_on_past_its_columns_footnote_and_the_next_columns_capt
     assert "After running each extractor over the sentences, two judges labelled each extraction." in body, body
     assert [b.text[:9] for b in doc.blocks if b.kind == "caption"] == ["Figure 2:", "Figure 3:"]
     assert any(b.kind == "footnote" and "random.example.org" in b.text for b in doc.blocks)
+
+
+def test_a_capitalised_line_after_the_captions_does_not_resume_the_paragraph(tmp_path):
+    """Only a line that opens in lower case goes on with the interrupted paragraph: a chart's labels set at
+    the body's size after the captions ("Error versus sparsity") are no words of its sentence."""
+    paper = titled(Paper())
+    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.page()
+    paper.line("2 Experiments", LEFT, 90, 12, bold=True)
+    paper.lines([*filler_lines(12, 40), "The second curve uses rank 15 and the"], LEFT, 110)
+    x = MID + 20
+    paper.line("Figure 2: Error of the joint estimate.", x, 90, 9)
+    paper.lines(["Error versus sparsity 3.5 squared", "Frobenius norm 1.5"], x, 130)
+    paper.lines(["Each run is repeated five times.", *filler_lines(6, 40)], x, 220)
+    blocks = [b.text for b in read_document(paper.save(tmp_path / "labels.pdf")).blocks if b.kind == "body"]
+    assert any(t.endswith("rank 15 and the") for t in blocks), blocks  # the paragraph's block ends there
+    assert not any("and the Error versus" in t for t in blocks), blocks
