@@ -1,14 +1,13 @@
-"""Reader pdf-36: text drawn twice, a caption's label set apart by a justified gap, the text that
-follows a script on its baseline, and a paragraph interrupted by a column's floats, each on a small
-paper drawn here (tests/hub/pdfgen.py). Seen in a two-column paper's results page: a chart's labels
-read "AreaArea" and "REVERBREVERB", "Figure 3:" was an empty caption whose text became a paragraph,
-"… over REVERB¬lex" lost its full stop to a line of its own, and "After run-" / "ning each extractor"
-stayed two paragraphs with two captions between them."""
+"""Reader pdf-36: text drawn twice, a caption's label set apart by a justified gap, and the text that
+follows a script on its baseline, each on a small paper drawn here (tests/hub/pdfgen.py). Seen in a
+two-column paper's results page: a chart's labels read "AreaArea" and "REVERBREVERB", "Figure 3:" was an
+empty caption whose text became a paragraph, and "… over REVERB¬lex" lost its full stop to a line of its
+own, which ended the caption."""
 
 from __future__ import annotations
 
 from core.hub.readers import read_document
-from tests.hub.pdfgen import BODY, LEFT, MID, Paper, filler_lines
+from tests.hub.pdfgen import BODY, LEFT, Paper, filler_lines
 from tests.hub.test_pdf_reader import text_of, titled
 
 
@@ -68,44 +67,3 @@ def test_the_text_after_a_raised_script_stays_on_its_line(tmp_path):
     caps = [b.text for b in doc.blocks if b.kind == "caption"]
     assert len(caps) == 1 and "Kestrellex. Osprey cannot learn the model that Kestrel uses." in caps[0], caps
     assert "Osprey cannot learn" not in text_of(doc, "body")
-
-
-def test_a_paragraph_goes_on_past_its_columns_footnote_and_the_next_columns_captions(tmp_path):
-    """The left column ends "After run-" above a footnote; the right column opens with two figures'
-    captions, then "ning each extractor …": one paragraph, "After running each extractor", with the
-    footnote and the captions blocks of their own."""
-    paper = titled(Paper())
-    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
-    paper.lines(filler_lines(3), LEFT, 280)
-    paper.page()
-    paper.line("2 Experiments", LEFT, 90, 12, bold=True)
-    paper.lines([*filler_lines(12, 40), "We sampled 500 sentences. After run-"], LEFT, 110)
-    paper.line("3http://random.example.org/bin/ryl", LEFT, 700, 7)
-    x = MID + 20
-    paper.line("Figure 2: Kestrel outperforms the open extractors.", x, 90, 9)
-    paper.line("Figure 3: The lexical rule gives Kestrel a boost.", x, 180, 9)
-    paper.lines(["ning each extractor over the sentences, two", "judges labelled each extraction.",
-                 *filler_lines(6, 40)], x, 220)
-    doc = read_document(paper.save(tmp_path / "past.pdf"))
-    body = text_of(doc, "body")
-    assert "After running each extractor over the sentences, two judges labelled each extraction." in body, body
-    assert [b.text[:9] for b in doc.blocks if b.kind == "caption"] == ["Figure 2:", "Figure 3:"]
-    assert any(b.kind == "footnote" and "random.example.org" in b.text for b in doc.blocks)
-
-
-def test_a_capitalised_line_after_the_captions_does_not_resume_the_paragraph(tmp_path):
-    """Only a line that opens in lower case goes on with the interrupted paragraph: a chart's labels set at
-    the body's size after the captions ("Error versus sparsity") are no words of its sentence."""
-    paper = titled(Paper())
-    paper.line("1 Introduction", LEFT, 260, 12, bold=True)
-    paper.lines(filler_lines(3), LEFT, 280)
-    paper.page()
-    paper.line("2 Experiments", LEFT, 90, 12, bold=True)
-    paper.lines([*filler_lines(12, 40), "The second curve uses rank 15 and the"], LEFT, 110)
-    x = MID + 20
-    paper.line("Figure 2: Error of the joint estimate.", x, 90, 9)
-    paper.lines(["Error versus sparsity 3.5 squared", "Frobenius norm 1.5"], x, 130)
-    paper.lines(["Each run is repeated five times.", *filler_lines(6, 40)], x, 220)
-    blocks = [b.text for b in read_document(paper.save(tmp_path / "labels.pdf")).blocks if b.kind == "body"]
-    assert any(t.endswith("rank 15 and the") for t in blocks), blocks  # the paragraph's block ends there
-    assert not any("and the Error versus" in t for t in blocks), blocks

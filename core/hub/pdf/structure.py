@@ -146,41 +146,24 @@ class Walker:
         return len(nums) == len(last) + 1 and nums[:-1] == last and nums[-1] == 1
 
     # -- the walk ------------------------------------------------------------------------------------
-    def _running_end(self, past_notes: bool = False) -> int:
+    def _running_end(self) -> int:
         """The index after the last piece of running text: a table, figure text, a displayed equation, a
-        listing or a float's text set inside a paragraph does not end it; with ``past_notes``, neither does
-        a caption or a footnote (see :meth:`_resumes`)."""
-        skip = ("table", "figure", "equation", "listing", "float") + (("caption", "footnote") if past_notes else ())
+        listing or a float's text set inside a paragraph does not end it."""
         k = len(self.pieces)
-        while k > 0 and self.pieces[k - 1].kind in skip:
+        while k > 0 and self.pieces[k - 1].kind in ("table", "figure", "equation", "listing", "float"):
             k -= 1
         return k
 
-    def _resumes(self, ln: Line | None) -> bool:
-        """Whether ``ln`` goes on with the paragraph that a column's captions or footnotes interrupted: that
-        paragraph's last line stops inside a sentence (or a word: "After run-") and ``ln`` opens in lower
-        case ("ning each extractor …"). A line that opens in capitals after them (a chart's labels set at
-        the body's size, "Error versus sparsity") starts a piece of its own, as before."""
-        if ln is None:
-            return False
-        k = self._running_end(past_notes=True)
-        last = self.pieces[k - 1] if k else None
-        if last is None or last.kind not in ("body", "abstract") or not last.lines or k == self._running_end():
-            return False
-        end, start = _text(last.lines[-1]).rstrip(), _text(ln).lstrip()
-        return bool(end) and not end.endswith((".", "!", "?", ":", ";")) and start[:1].islower()
-
-    def _piece(self, kind: str, page: int, label: str = "", line: Line | None = None) -> Piece:
+    def _piece(self, kind: str, page: int, label: str = "") -> Piece:
         """The piece to add to: the last one when it is of this kind, page and section (a table,
-        figure text or displayed equation set inside a paragraph does not end it, nor do captions or
-        footnotes before a ``line`` that :meth:`_resumes` it); for figure text, any such piece on the page
-        (it comes interleaved with other kinds)."""
+        figure text or displayed equation set inside a paragraph does not end it); for figure text,
+        any such piece on the page (it comes interleaved with other kinds)."""
         if kind == "figure":
             recent = self.pieces[::-1]
         elif kind in ("listing", "float"):  # a listing's (a float's) rows come one after another
             recent = self.pieces[-1:]
         else:
-            k = self._running_end(past_notes=kind in ("body", "abstract") and self._resumes(line))
+            k = self._running_end()
             recent = self.pieces[k - 1:k]
         same = [p for p in recent if p.kind == kind and p.page == page and p.section == self.section]
         if same and not label and kind != "caption":
@@ -344,7 +327,7 @@ class Walker:
         mark, self.equation_mark = self.equation_mark, None
         if mark is not None and kind in ("body", "abstract") and mark.text.endswith(")") and text.strip()[:1].isupper():
             mark.text += "."  # a display the paragraph's next sentence follows ends the sentence it closes
-        self._piece(kind, page.number, line=ln).lines.append(ln)
+        self._piece(kind, page.number).lines.append(ln)
 
     def _abstract_line(self, ln: Line) -> bool:
         """Whether a line set clearly smaller than the body is the abstract's running text (some styles
