@@ -296,8 +296,24 @@ def test_prior_knowledge_must_be_about_what_the_question_asks() -> None:
     from core.brains.offline.synthesis import PRIOR_PREFIX, prior_line
 
     prof = Profile(question="Compare LoRA and QLoRA in memory use", entities=["LoRA", "QLoRA"],
-                   dimensions=["memory"], key_terms=["lora", "qlora", "memori"])
+                   dimensions=["memory"], key_terms=["lora", "qlora", "memory"])  # as profile() stems them
     off = "The LoRA paper shows that very small ranks such as r = 1 or 2 give competitive results."
     on = "LoRA reduces GPU memory by 3 times compared with full fine-tuning of GPT-3 175B."
     assert prior_line([off], prof, ["QLoRA fits a 65B model in 48 GB."]) == ""
     assert prior_line([off, on], prof, ["QLoRA fits a 65B model in 48 GB."]) == f"{PRIOR_PREFIX} {on}"
+
+
+def test_a_recalled_fact_that_names_only_the_dimension_does_not_join() -> None:
+    """"What dataset does Kestrel use for its sort benchmark?" asks about data (its dimension) and about
+    the sort benchmark: "Kestrel is a model for processing large data sets" names the dimension's word and
+    nothing else the question asks, so it does not trail the answer (before, the dimension was enough)."""
+    from core.brains.offline.evidence import Profile
+    from core.brains.offline.synthesis import PRIOR_PREFIX, prior_line
+
+    prof = Profile(question="What dataset does Kestrel use for its sort benchmark?", entities=["Kestrel"],
+                   dimensions=["data", "accuracy"], key_terms=["dataset", "kestrel", "sort", "benchmark"])
+    chosen = ["Kestrel's sort program reads its input from a cluster of 1,800 machines."]
+    vague = "Kestrel is a programming model for processing and generating large data sets."
+    apt = "Kestrel's sort benchmark reads ten billion 100-byte records of data."
+    assert prior_line([vague], prof, chosen) == ""
+    assert prior_line([vague, apt], prof, chosen) == f"{PRIOR_PREFIX} {apt}"

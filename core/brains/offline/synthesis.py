@@ -177,9 +177,11 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
 
     A recalled fact joins only when its subject is one of the question's entities (its source
     paper is that entity's, or it names the entity near its start), it speaks to what is asked
-    of it (the question's dimension, else one of its own words beyond the names), and the learned
+    of it (the question's dimension and one of its other words where it has some, else one of its
+    own words beyond the names: "MapReduce is a model for processing large data sets" names the
+    dimension of "What dataset does the sort benchmark use?" but nothing else it asks), and the learned
     scorer rates it as an answer to this question at least as high as the sentences the answer
-    quotes do on average (a question with a dimension needs the dimension instead). A question that
+    quotes do on average (a question with a dimension needs its words instead). A question that
     asks for a value and nothing else ("how many", "what rate") takes only a fact that states one:
     the scorer reads the paper's words and can rate a valueless fact above the answer. It must not repeat or
     contradict the evidence. A question that names nothing gets no recalled facts: a
@@ -195,6 +197,8 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
     evidence = " ".join(chosen)
     ent_terms = {t for e in prof.entities for t in content_terms(e, parts=True)}
     asked = [t for t in prof.key_terms if t not in ent_terms]
+    dim_terms = {t for d in prof.dimensions for t in term_set(d)}
+    beyond = [t for t in asked if t not in dim_terms]  # what a question with a dimension asks besides it
     value_only = prof.numeric and not main_clause(prof.question)  # "who …, and what rank …?" asks two things
     for raw in facts:
         line = strip_markers(raw).strip()
@@ -208,7 +212,7 @@ def prior_line(facts: list[str], prof: Profile, chosen: list[str]) -> str:
         if value_only and not scorer.stated_values(f):
             continue  # a question asking for a value is not answered by a fact that states none
         if prof.dimensions:
-            if not any(dim_hits(f, d) for d in prof.dimensions):
+            if not any(dim_hits(f, d) for d in prof.dimensions) or (beyond and not any(covered(t, ft) for t in beyond)):
                 continue
         elif asked and (not any(covered(t, ft) for t in asked) or _answer_score(f, prof) < bar):
             continue  # a shared word is not enough: the learned scorer rates it with the evidence
