@@ -40,9 +40,14 @@ _CAPITAL_BEFORE = re.compile(r"[A-Z][\w-]* $")
 # A contribution statement: "we introduce / present / propose / implement … X", "a model called X". The
 # verb follows "we" directly (an adverb aside), so "the design of VLMs" is no statement.
 _CONTRIBUTION = re.compile(
-    r"\bwe\s+(?:(?:also|further|then|first|here|now|thus|therefore|\w+ly)\s+)?"
-    r"(?:introduc|present|propos|implement|develop|describ|buil[dt]|design|releas|call|nam|dub)\w*\b"
-    r"|\b(?:called|named|dubbed|coined)\b", re.I)
+    r"\b[Ww]e\s+(?:(?:also|further|then|first|here|now|thus|therefore|\w+ly)\s+)?"
+    r"(?:introduce|present|propose|implement|develop|describe|build|built|design|release|call|name|dub)[a-z]*\b"
+    r"(?!\s+(?:on|upon|to|results|with)\b)"  # "we build on X", "we propose to use X", "we present results on X"
+    r"|(?<![\w-])(?:called|named|dubbed|coined)(?=\s+\S+)", )  # "a system called X", not "so-called X"
+# Between the statement's verb and the introduced name: words that make the name something the paper uses,
+# beats or builds on ("a method that beats BERT", "a variant of BERT", "trained with X"), not what it introduces.
+_NOT_INTRODUCED = re.compile(r"\b(?:than|beats?|outperform\w*|over|against|of|on|upon|using|uses?|with|without|"
+                             r"from|to|like|unlike|such as|instead|rather|except|compared|versus|vs)\b", re.I)
 OPENING_CHARS = 1500  # a paper's opening (its abstract) where its own names are introduced
 OWN_OBJECT_WORDS = 8  # the introduced name is among this many words after the statement's verb
 OWN_USE_PER_CHUNK = 1 / 8  # a paper uses its own name throughout: at least once per this many chunks
@@ -244,7 +249,7 @@ def build(documents: Iterable[DocumentText], revision: int | None = None, *, own
     _merge_identifiers(found)
     _merge_hyphenated(found, shape_chunks)
     related = _related(docs, found)
-    owners = _own_names(docs, found) if own_names else {}
+    owners = _own_names(docs, found, lower_words) if own_names else {}
     terms = []
     for low, e in found.items():
         name = e["name"]
@@ -257,38 +262,56 @@ def build(documents: Iterable[DocumentText], revision: int | None = None, *, own
     return Vocabulary(revision, tuple(terms))
 
 
-def _own_names(docs: list[DocumentText], found: dict[str, dict]) -> dict[str, int]:
-    """Lower name → index of the document that introduces the name as its own: a method name (not a
-    paper's or a citation's) that is the first name after a contribution statement in the opening of
-    exactly one document ("We implemented the constraints in the REVERB Open IE system"), which that
-    document uses at least twice, at least once per :data:`OWN_USE_PER_CHUNK` of its chunks, and at
-    least twice as often as all other documents together. A task named in passing ("an approach to
-    RE", four times in a long paper) and a system a paper builds on (used by the others too) are no
-    paper's own."""
-    methods = sorted((low for low, e in found.items() if e["kind"] == "method"), key=len, reverse=True)
-    if not methods or not docs:
+def _own_names(docs: list[DocumentText], found: dict[str, dict], ordinary: Counter) -> dict[str, int]:
+    """Lower name → index of the document that introduces the name as its own: the first name of the
+    collection after a contribution statement in the opening of exactly one document ("We implemented
+    the constraints in the REVERB Open IE system"; "We introduce Longformer, … from RoBERTa" introduces
+    Longformer, the paper's own title name, so RoBERTa is not tied to it), with no word between them that
+    makes it a name the paper uses or beats (:data:`_NOT_INTRODUCED`). It must be a method name (not a
+    paper's or a citation's) that the document uses at least twice, at least once per
+    :data:`OWN_USE_PER_CHUNK` of its chunks, and at least twice as often as all other documents together:
+    a task named in passing ("an approach to RE", four times in a long paper) and a system a paper builds
+    on (used by the others too) are no paper's own. A name that is also an ordinary word (``ordinary``:
+    lower-case counts; "ReAct" and "react") is matched only as written."""
+    every = sorted(found, key=len, reverse=True)
+    if not docs or not any(e["kind"] == "method" for e in found.values()):
         return {}
-    names = re.compile("|".join(rf"(?<![\w-]){re.escape(low)}(?![\w-])" for low in methods), re.I)
-    uses: dict[str, Counter] = defaultdict(Counter)
+    names = _names_pattern([found[low]["name"] for low in every], ordinary)
     claimed: dict[str, set[int]] = defaultdict(set)
     for i, doc in enumerate(docs):
-        text = "\n".join(doc.chunks)
-        for m in names.finditer(text):
-            uses[m.group(0).lower()][i] += 1
-        for sentence in split_sentences(text[:OPENING_CHARS]):
-            if stated := _CONTRIBUTION.search(sentence):
+        for sentence in split_sentences("\n".join(doc.chunks)[:OPENING_CHARS]):
+            for stated in _CONTRIBUTION.finditer(sentence):
                 after = " ".join(sentence[stated.end():].split()[:OWN_OBJECT_WORDS])
-                if first := names.search(after):
-                    claimed[first.group(0).lower()].add(i)
+                first = names.search(after)
+                if first is None or _NOT_INTRODUCED.search(after[:first.start()]):
+                    continue
+                low = first.group(0).lower()
+                if low in found and found[low]["kind"] == "method":
+                    claimed[low].add(i)
+                break  # the statement's first name, whatever it is
+    claimed = {low: who for low, who in claimed.items() if len(who) == 1}
+    if not claimed:
+        return {}
+    mine = _names_pattern([found[low]["name"] for low in sorted(claimed, key=len, reverse=True)], ordinary)
+    uses: dict[str, Counter] = defaultdict(Counter)
+    for i, doc in enumerate(docs):
+        for m in mine.finditer("\n".join(doc.chunks)):
+            uses[m.group(0).lower()][i] += 1
     out = {}
     for low, who in claimed.items():
-        if len(who) != 1 or low not in found:
-            continue
         i = next(iter(who))
-        mine, others = uses[low][i], sum(n for j, n in uses[low].items() if j != i)
-        if mine >= 2 and mine >= OWN_USE_PER_CHUNK * len(docs[i].chunks) and mine >= 2 * others:
+        own, others = uses[low][i], sum(n for j, n in uses[low].items() if j != i)
+        if own >= 2 and own >= OWN_USE_PER_CHUNK * len(docs[i].chunks) and own >= 2 * others:
             out[low] = i
     return out
+
+
+def _names_pattern(names: list[str], ordinary: Counter) -> re.Pattern:
+    """One pattern for ``names`` (longest first) as whole words: case-blind, except a name that is also an
+    ordinary lower-case word, which matches only as written."""
+    parts = [rf"(?<![\w-]){re.escape(n)}(?![\w-])" if n.lower() in ordinary
+             else rf"(?<![\w-])(?i:{re.escape(n)})(?![\w-])" for n in names]
+    return re.compile("|".join(parts))
 
 
 def _common_phrase(docs: list[DocumentText]):

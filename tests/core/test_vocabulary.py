@@ -3,6 +3,8 @@ and name-shaped words, on invented papers the brain has never seen."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.vocabulary import DocumentText, Vocabulary, build, definitions
 
 DOCS = [
@@ -166,7 +168,7 @@ OWN = [
 def test_a_name_a_paper_introduces_as_its_own_is_tied_to_that_paper():
     """QUILLON is the first name after "We implemented … in the" in its paper's opening and that paper uses it
     throughout: it is that paper's own, with its year. OIE is named after "We introduce" too, but as the
-    task in passing (2 uses in 20 chunks); GAUGEMAP is named by two papers' contribution statements and
+    task in passing (2 uses in 20 chunks); GAUGEMAP is the survey's first name after "We describe", but
     the survey does not use it twice as often as the others together: neither is a paper's own."""
     v = build(OWN)
     quillon = v.get("QUILLON")
@@ -184,3 +186,33 @@ def test_a_contribution_statement_needs_we_and_its_verb_together():
     noun = build([_long_paper("Sensor Notes", "Critical decisions in the design of QUILLON are unexplained.", body)])
     called = build([_long_paper("Sensor Notes", "This note describes a system called QUILLON for gauges.", body)])
     assert noun.get("QUILLON").paper == "" and called.get("QUILLON").paper == "Sensor Notes"
+
+
+def test_a_name_two_papers_introduce_is_neither_papers_own():
+    """Both openings introduce QUILLON, and the first uses it far more: still no paper's own."""
+    body = [f"QUILLON step {i}." for i in range(6)]
+    both = build([_long_paper("Stitching Gauges", "We present QUILLON for gauges.", body),
+                  _long_paper("Gauges Revisited", "We present QUILLON again, briefly.", ["A note."])])
+    assert both.get("QUILLON").paper == ""
+
+
+@pytest.mark.parametrize("opening", [
+    "We introduce Wrenfield, a model initialised from QUILLON weights.",  # the statement's first name is the paper's own
+    "We build on the QUILLON extractor to read gauges.",  # builds on it
+    "We propose to use QUILLON for gauges.",  # uses it
+    "We propose a simple method that beats QUILLON on gauges.",  # beats it
+    "We present results on QUILLON gauges.",  # results on it
+    "We introduce a gauge reader without QUILLON blocks.",  # without it
+    "The so-called QUILLON regime limits every gauge.",  # so-called: no statement
+])
+def test_a_name_a_paper_uses_builds_on_or_beats_is_not_its_own(opening):
+    body = [f"QUILLON is read in step {i}." for i in range(6)]
+    v = build([_long_paper("Wrenfield: Reading Sparse Gauges", opening, body), DocumentText("Other Notes", 0, [], ["x."])])
+    assert v.get("QUILLON").paper == "", opening
+
+
+def test_a_name_that_is_also_an_ordinary_word_is_introduced_only_as_written():
+    """"We design agents that react to errors" introduces nothing called ReAct."""
+    body = ["ReAct prompts a model.", "ReAct again.", "ReAct once more.", "Agents react fast."]
+    v = build([_long_paper("Acting Agents", "We design agents that react to tool errors.", body)])
+    assert v.get("ReAct").paper == ""
