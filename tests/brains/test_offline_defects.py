@@ -168,6 +168,21 @@ def test_a_chains_conclusion_answers_its_last_asking_step_not_a_keyword_step_aft
     assert "6.1%" in conclusion and "distils" not in conclusion, answer
 
 
+def test_a_chains_last_step_asked_as_a_request_is_what_its_conclusion_answers() -> None:
+    """(Review.) "…; then give the hours of speech OWL is trained on." asks for the hours: the conclusion
+    answers it, not the step before it (a request is an ask, as a question is)."""
+    from core.brains.offline.text import step_asks
+
+    q = "Which system does OWL build on; then give the hours of speech OWL is trained on."
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["OWL", "Kite"])
+    steps = make_plan(q, intent, [], [], 4, vocab=VOCAB)[0]
+    answer = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(
+        kind="multi_hop", question=q, intent=intent, contexts=[KITE, OWL], sub_questions=steps))
+    assert "40,000 hours" in answer.split("**Conclusion:**", 1)[1], answer
+    assert step_asks("List the datasets OWL uses") and step_asks("请给出 OWL 的训练数据")
+    assert not step_asks("teacher model") and not step_asks("REALM takes its candidates from an Open IE system")
+
+
 # f. follow-up pronouns -------------------------------------------------------------------------------
 
 def test_a_pronoun_resolves_to_the_name_as_written_not_its_acronym() -> None:

@@ -67,3 +67,24 @@ def test_the_text_after_a_raised_script_stays_on_its_line(tmp_path):
     caps = [b.text for b in doc.blocks if b.kind == "caption"]
     assert len(caps) == 1 and "Kestrellex. Osprey cannot learn the model that Kestrel uses." in caps[0], caps
     assert "Osprey cannot learn" not in text_of(doc, "body")
+
+
+def _drawn(spec: list[tuple[str, float]]) -> tuple[list[str], list, list[float]]:
+    """Characters at (x) on one baseline, size 10, each 5 pt wide."""
+    chars = [c for c, _ in spec]
+    boxes = [(x, x + 5, 100.0, 107.0) for _, x in spec]
+    return chars, boxes, [10.0] * len(spec)
+
+
+def test_only_a_copied_run_is_dropped_not_one_letter_on_another_nor_a_ligatures_letters():
+    from core.hub.pdf.layout import drop_overprints
+
+    chars, boxes, sizes = _drawn([("a", 0), ("b", 6), ("c", 12), ("a", 0.3), ("b", 6.3), ("c", 12.3)])
+    drop_overprints(chars, boxes, sizes)
+    assert "".join(chars) == "abc"  # the second copy of a run
+    chars, boxes, sizes = _drawn([("a", 0), ("b", 6), ("c", 12), ("a", 0.3), ("x", 30), ("y", 36)])
+    drop_overprints(chars, boxes, sizes)
+    assert "".join(chars) == "abcaxy"  # one letter over another: its neighbours are no copies
+    chars, boxes, sizes = _drawn([("e", 0), ("f", 6), ("f", 6), ("i", 6), ("c", 12), ("f", 18), ("l", 18)])
+    drop_overprints(chars, boxes, sizes)
+    assert "".join(chars) == "efficfl"  # a ligature's letters share a box; their neighbours are no copies

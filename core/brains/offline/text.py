@@ -165,10 +165,14 @@ def plain_text(markdown: str) -> str:
 
 
 _STEP_ASKS = re.compile(r"[?？]\s*$|^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|does|do|did|can|"
-                        r"could|should|was|were|has|have)\b|什么|哪|多少|如何|怎么|为什么|是否|吗", re.I)
+                        r"could|should|was|were|has|have)\b|什么|哪|多少|如何|怎么|为什么|是否|吗"
+                        # a request is an ask too: "(then) give the hours …", "List the datasets", "请给出…"
+                        r"|^\s*(?:(?:then|and|also|finally)\s+)?(?:give|list|find|name|state|report|describe|explain|"
+                        r"tell|show|summari[sz]e|compare|identify)\b|^\s*(?:然后|再)?(?:请|给出|列出|说明|解释|描述|比较)", re.I)
 
 
 def step_asks(step: str) -> bool:
-    """Whether a chain's step asks something: a question, not a context clause ("REALM takes its candidates
-    from an Open IE system") or a keyword search ("teacher model", "HERON: conclude training")."""
+    """Whether a chain's step asks something: a question or a request ("then give the hours …"), not a
+    context clause ("REALM takes its candidates from an Open IE system") or a keyword search ("teacher
+    model", "HERON: conclude training")."""
     return bool(_STEP_ASKS.search(step))

@@ -307,30 +307,36 @@ def drop_overprints(chars: list[str], boxes: list[Box | None], sizes: list[float
     is read once. A character is dropped ("") when the same character of the same size was drawn
     earlier within :data:`OVERPRINT_PT` and :data:`OVERPRINT_EM` of where it is, and a neighbouring
     character repeats an earlier one at the same distance in the text order too: the second copy of a
-    run ("AreaArea", "REVERBREVERB"), not one letter that happens to sit on another, and not the
-    letters of a ligature, which PDFium gives one box (the neighbour must not be the character just
-    before)."""
-    grid: dict[tuple[str, int, int], list[int]] = {}
+    run ("AreaArea", "REVERBREVERB"), not one letter that happens to sit on another, nor a ligature's
+    letters ("f", "f", "i" of "ﬃ" share one box, but their neighbours are no copies). Copies are found
+    by sorting the page's characters by letter, band of height and position (numpy: a page has
+    thousands), so a copy sits next to what it copies."""
+    import numpy as np
+
+    drawn = [i for i, (ch, box) in enumerate(zip(chars, boxes)) if box is not None and len(ch) == 1 and ch.strip()]
+    if len(drawn) < 4:
+        return
+    code = np.fromiter((ord(chars[i]) for i in drawn), dtype=np.int64, count=len(drawn))
+    x = np.fromiter((boxes[i][0] for i in drawn), dtype=float, count=len(drawn))  # type: ignore[index]
+    y = np.fromiter((boxes[i][2] for i in drawn), dtype=float, count=len(drawn))  # type: ignore[index]
+    z = np.fromiter((sizes[i] for i in drawn), dtype=float, count=len(drawn))
+    tol = np.minimum(OVERPRINT_PT, OVERPRINT_EM * np.maximum(z, 1.0))
+    at = np.asarray(drawn)
     lags: dict[int, set[int]] = {}  # i → how far back (in characters) its earlier copies are
-    for i, (ch, box) in enumerate(zip(chars, boxes)):
-        if box is None or not ch.strip():
-            continue
-        tol = min(OVERPRINT_PT, OVERPRINT_EM * max(sizes[i], 1.0))
-        cx, cy = round(box[0]), round(box[2])
-        for x in (cx - 1, cx, cx + 1):
-            for y in (cy - 1, cy, cy + 1):
-                for j in grid.get((ch, x, y), ()):
-                    b = boxes[j]
-                    if (i - j > 1 and abs(b[0] - box[0]) <= tol and abs(b[2] - box[2]) <= tol
-                            and abs(sizes[j] - sizes[i]) <= tol):
-                        lags.setdefault(i, set()).add(i - j)
-        grid.setdefault((ch, cx, cy), []).append(i)
-    drawn = [i for i, (ch, box) in enumerate(zip(chars, boxes)) if box is not None and ch.strip()]
-    for a, i in enumerate(drawn):
-        if i not in lags:
-            continue
-        near = [drawn[k] for k in (a - 1, a + 1) if 0 <= k < len(drawn)]
-        if any(lags[i] & lags.get(n, set()) for n in near):
+    for shift in (0.0, 0.5):  # bands two tolerances high, twice: a copy across one band's edge is inside the other's
+        band = np.floor(y / (2 * OVERPRINT_PT) + shift)
+        order = np.lexsort((x, band, code))
+        a, b = order[:-1], order[1:]
+        close = ((code[a] == code[b]) & (band[a] == band[b]) & (np.abs(x[a] - x[b]) <= tol[b])
+                 & (np.abs(y[a] - y[b]) <= tol[b]) & (np.abs(z[a] - z[b]) <= tol[b]))
+        for p, q in zip(at[a[close]], at[b[close]]):
+            lo, hi = (int(p), int(q)) if p < q else (int(q), int(p))
+            lags.setdefault(hi, set()).add(hi - lo)
+    if not lags:
+        return
+    for k, i in enumerate(drawn):
+        if i in lags and any(lags[i] & lags.get(n, set()) for n in (drawn[k - 1] if k else -1,
+                                                                     drawn[k + 1] if k + 1 < len(drawn) else -1)):
             chars[i] = ""
 
 
