@@ -12,9 +12,8 @@ from tests.integration.helpers import ask_all, settings
 JUNK = ["[1]", "null", "(none)", "reformulated_query", "  ", "N/A", "extra_queries", "[2][3]", "..."]
 
 
-class JunkRefiningBrain(OfflineBrain):
-    """The offline brain, except that the first draft fails and its refine plan is what a weak
-    LLM wrote: a better query, plus junk."""
+class FirstDraftFails(OfflineBrain):
+    """The offline brain, except that its critic fails the first draft."""
 
     def __init__(self, s) -> None:
         super().__init__(s)
@@ -25,6 +24,10 @@ class JunkRefiningBrain(OfflineBrain):
         if self.critiques == 1:
             return CriticVerdict(passed=False, score=4, completeness=0.4, faithfulness=1.0, feedback="too thin")
         return await super().critique(question, intent, contexts, answer, sub_questions)
+
+
+class JunkRefiningBrain(FirstDraftFails):
+    """The first draft fails and its refine plan is what a weak LLM wrote: a better query, plus junk."""
 
     async def refine(self, question, intent, verdict) -> RefinePlan:
         return RefinePlan(reflection="search the default rank", reformulated_query="LoRA default rank r hyperparameter",
@@ -48,19 +51,9 @@ async def test_a_retry_searches_the_refined_query_and_no_junk() -> None:
     assert turn.result.final_answer
 
 
-class KeywordRefiningBrain(OfflineBrain):
-    """The offline brain, except that the first draft fails and the retry asks for a keyword search, as
-    the offline critic's own suggestions read ("QLoRA memory 65B single GPU")."""
-
-    def __init__(self, s) -> None:
-        super().__init__(s)
-        self.critiques = 0
-
-    async def critique(self, question, intent, contexts, answer, sub_questions) -> CriticVerdict:
-        self.critiques += 1
-        if self.critiques == 1:
-            return CriticVerdict(passed=False, score=4, completeness=0.4, faithfulness=1.0, feedback="a step is thin")
-        return await super().critique(question, intent, contexts, answer, sub_questions)
+class KeywordRefiningBrain(FirstDraftFails):
+    """The first draft fails and the retry asks for a keyword search, as the offline critic's own
+    suggestions read ("QLoRA memory 65B single GPU")."""
 
     async def refine(self, question, intent, verdict) -> RefinePlan:
         return RefinePlan(reflection="search the memory numbers", reformulated_query="",
