@@ -48,6 +48,7 @@ _CONTRIBUTION = re.compile(
 # beats or builds on ("a method that beats BERT", "a variant of BERT", "trained with X"), not what it introduces.
 _NOT_INTRODUCED = re.compile(r"\b(?:than|beats?|outperform\w*|over|against|of|on|upon|using|uses?|with|without|"
                              r"from|to|like|unlike|such as|instead|rather|except|compared|versus|vs)\b", re.I)
+_SHORT_FORM = re.compile(r"\s*\(([^()\s]{2,20})\)")  # a name's short form right after it: "… Learning (M3I)"
 OPENING_CHARS = 1500  # a paper's opening (its abstract) where its own names are introduced
 OWN_OBJECT_WORDS = 8  # the introduced name is among this many words after the statement's verb
 OWN_USE_PER_CHUNK = 1 / 8  # a paper uses its own name throughout: at least once per this many chunks
@@ -286,6 +287,9 @@ def _own_names(docs: list[DocumentText], found: dict[str, dict], ordinary: Count
                 if first is None or _NOT_INTRODUCED.search(after[:first.start()]):
                     continue
                 low = first.group(0).lower()
+                short = _SHORT_FORM.match(after, first.end())
+                if short and found.get(low, {}).get("kind") == "paper" and short.group(1).lower() in found:
+                    low = short.group(1).lower()  # "… the Maximum Margin Multi-Instance Learning (M3I) approach"
                 if low in found and found[low]["kind"] == "method":
                     claimed[low].add(i)
                 break  # the statement's first name, whatever it is

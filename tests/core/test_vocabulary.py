@@ -216,3 +216,13 @@ def test_a_name_that_is_also_an_ordinary_word_is_introduced_only_as_written():
     body = ["ReAct prompts a model.", "ReAct again.", "ReAct once more.", "Agents react fast."]
     v = build([_long_paper("Acting Agents", "We design agents that react to tool errors.", body)])
     assert v.get("ReAct").paper == ""
+
+
+def test_a_short_form_given_to_the_papers_own_title_name_is_its_own():
+    """"We propose the Sparse Gauge Stitching (KZ3) approach.: the statement's first name is the paper's
+    title, and the short form it is given right after it is the paper's own (its initials spell no
+    acronym, so no alias ties it)."""
+    body = [f"KZ3 stitches gauges in step {i}." for i in range(6)]
+    v = build([_long_paper("Sparse Gauge Stitching", "We propose the Sparse Gauge Stitching (KZ3) approach.", body),
+               DocumentText("Other Notes", 0, [], ["x."])])
+    assert v.get("KZ3").paper == "Sparse Gauge Stitching"
