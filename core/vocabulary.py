@@ -25,8 +25,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from collections.abc import Iterable
 
-from core.text import split_sentences
 from core.text import AUTHOR_PAIR, GENERIC_HEADINGS, LONG_FORM_STOPWORDS, LOWER_LEAD_WORDS, NAME, VERSION_SUFFIX  # noqa: F401 (re-exported)
+from core.text import split_sentences
 
 # Acronyms and units that name no method.
 NOT_ENTITIES = frozenset(

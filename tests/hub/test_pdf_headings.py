@@ -156,6 +156,12 @@ def test_a_line_opening_with_a_mark_inside_a_paragraph_stays_body(tmp_path):
     assert not [b for b in doc.blocks if b.kind == "footnote"]
 
 
+def headed(paper: Paper, head: str, lines: list[str], y: float, x: float = LEFT) -> float:
+    """A bold line of its own at ``(x, y)``, then ``lines`` of body from the next line; the baseline after them."""
+    paper.line(head, x, y, BODY, bold=True)
+    return paper.lines(lines, LEFT, y + 12)
+
+
 def runin(paper: Paper, head: str, rest: str, y: float) -> None:
     """A paragraph that opens with a bold run-in heading, then regular text on the same line."""
     paper.line(head, LEFT, y, BODY, bold=True)
@@ -191,9 +197,8 @@ def test_a_regular_font_whose_descriptor_says_heavy_is_not_bold(tmp_path):
     line and a run-in heading still stand apart from the regular body."""
     paper, y = opened("3 Implementation", ["The workers run the map tasks on their local disks and report to the master",
                                            "when they finish a task, so the library must tolerate machine failures."])
-    paper.line("Worker Failure", LEFT, y, BODY, bold=True)
-    y = paper.lines(["The master pings every worker periodically and marks the silent ones as failed.",
-                     *filler_lines(2)], LEFT, y + 12)
+    y = headed(paper, "Worker Failure", ["The master pings every worker periodically and marks the silent ones as failed.",
+                                         *filler_lines(2)], y)
     runin(paper, "Decoding", "We decode each sentence from left to right with a beam.", y)
     paper.lines(filler_lines(2), LEFT, y + 12)
     doc = read_document(heavy_weights(paper.save(tmp_path / "heavy.pdf")))
@@ -212,14 +217,12 @@ def test_a_bold_line_of_its_own_after_a_finished_sentence_heads_the_paragraphs_u
     holding a number, stay the paragraph's."""
     paper, y = opened("3 Implementation", ["The workers run the map tasks on their local disks and report to the master",
                                            "when they finish a task."])
-    paper.line("Master Failure", LEFT, y, BODY, bold=True)
-    y = paper.lines(["The master writes periodic checkpoints of its data structures to disk.",
-                     "A new copy starts from the last checkpointed state after a failure of the"], LEFT, y + 12)
+    y = headed(paper, "Master Failure", ["The master writes periodic checkpoints of its data structures to disk.",
+                                         "A new copy starts from the last checkpointed state after a failure of the"], y)
     paper.line("Master Process", LEFT, y, BODY, bold=True)
     paper.line("Stage 2", LEFT, y + 12, BODY, bold=True)
     y = paper.lines(["The reduce workers read the intermediate files over the network."], LEFT, y + 24)
-    paper.line("Y", LEFT, y, BODY, bold=True)
-    y = paper.lines(["The output is written to the global file system."], LEFT, y + 12)
+    y = headed(paper, "Y", ["The output is written to the global file system."], y)
     runin(paper, "Optimizing", "Mk. First we fix the weights and optimize the metric.", y)
     doc = read_document(paper.save(tmp_path / "own_line.pdf"))
     secs = sections(doc)
@@ -245,13 +248,10 @@ def test_a_bold_label_a_bold_term_or_a_figure_label_alone_on_a_line_is_no_paragr
     when it is not flush with the paragraph before it (a figure's label)."""
     paper, y = opened("3 Assessing Trust", ["We call a trust function ideal if it has the following property for every page and",
                                             "every oracle we consider here, as follows:"])
-    paper.line("Ideal Trust Property", LEFT, y, BODY, bold=True)
-    y = paper.lines(["The trust of a page equals the probability that the page is good.",
-                     "We compare the functions by their order of the pages."], LEFT, y + 12)
-    paper.line("Precision", LEFT, y, BODY, bold=True)
-    y = paper.lines(["is the fraction of the pages above the threshold that are good pages."], LEFT, y + 12)
-    paper.line("Encoder", LEFT + 120, y, BODY, bold=True)
-    paper.lines(["The encoder reads the page and the decoder writes its label."], LEFT, y + 12)
+    y = headed(paper, "Ideal Trust Property", ["The trust of a page equals the probability that the page is good.",
+                                               "We compare the functions by their order of the pages."], y)
+    y = headed(paper, "Precision", ["is the fraction of the pages above the threshold that are good pages."], y)
+    headed(paper, "Encoder", ["The encoder reads the page and the decoder writes its label."], y, LEFT + 120)
     doc = read_document(paper.save(tmp_path / "labels.pdf"))
     secs = sections(doc)
     assert set(secs) == {"3 Assessing Trust"}, secs
@@ -268,8 +268,7 @@ def test_a_paragraph_heading_after_a_displayed_equation_is_found(tmp_path):
     paper.line("E = sum (y - x)^2", 200, y + 4)
     paper.line("(1)", 520, y + 4)
     y = paper.lines(["where the sum runs over every pixel of the image and its noisy copy."], LEFT, y + 24)
-    paper.line("Learning to Denoise", LEFT, y, BODY, bold=True)
-    paper.lines(["The weights are learned by online gradient descent on noisy patches."], LEFT, y + 12)
+    headed(paper, "Learning to Denoise", ["The weights are learned by online gradient descent on noisy patches."], y)
     doc = read_document(paper.save(tmp_path / "after_display.pdf"))
     assert any(b.kind == "equation" for b in doc.blocks), [(b.kind, b.text) for b in doc.blocks]
     secs = sections(doc)

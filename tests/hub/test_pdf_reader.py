@@ -20,6 +20,19 @@ def text_of(doc, kind: str | None = None) -> str:
     return " ".join(b.text for b in doc.blocks if kind is None or b.kind == kind)
 
 
+def texts_of(doc, kind: str) -> list[str]:
+    """The text of each block of ``kind``, in reading order."""
+    return [b.text for b in doc.blocks if b.kind == kind]
+
+
+def one_caption(doc, starts: str, kept_out: str) -> str:
+    """The document's only caption, which starts with ``starts``; ``kept_out`` (its words) is in no body block."""
+    caps = texts_of(doc, "caption")
+    assert len(caps) == 1 and caps[0].startswith(starts), caps
+    assert kept_out not in text_of(doc, "body")
+    return caps[0]
+
+
 def titled(paper: Paper, title: str = "A Study of Careful Reading") -> Paper:
     paper.page().line(title, 120, 80, 16, bold=True)
     paper.line("Ada Lovelace and Alan Turing", 200, 110, 12)
@@ -227,10 +240,8 @@ def test_a_caption_read_across_a_figures_small_labels_stays_one_caption(tmp_path
     paper.lines(["As Figure 3 shows, more passages help. The gain is largest on the smallest set.",
                  *filler_lines(3)], LEFT, 390)
     doc = read_document(paper.save(tmp_path / "cap_over.pdf"))
-    caps = [b.text for b in doc.blocks if b.kind == "caption"]
-    assert len(caps) == 1 and caps[0].startswith(
-        "Figure 3: Recall rises with the number of retrieved passages on every dataset."), caps
-    assert "passages on every dataset" not in text_of(doc, "body")
+    one_caption(doc, "Figure 3: Recall rises with the number of retrieved passages on every dataset.",
+                "passages on every dataset")
 
 
 def test_table_rows_read_as_label_column_value(tmp_path):
@@ -442,7 +453,7 @@ def test_a_paragraph_line_that_opens_with_a_figure_reference_is_not_a_caption(tm
     body = text_of(doc, "body")
     assert "corresponded to step (3) in Figure 5. The small size of the good seed set" in body, body
     assert "run by a known authority." in body
-    caps = [b.text for b in doc.blocks if b.kind == "caption"]
+    caps = texts_of(doc, "caption")
     assert caps == ["Figure 6: Trust scores of the seed sites."], caps
 
 
@@ -469,7 +480,7 @@ def test_an_algorithm_listing_is_figure_text_not_prose(tmp_path):
     for code in ("function Propagate", "begin", "// start", "spread(G, t)", "return t"):
         assert code not in body, body
     assert "as in the listing below (Smith, 1999)." in body and "The loop runs a fixed number of rounds." in body
-    [cap] = [b.text for b in doc.blocks if b.kind == "caption"]
+    [cap] = texts_of(doc, "caption")
     assert cap.startswith("Figure 2: The propagation algorithm. (In the figure: function Propagate input"), cap
     assert "for i = 1 to k do t = spread(G, t) return t end" in cap, cap
 
@@ -524,7 +535,7 @@ def test_an_algorithm_is_a_block_of_its_own_and_a_heading_after_it_stays_a_headi
     doc = read_document(paper.save(tmp_path / "algorithm.pdf"))
     [algo] = [b for b in doc.blocks if b.path[-1] == "Algorithm 1"]
     assert algo.text == "Algorithm 1 Propagate begin t = seeds(G) for i = 1 to k do t = spread(G, t) return t end"
-    [cap] = [b.text for b in doc.blocks if b.kind == "caption"]
+    [cap] = texts_of(doc, "caption")
     assert cap == "Figure 4: Accuracy of the baseline on the held-out split.", cap
     assert [b.path[-1] for b in doc.blocks if "three data sets" in b.text] == ["4 Experiments"]
 
@@ -565,7 +576,7 @@ def test_a_floats_text_at_body_size_above_its_caption_is_not_prose(tmp_path):
     body = text_of(doc, "body")
     assert "65%" not in body and "N-ary" not in body, body
     assert "Argument errors had a smaller effect on the other systems" in body
-    [cap] = [b.text for b in doc.blocks if b.kind == "caption"]
+    [cap] = texts_of(doc, "caption")
     assert cap.startswith("Figure 5: Most incorrect extractions are due to argument errors. (In the figure: "
                           "Incorrect Extractions 65% Correct relation phrase, wrong arguments 16% N-ary relation"), cap
 
