@@ -11,13 +11,16 @@ import asyncio
 import re
 from typing import Any
 
-from core.brains.offline.comparison import side_question
-from core.brains.offline.sides import is_paper_of, side_paper
+from core.brains.offline.comparison import asks_overview, side_question
+from core.brains.offline.evidence import profile
+from core.brains.offline.sides import is_paper_of, side_paper, side_papers
 from core.doc_versions import split
 from core.errors import BackendUnavailable
 from core.events import PlanUpdated
 from core.nodes.common import ctx_of, hub_takes, merge_contexts, retrieve, topic_of, traced
 from core.state import AgentState
+from core.strategies.library import abstract_chunks
+from core.strategies.simple import ABSTRACT_CHUNKS
 from core.strategies.synthesis import synthesize
 from core.telemetry import emit
 
@@ -126,6 +129,28 @@ async def scope_described_sides(ctx: Any, planned: list[tuple[str | None, str]],
     return out
 
 
+async def side_abstracts(ctx: Any, state: AgentState, contexts: list[Any]) -> list[Any]:
+    """For a comparison that asks what its sides are ("Compare A and B.",
+    :func:`~core.brains.offline.comparison.asks_overview`): the abstract chunks of each side's own paper
+    among ``contexts`` (:func:`~core.brains.offline.sides.side_papers`), tagged with the side, so each row
+    can tell what its paper is and does. A search of the bare names finds the chunks that repeat them,
+    mostly results. [] for any other comparison, a turn scoped to one paper, or a hub that cannot search
+    one document or keeps no summary."""
+    intent = state.intent
+    if (intent is None or intent.dimensions or len(intent.entities) < 2 or ctx.doc_id
+            or not hub_takes(ctx.hub, "doc_id") or getattr(ctx.hub, "get_document_summary", None) is None):
+        return []
+    prof = profile(state.question, intent, vocab=ctx.vocabulary)
+    if not asks_overview(prof):
+        return []
+    papers = side_papers(contexts, prof.entities, ctx.vocabulary)
+    found = await asyncio.gather(*(abstract_chunks(ctx, doc, ABSTRACT_CHUNKS) for doc in papers.values()))
+    for name, group in zip(papers, found):
+        for c in group:
+            c.entity = name
+    return merge_contexts(*found)
+
+
 def plan_queries(entities: list[str], dimensions: list[str], question: str) -> list[tuple[str | None, str]]:
     """(entity, query) pairs: one retrieval per entity, phrased with the comparison dimensions."""
     if not entities:
@@ -158,6 +183,7 @@ async def comparative_strategy_node(state: AgentState, runtime: Any) -> dict:
         groups = await asyncio.gather(*(retrieve_side(ctx, state, e, q, sides) for e, q in planned))
         groups = await scope_described_sides(ctx, planned, groups)
     contexts = merge_contexts(*groups)
+    contexts = merge_contexts(contexts, await side_abstracts(ctx, state, contexts))
     answer = await synthesize(ctx, state, "comparative", contexts, "comparative")
     queries = [q for _, q in planned]
     return {"retrieved_contexts": contexts, "retrieval_queries": queries, "draft_answer": answer}

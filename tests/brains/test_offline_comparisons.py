@@ -313,3 +313,61 @@ def test_a_questions_opening_word_is_not_part_of_the_name_after_it() -> None:
                      ("Which Hugging Face PEFT method is used?", ["Hugging Face PEFT"]),
                      ("Compare HERON and Kite.", ["HERON", "Kite"])):
         assert extract_entities(q, Vocabulary()) == names, q
+
+
+def _abstract(n: int, source: str, title: str, text: str) -> RetrievedContext:
+    c = ctx(n, source, title, text)
+    c.breadcrumb, c.chunk_index = f"{title} > Abstract", n
+    return c
+
+
+# two papers whose abstracts say what they are and whose results repeat their names
+GIST_PAPERS = [
+    ctx(5, "wren.md", WREN.title, "In run 3, Wren parsed 412 of the 450 receipts. Wren beats LARK on receipts at every "
+                                   "noise level. Wren needs 40% less memory than LARK on long receipts."),
+    _abstract(0, "wren.md", WREN.title, "Receipts are read by document parsers. Running a separate text recognizer "
+                                         "first is slow and its errors carry over. Instead, we read the page pixels "
+                                         "directly and write the parsed fields as one token sequence. We test it on "
+                                         "three receipt sets."),
+    ctx(6, "lark.md", LARK.title, "LARK reaches 91.4 F1 on FormBench. LARK is 3 points better than Wren on forms."),
+    _abstract(0, "lark.md", LARK.title, "This paper presents a reader that feeds the words of an external text "
+                                         "recognizer together with their page boxes into one encoder. It is "
+                                         "pre-trained on 11 million pages."),
+]
+GIST_VOCAB = _vocab(*GIST_PAPERS)
+
+
+def test_a_comparison_that_asks_what_its_sides_are_is_answered_from_each_papers_abstract() -> None:
+    """"Compare A and B." asks nothing of the sides but what they are: each row is its own paper's abstract
+    from where the paper speaks of its own work ("Instead, we …" with the sentence it turns from; "This paper
+    presents …"), not the results sentences that repeat the names ("REVERB¬lex at all levels of recall")."""
+    for q in ("Compare Wren and LARK.", "How do Wren and LARK differ?"):
+        rows = _rows(_compare(q, GIST_PAPERS, GIST_VOCAB))
+        assert list(rows) == ["Wren", "LARK"], rows
+        assert "| Running a separate text recognizer first is slow" in rows["Wren"], rows["Wren"]
+        assert "Instead, we read the page pixels directly" in rows["Wren"] and "run 3" not in rows["Wren"], rows
+        assert "| This paper presents a reader that feeds the words" in rows["LARK"], rows["LARK"]
+        assert "91.4" not in rows["LARK"], rows["LARK"]
+    # a comparison that asks something of them is answered by what each paper says about it
+    rows = _rows(_compare("How much memory do Wren and LARK need?", GIST_PAPERS, GIST_VOCAB))
+    assert "40% less memory" in rows["Wren"], rows
+
+
+def test_the_critic_judges_rows_from_each_papers_abstract_by_their_form() -> None:
+    """The verdict reads a row from an abstract as it reads a paper's gist (without the names it repeats,
+    as no answer: "critic 1.1/10 (forced)" and a retry that quoted results); rows that each cite their own
+    paper's abstract are judged by that form. A row citing a results chunk is judged by the verdict."""
+    from core.brains.offline.critic import structure
+    from core.config import Settings
+
+    q = "Compare Wren and LARK."
+    answer = _compare(q, GIST_PAPERS, GIST_VOCAB)
+    intent = Intent(type="comparative", confidence=0.9, entities=["Wren", "LARK"])
+    assert structure(q, intent, GIST_PAPERS, answer, [], vocab=GIST_VOCAB).by_abstract
+    verdict = OfflineBrain(Settings(), vocabulary=GIST_VOCAB)
+    import asyncio
+
+    v = asyncio.run(verdict.critique(q, intent, GIST_PAPERS, answer, []))
+    assert v.passed, v
+    results = answer.replace("[2]", "[1]", 1)  # Wren's first cell sentence now cites its results chunk
+    assert not structure(q, intent, GIST_PAPERS, results, [], vocab=GIST_VOCAB).by_abstract

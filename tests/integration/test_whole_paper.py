@@ -7,6 +7,7 @@ alone finds the results (and the answer used to quote a figure's axis or a relat
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -144,3 +145,24 @@ def test_a_described_paper_and_a_survey_route_and_other_descriptions(tmp_path, m
     assert any(e.query.startswith(ABSTRACT_START) for e in overview.of("retrieval_started")), overview.of("retrieval_started")
     filled = links.of("slots_filled")[0].intent
     assert filled.entities == [] and filled.reformulated_query == "What links does the sensor networks paper use to spread corrections?"
+
+
+@pytest.mark.slow
+def test_a_comparison_asking_what_two_papers_are_is_answered_from_each_abstract(tmp_path, monkeypatch):
+    """"Compare Wrenfield and Tessel." asks nothing of the two but what they are: the comparative strategy
+    fetches each side's abstract, and each row quotes it from where the paper speaks of its own work. A
+    search of the bare names found the results that repeat them ("In run 3, Wrenfield kept …"; on real
+    PDFs "REVERB¬lex at all levels of recall"), and the critic failed the rows it then read."""
+    s = papers_home(tmp_path, monkeypatch, PAPERS, COLLECTION)
+    s.memory.enabled = False
+    (turn,) = asyncio.run(ask_all(["Compare Wrenfield and Tessel."], s))
+    r = turn.result
+    assert r.strategy == "comparative", r.strategy
+    rows = {ln.split("|")[1].strip(" *"): ln for ln in r.final_answer.splitlines() if ln.startswith("| **")}
+    assert list(rows) == ["Wrenfield", "Tessel"], r.final_answer
+    assert f"| {PROPOSAL}" in rows["Wrenfield"] and "Corrections then spread" in rows["Wrenfield"], r.final_answer
+    assert "In run" not in rows["Wrenfield"] and ABSTRACT_START not in rows["Wrenfield"], r.final_answer
+    assert "| Tessel stores road maps in a tenth of the space" in rows["Tessel"], r.final_answer
+    cited = {int(m) for row in rows.values() for m in re.findall(r"\[(\d+)\]", row)}
+    assert all(r.sources[i - 1].breadcrumb.endswith("Abstract") for i in cited), [src.breadcrumb for src in r.sources]
+    assert r.critic.passed and not r.critic.forced and r.retry_count == 0, r.critic

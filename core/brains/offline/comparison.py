@@ -13,7 +13,7 @@ from dataclasses import replace
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, subject
 from core.brains.offline.lexicon import mention_pattern, mentions
-from core.brains.offline.sides import by_byline, side_papers
+from core.brains.offline.sides import FIRST_PERSON, abstract_of, by_byline, gist, own_work, side_papers
 from core.brains.offline.synthesis import cite, cited, clause, mmr, relevance
 from core.brains.offline.text import term_set
 from core.types import RetrievedContext
@@ -26,8 +26,6 @@ CELL_MIN_RATIO = 0.0
 # None: every candidate. See :func:`_shortlist` for how the number was chosen.
 CELL_SHORTLIST: int | None = 4
 
-# A sentence in the first person is its own paper speaking of its own work, whatever else it names.
-FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|us)\b")  # not "US firms"
 _CONTRAST = re.compile(r"\b(unlike|instead|whereas|compared (to|with)|simpler|rather than|without|however|but|than|limitation|drawback|avoid|eliminat|replac)", re.I)
 
 
@@ -37,7 +35,9 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     The rows are the compared papers: when two or more of the named entities have their own paper
     among the contexts, a name without one (a benchmark or a tool they both mention) gets no row.
     A name's paper is the one its title or file names, else the one its side's retrieval came from
-    (:func:`core.brains.offline.sides.side_papers`)."""
+    (:func:`core.brains.offline.sides.side_papers`). A comparison that asks nothing of its sides but
+    what they are (:func:`asks_overview`) fills each row whose paper's abstract was retrieved with that
+    paper's gist (:func:`overview_gists`)."""
     ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
     papers = side_papers(contexts, ents, prof.vocab)
     ents = [e for e in ents if e in papers] if len(papers) >= 2 else ents
@@ -49,10 +49,11 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     scorer.prime([prof.question, *(s.text for s in pool)])
     _prime_cells(pool, prof, contexts, ents, dims, papers)
     chosen: dict[tuple[str, str], list[Sentence]] = {}
+    gists = overview_gists(pool, prof, contexts, ents, papers)
     for e in ents:
         row: list[Sentence] = []
         for d in dims:
-            chosen[e, d] = _cell(pool, prof, contexts, e, d, ents, row, papers.get(e))
+            chosen[e, d] = gists.get(e) or _cell(pool, prof, contexts, e, d, ents, row, papers.get(e))
             row += chosen[e, d]
     for e in ents:
         cells = []
@@ -75,6 +76,30 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         parts.append("The knowledge base holds no evidence on: " + "; ".join(gaps) + ".")
     return "\n\n".join(parts), used
 
+
+
+def asks_overview(prof: Profile, ents: list[str] | None = None) -> bool:
+    """Whether a comparison asks nothing of its sides but what they are ("Compare A and B.", "How do A
+    and B differ?"): no dimension, and no key term beyond the compared names' own (``ents``, default
+    the profile's entities)."""
+    ent_terms = {t for e in (prof.entities if ents is None else ents) for t in term_set(e)}
+    return not prof.dimensions and not set(prof.key_terms) - ent_terms
+
+
+def overview_gists(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext], ents: list[str],
+                   papers: dict[str, str]) -> dict[str, list[Sentence]]:
+    """For a comparison that asks what its sides are (:func:`asks_overview`): each side's cell from its own
+    paper's abstract, where the paper speaks of its own work (:func:`core.brains.offline.sides.own_work`),
+    :data:`CELL_SENTENCES` at most; sides whose abstract was not retrieved are left out (their cells are
+    ranked as any other). Scored, an overview cell is the sentences that repeat the name: its results
+    ("X outperforms Y at all levels of recall"), not what it is."""
+    if not asks_overview(prof, ents):
+        return {}
+    out = {}
+    for e in ents:
+        if abstract := abstract_of(pool, contexts, papers.get(e)):
+            out[e] = gist(own_work(abstract, [e], prof.vocab, late=True), CELL_SENTENCES)
+    return out
 
 
 def cell_text(pieces: list[str]) -> str:
@@ -106,7 +131,7 @@ def _candidates(pool, prof, contexts, name, dim, ents, taken=(), paper=None) -> 
     ent_terms = {t for e in ents for t in term_set(e)}
     key = set(prof.key_terms) - ent_terms  # what is asked about them; none: "what are X and Y?"
     # an overview cell asks what the thing is; a dimension's cell asks for that dimension of it
-    overview = dim == "overview" and not key
+    overview = dim == "overview" and asks_overview(prof, ents)
     # the cell's own name stays among its terms (as in a question about one paper); its rivals' go
     key |= set(prof.key_terms) & (term_set(name) - {t for e in ents if e != name for t in term_set(e)})
     cell = replace(prof, entities=[name], definitional=prof.definitional or overview,

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 
 from core.brains.offline import reader, scorer
-from core.brains.offline.evidence import (Profile, Sentence, attributed, in_abstract, is_document_of, profile, row_sentences,
+from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, profile, row_sentences,
                                           subject)
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
-from core.brains.offline.comparison import _CONTRAST, FIRST_PERSON
-from core.brains.offline.sides import gist_paper
+from core.brains.offline.comparison import _CONTRAST
+from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
 from core.brains.offline.text import step_asks
 from core.text import short_title
@@ -71,44 +71,19 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     return "\n\n".join(lines), [s.text for s in lead + rest]
 
 
-# a sentence that opens by turning from the one before it ("Instead, we …", "To this end, we …"): read alone,
-# it answers nothing
-_ANSWERS_BEFORE = re.compile(r"^(?:Instead|However|Rather|In contrast|To this end|To (?:address|solve|overcome) "
-                             r"(?:this|these|that|them))\b")
-GIST_SENTENCES, GIST_CHARS = 4, 900  # at most this much of an abstract answers a question about its paper
-
-
 def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]] | None:
     """The answer to a question about one paper as a whole (``Profile.whole_paper``), whichever strategy
     it was routed to (the brain asks before composing a direct answer or an overview): the start of that
     paper's abstract (:func:`gist`), which sets out the problem and what the paper does about it; scored,
     its sentences would be those that repeat the paper's name (its results). None when the paper's
     abstract is not among the chunks."""
-    paper = gist_paper(contexts, prof)
-    abstract = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
+    abstract = abstract_of(pool, contexts, gist_paper(contexts, prof))
     if not abstract:
         return None
-    abstract.sort(key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos))
     if prof.mechanism:  # how it works: from where the paper speaks of its own work, past the problem it sets out
-        own = next((i for i, s in enumerate(abstract) if FIRST_PERSON.search(s.text)
-                    or any(mentions(s.text, e, prof.vocab) for e in prof.entities)), 0)
-        if own and _ANSWERS_BEFORE.match(abstract[own].text):  # "Instead, we propose …" answers the sentence before
-            own -= 1
-        if own <= len(abstract) // 2 and len(abstract) - own >= 2:  # never down to the abstract's last words
-            abstract = abstract[own:]
+        abstract = own_work(abstract, prof.entities, prof.vocab)
     lead = gist(abstract)
     return " ".join(cited(s) for s in lead), [s.text for s in lead]
-
-
-def gist(sentences: list[Sentence]) -> list[Sentence]:
-    """The first of an abstract's ``sentences`` (in order): up to :data:`GIST_SENTENCES` of them within
-    :data:`GIST_CHARS` characters, and always the first."""
-    out: list[Sentence] = []
-    for s in sentences[:GIST_SENTENCES]:
-        if out and sum(len(x.text) for x in out) + len(s.text) > GIST_CHARS:
-            break
-        out.append(s)
-    return out
 
 
 # A sentence that points back at what the sentence before it said: it opens with a pronoun ("They train

@@ -24,7 +24,8 @@ from core.brains.offline import verdict
 from core.brains.offline.evidence import subject as evidence_subject
 from core.brains.offline.evidence import absent_names, in_abstract, is_document_of, profile, relevant_indexes
 from core.brains.offline.lexicon import mentions
-from core.brains.offline.sides import gist_paper
+from core.brains.offline.comparison import asks_overview
+from core.brains.offline.sides import gist_paper, side_papers
 from core.brains.offline.claims import SUPPORT_MIN, Claim, claims, support, word_share  # noqa: F401 (the critic's API)
 from core.brains.offline.critic_checks import NUMBER, asked_for, asked_noun, check_chain, check_comparison, search  # noqa: F401 (asked_noun: the critic's API)
 from core.brains.offline.synthesis import NO_EVIDENCE_RE, UNCLAIMED_PREFIXES
@@ -67,7 +68,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     abstains = bool(NO_EVIDENCE_RE.search(answer)) and not markers(answer)
     st = Structure(prof, scored, abstains, found)
     st.by_metadata = _by_metadata(prof, intent, contexts, found)
-    st.by_abstract = _by_abstract(prof, contexts, found)
+    st.by_abstract = _by_abstract(prof, contexts, found) or _rows_by_abstract(intent, prof, contexts, found)
     st.by_library = _by_library(question, contexts, answer, found, vocab)
     if not answer.strip():
         st.missing.append("an answer (the draft is empty)")
@@ -255,6 +256,20 @@ def _by_abstract(prof, contexts: list[RetrievedContext], found: list[Claim]) -> 
     paper = gist_paper(contexts, prof) if found else None
     cited = [[contexts[m - 1] for m in markers(c.text) if 1 <= m <= len(contexts)] for c in found]
     return paper is not None and all(cs and all(x.doc_id == paper and in_abstract(x) for x in cs) for cs in cited)
+
+
+def _rows_by_abstract(intent: Intent | None, prof, contexts: list[RetrievedContext], found: list[Claim]) -> bool:
+    """Whether a comparison that asks what its sides are (:func:`~core.brains.offline.comparison.asks_overview`)
+    is answered row by row from each side's own paper's abstract: two rows or more, and every cell claim
+    cites only chunks of the abstract of its row's paper (:func:`~core.brains.offline.sides.side_papers`).
+    The verdict reads such a row as it reads a gist: without the names it repeats, as no answer."""
+    if intent is None or intent.type != "comparative" or not asks_overview(prof):
+        return False
+    rows = [c for c in found if c.subject]
+    papers = side_papers(contexts, prof.entities, prof.vocab)
+    cited = [(c.subject, [contexts[m - 1] for m in markers(c.text) if 1 <= m <= len(contexts)]) for c in rows]
+    return len({name for name, _ in cited}) >= 2 and all(
+        cs and all(x.doc_id == papers.get(name) and in_abstract(x) for x in cs) for name, cs in cited)
 
 
 def _by_library(question: str, contexts: list[RetrievedContext], answer: str, found: list[Claim],

@@ -12,11 +12,22 @@ from __future__ import annotations
 
 import re
 
-from core.brains.offline.evidence import Profile, is_document_of, names, surname
+from core.brains.offline.evidence import Profile, Sentence, in_abstract, is_document_of, names, surname
+from core.brains.offline.lexicon import mentions
 from core.brains.offline.slots import author_citation
 from core.hub.refmatch import norm_title
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
+
+# A sentence in the first person is its own paper speaking of its own work, whatever else it names.
+FIRST_PERSON = re.compile(r"\b(?:[Ww]e|[Oo]ur|us)\b")  # not "US firms"
+# a sentence that opens by turning from the one before it ("Instead, we …", "To this end, we …"): read alone,
+# it answers nothing
+_ANSWERS_BEFORE = re.compile(r"^(?:Instead|However|Rather|In contrast|To this end|To (?:address|solve|overcome) "
+                             r"(?:this|these|that|them))\b")
+# a paper that speaks of itself: "This paper describes …", "In this work …"
+_SELF = re.compile(r"\b(?:[Tt]his|[Oo]ur|[Tt]he present) (?:paper|work|article|study)\b")
+GIST_SENTENCES, GIST_CHARS = 4, 900  # at most this much of an abstract answers a question about its paper
 
 SIDE_SHARE = 0.5  # a described side's paper holds its top chunk and at least this share of its retrieval
 
@@ -98,4 +109,35 @@ def side_papers(contexts: list[RetrievedContext], names: list[str], vocab: Vocab
             doc = side_paper([c for c in contexts if c.entity == name], name, vocab, frozenset(out.values()))
             if doc is not None:
                 out[name] = doc
+    return out
+
+
+def abstract_of(pool: list[Sentence], contexts: list[RetrievedContext], paper: str | None) -> list[Sentence]:
+    """The sentences of ``paper``'s abstract among ``pool``, in the abstract's order ([] when none was retrieved)."""
+    out = [s for s in pool if paper and contexts[s.ctx].doc_id == paper and in_abstract(contexts[s.ctx])]
+    return sorted(out, key=lambda s: (contexts[s.ctx].chunk_index or 0, s.pos))
+
+
+def own_work(abstract: list[Sentence], names_: list[str], vocab: Vocabulary, *, late: bool = False) -> list[Sentence]:
+    """``abstract`` from where the paper speaks of its own work (the first sentence in the first person,
+    that calls itself "this paper", or that names one of ``names_``), past the problem it sets out; from
+    the sentence before when that one turns from it ("Instead, we propose …" answers the sentence
+    before). The whole abstract when that start is in its second half or leaves fewer than two sentences
+    (never down to the abstract's last words), unless ``late``: a comparison's cell quotes two sentences
+    of it, and the first in which a paper speaks of its work says what it is wherever it stands."""
+    own = next((i for i, s in enumerate(abstract) if FIRST_PERSON.search(s.text) or _SELF.search(s.text)
+                or any(mentions(s.text, e, vocab) for e in names_)), 0)
+    if own and _ANSWERS_BEFORE.match(abstract[own].text):
+        own -= 1
+    return abstract[own:] if late or (own <= len(abstract) // 2 and len(abstract) - own >= 2) else abstract
+
+
+def gist(sentences: list[Sentence], most: int = GIST_SENTENCES) -> list[Sentence]:
+    """The first of an abstract's ``sentences`` (in order): up to ``most`` of them within
+    :data:`GIST_CHARS` characters, and always the first."""
+    out: list[Sentence] = []
+    for s in sentences[:most]:
+        if out and sum(len(x.text) for x in out) + len(s.text) > GIST_CHARS:
+            break
+        out.append(s)
     return out
