@@ -348,6 +348,13 @@ def test_a_comparison_that_asks_what_its_sides_are_is_answered_from_each_papers_
         assert "Instead, we read the page pixels directly" in rows["Wren"] and "run 3" not in rows["Wren"], rows
         assert "| This paper presents a reader that feeds the words" in rows["LARK"], rows["LARK"]
         assert "91.4" not in rows["LARK"], rows["LARK"]
+    # a sentence that names both sides compares them; one more sentence of each side would compare nothing
+    answer = _compare("Compare Wren and LARK.", GIST_PAPERS, GIST_VOCAB)
+    assert "**Comparison.** LARK is 3 points better than Wren on forms" in answer, answer
+    alone = [c for c in GIST_PAPERS if "than" not in c.content and "beats" not in c.content]
+    alone.append(ctx(7, "lark.md", LARK.title, "LARK tags 30 kinds of field."))
+    answer = _compare("Compare Wren and LARK.", alone, GIST_VOCAB)
+    assert "| This paper presents a reader" in answer and "More on each" not in answer and "30 kinds" not in answer, answer
     # a comparison that asks something of them is answered by what each paper says about it
     rows = _rows(_compare("How much memory do Wren and LARK need?", GIST_PAPERS, GIST_VOCAB))
     assert "40% less memory" in rows["Wren"], rows

@@ -162,6 +162,7 @@ def test_a_comparison_asking_what_two_papers_are_is_answered_from_each_abstract(
     assert list(rows) == ["Wrenfield", "Tessel"], r.final_answer
     assert f"| {PROPOSAL}" in rows["Wrenfield"] and "Corrections then spread" in rows["Wrenfield"], r.final_answer
     assert "In run" not in rows["Wrenfield"] and ABSTRACT_START not in rows["Wrenfield"], r.final_answer
+    assert "More on each" not in r.final_answer and "In run" not in r.final_answer, r.final_answer  # nothing compared
     assert "| Tessel stores road maps in a tenth of the space" in rows["Tessel"], r.final_answer
     cited = {int(m) for row in rows.values() for m in re.findall(r"\[(\d+)\]", row)}
     assert all(r.sources[i - 1].breadcrumb.endswith("Abstract") for i in cited), [src.breadcrumb for src in r.sources]

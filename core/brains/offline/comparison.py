@@ -68,6 +68,8 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
                                          s.cited) for s in picks]))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
     prose, compares = _comparison_prose(pool, prof, ents, used)
+    if not compares and gists and all(e in gists for e in ents):
+        prose = []  # each row says what its paper is: one more sentence of each compares nothing and adds little
     parts = ["\n".join(rows)]
     if prose:  # a paragraph of each side's own sentences compares nothing, and is not called a comparison
         parts.append(("**Comparison.** " if compares else "**More on each.** ") + " ".join(cited(s) for s in prose))
