@@ -378,3 +378,19 @@ def test_the_critic_judges_rows_from_each_papers_abstract_by_their_form() -> Non
     assert v.passed, v
     results = answer.replace("[2]", "[1]", 1)  # Wren's first cell sentence now cites its results chunk
     assert not structure(q, intent, GIST_PAPERS, results, [], vocab=GIST_VOCAB).by_abstract
+
+
+def test_a_comparison_that_asks_what_its_sides_are_takes_no_recalled_fact() -> None:
+    """A fact recalled from an earlier session names a side, and nothing else is asked: it is no part of
+    the answer ("From earlier sessions: … says: REVERB¬lex at all levels of recall." under two abstracts).
+    A comparison that asks something still takes a fact on what it asks."""
+    def compare(question: str, facts: list[str]) -> str:
+        slots = fill(question, "comparative", [], [], vocab=GIST_VOCAB)
+        intent = Intent(type="comparative", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
+                        reformulated_query=slots["reformulated_query"])
+        return OfflineBrain(vocabulary=GIST_VOCAB).compose(SynthesisRequest(
+            kind="comparative", question=question, intent=intent, contexts=GIST_PAPERS, prior_facts=facts))
+
+    assert "From earlier sessions" not in compare("Compare Wren and LARK.", ["Wren was cited by 40 later receipt parsers."])
+    asked = compare("How much memory do Wren and LARK need?", ["Wren needs 2 GB of memory on a phone."])
+    assert "From earlier sessions" in asked and "2 GB" in asked, asked

@@ -147,8 +147,10 @@ class OfflineBrain:
         if kind in ("simple", "exploratory"):
             body = shaped(body, answer_form(request.question)[1])
         # a paper's gist from its abstract takes no recalled fact: the scorer cannot tell one recalled
-        # detail of the paper from its gist
-        prior = "" if gist is not None else prior_line(request.prior_facts, prof, used)
+        # detail of the paper from its gist; nor does a comparison that asks what its sides are (any
+        # recalled detail of either names it, and nothing else is asked)
+        overview = kind == "comparative" and comparison.asks_overview(prof)
+        prior = "" if gist is not None or overview else prior_line(request.prior_facts, prof, used)
         return f"{body}\n\n{prior}" if prior else body
 
     async def critique(self, question: str, intent: Intent, contexts: list[RetrievedContext], answer: str,
