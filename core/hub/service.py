@@ -74,6 +74,24 @@ def _prose_tail(text: str) -> bool:
             and sum(w[:1].islower() for w in words[1:]) >= 0.5 * (len(words) - 1))  # no run of labels
 
 
+# A word set in capitals ("REVERB¬lex", "TEXTRUNNER-R", "GPT-3"): a name, which opens a sentence as often as it
+# carries one on past a chunk's break
+_CAPITALS = re.compile(r"^[(\"“‘']?[A-Z][^\s]*[A-Z0-9]")
+# a sentence broken off after a word no sentence ends with ("… has much lower precision than REVERB and")
+_OPEN_END = re.compile(r"\b(?:and|or|but|nor|than|of|the|a|an|to|in|on|at|by|for|from|with|into|over|under|as|"
+                       r"that|which|whose|who|is|are|was|were|be|been|has|have|had|its|their|our|this|these|"
+                       r"those|between|against|without|via|per|versus|vs\.)$")
+
+
+def _continues(head: str, before: str) -> bool:
+    """Whether the text ``head`` opens with carries on the unfinished last sentence of ``before``: it opens
+    in lower case; or with a name in capitals (:data:`_CAPITALS`) after a sentence that reads as prose
+    (:func:`_prose_tail`) and broke off after a word no sentence ends with (:data:`_OPEN_END`)."""
+    if head[:1].islower():
+        return True
+    return bool(_CAPITALS.match(head)) and bool(_OPEN_END.search(before)) and _prose_tail(before)
+
+
 def _prev_in_section(before: list[ChunkRow], path: list[str]) -> ChunkRow | None:
     """The previous chunk of the section ``path`` among the chunks ``before`` a chunk (nearest
     first), past the section's own floats read at the break (its footnotes, tables, figures and
@@ -261,7 +279,7 @@ class Hub:
             return None  # past a table or figure, only a sentence that reads as prose is carried on
         head = nxt.text.lstrip()
         rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-        if (not head[:1].islower() or not rest or not rest[0].endswith(_SENTENCE_DONE)
+        if (not _continues(head, text) or not rest or not rest[0].endswith(_SENTENCE_DONE)
                 or (len(rest) < 2 and len(head) > MAX_TAIL)):
             return None
         return nxt, rest[0]
@@ -276,7 +294,8 @@ class Hub:
         the sentence goes out once, under the chunk that holds its start."""
         c = h.chunk
         text = c.text.lstrip()
-        if c.doc_type != "pdf" or not text[:1].islower() or not c.section_path or _FLOAT_CRUMB.match(c.section_path[-1]):
+        if (c.doc_type != "pdf" or not (text[:1].islower() or _CAPITALS.match(text)) or not c.section_path
+                or _FLOAT_CRUMB.match(c.section_path[-1])):
             return
         prev = _prev_in_section(self.store.preceding(c.doc_id, c.position, c.version), c.section_path)
         if prev is None:
@@ -284,7 +303,7 @@ class Hub:
         if (end := ends.get(_key(prev))) is not None and end[0].position == c.position:
             return  # that hit is served with this sentence's end: the sentence goes out once, under its start
         before = prev.text.rstrip()
-        if not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|"):
+        if not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|") or not _continues(text, before):
             return
         tail = split_sentences(before[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
         if not tail or not tail[-1][:1].isupper():

@@ -209,3 +209,28 @@ def test_text_that_reads_as_no_sentence_gets_no_end_from_past_a_float(tmp_path):
     cut = min((h for h in hub.query("shards moved per ledger north south east west", 5, LIB)
                if "Shards moved per ledger" in h.chunk.text), key=lambda h: h.chunk.position)
     assert cut.chunk.text.rstrip().endswith("West Ledger"), cut.chunk.text[-200:]
+
+
+def test_a_sentence_that_goes_on_with_a_name_in_capitals_is_served_whole():
+    """A sentence broken off after a word no sentence ends with ("… much lower precision than KESTREL and")
+    goes on in the next text of its section, past a figure, even though that text opens with a name in
+    capitals ("KESTREL¬lex at all levels of recall."): both halves are served whole (ReVerb's results were
+    quoted as "REVERB¬lex at all levels of recall." and "… than REVERB and"). A name after a sentence that
+    ends on an ordinary word, or after labels, starts a sentence of its own."""
+    sec = ["Paper", "5 Results"]
+    fig = sec + ["Figure 3"]
+    chunks = [_chunk(0, sec, "Figure 3 shows the curves of the systems. QUOKKA-R has much lower precision than KESTREL and"),
+              _chunk(1, fig, "Figure 3: Precision and recall of the systems."),
+              _chunk(2, sec, "KESTREL¬lex at all levels of recall. The lexical constraint gives KESTREL a boost.")]
+    assert _served(chunks, 0).endswith("much lower precision than KESTREL and KESTREL¬lex at all levels of recall."), \
+        _served(chunks, 0)
+    assert _served(chunks, 2).startswith("QUOKKA-R has much lower precision than KESTREL and KESTREL¬lex at all levels"), \
+        _served(chunks, 2)
+    # a paragraph that lost its full stop on an ordinary word: the name after it opens its own sentence
+    plain = [_chunk(0, sec, "Figure 3 shows the curves. We compare the systems on the test set"),
+             _chunk(1, sec, "KESTREL has the highest precision. It also has the highest recall.")]
+    assert _served(plain, 0).endswith("on the test set") and _served(plain, 1).startswith("KESTREL has")
+    # labels read into the running text before a figure are no sentence a name could carry on
+    labels = [_chunk(0, sec, "Precision Recall KESTREL QUOKKA-R 0.2 0.4 and"), _chunk(1, fig, "Figure 3: Curves."),
+              _chunk(2, sec, "KESTREL¬lex at all levels of recall.")]
+    assert _served(labels, 0).endswith("0.4 and") and _served(labels, 2) == "KESTREL¬lex at all levels of recall."
