@@ -66,30 +66,40 @@ _WORD = re.compile(r"^[(\"“‘']?[A-Za-z][a-z’'-]*[),;:\"”’']*$")
 
 
 def _prose_tail(text: str) -> bool:
-    """Whether the unfinished last sentence of ``text`` reads as prose (see :data:`_WORD`)."""
+    """Whether the unfinished last sentence of ``text`` reads as prose (see :data:`_WORD`): four words at
+    least, or three that break off after a word no sentence ends with ("As described in")."""
     tail = split_sentences(text[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
     words = tail[-1].split() if tail else []
-    return (len(words) >= 4 and words[0][:1].isupper()
+    return (len(words) >= (3 if _OPEN_END.search(text) else 4) and words[0][:1].isupper()
             and sum(bool(_WORD.match(w)) for w in words) >= 0.7 * len(words)
             and sum(w[:1].islower() for w in words[1:]) >= 0.5 * (len(words) - 1))  # no run of labels
 
 
-# A word set in capitals ("REVERB¬lex", "TEXTRUNNER-R", "GPT-3"): a name, which opens a sentence as often as it
-# carries one on past a chunk's break
-_CAPITALS = re.compile(r"^[(\"“‘']?[A-Z][^\s]*[A-Z0-9]")
-# a sentence broken off after a word no sentence ends with ("… has much lower precision than REVERB and")
+# a sentence broken off after a word no sentence ends with ("… has much lower precision than REVERB and",
+# "As described in")
 _OPEN_END = re.compile(r"\b(?:and|or|but|nor|than|of|the|a|an|to|in|on|at|by|for|from|with|into|over|under|as|"
                        r"that|which|whose|who|is|are|was|were|be|been|has|have|had|its|their|our|this|these|"
                        r"those|between|against|without|via|per|versus|vs\.)$")
+_PANEL = re.compile(r"\([a-z0-9]\)[,;:]?")  # a panel's or an item's label, "(b)"
 
 
 def _continues(head: str, before: str) -> bool:
     """Whether the text ``head`` opens with carries on the unfinished last sentence of ``before``: it opens
-    in lower case; or with a name in capitals (:data:`_CAPITALS`) after a sentence that reads as prose
-    (:func:`_prose_tail`) and broke off after a word no sentence ends with (:data:`_OPEN_END`)."""
-    if head[:1].islower():
-        return True
-    return bool(_CAPITALS.match(head)) and bool(_OPEN_END.search(before)) and _prose_tail(before)
+    in lower case; or, whatever it opens with (a name, "REVERB¬lex at all levels …"; a capitalized word,
+    "Section 2.3, REALM employs …"), ``before`` reads as prose (:func:`_prose_tail`) and broke off after a
+    word no sentence ends with (:data:`_OPEN_END`), and ``head`` reads as prose too (:func:`_prose_head`)."""
+    return head[:1].islower() or (bool(_OPEN_END.search(before)) and _prose_tail(before) and _prose_head(head))
+
+
+def _prose_head(head: str) -> bool:
+    """Whether the text ``head`` opens with reads as prose: of its first sentence's first twelve words, most
+    are words (:data:`_WORD`) and most after the first are in lower case. A table's or a chart's labels read
+    into the running text ("Binary Verbal Relation Phrases 85% Satisfy Constraints", "(b) No backup tasks
+    (a) Normal execution") carry on no sentence."""
+    first = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
+    words = first[0].rstrip(".!?").split()[:12] if first else []
+    prose = sum(bool(_WORD.match(w)) and not _PANEL.fullmatch(w) for w in words)
+    return len(words) >= 2 and prose >= 0.7 * len(words) and sum(w[:1].islower() for w in words[1:]) >= 0.5 * (len(words) - 1)
 
 
 def _prev_in_section(before: list[ChunkRow], path: list[str]) -> ChunkRow | None:
@@ -253,8 +263,9 @@ class Hub:
         PDF paragraph runs on over a page break or past a figure, and the reader's blocks end at the
         page) is returned with the sentence's end, taken from the next chunk of its section (past the
         footnotes at the foot of the page, and past a table or figure when the sentence reads as prose)
-        when that one opens in lower case; a chunk that opens in lower case, inside the sentence the
-        previous chunk of its section leaves unfinished, is returned
+        when that one carries the sentence on (:func:`_continues`: it opens in lower case, or the
+        sentence broke off after a word no sentence ends with); a chunk that so carries on the sentence the
+        previous chunk of its section leaves unfinished is returned
         with that sentence's start. The index is untouched: only the text served is. The two are joined
         as a paragraph's lines are (:func:`core.hub.pdf.clean.join_lines`: "index-" / "ing" is "indexing",
         "state-of-the-" / "art" keeps its hyphen)."""
@@ -286,16 +297,15 @@ class Hub:
 
     def _whole_start(self, h: Hit, ends: dict[tuple[str, int, int], tuple[ChunkRow, str] | None]) -> None:
         """``h`` served with its first sentence's start when it is a PDF's running text (not a footnote,
-        table, figure, caption, equation or listing of the reader's), opens in lower case, and the
-        previous chunk of its section (past the floats set at the break, :func:`_prev_in_section`)
+        table, figure, caption, equation or listing of the reader's), carries on the sentence the
+        previous chunk of its section leaves unfinished (:func:`_continues`), and that chunk (past the floats set at the break, :func:`_prev_in_section`)
         stops inside a sentence whose start is certain: after a sentence end within :data:`MAX_TAIL`
         characters of its end, or at the start of a chunk that opens its section. Not when that chunk is
         a hit of its own served with this sentence's end (``ends``: each hit's, from :meth:`_sentence_end`):
         the sentence goes out once, under the chunk that holds its start."""
         c = h.chunk
         text = c.text.lstrip()
-        if (c.doc_type != "pdf" or not (text[:1].islower() or _CAPITALS.match(text)) or not c.section_path
-                or _FLOAT_CRUMB.match(c.section_path[-1])):
+        if c.doc_type != "pdf" or not text or not c.section_path or _FLOAT_CRUMB.match(c.section_path[-1]):
             return
         prev = _prev_in_section(self.store.preceding(c.doc_id, c.position, c.version), c.section_path)
         if prev is None:

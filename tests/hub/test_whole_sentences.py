@@ -215,7 +215,8 @@ def test_a_sentence_that_goes_on_with_a_name_in_capitals_is_served_whole():
     """A sentence broken off after a word no sentence ends with ("… much lower precision than KESTREL and")
     goes on in the next text of its section, past a figure, even though that text opens with a name in
     capitals ("KESTREL¬lex at all levels of recall."): both halves are served whole (ReVerb's results were
-    quoted as "REVERB¬lex at all levels of recall." and "… than REVERB and"). A name after a sentence that
+    quoted as "REVERB¬lex at all levels of recall." and "… than REVERB and"), as it does with a capitalized
+    word ("As described in" / "Section 2.3, REALM employs …"). A name after a sentence that
     ends on an ordinary word, or after labels, starts a sentence of its own."""
     sec = ["Paper", "5 Results"]
     fig = sec + ["Figure 3"]
@@ -226,10 +227,20 @@ def test_a_sentence_that_goes_on_with_a_name_in_capitals_is_served_whole():
         _served(chunks, 0)
     assert _served(chunks, 2).startswith("QUOKKA-R has much lower precision than KESTREL and KESTREL¬lex at all levels"), \
         _served(chunks, 2)
+    # a capitalized word carries it on as well ("As described in" / "Section 2.3, KESTREL employs …")
+    cited = [_chunk(0, sec, "Figure 3 shows the curves. KESTREL compares the contexts to the seeds. As described in"),
+             _chunk(1, fig, "Figure 3: Curves."), _chunk(2, sec, "Section 2.3, KESTREL employs a language model. It ranks.")]
+    assert _served(cited, 0).endswith("As described in Section 2.3, KESTREL employs a language model."), _served(cited, 0)
+    assert _served(cited, 2).startswith("As described in Section 2.3, KESTREL employs"), _served(cited, 2)
     # a paragraph that lost its full stop on an ordinary word: the name after it opens its own sentence
     plain = [_chunk(0, sec, "Figure 3 shows the curves. We compare the systems on the test set"),
              _chunk(1, sec, "KESTREL has the highest precision. It also has the highest recall.")]
     assert _served(plain, 0).endswith("on the test set") and _served(plain, 1).startswith("KESTREL has")
+    # a chart's or a table's labels read into the running text carry on no sentence, whatever came before
+    for head in ("(b) No backup tasks (a) Normal execution (c) 200 tasks killed", "Extractions Relations Only",
+                 "Binary Verbal Relation Phrases 85% Satisfy Constraints 8% Non-Contiguous"):
+        panels = [_chunk(0, sec, "Figure 3 shows the runs. The map function emits the key and the"), _chunk(1, sec, head)]
+        assert _served(panels, 0).endswith("emits the key and the") and _served(panels, 1) == head, head
     # labels read into the running text before a figure are no sentence a name could carry on
     labels = [_chunk(0, sec, "Precision Recall KESTREL QUOKKA-R 0.2 0.4 and"), _chunk(1, fig, "Figure 3: Curves."),
               _chunk(2, sec, "KESTREL¬lex at all levels of recall.")]
