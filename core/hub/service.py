@@ -311,7 +311,12 @@ class Hub:
         if prev is None:
             return
         if (end := ends.get(_key(prev))) is not None and end[0].position == c.position:
-            return  # that hit is served with this sentence's end: the sentence goes out once, under its start
+            # that hit is served with this sentence's end: the sentence goes out once, under its start, and
+            # this chunk without the piece of it that it opens with ("Section 2.3, REALM employs …" read alone
+            # is a sentence that says nothing of what it was described in)
+            if text.startswith(end[1]) and (rest := text[len(end[1]):].lstrip()):
+                h.chunk = dataclasses.replace(c, text=rest)
+            return
         before = prev.text.rstrip()
         if not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|") or not _continues(text, before):
             return

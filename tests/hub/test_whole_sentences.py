@@ -150,11 +150,14 @@ def test_a_sentence_split_between_two_hits_is_served_once(tmp_path):
     hits = hub.query("quokka shard south ledger north ledger froze reader fetched", 5, LIB)
     whole = "because the north one froze, every reader of that shard is sent the new address."
     assert sum(whole in h.chunk.text for h in hits) == 1, [h.chunk.text[-120:] for h in hits]
+    # and the second half is served without the piece of that sentence it opens with
+    second = [h.chunk.text for h in hits if "A reader that has not fetched the shard yet" in h.chunk.text]
+    assert second and all(t.startswith("A reader that has not fetched") for t in second), second
 
 
-def _served(chunks, pos: int) -> str:
+def _served(chunks, pos: int, *more: int) -> str:
     """The text ``Hub._whole`` serves for the chunk at ``pos`` of an invented PDF's chunks (a stand-in store
-    answering ``preceding``/``following`` from them)."""
+    answering ``preceding``/``following`` from them), when the chunks at ``more`` are hits too."""
     from types import SimpleNamespace
 
     from core.hub.search import Hit
@@ -165,7 +168,7 @@ def _served(chunks, pos: int) -> str:
         following=lambda d, p, v=None, n=4: [by[q] for q in range(p + 1, p + n + 1) if q in by])
     hub = Hub.__new__(Hub)
     hub.store = store
-    [hit] = hub._whole([Hit(by[pos], 1.0)])
+    hit, *_ = hub._whole([Hit(by[pos], 1.0), *(Hit(by[p], 1.0) for p in more)])
     return hit.chunk.text
 
 
@@ -232,6 +235,8 @@ def test_a_sentence_that_goes_on_with_a_name_in_capitals_is_served_whole():
              _chunk(1, fig, "Figure 3: Curves."), _chunk(2, sec, "Section 2.3, KESTREL employs a language model. It ranks.")]
     assert _served(cited, 0).endswith("As described in Section 2.3, KESTREL employs a language model."), _served(cited, 0)
     assert _served(cited, 2).startswith("As described in Section 2.3, KESTREL employs"), _served(cited, 2)
+    # when the first half is a hit too, the sentence goes out under it, and the second half without its piece
+    assert _served(cited, 2, 0) == "It ranks.", _served(cited, 2, 0)
     # a paragraph that lost its full stop on an ordinary word: the name after it opens its own sentence
     plain = [_chunk(0, sec, "Figure 3 shows the curves. We compare the systems on the test set"),
              _chunk(1, sec, "KESTREL has the highest precision. It also has the highest recall.")]
