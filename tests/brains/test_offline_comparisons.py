@@ -341,7 +341,8 @@ def test_a_comparison_that_asks_what_its_sides_are_is_answered_from_each_papers_
     """"Compare A and B." asks nothing of the sides but what they are: each row is its own paper's abstract
     from where the paper speaks of its own work ("Instead, we …" with the sentence it turns from; "This paper
     presents …"), not the results sentences that repeat the names ("REVERB¬lex at all levels of recall")."""
-    for q in ("Compare Wren and LARK.", "How do Wren and LARK differ?"):
+    for q in ("Compare Wren and LARK.", "How do Wren and LARK differ?", "Wren 和 LARK 有什么区别？", "比较一下 Wren 和 LARK",
+              "Wren 与 LARK 的主要不同是什么？"):
         rows = _rows(_compare(q, GIST_PAPERS, GIST_VOCAB))
         assert list(rows) == ["Wren", "LARK"], rows
         assert "| Running a separate text recognizer first is slow" in rows["Wren"], rows["Wren"]
@@ -394,3 +395,15 @@ def test_a_comparison_that_asks_what_its_sides_are_takes_no_recalled_fact() -> N
     assert "From earlier sessions" not in compare("Compare Wren and LARK.", ["Wren was cited by 40 later receipt parsers."])
     asked = compare("How much memory do Wren and LARK need?", ["Wren needs 2 GB of memory on a phone."])
     assert "From earlier sessions" in asked and "2 GB" in asked, asked
+
+
+def test_a_chinese_comparison_asks_what_its_sides_are_only_in_that_form() -> None:
+    """A Chinese question's key terms are character pairs, the frame's ("区别") among them: it asks what its
+    sides are only when nothing but that frame is left once the names are out."""
+    from core.brains.offline.comparison import asks_overview
+    from core.brains.offline.evidence import profile
+
+    for q, overview in (("Wren 和 LARK 有什么区别？", True), ("Wren 和 LARK 有何不同", True), ("比较一下 Wren 和 LARK", True),
+                        ("Wren 和 LARK 在内存上有什么区别？", False), ("Wren 和 LARK 分别用了多少数据？", False),
+                        ("Wren 有什么区别？", False)):
+        assert asks_overview(profile(q, vocab=GIST_VOCAB)) is overview, q

@@ -11,11 +11,11 @@ import re
 from dataclasses import replace
 
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, subject
+from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, overview_zh, subject
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.sides import FIRST_PERSON, abstract_of, by_byline, gist, own_work, side_papers
 from core.brains.offline.synthesis import cite, cited, clause, mmr, relevance
-from core.brains.offline.text import term_set
+from core.brains.offline.text import has_cjk, term_set
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
 
@@ -83,8 +83,11 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
 def asks_overview(prof: Profile, ents: list[str] | None = None) -> bool:
     """Whether a comparison asks nothing of its sides but what they are ("Compare A and B.", "How do A
     and B differ?"): no dimension, and no key term beyond the compared names' own (``ents``, default
-    the profile's entities)."""
-    ent_terms = {t for e in (prof.entities if ents is None else ents) for t in term_set(e)}
+    the profile's entities); a Chinese one by its form ("A 和 B 有什么区别？", :func:`evidence.overview_zh`)."""
+    ents = prof.entities if ents is None else ents
+    if has_cjk(prof.question):  # its key terms are character pairs, the frame's among them: read its form
+        return not prof.dimensions and overview_zh(prof.question, ents, prof.vocab)
+    ent_terms = {t for e in ents for t in term_set(e)}
     return not prof.dimensions and not set(prof.key_terms) - ent_terms
 
 

@@ -225,6 +225,20 @@ def _without_names(question: str, ents: list[str], vocab: Vocabulary) -> str:
     return rest
 
 
+# A Chinese comparison that asks only how its sides differ, once the names are out: "比较一下 A 和 B",
+# "A 和 B 有什么区别？", "A 与 B 的主要不同是什么？"; nothing else may remain
+_OVERVIEW_ZH = re.compile(r"(?:请你?)?(?:比较|对比)(?:一下)?(?:和|与|跟)"
+                          r"|(?:和|与|跟)(?:之间)?的?(?:有什么|有何|有哪些)?(?:主要)?(?:区别|不同|差异|异同)"
+                          r"(?:是什么|在哪里?|有哪些)?")
+
+
+def overview_zh(question: str, ents: list[str], vocab: Vocabulary) -> bool:
+    """Whether a Chinese question compares ``ents`` and asks nothing of them but how they differ
+    (:data:`_OVERVIEW_ZH`, once the names, the white space and the closing marks are out)."""
+    rest = _ZH_END.sub("", "".join(_without_names(question, ents, vocab).split()))
+    return len(ents) >= 2 and bool(_OVERVIEW_ZH.fullmatch(rest))
+
+
 def _gist_zh(question: str, ents: list[str], vocab: Vocabulary) -> bool:
     """Whether a Chinese question is only a gist question (:data:`_GIST_ZH`) once its names are out (then
     the white space and the closing marks)."""
