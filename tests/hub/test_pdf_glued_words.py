@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pytest
 from fpdf import FPDF
 
 from core.hub.pdf import layout
@@ -18,6 +19,10 @@ FONTS = Path("/usr/share/fonts/truetype")
 SERIF = FONTS / "liberation" / "LiberationSerif-Regular.ttf"
 BOLD = FONTS / "liberation" / "LiberationSerif-Bold.ttf"
 MONO = FONTS / "dejavu" / "DejaVuSansMono.ttf"
+# a proportional serif font with a bold face, from the system (.ci/run installs it); without it, each test
+# says so rather than failing on a missing file
+pytestmark = pytest.mark.skipif(not (SERIF.exists() and BOLD.exists() and MONO.exists()),
+                                reason="needs Liberation Serif and DejaVu Sans Mono: apt-get install fonts-liberation fonts-dejavu-core")
 SIZE = 10.0
 SPACE = 0.3  # a word space PDFium marks, in font sizes
 GLUED = 0.17  # a word space PDFium reads as none
