@@ -331,8 +331,8 @@ GIST_PAPERS = [
                                          "three receipt sets."),
     ctx(6, "lark.md", LARK.title, "LARK reaches 91.4 F1 on FormBench. LARK is 3 points better than Wren on forms."),
     _abstract(0, "lark.md", LARK.title, "This paper presents a reader that feeds the words of an external text "
-                                         "recognizer together with their page boxes into one encoder. It is "
-                                         "pre-trained on 11 million pages."),
+                                         "recognizer together with their page boxes into one encoder, which reads "
+                                         "them in one pass. It is pre-trained on 11 million pages."),
 ]
 GIST_VOCAB = _vocab(*GIST_PAPERS)
 
@@ -348,6 +348,7 @@ def test_a_comparison_that_asks_what_its_sides_are_is_answered_from_each_papers_
         assert "| Running a separate text recognizer first is slow" in rows["Wren"], rows["Wren"]
         assert "Instead, we read the page pixels directly" in rows["Wren"] and "run 3" not in rows["Wren"], rows
         assert "| This paper presents a reader that feeds the words" in rows["LARK"], rows["LARK"]
+        assert "one encoder, which reads them in one pass [4]." in rows["LARK"], rows["LARK"]  # quoted whole
         assert "91.4" not in rows["LARK"], rows["LARK"]
     # a sentence that names both sides compares them; one more sentence of each side would compare nothing
     answer = _compare("Compare Wren and LARK.", GIST_PAPERS, GIST_VOCAB)

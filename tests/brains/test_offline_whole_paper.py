@@ -258,3 +258,24 @@ def test_a_name_its_paper_introduces_asks_for_that_papers_gist():
         SynthesisRequest(kind="simple", question=question, intent=intent, contexts=ctxs))
     assert answer.startswith("Sensor networks drift out of calibration [2]."), answer
     assert "kept 41 gauges" not in answer
+
+
+def test_a_notes_opening_summary_stands_for_its_abstract():
+    """A paper's note (the bundled ones) opens with "## Summary" where a paper has its abstract: "What is ReAct
+    about?" over the bundled notes quoted three results sentences. A numbered "6 Summary" that closes a paper
+    is no abstract."""
+    from core.brains.offline.evidence import in_abstract
+
+    summary = _ctx("wrenfield", "Summary", ABSTRACT, 1)
+    assert in_abstract(summary) and in_abstract(_ctx("wrenfield", "Abstract", ABSTRACT, 1))
+    assert not in_abstract(_ctx("wrenfield", "6 Summary", ABSTRACT, 9))
+    from core.brains.offline.brain import OfflineBrain
+    from core.config import Settings
+    from core.types import Intent, SynthesisRequest
+
+    contexts = [CONTEXTS[0], summary]
+    q = "What is the main idea of Wrenfield?"
+    intent = Intent(type="factual", confidence=0.9, entities=profile(q, None, vocab=VOCAB).entities)
+    answer = OfflineBrain(Settings(), vocabulary=VOCAB).compose(SynthesisRequest(kind="simple", question=q, intent=intent,
+                                                                                 contexts=contexts))
+    assert answer.startswith("Large sensor networks drift out of calibration within weeks [2].") and "[1]" not in answer, answer

@@ -64,8 +64,10 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
                 gaps.append(f"{e} {d}" if d != "overview" else e)
                 continue
             used += [s.text for s in picks if s.text not in used]
-            cells.append(cell_text([cite(clause(s.text, None if d == "overview" else d, e, prof.vocab, max_words=200),
-                                         s.cited) for s in picks]))
+            # a paper's own description of itself is quoted whole; another cell, by the clause that speaks to it
+            cells.append(cell_text([cite(s.text if e in gists else clause(s.text, None if d == "overview" else d, e,
+                                                                            prof.vocab, max_words=200), s.cited)
+                                    for s in picks]))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
     prose, compares = _comparison_prose(pool, prof, ents, used)
     if not compares and gists and all(e in gists for e in ents):

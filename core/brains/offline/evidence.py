@@ -376,8 +376,9 @@ def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
 
 def in_abstract(ctx: RetrievedContext) -> bool:
     """Whether the chunk is its paper's abstract (the section name the PDF reader and the Markdown
-    splitter give it)."""
-    return ctx.breadcrumb.rsplit(" > ", 1)[-1].strip().lower() == "abstract"
+    splitter give it), or the unnumbered "Summary" a paper's note opens with in its place (the bundled
+    notes' first section)."""
+    return ctx.breadcrumb.rsplit(" > ", 1)[-1].strip().lower() in ("abstract", "summary")
 
 
 def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[str, ...] = ()) -> bool:
