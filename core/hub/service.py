@@ -46,7 +46,7 @@ def _next_in_section(after: list[ChunkRow], path: list[str]) -> tuple[ChunkRow |
     figures, equations and listings set at the top of the next one: crumbs under ``path`` that
     :data:`_FLOAT_CRUMB` names), as :func:`_prev_in_section` looks back past them; and whether a float
     other than a footnote was stepped over. None once anything else comes between. Whether its text
-    continues the sentence is the caller's check (it opens in lower case)."""
+    continues the sentence is the caller's check (:func:`_continues`)."""
     stepped = False
     for n in after:
         if n.section_path == path:
@@ -83,12 +83,25 @@ _OPEN_END = re.compile(r"\b(?:and|or|but|nor|than|of|the|a|an|to|in|on|at|by|for
 _PANEL = re.compile(r"\([a-z0-9]\)[,;:]?")  # a panel's or an item's label, "(b)"
 
 
-def _continues(head: str, before: str) -> bool:
+def _continues(head: str, before: str, *, pdf: bool, past_float: bool) -> bool:
     """Whether the text ``head`` opens with carries on the unfinished last sentence of ``before``: it opens
-    in lower case; or, whatever it opens with (a name, "REVERB¬lex at all levels …"; a capitalized word,
-    "Section 2.3, REALM employs …"), ``before`` reads as prose (:func:`_prose_tail`) and broke off after a
-    word no sentence ends with (:data:`_OPEN_END`), and ``head`` reads as prose too (:func:`_prose_head`)."""
-    return head[:1].islower() or (bool(_OPEN_END.search(before)) and _prose_tail(before) and _prose_head(head))
+    in lower case; or, in a PDF (a Markdown chunk that opens with a capital starts its own sentence), it
+    opens with a capital, ``before`` reads as prose (:func:`_prose_tail`) and broke off after a word no
+    sentence ends with (:data:`_OPEN_END`), and ``head`` reads as prose too (:func:`_prose_head`). Past a
+    float (``past_float``: a table, figure or equation set at the break) the capital must be a name's
+    ("REVERB¬lex at all levels …") or a reference's ("Section 2.3, REALM employs …"): a sentence whose
+    own end went into the float ("… are described in" [Table 2]) is not carried on by the next one ("We
+    train all models …")."""
+    if head[:1].islower():
+        return True
+    if not pdf or not (_OPEN_END.search(before) and _prose_tail(before) and _prose_head(head)):
+        return False
+    return not past_float or bool(_NAMED_HEAD.match(head))
+
+
+# a text that opens with a name in capitals ("REVERB¬lex", "GPT-3") or a reference ("Section 2.3", "Table 4")
+_NAMED_HEAD = re.compile(r"(?:[A-Z][^\s]*[A-Z0-9]|(?:Section|Sections|Table|Figure|Fig\.|Eq\.|Equation|Appendix|Algorithm)"
+                         r"\s+[A-Z0-9])")
 
 
 def _prose_head(head: str) -> bool:
@@ -290,7 +303,7 @@ class Hub:
             return None  # past a table or figure, only a sentence that reads as prose is carried on
         head = nxt.text.lstrip()
         rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-        if (not _continues(head, text) or not rest or not rest[0].endswith(_SENTENCE_DONE)
+        if (not _continues(head, text, pdf=c.doc_type == "pdf", past_float=past_float) or not rest or not rest[0].endswith(_SENTENCE_DONE)
                 or (len(rest) < 2 and len(head) > MAX_TAIL)):
             return None
         return nxt, rest[0]
@@ -318,8 +331,9 @@ class Hub:
                 h.chunk = dataclasses.replace(c, text=rest)
             return
         before = prev.text.rstrip()
-        if not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|") or not _continues(text, before):
-            return
+        if (not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|")
+                or not _continues(text, before, pdf=True, past_float=prev.position < c.position - 1)):
+            return  # (past_float: anything set between the two halves; _prev_in_section steps over floats only)
         tail = split_sentences(before[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
         if not tail or not tail[-1][:1].isupper():
             return

@@ -408,3 +408,42 @@ def test_a_chinese_comparison_asks_what_its_sides_are_only_in_that_form() -> Non
                         ("Wren 和 LARK 在内存上有什么区别？", False), ("Wren 和 LARK 分别用了多少数据？", False),
                         ("Wren 有什么区别？", False)):
         assert asks_overview(profile(q, vocab=GIST_VOCAB)) is overview, q
+
+
+def test_rows_from_abstracts_only_when_every_side_has_its_abstract() -> None:
+    """(Review.) With one side's abstract missing (an upstream hub, a paper without one), rows of two kinds
+    were judged as neither: the critic failed the comparison (0.83) it passed before (8.56). Every row is
+    then ranked as in any comparison, and a recalled fact may join it."""
+    from core.brains.offline.critic import structure
+
+    q = "Compare Wren and LARK."
+    partial = [c for c in GIST_PAPERS if not (c.doc_id == "lark" and c.breadcrumb.endswith("Abstract"))]
+    answer = _compare(q, partial, GIST_VOCAB)
+    assert "Running a separate text recognizer" not in answer, answer
+    intent = Intent(type="comparative", confidence=0.9, entities=["Wren", "LARK"])
+    assert not structure(q, intent, partial, answer, [], vocab=GIST_VOCAB).by_abstract
+
+
+def test_an_overview_row_never_comes_down_to_an_abstracts_last_words() -> None:
+    """(Review.) An abstract whose first sentence in the first person is its last ("We release our code.") is
+    quoted from its start: a row of that one sentence passed the critic by its form."""
+    late = _abstract(0, "wren.md", WREN.title, "Receipts are read by document parsers. Running a separate text "
+                                                "recognizer first is slow. A recognizer-free reader avoids both. "
+                                                "We release our code.")
+    contexts = [late if c.doc_id == "wren" and c.breadcrumb.endswith("Abstract") else c for c in GIST_PAPERS]
+    rows = _rows(_compare("Compare Wren and LARK.", contexts, GIST_VOCAB))
+    assert "| Receipts are read by document parsers [2]. Running a separate" in rows["Wren"], rows["Wren"]
+
+
+def test_a_comparison_that_asks_for_a_judgment_or_on_a_setting_asks_more_than_what_they_are() -> None:
+    """(Review.) "Which is better, A or B?" drops "better" as a frame word, and "A and B on FormBench" names
+    FormBench as a third side: neither asks only what A and B are. "Compare A with B" still does."""
+    from core.brains.offline.comparison import asks_overview
+    from core.brains.offline.evidence import profile
+    from core.vocabulary import Term
+
+    vocab = Vocabulary(terms=(Term("Wren"), Term("LARK"), Term("FormBench")))
+    for q, overview in (("Which is better, Wren or LARK?", False), ("Should I use Wren or LARK?", False),
+                        ("Compare Wren and LARK on FormBench.", False), ("Compare Wren with LARK.", True),
+                        ("How does Wren compare with LARK?", True), ("Wren、LARK 有啥区别？", True)):
+        assert asks_overview(profile(q, vocab=vocab)) is overview, q

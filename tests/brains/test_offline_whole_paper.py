@@ -269,6 +269,7 @@ def test_a_notes_opening_summary_stands_for_its_abstract():
     summary = _ctx("wrenfield", "Summary", ABSTRACT, 1)
     assert in_abstract(summary) and in_abstract(_ctx("wrenfield", "Abstract", ABSTRACT, 1))
     assert not in_abstract(_ctx("wrenfield", "6 Summary", ABSTRACT, 9))
+    assert not in_abstract(_ctx("wrenfield", "4 Experiments > Summary", ABSTRACT, 9))  # a run-in heading (review)
     from core.brains.offline.brain import OfflineBrain
     from core.config import Settings
     from core.types import Intent, SynthesisRequest
@@ -279,3 +280,13 @@ def test_a_notes_opening_summary_stands_for_its_abstract():
     answer = OfflineBrain(Settings(), vocabulary=VOCAB).compose(SynthesisRequest(kind="simple", question=q, intent=intent,
                                                                                  contexts=contexts))
     assert answer.startswith("Large sensor networks drift out of calibration within weeks [2].") and "[1]" not in answer, answer
+
+
+def test_how_it_works_starts_at_the_method_even_after_a_sentence_about_this_paper():
+    """(Review.) "This paper studies …" sets out the problem; how the method works starts where the paper
+    proposes it ("We propose …"). Only a comparison's row reads "This paper presents …" as the paper's own
+    work (:func:`core.brains.offline.sides.own_work`, ``late``)."""
+    studies = ("This paper studies sensor networks that drift out of calibration within weeks. Recalibrating "
+               "every sensor by hand is too expensive. We propose to calibrate a whole network from a few trusted "
+               "gauges. Corrections spread along the network's links. We test it on three networks.")
+    assert _how_it_works(studies).startswith("We propose to calibrate a whole network"), _how_it_works(studies)

@@ -144,8 +144,9 @@ def test_a_hit_cut_before_a_figure_is_served_with_its_sentence_end_from_after_it
 
 
 def test_a_sentence_split_between_two_hits_is_served_once(tmp_path):
-    """When both halves' chunks are hits, the first is served with the sentence's end and the second as
-    stored: the sentence goes out once, under the chunk (and page) that holds its start."""
+    """When both halves' chunks are hits, the first is served with the sentence's end and the second
+    without the piece of it that it opens with: the sentence goes out once, under the chunk (and page)
+    that holds its start."""
     hub, _ = _indexed(tmp_path, _paper(tmp_path))
     hits = hub.query("quokka shard south ledger north ledger froze reader fetched", 5, LIB)
     whole = "because the north one froze, every reader of that shard is sent the new address."
@@ -241,6 +242,19 @@ def test_a_sentence_that_goes_on_with_a_name_in_capitals_is_served_whole():
     plain = [_chunk(0, sec, "Figure 3 shows the curves. We compare the systems on the test set"),
              _chunk(1, sec, "KESTREL has the highest precision. It also has the highest recall.")]
     assert _served(plain, 0).endswith("on the test set") and _served(plain, 1).startswith("KESTREL has")
+    # past a float, a capital carries a sentence on only as a name's or a reference's: the sentence whose end
+    # went into the float ("… are described in" [Table 2]) is not carried on by the next one
+    for head in ("We train all models for ten epochs.", "Here, x is the input of the layer."):
+        floated = [_chunk(0, sec, "Figure 3 shows the runs. The datasets we use are described in"),
+                   _chunk(1, sec + ["Table 2"], "Table 2: Datasets."), _chunk(2, sec, head)]
+        assert _served(floated, 0).endswith("are described in") and _served(floated, 2) == head, head
+    # with nothing set between, a capitalized prose sentence does carry it on; in Markdown it never does
+    direct = [_chunk(0, sec, "Figure 3 shows the runs. The datasets we use are described in"),
+              _chunk(1, sec, "Table 2 of the appendix. We train all models.")]
+    assert _served(direct, 0).endswith("are described in Table 2 of the appendix."), _served(direct, 0)
+    md = [_chunk(0, sec, "Figure 3 shows the runs. The datasets we use are described in", "markdown"),
+          _chunk(1, sec, "Table 2 of the appendix. We train all models.", "markdown")]
+    assert _served(md, 0).endswith("are described in"), _served(md, 0)
     # a chart's or a table's labels read into the running text carry on no sentence, whatever came before
     for head in ("(b) No backup tasks (a) Normal execution (c) 200 tasks killed", "Extractions Relations Only",
                  "Binary Verbal Relation Phrases 85% Satisfy Constraints 8% Non-Contiguous"):

@@ -147,9 +147,9 @@ class OfflineBrain:
         if kind in ("simple", "exploratory"):
             body = shaped(body, answer_form(request.question)[1])
         # a paper's gist from its abstract takes no recalled fact: the scorer cannot tell one recalled
-        # detail of the paper from its gist; nor does a comparison that asks what its sides are (any
+        # detail of the paper from its gist; nor does a comparison answered by its papers' gists (any
         # recalled detail of either names it, and nothing else is asked)
-        overview = kind == "comparative" and comparison.asks_overview(prof)
+        overview = kind == "comparative" and comparison.by_abstracts(pool, prof, request.contexts)
         prior = "" if gist is not None or overview else prior_line(request.prior_facts, prof, used)
         return f"{body}\n\n{prior}" if prior else body
 

@@ -36,11 +36,9 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     among the contexts, a name without one (a benchmark or a tool they both mention) gets no row.
     A name's paper is the one its title or file names, else the one its side's retrieval came from
     (:func:`core.brains.offline.sides.side_papers`). A comparison that asks nothing of its sides but
-    what they are (:func:`asks_overview`) fills each row whose paper's abstract was retrieved with that
-    paper's gist (:func:`overview_gists`)."""
-    ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
-    papers = side_papers(contexts, ents, prof.vocab)
-    ents = [e for e in ents if e in papers] if len(papers) >= 2 else ents
+    what they are (:func:`asks_overview`) fills its rows with each paper's gist when every row's paper
+    abstract was retrieved (:func:`overview_gists`)."""
+    ents, papers = _sides(prof, contexts)
     dims = prof.dimensions or ["overview"]
     used: list[str] = []
     header = "| | " + " | ".join(d.capitalize() for d in dims) + " |"
@@ -82,31 +80,61 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
 
 
 
+def _sides(prof: Profile, contexts: list[RetrievedContext]) -> tuple[list[str], dict[str, str]]:
+    """The compared names that get a row, and each one's own paper (see :func:`comparative`)."""
+    ents = prof.entities or sorted({c.entity for c in contexts if c.entity})
+    papers = side_papers(contexts, ents, prof.vocab)
+    return ([e for e in ents if e in papers] if len(papers) >= 2 else ents), papers
+
+
+# A comparison that asks for a judgment ("Which is better, A or B?", "Should I use A or B?"): its frame
+# words ("better") are dropped from its key terms, yet it asks more than what the two are
+_JUDGMENT = re.compile(r"\b(?:better|worse|best|worst|prefer\w*|should|recommend\w*|choose|pick|which one)\b", re.I)
+# a name set after a preposition is where or on what the others are compared ("A and B on FormBench"; not
+# "with", as in "Compare A with B")
+_SETTING = r"\b(?:on|in|at|over|across|for|using|under)\s+(?:the\s+)?"
+
+
+def _set_after_preposition(question: str, name: str, vocab: Vocabulary) -> bool:
+    """Whether ``question`` names ``name`` after a preposition (:data:`_SETTING`)."""
+    pat = mention_pattern(name, vocab)
+    return re.search(f"{_SETTING}(?:{pat.pattern})", question, pat.flags) is not None
+
+
 def asks_overview(prof: Profile, ents: list[str] | None = None) -> bool:
     """Whether a comparison asks nothing of its sides but what they are ("Compare A and B.", "How do A
     and B differ?"): no dimension, and no key term beyond the compared names' own (``ents``, default
     the profile's entities); a Chinese one by its form ("A 和 B 有什么区别？", :func:`evidence.overview_zh`)."""
     ents = prof.entities if ents is None else ents
+    if prof.dimensions:
+        return False
     if has_cjk(prof.question):  # its key terms are character pairs, the frame's among them: read its form
-        return not prof.dimensions and overview_zh(prof.question, ents, prof.vocab)
+        return overview_zh(prof.question, ents, prof.vocab)
+    if _JUDGMENT.search(prof.question) or any(_set_after_preposition(prof.question, e, prof.vocab) for e in ents):
+        return False
     ent_terms = {t for e in ents for t in term_set(e)}
-    return not prof.dimensions and not set(prof.key_terms) - ent_terms
+    return not set(prof.key_terms) - ent_terms
 
 
 def overview_gists(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext], ents: list[str],
                    papers: dict[str, str]) -> dict[str, list[Sentence]]:
     """For a comparison that asks what its sides are (:func:`asks_overview`): each side's cell from its own
     paper's abstract, where the paper speaks of its own work (:func:`core.brains.offline.sides.own_work`),
-    :data:`CELL_SENTENCES` at most; sides whose abstract was not retrieved are left out (their cells are
-    ranked as any other). Scored, an overview cell is the sentences that repeat the name: its results
+    :data:`CELL_SENTENCES` at most; {} unless every side's abstract was retrieved (rows of two kinds would be
+    judged as neither). Scored, an overview cell is the sentences that repeat the name: its results
     ("X outperforms Y at all levels of recall"), not what it is."""
     if not asks_overview(prof, ents):
         return {}
-    out = {}
-    for e in ents:
-        if abstract := abstract_of(pool, contexts, papers.get(e)):
-            out[e] = gist(own_work(abstract, [e], prof.vocab, late=True), CELL_SENTENCES)
-    return out
+    abstracts = {e: abstract_of(pool, contexts, papers.get(e)) for e in ents}
+    if len(ents) < 2 or not all(abstracts.values()):
+        return {}
+    return {e: gist(own_work(a, [e], prof.vocab, late=True), CELL_SENTENCES) for e, a in abstracts.items()}
+
+
+def by_abstracts(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> bool:
+    """Whether a comparison's rows are its papers' gists (:func:`overview_gists`)."""
+    ents, papers = _sides(prof, contexts)
+    return bool(overview_gists(pool, prof, contexts, ents, papers))
 
 
 def cell_text(pieces: list[str]) -> str:

@@ -227,8 +227,8 @@ def _without_names(question: str, ents: list[str], vocab: Vocabulary) -> str:
 
 # A Chinese comparison that asks only how its sides differ, once the names are out: "比较一下 A 和 B",
 # "A 和 B 有什么区别？", "A 与 B 的主要不同是什么？"; nothing else may remain
-_OVERVIEW_ZH = re.compile(r"(?:请你?)?(?:比较|对比)(?:一下)?(?:和|与|跟)"
-                          r"|(?:和|与|跟)(?:之间)?的?(?:有什么|有何|有哪些)?(?:主要)?(?:区别|不同|差异|异同)"
+_OVERVIEW_ZH = re.compile(r"(?:请你?)?(?:比较|对比)(?:一下)?[、，,]*(?:和|与|跟)"
+                          r"|(?:[、，,]+(?:和|与|跟)?|和|与|跟)(?:之间)?的?(?:有什么|有啥|有何|有哪些)?(?:主要)?(?:区别|不同|差异|异同)"
                           r"(?:是什么|在哪里?|有哪些)?")
 
 
@@ -376,9 +376,10 @@ def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
 
 def in_abstract(ctx: RetrievedContext) -> bool:
     """Whether the chunk is its paper's abstract (the section name the PDF reader and the Markdown
-    splitter give it), or the unnumbered "Summary" a paper's note opens with in its place (the bundled
-    notes' first section)."""
-    return ctx.breadcrumb.rsplit(" > ", 1)[-1].strip().lower() in ("abstract", "summary")
+    splitter give it), or an unnumbered "Summary" section of its own (the section the bundled notes open
+    with in its place; not a "Summary" run-in heading within a section, "4 Experiments > Summary")."""
+    crumbs = [c.strip().lower() for c in ctx.breadcrumb.split(" > ")]
+    return crumbs[-1] == "abstract" or (crumbs[-1] == "summary" and len(crumbs) == 2)
 
 
 def is_relevant(ctx: RetrievedContext, prof: Profile, absent: list[str] | tuple[str, ...] = ()) -> bool:

@@ -119,17 +119,18 @@ def abstract_of(pool: list[Sentence], contexts: list[RetrievedContext], paper: s
 
 
 def own_work(abstract: list[Sentence], names_: list[str], vocab: Vocabulary, *, late: bool = False) -> list[Sentence]:
-    """``abstract`` from where the paper speaks of its own work (the first sentence in the first person,
-    that calls itself "this paper", or that names one of ``names_``), past the problem it sets out; from
-    the sentence before when that one turns from it ("Instead, we propose …" answers the sentence
-    before). The whole abstract when that start is in its second half or leaves fewer than two sentences
-    (never down to the abstract's last words), unless ``late``: a comparison's cell quotes two sentences
-    of it, and the first in which a paper speaks of its work says what it is wherever it stands."""
-    own = next((i for i, s in enumerate(abstract) if FIRST_PERSON.search(s.text) or _SELF.search(s.text)
+    """``abstract`` from where the paper speaks of its own work (the first sentence in the first person or
+    that names one of ``names_``), past the problem it sets out; from the sentence before when that one
+    turns from it ("Instead, we propose …" answers the sentence before). The whole abstract when that
+    start leaves fewer than two sentences (never down to the abstract's last words: "We release our code.")
+    or, unless ``late``, is in its second half. ``late`` is a comparison's cell, which quotes two sentences
+    of it: the first in which the paper speaks of its work says what it is wherever it stands, and "This
+    paper presents …" is the paper speaking too (a gist question's "how it works" starts at its method)."""
+    own = next((i for i, s in enumerate(abstract) if FIRST_PERSON.search(s.text) or (late and _SELF.search(s.text))
                 or any(mentions(s.text, e, vocab) for e in names_)), 0)
     if own and _ANSWERS_BEFORE.match(abstract[own].text):
         own -= 1
-    return abstract[own:] if late or (own <= len(abstract) // 2 and len(abstract) - own >= 2) else abstract
+    return abstract[own:] if (late or own <= len(abstract) // 2) and len(abstract) - own >= 2 else abstract
 
 
 def gist(sentences: list[Sentence], most: int = GIST_SENTENCES) -> list[Sentence]:
