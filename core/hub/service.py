@@ -310,12 +310,13 @@ class Hub:
 
     def _whole_start(self, h: Hit, ends: dict[tuple[str, int, int], tuple[ChunkRow, str] | None]) -> None:
         """``h`` served with its first sentence's start when it is a PDF's running text (not a footnote,
-        table, figure, caption, equation or listing of the reader's), carries on the sentence the
-        previous chunk of its section leaves unfinished (:func:`_continues`), and that chunk (past the floats set at the break, :func:`_prev_in_section`)
-        stops inside a sentence whose start is certain: after a sentence end within :data:`MAX_TAIL`
-        characters of its end, or at the start of a chunk that opens its section. Not when that chunk is
-        a hit of its own served with this sentence's end (``ends``: each hit's, from :meth:`_sentence_end`):
-        the sentence goes out once, under the chunk that holds its start."""
+        table, figure, caption, equation or listing of the reader's) and carries on (:func:`_continues`)
+        the sentence that the previous chunk of its section (past the floats set at the break,
+        :func:`_prev_in_section`) leaves unfinished, where that sentence's start is certain: after a
+        sentence end within :data:`MAX_TAIL` characters of its end, or at the start of a chunk that opens
+        its section. Not when that chunk is a hit of its own served with this sentence's end (``ends``:
+        each hit's, from :meth:`_sentence_end`): the sentence goes out once, under the chunk that holds
+        its start, and this one is served without the piece of it that it opens with."""
         c = h.chunk
         text = c.text.lstrip()
         if c.doc_type != "pdf" or not text or not c.section_path or _FLOAT_CRUMB.match(c.section_path[-1]):
