@@ -17,7 +17,7 @@ from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
-from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, key_terms, lead_size, mmr, relevance
+from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
 from core.brains.offline.text import step_asks
 from core.text import short_title
 from core.types import RetrievedContext
@@ -142,7 +142,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     best_of = [_step_best(pool, sq, prof.vocab) for sq in steps]
     for i, sq in enumerate(steps, start=1):
         sp = profile(sq, vocab=prof.vocab)
-        focus = key_terms(sq)
+        focus = step_terms(sq)
         def score(s: Sentence, sp=sp, focus=focus) -> float:
             return relevance(s, sp, focus)
         # a step about a named method reads sentences about it, not about another method that cites it
@@ -167,7 +167,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     # The conclusion answers what the last asking step asks (the question's own last clause), in context:
     # a keyword step a replan added after it ("teacher model") asks nothing of its own.
     last = next((q for q in reversed(steps) if step_asks(q)), steps[-1])
-    lp, lfocus = profile(last, vocab=prof.vocab), key_terms(last)
+    lp, lfocus = profile(last, vocab=prof.vocab), step_terms(last)
 
     def concl_score(s: Sentence) -> float:
         return relevance(s, lp, lfocus, question=prof.question)
@@ -183,7 +183,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
 
 def _step_best(pool: list[Sentence], step: str, vocab: Vocabulary) -> Sentence | None:
     """The sentence that best answers one step on its own (None when none carries its words)."""
-    focus = key_terms(step)
+    focus = step_terms(step)
     sp = profile(step, vocab=vocab)
     top = mmr([s for s in pool if len(focus & s.terms) >= min(2, len(focus))], lambda s: relevance(s, sp, focus), 1)
     return top[0] if top else None

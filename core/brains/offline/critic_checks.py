@@ -10,10 +10,9 @@ import re
 
 from core.brains.offline.claims import Claim
 from core.brains.offline.evidence import asked_terms, dim_hits
-from core.brains.offline.glossary import english_terms
 from core.brains.offline.lexicon import find_entities, mentions
-from core.brains.offline.synthesis import key_terms
-from core.brains.offline.text import content_terms, content_words, covered, has_cjk, step_asks, strip_markers, term_set
+from core.brains.offline.synthesis import step_terms
+from core.brains.offline.text import content_terms, content_words, covered, step_asks, strip_markers, term_set
 from core.vocabulary import Vocabulary
 
 
@@ -125,9 +124,7 @@ _STEP_GAP = re.compile(r"^\d+\.\s+\*\*(.+?)\*\*\s+The knowledge base holds no ev
 
 
 def _step_answered(sub_question: str, found: list[Claim]) -> bool:
-    terms = key_terms(sub_question)
-    if has_cjk(sub_question):  # judged on its names and its terms in English
-        terms = {t for t in terms if t.isascii()} | key_terms(" ".join(english_terms(sub_question)))
+    terms = step_terms(sub_question)  # a Chinese step: its names and its terms in English
     if not terms:
         return True
     best = max((sum(1 for t in terms if covered(t, term_set(c.text))) / len(terms) for c in found), default=0.0)
