@@ -175,7 +175,11 @@ def _with_row(data: dict, m: dict, t: float, report: dict, hit_pass: float, comp
 
 
 def _with_direct(data: dict, m: dict, t: float, report: dict, hit_pass: float, composed_weight: float) -> dict:
+    """The direct-answer model and its threshold from generated drafts; a threshold calibrated on the
+    tuning set for the old model (``training.critic_dev_calibrate``) no longer applies and is dropped."""
     data = {**data, "direct_model": as_model(m), "direct_pass_threshold": t}
+    if data.pop("direct_dev_calibration", None) is not None:
+        print("the direct threshold calibrated on dev was for the old model: rerun training.critic_dev_calibrate")
     data["trained_on"].update({"direct_rows": report["direct_rows"], "direct_hit_pass": hit_pass,
                                "direct_composed_weight": composed_weight,
                                "direct_kinds": "every one-paragraph draft, incl. " + generate_verdict.UNRETRIEVED})

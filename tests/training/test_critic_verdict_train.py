@@ -81,3 +81,5 @@ def test_direct_only_adds_the_direct_model_and_keeps_the_rest() -> None:
         assert out[key] == shipped[key], key
     assert out["direct_model"]["weights"] == [1.0] * n and out["direct_pass_threshold"] == 0.3
     assert out["trained_on"]["direct_rows"] == [5, 2] and out["heldout"]["direct_heldout"] == {"n": 2}
+    # a threshold calibrated on the tuning set belonged to the old model
+    assert "direct_dev_calibration" in shipped and "direct_dev_calibration" not in out
