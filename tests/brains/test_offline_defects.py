@@ -145,6 +145,11 @@ def test_step_labels_are_words_as_written() -> None:
     assert steps[:2] == ["HERON: conclude training", "Kite: conclude training"]
 
 
+def test_step_labels_keep_names_and_numbers_whole() -> None:
+    steps, _ = make_plan("What GPT-3.5 ratings do the 1.3B-parameter HERON and Kite get?", None, [], [], 4, vocab=VOCAB)
+    assert steps[:3] == ["GPT-3.5: ratings 1.3B-parameter", "HERON: ratings 1.3B-parameter", "Kite: ratings 1.3B-parameter"]
+
+
 def test_each_step_quotes_a_different_sentence_where_one_exists() -> None:
     q = "How is HERON's router trained, and how does that lead to a high LongBench score?"
     answer = _answer(q, [HERON], kind="multi_hop", intent_type="multi_hop")

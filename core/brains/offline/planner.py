@@ -93,12 +93,14 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
 
 def _asked_words(question: str, ents: list[str], vocab: Vocabulary) -> str:
     """What a question asks of its entities, in its own words as written ("conclude about training"
-    → "conclude training"): a step label a reader can read, and a query the hub can match."""
+    → "conclude training"), names and numbers whole ("1.3B-parameter", "GPT-3.5"): a step label a reader
+    can read, and a query the hub can match."""
     from core.brains.offline.lexicon import mentions
-    from core.brains.offline.text import FRAME_WORDS, STOPWORDS, words
+    from core.brains.offline.text import FRAME_WORDS, STOPWORDS
+    from core.text import QUESTION_WORD
 
     out: list[str] = []
-    for w in words(strip_question_form(question)):
+    for w in (t.rstrip(".'/-+") for t in QUESTION_WORD.findall(strip_question_form(question))):
         low = w.lower()
         if low in STOPWORDS or low in FRAME_WORDS or any(mentions(w, e, vocab) or low in e.lower().split() for e in ents):
             continue
