@@ -59,3 +59,11 @@ def test_the_critic_reads_those_steps_as_answered() -> None:
     st.checks, st.missing, st.hints, st.queries = [], [], [], []
     check_chain(st, prof, claims(text)[0], text, STEPS)
     assert st.checks == [True, True] and not st.missing
+
+
+def test_a_chinese_step_that_found_nothing_is_rewritten_as_names_and_english_terms() -> None:
+    from core.brains.offline.planner import keyword_rewrite
+
+    assert keyword_rewrite(STEPS[0], QUESTION, VOCAB) == "TERN model distillation"
+    # nothing but Chinese words: the question's names, never its character pairs
+    assert keyword_rewrite("该方法默认的秩是多少？", QUESTION, VOCAB) == "TERN Marsh-NLI"
