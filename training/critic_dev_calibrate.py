@@ -14,8 +14,11 @@ by the simple strategy, not declined. Its verdict probability is its critic scor
 critic took off (one per name no source uses, one per out-of-range marker), over 10; an answer the
 structure passed reports at least the old threshold, so it never lowers the new one.
 
-``python -m training.critic_dev_calibrate RESULT.json`` reports; ``--write`` stores the threshold in
-``core/models/critic_verdict.json`` with where it came from (``direct_dev_calibration``).
+``python -m training.critic_dev_calibrate RESULT.json`` reports the calibrated threshold and the pass
+rates at it and at the shipped one; ``--write`` stores it in ``core/models/critic_verdict.json`` with
+where it came from (``direct_dev_calibration``). Session 37 wrote 0.624 and took it back: it passed a
+non-answer that states another value of the asked measure (``tests/brains/test_offline_critic.py``,
+verdict 0.72), so the shipped threshold is still the generated-data one (README, "Session 37").
 """
 
 from __future__ import annotations

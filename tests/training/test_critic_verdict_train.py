@@ -74,12 +74,12 @@ def test_direct_only_adds_the_direct_model_and_keeps_the_rest() -> None:
     shipped = json.loads(verdict.WEIGHTS_FILE.read_text(encoding="utf-8"))
     n = len(verdict.FEATURES)
     m = {"weights": np.ones(n), "bias": 0.25, "mean": np.zeros(n), "scale": np.ones(n)}
-    out = train._with_direct(json.loads(json.dumps(shipped)), m, 0.3, {"direct_rows": [5, 2], "direct_heldout": {"n": 2}},
-                             0.95, 5.0)
+    calibrated = {**json.loads(json.dumps(shipped)), "direct_dev_calibration": {"threshold": 0.6}}
+    out = train._with_direct(calibrated, m, 0.3, {"direct_rows": [5, 2], "direct_heldout": {"n": 2}}, 0.95, 5.0)
     for key in ("weights", "bias", "pass_threshold", "prose_model", "prose_pass_threshold", "gate_model",
                 "gate_threshold", "gate_pass_threshold"):
         assert out[key] == shipped[key], key
     assert out["direct_model"]["weights"] == [1.0] * n and out["direct_pass_threshold"] == 0.3
     assert out["trained_on"]["direct_rows"] == [5, 2] and out["heldout"]["direct_heldout"] == {"n": 2}
-    # a threshold calibrated on the tuning set belonged to the old model
-    assert "direct_dev_calibration" in shipped and "direct_dev_calibration" not in out
+    # a threshold calibrated on the tuning set (training.critic_dev_calibrate) belonged to the old model
+    assert "direct_dev_calibration" not in out
