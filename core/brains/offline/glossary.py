@@ -51,6 +51,14 @@ def english_terms(text: str) -> list[str]:
     return list(found)
 
 
+def in_english(text: str) -> str:
+    """``text`` as English papers can match it: a Chinese text becomes its Latin-script words (names,
+    numbers) followed by its Chinese terms in English; any other text is returned unchanged."""
+    if not _CJK_RUN.search(text):
+        return text
+    return " ".join([_CJK_RUN.sub(" ", text), *english_terms(text)])
+
+
 def with_english(query: str) -> str:
     """``query`` plus its Chinese terms in English, in brackets (unchanged when there are none)."""
     terms = english_terms(query)

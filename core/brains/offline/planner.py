@@ -15,8 +15,8 @@ from core.brains.offline.evidence import TRAILING_QUESTION, profile, relevant_in
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
-from core.brains.offline.glossary import english_terms
-from core.brains.offline.text import content_terms, has_cjk, passage_sentences, strip_question_form
+from core.brains.offline.glossary import in_english
+from core.brains.offline.text import content_terms, passage_sentences, strip_question_form
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
 from core.vocabulary import Vocabulary
 
@@ -113,9 +113,7 @@ def _asked_words(question: str, ents: list[str], vocab: Vocabulary) -> str:
 def keyword_rewrite(step: str, question: str, vocab: Vocabulary) -> str:
     """A broader keyword form of a step that found nothing (no question mark: never rewritten twice). A
     Chinese step keeps its names and its terms in English (the glossary's), not its character pairs."""
-    terms = content_terms(step, drop_frame=True)
-    if has_cjk(step):
-        terms = [t for t in terms if t.isascii()] + english_terms(step)
+    terms = content_terms(in_english(step), drop_frame=True)
     ents = extract_entities(step, vocab) or extract_entities(question, vocab)
     words = list(dict.fromkeys([*ents, *[t for t in terms if not any(t in e.lower() for e in ents)]]))
     return " ".join(words[:8]) or question

@@ -16,11 +16,11 @@ from collections.abc import Callable
 from core.brains.base import TokenSink
 from core.brains.offline import scorer
 from core.brains.offline.evidence import Profile, Sentence, dim_hits, main_clause
-from core.brains.offline.glossary import english_terms
+from core.brains.offline.glossary import in_english
 from core.brains.offline.quantities import measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
-from core.brains.offline.text import content_terms, covered, has_cjk, jaccard, strip_markers, term_set
+from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
 from core.text import LOOSE_SENTENCE_END, split_sentences
 from core.vocabulary import Vocabulary
 
@@ -293,7 +293,4 @@ def step_terms(step: str) -> set[str]:
     """The terms a chain step is answered by. A Chinese step is read by its names and its terms in
     English (the glossary's renderings): the papers it is answered from are English, and its Chinese
     character pairs, which no English sentence holds, would leave every step without evidence."""
-    terms = key_terms(step)
-    if has_cjk(step):
-        terms = {t for t in terms if t.isascii()} | key_terms(" ".join(english_terms(step)))
-    return terms
+    return key_terms(in_english(step))
