@@ -140,3 +140,26 @@ def test_a_question_that_names_a_paper_by_its_authors_is_answered_from_that_pape
     # the same names on a byline that is not this paper's are still names no chunk uses
     text = _compose(AUTHORS_Q, [_by(LONG, ["Mei Chen", "Tomas Novak"]), KILN])
     assert "holds no evidence" in text
+
+
+def test_a_name_made_of_the_papers_author_surnames_is_named_by_its_chunks() -> None:
+    """A question may cite a paper by two of its authors ("the Lindqvist and Ferreira retriever") or, in
+    a follow-up, by one surname. Every chunk of that paper carries the byline, so the name is no name
+    "no retrieved source" uses, and a direct answer cited to that paper names it: the critic neither
+    docks a point for an absent name nor asks for the surnames in the answer."""
+    from core.brains.offline.critic import critique
+    from core.brains.offline.evidence import absent_names
+    from core.config import CriticSettings
+
+    gannet = _by(LONG, ["Ada Okonkwo", "Lindqvist, Elin", "Paulo Ferreira"])
+    for name in ("Lindqvist and Ferreira", "Okonkwo et al.", "Ferreira"):
+        q = f"How many past storms does the {name} retriever return per forecast?"
+        intent = Intent(type="factual", confidence=1.0, entities=[name], reformulated_query=q)
+        prof = profile(q, intent, vocab=VOCAB)
+        assert absent_names([gannet, KILN], prof) == [], name
+        answer = "For each forecast, Gannet retrieves the eight past storms whose rising limbs are closest to the current one [1]."
+        v = critique(q, intent, [gannet, KILN], answer, [], CriticSettings(), vocab=VOCAB)
+        assert not any(name in i for i in v.issues), (name, v.issues)
+        # a byline that is not this paper's still leaves the name unmatched
+        other = _by(LONG, ["Mei Chen", "Tomas Novak"])
+        assert absent_names([other, KILN], prof) == [name]

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from core.brains.offline import verdict
 from core.brains.offline.evidence import subject as evidence_subject
-from core.brains.offline.evidence import absent_names, in_abstract, is_document_of, profile, relevant_indexes
+from core.brains.offline.evidence import (absent_names, in_abstract, is_document_of, profile, relevant_indexes,
+                                          written_by)
 from core.brains.offline.lexicon import mentions
 from core.brains.offline.comparison import asks_overview
 from core.brains.offline.sides import gist_paper, side_papers
@@ -90,7 +91,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
         if e in absent:  # no retrieved chunk names it: confidence drops (a point off), never a veto
             st.issues.append(f"no retrieved source names {e}; the answer rests on the rest of the question")
             continue
-        ok = mentions(plain, e, vocab) or any(is_document_of(c, e, vocab) for c in cited)
+        ok = mentions(plain, e, vocab) or any(is_document_of(c, e, vocab) or written_by(c, e) for c in cited)
         named.append(ok)
         if not ok:
             st.hints.append(e)

@@ -348,9 +348,27 @@ def _compact(text: str) -> str:
 
 
 def names(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
-    """Whether a chunk names ``name``: in its title, breadcrumb or text, or as its file's name
-    (``align.md`` is the ALIGN paper even if its abstract never says "ALIGN")."""
-    return mentions(context_text(ctx), name, vocab) or is_document_of(ctx, name, vocab)
+    """Whether a chunk names ``name``: in its title, breadcrumb or text, as its file's name
+    (``align.md`` is the ALIGN paper even if its abstract never says "ALIGN"), or as its authors."""
+    return mentions(context_text(ctx), name, vocab) or is_document_of(ctx, name, vocab) or written_by(ctx, name)
+
+
+# The words that join surnames in a citation of a paper by its authors ("A and B", "A & B", "A et al.").
+_CITE_JOINERS = frozenset(("and", "&", "et", "al", "al."))
+
+
+def written_by(ctx: RetrievedContext, name: str) -> bool:
+    """Whether ``name`` cites the chunk's paper by its authors: every word of it but the joiners ("and",
+    "et al.") is a capitalized surname of the chunk's byline ("Lindqvist and Ferreira", "Okonkwo et al.",
+    "Ferreira"). A paper's text never prints its authors, so a question that cites a paper this way
+    would otherwise hold a name no chunk of that paper uses."""
+    if ctx.meta is None or not ctx.meta.authors:
+        return False
+    words = [w for w in name.replace(",", " ").split() if w.lower() not in _CITE_JOINERS]
+    if not words or not all(w[:1].isupper() for w in words):
+        return False
+    byline = {_compact(surname(a)) for a in ctx.meta.authors}
+    return all(_compact(w) in byline for w in words)
 
 
 def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
