@@ -428,3 +428,30 @@ def test_a_retry_search_keeps_each_chinese_clause_and_names_a_paper_once() -> No
     assert search(prof, ["HERON"], 5) == "HERON 训练数据 训练方法分别是什么"
     prof = profile("What masks is the Segment Anything (SA) model trained on?", vocab=VOCAB)
     assert "SA" not in search(prof, ["Segment Anything"], 5).split(), search(prof, ["Segment Anything"], 5)
+
+
+# author citations -------------------------------------------------------------------------------------
+
+def test_an_author_citation_is_a_name_the_direct_answer_need_not_repeat() -> None:
+    """"Which rank do Okafor et al. use?" cites a paper by its authors: the surname names the paper, as
+    a title would, and a direct answer never prints its authors. The critic asked for the surname as
+    the question's own word beside the asked measure ("Missing: the asked-for okafor in the direct
+    answer") and forced a right answer through."""
+    from core.brains.offline.critic import critique
+    from core.config import CriticSettings
+    from core.types import DocMeta
+
+    wren = ctx(4, "wren.md", "Wren: Adapters for Long Documents",
+               "Wren inserts low-rank adapters into every attention block. Wren uses a rank of 16 for all adapters. "
+               "Training takes 9 hours on one GPU.")
+    wren = wren.model_copy(update={"meta": DocMeta(authors=["Chidi Okafor", "Lena Marsh"], year=2024)})
+    for q in ("Which rank do Okafor et al. use?", "Which rank do Okafor and Marsh (2024) use?"):
+        intent = Intent(type="factual", confidence=0.9, entities=[], reformulated_query=q)
+        v = critique(q, intent, [wren, KITE], "Wren uses a rank of 16 for all adapters [1].", [], CriticSettings(),
+                     vocab=VOCAB)
+        assert not any("okafor" in i.lower() or "marsh" in i.lower() for i in v.issues), (q, v.issues)
+    # the question's own words are still asked for: an answer without them misses them
+    q = "Which adapter rank do Okafor et al. use?"
+    intent = Intent(type="factual", confidence=0.9, entities=[], reformulated_query=q)
+    off = critique(q, intent, [wren, KITE], "Training takes 9 hours on one GPU [1].", [], CriticSettings(), vocab=VOCAB)
+    assert any("asked-for adapter" in i for i in off.issues), off.issues

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from core.brains.offline.lexicon import dimension_hits, entity, find_entities, mentions
 from core.brains.offline.quantities import MEASURES, measures  # noqa: F401  (read from here by other modules)
-from core.brains.offline.slots import extract_entities
+from core.brains.offline.slots import author_citations, extract_entities
 from core.brains.offline.text import (content_terms, content_words, covered, has_cjk, passage_sentences, strip_question_form, table_label,
                                       term_set)
 from core.citations import publication_of
@@ -497,8 +497,10 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
 
 def asked_terms(prof: Profile) -> list[str]:
     """The question's English key terms beyond its names: the names, their aliases and their parts
-    ("kosmo" of Kosmos-2) are not what is asked about them."""
+    ("kosmo" of Kosmos-2) are not what is asked about them, nor is a paper cited by its authors
+    ("Okafor and Marsh (2024)": :func:`~core.brains.offline.slots.author_citations`)."""
     names = expand_terms(prof.entities, prof.vocab) | {t for e in prof.entities for t in content_terms(e, parts=True)}
+    names |= {t for cite in author_citations(prof.question) for t in content_terms(cite, parts=True)}
     return [t for t in prof.key_terms if t not in names and t.isascii()]
 
 

@@ -86,6 +86,12 @@ def _citation_spans(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def author_citations(text: str) -> list[str]:
+    """The author citations in ``text`` as written ("Okafor et al.", "Okafor and Marsh (2024)"): each
+    names a paper, as its title would, so its surnames and year are never words the question asks for."""
+    return [text[start:end] for start, end, _ in _citation_spans(text)]
+
+
 def _spans(text: str, vocab: Vocabulary, vocabulary: list[str] | None) -> list[tuple[int, int, str]]:
     """Candidate ``(start, end, label)`` spans: lexicon aliases, hub vocabulary, name shapes."""
     from core.brains.offline.lexicon import mention_pattern
