@@ -455,3 +455,16 @@ def test_an_author_citation_is_a_name_the_direct_answer_need_not_repeat() -> Non
     intent = Intent(type="factual", confidence=0.9, entities=[], reformulated_query=q)
     off = critique(q, intent, [wren, KITE], "Training takes 9 hours on one GPU [1].", [], CriticSettings(), vocab=VOCAB)
     assert any("asked-for adapter" in i for i in off.issues), off.issues
+
+
+def test_a_speed_row_is_filled_by_the_times_a_paper_reports() -> None:
+    """Speed is reported as times taken ("12 minutes for Kite"), often in a sentence that never says
+    "speed" or "faster": such a sentence is that row's evidence, not "not found in the knowledge base"."""
+    q = "How fast is HERON compared with Kite?"
+    bench = ctx(5, "bench.md", "Timing Long-Document Models",
+                "We ran each system on the same 10,000 documents on one machine. "
+                "The processing times were 12 minutes for HERON and 40 minutes for Kite. "
+                "HERON routes each token to 4 of 64 expert blocks.")
+    answer = _answer(q, [bench], kind="comparative", intent_type="comparative")
+    rows = {ln.split("|")[1].strip(" *"): ln for ln in answer.splitlines() if ln.startswith("| **")}
+    assert "40 minutes for Kite" in rows["Kite"] and "not found" not in rows["Kite"], answer

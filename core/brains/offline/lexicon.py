@@ -27,6 +27,11 @@ class Dimension:
     shape: re.Pattern | None = None  # a kind of value that signals it in a context (a count with its magnitude)
 
 
+# A time taken or a rate, the values speed is reported in: "16 minutes", "3.2 ms", "11 hours", "40 tokens/s",
+# "1,200 sentences per second".
+DURATION = re.compile(r"\b\d[\d,.]*\s?(?:(?:milli|micro)?seconds?|(?:ms|µs|us|sec|secs|s|min|mins|minutes?|h|hrs?|hours?|days?)\b)"
+                      r"|\b\d[\d,.]*\s?\w+\s?(?:/\s?s(?:ec)?\b|per\s+(?:second|minute|hour)\b)", re.I)
+
 DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("memory", ("memory", "vram", "footprint", "gpu memory", "内存", "显存"),
               ("memory", "gb", "vram", "footprint", "quantiz", "gpu"),
@@ -34,9 +39,11 @@ DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("accuracy", ("accuracy", "accurate", "performance", "quality", "benchmark", "score", "准确", "精度", "效果", "性能"),
               ("accuracy", "performance", "quality", "match", "benchmark", "score", "%", "degrad", "outperform", "comparabl", "on par")),
     Dimension("training time", ("training time", "faster to train", "train faster", "training speed", "time to train", "训练时间", "训练速度"),
-              ("throughput", "hour", "faster", "slower", "speed", "speedup", "training step", "training time", "gpu-hour")),
+              ("throughput", "hour", "faster", "slower", "speed", "speedup", "training step", "training time", "gpu-hour"),
+              DURATION),
     Dimension("speed", ("speed", "fast", "faster", "slow", "slower", "latency", "throughput", "inference", "速度", "延迟"),
-              ("speed", "latency", "faster", "slower", "throughput", "inference", "overhead")),
+              ("speed", "latency", "faster", "slower", "throughput", "inference", "overhead"),
+              DURATION),
     Dimension("cost", ("cost", "cheap", "cheaper", "expensive", "compute", "price", "budget", "成本", "算力"),
               ("cost", "cheap", "expensive", "compute", "gpu", "hardware")),
     Dimension("parameters", ("parameters", "trainable parameters", "params", "parameter count", "参数量", "参数"),
