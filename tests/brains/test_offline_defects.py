@@ -468,3 +468,6 @@ def test_a_speed_row_is_filled_by_the_times_a_paper_reports() -> None:
     answer = _answer(q, [bench], kind="comparative", intent_type="comparative")
     rows = {ln.split("|")[1].strip(" *"): ln for ln in answer.splitlines() if ln.startswith("| **")}
     assert "40 minutes for Kite" in rows["Kite"] and "not found" not in rows["Kite"], answer
+    # hours of audio are an amount of data, not a time taken
+    from core.brains.offline.lexicon import DURATION
+    assert DURATION.search("40 minutes for Kite") and not DURATION.search("pre-trained on 60,000 hours of audio")

@@ -28,8 +28,9 @@ class Dimension:
 
 
 # A time taken or a rate, the values speed is reported in: "16 minutes", "3.2 ms", "11 hours", "40 tokens/s",
-# "1,200 sentences per second".
+# "1,200 sentences per second". "60,000 hours of audio" is an amount of data, not a time taken.
 DURATION = re.compile(r"\b\d[\d,.]*\s?(?:(?:milli|micro)?seconds?|(?:ms|µs|us|sec|secs|s|min|mins|minutes?|h|hrs?|hours?|days?)\b)"
+                      r"(?!\s+of\b)"
                       r"|\b\d[\d,.]*\s?\w+\s?(?:/\s?s(?:ec)?\b|per\s+(?:second|minute|hour)\b)", re.I)
 
 DIMENSIONS: tuple[Dimension, ...] = (
