@@ -471,3 +471,15 @@ def test_a_speed_row_is_filled_by_the_times_a_paper_reports() -> None:
     # hours of audio are an amount of data, not a time taken
     from core.brains.offline.lexicon import DURATION
     assert DURATION.search("40 minutes for Kite") and not DURATION.search("pre-trained on 60,000 hours of audio")
+
+
+def test_a_sentence_broken_off_at_a_chunk_end_is_not_quoted_beside_its_whole() -> None:
+    """A chunk that ends mid-sentence ("… lower error than HERON and") beside a chunk holding that
+    sentence whole: the answer quotes the whole once, never the piece (it read "Kite has much lower
+    error than HERON and [1]" under the whole sentence)."""
+    piece = ctx(6, "kite.md", KITE.title, "Kite distils a large speech recognizer into a 90M-parameter student. "
+                "Kite has much lower word error than HERON and")
+    whole = ctx(7, "kite.md", KITE.title, "Kite has much lower word error than HERON and OWL at every model size. "
+                "Kite cuts the word error rate by 18% at equal compute.")
+    answer = _answer("How does the word error of Kite compare with HERON?", [piece, whole])
+    assert "HERON and [" not in answer and "HERON and OWL at every model size" in answer, answer

@@ -591,10 +591,20 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
             s = Sentence(i, pos, text, term_set(text), about, [i + 1])
             seen[norm] = s
             pool.append(s)
+    pool = [s for s in pool if not _broken_off_of(s, pool)]
     if prof.bibliographic:
         pool[:0] = publication_sentences(contexts, keep, prof)
     weigh(prof, pool)
     return pool
+
+
+def _broken_off_of(sent: Sentence, pool: list[Sentence]) -> bool:
+    """Whether ``sent`` is a sentence broken off at its chunk's end ("… lower precision than REVERB and")
+    whose whole another retrieved chunk holds: the whole is quoted, never the piece."""
+    text = sent.text.rstrip()
+    if text.endswith((".", "!", "?", ":", "。", "？", "！")) or len(text.split()) < 4:
+        return False
+    return any(o is not sent and len(o.text) > len(text) and o.text.startswith(text) for o in pool)
 
 
 def _asks_beyond(key: list[str], ents: list[str], vocab: Vocabulary, words: frozenset[str]) -> bool:
