@@ -447,3 +447,13 @@ def test_a_comparison_that_asks_for_a_judgment_or_on_a_setting_asks_more_than_wh
                         ("Compare Wren and LARK on FormBench.", False), ("Compare Wren with LARK.", True),
                         ("How does Wren compare with LARK?", True), ("Wren、LARK 有啥区别？", True)):
         assert asks_overview(profile(q, vocab=vocab)) is overview, q
+
+
+def test_a_side_the_knowledge_base_never_names_leaves_the_other_side_its_gist() -> None:
+    """"Compare Wren and Osprey." where no chunk names Osprey: Osprey's row is "not found" and the answer
+    says so; Wren's row still says what Wren is, from its abstract, not a results sentence that repeats
+    its name ("In run 3, Wren parsed 412 …", as before, when every side needed its abstract)."""
+    wren_only = [c for c in GIST_PAPERS if c.doc_id == "wren"]
+    rows = _rows(_compare("Compare Wren and OSPREY.", wren_only, GIST_VOCAB))
+    assert "Running a separate text recognizer first is slow" in rows["Wren"] and "run 3" not in rows["Wren"], rows
+    assert "not found" in rows["OSPREY"], rows

@@ -11,7 +11,8 @@ import re
 from dataclasses import replace
 
 from core.brains.offline import scorer
-from core.brains.offline.evidence import Profile, Sentence, attributed, dim_hits, is_document_of, overview_zh, subject
+from core.brains.offline.evidence import (Profile, Sentence, attributed, dim_hits, is_document_of, names, overview_zh,
+                                          subject)
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.sides import FIRST_PERSON, abstract_of, by_byline, gist, own_work, side_papers
 from core.brains.offline.synthesis import cite, cited, clause, mmr, relevance
@@ -121,12 +122,14 @@ def overview_gists(pool: list[Sentence], prof: Profile, contexts: list[Retrieved
     """For a comparison that asks what its sides are (:func:`asks_overview`): each side's cell from its own
     paper's abstract, where the paper speaks of its own work (:func:`core.brains.offline.sides.own_work`),
     :data:`CELL_SENTENCES` at most; {} unless every side's abstract was retrieved (rows of two kinds would be
-    judged as neither). Scored, an overview cell is the sentences that repeat the name: its results
-    ("X outperforms Y at all levels of recall"), not what it is."""
+    judged as neither). A side no retrieved chunk names is "not found" whatever its row would be, so it
+    asks for no abstract: the others still say what they are. Scored, an overview cell is the sentences
+    that repeat the name: its results ("X outperforms Y at all levels of recall"), not what it is."""
     if not asks_overview(prof, ents):
         return {}
-    abstracts = {e: abstract_of(pool, contexts, papers.get(e)) for e in ents}
-    if len(ents) < 2 or not all(abstracts.values()):
+    named = [e for e in ents if any(names(c, e, prof.vocab) for c in contexts)]
+    abstracts = {e: abstract_of(pool, contexts, papers.get(e)) for e in named}
+    if len(ents) < 2 or not named or not all(abstracts.values()):
         return {}
     return {e: gist(own_work(a, [e], prof.vocab, late=True), CELL_SENTENCES) for e, a in abstracts.items()}
 
