@@ -229,3 +229,26 @@ def test_the_verdict_reads_the_lead_as_the_reader_and_scorer_rank_it_together(mo
     monkeypatch.setattr(reader, "_model", lambda: None)
     alone = _read(q, [HERON, WREN], right_text)
     assert alone["read_lead"] == alone["lead_score"]
+
+
+def test_coverage_reads_the_questions_words_beyond_its_names_as_the_critic_does() -> None:
+    """The verdict's ``coverage`` and ``outside_gain`` count the question's words beyond its names, as the
+    critic's asked-for check does (:func:`core.brains.offline.evidence.asked_terms`): a name's parts ("cnn"
+    of "Faster R-CNN", which a paper may write "RCNN") and a Chinese question's character pairs are no
+    asked words. Read as words, they left a right follow-up with coverage 0 and a left-out sentence
+    "covering more", and a Chinese question's right answer with a fraction of its pairs."""
+
+    ctx = RetrievedContext(chunk_id="kite#0", source="/papers/kite.md", title="KITE: Detection by Set Prediction",
+                           content="KITE matches the Faster RCNN baseline on the COCO detection benchmark at equal "
+                                   "compute. A CNN backbone feeds the KITE decoder.")
+    q = "How does KITE compare with Faster R-CNN on COCO?"
+    intent = Intent(type="factual", confidence=1.0, entities=["KITE", "Faster R-CNN", "COCO"], reformulated_query=q)
+    x = verdict_inputs(q, intent, [ctx], "KITE matches the Faster RCNN baseline on the COCO detection benchmark at "
+                                          "equal compute [1].", [], vocab=VOCAB)
+    assert x[verdict.FEATURES.index("coverage")] == 1.0 and x[verdict.FEATURES.index("outside_gain")] == 0.0
+    zh = "KITE 用什么替代了点积注意力？"
+    zctx = RetrievedContext(chunk_id="kite#1", source="/papers/kite.md", title="KITE: Detection by Set Prediction",
+                            content="KITE replaces dot-product attention with a routed mixer. KITE is trained on COCO.")
+    zi = Intent(type="factual", confidence=1.0, entities=["KITE"], reformulated_query=zh)
+    x = verdict_inputs(zh, zi, [zctx], "KITE replaces dot-product attention with a routed mixer [1].", [], vocab=VOCAB)
+    assert x[verdict.FEATURES.index("coverage")] == 1.0

@@ -41,7 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.brains.offline import reader, scorer
-from core.brains.offline.evidence import Profile, Sentence, is_document_of, names, sentence_pool
+from core.brains.offline.evidence import Profile, Sentence, asked_terms, is_document_of, names, sentence_pool
 from core.brains.offline.slots import DOC_PART
 from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, passage_sentences, strip_markers,
                                       term_set)
@@ -184,8 +184,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     lead_score = max((p for _, p in lead), default=0.0)
     runner_up = max((p for s, p in (scored if rivals is None else rivals) if not _quotes(parts, s)), default=0.0)
     best = max(lead_score, runner_up)
-    ent_terms = {t for e in prof.entities for t in term_set(e)}
-    focus = [t for t in prof.key_terms if t not in ent_terms]
+    focus = asked_terms(prof)  # the question's words beyond its names (and their parts and aliases)
     coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
     kind = scorer.features(lead[0][0], prof) if lead else None
     asked_nums, head_nums = numbers(prof.question), numbers(head)
