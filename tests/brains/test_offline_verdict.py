@@ -252,3 +252,27 @@ def test_coverage_reads_the_questions_words_beyond_its_names_as_the_critic_does(
     zi = Intent(type="factual", confidence=1.0, entities=["KITE"], reformulated_query=zh)
     x = verdict_inputs(zh, zi, [zctx], "KITE replaces dot-product attention with a routed mixer [1].", [], vocab=VOCAB)
     assert x[verdict.FEATURES.index("coverage")] == 1.0
+
+
+def test_a_paper_cited_by_its_authors_surnames_is_no_asked_word() -> None:
+    """"How many storms do Okonkwo, Lindqvist and Ferreira retrieve?" names the paper by its authors (as
+    researchers cite full papers), with no year or "et al." to mark a citation; the surnames are on the
+    retrieved paper's byline, so they are names, not words a right answer must hold: coverage and the
+    critic's asked-for check read the rest of the question. A capitalized word on no byline stays asked."""
+    from core.brains.offline.critic_checks import asked_for
+    from core.brains.offline.claims import claims
+    from core.types import DocMeta
+
+    gannet = RetrievedContext(chunk_id="gannet#0", source="/papers/gannet.pdf", title="Gannet: Forecasting River Levels",
+                              content="For each forecast, Gannet retrieves the eight past storms whose rising limbs "
+                                      "are closest to the current one. Training takes three hours.",
+                              meta=DocMeta(authors=["Ada Okonkwo", "Lindqvist, Elin", "Paulo Ferreira"], year=2019))
+    q = "How many past storms do Okonkwo, Lindqvist and Ferreira retrieve per forecast?"
+    intent = Intent(type="factual", confidence=1.0, reformulated_query=q)
+    answer = "For each forecast, Gannet retrieves the eight past storms whose rising limbs are closest to the current one [1]."
+    x = verdict_inputs(q, intent, [gannet], answer, [], vocab=VOCAB)
+    assert x[verdict.FEATURES.index("coverage")] == 1.0
+    prof = profile(q, intent, vocab=VOCAB)
+    assert asked_for(prof, claims(answer)[0][0], [gannet]) == ""
+    other = gannet.model_copy(update={"meta": DocMeta(authors=["Mei Chen"], year=2019)})
+    assert verdict_inputs(q, intent, [other], answer, [], vocab=VOCAB)[verdict.FEATURES.index("coverage")] < 1.0

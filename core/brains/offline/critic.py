@@ -99,7 +99,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     st.entity_share = sum(named) / len(named) if named else 1.0
     kind = intent.type if intent else "factual"
     if (kind in ("factual", "follow_up", "exploratory") and found and not abstains and not st.by_metadata
-            and not st.by_abstract and not st.by_library and (asked := asked_for(prof, found[0]))):
+            and not st.by_abstract and not st.by_library and (asked := asked_for(prof, found[0], contexts))):
         st.hints.append(asked)
         st.asked_missing = True
         st.queries.append(search(prof, prof.entities[:1], 5))

@@ -14,6 +14,7 @@ from core.brains.offline.lexicon import find_entities, mentions
 from core.brains.offline.synthesis import step_terms
 from core.brains.offline.text import content_terms, content_words, covered, step_asks, strip_markers, term_set
 from core.vocabulary import Vocabulary
+from core.types import RetrievedContext
 
 
 def search(prof, names: list[str], n: int) -> str:
@@ -70,13 +71,13 @@ NUMBER = re.compile(r"(?<![A-Za-z0-9_-])\d|\b(?:one|two|three|four|five|six|seve
                      r"dozens?)\b|[一二三四五六七八九十百千万亿]", re.I)
 
 
-def asked_for(prof, lead: Claim) -> str:
+def asked_for(prof, lead: Claim, contexts: list[RetrievedContext] | None = None) -> str:
     """What the direct answer (the first claim) leaves out of what the question asks, or "".
 
     The first claim must carry at least one of the question's own words beyond the names it
     mentions, and a number when the question asks for one ("how many", "what score").
     """
-    focus = asked_terms(prof)
+    focus = asked_terms(prof, contexts)
     head = asked_noun(prof.question)
     if prof.numeric and head and len(focus) > 1:
         # "what rank … by default": the number answers "rank"; the words around it must be there

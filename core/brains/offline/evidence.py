@@ -495,13 +495,23 @@ def relevant_indexes(contexts: list[RetrievedContext], prof: Profile) -> list[in
     return [i for i in found if i not in thanks or holds(i) > best]
 
 
-def asked_terms(prof: Profile) -> list[str]:
+def asked_terms(prof: Profile, contexts: list[RetrievedContext] | None = None) -> list[str]:
     """The question's English key terms beyond its names: the names, their aliases and their parts
     ("kosmo" of Kosmos-2) are not what is asked about them, nor is a paper cited by its authors
-    ("Okafor and Marsh (2024)": :func:`~core.brains.offline.slots.author_citations`)."""
+    ("Okafor and Marsh (2024)": :func:`~core.brains.offline.slots.author_citations`; with ``contexts``,
+    any capitalized word of the question that is a surname on a retrieved chunk's byline, as in
+    "Okonkwo, Lindqvist and Ferreira" without a year: :func:`byline_surnames`)."""
     names = expand_terms(prof.entities, prof.vocab) | {t for e in prof.entities for t in content_terms(e, parts=True)}
     names |= {t for cite in author_citations(prof.question) for t in content_terms(cite, parts=True)}
+    names |= byline_surnames(prof.question, contexts or [])
     return [t for t in prof.key_terms if t not in names and t.isascii()]
+
+
+def byline_surnames(question: str, contexts: list[RetrievedContext]) -> set[str]:
+    """The terms of the capitalized words of ``question`` that are surnames on a retrieved chunk's byline."""
+    bylines = {_compact(surname(a)) for c in contexts if c.meta is not None for a in c.meta.authors or []}
+    words = (re.sub(r"['’]s$", "", w) for w in re.findall(r"[^\W\d_][\w'’-]*", question) if w[:1].isupper())
+    return {t for w in words if _compact(w) in bylines for t in content_terms(w)} if bylines else set()
 
 
 _ACKNOWLEDGMENTS = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s+)?acknowledge?ments?$", re.I)

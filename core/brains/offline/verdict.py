@@ -184,7 +184,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     lead_score = max((p for _, p in lead), default=0.0)
     runner_up = max((p for s, p in (scored if rivals is None else rivals) if not _quotes(parts, s)), default=0.0)
     best = max(lead_score, runner_up)
-    focus = asked_terms(prof)  # the question's words beyond its names (and their parts and aliases)
+    focus = asked_terms(prof, contexts)  # the question's words beyond its names (their parts, aliases, authors)
     coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
     kind = scorer.features(lead[0][0], prof) if lead else None
     asked_nums, head_nums = numbers(prof.question), numbers(head)
