@@ -483,3 +483,19 @@ def test_a_sentence_broken_off_at_a_chunk_end_is_not_quoted_beside_its_whole() -
                 "Kite cuts the word error rate by 18% at equal compute.")
     answer = _answer("How does the word error of Kite compare with HERON?", [piece, whole])
     assert "HERON and [" not in answer and "HERON and OWL at every model size" in answer, answer
+
+
+def test_a_quantity_spelt_in_words_is_a_stated_value() -> None:
+    """"over one billion image alt-text pairs" and "nine million Web pages" state quantities as papers
+    often write them: a question asking how big opens with such a sentence, as with "1.8B", not with a
+    sentence that states none."""
+    from core.brains.offline import scorer
+
+    assert [v for _, v in scorer.stated_values("We crawl over one billion image alt-text pairs.")] == ["one billion"]
+    assert [v for _, v in scorer.stated_values("From an initial crawl of nine million Web pages.")] == ["nine million"]
+    assert scorer.stated_values("One of the two encoders is frozen.") == []  # number words alone are no quantity
+    pairs = ctx(8, "kite.md", KITE.title, "Kite learns to align speech and transcript pairs with a contrastive loss. "
+                "In this paper, Kite uses a noisy collection of over one billion speech and transcript pairs, "
+                "obtained without filtering.")
+    answer = _answer("Roughly how big is the collection of speech and transcript pairs that Kite is trained on?", [pairs])
+    assert answer.startswith("In this paper, Kite uses a noisy collection of over one billion"), answer

@@ -170,12 +170,23 @@ def _plain_words(text: str) -> list[str]:
     return [w.strip("()[]{},;:.!?\"'") for w in text.split()]
 
 
+# A quantity spelt in words as papers write large counts: a number word and its magnitude ("one billion",
+# "nine million", "a few thousand" is no quantity). A number word alone ("two encoders") stays a word.
+_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty
+    forty fifty sixty seventy eighty ninety hundred several""".split())
+_MAGNITUDES = frozenset("hundred thousand million billion trillion".split())
+
+
 def stated_values(text: str) -> list[tuple[int, str]]:
-    """(word position, value) of each quantity the text states (see ``_INDEX_WORDS``)."""
+    """(word position, value) of each quantity the text states (see ``_INDEX_WORDS``), in digits or as a
+    number word with its magnitude ("one billion", :data:`_MAGNITUDES`)."""
     ws = _plain_words(text)
-    return [(i, w) for i, w in enumerate(ws)
-            if re.fullmatch(r"[$~]?\d+(?:[.,]\d+)*(?:%|x|×|k|K|M|B|GB|-bit|-shot)?", w)
-            and not (i and ws[i - 1].lower().rstrip(".") in _INDEX_WORDS)]
+    out = [(i, w) for i, w in enumerate(ws)
+           if re.fullmatch(r"[$~]?\d+(?:[.,]\d+)*(?:%|x|×|k|K|M|B|GB|-bit|-shot)?", w)
+           and not (i and ws[i - 1].lower().rstrip(".") in _INDEX_WORDS)]
+    out += [(i, f"{w.lower()} {ws[i + 1].lower()}") for i, w in enumerate(ws[:-1])
+            if w.lower() in _NUMBER_WORDS and ws[i + 1].lower() in _MAGNITUDES]
+    return sorted(out)
 
 
 def value_features(text: str, question: str, terms: set[str]) -> tuple[float, float]:
