@@ -362,13 +362,14 @@ def written_by(ctx: RetrievedContext, name: str) -> bool:
     "et al.") is a capitalized surname of the chunk's byline ("Lindqvist and Ferreira", "Okonkwo et al.",
     "Ferreira"). A paper's text never prints its authors, so a question that cites a paper this way
     would otherwise hold a name no chunk of that paper uses."""
-    if ctx.meta is None or not ctx.meta.authors:
-        return False
+    byline = byline_keys([ctx])
     words = [w for w in name.replace(",", " ").split() if w.lower() not in _CITE_JOINERS]
-    if not words or not all(w[:1].isupper() for w in words):
-        return False
-    byline = {_compact(surname(a)) for a in ctx.meta.authors}
-    return all(_compact(w) in byline for w in words)
+    return bool(byline and words) and all(w[:1].isupper() and _compact(w) in byline for w in words)
+
+
+def byline_keys(contexts: list[RetrievedContext]) -> set[str]:
+    """The surnames on the chunks' bylines, folded as names are compared ("Lindqvist, Elin" → "lindqvist")."""
+    return {_compact(surname(a)) for c in contexts if c.meta is not None for a in c.meta.authors or []}
 
 
 def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
@@ -509,7 +510,7 @@ def asked_terms(prof: Profile, contexts: list[RetrievedContext] | None = None) -
 
 def byline_surnames(question: str, contexts: list[RetrievedContext]) -> set[str]:
     """The terms of the capitalized words of ``question`` that are surnames on a retrieved chunk's byline."""
-    bylines = {_compact(surname(a)) for c in contexts if c.meta is not None for a in c.meta.authors or []}
+    bylines = byline_keys(contexts)
     words = (re.sub(r"['’]s$", "", w) for w in re.findall(r"[^\W\d_][\w'’-]*", question) if w[:1].isupper())
     return {t for w in words if _compact(w) in bylines for t in content_terms(w)} if bylines else set()
 
