@@ -99,6 +99,7 @@ def stem(word: str) -> str:
     w = word.lower()
     if len(w) <= 3 or not w.isascii() or any(c.isdigit() for c in w):
         return w
+    w = noun_lemma(w)  # a plural meets its singular: "sizes" "size", "corpora" "corpus", "embeddings" "embedding"
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
     for suf in ("ing", "ed"):
@@ -113,6 +114,23 @@ def stem(word: str) -> str:
     if w.endswith("e") and len(w) > 4:
         w = w[:-1]
     return w
+
+
+@lru_cache(maxsize=1)
+def _lemmas():
+    from lemminflect import getLemma
+
+    return getLemma
+
+
+def noun_lemma(word: str) -> str:
+    """``word``'s singular where an English dictionary (LemmInflect's) knows it as a noun's plural
+    ("sizes" → "size", "corpora" → "corpus", "matrices" → "matrix", "embeddings" → "embedding");
+    else ``word``. The light stemmer's suffix rules cannot tell "siz-es" from "size-s" or read a Latin
+    plural, so a plural and its singular stemmed apart; a word the dictionary does not hold as a noun
+    (a name, a verb form) is left to those rules."""
+    found = _lemmas()(word, "NOUN", lemmatize_oov=False)
+    return found[0].lower() if found else word
 
 
 def singular(word: str) -> str:

@@ -77,6 +77,22 @@ def test_stems():
     assert snowball(["running", "models"]) == ["run", "model"]
 
 
+def test_a_plural_and_its_singular_stem_alike():
+    """A noun's plural meets its singular: the light stemmer took "-es" off "sizes" and "cases" ("siz",
+    "cas") but kept "size" and "case" whole, took "-ing" off "embedding" but only "-s" off "embeddings",
+    and left Latin and Greek plurals ("corpora", "criteria", "matrices") apart from their singulars, so a
+    question asking for a paper's "corpora" or "sizes" shared no term with "the Zephyr corpus" or
+    "the model size"."""
+    pairs = [("sizes", "size"), ("cases", "case"), ("embeddings", "embedding"), ("settings", "setting"),
+             ("corpora", "corpus"), ("criteria", "criterion"), ("matrices", "matrix"), ("analyses", "analysis"),
+             ("hypotheses", "hypothesis"), ("indices", "index")]
+    assert [stem(p) for p, _ in pairs] == [stem(s) for _, s in pairs]
+    assert content_terms("Which corpora and model sizes?") == content_terms("Which corpus and model size?")
+    # words that are no noun plural keep their stems
+    assert [stem(w) for w in ["proposes", "uses", "was", "does", "news", "data", "LoRAs"]] == [
+        "propos", "use", "was", "doe", "new", "data", "lora"]
+
+
 def test_tokens_and_content_terms():
     assert tokens("Low-rank models 中文字") == ["low-rank", "model", "中文", "文字"]
     assert content_terms("How does the low-rank adapter compare? [2]", drop_frame=True, parts=True) == [
