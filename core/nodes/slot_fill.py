@@ -55,7 +55,7 @@ async def with_described(ctx: Any, question: str, entities: list[str]) -> list[s
     paper", :mod:`core.described`), in the order the question names them."""
     from core.described import described_papers
 
-    found = await described_papers(ctx, question, entities)
+    found = await described_papers(ctx, question, entities, phrases=True)
     if not found:
         return entities
     low = question.lower()

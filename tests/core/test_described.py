@@ -54,3 +54,27 @@ def test_a_described_paper_that_a_given_name_already_names_is_no_new_side():
     assert asyncio.run(described_papers(ctx, "Compare the TrustRank paper with the web spam paper", ["TrustRank"])) == []
     assert asyncio.run(described_papers(ctx, "Compare TrustRank and the sparse routing paper", ["TrustRank"])) == [
         (22, "Sparse Routing for Long Heron Documents")]
+
+
+def test_a_noun_phrase_describes_a_paper_by_the_words_its_title_holds():
+    """A comparison's side described as what the paper builds, not as "the … paper" ("Compare HRX and the
+    birdsong boundary listener in accuracy"): the noun phrase after "the" up to a stop word or a mark, read
+    by its prefixes; the one sharing the most words with a title names it, two shared words at least."""
+    from core.described import phrase_descriptions, phrase_paper
+
+    q = "Compare HRX and the sparse heron router in how they handle long documents."
+    assert phrase_descriptions(q, ["HRX"]) == [(q.index("the sparse"), ["sparse heron", "sparse heron router"])]
+    assert phrase_paper(["sparse heron", "sparse heron router"], TITLES) == "Sparse Routing for Long Heron Documents"
+    q2 = "Compare the listener for birdsong streams's accuracy with the model of HRX"
+    assert [p for _, p in phrase_descriptions(q2, ["HRX"])] == [
+        ["listener for birdsong", "listener for birdsong streams"]]  # "the model of HRX" holds a name
+    assert phrase_paper(["listener for birdsong", "listener for birdsong streams"], TITLES) == \
+        "Listening for Boundaries in Birdsong Streams"
+    # one shared word names no paper, nor does a phrase two titles hold alike
+    assert phrase_paper(["heron model"], TITLES) is None
+    assert phrase_paper(["birdsong boundaries"], TITLES) is None
+    # each "the" opens its own phrase, one after another
+    assert [p[-1] for _, p in phrase_descriptions("Compare the sparse heron router and the birdsong listener", [])] == [
+        "sparse heron router", "birdsong listener"]
+    # "the … paper" stays a description of its own kind
+    assert phrase_descriptions("Compare the sparse routing paper and HRX", []) == []

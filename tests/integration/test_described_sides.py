@@ -102,3 +102,19 @@ def test_sides_described_by_ordinary_words_are_the_papers_whose_titles_hold_them
         r.final_answer
     assert "81.4" in rows["Sparse Routing for Long Heron Documents"], r.final_answer
     assert "92.7" in rows["Listening for Boundaries in Birdsong Streams"], r.final_answer
+
+
+def test_sides_described_as_what_the_papers_build_are_the_papers_whose_titles_hold_those_words(tmp_path, monkeypatch):
+    """"the sparse heron router" and "the birdsong stream listener" call no paper a paper: each is a noun
+    phrase whose words a title holds (:func:`core.described.phrase_descriptions`). Before, the question had
+    no two sides and was answered as a factual question about one of them ("→one side")."""
+    s = papers_home(tmp_path, monkeypatch, PAPERS, LIB)
+    question = "Compare the sparse heron router and the birdsong stream listener in accuracy"
+    (turn,) = asyncio.run(ask_all([question], s))
+    r = turn.result
+    assert r.strategy == "comparative", (r.strategy, r.intent, r.final_answer)
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| \*\*(.+?)\*\* \|(.*)$", r.final_answer, re.M)}
+    assert set(rows) == {"Sparse Routing for Long Heron Documents", "Listening for Boundaries in Birdsong Streams"}, \
+        r.final_answer
+    assert "81.4" in rows["Sparse Routing for Long Heron Documents"], r.final_answer
+    assert "92.7" in rows["Listening for Boundaries in Birdsong Streams"], r.final_answer
