@@ -59,6 +59,19 @@ async def test_follow_up_pronoun_is_replaced_by_last_turn_entity() -> None:
     assert out.reformulated_query == "How much memory does LoRA save?"
 
 
+async def test_its_after_a_name_of_the_follow_up_is_that_names_own() -> None:
+    """"And how does the Mamba paper evaluate its models?" after a turn about LoRA: "its" is Mamba's, the
+    name the question itself puts before it, so the question is self-contained and about Mamba alone.
+    Before, "its" became "LoRA and Mamba's" and the answer quoted LoRA's evaluation. A pronoun with no
+    such name before it still points back ("How was it evaluated, and is Mamba faster?")."""
+    history = [Turn(question="What does LoRA freeze?", answer="LoRA freezes the weights [1].", entities=["LoRA"])]
+    out = await fill("And how does the Mamba paper evaluate its models?", "follow_up", history)
+    assert out.entities == ["Mamba"] and "LoRA" not in out.reformulated_query, out
+    out = await fill("How does its rank compare with Mamba's state size?", "follow_up", history)
+    assert out.reformulated_query.startswith("How does LoRA's rank"), out
+    assert set(out.entities) == {"LoRA", "Mamba"}
+
+
 async def test_which_one_mentions_both_compared_entities() -> None:
     history = [Turn(question="Compare LoRA and QLoRA in memory use and accuracy", answer="...", entities=["LoRA", "QLoRA"])]
     out = await fill("and which one is faster to train?", "follow_up", history)

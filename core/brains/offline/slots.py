@@ -276,7 +276,10 @@ def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
     rewritten = _LEAD.sub("", q)
     replaced = 0
     for pattern, repl in rules:
-        rewritten, n = re.subn(pattern, repl, rewritten, flags=re.I)
+        if pattern == r"\bits\b" and own:
+            rewritten, n = _its_back(rewritten, repl, own, vocab)
+        else:
+            rewritten, n = re.subn(pattern, repl, rewritten, flags=re.I)
         replaced += n
     if not replaced and own:
         return q, own  # self-contained despite the history
@@ -296,6 +299,16 @@ def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
         rewritten = f"{tail} ({listed})?" if rewritten.rstrip().endswith(("?", "？")) else f"{tail} ({listed})"
     merged = [e for e in prev if e not in own] + own
     return rewritten, merged
+
+
+def _its_back(text: str, repl: str, own: list[str], vocab: Vocabulary) -> tuple[str, int]:
+    """``text`` with each "its" that points back to the last turn written as ``repl``, and how many did.
+    An "its" after a name the question itself gives is that name's ("how does the Mamba paper evaluate
+    its models?"), as a possessive takes the nearest name before it; only one with no such name before
+    it points back."""
+    first = min((m.start() for e in own if (m := mention_pattern(e, vocab).search(text))), default=len(text))
+    head, n = re.subn(r"\bits\b", repl, text[:first], flags=re.I)
+    return head + text[first:], n
 
 
 # A demonstrative or "such" with no name after it points at something the last turn described.
