@@ -33,6 +33,21 @@ DURATION = re.compile(r"\b\d[\d,.]*\s?(?:(?:milli|micro)?seconds?|(?:ms|µs|us|s
                       r"(?!\s+of\b)"
                       r"|\b\d[\d,.]*\s?\w+\s?(?:/\s?s(?:ec)?\b|per\s+(?:second|minute|hour)\b)", re.I)
 
+# A question that asks for a time taken: "how long did/does it take", "how long was it trained", "how much
+# time", "how many hours/GPU days", "多长时间", "多久". "How long is the context" asks a length, not a time.
+_ASKS_DURATION = re.compile(
+    r"\bhow\s+long\b(?=[^?.]*\b(?:take|takes|took|taken|taking|train|trains|trained|training|run|runs|ran|last|lasts|lasted|"
+    r"spend|spends|spent|need|needs|needed|require|requires|required)\b)"
+    r"|\bhow\s+much\s+(?:wall[\s-]?clock\s+|training\s+|compute\s+)?time\b"
+    r"|\bhow\s+many\s+(?:\w+[\s-])?(?:seconds|minutes|hours|days|weeks|months)\b"
+    r"|多长时间|多久|几个?小时|几天", re.I)
+
+
+def asks_duration(question: str) -> bool:
+    """Whether ``question`` asks for a time taken, the kind of value :data:`DURATION` states."""
+    return _ASKS_DURATION.search(question) is not None
+
+
 DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("memory", ("memory", "vram", "footprint", "gpu memory", "内存", "显存"),
               ("memory", "gb", "vram", "footprint", "quantiz", "gpu"),
