@@ -516,3 +516,21 @@ def test_a_question_asking_how_long_opens_with_a_sentence_stating_a_time() -> No
     assert asks_duration("How long did pre-training take?") and asks_duration("How many GPU hours were used?")
     assert asks_duration("训练花了多长时间？")
     assert not asks_duration("How long is the context window of Kite?")
+
+
+def test_a_question_asking_what_something_is_called_opens_with_a_sentence_naming_it() -> None:
+    """"What is the new routing scheme introduced in Kite called?" asks for a name: it opens with the chosen
+    sentence that gives a name the question does not already hold ("a routing scheme we call {\\em Tidal
+    Gate} (TGate)"), not with the paper's "we present a new model, called Kite", whose name is the question's own."""
+    intro = ctx(10, "kite.md", KITE.title, "In this paper, we present a new model, called Kite, with which we explore "
+                "the effects of routing speech frames and scaling model size at the same time. The result is a new "
+                "routing scheme we call {\\em Tidal Gate} (TGate), which sends each frame to one of two encoders "
+                "without requiring side inputs. Kite reaches a word error rate of 6.1% on read speech.")
+    answer = _answer("What is the new routing scheme introduced in Kite called?", [intro])
+    assert answer.startswith("The result is a new routing scheme we call"), answer
+    from core.brains.offline.lexicon import asks_name, gives_new_name
+
+    assert asks_name("What is the name of the corpus released with Kite?") and asks_name("Kite 的新数据集叫什么？")
+    assert not asks_name("What is Kite?") and not asks_name("Who named the Tidal Gate?")
+    assert gives_new_name("a new scheme we call {\\em Tidal Gate} (TGate)", "What is it called in Kite?")
+    assert not gives_new_name("we present a new model, called Kite, with", "What is the scheme in Kite called?")

@@ -14,7 +14,7 @@ from core.brains.offline import reader, scorer
 from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, profile, row_sentences,
                                           subject)
 from core.brains.offline.lexicon import entity as lex_entity
-from core.brains.offline.lexicon import DURATION, asks_duration, mention_pattern, mentions
+from core.brains.offline.lexicon import DURATION, asks_duration, asks_name, gives_new_name, mention_pattern, mentions
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
@@ -65,6 +65,11 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # one that asks how long something took opens with a chosen sentence stating a time taken, not
         # with one stating another kind of value (an accuracy on the data the question names)
         lead = next((s for s in chosen[1:] if DURATION.search(s.text)), None)
+        chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
+    if asks_name(prof.question) and not gives_new_name(chosen[0].text, prof.question):
+        # one that asks what something is called opens with a chosen sentence that gives a name the
+        # question does not already hold, not with one naming the question's own paper ("called Kite")
+        lead = next((s for s in chosen[1:] if gives_new_name(s.text, prof.question)), None)
         chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
     n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share() if read != probs else None)
     # the direct answer stays as chosen (the question names what its "it" is); a supporting sentence

@@ -48,6 +48,28 @@ def asks_duration(question: str) -> bool:
     return _ASKS_DURATION.search(question) is not None
 
 
+# A question that asks for a name: "what is X called", "what is the name of X", "what name …", "叫什么".
+_ASKS_NAME = re.compile(r"^\s*what(?:'s|\s+is|\s+are|\s+was|\s+were)\b[^?]*\bcalled\b|\bwhat\s+is\s+the\s+name\b|"
+                        r"\bwhat\s+name\b|叫什么|什么名字|名字是|名称是", re.I)
+# A sentence that gives something a name: "called X", "named X", "we call X", "dubbed X", "termed X" (TeX
+# emphasis, braces and quotes around the name read through).
+_GIVES_NAME = re.compile(r"\b(?:called|named|dubbed|termed|coined|(?:we|they|authors)\s+call)\s+(?:it\s+|them\s+|this\s+)?"
+                         r"[\s\"“‘'{]*([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)")
+_TEX_EMPHASIS = re.compile(r"\\(?:em|emph|textit|textbf|textsc)\b\s*|[{}]")
+
+
+def asks_name(question: str) -> bool:
+    """Whether ``question`` asks what something is called."""
+    return _ASKS_NAME.search(question) is not None
+
+
+def gives_new_name(text: str, question: str) -> bool:
+    """Whether ``text`` gives something a name ("we call {\\em Tidal Gate}") that ``question`` does not hold."""
+    low = question.lower()
+    return any(not all(w.lower() in low for w in m.group(1).split())
+               for m in _GIVES_NAME.finditer(_TEX_EMPHASIS.sub("", text)))
+
+
 DIMENSIONS: tuple[Dimension, ...] = (
     Dimension("memory", ("memory", "vram", "footprint", "gpu memory", "内存", "显存"),
               ("memory", "gb", "vram", "footprint", "quantiz", "gpu"),
