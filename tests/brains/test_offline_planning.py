@@ -127,3 +127,26 @@ async def test_conflicting_numbers_for_the_same_entity_are_contradictory() -> No
     # different values in comparison sentences or for different model sizes are not conflicts
     calm = await OfflineBrain(vocabulary=VOCAB).judge_sufficiency("How much memory does QLoRA need?", MULTI, [QLORA_1, QLORA_2], [])
     assert calm.level != "contradictory"
+
+
+def test_a_step_pointing_back_is_named_only_by_a_name_tied_to_the_step_before() -> None:
+    """"that model" is named from the step before's best evidence sentence, by a name the question does
+    not give and that stands by the step's own words ("a distilled variant of Wren"); a new name elsewhere
+    in that sentence ("… pre-training (SSVP)") is no answer to the step, so the step stays as written."""
+    from core.brains.offline.planner import bridge
+    from core.state import RetrievedContext
+    from core.vocabulary import DocumentText, build
+
+    kite = RetrievedContext(content="In this paper, we introduce Kite, a distilled variant of Wren that runs on a "
+                            "phone, for self-supervised speech pre-training (SSP).", source="/p/kite.md",
+                            title="Kite", chunk_id="kite#0", doc_id="kite")
+    vocab = build([DocumentText("Kite", 2024, [], [kite.content]), DocumentText("Wren", 2023, [], ["Wren is a model."])])
+    q = "Which model is Kite distilled from, and what corpus did that model introduce?"
+    assert bridge("what corpus did that model introduce?", "Which model is Kite distilled from", q, [kite], vocab) == \
+        "what corpus did Wren introduce?"
+    q2 = "Kite says it was inspired by the image masked autoencoder; what ratio does that image method mask?"
+    assert bridge("what ratio does that image method mask?", "Kite says it was inspired by the image masked autoencoder",
+                  q2, [kite], vocab) is None
+    # "that earlier" is no thing pointed at: the noun after it is
+    assert bridge("what corpus did that earlier model introduce?", "Which model is Kite distilled from", q, [kite], vocab) == \
+        "what corpus did Wren introduce?"

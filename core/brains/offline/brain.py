@@ -68,6 +68,14 @@ class OfflineBrain:
                 steps = list(executed) + [rewrite] + rest
                 steps = steps[: max(max_steps, len(executed) + 1)]
                 reason = f"step '{last}' found nothing relevant; retrying it as '{rewrite}'"
+            else:
+                # the next step points back at what this one found ("that model"): ask it about that
+                rest = [s for s in previous_plan if s not in executed]
+                latest = [c for c in contexts if c.query == last]
+                named = planner.bridge(rest[0], last, question, latest, vocab) if rest else None
+                if named is not None:
+                    steps = list(executed) + [named] + rest[1:]
+                    reason = f"step '{rest[0]}' points back at what step '{last}' found: asking '{named}'"
         return PlanOutput(sub_questions=steps, reason=reason)
 
     async def replan(self, question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext]) -> ReplanDecision:

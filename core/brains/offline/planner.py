@@ -119,6 +119,52 @@ def keyword_rewrite(step: str, question: str, vocab: Vocabulary) -> str:
     return " ".join(words[:8]) or question
 
 
+# A step that points back at what the step before found: "that model", "this earlier recognizer", "the
+# same dataset". The thing is a noun a paper names (a model, a corpus, a tool …) or an agent noun ("-er").
+_POINTER = re.compile(
+    r"\b(?:that|this|the\s+(?:same|earlier|former|previous|older|original|base|underlying|parent))\s+"
+    r"(?:[a-z][\w-]*\s+){0,2}?(?:model|method|paper|system|approach|architecture|work|dataset|corpus|corpora|"
+    r"framework|technique|algorithm|network|tool|toolkit|library|benchmark|package|"
+    r"(?!(?:earlier|former|latter|older|newer|other|larger|smaller|better|faster|slower)\b)[a-z]+(?:er|or))s?\b")
+# How far before a name the words that tie it to the step before may stand ("a distilled variant of Wren").
+_TIE_WORDS = 4
+
+
+def bridge(step: str, previous: str, question: str, latest: list[RetrievedContext], vocab: Vocabulary) -> str | None:
+    """``step`` with what it points back at (:data:`_POINTER`: "that model") named as the step before found
+    it: the first name in ``previous``'s best evidence sentence that ``question`` does not name ("…, a
+    distilled variant of Wren" for "Which model is Kite distilled from, and what corpus did that model
+    introduce?"); None when the step points at nothing or the evidence names nothing new."""
+    from core.brains.offline.lexicon import mentions
+
+    m = _POINTER.search(step)
+    if m is None:
+        return None
+    terms = content_terms(previous, drop_frame=True)
+    found = [latest[i] for i in relevant_indexes(latest, profile(previous, vocab=vocab))]
+    sents = [s for c in found for s in passage_sentences(c.content)]
+    if not terms or not sents:
+        return None
+    best = max(sents, key=lambda s: sum(t in set(content_terms(s)) for t in terms))
+    names = {t for e in extract_entities(previous, vocab) for t in content_terms(e)}
+    asked = [t for t in terms if t not in names]  # the step's own words tie a name to it, not its names
+    new = [e for e in extract_entities(best, vocab) if not mentions(question, e, vocab) and _tied(best, e, asked, vocab)]
+    return f"{step[:m.start()]}{new[0]}{step[m.end():]}" if new else None
+
+
+def _tied(sent: str, name: str, terms: list[str], vocab: Vocabulary) -> bool:
+    """Whether ``name`` stands in ``sent`` where the step before asked about it: one of the step's words
+    (``terms``) in the :data:`_TIE_WORDS` words before it ("a distilled variant of Wren" for "Which model is
+    Kite distilled from"), not merely in the sentence that answered ("… pre-training (SSVP)")."""
+    from core.brains.offline.lexicon import mention_pattern
+
+    m = mention_pattern(name, vocab).search(sent)
+    if m is None:
+        return False
+    before = set(content_terms(" ".join(sent[:m.start()].split()[-_TIE_WORDS:])))
+    return any(t in before for t in terms)
+
+
 def decide_replan(question: str, plan: list[str], executed: list[str], latest: list[RetrievedContext],
                   vocab: Vocabulary) -> tuple[str, str]:
     if not executed:
@@ -131,6 +177,8 @@ def decide_replan(question: str, plan: list[str], executed: list[str], latest: l
         return "replan", f"step '{last}' found nothing relevant; rewriting it as a broader keyword query"
     if not remaining:
         return "synthesize", "all planned steps are executed"
+    if (named := bridge(remaining[0], last, question, latest, vocab)) is not None:
+        return "replan", f"the next step points back at what step '{last}' found: asking '{named}'"
     still = [s for s in remaining if not _covered(s, latest)]
     if not still:
         return "synthesize", "evidence already covers the remaining steps"
