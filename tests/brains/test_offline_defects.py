@@ -534,3 +534,24 @@ def test_a_question_asking_what_something_is_called_opens_with_a_sentence_naming
     assert not asks_name("What is Kite?") and not asks_name("Who named the Tidal Gate?")
     assert gives_new_name("a new scheme we call {\\em Tidal Gate} (TGate)", "What is it called in Kite?")
     assert not gives_new_name("we present a new model, called Kite, with", "What is the scheme in Kite called?")
+
+
+def test_a_chain_step_about_a_named_paper_reads_that_papers_own_sentences_first() -> None:
+    """A step asked of a named system ("what new corpus did Wren introduce?") is answered from Wren's own
+    paper ("we introduce the Reedbed Corpus"), which need not repeat its name, before another paper's
+    sentence that names Wren in passing ("Motivated by the success of Wren …"); the sentence scorer's
+    own-paper feature was read for simple answers but never for a chain's steps."""
+    wren = ctx(11, "wren.md", "Wren: Speech Recognition from Reed Recordings",
+               "We present an encoder-decoder speech recognizer trained from scratch. To train it, we introduce a "
+               "new pre-training corpus, 9,000 hours of transcribed speech recorded outdoors in reed beds.")
+    other = ctx(12, "heron.md", HERON.title, "Motivated by the success of Wren's new pre-training corpus for speech, "
+                "we introduce Heron, a new pre-training framework for long documents.")
+    steps = ["Which model is Kite distilled from?", "what new pre-training corpus did Wren introduce?"]
+    vocab = build([DocumentText(c.title, 2024, [], [c.content]) for c in [*PAPERS, wren]])
+    slots = fill(steps[1], "multi_hop", [], [], vocab=vocab)
+    intent = Intent(type="multi_hop", confidence=0.9, entities=slots["entities"], reformulated_query=steps[1])
+    answer = OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(
+        kind="multi_hop", question=" and ".join(steps), intent=intent, contexts=[KITE, wren, other], sub_questions=steps))
+    step2 = next(line for line in answer.splitlines() if line.startswith("2."))
+    assert step2.split("** ", 1)[1].startswith("To train it, we introduce a new pre-training corpus"), answer
+    assert "9,000 hours" in answer.split("**Conclusion:**")[1], answer

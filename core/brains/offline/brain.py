@@ -145,7 +145,7 @@ class OfflineBrain:
         elif kind == "multi_hop":
             subs = request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4,
                                                                            self.vocabulary)[0]
-            body, used = compose.multi_hop(pool, prof, subs)
+            body, used = compose.multi_hop(pool, prof, subs, request.contexts)
         elif kind == "exploratory":
             body, used = compose.exploratory(pool, prof, request.contexts)
         else:

@@ -140,21 +140,29 @@ def table_of(sent: Sentence, contexts: list[RetrievedContext]) -> str | None:
     return f"{contexts[sent.ctx].doc_id or contexts[sent.ctx].source}|{m.group(1)}" if m else None
 
 
-def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> tuple[str, list[str]]:
+def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
+              contexts: list[RetrievedContext] | None = None) -> tuple[str, list[str]]:
     """One numbered step per sub-question with its cited sentence(s), then a cited conclusion: the
     sentences that best answer the last step in the question's context, as many as the direct answer
-    of a simple question would hold (:func:`~core.brains.offline.synthesis.lead_size`)."""
+    of a simple question would hold (:func:`~core.brains.offline.synthesis.lead_size`). A step (and the
+    conclusion) that names a paper's system reads its sentences with the scorer's own-paper feature set,
+    as a simple answer does: that paper's "we introduce a new corpus" need not repeat the name."""
     lines: list[str] = []
     picked: list[Sentence] = []
     steps = sub_questions or [prof.question]
     scorer.prime([prof.question, *sub_questions, *(s.text for s in pool)])
+
+    def home_of(ents: list[str]) -> set[int]:
+        return {i for i, c in enumerate(contexts or []) if any(is_document_of(c, e, prof.vocab) for e in ents)}
+
     # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
     best_of = [_step_best(pool, sq, prof.vocab) for sq in steps]
     for i, sq in enumerate(steps, start=1):
         sp = profile(sq, vocab=prof.vocab)
         focus = step_terms(sq)
-        def score(s: Sentence, sp=sp, focus=focus) -> float:
-            return relevance(s, sp, focus)
+        home = home_of(sp.entities)
+        def score(s: Sentence, sp=sp, focus=focus, home=home) -> float:
+            return relevance(s, sp, focus, own=s.ctx in home)
         # a step about a named method reads sentences about it, not about another method that cites it
         own = [s for s in pool if (subj := subject(s, prof.vocab)) is None or subj in sp.entities] if sp.entities else pool
         later = [b for b in best_of[i:] if b is not None]
@@ -178,9 +186,10 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str]) -> 
     # a keyword step a replan added after it ("teacher model") asks nothing of its own.
     last = next((q for q in reversed(steps) if step_asks(q)), steps[-1])
     lp, lfocus = profile(last, vocab=prof.vocab), step_terms(last)
+    lhome = home_of(lp.entities)
 
     def concl_score(s: Sentence) -> float:
-        return relevance(s, lp, lfocus, question=prof.question)
+        return relevance(s, lp, lfocus, question=prof.question, own=s.ctx in lhome)
 
     concl = mmr(pool, concl_score, LEAD_MAX)
     concl = concl[:lead_size(concl, concl_score, paper=lambda s: "")]  # a chain's conclusion may bridge its papers
