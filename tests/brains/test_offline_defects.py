@@ -555,3 +555,20 @@ def test_a_chain_step_about_a_named_paper_reads_that_papers_own_sentences_first(
     step2 = next(line for line in answer.splitlines() if line.startswith("2."))
     assert step2.split("** ", 1)[1].startswith("To train it, we introduce a new pre-training corpus"), answer
     assert "9,000 hours" in answer.split("**Conclusion:**")[1], answer
+
+
+def test_a_chain_steps_own_paper_holds_the_steps_name_without_repeating_it() -> None:
+    """A sentence of the named system's own paper is about that system even where it says "our": for a
+    step's "at least two of its words" it holds the name ("Our Reedbed Corpus holds 9,000 hours …" answers
+    "what new pre-training corpus did Wren introduce?" with "corpus" and Wren's own paper). Before, it held
+    one word, no step found evidence, and the chain was declined."""
+    wren = ctx(13, "wren.md", "Wren: Speech Recognition from Reed Recordings",
+               "We present an encoder-decoder speech recognizer trained from scratch on reed recordings. "
+               "Our Reedbed Corpus holds 9,000 hours of transcribed speech recorded outdoors.")
+    steps = ["Which model is Kite distilled from?", "what new pre-training corpus did Wren introduce?"]
+    vocab = build([DocumentText(c.title, 2024, [], [c.content]) for c in [*PAPERS, wren]])
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["Wren"], reformulated_query=steps[1])
+    answer = OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(
+        kind="multi_hop", question=" and ".join(steps), intent=intent, contexts=[KITE, wren], sub_questions=steps))
+    step2 = next((line for line in answer.splitlines() if line.startswith("2.")), "")
+    assert "Our Reedbed Corpus holds 9,000 hours" in step2, answer

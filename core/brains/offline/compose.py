@@ -19,7 +19,7 @@ from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
 from core.brains.offline.text import step_asks
-from core.text import short_title
+from core.text import short_title, term_set
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
 
@@ -161,17 +161,21 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
         sp = profile(sq, vocab=prof.vocab)
         focus = step_terms(sq)
         home = home_of(sp.entities)
+        named = frozenset(t for e in sp.entities for t in term_set(e))
         def score(s: Sentence, sp=sp, focus=focus, home=home) -> float:
             return relevance(s, sp, focus, own=s.ctx in home)
+
+        def holds(s: Sentence, focus=focus, home=home, named=named) -> bool:
+            """At least two of the step's words (its name included where the sentence is its paper's own)."""
+            return len(focus & (s.terms | named if s.ctx in home else s.terms)) >= min(2, len(focus))
         # a step about a named method reads sentences about it, not about another method that cites it
         own = [s for s in pool if (subj := subject(s, prof.vocab)) is None or subj in sp.entities] if sp.entities else pool
         later = [b for b in best_of[i:] if b is not None]
         chosen = mmr(own or pool, score, 2, min_ratio=0.75, exclude=picked + later)
-        chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus))] or mmr(
-            own or pool, score, 2, min_ratio=0.75, exclude=picked)
-        chosen = [s for s in chosen if len(focus & s.terms) >= min(2, len(focus)) and all(s is not p for p in picked)]
+        chosen = [s for s in chosen if holds(s)] or mmr(own or pool, score, 2, min_ratio=0.75, exclude=picked)
+        chosen = [s for s in chosen if holds(s) and all(s is not p for p in picked)]
         if not chosen:  # a weaker sentence of its own, else reuse earlier evidence rather than claim a gap
-            fits = [s for s in pool if len(focus & s.terms) >= min(2, len(focus))]
+            fits = [s for s in pool if holds(s)]
             fresh = [s for s in fits if all(s is not p for p in picked)]
             chosen = mmr(fresh or fits, score, 1)
         label = f"{i}. **{sq.strip()}**"
