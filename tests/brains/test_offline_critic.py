@@ -202,3 +202,20 @@ async def test_extract_facts_keeps_identifiers_and_drops_only_markdown_emphasis(
     text = "The **lora_alpha** parameter scales the `low-rank` update, and PEFT sets lora_alpha to 16 by default [1]."
     facts = await OfflineBrain(vocabulary=VOCAB).extract_facts("What does lora_alpha do?", text, [doc])
     assert facts == ["The lora_alpha parameter scales the low-rank update, and PEFT sets lora_alpha to 16 by default."]
+
+
+async def test_a_stated_limitation_answers_a_question_asking_for_limitations() -> None:
+    """"What are the limitations of Kestrel?" is answered by a sentence that says what Kestrel cannot do;
+    it need not say "limitation". Before, the critic asked for the word ("Missing: the asked-for
+    limitation") and failed the right answer; an answer that states none still fails."""
+    from test_offline_answers import ctx
+
+    ctxs = [ctx(0, "kestrel", "Kestrel: Tiny Speech Models",
+                "Kestrel is robust to wind noise. Because it plans once, Kestrel cannot revise a transcript after "
+                "a late correction.")]
+    intent = Intent(type="factual", confidence=1.0, entities=["Kestrel"],
+                    reformulated_query="What are the limitations of Kestrel?")
+    stated = await critique(intent, "Because it plans once, Kestrel cannot revise a transcript after a late correction [1].", ctxs)
+    assert "asked-for" not in stated.feedback, stated.feedback
+    praise = await critique(intent, "Kestrel is robust to wind noise [1].", ctxs)
+    assert not praise.passed and "asked-for" in praise.feedback

@@ -572,3 +572,19 @@ def test_a_chain_steps_own_paper_holds_the_steps_name_without_repeating_it() -> 
         kind="multi_hop", question=" and ".join(steps), intent=intent, contexts=[KITE, wren], sub_questions=steps))
     step2 = next((line for line in answer.splitlines() if line.startswith("2.")), "")
     assert "Our Reedbed Corpus holds 9,000 hours" in step2, answer
+
+
+def test_a_question_asking_for_limitations_opens_with_a_sentence_stating_one() -> None:
+    """"What are the limitations of Kite?" opens with the chosen sentence that states what Kite cannot do,
+    not with one praising it in the question's other words ("robust to noisy recordings")."""
+    lim = ctx(15, "kite.md", KITE.title, "Kite is more robust to noisy recordings than its teacher, whose word error "
+              "rate rises by a third on noisy recordings. Kite distils the teacher into a 90M-parameter student. "
+              "Because the student is trained on read speech only, Kite cannot transcribe spontaneous "
+              "noisy recordings reliably.")
+    answer = _answer("What are the limitations of Kite on noisy recordings?", [lim])
+    assert answer.startswith("Because the student is trained on read speech only, Kite cannot"), answer
+    from core.brains.offline.lexicon import asks_limitation, states_limitation
+
+    assert asks_limitation("What are Kite's main drawbacks?") and asks_limitation("Kite 有什么局限？")
+    assert not asks_limitation("How does Kite limit the student's size?")
+    assert states_limitation("Kite fails to converge without warm-up.") and not states_limitation("Kite is robust.")

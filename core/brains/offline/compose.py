@@ -9,12 +9,14 @@ the optional "From earlier sessions:" line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from core.brains.offline import reader, scorer
 from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, profile, row_sentences,
                                           subject)
 from core.brains.offline.lexicon import entity as lex_entity
-from core.brains.offline.lexicon import DURATION, asks_duration, asks_name, gives_new_name, mention_pattern, mentions
+from core.brains.offline.lexicon import (DURATION, asks_duration, asks_limitation, asks_name, gives_new_name, mention_pattern,
+                                         mentions, states_limitation)
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
@@ -56,21 +58,18 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     chosen = mmr(pool, score, 4, min_ratio=0.35, group=lambda s: table_of(s, contexts), per_group=2)
     if not chosen:
         return "", []
-    if prof.numeric and not scorer.stated_values(chosen[0].text):
-        # a question that asks for a number opens with a chosen sentence that states one (as a
-        # comparison's cells do), not with a caption or a table row that only names the measure
-        lead = next((s for s in chosen[1:] if scorer.stated_values(s.text)), None)
-        chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
-    if asks_duration(prof.question) and not DURATION.search(chosen[0].text):
-        # one that asks how long something took opens with a chosen sentence stating a time taken, not
-        # with one stating another kind of value (an accuracy on the data the question names)
-        lead = next((s for s in chosen[1:] if DURATION.search(s.text)), None)
-        chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
-    if asks_name(prof.question) and not gives_new_name(chosen[0].text, prof.question):
-        # one that asks what something is called opens with a chosen sentence that gives a name the
-        # question does not already hold, not with one naming the question's own paper ("called Kite")
-        lead = next((s for s in chosen[1:] if gives_new_name(s.text, prof.question)), None)
-        chosen = [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
+    # the direct answer opens with a chosen sentence that states the kind of thing the question asks for:
+    # a value for a number (as a comparison's cells do, not a caption or a table row that only names the
+    # measure), a time taken for "how long did it take", a limitation (what it cannot do) for its
+    # limitations, a name the question does not already hold for "what is it called"
+    if prof.numeric:
+        chosen = _open_with(chosen, lambda t: bool(scorer.stated_values(t)))
+    if asks_duration(prof.question):
+        chosen = _open_with(chosen, lambda t: DURATION.search(t) is not None)
+    if asks_limitation(prof.question):
+        chosen = _open_with(chosen, states_limitation)
+    if asks_name(prof.question):
+        chosen = _open_with(chosen, lambda t: gives_new_name(t, prof.question))
     n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share() if read != probs else None)
     # the direct answer stays as chosen (the question names what its "it" is); a supporting sentence
     # that points back is quoted with the sentence it points at
@@ -79,6 +78,15 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     if rest:
         lines.append(" ".join(cited(s) for s in rest))
     return "\n\n".join(lines), [s.text for s in lead + rest]
+
+
+def _open_with(chosen: list[Sentence], states: Callable[[str], bool]) -> list[Sentence]:
+    """``chosen`` opening with its first sentence whose text ``states`` the asked kind of thing, when the
+    first does not and another does; else as it is."""
+    if states(chosen[0].text):
+        return chosen
+    lead = next((s for s in chosen[1:] if states(s.text)), None)
+    return [lead, *(s for s in chosen if s is not lead)] if lead is not None else chosen
 
 
 def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]] | None:

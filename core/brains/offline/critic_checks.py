@@ -10,7 +10,7 @@ import re
 
 from core.brains.offline.claims import Claim
 from core.brains.offline.evidence import asked_terms, dim_hits
-from core.brains.offline.lexicon import find_entities, mentions
+from core.brains.offline.lexicon import find_entities, limitation_terms, mentions, states_limitation
 from core.brains.offline.synthesis import step_terms
 from core.brains.offline.text import content_terms, content_words, covered, step_asks, strip_markers, term_set
 from core.vocabulary import Vocabulary
@@ -83,6 +83,8 @@ def asked_for(prof, lead: Claim, contexts: list[RetrievedContext] | None = None)
         # "what rank … by default": the number answers "rank"; the words around it must be there
         focus = [t for t in focus if t != head] or focus
     have = term_set(strip_markers(lead.text))
+    if states_limitation(lead.text):  # "cannot revise …" answers "what are its limitations?" as it is
+        have |= limitation_terms(prof.question)
     if focus and not any(covered(t, have) for t in focus):
         return "the asked-for " + " ".join(focus[:4]) + " in the direct answer"
     head = "" if prof.numeric else head  # a measure is checked as a number

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from core.text import content_terms
 from core.vocabulary import Term, Vocabulary
 
 
@@ -68,6 +69,32 @@ def gives_new_name(text: str, question: str) -> bool:
     low = question.lower()
     return any(not all(w.lower() in low for w in m.group(1).split())
                for m in _GIVES_NAME.finditer(_TEX_EMPHASIS.sub("", text)))
+
+
+# A question that asks what something cannot do or where it falls short: its limitations, weaknesses,
+# drawbacks, shortcomings, downsides, disadvantages or failure modes.
+_ASKS_LIMITATION = re.compile(r"\b(?:limitations?|weakness(?:es)?|drawbacks?|shortcomings?|downsides?|disadvantages?|"
+                              r"failure\s+modes?)\b|局限|缺点|不足之处|弱点", re.I)
+# A sentence that states one: what the thing cannot do, fails at, is limited by or pays for.
+_STATES_LIMITATION = re.compile(r"\b(?:cannot|can\s?not|can't|unable|fails?\s+to|failed\s+to|limited|limitations?|drawbacks?|"
+                                r"weakness(?:es)?|shortcomings?|struggles?|suffers?|at\s+the\s+cost\s+of|poorly|brittle|"
+                                r"not\s+(?:able|suitable|applicable|robust))\b", re.I)
+
+
+def asks_limitation(question: str) -> bool:
+    """Whether ``question`` asks for something's limitations (weaknesses, drawbacks, failure modes)."""
+    return _ASKS_LIMITATION.search(question) is not None
+
+
+def limitation_terms(question: str) -> frozenset[str]:
+    """The words by which ``question`` asks for limitations ("limitation", "drawback"), as terms: a
+    sentence that states one answers them without repeating them."""
+    return frozenset(t for m in _ASKS_LIMITATION.finditer(question) for t in content_terms(m.group(0)))
+
+
+def states_limitation(text: str) -> bool:
+    """Whether ``text`` states a limitation: what something cannot do, fails at or is limited by."""
+    return _STATES_LIMITATION.search(text) is not None
 
 
 DIMENSIONS: tuple[Dimension, ...] = (

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from core.brains.offline import reader, scorer
 from core.brains.offline.evidence import Profile, Sentence, asked_terms, is_document_of, names, sentence_pool
+from core.brains.offline.lexicon import limitation_terms, states_limitation
 from core.brains.offline.slots import DOC_PART
 from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, passage_sentences, strip_markers,
                                       term_set)
@@ -185,6 +186,8 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     runner_up = max((p for s, p in (scored if rivals is None else rivals) if not _quotes(parts, s)), default=0.0)
     best = max(lead_score, runner_up)
     focus = asked_terms(prof, contexts)  # the question's words beyond its names (their parts, aliases, authors)
+    if states_limitation(head):  # "cannot revise …" holds "what are its limitations?" as the critic reads it
+        head_terms |= limitation_terms(prof.question)
     coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
     kind = scorer.features(lead[0][0], prof) if lead else None
     asked_nums, head_nums = numbers(prof.question), numbers(head)
