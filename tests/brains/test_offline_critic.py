@@ -219,3 +219,18 @@ async def test_a_stated_limitation_answers_a_question_asking_for_limitations() -
     assert "asked-for" not in stated.feedback, stated.feedback
     praise = await critique(intent, "Kestrel is robust to wind noise [1].", ctxs)
     assert not praise.passed and "asked-for" in praise.feedback
+
+
+async def test_a_compound_measure_needs_its_qualifier_in_the_direct_answer() -> None:
+    """"What learning rate does Kestrel use for the 65B model?" is not answered by "Kestrel fine-tunes 33B
+    and 65B models" (it echoes the question's "65B" and states numbers, but no learning rate); the asked
+    measure is "learning rate", whose head ("rate") a number may stand for, not its qualifier."""
+    from test_offline_answers import ctx
+
+    ctxs = [ctx(0, "kestrel", "Kestrel: Tiny Speech Models",
+                "Kestrel fine-tunes 33B and 65B models on one GPU. Kestrel uses a learning rate of 1e-4 for the 65B model.")]
+    intent = Intent(type="factual", confidence=1.0, entities=["Kestrel"],
+                    reformulated_query="What learning rate does Kestrel use for the 65B model?")
+    echo = await critique(intent, "Kestrel fine-tunes 33B and 65B models on one GPU [1].", ctxs)
+    assert not echo.passed and "asked-for learning rate" in echo.feedback, echo.feedback
+    assert (await critique(intent, "Kestrel uses a learning rate of 1e-4 for the 65B model [1].", ctxs)).passed

@@ -79,10 +79,14 @@ def asked_for(prof, lead: Claim, contexts: list[RetrievedContext] | None = None)
     """
     focus = asked_terms(prof, contexts)
     head = asked_noun(prof.question)
+    measure = asked_measure(prof.question)
+    have = term_set(strip_markers(lead.text))
+    if prof.numeric and len(measure) > 1 and not all(covered(t, have) for t in measure[:-1]):
+        # "what learning rate …": a number may stand for the head ("rate"), never for its qualifier
+        return "the asked-for " + " ".join(measure_words(prof.question)) + " in the direct answer"
     if prof.numeric and head and len(focus) > 1:
         # "what rank … by default": the number answers "rank"; the words around it must be there
         focus = [t for t in focus if t != head] or focus
-    have = term_set(strip_markers(lead.text))
     if states_limitation(lead.text):  # "cannot revise …" answers "what are its limitations?" as it is
         have |= limitation_terms(prof.question)
     if focus and not any(covered(t, have) for t in focus):
@@ -102,13 +106,28 @@ _WH_NOUN = re.compile(r"^\s*(?:what|which)\s+((?:[\w-]+\s+){0,3}?[\w-]+)\s+(?:di
 _GENERIC_HEADS = frozenset("kind type sort form way part variant version aspect thing one method approach model".split())
 
 
+def _wh_phrase(question: str) -> str:
+    """The words between "what/which" and the verb ("learning rate" of "What learning rate does …"),
+    before any "of" ("what fraction of patches" → "fraction"); "" when the question has no such phrase."""
+    m = _WH_NOUN.match(question.strip())
+    return re.split(r"\s+of\s+", m.group(1))[0] if m else ""
+
+
 def asked_noun(question: str) -> str:
     """The thing a "what/which X did …" question asks for, stemmed ("what new corpus did …" → corpus)."""
-    m = _WH_NOUN.match(question.strip())
-    if not m:
-        return ""
-    terms = content_terms(re.split(r"\s+of\s+", m.group(1))[0])  # "what fraction of patches" → fraction
+    terms = content_terms(_wh_phrase(question))
     return terms[-1] if terms else ""
+
+
+def asked_measure(question: str) -> list[str]:
+    """The terms of the wh-phrase a question asks for, qualifier first ("What learning rate does …" →
+    ["learn", "rate"]; "What rank …" → ["rank"]; a frame word, "new" or "main", is no qualifier)."""
+    return content_terms(_wh_phrase(question), drop_frame=True)
+
+
+def measure_words(question: str) -> list[str]:
+    """:func:`asked_measure` as the question writes it ("learning rate")."""
+    return content_words(_wh_phrase(question), drop_frame=True)
 
 
 def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str, vocab: Vocabulary) -> bool:
