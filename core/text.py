@@ -248,8 +248,10 @@ LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 # ("*", or a PDF list's "•", "▪", "◦", "‣": a list run into one paragraph) or a Chinese character, and
 # right after "。", "！" or "？"; not after an abbreviation. A PDF list's bullet after a colon starts a
 # sentence too ("… to evaluate it: • Reputable."); elsewhere "•" and "◦" may be operators ("f ◦ g", "90 ◦").
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[*•▪◦‣\u4e00-\u9fff])|(?<=[。！？])|(?<=:)\s+(?=[•▪◦‣]\s)")
-ABBREVIATION = re.compile(r"(?:e\.g|i\.e|et al|vs|Fig|fig|Eq|eq|approx|cf|No)\.$")
+# (An end mark may have a closing bracket or quote after it: "… the rest.) The next …", "… called “X.” It …".)
+SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][)\]\"'”’]))\s+(?=[A-Z0-9\"'(\[*•▪◦‣\u4e00-\u9fff])|(?<=[。！？])|"
+                          r"(?<=:)\s+(?=[•▪◦‣]\s)")
+ABBREVIATION = re.compile(r"(?:e\.g|i\.e|et al|vs|Fig|fig|Eq|eq|approx|cf|No)\.[)\]\"'”’]?$")
 # The hub's chunker reads paragraphs with white space folded: a closing quote or bracket may follow the
 # end mark (and is dropped with the space), and a single capital ends an initial ("J. Smith").
 CHUNK_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")

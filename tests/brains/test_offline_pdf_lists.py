@@ -46,3 +46,16 @@ def test_a_list_run_in_after_a_colon_is_cut_from_its_lead_in_and_the_lead_in_cit
                                            "56 ledgers were empty."]
     assert cite("We sorted the ledgers into groups:", [1]) == "We sorted the ledgers into groups [1]."
     assert cite("It held 12 ledgers.", [2]) == "It held 12 ledgers [2]."
+
+
+def test_a_sentence_ending_a_parenthesis_of_several_is_quoted_without_its_closing_bracket():
+    """A parenthesis of several sentences ("(Ledgers of the north wing … We count them apart.)") leaves its
+    first sentence with an opening bracket and its last with a closing one that pair with nothing in them;
+    and "… apart.) The rest …" was not cut at all (an end mark with a bracket after it ended no sentence).
+    A bracket the sentence opens itself stays."""
+    text = ("The audit covers 400 ledgers. (Ledgers of the north wing were kept in a separate room. "
+            "We count them apart from the rest.) The rest were shelved by year (from 1820 to 1910.)")
+    assert passage_sentences(text) == ["The audit covers 400 ledgers.",
+                                        "Ledgers of the north wing were kept in a separate room.",
+                                        "We count them apart from the rest.",
+                                        "The rest were shelved by year (from 1820 to 1910.)"]

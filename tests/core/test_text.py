@@ -130,3 +130,13 @@ def test_numbers_and_unicode():
     assert numbers("In Table 2, 1,000 steps at 0.50 lr and 3 epochs") == {"1000", "0.5", "3"}
     assert nfkc("ﬁne-tuning\u00ad") == "fine-tuning"
     assert fold_ascii("Schölkopf") == "Scholkopf"
+
+
+def test_an_end_mark_with_a_closing_bracket_or_quote_after_it_ends_a_sentence():
+    """"… apart.) The rest …" and "… called “Tern.” It …": the bracket or quote closes after the end mark,
+    and the sentence ends there (before, the two sentences were read as one)."""
+    assert split_sentences("We count them apart.) The rest were shelved.") == [
+        "We count them apart.)", "The rest were shelved."]
+    assert split_sentences("The system is called “Tern.” It reads ledgers.") == [
+        "The system is called “Tern.”", "It reads ledgers."]
+    assert split_sentences("See the results (e.g.) Then more.") == ["See the results (e.g.) Then more."]

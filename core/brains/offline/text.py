@@ -106,11 +106,26 @@ def passage_sentences(text: str, *, table: str = "") -> list[str]:
         for part in caption_parts(line):
             # a PDF list run into one paragraph ("… computers. • Unknown. We were …") ends a sentence
             # at each bullet (:data:`core.text.SENTENCE_END`); the bullet itself is no part of one
-            out += [_BULLET.sub("", s) for s in _text.split_sentences(part)]
+            out += [_unmatched(_BULLET.sub("", s)) for s in _text.split_sentences(part)]
     return out
 
 
 _BULLET = re.compile(r"^[•▪◦‣]\s*")
+_CLOSE_AFTER_END = re.compile(r"([.!?])\s*[)\]]$")
+
+
+def _unmatched(sentence: str) -> str:
+    """``sentence`` without the bracket of a parenthesis of several sentences that opens or closes
+    outside it ("(Ledgers of the north wing … room." and "We count them apart.)" of "(Ledgers … room. We
+    count them apart.)"): quoted alone, each read with a bracket that pairs with nothing."""
+    opens, closes = sentence.count("(") + sentence.count("["), sentence.count(")") + sentence.count("]")
+    if sentence[:1] in "([" and opens > closes:
+        return sentence[1:].lstrip()
+    if (m := _CLOSE_AFTER_END.search(sentence)) and closes > opens:
+        return sentence[:m.start()] + m.group(1)
+    return sentence
+
+
 _IN_FIGURE, _IN_TEXT = "(In the figure: ", "(In the text: "
 
 
