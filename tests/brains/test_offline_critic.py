@@ -234,3 +234,24 @@ async def test_a_compound_measure_needs_its_qualifier_in_the_direct_answer() -> 
     echo = await critique(intent, "Kestrel fine-tunes 33B and 65B models on one GPU [1].", ctxs)
     assert not echo.passed and "asked-for learning rate" in echo.feedback, echo.feedback
     assert (await critique(intent, "Kestrel uses a learning rate of 1e-4 for the 65B model [1].", ctxs)).passed
+
+
+async def test_a_chain_step_answered_from_its_systems_own_paper_counts_as_answered() -> None:
+    """"what score did Kestrel itself report?" is answered by Kestrel's own paper saying "It reaches a
+    score of 80.5" without the name; the step check read the step's words in the quoted sentence only, found
+    "score" but not "Kestrel", and said the step was unanswered."""
+    from test_offline_answers import ctx
+
+    ctxs = [ctx(0, "osprey", "Osprey: Small Vision Models", "Osprey matches a Kestrel baseline on the Marsh benchmark."),
+            ctx(0, "kestrel", "Kestrel: Tiny Speech Models", "It reaches a Marsh score of 80.5, a new state of the art.")]
+    q = "Osprey matches a Kestrel baseline on Marsh; what Marsh score did Kestrel itself report?"
+    subs = ["Osprey matches a Kestrel baseline on Marsh", "what Marsh score did Kestrel itself report?"]
+    intent = Intent(type="multi_hop", confidence=1.0, entities=["Osprey", "Kestrel"], reformulated_query=q)
+    chain = ("1. **Osprey matches a Kestrel baseline on Marsh** Osprey matches a Kestrel baseline on the Marsh benchmark [1].\n"
+             "2. **what Marsh score did Kestrel itself report?** It reaches a Marsh score of 80.5, a new state of the art [2].\n\n"
+             "**Conclusion:** It reaches a Marsh score of 80.5, a new state of the art [2].")
+    from core.vocabulary import DocumentText, build
+
+    vocab = build([DocumentText(c.title, 2024, [], [c.content]) for c in ctxs])  # the two papers' names
+    verdict = await OfflineBrain(vocabulary=vocab).critique(q, intent, ctxs, chain, subs)
+    assert "sub-question" not in verdict.feedback, verdict.feedback

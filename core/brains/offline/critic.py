@@ -109,7 +109,7 @@ def structure(question: str, intent: Intent | None, contexts: list[RetrievedCont
     if kind == "comparative":
         check_comparison(st, prof, found, gaps)
     if kind == "multi_hop":
-        check_chain(st, prof, found, answer, sub_questions)
+        check_chain(st, prof, found, answer, sub_questions, contexts)
     return st
 
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from core.brains.offline.claims import Claim
-from core.brains.offline.evidence import asked_terms, dim_hits
+from core.brains.offline.evidence import asked_terms, dim_hits, is_document_of, profile
 from core.brains.offline.lexicon import find_entities, limitation_terms, mentions, states_limitation
 from core.brains.offline.synthesis import step_terms
-from core.brains.offline.text import content_terms, content_words, covered, step_asks, strip_markers, term_set
+from core.brains.offline.text import content_terms, content_words, covered, markers, step_asks, strip_markers, term_set
 from core.vocabulary import Vocabulary
 from core.types import RetrievedContext
 
@@ -49,7 +49,8 @@ def check_comparison(st, prof, found: list[Claim], gaps: list[Claim]) -> None:
                 st.queries.append(search(prof, [e], 4))
 
 
-def check_chain(st, prof, found: list[Claim], answer: str, sub_questions: list[str]) -> None:
+def check_chain(st, prof, found: list[Claim], answer: str, sub_questions: list[str],
+                contexts: list[RetrievedContext] = ()) -> None:
     """Every asking step of a chain answered (a step marked "no evidence" is not)."""
     plain = strip_markers(answer)
     for d in prof.dimensions:
@@ -58,7 +59,7 @@ def check_chain(st, prof, found: list[Claim], answer: str, sub_questions: list[s
             st.queries.append(f"{' '.join(prof.entities[:2])} {d}".strip())
     gaps_at = {m.strip() for m in _STEP_GAP.findall(answer)}
     for sq in (q for q in sub_questions if step_asks(q)):  # a context clause or keyword rewrite asks nothing
-        ok = sq.strip() not in gaps_at and _step_answered(sq, found)
+        ok = sq.strip() not in gaps_at and _step_answered(sq, found, contexts, prof.vocab)
         st.checks.append(ok)
         if not ok:
             st.missing.append(f"sub-question '{sq}'")
@@ -145,9 +146,17 @@ def _cell_covered(found: list[Claim], gaps: list[Claim], name: str, dim: str, vo
 _STEP_GAP = re.compile(r"^\d+\.\s+\*\*(.+?)\*\*\s+The knowledge base holds no evidence", re.M)
 
 
-def _step_answered(sub_question: str, found: list[Claim]) -> bool:
+def _step_answered(sub_question: str, found: list[Claim], contexts: list[RetrievedContext] = (),
+                   vocab: Vocabulary | None = None) -> bool:
+    """Whether some claim holds half the step's words. A claim quoting a named system's own paper holds
+    that name ("It reaches a score of 80.5" of Kestrel's paper, for "what score did Kestrel report?")."""
     terms = step_terms(sub_question)  # a Chinese step: its names and its terms in English
     if not terms:
         return True
-    best = max((sum(1 for t in terms if covered(t, term_set(c.text))) / len(terms) for c in found), default=0.0)
+    names = profile(sub_question, vocab=vocab).entities if vocab is not None and contexts else []
+
+    def held(c: Claim) -> frozenset[str]:
+        cited = [contexts[m - 1] for m in markers(c.text) if 1 <= m <= len(contexts)]
+        return term_set(c.text).union(*(term_set(n) for n in names if any(is_document_of(x, n, vocab) for x in cited)))
+    best = max((sum(1 for t in terms if covered(t, held(c))) / len(terms) for c in found), default=0.0)
     return best >= 0.5
