@@ -255,3 +255,16 @@ async def test_a_chain_step_answered_from_its_systems_own_paper_counts_as_answer
     vocab = build([DocumentText(c.title, 2024, [], [c.content]) for c in ctxs])  # the two papers' names
     verdict = await OfflineBrain(vocabulary=vocab).critique(q, intent, ctxs, chain, subs)
     assert "sub-question" not in verdict.feedback, verdict.feedback
+
+
+def test_a_step_s_name_parts_are_held_by_a_claim_that_writes_the_name_whole() -> None:
+    """A step's words include a hyphenated name's parts ("orb-2" and "orb"); a claim writing "orb-2" holds
+    "orb" too. Before, a short part (no prefix match) counted as missing, and a right answer to "What pass@1
+    accuracy on Marsh does the 1.3B-parameter orb-2 speech model reach?" was a step left unanswered."""
+    from core.brains.offline.claims import claims
+    from core.brains.offline.critic_checks import _step_answered
+
+    found, _ = claims("Despite this small scale, orb-2 attains pass@1 accuracy 50.6% on Marsh and 55.5% on Reed [2].")
+    assert _step_answered("What pass@1 accuracy on Marsh does the 1.3B-parameter orb-2 speech model reach?", found)
+    assert not _step_answered("What pass@1 accuracy on Marsh does the 1.3B-parameter orb-2 speech model reach?",
+                              claims("Orb-2 is a small speech model [2].")[0])

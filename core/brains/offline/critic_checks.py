@@ -157,6 +157,7 @@ def _step_answered(sub_question: str, found: list[Claim], contexts: list[Retriev
 
     def held(c: Claim) -> frozenset[str]:
         cited = [contexts[m - 1] for m in markers(c.text) if 1 <= m <= len(contexts)]
-        return term_set(c.text).union(*(term_set(n) for n in names if any(is_document_of(x, n, vocab) for x in cited)))
+        own = (term_set(n) for n in names if any(is_document_of(x, n, vocab) for x in cited))
+        return frozenset(content_terms(c.text, parts=True)).union(*own)  # a step's terms hold name parts too
     best = max((sum(1 for t in terms if covered(t, held(c))) / len(terms) for c in found), default=0.0)
     return best >= 0.5
