@@ -147,3 +147,12 @@ def test_an_author_citation_resolves_to_the_paper_whose_byline_carries_it() -> N
     assert not by_byline(a, "LoRA") and not by_byline(chunk("x", [], None), "Okafor et al.")
     assert side_papers([c, a, b], ["Okafor et al.", "Lindqvist et al."], vocab=bundled_vocabulary()) == {
         "Okafor et al.": "adapters", "Lindqvist et al.": "lowrank"}
+
+
+async def test_a_self_contained_follow_up_is_searched_without_its_leading_and() -> None:
+    """"And how does the Mamba paper evaluate its models?" names its own subject: it is searched as "How does
+    the Mamba paper evaluate its models?", as any rewritten follow-up is (the trace showed the search
+    "And how doe…")."""
+    history = [Turn(question="What does LoRA freeze?", answer="LoRA freezes the weights [1].", entities=["LoRA"])]
+    out = await fill("And how does the Mamba paper evaluate its models?", "follow_up", history)
+    assert out.reformulated_query == "How does the Mamba paper evaluate its models?", out

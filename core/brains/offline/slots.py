@@ -281,8 +281,9 @@ def reformulate(question: str, history: list[Turn], vocab: Vocabulary,
         else:
             rewritten, n = re.subn(pattern, repl, rewritten, flags=re.I)
         replaced += n
-    if not replaced and own:
-        return q, own  # self-contained despite the history
+    if not replaced and own:  # self-contained despite the history: as asked, without its leading "and"
+        bare = _LEAD.sub("", q)
+        return (bare[:1].upper() + bare[1:] if bare else q), own
     rewritten = rewritten[:1].upper() + rewritten[1:] if rewritten else q
     mentioned = [e for e in prev if mentions(rewritten, e, vocab)]
     # "those", "these", "such": a thing the last turn spoke of that is no name (its "backup tasks",
