@@ -588,3 +588,17 @@ def test_a_question_asking_for_limitations_opens_with_a_sentence_stating_one() -
     assert asks_limitation("What are Kite's main drawbacks?") and asks_limitation("Kite 有什么局限？")
     assert not asks_limitation("How does Kite limit the student's size?")
     assert states_limitation("Kite fails to converge without warm-up.") and not states_limitation("Kite is robust.")
+
+
+def test_a_chain_step_pointing_back_at_a_step_that_found_nothing_finds_nothing_either() -> None:
+    """"…, and what corpus did that model introduce?" asks about whatever the first step finds; when the
+    first step found nothing, "that model" is no model the evidence names, and another paper's corpus
+    sentence is no answer to it. Before, the step quoted it ("Both components build language models from
+    this tokenized corpus") and the chain answered."""
+    corpus = ctx(17, "heron.md", HERON.title, "Both of Heron's components construct language models from this "
+                 "tokenized corpus. The corpus holds sixty million tokens.")
+    steps = ["Which model is Zephyr distilled from?", "what corpus did that model introduce?"]
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["Zephyr"], reformulated_query=" and ".join(steps))
+    answer = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(
+        kind="multi_hop", question=" and ".join(steps), intent=intent, contexts=[corpus], sub_questions=steps))
+    assert "tokenized corpus" not in answer, answer

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from core.brains.offline import reader, scorer
+from core.brains.offline.planner import points_back
 from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, profile, row_sentences,
                                           subject)
 from core.brains.offline.lexicon import entity as lex_entity
@@ -165,6 +166,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
 
     # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
     best_of = [_step_best(pool, sq, prof.vocab) for sq in steps]
+    found_before = True
     for i, sq in enumerate(steps, start=1):
         sp = profile(sq, vocab=prof.vocab)
         focus = step_terms(sq)
@@ -186,7 +188,10 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
             fits = [s for s in pool if holds(s)]
             fresh = [s for s in fits if all(s is not p for p in picked)]
             chosen = mmr(fresh or fits, score, 1)
+        if i > 1 and not found_before and points_back(sq):
+            chosen = []  # "that model" is whatever the step before found, and it found nothing
         label = f"{i}. **{sq.strip()}**"
+        found_before = bool(chosen)
         if chosen:
             picked += chosen
             lines.append(f"{label} " + " ".join(cited(s) for s in chosen))

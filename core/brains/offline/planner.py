@@ -130,6 +130,11 @@ _POINTER = re.compile(
 _TIE_WORDS = 4
 
 
+def points_back(step: str) -> bool:
+    """Whether ``step`` points back at what the step before found ("what corpus did that model introduce?")."""
+    return _POINTER.search(step) is not None
+
+
 def bridge(step: str, previous: str, question: str, latest: list[RetrievedContext], vocab: Vocabulary) -> str | None:
     """``step`` with what it points back at (:data:`_POINTER`: "that model") named as the step before found
     it: the first name in ``previous``'s best evidence sentence that ``question`` does not name ("…, a
