@@ -4,6 +4,8 @@ pronouns resolved to a fragment, and recalled facts from other papers."""
 
 from __future__ import annotations
 
+import pytest
+
 from core.brains.base import SynthesisRequest
 from core.brains.offline import OfflineBrain
 from core.brains.offline.evidence import profile, relevant_indexes
@@ -501,39 +503,6 @@ def test_a_quantity_spelt_in_words_is_a_stated_value() -> None:
     assert answer.startswith("In this paper, Kite uses a noisy collection of over one billion"), answer
 
 
-def test_a_question_asking_how_long_opens_with_a_sentence_stating_a_time() -> None:
-    """"How long did it take to train …" asks for a time taken: it opens with the chosen sentence that
-    states one ("in less than 4 days"), not with a sentence stating another kind of value (an accuracy
-    on the data the question also names). Before, any stated value met "asks for a number"."""
-    run = ctx(9, "kite.md", KITE.title, "Kite reaches a word error rate of 6.1% on the Marsh read-speech test set "
-              "with no external data, using a single machine. The recipe follows earlier distillation work. "
-              "We train Kite on a single machine with 8 GPUs in less than 4 days.")
-    answer = _answer("How long did it take to train Kite on the Marsh read speech, using a single machine?", [run])
-    assert answer.startswith("We train Kite on a single machine with 8 GPUs in less than 4 days"), answer
-    # a question about a length that is no time keeps the value it asks for first
-    from core.brains.offline.lexicon import asks_duration
-
-    assert asks_duration("How long did pre-training take?") and asks_duration("How many GPU hours were used?")
-    assert asks_duration("训练花了多长时间？")
-    assert not asks_duration("How long is the context window of Kite?")
-
-
-def test_a_question_asking_what_something_is_called_opens_with_a_sentence_naming_it() -> None:
-    """"What is the new routing scheme introduced in Kite called?" asks for a name: it opens with the chosen
-    sentence that gives a name the question does not already hold ("a routing scheme we call {\\em Tidal
-    Gate} (TGate)"), not with the paper's "we present a new model, called Kite", whose name is the question's own."""
-    intro = ctx(10, "kite.md", KITE.title, "In this paper, we present a new model, called Kite, with which we explore "
-                "the effects of routing speech frames and scaling model size at the same time. The result is a new "
-                "routing scheme we call {\\em Tidal Gate} (TGate), which sends each frame to one of two encoders "
-                "without requiring side inputs. Kite reaches a word error rate of 6.1% on read speech.")
-    answer = _answer("What is the new routing scheme introduced in Kite called?", [intro])
-    assert answer.startswith("The result is a new routing scheme we call"), answer
-    from core.brains.offline.lexicon import asks_name, gives_new_name
-
-    assert asks_name("What is the name of the corpus released with Kite?") and asks_name("Kite 的新数据集叫什么？")
-    assert not asks_name("What is Kite?") and not asks_name("Who named the Tidal Gate?")
-    assert gives_new_name("a new scheme we call {\\em Tidal Gate} (TGate)", "What is it called in Kite?")
-    assert not gives_new_name("we present a new model, called Kite, with", "What is the scheme in Kite called?")
 
 
 def test_a_chain_step_about_a_named_paper_reads_that_papers_own_sentences_first() -> None:
@@ -574,21 +543,6 @@ def test_a_chain_steps_own_paper_holds_the_steps_name_without_repeating_it() -> 
     assert "Our Reedbed Corpus holds 9,000 hours" in step2, answer
 
 
-def test_a_question_asking_for_limitations_opens_with_a_sentence_stating_one() -> None:
-    """"What are the limitations of Kite?" opens with the chosen sentence that states what Kite cannot do,
-    not with one praising it in the question's other words ("robust to noisy recordings")."""
-    lim = ctx(15, "kite.md", KITE.title, "Kite is more robust to noisy recordings than its teacher, whose word error "
-              "rate rises by a third on noisy recordings. Kite distils the teacher into a 90M-parameter student. "
-              "Because the student is trained on read speech only, Kite cannot transcribe spontaneous "
-              "noisy recordings reliably.")
-    answer = _answer("What are the limitations of Kite on noisy recordings?", [lim])
-    assert answer.startswith("Because the student is trained on read speech only, Kite cannot"), answer
-    from core.brains.offline.lexicon import asks_limitation, states_limitation
-
-    assert asks_limitation("What are Kite's main drawbacks?") and asks_limitation("Kite 有什么局限？")
-    assert not asks_limitation("How does Kite limit the student's size?")
-    assert states_limitation("Kite fails to converge without warm-up.") and not states_limitation("Kite is robust.")
-
 
 def test_a_chain_step_pointing_back_at_a_step_that_found_nothing_finds_nothing_either() -> None:
     """"…, and what corpus did that model introduce?" asks about whatever the first step finds; when the
@@ -602,3 +556,48 @@ def test_a_chain_step_pointing_back_at_a_step_that_found_nothing_finds_nothing_e
     answer = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(
         kind="multi_hop", question=" and ".join(steps), intent=intent, contexts=[corpus], sub_questions=steps))
     assert "tokenized corpus" not in answer, answer
+
+
+# The direct answer opens with a chosen sentence of the asked kind (compose._open_with). Before each rule,
+# any stated value met "asks for a number" (a time), the paper's own "we present a new model, called Kite"
+# led a question asking what a scheme is called, and a sentence praising Kite in the question's other words
+# led a question asking for its limitations.
+TYPED_OPENINGS = [
+    ("How long did it take to train Kite on the Marsh read speech, using a single machine?",
+     "Kite reaches a word error rate of 6.1% on the Marsh read-speech test set with no external data, using a single "
+     "machine. The recipe follows earlier distillation work. We train Kite on a single machine with 8 GPUs in less "
+     "than 4 days.",
+     "We train Kite on a single machine with 8 GPUs in less than 4 days"),
+    ("What is the new routing scheme introduced in Kite called?",
+     "In this paper, we present a new model, called Kite, with which we explore the effects of routing speech frames "
+     "and scaling model size at the same time. The result is a new routing scheme we call {\\em Tidal Gate} (TGate), "
+     "which sends each frame to one of two encoders without requiring side inputs. Kite reaches a word error rate of "
+     "6.1% on read speech.",
+     "The result is a new routing scheme we call"),
+    ("What are the limitations of Kite on noisy recordings?",
+     "Kite is more robust to noisy recordings than its teacher, whose word error rate rises by a third on noisy "
+     "recordings. Kite distils the teacher into a 90M-parameter student. Because the student is trained on read "
+     "speech only, Kite cannot transcribe spontaneous noisy recordings reliably.",
+     "Because the student is trained on read speech only, Kite cannot"),
+]
+
+
+@pytest.mark.parametrize(("question", "text", "opening"), TYPED_OPENINGS, ids=["time", "name", "limitation"])
+def test_a_direct_answer_opens_with_a_sentence_of_the_asked_kind(question: str, text: str, opening: str) -> None:
+    answer = _answer(question, [ctx(9, "kite.md", KITE.title, text)])
+    assert answer.startswith(opening), answer
+
+
+def test_the_asked_kinds_are_read_from_the_question_and_the_sentence() -> None:
+    from core.brains.offline.lexicon import (asks_duration, asks_limitation, asks_name, gives_new_name,
+                                             states_limitation)
+
+    assert asks_duration("How long did pre-training take?") and asks_duration("How many GPU hours were used?")
+    assert asks_duration("训练花了多长时间？") and not asks_duration("How long is the context window of Kite?")
+    assert asks_name("What is the name of the corpus released with Kite?") and asks_name("Kite 的新数据集叫什么？")
+    assert not asks_name("What is Kite?") and not asks_name("Who named the Tidal Gate?")
+    assert gives_new_name("a new scheme we call {\\em Tidal Gate} (TGate)", "What is it called in Kite?")
+    assert not gives_new_name("we present a new model, called Kite, with", "What is the scheme in Kite called?")
+    assert asks_limitation("What are Kite's main drawbacks?") and asks_limitation("Kite 有什么局限？")
+    assert not asks_limitation("How does Kite limit the student's size?")
+    assert states_limitation("Kite fails to converge without warm-up.") and not states_limitation("Kite is robust.")
