@@ -38,7 +38,7 @@ SEARCH_K = 10  # chunks read when looking for the described paper
 # as well as MIN_SHARE of its own: one shared word ("the model") names no paper.
 NOUN_PHRASE_WORDS = 6
 MIN_SHARED_WORDS = 2
-_PHRASE = re.compile(r"\bthe\s+(?=((?:[\w’'-]+)(?:\s+[\w’'-]+){0,5}))", re.I)  # {0,5}: NOUN_PHRASE_WORDS
+_PHRASE = re.compile(rf"\bthe\s+(?=((?:[\w’'-]+)(?:\s+[\w’'-]+){{0,{NOUN_PHRASE_WORDS - 1}}}))", re.I)
 _INSIDE = frozenset({"of", "for"})
 
 

@@ -61,8 +61,8 @@ class OfflineBrain:
         if previous_plan and executed:
             # Replanning: keep what ran, rewrite the failed step as a broader keyword query.
             last = executed[-1]
-            if not any(c.query == last for c in contexts) or not relevant_indexes([c for c in contexts if c.query == last],
-                                                                        profile(last, vocab=vocab)):
+            latest = [c for c in contexts if c.query == last]
+            if not latest or not relevant_indexes(latest, profile(last, vocab=vocab)):
                 rewrite = planner.keyword_rewrite(last, question, vocab)
                 rest = [s for s in previous_plan if s not in executed]
                 steps = list(executed) + [rewrite] + rest
@@ -71,7 +71,6 @@ class OfflineBrain:
             else:
                 # the next step points back at what this one found ("that model"): ask it about that
                 rest = [s for s in previous_plan if s not in executed]
-                latest = [c for c in contexts if c.query == last]
                 named = planner.bridge(rest[0], last, question, latest, vocab) if rest else None
                 if named is not None:
                     steps = list(executed) + [named] + rest[1:]

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from core.brains.offline import reader, scorer
 from core.brains.offline.planner import points_back
-from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, profile, row_sentences,
-                                          subject)
+from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, own_contexts, profile,
+                                          row_sentences, subject)
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import (DURATION, asks_duration, asks_limitation, asks_name, gives_new_name, mention_pattern,
                                          mentions, states_limitation)
@@ -26,6 +26,9 @@ from core.text import short_title, term_set
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
 
+
+# A chain step that found nothing says so (the critic reads it as a gap: critic_checks._STEP_GAP).
+NO_STEP_EVIDENCE = "The knowledge base holds no evidence for this step."
 
 def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
     """Direct answer first (the best sentence, and the next ones the scorer rates nearly as high,
@@ -43,7 +46,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         # nothing else (the paper's sentences that share its words would be padding), so nothing is scored
         lead = named[:2]
         return " ".join(cited(s) for s in lead), [s.text for s in lead]
-    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
+    own = own_contexts(contexts, prof.entities, prof.vocab)
     scorer.prime([prof.question, *(s.text for s in pool)])
 
     # the scorer's probability, read again by the cross-encoder (:mod:`~core.brains.offline.reader`)
@@ -161,16 +164,18 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
     steps = sub_questions or [prof.question]
     scorer.prime([prof.question, *sub_questions, *(s.text for s in pool)])
 
-    def home_of(ents: list[str]) -> set[int]:
-        return {i for i, c in enumerate(contexts or []) if any(is_document_of(c, e, prof.vocab) for e in ents)}
-
     # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
     best_of = [_step_best(pool, sq, prof.vocab) for sq in steps]
     found_before = True
     for i, sq in enumerate(steps, start=1):
+        label = f"{i}. **{sq.strip()}**"
+        if i > 1 and not found_before and points_back(sq):
+            # "that model" is whatever the step before found, and it found nothing
+            lines.append(f"{label} {NO_STEP_EVIDENCE}")
+            continue
         sp = profile(sq, vocab=prof.vocab)
         focus = step_terms(sq)
-        home = home_of(sp.entities)
+        home = own_contexts(contexts or [], sp.entities, prof.vocab)
         named = frozenset(t for e in sp.entities for t in term_set(e))
         def score(s: Sentence, sp=sp, focus=focus, home=home) -> float:
             return relevance(s, sp, focus, own=s.ctx in home)
@@ -188,22 +193,19 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
             fits = [s for s in pool if holds(s)]
             fresh = [s for s in fits if all(s is not p for p in picked)]
             chosen = mmr(fresh or fits, score, 1)
-        if i > 1 and not found_before and points_back(sq):
-            chosen = []  # "that model" is whatever the step before found, and it found nothing
-        label = f"{i}. **{sq.strip()}**"
         found_before = bool(chosen)
         if chosen:
             picked += chosen
             lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
         else:
-            lines.append(f"{label} The knowledge base holds no evidence for this step.")
+            lines.append(f"{label} {NO_STEP_EVIDENCE}")
     if not picked:  # no step found evidence: a conclusion would be an unrelated sentence; the brain declines
         return "", []
     # The conclusion answers what the last asking step asks (the question's own last clause), in context:
     # a keyword step a replan added after it ("teacher model") asks nothing of its own.
     last = next((q for q in reversed(steps) if step_asks(q)), steps[-1])
     lp, lfocus = profile(last, vocab=prof.vocab), step_terms(last)
-    lhome = home_of(lp.entities)
+    lhome = own_contexts(contexts or [], lp.entities, prof.vocab)
 
     def concl_score(s: Sentence) -> float:
         return relevance(s, lp, lfocus, question=prof.question, own=s.ctx in lhome)

@@ -372,6 +372,12 @@ def byline_keys(contexts: list[RetrievedContext]) -> set[str]:
     return {_compact(surname(a)) for c in contexts if c.meta is not None for a in c.meta.authors or []}
 
 
+def own_contexts(contexts: list[RetrievedContext], names: list[str], vocab: Vocabulary) -> set[int]:
+    """0-based indexes of the chunks that come from one of ``names``' own papers (:func:`is_document_of`):
+    the sentence scorer's own-paper feature reads them."""
+    return {i for i, c in enumerate(contexts) if any(is_document_of(c, n, vocab) for n in names)}
+
+
 def is_document_of(ctx: RetrievedContext, name: str, vocab: Vocabulary) -> bool:
     """Whether the chunk comes from ``name``'s own paper: its file is named so, its title starts
     with the name ("T5" for ``t5.pdf``, "Longformer" for "Longformer: The Long-Document …") or

@@ -13,10 +13,11 @@ import re
 
 from core.brains.offline.evidence import TRAILING_QUESTION, profile, relevant_indexes
 from core.brains.offline.lexicon import entity as lex_entity
+from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.synthesis import missing_from_reflections
 from core.brains.offline.glossary import in_english
-from core.brains.offline.text import content_terms, passage_sentences, strip_question_form
+from core.brains.offline.text import content_terms, passage_sentences, strip_question_form, term_set
 from core.types import Intent, RetrievedContext, SufficiencyJudgement
 from core.vocabulary import Vocabulary
 
@@ -140,8 +141,6 @@ def bridge(step: str, previous: str, question: str, latest: list[RetrievedContex
     it: the first name in ``previous``'s best evidence sentence that ``question`` does not name ("…, a
     distilled variant of Wren" for "Which model is Kite distilled from, and what corpus did that model
     introduce?"); None when the step points at nothing or the evidence names nothing new."""
-    from core.brains.offline.lexicon import mentions
-
     m = _POINTER.search(step)
     if m is None:
         return None
@@ -150,7 +149,7 @@ def bridge(step: str, previous: str, question: str, latest: list[RetrievedContex
     sents = [s for c in found for s in passage_sentences(c.content)]
     if not terms or not sents:
         return None
-    best = max(sents, key=lambda s: sum(t in set(content_terms(s)) for t in terms))
+    best = max(sents, key=lambda s: sum(t in term_set(s) for t in terms))
     names = {t for e in extract_entities(previous, vocab) for t in content_terms(e)}
     asked = [t for t in terms if t not in names]  # the step's own words tie a name to it, not its names
     new = [e for e in extract_entities(best, vocab) if not mentions(question, e, vocab) and _tied(best, e, asked, vocab)]
@@ -161,8 +160,6 @@ def _tied(sent: str, name: str, terms: list[str], vocab: Vocabulary) -> bool:
     """Whether ``name`` stands in ``sent`` where the step before asked about it: one of the step's words
     (``terms``) in the :data:`_TIE_WORDS` words before it ("a distilled variant of Wren" for "Which model is
     Kite distilled from"), not merely in the sentence that answered ("… pre-training (SSVP)")."""
-    from core.brains.offline.lexicon import mention_pattern
-
     m = mention_pattern(name, vocab).search(sent)
     if m is None:
         return False

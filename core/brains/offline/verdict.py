@@ -41,7 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from core.brains.offline import reader, scorer
-from core.brains.offline.evidence import Profile, Sentence, asked_terms, is_document_of, names, sentence_pool
+from core.brains.offline.evidence import Profile, Sentence, asked_terms, names, own_contexts, sentence_pool
 from core.brains.offline.lexicon import limitation_terms, states_limitation
 from core.brains.offline.slots import DOC_PART
 from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, passage_sentences, strip_markers,
@@ -138,7 +138,7 @@ def _quotes(parts: list[frozenset[str]], sent: Sentence) -> bool:
 def scored_pool(contexts: list[RetrievedContext], prof: Profile) -> list[tuple[Sentence, float]]:
     """Every retrieved sentence with the scorer's probability that it answers the question."""
     pool = sentence_pool(contexts, prof, only_relevant=False)
-    own = {s.ctx for s in pool if any(is_document_of(contexts[s.ctx], e, prof.vocab) for e in prof.entities)}
+    own = own_contexts(contexts, prof.entities, prof.vocab)
     scorer.prime([prof.question, *(s.text for s in pool)])
     return [(s, scorer.score(s, prof, own=s.ctx in own)) for s in pool]
 
@@ -191,7 +191,7 @@ def features(prof: Profile, contexts: list[RetrievedContext], answer: str, suppo
     coverage = sum(1 for t in focus if covered(t, head_terms)) / len(focus) if focus else 1.0
     kind = scorer.features(lead[0][0], prof) if lead else None
     asked_nums, head_nums = numbers(prof.question), numbers(head)
-    own = {i for i, c in enumerate(contexts) if any(is_document_of(c, e, prof.vocab) for e in prof.entities)}
+    own = own_contexts(contexts, prof.entities, prof.vocab)
     elsewhere = max((_share(focus, s.terms) for s, _ in scored if not _quotes(parts, s)), default=0.0) if focus else 0.0
     table_or_caption = float(bool(kind) and (kind[scorer.FEATURES.index("table_row")] > 0
                                              or kind[scorer.FEATURES.index("caption")] > 0))
