@@ -122,3 +122,25 @@ def test_a_name_spelt_otherwise_than_its_term_is_still_only_a_name():
     q = "KestrelNet 是在哪个期刊上发表的？"
     prof = profile(q, Intent(type="factual", confidence=0.9, entities=["Kestrel-Net"], reformulated_query=q), vocab=vocab)
     assert prof.bibliographic and prof.publication_only
+
+
+@pytest.mark.parametrize("q", ["Where were HERON and Kite published, and in which years?",
+                               "Compare where HERON and Kite were published."])
+def test_a_comparison_of_where_papers_appeared_is_their_publications_alone(q):
+    """Each row is its paper's publication sentence under a "Publication" column, and nothing follows the
+    table: before, the column read "Overview" and a "More on each." paragraph quoted the papers' results."""
+    from core.state import Intent
+    from core.brains.offline.slots import fill
+
+    text = _answer(q, [HERON_META, KITE_META], kind="comparative", intent_type="comparative")
+    assert text.splitlines()[0] == "| | Publication |", text
+    assert text == "\n".join([
+        "| | Publication |", "|---|---|",
+        f"| **HERON** | {HERON_SAYS[:-1]} [1] |",
+        "| **Kite** | Kite (Lena Orr, Mei Chen, Pia Lund and others) was published in Journal of Speech Systems, 2021 [2] |",
+    ]), text
+    slots = fill(q, "comparative", [], [], vocab=VOCAB)
+    intent = Intent(type="comparative", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
+                    reformulated_query=slots["reformulated_query"])
+    verdict = critique(q, intent, [HERON_META, KITE_META], text, [], CriticSettings(), vocab=VOCAB)
+    assert verdict.passed and not verdict.forced, verdict.feedback

@@ -42,7 +42,10 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     ents, papers = _sides(prof, contexts)
     dims = prof.dimensions or ["overview"]
     used: list[str] = []
-    header = "| | " + " | ".join(d.capitalize() for d in dims) + " |"
+    # a column says what its cells answer: a publication-only comparison's single column is each paper's
+    # publication (its metadata's sentence), not an overview of it
+    header = "| | " + " | ".join("Publication" if d == "overview" and prof.publication_only else d.capitalize()
+                                 for d in dims) + " |"
     rows = [header, "|---" * (len(dims) + 1) + "|"]
     gaps: list[str] = []
     scorer.prime([prof.question, *(s.text for s in pool)])
@@ -71,6 +74,8 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
     prose, compares = _comparison_prose(pool, prof, ents, used)
     if not compares and gists and all(e in gists for e in ents):
         prose = []  # each row says what its paper is: one more sentence of each compares nothing and adds little
+    if prof.publication_only and all(s.published for picks in chosen.values() for s in picks):
+        prose = []  # only where and when each appeared, and its metadata says so: any sentence more is padding
     parts = ["\n".join(rows)]
     if prose:  # a paragraph of each side's own sentences compares nothing, and is not called a comparison
         parts.append(("**Comparison.** " if compares else "**More on each.** ") + " ".join(cited(s) for s in prose))
