@@ -33,6 +33,7 @@ import numpy as np
 
 from core.brains.offline import scorer
 from training.data.generate_scorer import HELDOUT_FILE, TRAIN_FILE, main as generate
+from training.scorer_lead import calibration_groups
 from training.scorer_train import group_pool, load
 
 OUT_DIR = Path(__file__).resolve().parents[1] / "core" / "models" / "adapters" / "reader"
@@ -96,13 +97,14 @@ def blended_groups(model, tok, held: list[dict], weight: float) -> list[tuple[np
     return out
 
 
-def calibrate_lead(model, tok, held: list[dict], weight: float) -> dict:
+def calibrate_lead(model, tok, groups: list[dict], weight: float) -> dict:
     """The direct answer's share for blended scores, chosen as :mod:`training.scorer_lead` chooses
-    the scorer's (the blend makes several candidates near-certain, so the scorer's share would let
-    more of them into the lead)."""
+    the scorer's, on the same researcher-style ``groups`` (:func:`training.scorer_lead.calibration_groups`;
+    the blend makes several candidates near-certain, so the scorer's share would let more of them into
+    the lead)."""
     from training.scorer_lead import choose, curve
 
-    points = curve(blended_groups(model, tok, held, weight))
+    points = curve(blended_groups(model, tok, groups, weight))
     share, recall, length = choose(points)
     return {"share": share, "heldout_recall": recall, "heldout_mean_sentences": length,
             "one_sentence_recall": points[0][1], "curve": [list(p) for p in points]}
@@ -195,7 +197,7 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(evaluate(model, tok, held), indent=1))
             return
         meta = json.loads((args.out / "reader.json").read_text(encoding="utf-8"))
-        meta["lead"] = calibrate_lead(model, tok, held, meta["blend_weight"])
+        meta["lead"] = calibrate_lead(model, tok, calibration_groups(train, held), meta["blend_weight"])
         meta["skip"] = calibrate_skip(model, tok, held, meta["blend_weight"])
         (args.out / "reader.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         print(json.dumps({k: meta[k] for k in ("lead", "skip")}, indent=1))
@@ -238,7 +240,7 @@ def main(argv: list[str] | None = None) -> None:
     best = max(WEIGHTS, key=lambda w: (report[f"blend {w}"], -w))
     (args.out / "reader.json").write_text(json.dumps({
         "blend_weight": best, "max_length": MAX_LENGTH, "heldout": report,
-        "lead": calibrate_lead(model, tok, held, best), "skip": calibrate_skip(model, tok, held, best),
+        "lead": calibrate_lead(model, tok, calibration_groups(train, held), best), "skip": calibrate_skip(model, tok, held, best),
         "trained_on": {"generator": "training.data.generate_scorer", "train_groups": len(train),
                        "epochs": args.epochs, "negatives": args.negatives, "lr": args.lr, "rank": args.rank,
                        "layers": args.layers or "all", "seed": args.seed, "seconds": round(time.time() - t0)}}, indent=1) + "\n", encoding="utf-8")

@@ -280,9 +280,9 @@ def run(*, cosine: bool = True, write: bool = True, objective: str = "mlp", llm_
         if "hidden" in fit:
             data["hidden"] = {"weights": _rounded(fit["hidden"]["weights"]), "bias": _rounded(fit["hidden"]["bias"])}
         if not sides:  # the direct answer's length, calibrated for these weights (training.scorer_lead)
-            from training.scorer_lead import calibrate
+            from training.scorer_lead import calibrate, calibration_groups
 
-            data["lead"] = calibrate(held_groups, dict(data))
+            data["lead"] = calibrate(calibration_groups(train_groups, held_groups), dict(data))
         out = out or scorer.WEIGHTS_FILE
         out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {out}")

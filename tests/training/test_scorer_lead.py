@@ -1,5 +1,5 @@
-"""The direct answer's length share is calibrated on the scorer's held-out training groups, and the
-shipped value is what the calibration gives."""
+"""The direct answer's length share is calibrated on the scorer's researcher-style training groups (the
+questions a small instruct model wrote, both splits), and the shipped value is what the calibration gives."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 
 from core.brains.offline import scorer
 from training.data.generate_scorer import build
-from training.scorer_lead import GRID, MIN_GAIN, calibrate, choose, curve
+from training.scorer_lead import GRID, MIN_GAIN, calibrate, calibration_groups, choose, curve
 
 
 def test_the_share_stops_where_a_longer_lead_buys_too_little_recall() -> None:
@@ -23,8 +23,10 @@ def test_the_share_stops_where_a_longer_lead_buys_too_little_recall() -> None:
 
 def test_the_shipped_share_is_the_calibration_of_the_shipped_weights() -> None:
     data = json.loads(scorer.WEIGHTS_FILE.read_text(encoding="utf-8"))
-    _, held = build()
-    lead = calibrate(held, dict(data))
+    groups = calibration_groups(*build())
+    assert groups and all(g["source"] == "llm" for g in groups)
+    lead = calibrate(groups, dict(data))
+    assert lead["calibrated_on"]["source"] == "llm" and lead["calibrated_on"]["groups"] == len(groups)
     assert lead["share"] == data["lead"]["share"]
     assert lead["heldout_recall"] == data["lead"]["heldout_recall"]
     # a longer lead than one sentence holds the answering sentence more often, at a bounded length
