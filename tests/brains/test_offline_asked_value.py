@@ -1,12 +1,14 @@
 """A question that asks for a number ("how large", "how many") is answered by a sentence that states
-one. The sentence scorer and the reader rate sentences that echo the question's words ("a large cluster
-of machines") far above the one that gives the value ("about 640 machines"), so the value sentence was
-not among the chosen and the direct answer stated no number. Over an invented paper."""
+one, and one that asks how fast by a time taken or a rate. The sentence scorer and the reader rate
+sentences that echo the question's words ("a large pool of servers") far above the one that gives
+the value ("about 640 rented machines"), so the value sentence was not among the chosen and the
+direct answer stated no number. Over invented papers."""
 
 from __future__ import annotations
 
 from core.brains.offline import reader
-from core.brains.offline.compose import simple, states_new_value
+from core.brains.offline.compose import asks_time, simple, states_new_value
+from core.brains.offline.lexicon import DURATION
 from core.brains.offline.evidence import profile, sentence_pool
 from core.brains.offline.synthesis import relevance
 from core.state import RetrievedContext
@@ -16,17 +18,17 @@ VOCAB = bundled_vocabulary()
 
 PLOVER = RetrievedContext(
     chunk_id="plover#3", source="/papers/plover.pdf", doc_id="plover", title="PLOVER: Sharded Graph Training",
-    content="In this section we measure the performance of PLOVER on two graph jobs running on a large cluster "
-            "of machines. Our implementation of PLOVER runs on a large cluster of commodity machines and is "
-            "highly scalable. PLOVER makes it easy to write a graph program and run it on many machines. "
+    content="This section reports how PLOVER behaves on a large pool of servers under two graph workloads. "
+            "PLOVER was built for a large pool of commodity servers and scales to big graphs with ease. "
+            "Writing a graph program for PLOVER takes a few lines, and it then runs on many servers. "
             "Each worker keeps its shard of the graph in memory between rounds. "
-            "All of the jobs were executed on a cluster that consisted of approximately 640 machines. "
+            "All jobs ran on about 640 rented machines. "
             "The graph jobs read their input from a distributed file system.")
-VALUE = "approximately 640 machines"
+VALUE = "about 640 rented machines"
 
 
 def test_the_direct_answer_to_how_large_states_the_size() -> None:
-    q = "How large was the cluster in the PLOVER performance experiments?"
+    q = "How large was the server pool in the PLOVER workload experiments?"
     prof = profile(q, vocab=VOCAB)
     pool = sentence_pool([PLOVER], prof)
     probs = [relevance(s, prof, own=True) for s in pool]
@@ -36,7 +38,7 @@ def test_the_direct_answer_to_how_large_states_the_size() -> None:
     assert blended[at] < 0.35 * best  # the case: ranked well below the sentences that echo the question
     text = simple(pool, prof, [PLOVER])[0]
     lead = text.split("\n\n")[0]
-    assert lead.startswith("All of the jobs were executed on a cluster that consisted of approximately 640 machines"), text
+    assert lead.startswith("All jobs ran on about 640 rented machines [1]."), text
     assert text.count("[1]") >= 2  # the echoing sentences still follow it
 
 
@@ -54,3 +56,36 @@ def test_a_number_alone_in_parentheses_labels_an_example_and_states_no_value() -
     assert not states_new_value("The loss is given in (3b) below.", q)
     assert states_new_value("We keep phrases that take at least 20 distinct argument pairs (k = 20).", q)
     assert not states_new_value("Training takes 1000 iterations.", "How long do 1000 iterations take?")  # the question's own
+
+
+MARTIN = RetrievedContext(
+    chunk_id="martin#5", source="/papers/martin.pdf", doc_id="martin", title="MARTIN: Quick Open Extraction",
+    content="We compared the speed of MARTIN and GULLSCAN on a held-out set of sentences using one desktop computer. "
+            "The speed advantage of MARTIN over GULLSCAN holds when both are run at scale. "
+            "MARTIN and GULLSCAN were also run on 200 million Web sentences to study redundancy. "
+            "Wall-clock totals: 9 minutes against 14 minutes. "
+            "MARTIN extracts relations with a part-of-speech pattern.")
+
+
+def test_the_direct_answer_to_how_fast_states_the_times_taken() -> None:
+    """"How fast" asks for a number of the speed dimension: a time taken or a rate (lexicon.DURATION)."""
+    q = "How fast is MARTIN compared with GULLSCAN?"
+    prof = profile(q, vocab=VOCAB)
+    assert asks_time(prof)
+    pool = sentence_pool([MARTIN], prof)
+    blended = reader.rescore(q, [s.text for s in pool], [relevance(s, prof, own=True) for s in pool])
+    at = next(i for i, s in enumerate(pool) if "9 minutes" in s.text)
+    assert any(states_new_value(s.text, q) for s in pool if "200 million" in s.text)  # a value, but no time
+    assert blended[at] < 0.35 * max(blended)  # the case: not among the chosen by its score
+    lead = simple(pool, prof, [MARTIN])[0].split("\n\n")[0]
+    assert lead.startswith("Wall-clock totals: 9 minutes against 14 minutes [1]."), lead
+
+
+def test_a_speed_stated_relative_to_another_is_a_time_taken() -> None:
+    assert DURATION.search("MobileBERT is 4.3x smaller and 5.5x faster than BERT")
+    assert DURATION.search("the sort program takes 44% longer to complete")
+    assert DURATION.search("it is 3 times slower")
+    assert not DURATION.search("it reaches 44% accuracy") and not DURATION.search("60,000 hours of audio")
+    prof = profile("Compared with GULLSCAN, how much smaller and faster is MARTIN?", vocab=VOCAB)
+    assert asks_time(prof)
+    assert not asks_time(profile("Is MARTIN fast?", vocab=VOCAB))  # asks for no number

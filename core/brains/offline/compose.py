@@ -16,8 +16,8 @@ from core.brains.offline.planner import points_back
 from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, own_contexts, profile,
                                           row_sentences, subject)
 from core.brains.offline.lexicon import entity as lex_entity
-from core.brains.offline.lexicon import (DURATION, asks_duration, asks_limitation, asks_name, gives_new_name, mention_pattern,
-                                         mentions, states_limitation)
+from core.brains.offline.lexicon import (DIMENSION_BY_NAME, DURATION, asks_duration, asks_limitation, asks_name,
+                                         find_dimensions, gives_new_name, mention_pattern, mentions, states_limitation)
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
@@ -66,10 +66,16 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     # a value for a number (as a comparison's cells do, not a caption or a table row that only names the
     # measure), a time taken for "how long did it take", a limitation (what it cannot do) for its
     # limitations, a name the question does not already hold for "what is it called"
+    def home(s: Sentence) -> str:
+        return paper_of(contexts[s.ctx])
+
+    timed = asks_time(prof)
+    if timed:
+        chosen = _with_kind(chosen, pool, score, lambda t: DURATION.search(t) is not None, home)
     if prof.numeric:
-        chosen = _with_value(chosen, pool, score, prof.question, lambda s: paper_of(contexts[s.ctx]))
+        chosen = _with_kind(chosen, pool, score, lambda t: states_new_value(t, prof.question), home)
         chosen = _open_with(chosen, lambda t: bool(scorer.stated_values(t)))
-    if asks_duration(prof.question):
+    if timed:
         chosen = _open_with(chosen, lambda t: DURATION.search(t) is not None)
     if asks_limitation(prof.question):
         chosen = _open_with(chosen, states_limitation)
@@ -100,23 +106,28 @@ def states_new_value(text: str, question: str) -> bool:
     return any(w not in asked for _, w in scorer.stated_values(_LABEL.sub(" ", text)))
 
 
-def _with_value(chosen: list[Sentence], pool: list[Sentence], score: Callable[[Sentence], float], question: str,
-                paper: Callable[[Sentence], str]) -> list[Sentence]:
-    """``chosen`` for a question that asks for a number: as it is when one of its sentences states a
-    value the question does not hold; else with the best-ranked sentence of the first one's paper
-    among the :data:`VALUE_DEPTH` best of ``pool`` that states one, in place of the last chosen (so
+def asks_time(prof: Profile) -> bool:
+    """Whether the question asks for a time taken or a rate (:data:`DURATION`): it asks how long
+    something took, or it asks for a number of a dimension measured in time (speed, training time:
+    "how fast is X compared with Y")."""
+    return asks_duration(prof.question) or (prof.numeric and any(
+        (d := DIMENSION_BY_NAME.get(name)) is not None and d.shape is DURATION for name in find_dimensions(prof.question)))
+
+
+def _with_kind(chosen: list[Sentence], pool: list[Sentence], score: Callable[[Sentence], float],
+               states: Callable[[str], bool], paper: Callable[[Sentence], str]) -> list[Sentence]:
+    """``chosen`` for a question that asks for a kind of statement (a value, a time taken): as it is
+    when one of its sentences ``states`` one; else with the best-ranked sentence of the first one's
+    paper among the :data:`VALUE_DEPTH` best of ``pool`` that does, in place of the last chosen (so
     the answer keeps its length). The scorer and the reader rate "we measure performance on a large
     cluster" above "the cluster consisted of 1800 machines" for "how large were the clusters": the
     sentence that echoes the question's words is not its answer."""
-    if not chosen or any(states_new_value(s.text, question) for s in chosen):
+    if not chosen or any(states(s.text) for s in chosen):
         return chosen
     home = paper(chosen[0])
     ranked = sorted(pool, key=lambda s: (-score(s), s.ctx, s.pos))[:VALUE_DEPTH]
-    value = next((s for s in ranked if s not in chosen and paper(s) == home and states_new_value(s.text, question)),
-                 None)
-    if value is None:
-        return chosen
-    return [*chosen[:3], value]
+    found = next((s for s in ranked if s not in chosen and paper(s) == home and states(s.text)), None)
+    return chosen if found is None else [*chosen[:3], found]
 
 
 def _open_with(chosen: list[Sentence], states: Callable[[str], bool]) -> list[Sentence]:

@@ -29,9 +29,11 @@ class Dimension:
 
 
 # A time taken or a rate, the values speed is reported in: "16 minutes", "3.2 ms", "11 hours", "40 tokens/s",
-# "1,200 sentences per second". "60,000 hours of audio" is an amount of data, not a time taken.
+# "1,200 sentences per second", or one relative to another ("5.5x faster", "44% longer to complete").
+# "60,000 hours of audio" is an amount of data, not a time taken.
 DURATION = re.compile(r"\b\d[\d,.]*\s?(?:(?:milli|micro)?seconds?|(?:ms|µs|us|sec|secs|s|min|mins|minutes?|h|hrs?|hours?|days?)\b)"
                       r"(?!\s+of\b)"
+                      r"|\b\d[\d,.]*\s?(?:%|x|×|times)\s+(?:faster|slower|longer|shorter|quicker)\b"
                       r"|\b\d[\d,.]*\s?\w+\s?(?:/\s?s(?:ec)?\b|per\s+(?:second|minute|hour)\b)", re.I)
 
 # A question that asks for a time taken: "how long did/does it take", "how long was it trained", "how much
