@@ -19,6 +19,7 @@ from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import (DIMENSION_BY_NAME, DURATION, asks_duration, asks_limitation, asks_name,
                                          find_dimensions, gives_new_name, mention_pattern, mentions, states_limitation)
 from core.brains.offline.comparison import _CONTRAST
+from core.brains.offline.extremes import direction, extreme_row, table_rows
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
 from core.brains.offline.text import step_asks
@@ -69,6 +70,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     def home(s: Sentence) -> str:
         return paper_of(contexts[s.ctx])
 
+    chosen = _with_extreme_row(chosen, pool, prof.question, contexts)
     timed = asks_time(prof)
     if timed:
         chosen = _with_kind(chosen, pool, score, lambda t: DURATION.search(t) is not None, home)
@@ -104,6 +106,25 @@ def states_new_value(text: str, question: str) -> bool:
     equation ("like the example in (1)"); it states nothing."""
     asked = {w for _, w in scorer.stated_values(question)}
     return any(w not in asked for _, w in scorer.stated_values(_LABEL.sub(" ", text)))
+
+
+def _with_extreme_row(chosen: list[Sentence], pool: list[Sentence], question: str,
+                      contexts: list[RetrievedContext]) -> list[Sentence]:
+    """``chosen`` opening with the row that holds the best, highest or lowest value the question asks
+    for (:func:`~core.brains.offline.extremes.extreme_row`), among the rows of the table of the first
+    chosen row; as it is when the question asks for no extreme or no row can be told to hold it."""
+    first = next((s for s in chosen if table_of(s, contexts) is not None), None)
+    if first is None or not direction(question):
+        return chosen
+    table = table_of(first, contexts)
+    members = [s for s in pool if table_of(s, contexts) == table]
+    cells = table_rows([contexts[i] for i in dict.fromkeys(s.ctx for s in members)])
+    paper = paper_of(contexts[first.ctx])
+    texts = [*(s.text for s in pool if paper_of(contexts[s.ctx]) == paper),
+             *(c.breadcrumb for c in contexts if paper_of(c) == paper)]
+    hit = extreme_row(question, [(s.text, cells[s.text]) for s in members if s.text in cells], texts)
+    top = next((s for s in members if s.text == hit), None)
+    return chosen if top is None else [top, *(s for s in chosen if s is not top)][:4]
 
 
 def asks_time(prof: Profile) -> bool:

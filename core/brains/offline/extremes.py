@@ -1,0 +1,126 @@
+"""The row of a table that holds the best, highest or lowest value a question asks for.
+
+"What is the best BLEU on the test set, and which setting gives it?" is answered by one row of a
+results table; the sentence scorer rates every row of that table alike (each carries the table's
+caption and column names), so which row answers is a comparison of their values, not a reading of
+their words. :func:`extreme_row` makes it: the column the question names (its words, with the
+abbreviations the paper defines spelled out: "test-nc" is the test set of the news-commentary (nc)
+data), the direction the question asks (the best error rate is the lowest), and the row whose value
+in that column is the extreme one. It declines (None) whenever any of these is unclear: two columns
+named equally, values that tie, fewer than two rows with a value.
+
+The rows are the PDF reader's (``| label | column: value | … |``, read as sentences by
+:func:`core.brains.offline.text.row_sentence`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from core.brains.offline.text import _ROW_BREAK, _cells, content_terms, row_sentence, table_label
+from core.types import RetrievedContext
+
+# "highest", "largest" ... ask for the greatest value; "lowest", "smallest" ... for the least; "best"
+# and "worst" for the greatest unless the measure is one where less is better (an error, a loss, a time).
+_GREATEST = re.compile(r"\b(?:highest|largest|biggest|greatest|maximum)\b", re.I)
+_LEAST = re.compile(r"\b(?:lowest|smallest|fewest|minimum|shortest)\b", re.I)
+_BEST = re.compile(r"\bbest\b", re.I)
+_WORST = re.compile(r"\bworst\b", re.I)
+_LESS_IS_BETTER = re.compile(r"\b(?:errors?|loss(?:es)?|perplexity|wer|cer|ter|aer|mse|rmse|mae|latency|runtime|"
+                             r"time|times|cost|costs|distance|error\s+rate)\b", re.I)
+# "news-commentary (nc)", "Europarl (ep)": a phrase, then its abbreviation in parentheses
+_DEFINES = re.compile(r"([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3})\s+\(([A-Za-z]{2,6})\)")
+_NUMBER = re.compile(r"^[-+−]?(\d+(?:[.,]\d+)*|\.\d+)\s*(%|[kKMB])?(?![\w.])")
+_SCALE = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
+
+
+def direction(question: str) -> int:
+    """+1 when ``question`` asks for the greatest value, -1 for the least, 0 when it asks for neither."""
+    less_better = _LESS_IS_BETTER.search(question) is not None
+    greatest, least = _GREATEST.search(question), _LEAST.search(question)
+    if _BEST.search(question):
+        best = -1 if less_better else 1
+        greatest, least = (greatest or best > 0), (least or best < 0)
+    if _WORST.search(question):
+        worst = 1 if less_better else -1
+        greatest, least = (greatest or worst > 0), (least or worst < 0)
+    if bool(greatest) == bool(least):
+        return 0
+    return 1 if greatest else -1
+
+
+def abbreviations(texts: Iterable[str]) -> dict[str, str]:
+    """Lower-case abbreviations the texts define as "long form (abbr)", where the abbreviation's letters
+    are the initials of the long form's last words or their hyphenated parts ("news-commentary (nc)")."""
+    out: dict[str, str] = {}
+    for text in texts:
+        for m in _DEFINES.finditer(text):
+            abbr, words = m.group(2).lower(), m.group(1).split()
+            for start in range(len(words) - 1, -1, -1):
+                parts = [p for w in words[start:] for p in w.split("-") if p]
+                if "".join(p[0].lower() for p in parts) == abbr:
+                    out.setdefault(abbr, " ".join(words[start:]))
+                    break
+    return out
+
+
+def _column_terms(name: str, abbrs: dict[str, str]) -> set[str]:
+    terms = set(content_terms(name, parts=True))
+    for part in re.split(r"[\s\-_/]+", name.lower()):
+        if part in abbrs:
+            terms |= set(content_terms(abbrs[part], parts=True))
+    return terms
+
+
+def value(cell: str) -> float | None:
+    """The number a table cell opens with ("28.81 ^123" → 28.81, "100k" → 100000, "74.1%" → 74.1)."""
+    m = _NUMBER.match(cell.strip())
+    if not m:
+        return None
+    number = float(m.group(1).replace(",", ""))
+    return number * _SCALE.get(m.group(2) or "", 1.0)
+
+
+def table_rows(contexts: list[RetrievedContext]) -> dict[str, list[str]]:
+    """Each PDF table row sentence of ``contexts`` with its cells (label first)."""
+    out: dict[str, list[str]] = {}
+    for ctx in contexts:
+        table = table_label(ctx.breadcrumb)
+        for line in ctx.content.splitlines():
+            line = line.strip()
+            if not (line.startswith("|") and line.endswith("|")):
+                continue
+            for row in _ROW_BREAK.split(line):
+                if row.startswith("|") and row.endswith("|") and len(row) > 1:
+                    cells = [c for c in _cells(row) if c]
+                    if cells:
+                        out.setdefault(row_sentence(cells, table), cells)
+    return out
+
+
+def extreme_row(question: str, rows: list[tuple[str, list[str]]], texts: Iterable[str] = ()) -> str | None:
+    """The row (its sentence) of ``rows`` (one table's, as (sentence, cells)) whose value in the column
+    ``question`` names is the greatest or least it asks for; None when the question asks for no
+    extreme, no column or two columns are named equally, fewer than two rows hold a value there, or
+    the extreme value ties. ``texts``: the paper's sentences, for the abbreviations it defines."""
+    sign = direction(question)
+    if not sign or len(rows) < 2:
+        return None
+    asked = set(content_terms(question, drop_frame=True, parts=True))
+    abbrs = abbreviations(texts)
+    columns: dict[str, list[tuple[float, str]]] = {}
+    for sentence, cells in rows:
+        for cell in cells[1:]:
+            name, sep, raw = cell.partition(": ")
+            v = value(raw) if sep else None
+            if v is not None:
+                columns.setdefault(name.strip(), []).append((v, sentence))
+    named = sorted(((len(_column_terms(n, abbrs) & asked), n) for n, vals in columns.items() if len(vals) >= 2),
+                   reverse=True)
+    if not named or named[0][0] == 0 or (len(named) > 1 and named[1][0] == named[0][0]):
+        return None
+    vals = columns[named[0][1]]
+    top = max(v * sign for v, _ in vals)
+    at = [s for v, s in vals if v * sign == top]
+    return at[0] if len(at) == 1 else None

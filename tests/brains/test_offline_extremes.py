@@ -1,0 +1,62 @@
+"""A question that asks for the best, highest or lowest value over a results table is answered by the
+row that holds it (core.brains.offline.extremes). The sentence scorer rates every row of a table
+alike (each carries the caption and the column names), so before, the direct answer opened with
+whichever row it happened to rank first. Over an invented paper and its invented table."""
+
+from __future__ import annotations
+
+from core.brains.offline.compose import simple
+from core.brains.offline.evidence import profile, sentence_pool
+from core.brains.offline.extremes import abbreviations, direction, extreme_row, table_rows, value
+from core.state import RetrievedContext
+from tests.support.vocab import bundled_vocabulary
+
+VOCAB = bundled_vocabulary()
+
+TITLE = "WISP: Sparse Tuning for Speech Translation"
+CAPTION = "Table 4: Word error rate of each tuner on the lecture-talks (lt) and phone-calls (pc) data."
+TABLE = RetrievedContext(
+    chunk_id="wisp#7", source="/papers/wisp.pdf", doc_id="wisp", title=TITLE,
+    breadcrumb=f"{TITLE} > 5 Results > {CAPTION}",
+    content="| Tuner A | Data: dev-lt | Features: base | #Features: 20 | dev-lt: 19.4 | test-lt: 18.2 * |\n"
+            "| Tuner A | Data: dev-lt | Features: +lex,pos | #Features: 90k | dev-lt: 17.9 | test-lt: 17.5 |\n"
+            "| Tuner B | Data: train-lt | Features: +lex | #Features: 60k | dev-lt: 17.1 | test-lt: 16.3 ** |\n"
+            "| Tuner B | Data: train-lt | Features: +lex,pos | #Features: 90k | dev-lt: 17.6 | test-lt: 16.9 |")
+PROSE = RetrievedContext(
+    chunk_id="wisp#6", source="/papers/wisp.pdf", doc_id="wisp", title=TITLE, breadcrumb=f"{TITLE} > 5 Results",
+    content=f"{CAPTION} Tuner B trained on the full training data.")
+BEST = "Tuner B: Data train-lt, Features +lex, #Features 60k, dev-lt 17.1, test-lt 16.3"
+
+
+def test_the_direct_answer_opens_with_the_row_that_holds_the_asked_extreme() -> None:
+    q = "What is the best word error rate on the lecture-talks test set in the WISP paper, and which tuner and feature set give it?"
+    prof = profile(q, vocab=VOCAB)
+    pool = sentence_pool([PROSE, TABLE], prof)
+    lead = simple(pool, prof, [PROSE, TABLE])[0].split("\n\n")[0]
+    assert lead.startswith("In Table 4 (Word error rate of each tuner on the lecture-talks (lt) and phone-calls (pc) data), "
+                           + BEST), lead
+
+
+def test_the_direction_is_the_asked_one_and_the_best_error_is_the_lowest() -> None:
+    assert direction("What is the best BLEU score on the test set?") == 1
+    assert direction("Which setting gives the highest accuracy?") == 1
+    assert direction("What is the best word error rate?") == -1
+    assert direction("Which model has the lowest perplexity?") == -1
+    assert direction("What is the worst error rate?") == 1
+    assert direction("What accuracy does WISP reach?") == 0
+    assert direction("What are the best and the worst BLEU scores?") == 0
+
+
+def test_cells_abbreviations_and_a_declined_choice() -> None:
+    assert value("28.81 ^123") == 28.81 and value("100k") == 100000 and value("74.1%") == 74.1
+    assert value("–") is None and value("+lex,pos") is None
+    assert abbreviations([CAPTION]) == {"lt": "lecture-talks", "pc": "phone-calls"}
+    rows = list(table_rows([TABLE]).items())
+    assert len(rows) == 4
+    asked = "What is the lowest word error rate on the lecture-talks test set?"
+    assert BEST in extreme_row(asked, rows, [CAPTION])
+    # both dev-lt and test-lt name "lecture-talks" equally: which column is asked is unclear
+    assert extreme_row("What is the lowest word error rate on the lecture-talks data?", rows, [CAPTION]) is None
+    assert extreme_row("What word error rate does Tuner B reach on the lecture-talks test set?", rows, [CAPTION]) is None
+    tied = [(s, [*c[:-1], "test-lt: 16.3"]) for s, c in rows]  # every row the same value
+    assert extreme_row(asked, tied, [CAPTION]) is None
