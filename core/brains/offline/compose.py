@@ -16,8 +16,9 @@ from core.brains.offline.planner import points_back
 from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, own_contexts, profile,
                                           row_sentences, subject)
 from core.brains.offline.lexicon import entity as lex_entity
-from core.brains.offline.lexicon import (DIMENSION_BY_NAME, DURATION, asks_duration, asks_limitation, asks_name,
-                                         find_dimensions, gives_new_name, mention_pattern, mentions, states_limitation)
+from core.brains.offline.lexicon import (asks_limitation, asks_name, gives_new_name, mention_pattern, mentions,
+                                         states_limitation, states_time)
+from core.brains.offline.lexicon import asks_time as lexicon_asks_time
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.extremes import direction, extreme_row, table_rows
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
@@ -73,12 +74,12 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     chosen = _with_extreme_row(chosen, pool, prof.question, contexts)
     timed = asks_time(prof)
     if timed:
-        chosen = _with_kind(chosen, pool, score, lambda t: DURATION.search(t) is not None, home)
+        chosen = _with_kind(chosen, pool, score, states_time, home)
     if prof.numeric:
         chosen = _with_kind(chosen, pool, score, lambda t: states_new_value(t, prof.question), home)
         chosen = _open_with(chosen, lambda t: bool(scorer.stated_values(t)))
     if timed:
-        chosen = _open_with(chosen, lambda t: DURATION.search(t) is not None)
+        chosen = _open_with(chosen, states_time)
     if asks_limitation(prof.question):
         chosen = _open_with(chosen, states_limitation)
     if asks_name(prof.question):
@@ -128,11 +129,8 @@ def _with_extreme_row(chosen: list[Sentence], pool: list[Sentence], question: st
 
 
 def asks_time(prof: Profile) -> bool:
-    """Whether the question asks for a time taken or a rate (:data:`DURATION`): it asks how long
-    something took, or it asks for a number of a dimension measured in time (speed, training time:
-    "how fast is X compared with Y")."""
-    return asks_duration(prof.question) or (prof.numeric and any(
-        (d := DIMENSION_BY_NAME.get(name)) is not None and d.shape is DURATION for name in find_dimensions(prof.question)))
+    """Whether the question asks for a time taken or a rate (:func:`~core.brains.offline.lexicon.asks_time`)."""
+    return lexicon_asks_time(prof.question, prof.numeric)
 
 
 def _with_kind(chosen: list[Sentence], pool: list[Sentence], score: Callable[[Sentence], float],

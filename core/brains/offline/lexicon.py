@@ -51,6 +51,24 @@ def asks_duration(question: str) -> bool:
     return _ASKS_DURATION.search(question) is not None
 
 
+# A factor one speed is of another: "5× higher throughput", "accelerates training (by 3x or more)".
+_FACTOR = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?[x×](?![\w])")
+
+
+def asks_time(question: str, numeric: bool) -> bool:
+    """Whether ``question`` asks for a time taken or a rate: it asks how long something took, or it
+    asks for a number (``numeric``) of a dimension measured in time (speed, training time: "how fast
+    is X compared with Y", "by how much does it speed up training")."""
+    return asks_duration(question) or (numeric and any(
+        (d := DIMENSION_BY_NAME.get(name)) is not None and d.shape is DURATION for name in find_dimensions(question)))
+
+
+def states_time(text: str) -> bool:
+    """Whether ``text`` states a time taken, a rate (:data:`DURATION`) or the factor of one speed over
+    another ("5× higher throughput")."""
+    return DURATION.search(text) is not None or _FACTOR.search(text) is not None
+
+
 # A question that asks for a name: "what is X called", "what is the name of X", "what name …", "叫什么".
 _ASKS_NAME = re.compile(r"^\s*what(?:'s|\s+is|\s+are|\s+was|\s+were)\b[^?]*\bcalled\b|\bwhat\s+is\s+the\s+name\b|"
                         r"\bwhat\s+name\b|叫什么|什么名字|名字是|名称是", re.I)
