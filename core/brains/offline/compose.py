@@ -114,10 +114,10 @@ def _with_extreme_row(chosen: list[Sentence], pool: list[Sentence], question: st
     """``chosen`` opening with the row that holds the best, highest or lowest value the question asks
     for (:func:`~core.brains.offline.extremes.extreme_row`), among the rows of the table of the first
     chosen row; as it is when the question asks for no extreme or no row can be told to hold it."""
-    first = next((s for s in chosen if table_of(s, contexts) is not None), None)
+    first = next((s for s in chosen if table_of(s, contexts) or caption_of(s, contexts)), None)
     if first is None or not direction(question):
         return chosen
-    table = table_of(first, contexts)
+    table = table_of(first, contexts) or caption_of(first, contexts)
     members = [s for s in pool if table_of(s, contexts) == table]
     cells = table_rows([contexts[i] for i in dict.fromkeys(s.ctx for s in members)])
     paper = paper_of(contexts[first.ctx])
@@ -207,6 +207,14 @@ def paper_of(ctx: RetrievedContext) -> str:
 
 
 _ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on page \d+)\b")
+_CAPTION_OF = re.compile(r"^(Table\s*[\dIVX]+[a-z]?)\s*[:.]")
+
+
+def caption_of(sent: Sentence, contexts: list[RetrievedContext]) -> str | None:
+    """The table whose caption ``sent`` is ("Table 3: Improvement in …"), keyed as :func:`table_of` keys
+    its rows; None for any other sentence."""
+    m = _CAPTION_OF.match(sent.text)
+    return f"{contexts[sent.ctx].doc_id or contexts[sent.ctx].source}|{m.group(1)}" if m else None
 
 
 def table_of(sent: Sentence, contexts: list[RetrievedContext]) -> str | None:

@@ -6,8 +6,10 @@ caption and column names), so which row answers is a comparison of their values,
 their words. :func:`extreme_row` makes it: the column the question names (its words, with the
 abbreviations the paper defines spelled out: "test-nc" is the test set of the news-commentary (nc)
 data), the direction the question asks (the best error rate is the lowest), and the row whose value
-in that column is the extreme one. It declines (None) whenever any of these is unclear: two columns
-named equally, values that tie, fewer than two rows with a value.
+in that column is the extreme one. When the question names no column, or names two equally ("the lowest
+word error rate" over columns "1-best (%)", "oracle WCN (%)"), the row must hold the extreme in every one
+of them. It declines (None) whenever the row is unclear: columns that disagree, values that tie, fewer
+than two rows with a value.
 
 The rows are the PDF reader's (``| label | column: value | … |``, read as sentences by
 :func:`core.brains.offline.text.row_sentence`).
@@ -101,9 +103,10 @@ def table_rows(contexts: list[RetrievedContext]) -> dict[str, list[str]]:
 
 def extreme_row(question: str, rows: list[tuple[str, list[str]]], texts: Iterable[str] = ()) -> str | None:
     """The row (its sentence) of ``rows`` (one table's, as (sentence, cells)) whose value in the column
-    ``question`` names is the greatest or least it asks for; None when the question asks for no
-    extreme, no column or two columns are named equally, fewer than two rows hold a value there, or
-    the extreme value ties. ``texts``: the paper's sentences, for the abbreviations it defines."""
+    ``question`` names is the greatest or least it asks for (in every column, when it names none or
+    several equally); None when the question asks for no extreme, the columns disagree, fewer than two
+    rows hold a value, or the extreme value ties. ``texts``: the paper's sentences, for the
+    abbreviations it defines."""
     sign = direction(question)
     if not sign or len(rows) < 2:
         return None
@@ -118,9 +121,15 @@ def extreme_row(question: str, rows: list[tuple[str, list[str]]], texts: Iterabl
                 columns.setdefault(name.strip(), []).append((v, sentence))
     named = sorted(((len(_column_terms(n, abbrs) & asked), n) for n, vals in columns.items() if len(vals) >= 2),
                    reverse=True)
-    if not named or named[0][0] == 0 or (len(named) > 1 and named[1][0] == named[0][0]):
+    if not named:
         return None
-    vals = columns[named[0][1]]
+    best = [n for k, n in named if k == named[0][0]]  # the column(s) the question names most, or all when none
+    found = {_extreme(columns[n], sign) for n in best}
+    return found.pop() if len(found) == 1 else None  # one column, or columns that agree on the row
+
+
+def _extreme(vals: list[tuple[float, str]], sign: int) -> str | None:
+    """The row holding the single greatest (``sign`` +1) or least (-1) value; None on a tie."""
     top = max(v * sign for v, _ in vals)
     at = [s for v, s in vals if v * sign == top]
     return at[0] if len(at) == 1 else None
