@@ -94,9 +94,9 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     return "\n\n".join(lines), [s.text for s in lead + rest]
 
 
-# How far down the ranking a question asking for a number looks for a sentence that states one, when
-# no chosen sentence does: on the scorer's generated held-out groups the answering sentence is among
-# the first 8 in 98% of them (reader.SHORTLIST).
+# How far down the ranking a question asking for a number (or a time) looks for a sentence that states
+# one, when no chosen sentence does: on the scorer's generated held-out groups the answering sentence is
+# among the scorer's first 8 in 98% of them (the note on reader.SHORTLIST).
 VALUE_DEPTH = 8
 _LABEL = re.compile(r"\(\d{1,2}[a-z]?\)")
 
