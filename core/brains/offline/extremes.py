@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.brains.offline.text import _ROW_BREAK, _cells, content_terms, row_sentence, table_label
+from core.brains.offline.text import content_terms, row_cells, row_sentence, table_label
 from core.types import RetrievedContext
 
 # "highest", "largest" ... ask for the greatest value; "lowest", "smallest" ... for the least; "best"
@@ -93,11 +93,10 @@ def table_rows(contexts: list[RetrievedContext]) -> dict[str, list[str]]:
             line = line.strip()
             if not (line.startswith("|") and line.endswith("|")):
                 continue
-            for row in _ROW_BREAK.split(line):
-                if row.startswith("|") and row.endswith("|") and len(row) > 1:
-                    cells = [c for c in _cells(row) if c]
-                    if cells:
-                        out.setdefault(row_sentence(cells, table), cells)
+            for cells in row_cells(line):
+                cells = [c for c in cells if c]
+                if cells:
+                    out.setdefault(row_sentence(cells, table), cells)
     return out
 
 

@@ -40,6 +40,12 @@ def _cells(line: str) -> list[str]:
     return [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line[1:-1])]
 
 
+def row_cells(line: str) -> list[list[str]]:
+    """The cells of each PDF table row on a ``| label | column: value |`` line (a chunk may join
+    several rows on one line: ``| a | b | | c | d |``)."""
+    return [_cells(r) for r in _ROW_BREAK.split(line) if r.startswith("|") and r.endswith("|") and len(r) > 1]
+
+
 def _is_rule(line: str) -> bool:
     return line.startswith("|") and all(set(c) <= set("-: ") for c in _cells(line))
 
@@ -96,8 +102,7 @@ def passage_sentences(text: str, *, table: str = "") -> list[str]:
                 if any(cells):
                     out.append("; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells) if c) + ".")
             else:
-                rows = [_cells(r) for r in _ROW_BREAK.split(line) if r.startswith("|") and r.endswith("|") and len(r) > 1]
-                out += [s for s in (row_sentence(r, table) for r in rows) if s]
+                out += [s for s in (row_sentence(r, table) for r in row_cells(line)) if s]
             continue
         header = None
         if not line or line.startswith("#") or set(line) <= set("|-: "):
