@@ -105,8 +105,7 @@ def states_new_value(text: str, question: str) -> bool:
     """Whether ``text`` states a quantity (:func:`~core.brains.offline.scorer.stated_values`) that
     ``question`` does not already hold. A number alone in parentheses labels an example or an
     equation ("like the example in (1)"); it states nothing."""
-    asked = {w for _, w in scorer.stated_values(question)}
-    return any(w not in asked for _, w in scorer.stated_values(_LABEL.sub(" ", text)))
+    return scorer.value_features(_LABEL.sub(" ", text), question, set())[1] > 0
 
 
 def _with_extreme_row(chosen: list[Sentence], pool: list[Sentence], question: str,
