@@ -5,9 +5,9 @@ whichever row it happened to rank first. Over an invented paper and its invented
 
 from __future__ import annotations
 
-from core.brains.offline.compose import simple
+from core.brains.offline.compose import asks_value, simple
 from core.brains.offline.evidence import profile, sentence_pool
-from core.brains.offline.extremes import abbreviations, direction, extreme_row, table_rows, value
+from core.brains.offline.extremes import abbreviations, direction, extreme_row, named_cell_row, table_rows, value
 from core.state import RetrievedContext
 from tests.support.vocab import bundled_vocabulary
 
@@ -92,3 +92,53 @@ def test_the_row_least_in_every_column_answers_when_the_caption_leads() -> None:
     lead = simple(sentence_pool(contexts, prof), prof, contexts)[0].split("\n\n")[0]
     assert lead.startswith("In Table 2 (Gains from adapting the two models of the decoder to…), "
                            "AM (acoustic model) adaptation: greedy (%) 26.2"), lead
+
+
+HERON = "HERON: Bag-Level Metrics for Weakly Labelled Audio"
+HERON_SETUP = RetrievedContext(
+    chunk_id="heron#3", source="/papers/heron.pdf", doc_id="heron", title=HERON, breadcrumb=f"{HERON} > 4 Experiments",
+    content="We evaluate HERON on three audio collections, the Birdsong set, which is single-label, and two "
+            "multi-label sets, and report the mean accuracy over 10 folds with its standard deviation. "
+            "The mean accuracy of every method on the Birdsong set is listed in Table 1.")
+HERON_TABLE = RetrievedContext(
+    chunk_id="heron#4", source="/papers/heron.pdf", doc_id="heron", title=HERON,
+    breadcrumb=f"{HERON} > 4 Experiments > Table 1: Mean accuracy on the Birdsong set",
+    content="| HERON | Accuracy: 0.744 ± 0.031 | Folds: 10 |\n"
+            "| BagSVM (bag support vector machine) | Accuracy: 0.690 ± 0.040 | Folds: 10 |\n"
+            "| Nearest bag | Accuracy: 0.612 ± 0.052 | Folds: 10 |")
+
+
+def test_a_question_naming_a_row_and_its_column_opens_with_that_row() -> None:
+    """"What mean accuracy does HERON reach on the Birdsong set?": the set-up sentences share more of its
+    words (and state values: 10 folds, three collections) than the row that answers it; the row whose
+    label and column the question names opens the direct answer."""
+    q = "What mean accuracy does the HERON method reach on the single-label Birdsong set?"
+    prof = profile(q, vocab=VOCAB)
+    contexts = [HERON_SETUP, HERON_TABLE]
+    lead = simple(sentence_pool(contexts, prof), prof, contexts)[0].split("\n\n")[0]
+    assert lead.startswith("In Table 1 (Mean accuracy on the Birdsong set), HERON: Accuracy 0.744 ± 0.031"), lead
+
+
+def test_the_named_row_is_found_only_when_one_row_is_named_and_its_value_is_new() -> None:
+    rows = list(table_rows([HERON_TABLE]).items())
+    heron = next(s for s, _ in rows if "HERON:" in s)
+    assert named_cell_row("What accuracy does HERON reach?", rows) == heron
+    # the label's words outside its parentheses name it
+    assert "BagSVM" in named_cell_row("What accuracy does BagSVM get?", rows)
+    # no row named, or no column of it named: no row
+    assert named_cell_row("What accuracy does the best method reach?", rows) is None
+    assert named_cell_row("What does HERON learn from?", rows) is None
+    # a question that already states the value asks from the row, not for it
+    assert named_cell_row("Which method reaches an accuracy of 0.744?", rows) is None
+    # two rows named as fully: unclear which
+    assert named_cell_row("What accuracy do HERON and BagSVM reach?", rows) is None
+
+
+def test_only_a_question_for_a_value_asks_for_a_cell() -> None:
+    """"How is HERON's accuracy computed?" names the row and the column too, but asks how, not what."""
+    asks = lambda q: asks_value(profile(q, vocab=VOCAB))  # noqa: E731
+    assert asks("What mean accuracy does HERON reach on the Birdsong set?")
+    assert asks("Which area under the curve does HERON get on Birdsong?")
+    assert asks("How much accuracy does HERON gain over BagSVM?")
+    assert not asks("How is the mean accuracy of HERON computed over the Birdsong folds?")
+    assert not asks("Why does HERON reach a higher accuracy than BagSVM, and what explains it?")

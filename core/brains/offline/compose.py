@@ -20,7 +20,7 @@ from core.brains.offline.lexicon import (asks_limitation, asks_name, gives_new_n
                                          states_limitation, states_time)
 from core.brains.offline.lexicon import asks_time as lexicon_asks_time
 from core.brains.offline.comparison import _CONTRAST
-from core.brains.offline.extremes import direction, extreme_row, table_rows
+from core.brains.offline.extremes import direction, extreme_row, named_cell_row, table_rows
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
 from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
 from core.brains.offline.text import step_asks
@@ -72,6 +72,8 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         return paper_of(contexts[s.ctx])
 
     chosen = _with_extreme_row(chosen, pool, prof.question, contexts)
+    if asks_value(prof):
+        chosen = _with_named_cell(chosen, pool, prof.question, contexts)
     timed = asks_time(prof)
     if timed:
         chosen = _with_kind(chosen, pool, score, states_time, home)
@@ -123,6 +125,35 @@ def _with_extreme_row(chosen: list[Sentence], pool: list[Sentence], question: st
     texts = [*(s.text for s in pool if paper_of(contexts[s.ctx]) == paper),
              *(c.breadcrumb for c in contexts if paper_of(c) == paper)]
     hit = extreme_row(question, [(s.text, cells[s.text]) for s in members if s.text in cells], texts)
+    top = next((s for s in members if s.text == hit), None)
+    return chosen if top is None else [top, *(s for s in chosen if s is not top)][:4]
+
+
+# a question about what a thing is or gets ("What accuracy does …", "Which score …"), not why or how it
+# comes about ("How is its accuracy computed?" names the row and the column too)
+_WHAT = re.compile(r"\b(?:what|which)\b", re.I)
+_WHY_HOW = re.compile(r"\b(?:why|how)\b|为什么|如何|怎么", re.I)
+
+
+def asks_value(prof: Profile) -> bool:
+    """Whether the question asks for a value: a number (``Profile.numeric``), or what or which thing
+    something is or gets, and not why or how."""
+    return prof.numeric or (_WHAT.search(prof.question) is not None and _WHY_HOW.search(prof.question) is None)
+
+
+def _with_named_cell(chosen: list[Sentence], pool: list[Sentence], question: str,
+                     contexts: list[RetrievedContext]) -> list[Sentence]:
+    """``chosen`` opening with the table row whose label and valued column the question names
+    (:func:`~core.brains.offline.extremes.named_cell_row`), among the pool's rows; as it is when no one
+    row is named. The scorer rates a caption or a sentence that names the measure ("Listed is the
+    accuracy of each method") above the row that states it, and every row of a table alike."""
+    rows = table_rows([contexts[i] for i in dict.fromkeys(s.ctx for s in pool if table_of(s, contexts))])
+    members = [s for s in pool if s.text in rows]
+    if not members:
+        return chosen
+    papers = {paper_of(contexts[s.ctx]) for s in members}
+    texts = [s.text for s in pool if paper_of(contexts[s.ctx]) in papers]
+    hit = named_cell_row(question, [(s.text, rows[s.text]) for s in members], texts)
     top = next((s for s in members if s.text == hit), None)
     return chosen if top is None else [top, *(s for s in chosen if s is not top)][:4]
 

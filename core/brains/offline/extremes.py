@@ -1,4 +1,4 @@
-"""The row of a table that holds the best, highest or lowest value a question asks for.
+"""The row of a table that holds the best, highest or lowest value a question asks for, or the cell it names.
 
 "What is the best BLEU on the test set, and which setting gives it?" is answered by one row of a
 results table; the sentence scorer rates every row of that table alike (each carries the table's
@@ -10,6 +10,10 @@ in that column is the extreme one. When the question names no column, or names t
 word error rate" over columns "1-best (%)", "oracle WCN (%)"), the row must hold the extreme in every one
 of them. It declines (None) whenever the row is unclear: columns that disagree, values that tie, fewer
 than two rows with a value.
+
+A question that names a row's label and one of its columns ("What accuracy does KITE reach?" over a
+row ``| KITE | Accuracy: 0.71 |``) asks for that cell: :func:`named_cell_row` finds the row, and
+declines when no row or more than one is named as fully.
 
 The rows are the PDF reader's (``| label | column: value | … |``, read as sentences by
 :func:`core.brains.offline.text.row_sentence`).
@@ -131,4 +135,35 @@ def _extreme(vals: list[tuple[float, str]], sign: int) -> str | None:
     """The row holding the single greatest (``sign`` +1) or least (-1) value; None on a tie."""
     top = max(v * sign for v, _ in vals)
     at = [s for v, s in vals if v * sign == top]
+    return at[0] if len(at) == 1 else None
+
+
+_ASIDE = re.compile(r"\([^)]*\)")
+
+
+def named_cell_row(question: str, rows: list[tuple[str, list[str]]], texts: Iterable[str] = ()) -> str | None:
+    """The row (its sentence) of ``rows`` (as (sentence, cells), from any tables) whose label
+    ``question`` names in full (its words outside parentheses: "DD (Diversity Density)" is named by
+    "DD") and that holds a value in a column the question names; the most fully named when several
+    are (label and column words, then its table's caption words), None when none is or the best tie.
+    A row whose every named value the question already states is what it asks from, not its answer.
+    ``texts``: the paper's sentences, for the abbreviations it defines."""
+    asked = set(content_terms(question, drop_frame=True, parts=True))
+    abbrs = abbreviations(texts)
+    scored: list[tuple[tuple[int, int], str]] = []
+    for sentence, cells in rows:
+        label = set(content_terms(_ASIDE.sub(" ", cells[0]), parts=True))
+        if not label or not label <= asked:
+            continue
+        named = [(len(_column_terms(name, abbrs) & asked), raw.strip()) for cell in cells[1:]
+                 for name, sep, raw in [cell.partition(": ")] if sep and value(raw) is not None]
+        hit = max((k for k, _ in named), default=0)
+        if not hit or all(raw.split()[0] in question for k, raw in named if k == hit):
+            continue
+        caption = set(content_terms(sentence.split(", ", 1)[0], parts=True)) & asked
+        scored.append(((len(label) + hit, len(caption)), sentence))
+    if not scored:
+        return None
+    top = max(k for k, _ in scored)
+    at = [s for k, s in scored if k == top]
     return at[0] if len(at) == 1 else None
