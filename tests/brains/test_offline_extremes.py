@@ -142,3 +142,16 @@ def test_only_a_question_for_a_value_asks_for_a_cell() -> None:
     assert asks("How much accuracy does HERON gain over BagSVM?")
     assert not asks("How is the mean accuracy of HERON computed over the Birdsong folds?")
     assert not asks("Why does HERON reach a higher accuracy than BagSVM, and what explains it?")
+
+
+def test_chinese_superlatives_ask_for_the_extreme_row() -> None:
+    """"最低的词错误率" asks for the least error rate, "最高的准确率" for the greatest accuracy, "最好的
+    错误率" for the least again (less is better); the PIPIT table's row least in every column answers."""
+    assert direction("哪种配置的词错误率最低？") == -1
+    assert direction("哪个模型的准确率最高？") == 1
+    assert direction("最好的词错误率是多少？") == -1
+    assert direction("最好的准确率是多少？") == 1
+    assert direction("这篇论文用了什么数据？") == 0
+    rows = list(table_rows([PIPIT_ROWS]).items())
+    hit = extreme_row("PIPIT 论文里，哪种解码器配置在朗读测试录音上的词错误率最低？", rows)
+    assert hit is not None and "AM (acoustic model) adaptation: greedy (%) 26.2" in hit, hit

@@ -29,12 +29,14 @@ from core.types import RetrievedContext
 
 # "highest", "largest" ... ask for the greatest value; "lowest", "smallest" ... for the least; "best"
 # and "worst" for the greatest unless the measure is one where less is better (an error, a loss, a time).
-_GREATEST = re.compile(r"\b(?:highest|largest|biggest|greatest|maximum)\b", re.I)
-_LEAST = re.compile(r"\b(?:lowest|smallest|fewest|minimum|shortest)\b", re.I)
-_BEST = re.compile(r"\bbest\b", re.I)
-_WORST = re.compile(r"\bworst\b", re.I)
+# Chinese says each with 最 and the adjective ("最高", "最低", "最好"), and names its measures in Chinese.
+_GREATEST = re.compile(r"\b(?:highest|largest|biggest|greatest|maximum)\b|最高|最大|最多|最长", re.I)
+_LEAST = re.compile(r"\b(?:lowest|smallest|fewest|minimum|shortest)\b|最低|最小|最少|最短", re.I)
+_BEST = re.compile(r"\bbest\b|最好|最佳|最优", re.I)
+_WORST = re.compile(r"\bworst\b|最差|最糟", re.I)
 _LESS_IS_BETTER = re.compile(r"\b(?:errors?|loss(?:es)?|perplexity|wer|cer|ter|aer|mse|rmse|mae|latency|runtime|"
-                             r"time|times|cost|costs|distance|error\s+rate)\b", re.I)
+                             r"time|times|cost|costs|distance|error\s+rate)\b|错误率|误差|损失|困惑度|延迟|耗时|时间|成本",
+                             re.I)
 # "news-commentary (nc)", "Europarl (ep)": a phrase, then its abbreviation in parentheses
 _DEFINES = re.compile(r"([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3})\s+\(([A-Za-z]{2,6})\)")
 _NUMBER = re.compile(r"^[-+−]?(\d+(?:[.,]\d+)*|\.\d+)\s*(%|[kKMB])?(?![\w.])")
