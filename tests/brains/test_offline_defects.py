@@ -579,10 +579,15 @@ TYPED_OPENINGS = [
      "recordings. Kite distils the teacher into a 90M-parameter student. Because the student is trained on read "
      "speech only, Kite cannot transcribe spontaneous noisy recordings reliably.",
      "Because the student is trained on read speech only, Kite cannot"),
+    ("What is the name of the filtered speech corpus released together with Kite?",
+     "In this paper, we present Kite, a speech recognizer distilled from a larger teacher on filtered read speech. "
+     "Kite matches its teacher on clean recordings while being six times smaller. Trained on our new \"Harbour "
+     "Read Speech Archive\", a filtered set of public audiobooks, Kite sets a new best result for models of its size.",
+     "Trained on our new \"Harbour Read Speech Archive\""),
 ]
 
 
-@pytest.mark.parametrize(("question", "text", "opening"), TYPED_OPENINGS, ids=["time", "name", "limitation"])
+@pytest.mark.parametrize(("question", "text", "opening"), TYPED_OPENINGS, ids=["time", "name", "limitation", "quoted name"])
 def test_a_direct_answer_opens_with_a_sentence_of_the_asked_kind(question: str, text: str, opening: str) -> None:
     answer = _answer(question, [ctx(9, "kite.md", KITE.title, text)])
     assert answer.startswith(opening), answer
@@ -598,6 +603,9 @@ def test_the_asked_kinds_are_read_from_the_question_and_the_sentence() -> None:
     assert not asks_name("What is Kite?") and not asks_name("Who named the Tidal Gate?")
     assert gives_new_name("a new scheme we call {\\em Tidal Gate} (TGate)", "What is it called in Kite?")
     assert not gives_new_name("we present a new model, called Kite, with", "What is the scheme in Kite called?")
+    assert gives_new_name('trained on our new "Harbour Read Speech Archive"', "What is the corpus called?")
+    assert not gives_new_name('the "Harbour Archive" is large', "What is in the Harbour Archive?")
+    assert not gives_new_name('a "Harbour" corpus', "What is the corpus called?")  # one word: a quoted word, not a name
     assert asks_limitation("What are Kite's main drawbacks?") and asks_limitation("Kite 有什么局限？")
     assert not asks_limitation("How does Kite limit the student's size?")
     assert states_limitation("Kite fails to converge without warm-up.") and not states_limitation("Kite is robust.")

@@ -77,6 +77,8 @@ _ASKS_NAME = re.compile(r"^\s*what(?:'s|\s+is|\s+are|\s+was|\s+were)\b[^?]*\bcal
 _GIVES_NAME = re.compile(r"\b(?:called|named|dubbed|termed|coined|(?:we|they|authors)\s+call)\s+(?:it\s+|them\s+|this\s+)?"
                          r"[\s\"“‘'{]*([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)")
 _TEX_EMPHASIS = re.compile(r"\\(?:em|emph|textit|textbf|textsc)\b\s*|[{}]")
+# ... or puts it in quotes as a proper name of two or more capitalised words ('our new "Colossal Web Set"')
+_QUOTED_NAME = re.compile(r"[\"“]([A-Z][\w-]*(?:\s+[A-Z][\w-]*)+)[\"”]")
 
 
 def asks_name(question: str) -> bool:
@@ -85,10 +87,12 @@ def asks_name(question: str) -> bool:
 
 
 def gives_new_name(text: str, question: str) -> bool:
-    """Whether ``text`` gives something a name ("we call {\\em Tidal Gate}") that ``question`` does not hold."""
+    """Whether ``text`` gives something a name ("we call {\\em Tidal Gate}", 'our new "Tidal Gate"') that
+    ``question`` does not hold."""
     low = question.lower()
+    text = _TEX_EMPHASIS.sub("", text)
     return any(not all(w.lower() in low for w in m.group(1).split())
-               for m in _GIVES_NAME.finditer(_TEX_EMPHASIS.sub("", text)))
+               for pattern in (_GIVES_NAME, _QUOTED_NAME) for m in pattern.finditer(text))
 
 
 # A question that asks what something cannot do or where it falls short: its limitations, weaknesses,
