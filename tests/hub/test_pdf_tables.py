@@ -318,3 +318,31 @@ def test_touching_pieces_of_one_cell_are_one_word():
             [cell("Multi", 114, 130, 130), cell("label", 134, 150, 130), cell("0.801", 180, 200, 130)]]
     assert rebuild(rows) == ["| C2B-SC | Accuracy: 0.820 |", "| M3I | Accuracy: 0.832 |",
                              "| Multi label | Accuracy: 0.801 |"]
+
+
+def test_the_last_rows_of_a_table_that_runs_on_below_its_neighbour_stay_in_it(tmp_path):
+    """Two tables side by side, the right one a row longer, and a heading opening the left column under
+    the left table's two-line caption: the reading order reads the right table's last row after that
+    heading, as a table of bare values. It joins its table, named after its columns."""
+    paper = Paper().page()
+    paper.line("A Study of Careful Tables", 150, 80, 16, bold=True)
+    paper.line("Ada Lovelace", 250, 110, 12)
+    paper.line("1 Results", LEFT, 150, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 170)
+    table(paper, [(230, [(LEFT, "Italian"), (170, "English"), (350, "Thr."), (420, "Accuracy"), (490, "Cov.")]),
+                  (244, [(LEFT, "cravatta (tie)"), (170, "nero (black)"), (350, "0.00"), (420, "0.21"), (490, "100%")]),
+                  (258, [(LEFT, "legame (bond)"), (170, "sacro (sacred)"), (350, "0.55"), (420, "0.25"), (490, "70%")]),
+                  (272, [(350, "0.65"), (420, "0.45"), (490, "9%")])])
+    paper.line("Table 9: Accuracy by confidence threshold.", MID + 20, 294, 9)
+    paper.line("Table 8: Translations of tie into English", LEFT, 304, 9)
+    paper.line("with their glosses.", LEFT, 316, 9)
+    paper.line("2 Confidence and quality", LEFT, 350, 12, bold=True)
+    paper.lines(filler_lines(10, 40), LEFT, 370)
+    paper.lines(filler_lines(14, 40), MID + 20, 330)
+    tables = [b for b in read_document(paper.save(tmp_path / "runs_on.pdf")).blocks if b.kind == "table"]
+    assert [(b.path[-1], b.text.splitlines()) for b in tables] == [
+        ("Table 8: Translations of tie into English with their glosses.",
+         ["| cravatta (tie) | English: nero (black) |", "| legame (bond) | English: sacro (sacred) |"]),
+        ("Table 9: Accuracy by confidence threshold.",
+         ["| Thr.: 0.00 | Accuracy: 0.21 | Cov.: 100% |", "| Thr.: 0.55 | Accuracy: 0.25 | Cov.: 70% |",
+          "| Thr.: 0.65 | Accuracy: 0.45 | Cov.: 9% |"])]
