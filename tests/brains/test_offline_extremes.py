@@ -155,3 +155,25 @@ def test_chinese_superlatives_ask_for_the_extreme_row() -> None:
     rows = list(table_rows([PIPIT_ROWS]).items())
     hit = extreme_row("PIPIT 论文里，哪种解码器配置在朗读测试录音上的词错误率最低？", rows)
     assert hit is not None and "AM (acoustic model) adaptation: greedy (%) 26.2" in hit, hit
+
+
+WREN = "WREN: Translating Noun Phrases through Shared Vectors"
+WREN_ROWS = RetrievedContext(  # a threshold per row (its label names its column) and two directions' accuracy
+    chunk_id="wren#9", source="/papers/wren.pdf", doc_id="wren", title=WREN,
+    breadcrumb=f"{WREN} > 6 Confidence > Table 5: Accuracy and coverage when translating above a confidence threshold",
+    content="| Thr.: 0.00 | Accuracy: 0.18 | Cov.: 100% | Accuracy: 0.27 | Cov.: 100% |\n"
+            "| Thr.: 0.40 | Accuracy: 0.24 | Cov.: 61% | Accuracy: 0.45 | Cov.: 58% |\n"
+            "| Thr.: 0.50 | Accuracy: 0.39 | Cov.: 12% | Accuracy: 0.33 | Cov.: 20% |")
+
+
+def test_the_column_named_after_the_superlative_is_the_one_whose_extreme_is_asked() -> None:
+    """"Above the highest confidence threshold, what accuracy …": the threshold (its row labels, "Thr.: 0.50")
+    holds the extreme, not the accuracy the question also names (the second direction's accuracy is
+    highest in another row, so reading both named columns declined before)."""
+    rows = list(table_rows([WREN_ROWS]).items())
+    q = "When WREN only translates above the highest confidence threshold in its thresholding table, what accuracy does it reach?"
+    hit = extreme_row(q, rows)
+    assert hit is not None and "Thr.: 0.50" in hit, hit
+    # with no column after the superlative, the named column decides as before
+    assert "Thr.: 0.40" in extreme_row("Which threshold gives the highest accuracy in the second direction?",
+                                       [(s, [c[0], c[3]]) for s, c in rows])

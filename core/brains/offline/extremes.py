@@ -111,26 +111,48 @@ def extreme_row(question: str, rows: list[tuple[str, list[str]]], texts: Iterabl
     ``question`` names is the greatest or least it asks for (in every column, when it names none or
     several equally); None when the question asks for no extreme, the columns disagree, fewer than two
     rows hold a value, or the extreme value ties. ``texts``: the paper's sentences, for the
-    abbreviations it defines."""
+    abbreviations it defines.
+
+    A column named right after the superlative ("above the highest confidence threshold, what accuracy
+    …") is the one whose extreme is asked, whatever other column the question names. A row label
+    that names its column ("Thr.: 0.65") is a column too, and a column is told apart from another
+    of the same name by its place ("Accuracy" for each of two directions)."""
     sign = direction(question)
     if not sign or len(rows) < 2:
         return None
     asked = set(content_terms(question, drop_frame=True, parts=True))
     abbrs = abbreviations(texts)
-    columns: dict[str, list[tuple[float, str]]] = {}
+    columns: dict[tuple[int, str], list[tuple[float, str]]] = {}
     for sentence, cells in rows:
-        for cell in cells[1:]:
+        for i, cell in enumerate(cells):
             name, sep, raw = cell.partition(": ")
             v = value(raw) if sep else None
             if v is not None:
-                columns.setdefault(name.strip(), []).append((v, sentence))
-    named = sorted(((len(_column_terms(n, abbrs) & asked), n) for n, vals in columns.items() if len(vals) >= 2),
-                   reverse=True)
-    if not named:
+                columns.setdefault((i, name.strip()), []).append((v, sentence))
+    kept = [c for c, vals in columns.items() if len(vals) >= 2]
+    if not kept:
         return None
-    best = [n for k, n in named if k == named[0][0]]  # the column(s) the question names most, or all when none
-    found = {_extreme(columns[n], sign) for n in best}
-    return found.pop() if len(found) == 1 else None  # one column, or columns that agree on the row
+    after = set(content_terms(" ".join(_SUPERLATIVE_NOUN.findall(question)), parts=True))
+    for terms in (after, asked):
+        named = sorted(((_naming(c[1], abbrs, terms), c) for c in kept), reverse=True)
+        if terms is after and not named[0][0]:
+            continue  # no column right after the superlative: the one the question names most
+        best = [c for k, c in named if k == named[0][0]]  # the column(s) named most, or all when none is
+        found = {_extreme(columns[c], sign) for c in best}
+        return found.pop() if len(found) == 1 else None  # one column, or columns that agree on the row
+    return None
+
+
+# the (at most four) words after a superlative: "the highest confidence threshold" names its column
+_SUPERLATIVE_NOUN = re.compile(r"\b(?:highest|largest|biggest|greatest|maximum|lowest|smallest|fewest|minimum|"
+                               r"shortest|best|worst)\s+((?:[\w.-]+\s*){1,4})", re.I)
+
+
+def _naming(name: str, abbrs: dict[str, str], terms: set[str]) -> int:
+    """How many of ``terms`` a column's name names: its words (abbreviations the paper defines spelt out),
+    and a word it abbreviates with a full stop ("Thr." for "threshold", "Cov." for "coverage")."""
+    short = [w[:-1].lower() for w in name.split() if w.endswith(".") and len(w) >= 4]
+    return len(_column_terms(name, abbrs) & terms) + sum(1 for t in terms if any(t.startswith(a) for a in short))
 
 
 def _extreme(vals: list[tuple[float, str]], sign: int) -> str | None:
@@ -157,7 +179,7 @@ def named_cell_row(question: str, rows: list[tuple[str, list[str]]], texts: Iter
         label = set(content_terms(_ASIDE.sub(" ", cells[0]), parts=True))
         if not label or not label <= asked:
             continue
-        named = [(len(_column_terms(name, abbrs) & asked), raw.strip()) for cell in cells[1:]
+        named = [(_naming(name, abbrs, asked), raw.strip()) for cell in cells[1:]
                  for name, sep, raw in [cell.partition(": ")] if sep and value(raw) is not None]
         hit = max((k for k, _ in named), default=0)
         if not hit or all(raw.split()[0] in question for k, raw in named if k == hit):
