@@ -457,3 +457,20 @@ def test_a_side_the_knowledge_base_never_names_leaves_the_other_side_its_gist() 
     rows = _rows(_compare("Compare Wren and OSPREY.", wren_only, GIST_VOCAB))
     assert "Running a separate text recognizer first is slow" in rows["Wren"] and "run 3" not in rows["Wren"], rows
     assert "not found" in rows["OSPREY"], rows
+
+
+def test_an_overview_cell_keeps_the_aside_a_dash_opens_on_its_name() -> None:
+    """"… a new recipe for tide-aware routing (TIDE) — routers that keep a learned memory of past
+    loads beside the live one": what follows the dash says what TIDE is. An overview cell (no
+    dimension asked) quoted only the part before it, which names TIDE and says nothing of it."""
+    tide = ctx(0, "tide.md", "Routing Packets by the Tide",
+               "Network routers forward each packet by the current load of their links alone. "
+               "We explore a general recipe for tide-aware routing (TIDE) — routers that keep a learned memory of "
+               "past link loads beside the live load. TIDE cuts queueing delay by 31% on the CampusNet trace.")
+    kelp = ctx(1, "kelp.md", "KELP: Routing with Kernel Estimates of Link Pressure",
+               "KELP estimates the pressure on each link with a kernel over recent packet arrivals. "
+               "KELP forwards each packet to the link of least estimated pressure.")
+    contexts = [tide, kelp]
+    answer = _compare("How do TIDE and KELP differ in what they route packets by?", contexts, _vocab(*contexts))
+    rows = _rows(answer)
+    assert "learned memory of past link loads" in rows["TIDE"], answer

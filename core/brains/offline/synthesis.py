@@ -124,8 +124,12 @@ def cited(sent: Sentence) -> str:
 
 
 def clause(text: str, dim: str | None, name: str | None, vocab: Vocabulary, max_words: int = 28) -> str:
-    """The part of a sentence that speaks to ``dim`` (and ``name``), short enough for a table cell."""
-    parts = [p.strip(" ,;") for p in re.split(r";\s+|\s+[—–]\s+|,\s+(?=(?:while|whereas|but|and it|which)\b)", text) if p.strip(" ,;")]
+    """The part of a sentence that speaks to ``dim`` (and ``name``), short enough for a table cell.
+    Without a dimension, a dash opens an aside on what precedes it ("… generation (RAG) — models which
+    combine parametric and non-parametric memory"): it says what the name is, and stays."""
+    dash = r"\s+[—–]\s+|" if dim else ""
+    parts = [p.strip(" ,;") for p in re.split(rf";\s+|{dash},\s+(?=(?:while|whereas|but|and it|which)\b)", text)
+             if p.strip(" ,;")]
     if len(parts) > 1:
         def rank(p: str) -> tuple:
             return ((dim_hits(p, dim) if dim else 0) + (2 if name and mentions(p, name, vocab) else 0), len(p.split()) >= 5)
