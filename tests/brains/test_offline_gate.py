@@ -163,3 +163,30 @@ def test_a_name_made_of_the_papers_author_surnames_is_named_by_its_chunks() -> N
         # a byline that is not this paper's still leaves the name unmatched
         other = _by(LONG, ["Mei Chen", "Tomas Novak"])
         assert absent_names([other, KILN], prof) == [name]
+
+
+QUILL = RetrievedContext(
+    chunk_id="heron#5", source="/papers/heron.pdf", title="Heron: Multi-Label Learning from Bags of Regions",
+    breadcrumb="5 Experiments > Table 3",
+    content="We also evaluate Heron on the Quillfield 2021 multi-label image set. "
+            "In Table 3 (Classification results on the Quillfield 2021 data), Heron: Hamming loss 0.145, "
+            "One-error 0.301, Average precision 0.509. "
+            "In Table 3 (Classification results on the Quillfield 2021 data), Bag baseline: Hamming loss 0.177, "
+            "One-error 0.332, Average precision 0.502.")
+SET_IN_Q = "What mean average precision does Osprey-XL achieve on the Quillfield detection benchmark?"
+
+
+def test_a_question_whose_subject_no_chunk_names_is_declined_though_its_setting_is_named() -> None:
+    """Osprey-XL (what the question asks about) is named nowhere; the Quillfield set it is set in is named
+    by Heron's chunk, whose rows read like an answer. No chunk is lexically on topic, so the gate decides:
+    one name of several that no chunk uses never vetoes, but the asked-about subject is not any name, so
+    the question is anchored nowhere and declined rather than answered with Heron's rows."""
+    prof = profile(SET_IN_Q, _intent(SET_IN_Q), vocab=VOCAB)
+    assert verdict.asked_subjects(SET_IN_Q, verdict.question_names(prof), VOCAB) == ["Osprey-XL"]
+    assert not relevant_indexes([QUILL, KILN], prof)
+    assert verdict.anchored_nowhere([QUILL, KILN], prof)
+    text = _compose(SET_IN_Q, [QUILL, KILN])
+    assert "holds no evidence" in text and "0.509" not in text and "0.502" not in text, text
+    # a name that is not the auxiliary's subject is no subject: "How large were the clusters in the X runs"
+    q = "How large were the clusters in the Tern experiments compared with the Osprey-XL runs?"
+    assert verdict.asked_subjects(q, verdict.question_names(profile(q, vocab=VOCAB)), VOCAB) == []

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from core.brains.offline import reader, scorer
 from core.brains.offline.evidence import Profile, Sentence, asked_terms, names, own_contexts, sentence_pool
-from core.brains.offline.lexicon import limitation_terms, states_limitation
+from core.brains.offline.lexicon import limitation_terms, mention_pattern, states_limitation
 from core.brains.offline.slots import DOC_PART
 from core.brains.offline.text import (FRAME_WORDS, STOPWORDS, covered, numbers, plain_text, passage_sentences, strip_markers,
                                       term_set)
@@ -82,9 +82,27 @@ def question_names(prof: Profile) -> list[str]:
 def anchored_nowhere(contexts: list[RetrievedContext], prof: Profile) -> bool:
     """Whether the question names something and no retrieved chunk names any of it: a question
     about a thing the knowledge base does not hold. One name of several that no chunk uses (a
-    comparison with one side spelt differently) does not count."""
+    comparison with one side spelt differently) does not count, unless it is the subject the
+    question asks about (:func:`asked_subjects`: "What does X reach on PASCAL?" when no chunk names X
+    is about a thing the knowledge base does not hold, whatever else it names)."""
     asked = question_names(prof)
-    return bool(asked) and not any(names(c, n, prof.vocab) for c in contexts for n in asked)
+    if not asked:
+        return False
+    held = [n for n in asked if any(names(c, n, prof.vocab) for c in contexts)]
+    subjects = asked_subjects(prof.question, asked, prof.vocab)
+    return not held or (bool(subjects) and not any(n in held for n in subjects))
+
+
+# the auxiliary of a question ("What does X reach", "How was X trained", "Which data did the X use")
+_AUXILIARY = r"\b(?:does|did|do|is|was|are|were|has|have|had|can|could|will|would)\s+(?:the\s+)?"
+
+
+def asked_subjects(question: str, asked: list[str], vocab) -> list[str]:
+    """The names of ``asked`` that are the subject of the question's auxiliary verb ("What mAP does
+    X achieve …": X), not what it is set in or compared with."""
+    return [n for n in asked
+            if re.search(f"{_AUXILIARY}(?:{mention_pattern(n, vocab).pattern})", question,
+                         mention_pattern(n, vocab).flags)]
 
 
 @lru_cache(maxsize=1)
