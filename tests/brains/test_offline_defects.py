@@ -175,6 +175,29 @@ def test_a_chains_conclusion_answers_its_last_asking_step_not_a_keyword_step_aft
     assert "6.1%" in conclusion and "distils" not in conclusion, answer
 
 
+def test_a_chain_step_whose_subject_is_it_is_answered_in_the_paper_the_step_before_found() -> None:
+    """"What fraction of Kite's accuracy does it keep?": "it" is the paper the step before found (the
+    wavelet one), not Kite, whose own accuracy sentence names Kite and "accuracy" and was quoted before,
+    in the step and in the conclusion."""
+    kite = ctx(1, "kite.md", "Kite: Cheap Speech Recognition",
+               "Kite distils a large speech recognizer into a 90M-parameter student. "
+               "Kite reaches an accuracy of 88.2% on the Marsh spoken-commands task, ahead of every earlier student.")
+    swift = ctx(4, "swift.md", "SWIFT: Wavelet Mixing for Speech Encoders",
+                "SWIFT replaces the self-attention of Kite's encoder with a fixed, unparameterized wavelet transform. "
+                "Without any attention, SWIFT keeps 91-95% of the accuracy of Kite while training 60% faster.")
+    q = ("Another paper here replaces the self-attention of Kite's encoder with a fixed wavelet transform. "
+         "What fraction of Kite's accuracy does it keep?")
+    steps = ["Which paper replaces the self-attention of Kite's encoder with a fixed wavelet transform?",
+             "What fraction of Kite's accuracy does it keep?"]
+    vocab = build([DocumentText(c.title, 2024, [], [c.content]) for c in (kite, swift)])
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["Kite"])
+    answer = OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(
+        kind="multi_hop", question=q, intent=intent, contexts=[kite, swift], sub_questions=steps))
+    step2 = answer.split("2. **", 1)[1].split("\n", 1)[0]
+    assert "91-95%" in step2 and "88.2%" not in step2, answer
+    assert answer.split("**Conclusion:**", 1)[1].strip().startswith("Without any attention, SWIFT keeps 91-95%"), answer
+
+
 def test_a_chains_last_step_asked_as_a_request_is_what_its_conclusion_answers() -> None:
     """(Review.) "…; then give the hours of speech OWL is trained on." asks for the hours: the conclusion
     answers it, not the step before it (a request is an ask, as a question is)."""

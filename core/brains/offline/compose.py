@@ -270,6 +270,10 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
     # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
     best_of = [_step_best(pool, sq, prof.vocab) for sq in steps]
     found_before = True
+
+    def paper(s: Sentence) -> str:
+        return paper_of(contexts[s.ctx]) if contexts else ""
+    before: set[str] = set()  # the papers the last step that found evidence quoted
     for i, sq in enumerate(steps, start=1):
         label = f"{i}. **{sq.strip()}**"
         if i > 1 and not found_before and points_back(sq):
@@ -288,16 +292,23 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
             return len(focus & (s.terms | named if s.ctx in home else s.terms)) >= min(2, len(focus))
         # a step about a named method reads sentences about it, not about another method that cites it
         own = [s for s in pool if (subj := subject(s, prof.vocab)) is None or subj in sp.entities] if sp.entities else pool
+        own = own or pool
+        step_pool = pool
+        if follows(sq) and before:  # "what does it keep?": it is what the step before found, in its paper
+            scoped = [s for s in pool if paper(s) in before]  # whatever names it holds: "it" is their subject
+            if any(holds(s) for s in scoped):
+                own = step_pool = scoped
         later = [b for b in best_of[i:] if b is not None]
-        chosen = mmr(own or pool, score, 2, min_ratio=0.75, exclude=picked + later)
-        chosen = [s for s in chosen if holds(s)] or mmr(own or pool, score, 2, min_ratio=0.75, exclude=picked)
+        chosen = mmr(own, score, 2, min_ratio=0.75, exclude=picked + later)
+        chosen = [s for s in chosen if holds(s)] or mmr(own, score, 2, min_ratio=0.75, exclude=picked)
         chosen = [s for s in chosen if holds(s) and all(s is not p for p in picked)]
         if not chosen:  # a weaker sentence of its own, else reuse earlier evidence rather than claim a gap
-            fits = [s for s in pool if holds(s)]
+            fits = [s for s in step_pool if holds(s)]
             fresh = [s for s in fits if all(s is not p for p in picked)]
             chosen = mmr(fresh or fits, score, 1)
         found_before = bool(chosen)
         if chosen:
+            before = {paper(s) for s in chosen}
             picked += chosen
             lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
         else:
@@ -313,13 +324,29 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
     def concl_score(s: Sentence) -> float:
         return relevance(s, lp, lfocus, question=prof.question, own=s.ctx in lhome)
 
-    concl = mmr(pool, concl_score, LEAD_MAX)
+    # a last step that points back ("what does it keep?") is answered in the paper its step found
+    home_of_last = [s for s in pool if paper(s) in before] if follows(last) and before else []
+    concl = mmr(home_of_last or pool, concl_score, LEAD_MAX)
     concl = concl[:lead_size(concl, concl_score, paper=lambda s: "")]  # a chain's conclusion may bridge its papers
     if concl:
         lines.append("")
         lines.append("**Conclusion:** " + " ".join(cited(c) for c in concl))
         picked += [c for c in concl if all(c is not p for p in picked)]
     return "\n".join(lines), [s.text for s in picked]
+
+
+# a step whose auxiliary's subject is a pronoun ("What fraction … does it keep?") asks about what the
+# step before found
+_PRONOUN_SUBJECT = re.compile(r"\b(?:does|did|do|is|was|are|were|has|have|had|can|could|will|would)\s+(?:it|they)\b"
+                              r"|它|它们", re.I)
+
+
+def follows(step: str) -> bool:
+    """Whether a chain step asks about the thing the step before found, in its paper: its subject is a
+    pronoun ("What fraction … does it keep?"). A step that points back by a noun ("that image method",
+    :func:`~core.brains.offline.planner.points_back`) names another paper's thing: the step before's
+    paper built on it, so it is not scoped to that paper."""
+    return _PRONOUN_SUBJECT.search(step) is not None
 
 
 def _step_best(pool: list[Sentence], step: str, vocab: Vocabulary) -> Sentence | None:
