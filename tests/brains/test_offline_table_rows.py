@@ -76,6 +76,20 @@ def test_a_long_caption_names_its_table_by_its_first_sentence() -> None:
     assert support(found[0], [TABLE.model_copy(update={"content": "| Tenant A | jobs: 12 |", "breadcrumb": crumb})]) == (True, "")
 
 
+def test_a_row_with_abbreviated_column_names_is_one_claim_its_chunk_backs() -> None:
+    """Columns named by abbreviations ("Thr.", "Cov."): "Cov. 9%" read as the end of a sentence, and the
+    rest of the row ("9%, Accuracy 0.52, …") became a claim without a marker, which the critic rejects
+    (a retry then dropped the right row). The row sentence drops the column name's full stop."""
+    rows = "| Thr.: 0.65 | Accuracy: 0.45 | Cov.: 9% | Accuracy: 0.52 | Cov.: 16% |"
+    crumb = f"{TITLE} > 6 Confidence > Table 5: Accuracy above a confidence threshold"
+    ctx = TABLE.model_copy(update={"content": rows, "breadcrumb": crumb})
+    (row,) = passage_sentences(rows, table=table_label(crumb))
+    assert row == ("In Table 5 (Accuracy above a confidence threshold), Thr.: 0.65: Accuracy 0.45, Cov 9%, "
+                   "Accuracy 0.52, Cov 16%.")
+    found, _ = claims(row[:-1] + " [1].")
+    assert len(found) == 1 and support(found[0], [ctx]) == (True, "")
+
+
 def test_a_row_of_a_table_without_caption_is_one_claim() -> None:
     """A table the reader found no caption for is filed under "Table, p. 7"; its rows are named after
     the page without an abbreviation's full stop, which would cut each row into a claim with no marker

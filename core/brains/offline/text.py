@@ -74,7 +74,9 @@ def row_sentence(cells: list[str], table: str = "") -> str:
     cells = [c for c in cells if c]
     if not cells:
         return ""
-    rest = [re.sub(r"^([^:]{1,60}):\s+", r"\1 ", c) for c in cells[1:]]
+    # a column named by an abbreviation ("Cov.") loses its full stop: before a value ("Cov. 9%") it
+    # would end the row's sentence there, and the rest would read as a claim of its own, uncited
+    rest = [re.sub(r"^([^:]{1,60}?)\.?:\s+", r"\1 ", c) for c in cells[1:]]
     body = f"{cells[0]}: {', '.join(rest)}" if rest else cells[0]
     body = body.rstrip(" .;,")
     return f"In {table}, {body}." if table else f"{body}."
