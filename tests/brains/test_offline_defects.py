@@ -198,6 +198,23 @@ def test_a_chain_step_whose_subject_is_it_is_answered_in_the_paper_the_step_befo
     assert answer.split("**Conclusion:**", 1)[1].strip().startswith("Without any attention, SWIFT keeps 91-95%"), answer
 
 
+def test_a_chains_conclusion_to_a_step_asking_a_number_opens_with_the_sentence_stating_it() -> None:
+    """As a direct answer does: "how many hours of speech …" is answered first by the sentence that states
+    the hours, not by the one that repeats the step's words ("trained on a large speech corpus")."""
+    owl = ctx(2, "owl.md", "OWL: Distilled Speech at Scale",
+              "OWL builds on Kite and keeps its student design. "
+              "OWL is trained on a large speech corpus of audiobook and podcast speech, much larger than Kite's. "
+              "In total the corpus holds 40,000 hours.")
+    q = "Which system does OWL build on, and how many hours of speech is OWL trained on?"
+    steps = ["Which system does OWL build on?", "How many hours of speech is OWL trained on?"]
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["OWL", "Kite"])
+    kite = ctx(1, "kite.md", "Kite: Cheap Speech Recognition", "Kite distils a large speech recognizer into a small student.")
+    answer = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(
+        kind="multi_hop", question=q, intent=intent, contexts=[kite, owl], sub_questions=steps))
+    conclusion = answer.split("**Conclusion:**", 1)[1].strip()
+    assert conclusion.startswith("In total the corpus holds 40,000 hours"), answer
+
+
 def test_a_chains_last_step_asked_as_a_request_is_what_its_conclusion_answers() -> None:
     """(Review.) "…; then give the hours of speech OWL is trained on." asks for the hours: the conclusion
     answers it, not the step before it (a request is an ask, as a question is)."""

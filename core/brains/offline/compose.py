@@ -328,6 +328,10 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
     home_of_last = [s for s in pool if paper(s) in before] if follows(last) and before else []
     concl = mmr(home_of_last or pool, concl_score, LEAD_MAX)
     concl = concl[:lead_size(concl, concl_score, paper=lambda s: "")]  # a chain's conclusion may bridge its papers
+    if concl and lp.numeric:  # as a direct answer does: a step asking for a number is answered by one that states it
+        def states(t: str) -> bool:
+            return states_new_value(t, last)
+        concl = _open_with(_with_kind(concl, pool, concl_score, states, paper), states)
     if concl:
         lines.append("")
         lines.append("**Conclusion:** " + " ".join(cited(c) for c in concl))
