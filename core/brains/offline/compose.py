@@ -342,7 +342,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
 # a step whose auxiliary's subject is a pronoun ("What fraction … does it keep?") asks about what the
 # step before found
 _PRONOUN_SUBJECT = re.compile(r"\b(?:does|did|do|is|was|are|were|has|have|had|can|could|will|would)\s+(?:it|they)\b"
-                              r"|它|它们", re.I)
+                              r"|它", re.I)
 
 
 def follows(step: str) -> bool:

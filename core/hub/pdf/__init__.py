@@ -264,24 +264,22 @@ def _split_beside(piece, captions) -> list:
     return [piece]
 
 
-def _row_cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split(" | ")]
-
-
 def _join_split_tables(blocks: list) -> None:
     """Rows of a table that the reading order set apart from the rest of it (a table beside a shorter
     one runs on below it, and its last rows are read after the other column's text) join that table,
     named after its columns: a table block whose rows name no column, on the page of an earlier
     table block filed under the same caption whose rows have as many cells and name theirs. In place."""
+    from core.hub.pdf.cells import row_line_cells
+
     out: list = []
     for b in blocks:
         label = b.path[-1] if b.kind == "table" else ""
         first = next((p for p in reversed(out) if p.kind == "table" and p.page == b.page and p.path[-1] == label),
                      None) if label and not label.startswith("Table, p.") else None
         if first is not None:
-            head = _row_cells(first.text.splitlines()[0])
+            head = row_line_cells(first.text.splitlines()[0])
             names = [cell.partition(": ")[0] if ": " in cell else "" for cell in head]
-            rows = [_row_cells(line) for line in b.text.splitlines()]
+            rows = [row_line_cells(line) for line in b.text.splitlines()]
             if any(names) and all(len(r) == len(names) and not any(": " in c for c in r) for r in rows):
                 first.text += "".join("\n| " + " | ".join(f"{n}: {v}" if n else v for n, v in zip(names, r)) + " |"
                                       for r in rows)

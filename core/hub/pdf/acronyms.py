@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from core.hub.pdf.cells import row_line_cells
 from core.vocabulary import definitions
 
 _PROSE = ("body", "abstract", "caption", "footnote")
@@ -34,7 +35,7 @@ def spell_out(line: str, longs: dict[str, str]) -> str:
     followed by its long form, once a line (values are never touched)."""
     if not line.startswith("| ") or not longs:
         return line
-    cells = line[2:].rstrip(" |").split(" | ")
+    cells = row_line_cells(line)
     done: set[str] = set()
 
     def expand(text: str) -> str:

@@ -28,6 +28,11 @@ class Unit:
     line: Line
 
 
+def row_line_cells(line: str) -> list[str]:
+    """The cells of one ``| label | column: value |`` line, as the reader writes a table row."""
+    return line.strip()[2:].rstrip(" |").split(" | ")
+
+
 def is_value(text: str) -> bool:
     """A number-like cell: digits with signs, deviations, ratios, marks, or a unit word ("634 secs",
     "3,288 TB"); or a missing-value dash."""
