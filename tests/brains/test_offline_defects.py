@@ -175,6 +175,25 @@ def test_a_chains_conclusion_answers_its_last_asking_step_not_a_keyword_step_aft
     assert "6.1%" in conclusion and "distils" not in conclusion, answer
 
 
+def test_a_keyword_search_a_replan_ran_for_a_step_is_no_step_of_its_own() -> None:
+    """A replan retries an asking step that found nothing as a keyword search ("OWL speech hours keep");
+    the answer numbered it as a step with that list of stems as its heading. Its evidence still serves
+    the steps and the conclusion; a step of the question's own that asks nothing (a context clause, or a
+    plan's step per name) is still numbered."""
+    q = "Which system does OWL build on, and how many hours of speech did they keep?"
+    steps = ["Which system does OWL build on?", "how many hours of speech did they keep?", "OWL speech hours keep"]
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["OWL"])
+    answer = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(
+        kind="multi_hop", question=q, intent=intent, contexts=[KITE, OWL], sub_questions=steps))
+    assert "OWL speech hours keep" not in answer and "3. **" not in answer, answer
+    assert "40,000 hours" in answer.split("**Conclusion:**", 1)[1], answer
+    fan_out = ["HERON: conclude training", "Kite: conclude training", "What do HERON and Kite conclude about training?"]
+    intent = Intent(type="multi_hop", confidence=0.9, entities=["HERON", "Kite"])
+    answer = OfflineBrain(vocabulary=VOCAB).compose(SynthesisRequest(
+        kind="multi_hop", question=fan_out[-1], intent=intent, contexts=[HERON, KITE], sub_questions=fan_out))
+    assert "1. **HERON: conclude training**" in answer and "2. **Kite: conclude training**" in answer, answer
+
+
 def test_a_chain_step_whose_subject_is_it_is_answered_in_the_paper_the_step_before_found() -> None:
     """"What fraction of Kite's accuracy does it keep?": "it" is the paper the step before found (the
     wavelet one), not Kite, whose own accuracy sentence names Kite and "accuracy" and was quoted before,

@@ -264,7 +264,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
     as a simple answer does: that paper's "we introduce a new corpus" need not repeat the name."""
     lines: list[str] = []
     picked: list[Sentence] = []
-    steps = sub_questions or [prof.question]
+    steps = shown_steps(sub_questions, prof.question) or [prof.question]
     scorer.prime([prof.question, *sub_questions, *(s.text for s in pool)])
 
     # each later step's best sentence is kept for it, so an earlier step quotes another where one exists
@@ -337,6 +337,17 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
         lines.append("**Conclusion:** " + " ".join(cited(c) for c in concl))
         picked += [c for c in concl if all(c is not p for p in picked)]
     return "\n".join(lines), [s.text for s in picked]
+
+
+def shown_steps(steps: list[str], question: str) -> list[str]:
+    """The steps a chain's answer numbers: not a keyword search a replan ran for an asking step that found
+    nothing ("TrustRank PageRank seed" after "How many good seeds did they keep?"). Its evidence is in the
+    pool the steps and the conclusion read; as a step of its own it showed a list of stems as a heading.
+    Such a search asks nothing, is not the question's own words (a context clause is), and follows an
+    asking step (a plan's steps per name, "HERON: conclude training", come before the question's)."""
+    said = " ".join(question.lower().split())
+    return [s for i, s in enumerate(steps)
+            if step_asks(s) or " ".join(s.lower().split()) in said or i == 0 or not step_asks(steps[i - 1])]
 
 
 # a step whose auxiliary's subject is a pronoun ("What fraction … does it keep?") asks about what the
