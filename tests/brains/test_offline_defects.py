@@ -149,7 +149,17 @@ def test_step_labels_are_words_as_written() -> None:
 
 def test_step_labels_keep_names_and_numbers_whole() -> None:
     steps, _ = make_plan("What GPT-3.5 ratings do the 1.3B-parameter HERON and Kite get?", None, [], [], 4, vocab=VOCAB)
-    assert steps[:3] == ["GPT-3.5: ratings 1.3B-parameter", "HERON: ratings 1.3B-parameter", "Kite: ratings 1.3B-parameter"]
+    assert steps[:2] == ["HERON: GPT-3.5 ratings 1.3B-parameter", "Kite: GPT-3.5 ratings 1.3B-parameter"]
+
+
+def test_a_chain_fans_out_only_over_the_names_the_question_joins() -> None:
+    """GPT-3.5 rates HERON and Kite, it is not asked the same of (above); "What LongBench score does HERON
+    reach on Kite's test split?" names two things in two roles: one question, answered directly. Before,
+    each name got a step ("LongBench: score reach split") and the conclusion repeated the steps' sentences."""
+    q = "What LongBench score does HERON reach on the split that Kite released?"
+    assert make_plan(q, None, [], [], 4, vocab=VOCAB)[0] == [q]
+    answer = _answer(q, [HERON, KITE], kind="multi_hop", intent_type="multi_hop")
+    assert answer.startswith("HERON reaches an average LongBench score of 47.3") and "**Conclusion:**" not in answer, answer
 
 
 def test_each_step_quotes_a_different_sentence_where_one_exists() -> None:

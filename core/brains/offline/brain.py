@@ -135,6 +135,10 @@ class OfflineBrain:
         if not pool:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         kind = request.kind
+        subs = (request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4, self.vocabulary)[0]
+                ) if kind == "multi_hop" else []
+        if kind == "multi_hop" and len(compose.shown_steps(subs, request.question)) <= 1:
+            kind = "simple"  # a chain of one step is a direct question: its answer, not a step and a conclusion
         # a question about one paper as a whole, whichever strategy it was routed to: the start of its abstract
         gist = compose.paper_gist(pool, prof, request.contexts) if kind in ("simple", "follow_up", "exploratory") else None
         if gist is not None:
@@ -142,8 +146,6 @@ class OfflineBrain:
         elif kind == "comparative":
             body, used = comparison.comparative(pool, prof, request.contexts)
         elif kind == "multi_hop":
-            subs = request.sub_questions or planner.make_plan(request.question, request.intent, [], [], 4,
-                                                                           self.vocabulary)[0]
             body, used = compose.multi_hop(pool, prof, subs, request.contexts)
         elif kind == "exploratory":
             body, used = compose.exploratory(pool, prof, request.contexts)

@@ -68,9 +68,9 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
         a, b = ents[0], ents[1]
         steps = [f"What is {a}?", f"What is {b}?", f"How does {a} lead to {b}?"]
         reason = "causal chain: each end first, then the link"
-    elif len(ents) >= 2:
-        steps = [f"{e}: {asked}" if (asked := _asked_words(q, ents, vocab)) else e for e in ents[:3]] + [q]
-        reason = "what the question asks, about each entity in turn, then the question itself"
+    elif len(group := coordinated(q, ents, vocab)) >= 2:
+        steps = [f"{e}: {asked}" if (asked := _asked_words(q, group, vocab)) else e for e in group[:3]] + [q]
+        reason = "what the question asks, about each of the names it joins in turn, then the question itself"
     elif ents:
         steps = [q]
         reason = "a single step: the question itself"
@@ -91,6 +91,27 @@ def make_plan(question: str, intent: Intent | None, reflections: list[str], exec
         if len(done) >= max_steps:
             steps = done[:max_steps]
     return steps, reason
+
+
+# What joins names the question asks the same of: "HERON and Kite", "A, B or C", "A vs. B".
+_JOINS = re.compile(r"^\s*(?:,|,?\s*(?:and|or|&|vs\.?|versus|与|和|及))\s*(?:the\s+)?$", re.I)
+
+
+def coordinated(question: str, ents: list[str], vocab: Vocabulary) -> list[str]:
+    """The longest run of names the question joins ("What do HERON and Kite conclude …?"), in its
+    order; [] when it joins none. Names in other roles are not asked the same of: in "What GLUE score
+    did the original BERT paper report?" GLUE is where BERT's score is measured, one question."""
+    found = sorted((m.start(), m.end(), e) for e in ents if (m := mention_pattern(e, vocab).search(question)))
+    best: list[str] = []
+    run: list[tuple[int, int, str]] = []
+    for start, end, e in found:
+        if run and start >= run[-1][1] and _JOINS.match(question[run[-1][1]:start]):
+            run.append((start, end, e))
+        else:
+            run = [(start, end, e)]
+        if len(run) > len(best):
+            best = [r[2] for r in run]
+    return best if len(best) >= 2 else []
 
 
 def _asked_words(question: str, ents: list[str], vocab: Vocabulary) -> str:
