@@ -142,3 +142,13 @@ def test_an_ordinary_chunks_title_and_section_do_not_back_a_claim() -> None:
 
     title_words = Claim(f"{TITLE} evaluation [1].")
     assert not support(title_words, [BODY])[0]
+
+
+def test_an_answer_quoting_a_row_does_not_quote_its_tables_caption_again() -> None:
+    """The row sentence names its table ("In Table 2 (Queueing delay …), Mixed: …"); the caption's own
+    sentence, quoted after it, said the same again (a reviewer: "the caption is repeated as a sentence")."""
+    caption = chunk(Block([TITLE, "5 Evaluation", "Table 2"], f"{CAPTION} (In the text: Table 2 reports the "
+                          "queueing delay of each workload.)", 7, kind="caption"), 4)
+    text = answer("How long is the queueing delay of the Burrow scheduler on its workloads?", [TABLE, caption, BODY])
+    assert text.startswith("In Table 2 (Queueing delay of the Burrow scheduler on three workloads), "), text
+    assert "Table 2: Queueing delay" not in text, text

@@ -86,6 +86,10 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
         chosen = _open_with(chosen, states_limitation)
     if asks_name(prof.question):
         chosen = _open_with(chosen, lambda t: gives_new_name(t, prof.question))
+    # a row sentence already names its table's caption ("In Table 1 (English POS results …), …"): the
+    # caption's own sentence after it says it again
+    rows_of = {table_of(s, contexts) for s in chosen} - {None}
+    chosen = chosen[:1] + [s for s in chosen[1:] if caption_of(s, contexts) not in rows_of]
     n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share() if read != probs else None)
     # the direct answer stays as chosen (the question names what its "it" is); a supporting sentence
     # that points back is quoted with the sentence it points at
