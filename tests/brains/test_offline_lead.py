@@ -92,3 +92,34 @@ def test_a_chains_conclusion_does_not_say_again_what_a_step_said() -> None:
     sentences = [s for ln in text.splitlines() for s in re.split(r"(?<=\]) ", ln.split("** ", 1)[-1]) if s.strip()]
     assert len(sentences) == len(set(sentences)), text
     assert "2. **" not in text and "holds 2,048 slots" in text.split("**Conclusion:** ", 1)[1], text
+
+
+PELICAN = [RetrievedContext(content=t, source="/papers/pelican.pdf", title="Pelican: Retrieval for Court Rulings",
+                            chunk_id=f"pelican#{i}", doc_id="pelican") for i, t in enumerate([
+    "Pelican is a retrieval model for legal documents. Pelican indexes 3.2 million court rulings from 40 countries.",
+    "On the CaseHold benchmark Pelican reaches 71.4% accuracy, ahead of every earlier retriever. "
+    "The index is rebuilt every night on a single machine.",
+    "We release the code and the model weights. Pelican's encoder was pre-trained on statutes before it saw any ruling.",
+    "Accuracy on CaseHold is the share of holdings chosen right. Earlier retrievers reach between 60% and 68% on it.",
+])]
+
+
+def test_a_supporting_sentence_the_model_reads_as_unlikely_to_answer_is_left_out() -> None:
+    """After the direct answer, a sentence joins only when the scorer (and reader) rate it more likely to
+    answer than not: before, "What is Pelican pre-trained on?" ended with the CaseHold accuracy, and
+    "How often is the index rebuilt?" with it too (a reviewer: "padding after a correct answer")."""
+    from core.brains.base import SynthesisRequest
+    from core.brains.offline import OfflineBrain
+    from core.brains.offline.slots import fill
+    from core.state import Intent
+    from core.vocabulary import DocumentText, build
+
+    vocab = build([DocumentText(PELICAN[0].title, 2024, [], [c.content for c in PELICAN])])
+    for q, lead in [("What is Pelican pre-trained on?", "Pelican's encoder was pre-trained on statutes"),
+                    ("How often is Pelican's index rebuilt?", "The index is rebuilt every night")]:
+        slots = fill(q, "factual", [], [], vocab=vocab)
+        intent = Intent(type="factual", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
+                        reformulated_query=slots["reformulated_query"])
+        text = OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(kind="simple", question=q, intent=intent,
+                                                                       contexts=PELICAN))
+        assert text.startswith(lead) and "71.4%" not in text, text

@@ -93,7 +93,9 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     n = lead_size(chosen, score, lambda s: paper_of(contexts[s.ctx]), share=reader.lead_share() if read != probs else None)
     # the direct answer stays as chosen (the question names what its "it" is); a supporting sentence
     # that points back is quoted with the sentence it points at
-    lead, rest = chosen[:n], with_antecedents(chosen[n:], pool, chosen[:n])
+    # past the direct answer, a sentence joins only when it is more likely to answer than not (the scorer's,
+    # or the reader's, probability): below that it is padding a reader skips
+    lead, rest = chosen[:n], with_antecedents([s for s in chosen[n:] if score(s) >= 0.5], pool, chosen[:n])
     lines = [" ".join(cited(s) for s in lead)]
     if rest:
         lines.append(" ".join(cited(s) for s in rest))
