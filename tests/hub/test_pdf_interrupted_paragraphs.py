@@ -90,3 +90,22 @@ def test_only_a_copied_run_is_dropped_not_one_letter_on_another_nor_a_ligatures_
     chars, boxes, sizes = _drawn([("e", 0), ("f", 6), ("f", 6), ("i", 6), ("c", 12), ("f", 18), ("l", 18)])
     drop_overprints(chars, boxes, sizes)
     assert "".join(chars) == "efficfl"  # a ligature's letters share a box; their neighbours are no copies
+
+
+def test_a_caption_line_set_in_small_capitals_stays_in_the_caption(tmp_path):
+    """The caption's last line is a name in small capitals with a lowered part ("OSPREYparse"), then its
+    full stop at the caption's size: the name came as a line of its own, smaller than the caption, and was
+    filed as the figure's text ("… 38% higher than ." and "(In the figure: … OSPREYparse …)")."""
+    paper = titled(Paper())
+    y = _results(paper)
+    paper.line("Figure 2: Kestrel outperforms the other extractors, with an AUC 38% higher than", LEFT, y + 30, BODY)
+    paper.line("OSPREY", LEFT, y + 42, 7)
+    paper.pdf.set_font(paper.family, "", 7)
+    end = LEFT + paper.pdf.get_string_width("OSPREY")
+    paper.line("parse", end, y + 44, 5)
+    paper.pdf.set_font(paper.family, "", 5)
+    paper.line(".", end + paper.pdf.get_string_width("parse") + 0.5, y + 45, BODY)
+    _mentions_figure_3(paper, y + 70)
+    doc = read_document(paper.save(tmp_path / "smallcaps.pdf"))
+    cap = one_caption(doc, "Figure 2: Kestrel outperforms the other extractors", "Kestrel outperforms")
+    assert "38% higher than OSPREYparse." in cap and "In the figure" not in cap, cap

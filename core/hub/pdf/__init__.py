@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-37"
+READER_VERSION = "pdf-38"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 

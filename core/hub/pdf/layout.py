@@ -511,8 +511,10 @@ def join_scripts(lines: list[Line]) -> list[Line]:
         took = bool(scripts.get(id(ln)))
         for s in sorted(scripts.get(id(ln), []), key=lambda s: (s.x0, s.top)):
             t = s.text.strip()
-            ln = replace(ln, text=f"{ln.text}{t}", x1=max(ln.x1, s.x1), top=min(ln.top, s.top),
-                         bottom=max(ln.bottom, s.bottom), sizes=[*ln.sizes, *[s.size] * len(t)],
+            lead = len(s.text) - len(s.text.lstrip())
+            own = s.sizes[lead:lead + len(t)]  # each letter's own size ("parse" and a stop after it)
+            ln = replace(ln, text=f"{ln.text}{t}", x1=max(ln.x1, s.x1), top=min(ln.top, s.top), bottom=max(ln.bottom, s.bottom),
+                         sizes=[*ln.sizes, *(own if len(own) == len(t) else [s.size] * len(t))],
                          xs=[*ln.xs, *s.xs[:len(t)]])
         if took:
             hosts.add(id(ln))
@@ -521,6 +523,7 @@ def join_scripts(lines: list[Line]) -> list[Line]:
 
 
 TAIL_EM = 0.5  # the text after a script starts within this many font sizes of the script's end
+_CLOSING = re.compile(r"[.,;:]")  # a stop or a comma closes what it follows: no line of prose starts with one
 
 
 def _join_after_scripts(lines: list[Line], hosts: set[int]) -> list[Line]:
@@ -534,7 +537,11 @@ def _join_after_scripts(lines: list[Line], hosts: set[int]) -> list[Line]:
         host = out[-1] if out else None
         if (host is not None and (id(host) in hosts or (host.sizes and host.sizes[-1] < 0.9 * host.size))
                 and abs(ln.base - host.base) <= 0.3 * host.size
-                and abs(ln.size - host.size) <= 0.2 and -1 <= ln.x0 - host.x1 <= TAIL_EM * host.size):
+                and abs(ln.size - host.size) <= 0.2 and -1 <= ln.x0 - host.x1 <= TAIL_EM * host.size
+                or host is not None and _CLOSING.fullmatch(ln.text.strip()) and host.text[-1:].isalpha() and ln.top < host.bottom
+                and ln.bottom > host.top and -1 <= ln.x0 - host.x1 <= TAIL_EM * ln.size):
+            # (or a mark that closes what it follows, at whatever size: "WOE" in small capitals with a
+            # lowered "parse", then the full stop at the text's size, came as "WOEparse" and ".")
             t = ln.text.strip()
             space = "" if t[:1] in ".,;:)]}!?" or ln.x0 - host.x1 < 0.15 * host.size else " "
             joined = replace(host, text=f"{host.text}{space}{t}", x1=max(host.x1, ln.x1), top=min(host.top, ln.top),

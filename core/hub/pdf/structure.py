@@ -398,8 +398,12 @@ class Walker:
                 and min(prev.x1, ln.x1) > max(prev.x0, ln.x0) and bool(end) and not end.endswith((".", "!", "?", ":", ";")))
 
     def _continues_caption(self, ln: Line) -> bool:
+        """Whether ``ln`` is the caption's next line: on its page, right below it, in its column, set at its
+        size by its largest letters (a line of a name in small capitals, "WOEparse.", is smaller but for
+        its full stop)."""
         last = self.caption.lines[-1]
-        return (ln.page == last.page and abs(ln.size - last.size) <= 0.6 and 0 <= ln.top - last.bottom < 1.2 * ln.size
+        size = max([ln.size, *ln.sizes])
+        return (ln.page == last.page and abs(size - last.size) <= 0.6 and 0 <= ln.top - last.bottom < 1.2 * ln.size
                 and abs(ln.x0 - self.caption.lines[0].x0) < 0.5 * (last.x1 - last.x0 + 1) + 40)
 
 
