@@ -523,7 +523,7 @@ def join_scripts(lines: list[Line]) -> list[Line]:
 
 
 TAIL_EM = 0.5  # the text after a script starts within this many font sizes of the script's end
-_CLOSING = re.compile(r"[.,;:]")  # a stop or a comma closes what it follows: no line of prose starts with one
+_CLOSING = re.compile(r"[.,;:]")  # a stop, comma, colon or semicolon closes what it follows: no line starts with one
 
 
 def _join_after_scripts(lines: list[Line], hosts: set[int]) -> list[Line]:
