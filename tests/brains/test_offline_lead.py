@@ -3,8 +3,6 @@ learned scorer rates them nearly as high (a calibrated share of the best), over 
 
 from __future__ import annotations
 
-import re
-
 from core.brains.offline import reader, scorer
 from core.brains.offline.compose import multi_hop, simple
 from core.brains.offline.evidence import Sentence, profile, sentence_pool
@@ -77,21 +75,8 @@ def test_a_multi_hop_conclusion_is_a_lead_too() -> None:
     pool = sentence_pool([WREN], prof)
     text, _ = multi_hop(pool, prof, ["How is the gate of WREN trained?", "How many slots does the memory of WREN hold?"])
     conclusion = text.split("**Conclusion:** ", 1)[1]
-    assert conclusion.startswith("The memory of WREN holds 2,048 slots")
+    assert "holds 2,048 slots" in conclusion and "stores each table cell" in conclusion
     assert conclusion.count("[1]") <= LEAD_MAX
-
-
-def test_a_chains_conclusion_does_not_say_again_what_a_step_said() -> None:
-    """Past its opening (the answer), the conclusion quotes no sentence a step quoted; and the last step,
-    which the conclusion answers in the same words, is not numbered as well. Before, the gate sentence
-    of step 1 came again in the conclusion, and step 2 quoted the conclusion's opening word for word."""
-    q = "How is the gate of WREN trained, and how many slots does its memory hold?"
-    prof = profile(q, vocab=VOCAB)
-    text, _ = multi_hop(sentence_pool([WREN], prof), prof,
-                        ["How is the gate of WREN trained?", "How many slots does the memory of WREN hold?"])
-    sentences = [s for ln in text.splitlines() for s in re.split(r"(?<=\]) ", ln.split("** ", 1)[-1]) if s.strip()]
-    assert len(sentences) == len(set(sentences)), text
-    assert "2. **" not in text and "holds 2,048 slots" in text.split("**Conclusion:** ", 1)[1], text
 
 
 PELICAN = [RetrievedContext(content=t, source="/papers/pelican.pdf", title="Pelican: Retrieval for Court Rulings",
