@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-38"
+READER_VERSION = "pdf-39"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -125,7 +125,6 @@ def read_pdf(path: Path):
         else:
             doc.blocks.append(Block(crumb, text, piece.page, kind=piece.kind))
     _join_split_tables(doc.blocks)
-    _join_broken_sentences(doc.blocks, spell)
     _link_mentions(doc.blocks)
     acronyms.expand_tables(doc.blocks)
     _ocr(path, pages, doc, title)
@@ -287,60 +286,6 @@ def _join_split_tables(blocks: list) -> None:
                 continue
         out.append(b)
     blocks[:] = out
-
-
-# What a paragraph may be interrupted by before it resumes: a float, a footnote or a display.
-_INTERRUPTIONS = ("caption", "figure", "table", "footnote", "equation", "listing")
-_SENTENCE_END = (".", "?", "!", ":", ".\u201d", ".\"", ".)", "\u2026")
-
-
-def _join_broken_sentences(blocks: list, spell: clean.Spellings | None = None) -> None:
-    """A sentence a column or page break cut in two, with a float or a footnote read in between, made
-    whole: "The resulting text corpus consisted of about" / (a footnote) / "three million sentences, and
-    …". A running-text block that ends without a sentence's end takes the first sentence of the next
-    running text of its kind and section (on its page or the next), when that text goes on with it: it
-    starts in lower case, or the block ends on a word no sentence ends on ("… than REVERB and" /
-    "REVERB¬lex at all levels …"), or on a word broken at its hyphen whose halves make a word
-    ("ei-" / "ther"), and its first sentence ends (a chart's labels read as text do not). The rest of
-    the next block stays where it is, on its own page. In place."""
-    from core.hub.chunking import block_sentences
-    from core.text import LOWER_LEAD_WORDS
-
-    i = 0
-    while i < len(blocks):
-        b = blocks[i]
-        i += 1
-        text = b.text.rstrip()
-        if b.kind not in ("body", "abstract") or not text or text.endswith(_SENTENCE_END):
-            continue
-        j = i
-        while j < len(blocks) and blocks[j].kind in _INTERRUPTIONS and blocks[j].page <= b.page + 1:
-            j += 1
-        nxt = blocks[j] if j < len(blocks) else None
-        if nxt is None or nxt.kind != b.kind or nxt.path != b.path or not b.page <= nxt.page <= b.page + 1:
-            continue
-        head = nxt.text.lstrip()
-        last = text.rsplit(" ", 1)[-1]
-        if text.endswith("-") and last[:-1].isalpha():
-            whole = (last[:-1] + head.split(" ", 1)[0]).lower().rstrip(".,;:")
-            goes_on = head[:1].islower() and spell is not None and (
-                spell.closed[whole] > 0 or whole in clean.known_words() or clean.snowball([whole])[0] in spell.stems())
-        else:
-            goes_on = head[:1].islower() or (last.lower() in LOWER_LEAD_WORDS and head[:1].isalpha())
-        if not goes_on:
-            continue
-        para, gap, after = head.partition("\n\n")
-        para = " ".join(para.split())
-        first = next(iter(block_sentences(para)), para)
-        first = first if para.startswith(first) else para
-        if not first.endswith(_SENTENCE_END):
-            continue  # the rest of a sentence ends it: "good seed" or a chart's labels are not that
-        b.text = clean.join_lines([text, first], spell)
-        rest = (para[len(first):].strip() + gap + after).strip()
-        if rest:
-            nxt.text = rest
-        else:
-            del blocks[j]
 
 
 def _table_text(rows: list[list[str]]) -> str:
