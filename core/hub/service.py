@@ -22,6 +22,7 @@ from core.hub.ingest import backfill_embeddings, sync_bundled
 from core.hub.library.metadata import ABSTRACT_DOC_TYPE
 from core.hub.lru import LRU
 from core.hub.pdf.clean import join_lines
+from core.hub.runon import MAX_TAIL, SENTENCE_DONE, continues, prose_tail
 from core.hub.search import CACHED_COLLECTIONS, Hit, Searcher, load_reranker
 from core.hub.store import ChunkRow, HubStore
 from core.hub.versions import Scope, parse_as_of
@@ -29,9 +30,6 @@ from core.memory.claims import instruction_sentences
 from core.text import CHUNK_ABBREVIATION, CHUNK_SENTENCE_END, split_sentences
 from core.vocabulary import DocumentText, Vocabulary, build
 
-# a chunk's text that ends so has its last sentence whole (a closing bracket or quote may follow the mark)
-_SENTENCE_DONE = (".", "!", "?", ":", ";", ".)", ".]", ".\"", ".”", "?\"", "?”", "。", "！", "？")
-MAX_TAIL = 400  # characters of the next chunk a sentence's end is looked for in
 # the last breadcrumb of a chunk the PDF reader sets apart from the running text (core.hub.pdf)
 _FLOAT_CRUMB = re.compile(r"^(?:Footnote|Table|Figure|Equation|Algorithm)\b")
 
@@ -46,7 +44,7 @@ def _next_in_section(after: list[ChunkRow], path: list[str]) -> tuple[ChunkRow |
     figures, equations and listings set at the top of the next one: crumbs under ``path`` that
     :data:`_FLOAT_CRUMB` names), as :func:`_prev_in_section` looks back past them; and whether a float
     other than a footnote was stepped over. None once anything else comes between. Whether its text
-    continues the sentence is the caller's check (:func:`_continues`)."""
+    continues the sentence is the caller's check (:func:`continues`)."""
     stepped = False
     for n in after:
         if n.section_path == path:
@@ -57,62 +55,6 @@ def _next_in_section(after: list[ChunkRow], path: list[str]) -> tuple[ChunkRow |
         stepped = stepped or not n.section_path[len(path)].startswith("Footnote")
     return None, stepped
 
-
-# A sentence left unfinished that reads as prose: it opens with a capital, is mostly words, and most of
-# them are lower case (not a figure's labels, "Relation Phrase Not Between Arguments"). A chunk
-# that ends in a table's cells, a plot's labels or a formula read into the running text ("… 4 – – –",
-# "c=0.8 c=0.8") also "stops inside a sentence", and the text after a float is no end of it.
-_WORD = re.compile(r"^[(\"“‘']?[A-Za-z][a-z’'-]*[),;:\"”’']*$")
-
-
-def _prose_tail(text: str) -> bool:
-    """Whether the unfinished last sentence of ``text`` reads as prose (see :data:`_WORD`): four words at
-    least, or three that break off after a word no sentence ends with ("As described in")."""
-    tail = split_sentences(text[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-    words = tail[-1].split() if tail else []
-    return (len(words) >= (3 if _OPEN_END.search(text) else 4) and words[0][:1].isupper()
-            and sum(bool(_WORD.match(w)) for w in words) >= 0.7 * len(words)
-            and sum(w[:1].islower() for w in words[1:]) >= 0.5 * (len(words) - 1))  # no run of labels
-
-
-# a sentence broken off after a word no sentence ends with ("… has much lower precision than REVERB and",
-# "As described in")
-_OPEN_END = re.compile(r"\b(?:and|or|but|nor|than|of|the|a|an|to|in|on|at|by|for|from|with|into|over|under|as|"
-                       r"that|which|whose|who|is|are|was|were|be|been|has|have|had|its|their|our|this|these|"
-                       r"those|between|against|without|via|per|versus|vs\.)$")
-_PANEL = re.compile(r"\([a-z0-9]\)[,;:]?")  # a panel's or an item's label, "(b)"
-
-
-def _continues(head: str, before: str, *, pdf: bool, past_float: bool) -> bool:
-    """Whether the text ``head`` opens with carries on the unfinished last sentence of ``before``: it opens
-    in lower case; or, in a PDF (a Markdown chunk that opens with a capital starts its own sentence), it
-    opens with a capital, ``before`` reads as prose (:func:`_prose_tail`) and broke off after a word no
-    sentence ends with (:data:`_OPEN_END`), and ``head`` reads as prose too (:func:`_prose_head`). Past a
-    float (``past_float``: a table, figure or equation set at the break) the capital must be a name's
-    ("REVERB¬lex at all levels …") or a reference's ("Section 2.3, REALM employs …"): a sentence whose
-    own end went into the float ("… are described in" [Table 2]) is not carried on by the next one ("We
-    train all models …")."""
-    if head[:1].islower():
-        return True
-    if not pdf or not (_OPEN_END.search(before) and _prose_tail(before) and _prose_head(head)):
-        return False
-    return not past_float or bool(_NAMED_HEAD.match(head))
-
-
-# a text that opens with a name in capitals ("REVERB¬lex", "GPT-3") or a reference ("Section 2.3", "Table 4")
-_NAMED_HEAD = re.compile(r"(?:[A-Z][^\s]*[A-Z0-9]|(?:Section|Sections|Table|Figure|Fig\.|Eq\.|Equation|Appendix|Algorithm)"
-                         r"\s+[A-Z0-9])")
-
-
-def _prose_head(head: str) -> bool:
-    """Whether the text ``head`` opens with reads as prose: of its first sentence's first twelve words, most
-    are words (:data:`_WORD`) and most after the first are in lower case. A table's or a chart's labels read
-    into the running text ("Binary Verbal Relation Phrases 85% Satisfy Constraints", "(b) No backup tasks
-    (a) Normal execution") carry on no sentence."""
-    first = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-    words = first[0].rstrip(".!?").split()[:12] if first else []
-    prose = sum(bool(_WORD.match(w)) and not _PANEL.fullmatch(w) for w in words)
-    return len(words) >= 2 and prose >= 0.7 * len(words) and sum(w[:1].islower() for w in words[1:]) >= 0.5 * (len(words) - 1)
 
 
 def _prev_in_section(before: list[ChunkRow], path: list[str]) -> ChunkRow | None:
@@ -276,7 +218,7 @@ class Hub:
         PDF paragraph runs on over a page break or past a figure, and the reader's blocks end at the
         page) is returned with the sentence's end, taken from the next chunk of its section (past the
         footnotes at the foot of the page, and past a table or figure when the sentence reads as prose)
-        when that one carries the sentence on (:func:`_continues`: it opens in lower case, or the
+        when that one carries the sentence on (:func:`continues`: it opens in lower case, or the
         sentence broke off after a word no sentence ends with); a chunk that so carries on the sentence the
         previous chunk of its section leaves unfinished is returned
         with that sentence's start. The index is untouched: only the text served is. The two are joined
@@ -296,21 +238,21 @@ class Hub:
         """(the next chunk of its section, the end of ``c``'s last sentence it opens with) when ``c`` stops
         inside a sentence whose end is within reach; else None (the chunk is served as stored)."""
         text = c.text.rstrip()
-        if not text or text.endswith(_SENTENCE_DONE) or text.lstrip().startswith("|"):
+        if not text or text.endswith(SENTENCE_DONE) or text.lstrip().startswith("|"):
             return None
         nxt, past_float = _next_in_section(self.store.following(c.doc_id, c.position, c.version), c.section_path)
-        if nxt is None or (past_float and not _prose_tail(text)):
+        if nxt is None or (past_float and not prose_tail(text)):
             return None  # past a table or figure, only a sentence that reads as prose is carried on
         head = nxt.text.lstrip()
         rest = split_sentences(head[:MAX_TAIL], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
-        if (not _continues(head, text, pdf=c.doc_type == "pdf", past_float=past_float) or not rest or not rest[0].endswith(_SENTENCE_DONE)
+        if (not continues(head, text, pdf=c.doc_type == "pdf", past_float=past_float) or not rest or not rest[0].endswith(SENTENCE_DONE)
                 or (len(rest) < 2 and len(head) > MAX_TAIL)):
             return None
         return nxt, rest[0]
 
     def _whole_start(self, h: Hit, ends: dict[tuple[str, int, int], tuple[ChunkRow, str] | None]) -> None:
         """``h`` served with its first sentence's start when it is a PDF's running text (not a footnote,
-        table, figure, caption, equation or listing of the reader's) and carries on (:func:`_continues`)
+        table, figure, caption, equation or listing of the reader's) and carries on (:func:`continues`)
         the sentence that the previous chunk of its section (past the floats set at the break,
         :func:`_prev_in_section`) leaves unfinished, where that sentence's start is certain: after a
         sentence end within :data:`MAX_TAIL` characters of its end, or at the start of a chunk that opens
@@ -332,8 +274,8 @@ class Hub:
                 h.chunk = dataclasses.replace(c, text=rest)
             return
         before = prev.text.rstrip()
-        if (not before or before.endswith(_SENTENCE_DONE) or before.lstrip().startswith("|")
-                or not _continues(text, before, pdf=True, past_float=prev.position < c.position - 1)):
+        if (not before or before.endswith(SENTENCE_DONE) or before.lstrip().startswith("|")
+                or not continues(text, before, pdf=True, past_float=prev.position < c.position - 1)):
             return  # (past_float: anything set between the two halves; _prev_in_section steps over floats only)
         tail = split_sentences(before[-MAX_TAIL:], end=CHUNK_SENTENCE_END, abbreviation=CHUNK_ABBREVIATION)
         if not tail or not tail[-1][:1].isupper():

@@ -227,6 +227,37 @@ def test_captions_are_labelled_chunks_of_their_own(tmp_path):
     assert "Recall rises" not in text_of(doc, "body")
 
 
+def test_a_captions_text_note_quotes_a_sentence_a_page_break_cut_whole(tmp_path):
+    """The caption's "In the text" note quotes the sentence that names it whole when the paragraph runs on
+    over the page break (before: "… far higher precision than" and no more, the end being the next page's
+    first block)."""
+    paper = titled(Paper())
+    paper.line("2 Results", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.line("Figure 3: Precision of each extractor at every depth.", LEFT, 350, 9)
+    paper.lines([*filler_lines(30), "More filler text closes this page. As Figure 3 shows, Kestrel keeps far",
+                 "higher precision than"], LEFT, 380)
+    paper.page()
+    paper.lines(["the plain extractor at every depth. It never falls below the baseline.", *filler_lines(4)], LEFT, 90)
+    doc = read_document(paper.save(tmp_path / "runon.pdf"))
+    cap = one_caption(doc, "Figure 3: Precision of each extractor", "Precision of each extractor")
+    assert cap.endswith("(In the text: As Figure 3 shows, Kestrel keeps far higher precision than the plain "
+                        "extractor at every depth.)"), cap
+
+
+def test_a_captions_text_note_quotes_each_sentence_once(tmp_path):
+    """Two sentences in a row that name the figure: each is quoted once (before, the second came twice, as
+    the sentence after the first and as a mention of its own)."""
+    paper = titled(Paper())
+    paper.line("2 Results", LEFT, 260, 12, bold=True)
+    paper.lines(filler_lines(3), LEFT, 280)
+    paper.line("Figure 3: Precision of each extractor at every depth.", LEFT, 350, 9)
+    paper.lines(["As Figure 3 shows, Kestrel keeps far higher precision. Figure 3 also shows that recall",
+                 "stays flat. The gain is largest on the smallest set.", *filler_lines(3)], LEFT, 380)
+    cap = one_caption(read_document(paper.save(tmp_path / "twice.pdf")), "Figure 3: Precision", "Precision of each")
+    assert cap.count("also shows that recall stays flat.") == 1, cap
+
+
 def test_a_caption_read_across_a_figures_small_labels_stays_one_caption(tmp_path):
     """A figure's tiny labels drawn over the caption's lines come between them in reading order; the
     caption's second line is still its own, not a body sentence ("tagger for English POS domain.")."""

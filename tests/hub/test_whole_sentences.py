@@ -203,7 +203,7 @@ def test_text_that_reads_as_no_sentence_gets_no_end_from_past_a_float(tmp_path):
     """A chunk that ends in a figure's labels or a formula read into the running text also stops without a
     full stop; the lower-case text after a float is no end of it (a review found 7 such joins on the dev
     PDFs: "… Relation Phrase Not Between Arguments" + "terms of dependency parse features …")."""
-    from core.hub.service import _prose_tail
+    from core.hub.runon import prose_tail as _prose_tail
 
     assert _prose_tail("The relatively small size of the good seed set is due to the criteria: we made sure that the sites were not")
     assert not _prose_tail("Errors: 85% Satisfy Constraints 8% Non-Contiguous Phrase Structure 4% Relation Phrase Not Between Arguments")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from core.hub.pdf import clean, listings
 
-READER_VERSION = "pdf-39"
+READER_VERSION = "pdf-40"
 FIGURE_TEXT_IN_CAPTION = 600  # a figure's own text up to this long joins its caption's chunk (sub-captions)
 
 
@@ -147,18 +147,46 @@ def _link_mentions(blocks, most: int = 2) -> None:
     sentence after it): a
     figure's or table's numbers are discussed in the text, and a question that names what only the
     caption names (a data set, a metric) finds caption and discussion in one chunk."""
-    from core.hub.chunking import block_sentences
-
-    body = [block_sentences(b.text) for b in blocks if b.kind in ("body", "abstract")]
+    body = _body_sentences(blocks)
     for block in blocks:
         if block.kind != "caption":
             continue
         word, _, num = block.path[-1].partition(" ")
         names = r"Tables?|Tab\." if word == "Table" else r"Figures?|Figs?\."
         pattern = re.compile(rf"\b(?:{names})\s*(?:\d+\s*(?:,|and|&)\s*)*{re.escape(num)}(?![\d.]\d)", re.I)
-        said = [" ".join(sents[i:i + 2]) for sents in body for i, s in enumerate(sents) if pattern.search(s)][:most]
+        said = [" ".join(sents[i:i + 2]) for sents in body for i, s in enumerate(sents)
+                if pattern.search(s) and not (i and pattern.search(sents[i - 1]))  # no sentence quoted twice
+                and not s[:1].islower()][:most]  # nor the end of one whose start is not known
         if said:
             block.text = f"{block.text} (In the text: {' '.join(said)})"
+
+
+def _body_sentences(blocks) -> list[list[str]]:
+    """The sentences of each running-text block, in reading order, with a sentence that a page, column or
+    float break cut carried on whole into the block it starts in: the next running-text block of the
+    same section, past the footnotes, tables, figures and equations set at the break, carries it on
+    (:func:`core.hub.runon.continues`), and then loses that piece of it. A block that ends in a run of a
+    chart's labels read as text (:func:`core.hub.runon.labels_tail`) is carried on by nothing."""
+    from core.hub.chunking import block_sentences
+    from core.hub.runon import SENTENCE_DONE, continues, labels_tail
+
+    out: list[list[str]] = []
+    last = None  # the running-text block read last, while nothing but floats and footnotes followed it
+    floated = False  # a table, figure or equation was set since
+    for b in blocks:
+        if b.kind not in ("body", "abstract"):
+            floated = floated or b.kind != "footnote"
+            last = last if b.kind in ("footnote", "caption", "table", "figure", "equation") else None
+            continue
+        sents = block_sentences(b.text)
+        before = last.text.rstrip() if last is not None else ""
+        if (sents and out and out[-1] and last is not None and last.path == b.path and before
+                and not before.endswith(SENTENCE_DONE) and not labels_tail(before)
+                and continues(b.text.lstrip(), before, pdf=True, past_float=floated)):
+            out[-1][-1] = clean.join_lines([out[-1][-1], sents.pop(0)])
+        out.append(sents)
+        last, floated = b, False
+    return out
 
 
 def _caption_of(piece, captions, word: str, span: tuple[float, float] | None = None, below: bool | None = None):
