@@ -678,3 +678,20 @@ def test_the_asked_kinds_are_read_from_the_question_and_the_sentence() -> None:
     assert asks_limitation("What are Kite's main drawbacks?") and asks_limitation("Kite 有什么局限？")
     assert not asks_limitation("How does Kite limit the student's size?")
     assert states_limitation("Kite fails to converge without warm-up.") and not states_limitation("Kite is robust.")
+
+
+# h. one paper cited twice for one sentence -------------------------------------------------------------
+
+def test_a_sentence_one_paper_states_in_two_retrieved_chunks_cites_one_of_them() -> None:
+    """Two chunks of one paper hold the same sentence (a PDF caption's "In the text" note, a chunk's
+    overlap): the sentence is cited once, by the first, rather than "[1][2]" with two entries of one paper
+    in the sources (a reviewer: "one source cited as [1][2]"). A sentence two papers state cites both."""
+    again = ctx(5, "heron.md", HERON.title, "HERON reaches an average LongBench score of 47.3, ahead of dense "
+                "baselines. The gain holds on all six LongBench tasks.")
+    other = ctx(6, "wren.md", "WREN: Another Router", "HERON reaches an average LongBench score of 47.3, ahead of "
+                "dense baselines. WREN is not compared.")
+    q = "What average LongBench score does HERON reach?"
+    answer = _answer(q, [HERON, again])
+    assert answer.startswith("HERON reaches an average LongBench score of 47.3") and "[2]" not in answer, answer
+    answer = _answer(q, [HERON, other])
+    assert answer.split("\n")[0].count("[1][2]") == 1, answer

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from core.brains.offline import reader, scorer
 from core.brains.offline.planner import points_back
-from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, own_contexts, profile,
+from core.brains.offline.evidence import (Profile, Sentence, attributed, is_document_of, own_contexts, paper_of, profile,
                                           row_sentences, subject)
 from core.brains.offline.lexicon import entity as lex_entity
 from core.brains.offline.lexicon import (asks_limitation, asks_name, gives_new_name, mention_pattern, mentions,
@@ -235,11 +235,6 @@ def with_antecedents(quoted: list[Sentence], pool: list[Sentence], before: list[
             out.append(prev)
         out.append(s)
     return out
-
-
-def paper_of(ctx: RetrievedContext) -> str:
-    """The paper a chunk belongs to: its document id, else its source, else the chunk itself."""
-    return ctx.doc_id or ctx.source or ctx.chunk_id
 
 
 _ROW_OF = re.compile(r"^In (Table\s*[\dIVX]+[a-z]?|the table on page \d+)\b")

@@ -599,7 +599,9 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
                 continue
             norm = " ".join(content_terms(text))
             if norm in seen:
-                if i + 1 not in seen[norm].cited:
+                # a sentence one paper states in two of its chunks (a caption's note, an overlap) is cited
+                # once, by the first; another paper stating it is cited too
+                if all(paper_of(contexts[n - 1]) != paper_of(ctx) for n in seen[norm].cited):
                     seen[norm].cited.append(i + 1)
                 continue
             about = [name for _, name in find_entities(text, prof.vocab)]
@@ -613,6 +615,11 @@ def sentence_pool(contexts: list[RetrievedContext], prof: Profile, *, only_relev
         pool[:0] = publication_sentences(contexts, keep, prof)
     weigh(prof, pool)
     return pool
+
+
+def paper_of(ctx: RetrievedContext) -> str:
+    """The paper a chunk belongs to: its document id, else its source, else the chunk itself."""
+    return ctx.doc_id or ctx.source or ctx.chunk_id
 
 
 def _broken_off_of(sent: Sentence, pool: list[Sentence]) -> bool:
