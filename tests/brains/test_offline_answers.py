@@ -105,11 +105,12 @@ async def test_multi_hop_answer_is_a_numbered_chain_with_a_conclusion() -> None:
             "How does QLoRA fine-tune a 65B model on a single GPU?"]
     text = await answer("multi_hop", MULTI, sub_questions=subs)
     steps = [ln for ln in text.splitlines() if re.match(r"^\d+\. ", ln)]
-    assert [s.split("**")[1] for s in steps] == subs
+    # the last step is what the conclusion answers: its sentences are said once, there
+    assert [s.split("**")[1] for s in steps] == subs[:2]
     assert all(markers(s) for s in steps)
     assert "freezes the pretrained weights" in steps[0]
-    assert "65B" in steps[2]
-    assert text.splitlines()[-1].startswith("**Conclusion:**") and markers(text.splitlines()[-1])
+    conclusion = text.splitlines()[-1]
+    assert conclusion.startswith("**Conclusion:**") and markers(conclusion) and "65B" in conclusion
     assert_markers_valid(text, CORPUS)
 
 

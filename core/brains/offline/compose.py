@@ -275,6 +275,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
     def paper(s: Sentence) -> str:
         return paper_of(contexts[s.ctx]) if contexts else ""
     before: set[str] = set()  # the papers the last step that found evidence quoted
+    quoted: list[tuple[int, list[Sentence]]] = []  # (line, its sentences) of each step that found evidence
     for i, sq in enumerate(steps, start=1):
         label = f"{i}. **{sq.strip()}**"
         if i > 1 and not found_before and points_back(sq):
@@ -311,6 +312,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
         if chosen:
             before = {paper(s) for s in chosen}
             picked += chosen
+            quoted.append((len(lines), chosen))
             lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
         else:
             lines.append(f"{label} {NO_STEP_EVIDENCE}")
@@ -333,6 +335,13 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
         def states(t: str) -> bool:
             return states_new_value(t, last)
         concl = _open_with(_with_kind(concl, pool, concl_score, states, paper), states)
+    # The conclusion says what the steps did not: past its opening (the answer, wherever a step quoted it),
+    # no sentence a step quoted; and a last step it answers in the same words is not said twice.
+    if concl and len(quoted) >= 2 and quoted[-1][0] == len(lines) - 1 and any(s is concl[0] for s in quoted[-1][1]):
+        lines.pop()  # the last step's answer opens the conclusion: the step is answered there
+        said = quoted[-1][1]
+        picked = [p for p in picked if all(p is not s for s in said)]
+    concl = concl[:1] + [c for c in concl[1:] if all(c is not p for p in picked)]
     if concl:
         lines.append("")
         lines.append("**Conclusion:** " + " ".join(cited(c) for c in concl))
