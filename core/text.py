@@ -287,6 +287,31 @@ def split_sentences(text: str, *, end: re.Pattern = SENTENCE_END, abbreviation: 
 
 # Where a cited claim's sentence stops inside an answer: an end mark before white space, a line break or
 # a table cell's "|" (no abbreviation check: the span only bounds which words a marker cites).
+# A discourse connective that opens a sentence and ties it to the sentence before it in its paragraph ("Second,
+# we find …", "As a result, …"): English's closed class of sentence adverbials and linking phrases, with the
+# comma that sets it off. Quoted out of its paragraph, the sentence stands alone without it.
+LEADING_CONNECTIVE = re.compile(
+    r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|next|then|moreover|furthermore|further|"
+    r"additionally|in addition|also|besides|however|nevertheless|nonetheless|still|yet|instead|conversely|"
+    r"in contrast|by contrast|on the other hand|thus|therefore|hence|consequently|accordingly|as a result|"
+    r"as such|to this end|in this way|similarly|likewise|again|specifically|in particular|notably|"
+    r"importantly|crucially|indeed|in fact|of course|interestingly|surprisingly|most surprisingly|"
+    r"remarkably|meanwhile|overall|in summary|in short|for example|for instance|here|in practice),\s+",
+    re.I)
+
+
+def standalone(sentence: str) -> str:
+    """``sentence`` without the connective that tied it to its paragraph's sentence before
+    (:data:`LEADING_CONNECTIVE`), its next word capitalised when written in lower-case letters only (a name
+    such as "pLSA" stays as it is); as it is when fewer than three words would be left."""
+    m = LEADING_CONNECTIVE.match(sentence)
+    rest = sentence[m.end():] if m else ""
+    if not m or len(rest.split()) < 3:
+        return sentence
+    first = rest.split(maxsplit=1)[0]
+    return rest[:1].upper() + rest[1:] if re.fullmatch(r"[a-z]+[,;:]?", first) else rest
+
+
 CLAIM_BOUNDARY = re.compile(r"(?:[.!?。！？](?=\s)|\n|\|)")
 
 

@@ -696,3 +696,27 @@ def test_a_sentence_one_paper_states_in_two_retrieved_chunks_cites_one_of_them()
     assert answer.startswith("HERON reaches an average LongBench score of 47.3") and "[2]" not in answer, answer
     answer = _answer(q, [HERON, other])
     assert answer.split("\n")[0].count("[1][2]") == 1, answer
+
+
+# i. a quoted sentence's link to the paper's sentence before it ------------------------------------------
+
+def test_a_quoted_sentence_drops_the_connective_that_tied_it_to_the_papers_sentence_before() -> None:
+    """A sentence quoted out of its paragraph loses the discourse connective that tied it to the paper's
+    sentence before it ("Second, we find …", "As a result, …"): the answer opens "We find …", not with a
+    "Second," that follows nothing (a reviewer: "opens with a dangling 'Second,'"). A name that opens in lower
+    case stays as it is."""
+    from core.brains.offline.synthesis import cite
+
+    lark = ctx(7, "lark.md", "LARK: Masked Pre-training for Tables",
+               "LARK pre-trains a table encoder by masking cells. First, we show that row order does not matter. "
+               "Second, we find that masking 60% of the cells gives the best downstream accuracy. "
+               "As a result, LARK reaches 71.2 on the TabFact benchmark.")
+    vocab = build([DocumentText(lark.title, 2024, [], [lark.content])])
+    slots = fill("What fraction of cells does LARK mask?", "factual", [], [], vocab=vocab)
+    intent = Intent(type="factual", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
+                    reformulated_query=slots["reformulated_query"])
+    answer = OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(
+        kind="simple", question="What fraction of cells does LARK mask?", intent=intent, contexts=[lark]))
+    assert answer.startswith("We find that masking 60% of the cells"), answer
+    assert cite("In contrast, pLSA keeps every topic fixed.", [2]) == "pLSA keeps every topic fixed [2]."
+    assert cite("However,", [1]) == "However, [1]"  # nothing left to stand alone: as it is

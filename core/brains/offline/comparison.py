@@ -15,7 +15,7 @@ from core.brains.offline.evidence import (Profile, Sentence, attributed, dim_hit
                                           subject)
 from core.brains.offline.lexicon import mention_pattern, mentions
 from core.brains.offline.sides import FIRST_PERSON, abstract_of, by_byline, gist, own_work, side_papers
-from core.brains.offline.synthesis import cite, cited, clause, mmr, relevance
+from core.brains.offline.synthesis import cite, clause, follows, mmr, quoted, relevance
 from core.brains.offline.text import has_cjk, term_set
 from core.types import RetrievedContext
 from core.vocabulary import Vocabulary
@@ -68,8 +68,9 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
             used += [s.text for s in picks if s.text not in used]
             # a paper's own description of itself is quoted whole; another cell, by the clause that speaks to it
             cells.append(cell_text([cite(s.text if e in gists else clause(s.text, None if d == "overview" else d, e,
-                                                                            prof.vocab, max_words=200), s.cited)
-                                    for s in picks]))
+                                                                            prof.vocab, max_words=200), s.cited,
+                                         alone=not follows(s, before))
+                                    for before, s in zip([None, *picks], picks)]))
         rows.append(f"| **{e}** | " + " | ".join(cells) + " |")
     prose, compares = _comparison_prose(pool, prof, ents, used)
     if not compares and gists and all(e in gists for e in ents):
@@ -78,7 +79,7 @@ def comparative(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCon
         prose = []  # only where and when each appeared, and its metadata says so: any sentence more is padding
     parts = ["\n".join(rows)]
     if prose:  # a paragraph of each side's own sentences compares nothing, and is not called a comparison
-        parts.append(("**Comparison.** " if compares else "**More on each.** ") + " ".join(cited(s) for s in prose))
+        parts.append(("**Comparison.** " if compares else "**More on each.** ") + quoted(prose))
         used += [s.text for s in prose]
     if gaps:
         parts.append("The knowledge base holds no evidence on: " + "; ".join(gaps) + ".")

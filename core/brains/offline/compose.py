@@ -22,7 +22,7 @@ from core.brains.offline.lexicon import asks_time as lexicon_asks_time
 from core.brains.offline.comparison import _CONTRAST
 from core.brains.offline.extremes import direction, extreme_row, named_cell_row, table_rows
 from core.brains.offline.sides import abstract_of, gist, gist_paper, own_work
-from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, relevance, step_terms
+from core.brains.offline.synthesis import LEAD_MAX, OVERVIEW_PREFIXES, cited, lead_size, mmr, quoted, relevance, step_terms
 from core.brains.offline.text import step_asks
 from core.text import short_title, term_set
 from core.types import RetrievedContext
@@ -47,7 +47,7 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     if named:  # only where or when a named paper was published, or by whom: its metadata says so, and
         # nothing else (the paper's sentences that share its words would be padding), so nothing is scored
         lead = named[:2]
-        return " ".join(cited(s) for s in lead), [s.text for s in lead]
+        return quoted(lead), [s.text for s in lead]
     own = own_contexts(contexts, prof.entities, prof.vocab)
     scorer.prime([prof.question, *(s.text for s in pool)])
 
@@ -96,9 +96,9 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     # past the direct answer, a sentence joins only when it is more likely to answer than not (the scorer's,
     # or the reader's, probability): below that it is padding a reader skips
     lead, rest = chosen[:n], with_antecedents([s for s in chosen[n:] if score(s) >= 0.5], pool, chosen[:n])
-    lines = [" ".join(cited(s) for s in lead)]
+    lines = [quoted(lead)]
     if rest:
-        lines.append(" ".join(cited(s) for s in rest))
+        lines.append(quoted(rest))
     return "\n\n".join(lines), [s.text for s in lead + rest]
 
 
@@ -206,7 +206,7 @@ def paper_gist(pool: list[Sentence], prof: Profile, contexts: list[RetrievedCont
     if prof.mechanism:  # how it works: from where the paper speaks of its own work, past the problem it sets out
         abstract = own_work(abstract, prof.entities, prof.vocab)
     lead = gist(abstract)
-    return " ".join(cited(s) for s in lead), [s.text for s in lead]
+    return quoted(lead), [s.text for s in lead]
 
 
 # A sentence that points back at what the sentence before it said: it opens with a pronoun ("They train
@@ -275,7 +275,7 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
     def paper(s: Sentence) -> str:
         return paper_of(contexts[s.ctx]) if contexts else ""
     before: set[str] = set()  # the papers the last step that found evidence quoted
-    quoted: list[tuple[int, list[Sentence]]] = []  # (line, its sentences) of each step that found evidence
+    by_step: list[tuple[int, list[Sentence]]] = []  # (line, its sentences) of each step that found evidence
     for i, sq in enumerate(steps, start=1):
         label = f"{i}. **{sq.strip()}**"
         if i > 1 and not found_before and points_back(sq):
@@ -312,8 +312,8 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
         if chosen:
             before = {paper(s) for s in chosen}
             picked += chosen
-            quoted.append((len(lines), chosen))
-            lines.append(f"{label} " + " ".join(cited(s) for s in chosen))
+            by_step.append((len(lines), chosen))
+            lines.append(f"{label} " + quoted(chosen))
         else:
             lines.append(f"{label} {NO_STEP_EVIDENCE}")
     if not picked:  # no step found evidence: a conclusion would be an unrelated sentence; the brain declines
@@ -337,14 +337,14 @@ def multi_hop(pool: list[Sentence], prof: Profile, sub_questions: list[str],
         concl = _open_with(_with_kind(concl, pool, concl_score, states, paper), states)
     # The conclusion says what the steps did not: past its opening (the answer, wherever a step quoted it),
     # no sentence a step quoted; and a last step it answers in the same words is not said twice.
-    if concl and len(quoted) >= 2 and quoted[-1][0] == len(lines) - 1 and any(s is concl[0] for s in quoted[-1][1]):
+    if concl and len(by_step) >= 2 and by_step[-1][0] == len(lines) - 1 and any(s is concl[0] for s in by_step[-1][1]):
         lines.pop()  # the last step's answer opens the conclusion: the step is answered there
-        said = quoted[-1][1]
+        said = by_step[-1][1]
         picked = [p for p in picked if all(p is not s for s in said)]
     concl = concl[:1] + [c for c in concl[1:] if all(c is not p for p in picked)]
     if concl:
         lines.append("")
-        lines.append("**Conclusion:** " + " ".join(cited(c) for c in concl))
+        lines.append("**Conclusion:** " + quoted(concl))
         picked += [c for c in concl if all(c is not p for p in picked)]
     return "\n".join(lines), [s.text for s in picked]
 

@@ -21,7 +21,7 @@ from core.brains.offline.quantities import measures
 from core.brains.offline.lexicon import find_dimensions, mention_pattern, mentions
 from core.brains.offline.slots import extract_entities
 from core.brains.offline.text import content_terms, covered, jaccard, strip_markers, term_set
-from core.text import LOOSE_SENTENCE_END, split_sentences
+from core.text import LOOSE_SENTENCE_END, split_sentences, standalone
 from core.vocabulary import Vocabulary
 
 NO_EVIDENCE_RE = re.compile(r"knowledge base holds no evidence|not found in the knowledge base", re.I)
@@ -107,11 +107,13 @@ def lead_size(chosen: list[Sentence], score: Callable[[Sentence], float],
     return n
 
 
-def cite(text: str, marks: list[int]) -> str:
-    """Put ``[n]`` markers before the sentence's closing punctuation. A sentence quoted up to a colon
-    (the lead-in of a list the paper runs on with) ends with a full stop there."""
+def cite(text: str, marks: list[int], *, alone: bool = True) -> str:
+    """Put ``[n]`` markers before the sentence's closing punctuation. Quoted ``alone`` (not right after
+    the paper's own sentence before it), the sentence stands alone (:func:`core.text.standalone`: "Second,
+    we find …" is "We find …"). A sentence quoted up to a colon (the lead-in of a list the paper runs on
+    with) ends with a full stop there."""
     tag = "".join(f"[{n}]" for n in marks)
-    t = text.strip()
+    t = standalone(text.strip()) if alone else text.strip()
     if t and t[-1] in ".!?。！？":
         return f"{t[:-1].rstrip()} {tag}{t[-1]}"
     if t.endswith((":", "：")):
@@ -119,8 +121,21 @@ def cite(text: str, marks: list[int]) -> str:
     return f"{t} {tag}"
 
 
-def cited(sent: Sentence) -> str:
-    return cite(sent.text, sent.cited)
+def cited(sent: Sentence, after: Sentence | None = None) -> str:
+    """``sent`` quoted with its markers; its opening connective kept only ``after`` the sentence that
+    comes right before it in its chunk, which the connective ties it to ("… too expensive. Instead, we …")."""
+    return cite(sent.text, sent.cited, alone=not follows(sent, after))
+
+
+def follows(sent: Sentence, before: Sentence | None) -> bool:
+    """Whether ``sent`` is the sentence right after ``before`` in the same chunk."""
+    return before is not None and sent.ctx == before.ctx and sent.pos == before.pos + 1
+
+
+def quoted(sents: list[Sentence]) -> str:
+    """Sentences quoted one after another (:func:`cited`), each standing alone unless it follows its own
+    sentence before."""
+    return " ".join(cited(s, before) for before, s in zip([None, *sents], sents))
 
 
 def clause(text: str, dim: str | None, name: str | None, vocab: Vocabulary, max_words: int = 28) -> str:
