@@ -157,11 +157,3 @@ def test_a_direct_answer_the_model_reads_as_likely_stands_without_a_supporting_p
                                                                    contexts=OSPREY))
     assert text.startswith("Osprey is trained on 4,200 hours") and "\n\n" not in text, text
     assert "low-resource languages [1]" not in text, text
-    # a question that asks a second thing keeps its support: the direct answer was chosen for one of them
-    q = "What word error rate does Osprey reach on FLEURS, and how long does its training take?"
-    slots = fill(q, "factual", [], [], vocab=vocab)
-    intent = Intent(type="factual", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
-                    reformulated_query=slots["reformulated_query"])
-    text = OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(kind="simple", question=q, intent=intent,
-                                                                   contexts=OSPREY))
-    assert text.startswith("On the FLEURS benchmark") and "nine days" in text, text

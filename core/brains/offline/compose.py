@@ -37,10 +37,8 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     """Direct answer first (the best sentence, and the next ones the scorer rates nearly as high,
     :func:`~core.brains.offline.synthesis.lead_size`; for a question asking for a number, opening
     with the best that states one), then the other sentences the scorer rates likely to answer (four in
-    all): after a direct answer it rates likely, only those from another passage of its paper or on a name
-    of the question that the direct answer leaves out, unless the question asks a second thing
-    (:data:`_SECOND_ASK`) or for a length or form (``asked_form``: "in two sentences", which the caller then
-    shapes). A publication
+    all): after a direct answer it rates likely, only those from another passage of its paper, unless the
+    question asks for a length or form (``asked_form``: "in two sentences"), which the caller then shapes. A publication
     question is answered by its metadata (a question about one paper as a whole by its abstract, before
     any strategy's composition: :func:`paper_gist`).
 
@@ -101,18 +99,13 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     # past the direct answer, a sentence joins only when it is more likely to answer than not (the scorer's,
     # or the reader's, probability): below that it is padding a reader skips. After a direct answer that is
     # itself likely, only another passage of its paper may join (where a long paper may state the answer
-    # again, or instead), or a sentence on what the question names and the direct answer does not (the other
-    # part of "…, and how does it compare with Kite?"): the rest around a likely answer is padding. A question
-    # that asks a second thing (a second clause of its own, or a second question) keeps its support: the direct
-    # answer is chosen for one of them
+    # again, or instead): the lead's own passage and other papers around a likely answer are padding
     lead = chosen[:n]
-    left_out = {e for e in prof.entities if all(e not in t.about for t in lead)}
-    one_ask = not asked_form and not _SECOND_ASK.search(prof.question)
 
     def supports(s: Sentence) -> bool:
         if score(s) < 0.5:
             return False
-        return (not one_ask or score(chosen[0]) < 0.5 or bool(left_out & set(s.about))
+        return (asked_form or score(chosen[0]) < 0.5
                 or (home(s) == home(chosen[0]) and s.ctx not in {t.ctx for t in lead}))
 
     rest = with_antecedents([s for s in chosen[n:] if supports(s)], pool, lead)
@@ -120,12 +113,6 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     if rest:
         lines.append(quoted(rest))
     return "\n\n".join(lines), [s.text for s in lead + rest]
-
-
-# A question's second ask: a clause of its own after "and" or a comma ("…, and how does it compare with
-# Kite?", "… and what does each contribute?"), or a second question mark.
-_SECOND_ASK = re.compile(r"(?:,|\band)\s+(?:how|what|which|who|whom|whose|when|where|why|is|are|was|were|does|do|"
-                         r"did|can|could|has|have)\b|[?？].*\S.*[?？]", re.I)
 
 
 # How far down the ranking a question asking for a number (or a time) looks for a sentence that states
