@@ -55,9 +55,9 @@ def test_a_sentence_rated_well_below_the_best_stays_out_of_the_direct_answer(mon
     scores = sorted((relevance(s, prof, own=True) for s in pool), reverse=True)
     assert scores[1] < lead_share() * scores[0]  # the runner-up is clearly weaker
     text = simple(pool, prof, [WREN])[0]
-    # the lead is likely to answer, so the runner-up of its own passage is padding and stays out altogether
-    # (test_a_direct_answer_the_model_reads_as_likely_stands_without_a_supporting_paragraph)
-    assert text == "WREN stores each table cell in a gated memory slot that the agent reads before acting [1]."
+    lead, rest = text.split("\n\n")
+    assert lead == "WREN stores each table cell in a gated memory slot that the agent reads before acting [1]."
+    assert "2,048 slots" in rest
 
 
 def test_the_lead_stops_at_its_cap_a_weak_sentence_or_another_paper() -> None:
@@ -123,37 +123,3 @@ def test_a_chains_conclusion_does_not_say_again_what_a_step_said() -> None:
     sentences = [s for ln in text.splitlines() for s in re.split(r"(?<=\]) ", ln.split("** ", 1)[-1]) if s.strip()]
     assert len(sentences) == len(set(sentences)), text
     assert "2. **" not in text and "holds 2,048 slots" in text.split("**Conclusion:** ", 1)[1], text
-
-
-OSPREY = [RetrievedContext(content=t, source="/papers/osprey.pdf", chunk_id=f"osprey#{i}", doc_id="osprey",
-                           title="Osprey: Speech Recognition for Low-Resource Languages") for i, t in enumerate([
-    "Osprey is a speech recognizer for low-resource languages. Osprey is trained on 4,200 hours of read speech "
-    "in 31 languages.",
-    "On the FLEURS benchmark Osprey reaches a word error rate of 11.4%, ahead of every earlier multilingual "
-    "recognizer. Training Osprey takes nine days on 64 accelerators.",
-    "The read speech was collected from volunteers in 31 countries. Osprey's decoder is a 12-layer Transformer.",
-    "Earlier recognizers were trained on less than 1,000 hours of speech per language group.",
-])]
-
-
-def test_a_direct_answer_the_model_reads_as_likely_stands_without_a_supporting_paragraph() -> None:
-    """When the scorer (and reader) rate the direct answer more likely to answer than not, the sentences
-    of its own passage and of other papers after it are padding (two paired blind reviews: the answer
-    without them scored higher on 8 of 10 questions); only another passage of its paper may still join
-    (tests/brains/test_offline_poisoned_evidence.py). Before, "How many hours of speech is Osprey trained
-    on?" went on with a paragraph saying, from the answer's own passage, what Osprey is."""
-    from core.brains.base import SynthesisRequest
-    from core.brains.offline import OfflineBrain
-    from core.brains.offline.slots import fill
-    from core.state import Intent
-    from core.vocabulary import DocumentText, build
-
-    vocab = build([DocumentText(OSPREY[0].title, 2024, [], [c.content for c in OSPREY])])
-    q = "How many hours of speech is Osprey trained on?"
-    slots = fill(q, "factual", [], [], vocab=vocab)
-    intent = Intent(type="factual", confidence=0.9, entities=slots["entities"], dimensions=slots["dimensions"],
-                    reformulated_query=slots["reformulated_query"])
-    text = OfflineBrain(vocabulary=vocab).compose(SynthesisRequest(kind="simple", question=q, intent=intent,
-                                                                   contexts=OSPREY))
-    assert text.startswith("Osprey is trained on 4,200 hours") and "\n\n" not in text, text
-    assert "low-resource languages [1]" not in text, text

@@ -23,7 +23,7 @@ from core.brains.offline.evidence import profile, relevant_indexes, row_sentence
 from core.brains.offline.synthesis import (
     NO_EVIDENCE_RE, missing_from_reflections, no_evidence_answer, prior_line, stream,
 )
-from core.brains.offline.form import AnswerForm, answer_form, shaped
+from core.brains.offline.form import answer_form, shaped
 from core.brains.offline.text import markers, plain_text, strip_markers, term_set
 from core.config import CriticSettings, Settings
 from core.scope import Topic
@@ -150,9 +150,7 @@ class OfflineBrain:
         elif kind == "exploratory":
             body, used = compose.exploratory(pool, prof, request.contexts)
         else:
-            # a question that asks for a length ("in two sentences") gets its support, which shaped() trims
-            body, used = compose.simple(pool, prof, request.contexts,
-                                        asked_form=answer_form(request.question)[1] != AnswerForm())
+            body, used = compose.simple(pool, prof, request.contexts)
         if not body:
             return no_evidence_answer(request.intent.reformulated_query or request.question)
         if kind in ("simple", "exploratory"):

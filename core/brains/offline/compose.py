@@ -32,13 +32,10 @@ from core.vocabulary import Vocabulary
 # A chain step that found nothing says so (the critic reads it as a gap: critic_checks._STEP_GAP).
 NO_STEP_EVIDENCE = "The knowledge base holds no evidence for this step."
 
-def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext], *,
-           asked_form: bool = False) -> tuple[str, list[str]]:
+def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]) -> tuple[str, list[str]]:
     """Direct answer first (the best sentence, and the next ones the scorer rates nearly as high,
     :func:`~core.brains.offline.synthesis.lead_size`; for a question asking for a number, opening
-    with the best that states one), then the other sentences the scorer rates likely to answer (four in
-    all): after a direct answer it rates likely, only those from another passage of its paper, unless the
-    question asks for a length or form (``asked_form``: "in two sentences"), which the caller then shapes. A publication
+    with the best that states one), then the other supporting sentences (four in all). A publication
     question is answered by its metadata (a question about one paper as a whole by its abstract, before
     any strategy's composition: :func:`paper_gist`).
 
@@ -97,18 +94,8 @@ def simple(pool: list[Sentence], prof: Profile, contexts: list[RetrievedContext]
     # the direct answer stays as chosen (the question names what its "it" is); a supporting sentence
     # that points back is quoted with the sentence it points at
     # past the direct answer, a sentence joins only when it is more likely to answer than not (the scorer's,
-    # or the reader's, probability): below that it is padding a reader skips. After a direct answer that is
-    # itself likely, only another passage of its paper may join (where a long paper may state the answer
-    # again, or instead): the lead's own passage and other papers around a likely answer are padding
-    lead = chosen[:n]
-
-    def supports(s: Sentence) -> bool:
-        if score(s) < 0.5:
-            return False
-        return (asked_form or score(chosen[0]) < 0.5
-                or (home(s) == home(chosen[0]) and s.ctx not in {t.ctx for t in lead}))
-
-    rest = with_antecedents([s for s in chosen[n:] if supports(s)], pool, lead)
+    # or the reader's, probability): below that it is padding a reader skips
+    lead, rest = chosen[:n], with_antecedents([s for s in chosen[n:] if score(s) >= 0.5], pool, chosen[:n])
     lines = [quoted(lead)]
     if rest:
         lines.append(quoted(rest))
